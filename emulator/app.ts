@@ -1,0 +1,123 @@
+/**
+ * The sandbox server's request pipeline: request log, fault injection, secondary rate limit, API
+ * version check, authentication, then the API routes; state is persisted after every change.
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { KNOWN_API_VERSIONS } from "../provider/client/config";
+import { authenticate } from "./auth";
+import type { ServerEnv } from "./context";
+import type { Controls, Fault } from "./controls";
+import { ApiFailure, badRequest, DOCS_URL } from "./http";
+import { controlRoutes } from "./routes/control";
+import { globalHookRoutes } from "./routes/global-hooks";
+import { metaRoutes } from "./routes/meta";
+import { repoHookRoutes } from "./routes/repo-hooks";
+import type { Store } from "./store";
+import { timestamp } from "./store";
+
+export const API_PREFIX = "/api/v3";
+
+export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
+  const app = new Hono<ServerEnv>();
+  app.use("*", async (c, next) => {
+    c.set("store", store);
+    c.set("controls", controls);
+    await next();
+  });
+  app.onError((err, c) => {
+    if (err instanceof ApiFailure) {
+      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+      return c.json(err.body(), err.status);
+    }
+    console.error(err);
+    return c.json({ message: "Server Error", documentation_url: DOCS_URL }, 500);
+  });
+  app.notFound((c) => c.json({ message: "Not Found", documentation_url: DOCS_URL }, 404));
+
+  const control = controlRoutes();
+  control.use("*", persist);
+  app.route("/_emulator", control);
+
+  const api = new Hono<ServerEnv>();
+  api.use("*", requestLog, faults, secondaryRateLimit, apiVersion, auth, persist);
+  metaRoutes(api);
+  repoHookRoutes(api);
+  globalHookRoutes(api);
+  app.route(API_PREFIX, api);
+  return app;
+}
+
+/** The path below the API root, as logged and matched by faults. */
+function apiPath(url: string): string {
+  const { pathname } = new URL(url);
+  return pathname.startsWith(API_PREFIX) ? pathname.slice(API_PREFIX.length) || "/" : pathname;
+}
+
+const requestLog: MiddlewareHandler<ServerEnv> = async (c, next) => {
+  await next();
+  const matched = c.req.matchedRoutes.filter((r) => r.method !== "ALL");
+  const template = matched.at(-1)?.path ?? "(unmatched)";
+  c.get("controls").record({
+    method: c.req.method,
+    path: apiPath(c.req.url),
+    route: template.replace(API_PREFIX, "").replace(/:([a-z_]+)/g, "{$1}"),
+    status: c.res.status,
+    at: timestamp(),
+  });
+};
+
+const faults: MiddlewareHandler<ServerEnv> = async (c, next) => {
+  const fault = c.get("controls").takeFault(c.req.method, apiPath(c.req.url));
+  if (!fault) return next();
+  if (fault.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
+  if (fault.when === "after") await next();
+  if (fault.drop) {
+    c.env.incoming.socket.destroy();
+    return;
+  }
+  if (fault.status !== undefined) {
+    c.res = undefined;
+    c.res = faultResponse(fault);
+    return;
+  }
+  if (fault.when === "before") await next();
+};
+
+function faultResponse(fault: Fault): Response {
+  return new Response(JSON.stringify({ message: `Injected fault (status ${fault.status})`, documentation_url: DOCS_URL }), {
+    status: fault.status ?? 500,
+    headers: { "content-type": "application/json; charset=utf-8", ...fault.headers },
+  });
+}
+
+const secondaryRateLimit: MiddlewareHandler<ServerEnv> = async (c, next) => {
+  const mode = c.get("controls").takeRateLimit(c.req.method, apiPath(c.req.url));
+  if (!mode) return next();
+  throw new ApiFailure(
+    403,
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+    undefined,
+    { "retry-after": String(mode.retryAfter) },
+  );
+};
+
+const apiVersion: MiddlewareHandler<ServerEnv> = async (c, next) => {
+  const requested = c.req.header("x-service-api-version");
+  if (requested !== undefined && !(KNOWN_API_VERSIONS as readonly string[]).includes(requested)) {
+    throw badRequest(`Unsupported API version ${requested}. Supported versions: ${KNOWN_API_VERSIONS.join(", ")}`);
+  }
+  c.header("X-Service-Api-Version-Selected", requested ?? KNOWN_API_VERSIONS[0]);
+  await next();
+};
+
+const auth: MiddlewareHandler<ServerEnv> = async (c, next) => {
+  c.set("caller", authenticate(c));
+  await next();
+};
+
+const persist: MiddlewareHandler<ServerEnv> = async (c, next) => {
+  await next();
+  if (c.req.method !== "GET" && c.res.status < 400) c.get("store").save();
+};
+
+export type { Controls };

@@ -1,0 +1,113 @@
+/**
+ * Authentication and authorisation as the spec describes them: a bearer token of a known kind;
+ * classic scopes per endpoint; fine-grained and app permissions per endpoint; app and fine-grained
+ * tokens refused where stated; site-administration routes answering 404 to everyone else. Every
+ * guarded response names what the endpoint accepts in `X-Accepted-Service-Permissions` (and, for
+ * classic tokens, `X-Accepted-OAuth-Scopes`).
+ */
+import type { Context } from "hono";
+import type { ServerEnv } from "./context";
+import type { OrgRecord, TokenRecord, UserRecord } from "./fixture";
+import { ApiFailure, forbidden, notFound, unauthorized } from "./http";
+
+export interface Caller {
+  token: TokenRecord;
+  user: UserRecord | undefined;
+}
+
+/** Scopes that include others (the platform's scope hierarchy). */
+const IMPLIED_SCOPES: Record<string, string[]> = {
+  repo: ["public_repo", "repo:status", "repo_deployment", "repo:invite", "security_events"],
+  "admin:org": ["write:org", "read:org"],
+  "write:org": ["read:org"],
+  "admin:repo_hook": ["write:repo_hook", "read:repo_hook"],
+  "write:repo_hook": ["read:repo_hook"],
+  "admin:org_hook": [],
+  "admin:gpg_key": ["write:gpg_key", "read:gpg_key"],
+  "write:gpg_key": ["read:gpg_key"],
+  user: ["read:user", "user:email", "user:follow"],
+  "admin:enterprise": ["manage_runners:enterprise", "manage_billing:enterprise", "read:enterprise"],
+};
+
+export function expandScopes(scopes: readonly string[]): Set<string> {
+  const all = new Set<string>();
+  const visit = (s: string) => {
+    if (all.has(s)) return;
+    all.add(s);
+    for (const implied of IMPLIED_SCOPES[s] ?? []) visit(implied);
+  };
+  for (const s of scopes) visit(s);
+  return all;
+}
+
+/** Resolves the bearer token; a missing or unknown token is a 401 on every API route. */
+export function authenticate(c: Context<ServerEnv>): Caller {
+  const header = c.req.header("authorization") ?? "";
+  const match = /^(?:bearer|token)\s+(\S+)$/i.exec(header.trim());
+  if (!match?.[1]) throw unauthorized();
+  const state = c.get("store").state;
+  const token = state.fixture.tokens[match[1]];
+  if (!token) throw unauthorized("Bad credentials");
+  const user = state.fixture.users.find((u) => u.login === token.user);
+  return { token, user };
+}
+
+export interface AccessRule {
+  /** Classic scopes, any one of which grants access. */
+  scopes?: string[];
+  /** Fine-grained or app permission group and level, e.g. `["repository_hooks", "write"]`. */
+  permission?: [group: string, level: "read" | "write"];
+  /** Token kinds the endpoint refuses outright (spec, Authentication 5). */
+  refuse?: Array<"fine_grained" | "app_installation">;
+  /** Site-administration route: classic token of a site administrator only, 404 to anyone else. */
+  siteAdmin?: boolean;
+}
+
+/** Checks the caller against an endpoint's rule; throws the platform's answer when refused. */
+export function authorize(c: Context<ServerEnv>, rule: AccessRule): Caller {
+  const caller = c.get("caller");
+  if (rule.permission) c.header("X-Accepted-Service-Permissions", `${rule.permission[0]}=${rule.permission[1]}`);
+  if (rule.scopes) c.header("X-Accepted-OAuth-Scopes", rule.scopes.join(", "));
+  if (caller.token.kind === "classic") c.header("X-OAuth-Scopes", caller.token.scopes.join(", "));
+
+  if (rule.siteAdmin && !(caller.token.kind === "classic" && caller.user?.siteAdmin)) throw notFound();
+  const kind = caller.token.kind;
+  if (kind !== "classic" && rule.refuse?.includes(kind)) {
+    throw forbidden(
+      kind === "app_installation"
+        ? "Resource not accessible by integration"
+        : "Resource not accessible by fine-grained personal access token",
+    );
+  }
+  if (kind === "classic") {
+    if (rule.scopes && rule.scopes.length > 0) {
+      const held = expandScopes(caller.token.scopes);
+      if (!rule.scopes.some((s) => held.has(s))) {
+        throw new ApiFailure(403, `Your token has not been granted the required scopes: ${rule.scopes.join(" or ")}`);
+      }
+    }
+  } else if (rule.permission) {
+    const [group, level] = rule.permission;
+    const granted = caller.token.permissions[group] ?? caller.token.permissions["*"];
+    if (!granted || (level === "write" && granted !== "write")) {
+      throw forbidden(
+        kind === "app_installation"
+          ? "Resource not accessible by integration"
+          : "Resource not accessible by personal access token",
+      );
+    }
+  }
+  return caller;
+}
+
+/** The caller's membership of an organisation, if any (installation tokens act for their org). */
+export function orgRole(caller: Caller, org: OrgRecord): "admin" | "member" | undefined {
+  if (caller.token.kind === "app_installation") {
+    return caller.token.installationOrg === org.login ? "admin" : undefined;
+  }
+  const login = caller.user?.login;
+  if (!login) return undefined;
+  if (caller.user?.siteAdmin) return "admin";
+  const membership = org.members[login];
+  return membership?.state === "active" ? membership.role : undefined;
+}

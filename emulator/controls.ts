@@ -1,0 +1,116 @@
+/**
+ * What tests and demos steer the sandbox server with (all under `/_emulator/`, never part of the
+ * API): the request log with counts by method and route, fault injection, and a secondary-rate-limit
+ * mode.
+ */
+
+export interface LoggedRequest {
+  seq: number;
+  method: string;
+  /** The path as requested, below the API root. */
+  path: string;
+  /** The route template that served it, e.g. `/repos/{owner}/{repo}/hooks/{hook_id}`. */
+  route: string;
+  status: number;
+  at: string;
+}
+
+export interface Fault {
+  id: number;
+  /** HTTP method to match; any when absent. */
+  method?: string;
+  /** Path below the API root to match; `*` matches any run of characters. */
+  path: string;
+  /** Respond with this status (and the platform's error body). */
+  status?: number;
+  /** Wait this long before going on. */
+  latencyMs?: number;
+  /** Destroy the connection without an answer. */
+  drop?: boolean;
+  /**
+   * `before` (default): the request is not processed. `after`: it is processed, then the answer is
+   * replaced: the ambiguous failure a client must not blindly repeat.
+   */
+  when: "before" | "after";
+  /** Extra response headers (e.g. `retry-after`). */
+  headers?: Record<string, string>;
+  /** How many more matching requests it applies to. */
+  remaining: number;
+}
+
+export interface RateLimitMode {
+  method?: string;
+  path?: string;
+  retryAfter: number;
+  remaining: number;
+}
+
+export class Controls {
+  readonly log: LoggedRequest[] = [];
+  faults: Fault[] = [];
+  rateLimit: RateLimitMode | undefined;
+  private seq = 0;
+  private faultId = 0;
+
+  record(entry: Omit<LoggedRequest, "seq">): void {
+    this.log.push({ seq: ++this.seq, ...entry });
+  }
+
+  clearLog(): void {
+    this.log.length = 0;
+  }
+
+  counts(): { total: number; byMethod: Record<string, number>; byRoute: Record<string, number> } {
+    const byMethod: Record<string, number> = {};
+    const byRoute: Record<string, number> = {};
+    for (const r of this.log) {
+      byMethod[r.method] = (byMethod[r.method] ?? 0) + 1;
+      const key = `${r.method} ${r.route}`;
+      byRoute[key] = (byRoute[key] ?? 0) + 1;
+    }
+    return { total: this.log.length, byMethod, byRoute };
+  }
+
+  addFault(fault: Omit<Fault, "id">): Fault {
+    const stored = { ...fault, id: ++this.faultId };
+    this.faults.push(stored);
+    return stored;
+  }
+
+  /** Takes one use of the first fault matching the request, if any. */
+  takeFault(method: string, path: string): Fault | undefined {
+    const fault = this.faults.find(
+      (f) => f.remaining > 0 && (!f.method || f.method.toUpperCase() === method) && matchPath(f.path, path),
+    );
+    if (!fault) return undefined;
+    fault.remaining--;
+    this.faults = this.faults.filter((f) => f.remaining > 0);
+    return fault;
+  }
+
+  /** Takes one use of the secondary-rate-limit mode when the request matches it. */
+  takeRateLimit(method: string, path: string): RateLimitMode | undefined {
+    const mode = this.rateLimit;
+    if (!mode || mode.remaining <= 0) return undefined;
+    if (mode.method && mode.method.toUpperCase() !== method) return undefined;
+    if (mode.path && !matchPath(mode.path, path)) return undefined;
+    mode.remaining--;
+    if (mode.remaining <= 0) this.rateLimit = undefined;
+    return mode;
+  }
+
+  reset(): void {
+    this.clearLog();
+    this.faults = [];
+    this.rateLimit = undefined;
+  }
+}
+
+export function matchPath(pattern: string, path: string): boolean {
+  const regex = new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`);
+  return regex.test(path);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,178 @@
+/**
+ * The default fixture: the world the sandbox server starts with (documented in the README). The
+ * demo, the tests and anyone trying the library rely on these names and tokens.
+ */
+
+export type TokenKind = "classic" | "fine_grained" | "app_installation";
+
+export interface TokenRecord {
+  kind: TokenKind;
+  /** The user the token acts as (for an installation token, the app's bot login). */
+  user: string;
+  /** Classic and OAuth tokens: granted scopes. */
+  scopes: string[];
+  /** Fine-grained and app tokens: permission group -> level. `*` grants every group. */
+  permissions: Record<string, "read" | "write">;
+  /** App installation tokens: the organisation the app is installed on. */
+  installationOrg?: string;
+}
+
+export interface UserRecord {
+  id: number;
+  login: string;
+  name: string;
+  siteAdmin: boolean;
+}
+
+export interface OrgMember {
+  role: "admin" | "member";
+  state: "active" | "pending";
+  concealed?: boolean;
+}
+
+export interface OrgRecord {
+  id: number;
+  login: string;
+  description: string;
+  enterprise: string | undefined;
+  members: Record<string, OrgMember>;
+}
+
+export interface RepoRecord {
+  id: number;
+  owner: string;
+  name: string;
+  private: boolean;
+  environments: string[];
+}
+
+export interface RunnerRecord {
+  id: number;
+  name: string;
+  org: string;
+  os: string;
+  status: "online" | "offline";
+  busy: boolean;
+  ephemeral: boolean;
+  labels: string[];
+}
+
+export interface AppRecord {
+  id: number;
+  slug: string;
+  installedOn: string[];
+}
+
+export interface PropertyDefinition {
+  name: string;
+  valueType: "string" | "single_select" | "multi_select";
+  allowedValues?: string[];
+}
+
+export interface EnterpriseRecord {
+  id: number;
+  slug: string;
+  name: string;
+  owners: string[];
+  properties: PropertyDefinition[];
+}
+
+export interface Fixture {
+  enterprises: EnterpriseRecord[];
+  users: UserRecord[];
+  orgs: OrgRecord[];
+  repos: RepoRecord[];
+  runners: RunnerRecord[];
+  apps: AppRecord[];
+  tokens: Record<string, TokenRecord>;
+}
+
+/** Every classic scope the server knows; the site administrator's token holds them all. */
+export const ALL_SCOPES = [
+  "repo",
+  "admin:org",
+  "admin:repo_hook",
+  "admin:org_hook",
+  "admin:enterprise",
+  "manage_runners:enterprise",
+  "admin:gpg_key",
+  "security_events",
+  "notifications",
+  "user",
+  "site_admin",
+];
+
+export function defaultFixture(): Fixture {
+  const member = (role: OrgMember["role"]): OrgMember => ({ role, state: "active" });
+  return {
+    enterprises: [
+      {
+        id: 1,
+        slug: "acme",
+        name: "Acme",
+        owners: ["admin"],
+        properties: [
+          { name: "cost_center", valueType: "string" },
+          { name: "tier", valueType: "single_select", allowedValues: ["gold", "silver", "bronze"] },
+          { name: "regions", valueType: "multi_select", allowedValues: ["eu", "us", "apac"] },
+        ],
+      },
+    ],
+    users: [
+      { id: 1, login: "admin", name: "Site Administrator", siteAdmin: true },
+      { id: 2, login: "olivia", name: "Olivia", siteAdmin: false },
+      { id: 3, login: "octocat", name: "Octocat", siteAdmin: false },
+      { id: 4, login: "mona", name: "Mona", siteAdmin: false },
+      { id: 5, login: "hubot", name: "Hubot", siteAdmin: false },
+    ],
+    orgs: [
+      {
+        id: 100,
+        login: "acme-eng",
+        description: "Acme engineering",
+        enterprise: "acme",
+        members: { admin: member("admin"), olivia: member("admin"), octocat: member("member") },
+      },
+      {
+        id: 101,
+        login: "acme-ops",
+        description: "Acme operations",
+        enterprise: "acme",
+        members: { admin: member("admin") },
+      },
+    ],
+    repos: [
+      { id: 1000, owner: "acme-eng", name: "api", private: true, environments: ["production", "staging"] },
+      { id: 1001, owner: "acme-eng", name: "web", private: false, environments: [] },
+      { id: 1002, owner: "acme-ops", name: "infra", private: true, environments: [] },
+    ],
+    runners: [1, 2, 3, 4, 5, 6].map((id) => ({
+      id,
+      name: `runner-${id}`,
+      org: id <= 4 ? "acme-eng" : "acme-ops",
+      os: "linux",
+      status: "online" as const,
+      busy: false,
+      ephemeral: false,
+      labels: ["self-hosted", "linux", "x64"],
+    })),
+    apps: [
+      { id: 101, slug: "deploy-gate", installedOn: ["acme-eng"] },
+      { id: 102, slug: "change-window", installedOn: ["acme-eng"] },
+    ],
+    tokens: {
+      svcp_siteadmin: { kind: "classic", user: "admin", scopes: ALL_SCOPES, permissions: {} },
+      svcp_owner: { kind: "classic", user: "olivia", scopes: ["repo", "admin:org", "admin:repo_hook"], permissions: {} },
+      svcp_member: { kind: "classic", user: "octocat", scopes: ["repo", "read:org"], permissions: {} },
+      svcp_noscopes: { kind: "classic", user: "octocat", scopes: [], permissions: {} },
+      svc_pat_admin: { kind: "fine_grained", user: "admin", scopes: [], permissions: { "*": "write" } },
+      svcs_install: {
+        kind: "app_installation",
+        user: "deploy-gate[bot]",
+        scopes: [],
+        permissions: { deployments: "write", actions: "read", metadata: "read", environments: "read" },
+        installationOrg: "acme-eng",
+      },
+    },
+  };
+}

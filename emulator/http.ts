@@ -1,0 +1,97 @@
+/**
+ * Response helpers of the sandbox server: one factory per error the platform returns (body
+ * `{message, documentation_url, errors?}`), pagination with `per_page` limits and `Link` headers,
+ * and the request-body reader.
+ */
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ServerEnv } from "./context";
+
+export const DOCS_URL = "https://docs.hosting.invalid/rest";
+
+export interface ErrorItem {
+  resource?: string;
+  field?: string;
+  code: "missing" | "missing_field" | "invalid" | "already_exists" | "unprocessable" | "custom";
+  message?: string;
+}
+
+/** Thrown by handlers; the app turns it into the platform's error body. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    message: string,
+    readonly errors?: ErrorItem[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  body(): Record<string, unknown> {
+    return {
+      message: this.message,
+      documentation_url: DOCS_URL,
+      ...(this.errors ? { errors: this.errors } : {}),
+    };
+  }
+}
+
+export const badRequest = (message: string) => new ApiFailure(400, message);
+export const unauthorized = (message = "Requires authentication") => new ApiFailure(401, message);
+export const forbidden = (message: string) => new ApiFailure(403, message);
+export const notFound = () => new ApiFailure(404, "Not Found");
+export const validationFailed = (...errors: ErrorItem[]) => new ApiFailure(422, "Validation Failed", errors);
+
+export const PER_PAGE_DEFAULT = 30;
+export const PER_PAGE_MAX = 100;
+
+/** Reads `page` and `per_page` as the platform does: defaults 1 and 30, at most 100 a page. */
+export function pageParams(c: Context<ServerEnv>, max = PER_PAGE_MAX): { page: number; perPage: number } {
+  const perPageRaw = Number.parseInt(c.req.query("per_page") ?? "", 10);
+  const pageRaw = Number.parseInt(c.req.query("page") ?? "", 10);
+  const perPage = Number.isFinite(perPageRaw) && perPageRaw > 0 ? Math.min(perPageRaw, max) : PER_PAGE_DEFAULT;
+  const page = Number.isFinite(pageRaw) && pageRaw > 0 ? pageRaw : 1;
+  return { page, perPage };
+}
+
+/** Slices one page and sets `Link` (first, prev, next, last) when there is more than one page. */
+export function paginate<T>(c: Context<ServerEnv>, items: readonly T[], max = PER_PAGE_MAX): T[] {
+  const { page, perPage } = pageParams(c, max);
+  const last = Math.max(1, Math.ceil(items.length / perPage));
+  if (last > 1) {
+    const link = (p: number, rel: string) => {
+      const url = new URL(c.req.url);
+      url.searchParams.set("page", String(p));
+      url.searchParams.set("per_page", String(perPage));
+      return `<${url.toString()}>; rel="${rel}"`;
+    };
+    const links: string[] = [];
+    if (page > 1) links.push(link(page - 1, "prev"));
+    if (page < last) links.push(link(page + 1, "next"));
+    links.push(link(last, "last"));
+    if (page > 1) links.push(link(1, "first"));
+    c.header("Link", links.join(", "));
+  }
+  return items.slice((page - 1) * perPage, page * perPage);
+}
+
+/** Parses a JSON object body; an unparsable body is a 400, as on the platform. */
+export async function readBody(c: Context<ServerEnv>): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequest("Problems parsing JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw badRequest("Body should be a JSON object");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** The API root of this server as the client reached it (`http://127.0.0.1:PORT/api/v3`). */
+export function apiRoot(c: Context<ServerEnv>): string {
+  return `${new URL(c.req.url).origin}/api/v3`;
+}

@@ -1,0 +1,93 @@
+/**
+ * Global webhooks (`/admin/hooks`): site administrators with a classic token only; everyone else
+ * gets 404, as on the platform. PATCH resets every omitted parameter to its default.
+ */
+import type { Context, Hono } from "hono";
+import { GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../provider/client/schemas";
+import { type AccessRule, authorize } from "../auth";
+import type { ServerEnv } from "../context";
+import { apiRoot, notFound, paginate, readBody, validationFailed } from "../http";
+import { type StoredHook, timestamp } from "../store";
+import { newHook, parseActive, parseConfig, parseEvents, parseName, recordDelivery, renderConfig } from "../webhooks";
+
+const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", "app_installation"] };
+
+export function globalHookRoutes(app: Hono<ServerEnv>): void {
+  app.get("/admin/hooks", (c) => {
+    authorize(c, SITE_ADMIN);
+    return c.json(paginate(c, c.get("store").state.globalHooks).map((h) => render(c, h)));
+  });
+
+  app.post("/admin/hooks", async (c) => {
+    authorize(c, SITE_ADMIN);
+    const store = c.get("store");
+    const body = await readBody(c);
+    if (body.name === undefined) {
+      throw validationFailed({ resource: "Hook", field: "name", code: "missing_field", message: "name is missing" });
+    }
+    parseName(body.name);
+    if (body.config === undefined) {
+      throw validationFailed({ resource: "Hook", field: "config", code: "missing_field", message: "config is missing" });
+    }
+    const hook = newHook(store, {
+      config: parseConfig(body.config, undefined),
+      events: body.events === undefined ? [...GLOBAL_WEBHOOK_DEFAULT_EVENTS] : parseEvents(body.events, GLOBAL_WEBHOOK_EVENTS),
+      active: body.active === undefined ? true : parseActive(body.active),
+    });
+    store.state.globalHooks.push(hook);
+    return c.json(render(c, hook), 201);
+  });
+
+  app.get("/admin/hooks/:hook_id", (c) => c.json(render(c, findHook(c))));
+
+  app.patch("/admin/hooks/:hook_id", async (c) => {
+    const hook = findHook(c);
+    const body = await readBody(c);
+    // Omitted parameters are reset to their default or removed (spec, global webhooks PATCH).
+    const config =
+      body.config === undefined
+        ? { url: hook.config.url, content_type: "form" as const, insecure_ssl: "0" as const }
+        : parseConfig(body.config, { url: hook.config.url, content_type: "form", insecure_ssl: "0" });
+    const events = body.events === undefined ? [...GLOBAL_WEBHOOK_DEFAULT_EVENTS] : parseEvents(body.events, GLOBAL_WEBHOOK_EVENTS);
+    const active = body.active === undefined ? true : parseActive(body.active);
+    Object.assign(hook, { config, events, active, updated_at: timestamp() });
+    return c.json(render(c, hook));
+  });
+
+  app.delete("/admin/hooks/:hook_id", (c) => {
+    const hook = findHook(c);
+    const store = c.get("store");
+    store.state.globalHooks = store.state.globalHooks.filter((h) => h !== hook);
+    store.state.deliveries = store.state.deliveries.filter((d) => d.hook_id !== hook.id);
+    return c.body(null, 204);
+  });
+
+  app.post("/admin/hooks/:hook_id/pings", (c) => {
+    recordDelivery(c.get("store"), findHook(c), "ping", null);
+    return c.body(null, 204);
+  });
+}
+
+function findHook(c: Context<ServerEnv>): StoredHook {
+  authorize(c, SITE_ADMIN);
+  const id = Number(c.req.param("hook_id"));
+  const hook = c.get("store").state.globalHooks.find((h) => h.id === id);
+  if (!hook) throw notFound();
+  return hook;
+}
+
+function render(c: Context<ServerEnv>, hook: StoredHook): Record<string, unknown> {
+  const url = `${apiRoot(c)}/admin/hooks/${hook.id}`;
+  return {
+    type: "Global",
+    id: hook.id,
+    name: "web",
+    active: hook.active,
+    events: hook.events,
+    config: renderConfig(hook.config),
+    updated_at: hook.updated_at,
+    created_at: hook.created_at,
+    url,
+    ping_url: `${url}/pings`,
+  };
+}

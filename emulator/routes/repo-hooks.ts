@@ -1,0 +1,150 @@
+/** Repository webhooks: every route of the spec's table H. */
+import type { Context, Hono } from "hono";
+import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, REPOSITORY_WEBHOOK_EVENTS } from "../../provider/client/schemas";
+import { type AccessRule, authorize } from "../auth";
+import type { ServerEnv } from "../context";
+import { apiRoot, notFound, pageParams, paginate, readBody, validationFailed } from "../http";
+import { adminRepo, repoKey } from "../lookup";
+import { type StoredHook, timestamp } from "../store";
+import { newHook, parseActive, parseConfig, parseEvents, parseName, recordDelivery, renderConfig } from "../webhooks";
+
+const READ: AccessRule = { scopes: ["read:repo_hook", "repo"], permission: ["repository_hooks", "read"] };
+const WRITE: AccessRule = { scopes: ["write:repo_hook", "repo"], permission: ["repository_hooks", "write"] };
+const ADMIN: AccessRule = { scopes: ["admin:repo_hook", "repo"], permission: ["repository_hooks", "write"] };
+
+const H = "/repos/:owner/:repo/hooks";
+
+export function repoHookRoutes(app: Hono<ServerEnv>): void {
+  app.get(H, (c) => {
+    const { hooks } = context(c, READ);
+    return c.json(paginate(c, hooks).map((h) => render(c, h)));
+  });
+
+  app.post(H, async (c) => {
+    const { store, repo, hooks } = context(c, WRITE);
+    const body = await readBody(c);
+    parseName(body.name);
+    if (body.config === undefined) {
+      throw validationFailed({ resource: "Hook", field: "config", code: "missing_field", message: "config is missing" });
+    }
+    const config = parseConfig(body.config, undefined);
+    assertUniqueUrl(hooks, config.url, undefined);
+    const hook = newHook(store, {
+      repo: repoKey(repo),
+      active: body.active === undefined ? true : parseActive(body.active),
+      events: body.events === undefined ? [...REPOSITORY_WEBHOOK_DEFAULT_EVENTS] : parseEvents(body.events, REPOSITORY_WEBHOOK_EVENTS),
+      config,
+    });
+    store.state.repoHooks.push(hook);
+    return c.json(render(c, hook), 201);
+  });
+
+  app.get(`${H}/:hook_id`, (c) => c.json(render(c, findHook(c, READ).hook)));
+
+  app.patch(`${H}/:hook_id`, async (c) => {
+    const { hook, hooks } = findHook(c, WRITE);
+    const body = await readBody(c);
+    const config = body.config === undefined ? hook.config : parseConfig(body.config, hook.config);
+    assertUniqueUrl(hooks, config.url, hook.id);
+    let events = body.events === undefined ? hook.events : parseEvents(body.events, REPOSITORY_WEBHOOK_EVENTS);
+    if (body.add_events !== undefined) {
+      events = [...new Set([...events, ...parseEvents(body.add_events, REPOSITORY_WEBHOOK_EVENTS, "add_events")])];
+    }
+    if (body.remove_events !== undefined) {
+      const removed = parseEvents(body.remove_events, REPOSITORY_WEBHOOK_EVENTS, "remove_events");
+      events = events.filter((e) => !removed.includes(e));
+    }
+    const active = body.active === undefined ? hook.active : parseActive(body.active);
+    Object.assign(hook, { config, events, active, updated_at: timestamp() });
+    return c.json(render(c, hook));
+  });
+
+  app.delete(`${H}/:hook_id`, (c) => {
+    const { store, hook } = findHook(c, ADMIN);
+    store.state.repoHooks = store.state.repoHooks.filter((h) => h !== hook);
+    store.state.deliveries = store.state.deliveries.filter((d) => d.hook_id !== hook.id);
+    return c.body(null, 204);
+  });
+
+  app.get(`${H}/:hook_id/config`, (c) => c.json(renderConfig(findHook(c, READ).hook.config)));
+
+  app.patch(`${H}/:hook_id/config`, async (c) => {
+    const { hook, hooks } = findHook(c, WRITE);
+    const config = parseConfig(await readBody(c), hook.config);
+    assertUniqueUrl(hooks, config.url, hook.id);
+    Object.assign(hook, { config, updated_at: timestamp() });
+    return c.json(renderConfig(hook.config));
+  });
+
+  app.get(`${H}/:hook_id/deliveries`, (c) => {
+    const { store, hook } = findHook(c, READ);
+    const all = store.state.deliveries.filter((d) => d.hook_id === hook.id).reverse();
+    // Deliveries page by cursor: the id of the first delivery of the page.
+    const { perPage } = pageParams(c);
+    const cursor = Number(c.req.query("cursor"));
+    const start = Number.isFinite(cursor) && cursor > 0 ? Math.max(0, all.findIndex((d) => d.id === cursor)) : 0;
+    const page = all.slice(start, start + perPage);
+    const following = all[start + perPage];
+    if (following) {
+      const url = new URL(c.req.url);
+      url.searchParams.set("cursor", String(following.id));
+      url.searchParams.set("per_page", String(perPage));
+      c.header("Link", `<${url.toString()}>; rel="next"`);
+    }
+    return c.json(page.map(({ hook_id: _hookId, ...d }) => d));
+  });
+
+  app.post(`${H}/:hook_id/pings`, (c) => {
+    const { store, hook, repo } = findHook(c, WRITE);
+    recordDelivery(store, hook, "ping", repo.id);
+    return c.body(null, 204);
+  });
+
+  app.post(`${H}/:hook_id/tests`, (c) => {
+    const { store, hook, repo } = findHook(c, WRITE);
+    if (hook.events.includes("push") || hook.events.includes("*")) recordDelivery(store, hook, "push", repo.id);
+    return c.body(null, 204);
+  });
+}
+
+function context(c: Context<ServerEnv>, rule: AccessRule) {
+  const caller = authorize(c, rule);
+  const store = c.get("store");
+  const repo = adminRepo(store.state, caller, c.req.param("owner") ?? "", c.req.param("repo") ?? "");
+  const key = repoKey(repo);
+  const hooks = store.state.repoHooks.filter((h) => h.repo === key);
+  return { store, repo, hooks };
+}
+
+function findHook(c: Context<ServerEnv>, rule: AccessRule) {
+  const ctx = context(c, rule);
+  const id = Number(c.req.param("hook_id"));
+  const hook = ctx.hooks.find((h) => h.id === id);
+  if (!hook) throw notFound();
+  return { ...ctx, hook };
+}
+
+function assertUniqueUrl(hooks: StoredHook[], url: string, self: number | undefined): void {
+  if (hooks.some((h) => h.id !== self && h.config.url === url)) {
+    throw validationFailed({ resource: "Hook", code: "custom", message: "Hook already exists on this repository" });
+  }
+}
+
+function render(c: Context<ServerEnv>, hook: StoredHook): Record<string, unknown> {
+  const url = `${apiRoot(c)}/repos/${hook.repo}/hooks/${hook.id}`;
+  return {
+    type: "Repository",
+    id: hook.id,
+    name: "web",
+    active: hook.active,
+    events: hook.events,
+    config: renderConfig(hook.config),
+    updated_at: hook.updated_at,
+    created_at: hook.created_at,
+    url,
+    test_url: `${url}/tests`,
+    ping_url: `${url}/pings`,
+    deliveries_url: `${url}/deliveries`,
+    last_response: hook.last_response,
+  };
+}

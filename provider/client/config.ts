@@ -1,0 +1,86 @@
+import { HostingApiError } from "./errors";
+
+/** The self-managed edition serves its REST API under this prefix of the installation host. */
+export const SELF_MANAGED_API_PREFIX = "/api/v3";
+
+/** The versions the spec lists; anything else is refused by the server with 400. */
+export const API_VERSION_DEFAULT = "2022-11-28";
+export const API_VERSION_2026 = "2026-03-10";
+export const KNOWN_API_VERSIONS = [API_VERSION_DEFAULT, API_VERSION_2026] as const;
+
+export interface ClientSettings {
+  /** The API root, without a trailing slash (e.g. `https://host/api/v3`). */
+  apiRoot: string;
+  token: string;
+  /** Overrides the per-endpoint version when set (`hosting:apiVersion`). */
+  apiVersion: string | undefined;
+}
+
+/**
+ * Turns what a user wrote into the API root. `https://host` and `https://host/` gain the
+ * self-managed `/api/v3` prefix; anything with a path is taken as the full API root (a reverse
+ * proxy prefix, or the hosted form's dedicated API host with its own path).
+ */
+export function normaliseBaseUrl(raw: string, source = "hosting:baseUrl"): string {
+  const text = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw configError(`${source} must be an absolute http(s) URL such as https://hosting.example.com; got "${text}"`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw configError(`${source} must use http or https; got "${url.protocol.replace(/:$/, "")}"`);
+  }
+  if (url.username || url.password) {
+    throw configError(`${source} must not carry credentials; set hosting:token (or HOSTING_TOKEN) instead`);
+  }
+  if (url.search || url.hash) {
+    throw configError(`${source} must not have a query or fragment; got "${text}"`);
+  }
+  const path = url.pathname.replace(/\/+$/, "");
+  return `${url.origin}${path === "" ? SELF_MANAGED_API_PREFIX : path}`;
+}
+
+/** A source of settings: stack config first, then the environment. */
+export interface SettingsSource {
+  get(key: string): string | undefined;
+}
+
+/**
+ * Resolves the client settings from stack config (`hosting:baseUrl`, `hosting:token`,
+ * `hosting:apiVersion`) with the environment (`HOSTING_BASE_URL`, `HOSTING_TOKEN`,
+ * `HOSTING_API_VERSION`) as fallback. Errors name both places so the user knows where to set them.
+ */
+export function resolveSettings(config: SettingsSource, env: NodeJS.ProcessEnv = process.env): ClientSettings {
+  const pick = (key: string, envKey: string) => {
+    const fromConfig = config.get(`hosting:${key}`);
+    if (fromConfig !== undefined && fromConfig !== "") return { value: fromConfig, source: `hosting:${key}` };
+    const fromEnv = env[envKey];
+    if (fromEnv !== undefined && fromEnv !== "") return { value: fromEnv, source: envKey };
+    return undefined;
+  };
+  const base = pick("baseUrl", "HOSTING_BASE_URL");
+  if (!base) {
+    throw configError("No API address: set the stack config hosting:baseUrl or the environment variable HOSTING_BASE_URL");
+  }
+  const token = pick("token", "HOSTING_TOKEN");
+  if (!token) {
+    throw configError(
+      "No token: set the secret stack config hosting:token (pulumi config set --secret hosting:token ...) or HOSTING_TOKEN",
+    );
+  }
+  const version = pick("apiVersion", "HOSTING_API_VERSION");
+  if (version && !/^\d{4}-\d{2}-\d{2}$/.test(version.value)) {
+    throw configError(`${version.source} must be a date such as ${API_VERSION_DEFAULT}; got "${version.value}"`);
+  }
+  return {
+    apiRoot: normaliseBaseUrl(base.value, base.source),
+    token: token.value.trim(),
+    apiVersion: version?.value,
+  };
+}
+
+function configError(message: string): HostingApiError {
+  return new HostingApiError({ code: "configuration", apiMessage: message });
+}

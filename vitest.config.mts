@@ -1,0 +1,33 @@
+import { defineConfig } from "vitest/config";
+
+// Four suites, run together by `npm test`; each can be run alone with `--project NAME`.
+export default defineConfig({
+  resolve: {
+    alias: {
+      "pulumi-hosting/emulator": new URL("./emulator/index.ts", import.meta.url).pathname,
+    },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/provider/client/**/*.test.ts", "test/provider/internal/**/*.test.ts"] },
+      },
+      { extends: true, test: { name: "emulator", include: ["test/emulator/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "lifecycle", include: ["test/provider/resources/**/*.test.ts", "test/provider/*.test.ts"] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
