@@ -11,12 +11,18 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["test/provider/client/**/*.test.ts", "test/provider/internal/**/*.test.ts"] },
+        test: {
+          name: "unit",
+          include: ["test/provider/client/**/*.test.ts", "test/provider/internal/**/*.test.ts"],
+        },
       },
       { extends: true, test: { name: "emulator", include: ["test/emulator/**/*.test.ts"] } },
       {
         extends: true,
-        test: { name: "lifecycle", include: ["test/provider/resources/**/*.test.ts", "test/provider/*.test.ts"] },
+        test: {
+          name: "lifecycle",
+          include: ["test/provider/resources/**/*.test.ts", "test/provider/*.test.ts"],
+        },
       },
       {
         extends: true,

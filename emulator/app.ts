@@ -84,10 +84,13 @@ const faults: MiddlewareHandler<ServerEnv> = async (c, next) => {
 };
 
 function faultResponse(fault: Fault): Response {
-  return new Response(JSON.stringify({ message: `Injected fault (status ${fault.status})`, documentation_url: DOCS_URL }), {
-    status: fault.status ?? 500,
-    headers: { "content-type": "application/json; charset=utf-8", ...fault.headers },
-  });
+  return new Response(
+    JSON.stringify({ message: `Injected fault (status ${fault.status})`, documentation_url: DOCS_URL }),
+    {
+      status: fault.status ?? 500,
+      headers: { "content-type": "application/json; charset=utf-8", ...fault.headers },
+    },
+  );
 }
 
 const secondaryRateLimit: MiddlewareHandler<ServerEnv> = async (c, next) => {
@@ -104,7 +107,9 @@ const secondaryRateLimit: MiddlewareHandler<ServerEnv> = async (c, next) => {
 const apiVersion: MiddlewareHandler<ServerEnv> = async (c, next) => {
   const requested = c.req.header("x-service-api-version");
   if (requested !== undefined && !(KNOWN_API_VERSIONS as readonly string[]).includes(requested)) {
-    throw badRequest(`Unsupported API version ${requested}. Supported versions: ${KNOWN_API_VERSIONS.join(", ")}`);
+    throw badRequest(
+      `Unsupported API version ${requested}. Supported versions: ${KNOWN_API_VERSIONS.join(", ")}`,
+    );
   }
   c.header("X-Service-Api-Version-Selected", requested ?? KNOWN_API_VERSIONS[0]);
   await next();

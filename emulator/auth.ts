@@ -66,7 +66,8 @@ export interface AccessRule {
 /** Checks the caller against an endpoint's rule; throws the platform's answer when refused. */
 export function authorize(c: Context<ServerEnv>, rule: AccessRule): Caller {
   const caller = c.get("caller");
-  if (rule.permission) c.header("X-Accepted-Service-Permissions", `${rule.permission[0]}=${rule.permission[1]}`);
+  if (rule.permission)
+    c.header("X-Accepted-Service-Permissions", `${rule.permission[0]}=${rule.permission[1]}`);
   if (rule.scopes) c.header("X-Accepted-OAuth-Scopes", rule.scopes.join(", "));
   if (caller.token.kind === "classic") c.header("X-OAuth-Scopes", caller.token.scopes.join(", "));
 
@@ -83,7 +84,10 @@ export function authorize(c: Context<ServerEnv>, rule: AccessRule): Caller {
     if (rule.scopes && rule.scopes.length > 0) {
       const held = expandScopes(caller.token.scopes);
       if (!rule.scopes.some((s) => held.has(s))) {
-        throw new ApiFailure(403, `Your token has not been granted the required scopes: ${rule.scopes.join(" or ")}`);
+        throw new ApiFailure(
+          403,
+          `Your token has not been granted the required scopes: ${rule.scopes.join(" or ")}`,
+        );
       }
     }
   } else if (rule.permission) {

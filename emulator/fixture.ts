@@ -162,7 +162,12 @@ export function defaultFixture(): Fixture {
     ],
     tokens: {
       svcp_siteadmin: { kind: "classic", user: "admin", scopes: ALL_SCOPES, permissions: {} },
-      svcp_owner: { kind: "classic", user: "olivia", scopes: ["repo", "admin:org", "admin:repo_hook"], permissions: {} },
+      svcp_owner: {
+        kind: "classic",
+        user: "olivia",
+        scopes: ["repo", "admin:org", "admin:repo_hook"],
+        permissions: {},
+      },
       svcp_member: { kind: "classic", user: "octocat", scopes: ["repo", "read:org"], permissions: {} },
       svcp_noscopes: { kind: "classic", user: "octocat", scopes: [], permissions: {} },
       svc_pat_admin: { kind: "fine_grained", user: "admin", scopes: [], permissions: { "*": "write" } },

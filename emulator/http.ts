@@ -49,7 +49,8 @@ export const PER_PAGE_MAX = 100;
 export function pageParams(c: Context<ServerEnv>, max = PER_PAGE_MAX): { page: number; perPage: number } {
   const perPageRaw = Number.parseInt(c.req.query("per_page") ?? "", 10);
   const pageRaw = Number.parseInt(c.req.query("page") ?? "", 10);
-  const perPage = Number.isFinite(perPageRaw) && perPageRaw > 0 ? Math.min(perPageRaw, max) : PER_PAGE_DEFAULT;
+  const perPage =
+    Number.isFinite(perPageRaw) && perPageRaw > 0 ? Math.min(perPageRaw, max) : PER_PAGE_DEFAULT;
   const page = Number.isFinite(pageRaw) && pageRaw > 0 ? pageRaw : 1;
   return { page, perPage };
 }

@@ -108,7 +108,9 @@ export class Store {
     }
     const parsed = JSON.parse(text) as EmulatorState;
     if (parsed.schema !== STATE_SCHEMA) {
-      throw new Error(`${this.dataFile} holds sandbox state of schema ${parsed.schema}; expected ${STATE_SCHEMA}`);
+      throw new Error(
+        `${this.dataFile} holds sandbox state of schema ${parsed.schema}; expected ${STATE_SCHEMA}`,
+      );
     }
     return parsed;
   }

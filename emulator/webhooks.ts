@@ -2,17 +2,18 @@
  * Webhook rules shared by repository and global hooks: body validation (422 with `errors[]`),
  * the masked secret, and the JSON shape of a hook.
  */
-import {
-  MASKED_SECRET,
-  normaliseInsecureSsl,
-  WEBHOOK_CONTENT_TYPES,
-} from "../provider/client/schemas";
+import { MASKED_SECRET, normaliseInsecureSsl, WEBHOOK_CONTENT_TYPES } from "../provider/client/schemas";
 import { type ErrorItem, validationFailed } from "./http";
 import { type Delivery, type Store, type StoredHook, type StoredHookConfig, timestamp } from "./store";
 
 const RESOURCE = "Hook";
 
-const invalid = (field: string, message: string): ErrorItem => ({ resource: RESOURCE, field, code: "invalid", message });
+const invalid = (field: string, message: string): ErrorItem => ({
+  resource: RESOURCE,
+  field,
+  code: "invalid",
+  message,
+});
 
 /**
  * Parses a `config` object. `base` supplies values the caller may omit (on update); a secret is
@@ -28,7 +29,12 @@ export function parseConfig(
   const input = raw as Record<string, unknown>;
   const url = input.url ?? base?.url;
   if (url === undefined || url === "") {
-    throw validationFailed({ resource: RESOURCE, field: "url", code: "missing_field", message: "url is missing" });
+    throw validationFailed({
+      resource: RESOURCE,
+      field: "url",
+      code: "missing_field",
+      message: "url is missing",
+    });
   }
   if (typeof url !== "string" || !isHttpUrl(url)) {
     throw validationFailed(invalid("url", "url must be an absolute http or https URL"));
@@ -47,7 +53,8 @@ export function parseConfig(
     insecure_ssl: insecure,
   };
   if (input.secret !== undefined && input.secret !== null && input.secret !== "") {
-    if (typeof input.secret !== "string") throw validationFailed(invalid("secret", "secret must be a string"));
+    if (typeof input.secret !== "string")
+      throw validationFailed(invalid("secret", "secret must be a string"));
     config.secret = input.secret;
   }
   return config;
@@ -59,7 +66,12 @@ export function parseEvents(raw: unknown, allowed: readonly string[], field = "e
   }
   const unknown = raw.filter((e) => !allowed.includes(e));
   if (unknown.length > 0) {
-    throw validationFailed(invalid(field, `${unknown.join(", ")} ${unknown.length === 1 ? "is not a valid event" : "are not valid events"}`));
+    throw validationFailed(
+      invalid(
+        field,
+        `${unknown.join(", ")} ${unknown.length === 1 ? "is not a valid event" : "are not valid events"}`,
+      ),
+    );
   }
   return [...new Set(raw as string[])];
 }
@@ -71,7 +83,12 @@ export function parseActive(raw: unknown): boolean {
 
 export function parseName(raw: unknown): void {
   if (raw !== undefined && raw !== "web") {
-    throw validationFailed({ resource: RESOURCE, field: "name", code: "custom", message: "name must be web" });
+    throw validationFailed({
+      resource: RESOURCE,
+      field: "name",
+      code: "custom",
+      message: "name must be web",
+    });
   }
 }
 
@@ -85,7 +102,12 @@ export function renderConfig(config: StoredHookConfig): Record<string, unknown> 
 }
 
 /** Records a (simulated) delivery: nothing is sent over the network from the sandbox server. */
-export function recordDelivery(store: Store, hook: StoredHook, event: string, repositoryId: number | null): Delivery {
+export function recordDelivery(
+  store: Store,
+  hook: StoredHook,
+  event: string,
+  repositoryId: number | null,
+): Delivery {
   const delivery: Delivery = {
     id: store.nextId(),
     guid: store.newGuid(),

@@ -34,7 +34,9 @@ export function controlRoutes(): Hono<ServerEnv> {
   app.post("/faults", async (c) => {
     const body = await readBody(c);
     if (typeof body.path !== "string" || !body.path.startsWith("/")) {
-      throw badRequest("path is required: a path below the API root such as /repos/acme-eng/api/hooks (* matches any run)");
+      throw badRequest(
+        "path is required: a path below the API root such as /repos/acme-eng/api/hooks (* matches any run)",
+      );
     }
     if (body.status === undefined && body.latencyMs === undefined && body.drop !== true) {
       throw badRequest("a fault needs status, latencyMs or drop");

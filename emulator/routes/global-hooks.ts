@@ -8,7 +8,15 @@ import { type AccessRule, authorize } from "../auth";
 import type { ServerEnv } from "../context";
 import { apiRoot, notFound, paginate, readBody, validationFailed } from "../http";
 import { type StoredHook, timestamp } from "../store";
-import { newHook, parseActive, parseConfig, parseEvents, parseName, recordDelivery, renderConfig } from "../webhooks";
+import {
+  newHook,
+  parseActive,
+  parseConfig,
+  parseEvents,
+  parseName,
+  recordDelivery,
+  renderConfig,
+} from "../webhooks";
 
 const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", "app_installation"] };
 
@@ -23,15 +31,28 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
     const store = c.get("store");
     const body = await readBody(c);
     if (body.name === undefined) {
-      throw validationFailed({ resource: "Hook", field: "name", code: "missing_field", message: "name is missing" });
+      throw validationFailed({
+        resource: "Hook",
+        field: "name",
+        code: "missing_field",
+        message: "name is missing",
+      });
     }
     parseName(body.name);
     if (body.config === undefined) {
-      throw validationFailed({ resource: "Hook", field: "config", code: "missing_field", message: "config is missing" });
+      throw validationFailed({
+        resource: "Hook",
+        field: "config",
+        code: "missing_field",
+        message: "config is missing",
+      });
     }
     const hook = newHook(store, {
       config: parseConfig(body.config, undefined),
-      events: body.events === undefined ? [...GLOBAL_WEBHOOK_DEFAULT_EVENTS] : parseEvents(body.events, GLOBAL_WEBHOOK_EVENTS),
+      events:
+        body.events === undefined
+          ? [...GLOBAL_WEBHOOK_DEFAULT_EVENTS]
+          : parseEvents(body.events, GLOBAL_WEBHOOK_EVENTS),
       active: body.active === undefined ? true : parseActive(body.active),
     });
     store.state.globalHooks.push(hook);
@@ -48,7 +69,10 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
       body.config === undefined
         ? { url: hook.config.url, content_type: "form" as const, insecure_ssl: "0" as const }
         : parseConfig(body.config, { url: hook.config.url, content_type: "form", insecure_ssl: "0" });
-    const events = body.events === undefined ? [...GLOBAL_WEBHOOK_DEFAULT_EVENTS] : parseEvents(body.events, GLOBAL_WEBHOOK_EVENTS);
+    const events =
+      body.events === undefined
+        ? [...GLOBAL_WEBHOOK_DEFAULT_EVENTS]
+        : parseEvents(body.events, GLOBAL_WEBHOOK_EVENTS);
     const active = body.active === undefined ? true : parseActive(body.active);
     Object.assign(hook, { config, events, active, updated_at: timestamp() });
     return c.json(render(c, hook));

@@ -6,7 +6,15 @@ import type { ServerEnv } from "../context";
 import { apiRoot, notFound, pageParams, paginate, readBody, validationFailed } from "../http";
 import { adminRepo, repoKey } from "../lookup";
 import { type StoredHook, timestamp } from "../store";
-import { newHook, parseActive, parseConfig, parseEvents, parseName, recordDelivery, renderConfig } from "../webhooks";
+import {
+  newHook,
+  parseActive,
+  parseConfig,
+  parseEvents,
+  parseName,
+  recordDelivery,
+  renderConfig,
+} from "../webhooks";
 
 const READ: AccessRule = { scopes: ["read:repo_hook", "repo"], permission: ["repository_hooks", "read"] };
 const WRITE: AccessRule = { scopes: ["write:repo_hook", "repo"], permission: ["repository_hooks", "write"] };
@@ -25,14 +33,22 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     const body = await readBody(c);
     parseName(body.name);
     if (body.config === undefined) {
-      throw validationFailed({ resource: "Hook", field: "config", code: "missing_field", message: "config is missing" });
+      throw validationFailed({
+        resource: "Hook",
+        field: "config",
+        code: "missing_field",
+        message: "config is missing",
+      });
     }
     const config = parseConfig(body.config, undefined);
     assertUniqueUrl(hooks, config.url, undefined);
     const hook = newHook(store, {
       repo: repoKey(repo),
       active: body.active === undefined ? true : parseActive(body.active),
-      events: body.events === undefined ? [...REPOSITORY_WEBHOOK_DEFAULT_EVENTS] : parseEvents(body.events, REPOSITORY_WEBHOOK_EVENTS),
+      events:
+        body.events === undefined
+          ? [...REPOSITORY_WEBHOOK_DEFAULT_EVENTS]
+          : parseEvents(body.events, REPOSITORY_WEBHOOK_EVENTS),
       config,
     });
     store.state.repoHooks.push(hook);
@@ -46,9 +62,12 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     const body = await readBody(c);
     const config = body.config === undefined ? hook.config : parseConfig(body.config, hook.config);
     assertUniqueUrl(hooks, config.url, hook.id);
-    let events = body.events === undefined ? hook.events : parseEvents(body.events, REPOSITORY_WEBHOOK_EVENTS);
+    let events =
+      body.events === undefined ? hook.events : parseEvents(body.events, REPOSITORY_WEBHOOK_EVENTS);
     if (body.add_events !== undefined) {
-      events = [...new Set([...events, ...parseEvents(body.add_events, REPOSITORY_WEBHOOK_EVENTS, "add_events")])];
+      events = [
+        ...new Set([...events, ...parseEvents(body.add_events, REPOSITORY_WEBHOOK_EVENTS, "add_events")]),
+      ];
     }
     if (body.remove_events !== undefined) {
       const removed = parseEvents(body.remove_events, REPOSITORY_WEBHOOK_EVENTS, "remove_events");
@@ -82,7 +101,13 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     // Deliveries page by cursor: the id of the first delivery of the page.
     const { perPage } = pageParams(c);
     const cursor = Number(c.req.query("cursor"));
-    const start = Number.isFinite(cursor) && cursor > 0 ? Math.max(0, all.findIndex((d) => d.id === cursor)) : 0;
+    const start =
+      Number.isFinite(cursor) && cursor > 0
+        ? Math.max(
+            0,
+            all.findIndex((d) => d.id === cursor),
+          )
+        : 0;
     const page = all.slice(start, start + perPage);
     const following = all[start + perPage];
     if (following) {
@@ -102,7 +127,8 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
 
   app.post(`${H}/:hook_id/tests`, (c) => {
     const { store, hook, repo } = findHook(c, WRITE);
-    if (hook.events.includes("push") || hook.events.includes("*")) recordDelivery(store, hook, "push", repo.id);
+    if (hook.events.includes("push") || hook.events.includes("*"))
+      recordDelivery(store, hook, "push", repo.id);
     return c.body(null, 204);
   });
 }
@@ -126,7 +152,11 @@ function findHook(c: Context<ServerEnv>, rule: AccessRule) {
 
 function assertUniqueUrl(hooks: StoredHook[], url: string, self: number | undefined): void {
   if (hooks.some((h) => h.id !== self && h.config.url === url)) {
-    throw validationFailed({ resource: "Hook", code: "custom", message: "Hook already exists on this repository" });
+    throw validationFailed({
+      resource: "Hook",
+      code: "custom",
+      message: "Hook already exists on this repository",
+    });
   }
 }
 

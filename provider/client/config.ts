@@ -27,7 +27,9 @@ export function normaliseBaseUrl(raw: string, source = "hosting:baseUrl"): strin
   try {
     url = new URL(text);
   } catch {
-    throw configError(`${source} must be an absolute http(s) URL such as https://hosting.example.com; got "${text}"`);
+    throw configError(
+      `${source} must be an absolute http(s) URL such as https://hosting.example.com; got "${text}"`,
+    );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw configError(`${source} must use http or https; got "${url.protocol.replace(/:$/, "")}"`);
@@ -52,17 +54,23 @@ export interface SettingsSource {
  * `hosting:apiVersion`) with the environment (`HOSTING_BASE_URL`, `HOSTING_TOKEN`,
  * `HOSTING_API_VERSION`) as fallback. Errors name both places so the user knows where to set them.
  */
-export function resolveSettings(config: SettingsSource, env: NodeJS.ProcessEnv = process.env): ClientSettings {
+export function resolveSettings(
+  config: SettingsSource,
+  env: NodeJS.ProcessEnv = process.env,
+): ClientSettings {
   const pick = (key: string, envKey: string) => {
-    const fromConfig = config.get(`hosting:${key}`);
-    if (fromConfig !== undefined && fromConfig !== "") return { value: fromConfig, source: `hosting:${key}` };
-    const fromEnv = env[envKey];
-    if (fromEnv !== undefined && fromEnv !== "") return { value: fromEnv, source: envKey };
+    // Blank values count as unset, so a stray "   " never hides a real value or sends an empty token.
+    const fromConfig = config.get(`hosting:${key}`)?.trim();
+    if (fromConfig) return { value: fromConfig, source: `hosting:${key}` };
+    const fromEnv = env[envKey]?.trim();
+    if (fromEnv) return { value: fromEnv, source: envKey };
     return undefined;
   };
   const base = pick("baseUrl", "HOSTING_BASE_URL");
   if (!base) {
-    throw configError("No API address: set the stack config hosting:baseUrl or the environment variable HOSTING_BASE_URL");
+    throw configError(
+      "No API address: set the stack config hosting:baseUrl or the environment variable HOSTING_BASE_URL",
+    );
   }
   const token = pick("token", "HOSTING_TOKEN");
   if (!token) {
@@ -72,11 +80,13 @@ export function resolveSettings(config: SettingsSource, env: NodeJS.ProcessEnv =
   }
   const version = pick("apiVersion", "HOSTING_API_VERSION");
   if (version && !/^\d{4}-\d{2}-\d{2}$/.test(version.value)) {
-    throw configError(`${version.source} must be a date such as ${API_VERSION_DEFAULT}; got "${version.value}"`);
+    throw configError(
+      `${version.source} must be a date such as ${API_VERSION_DEFAULT}; got "${version.value}"`,
+    );
   }
   return {
     apiRoot: normaliseBaseUrl(base.value, base.source),
-    token: token.value.trim(),
+    token: token.value,
     apiVersion: version?.value,
   };
 }

@@ -98,7 +98,8 @@ export function permissionHint(
   if (status !== 403 && status !== 404) return undefined;
   const needs: string[] = [];
   if (acceptedScopes) needs.push(`a classic token with one of the scopes ${acceptedScopes}`);
-  if (acceptedPermissions) needs.push(`a fine-grained or app token with the permission ${acceptedPermissions}`);
+  if (acceptedPermissions)
+    needs.push(`a fine-grained or app token with the permission ${acceptedPermissions}`);
   if (needs.length === 0) return undefined;
   return `This endpoint needs ${needs.join(", or ")}`;
 }

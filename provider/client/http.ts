@@ -77,6 +77,7 @@ export function sharedDispatcher(): Agent {
 export class HostingClient {
   readonly apiRoot: string;
   private readonly origin: string;
+  private readonly rootPath: string;
   private readonly limiter: AdaptiveLimiter;
   private readonly opts: Required<Omit<ClientOptions, "dispatcher" | "log">> & {
     log: ((line: string) => void) | undefined;
@@ -89,6 +90,7 @@ export class HostingClient {
   ) {
     this.apiRoot = settings.apiRoot;
     this.origin = new URL(settings.apiRoot).origin;
+    this.rootPath = new URL(settings.apiRoot).pathname.replace(/\/$/, "");
     this.dispatcher = options.dispatcher ?? sharedDispatcher();
     this.opts = {
       maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
@@ -138,7 +140,8 @@ export class HostingClient {
       const page: ApiResponse<unknown> = await this.request<unknown>("GET", next, { ...rest, query });
       const pageItems = select ? select(page.data) : (page.data as T[]);
       if (!Array.isArray(pageItems)) {
-        throw this.unexpected("GET", next, "expected a list in the response body");
+        const url = new URL(/^https?:\/\//.test(next) ? next : this.apiRoot + next);
+        throw this.unexpected("GET", url.pathname, "expected a list in the response body");
       }
       items.push(...pageItems);
       next = parseLinkHeader(page.headers.get("link")).next;
@@ -182,7 +185,9 @@ export class HostingClient {
         release();
         const failure = this.networkError(method, display, cause);
         const safe = idempotent || CONNECT_ERRORS.has(errorCode(cause));
-        this.logLine(`${method} ${display} -> ${failure.code} (${errorCode(cause) || "error"}) attempt ${attempt}`);
+        this.logLine(
+          `${method} ${display} -> ${failure.code} (${errorCode(cause) || "error"}) attempt ${attempt}`,
+        );
         if (safe && attempt < this.opts.maxAttempts) {
           await this.opts.sleep(this.backoff(attempt));
           continue;
@@ -211,8 +216,11 @@ export class HostingClient {
       );
       if (limit) {
         // A rate-limited request was refused before it ran, so any method may be sent again.
-        this.limiter.onRateLimited(limit.waitMs);
-        if (rateLimitRetries < this.opts.maxRateLimitRetries && limit.waitMs <= this.opts.maxRateLimitWaitMs) {
+        const retry =
+          rateLimitRetries < this.opts.maxRateLimitRetries && limit.waitMs <= this.opts.maxRateLimitWaitMs;
+        // Shrink the window either way, but only pause other requests for a wait within the cap.
+        this.limiter.onRateLimited(limit.waitMs <= this.opts.maxRateLimitWaitMs ? limit.waitMs : 0);
+        if (retry) {
           rateLimitRetries++;
           attempt--;
           this.logLine(`${method} ${display} rate limited (${limit.kind}); waiting ${limit.waitMs}ms`);
@@ -242,9 +250,16 @@ export class HostingClient {
     let url: URL;
     if (/^https?:\/\//.test(path)) {
       url = new URL(path);
-      // Links come from the server; never send the token to another host.
+      // Links come from the server; never send the token to another host or outside the API root.
       if (url.origin !== this.origin) {
-        throw this.unexpected("GET", url.pathname, `refusing to follow a link to another host (${url.origin})`);
+        throw this.unexpected(
+          "GET",
+          url.pathname,
+          `refusing to follow a link to another host (${url.origin})`,
+        );
+      }
+      if (!`${url.pathname}/`.startsWith(`${this.rootPath}/`)) {
+        throw this.unexpected("GET", url.pathname, `refusing to follow a link outside ${this.apiRoot}`);
       }
     } else {
       if (!path.startsWith("/")) throw new Error(`API paths start with "/": ${path}`);
@@ -271,6 +286,8 @@ export class HostingClient {
     apiMessage: string,
     override: { code?: "rate_limited"; hint?: string } = {},
   ): HostingApiError {
+    // Everything the server sent back may echo the token; none of it is kept unredacted.
+    const clean = (text: string) => redact(text, this.settings.token);
     const acceptedPermissions = headers.get("x-accepted-service-permissions");
     const acceptedScopes = headers.get("x-accepted-oauth-scopes");
     const body = isRecord(data) ? data : {};
@@ -279,11 +296,15 @@ export class HostingClient {
       status,
       method,
       path,
-      apiMessage: redact(apiMessage, this.settings.token),
-      errors: normaliseDetails(body.errors),
-      ...(typeof body.documentation_url === "string" ? { documentationUrl: body.documentation_url } : {}),
-      ...(acceptedPermissions ? { acceptedPermissions } : {}),
-      ...(acceptedScopes ? { acceptedScopes } : {}),
+      apiMessage: clean(apiMessage),
+      errors: normaliseDetails(body.errors).map((d) =>
+        Object.fromEntries(Object.entries(d).map(([k, v]) => [k, clean(v)])),
+      ),
+      ...(typeof body.documentation_url === "string"
+        ? { documentationUrl: clean(body.documentation_url) }
+        : {}),
+      ...(acceptedPermissions ? { acceptedPermissions: clean(acceptedPermissions) } : {}),
+      ...(acceptedScopes ? { acceptedScopes: clean(acceptedScopes) } : {}),
       ...optionalHint(override.hint ?? permissionHint(status, acceptedPermissions, acceptedScopes)),
     });
   }

@@ -20,7 +20,10 @@ export const GLOBAL_WEBHOOK_EVENTS = [
   "fork",
   "ping",
 ] as const;
-export const GLOBAL_WEBHOOK_DEFAULT_EVENTS = ["user", "organization"];
+export const GLOBAL_WEBHOOK_DEFAULT_EVENTS: Array<(typeof GLOBAL_WEBHOOK_EVENTS)[number]> = [
+  "user",
+  "organization",
+];
 export const REPOSITORY_WEBHOOK_DEFAULT_EVENTS = ["push"];
 
 /**

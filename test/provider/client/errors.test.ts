@@ -75,16 +75,18 @@ describe("HostingApiError", () => {
 
     it("falls back to the code, in words, without an API message", () => {
       expect(new HostingApiError({ code: "validation_failed" }).message).toBe("validation failed");
-      expect(new HostingApiError({ code: "server_error", status: 500, method: "GET", path: "/x" }).message).toBe(
-        "GET /x returned 500: server error",
-      );
+      expect(
+        new HostingApiError({ code: "server_error", status: 500, method: "GET", path: "/x" }).message,
+      ).toBe("GET /x returned 500: server error");
     });
 
     it("uses only the message when method or path is missing", () => {
-      expect(new HostingApiError({ code: "bad_request", status: 400, method: "GET", apiMessage: "m" }).message).toBe(
-        "m",
-      );
-      expect(new HostingApiError({ code: "bad_request", status: 400, path: "/p", apiMessage: "m" }).message).toBe("m");
+      expect(
+        new HostingApiError({ code: "bad_request", status: 400, method: "GET", apiMessage: "m" }).message,
+      ).toBe("m");
+      expect(
+        new HostingApiError({ code: "bad_request", status: 400, path: "/p", apiMessage: "m" }).message,
+      ).toBe("m");
     });
 
     it("lists the details of errors[] in parentheses", () => {
@@ -110,7 +112,11 @@ describe("HostingApiError", () => {
     });
 
     it("has no parentheses when every detail is empty", () => {
-      const error = new HostingApiError({ code: "validation_failed", apiMessage: "Validation Failed", errors: [{}] });
+      const error = new HostingApiError({
+        code: "validation_failed",
+        apiMessage: "Validation Failed",
+        errors: [{}],
+      });
       expect(error.message).toBe("Validation Failed");
     });
 
@@ -131,7 +137,11 @@ describe("HostingApiError", () => {
     });
 
     it("does not put the accepted permissions into the message by itself", () => {
-      const error = new HostingApiError({ code: "forbidden", apiMessage: "no", acceptedPermissions: "a=write" });
+      const error = new HostingApiError({
+        code: "forbidden",
+        apiMessage: "no",
+        acceptedPermissions: "a=write",
+      });
       expect(error.message).toBe("no");
     });
   });

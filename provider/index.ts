@@ -1,0 +1,17 @@
+/**
+ * pulumi-hosting: Pulumi resources for the settings of a self-managed source-code hosting platform.
+ * Public exports only.
+ */
+export type { ClientSettings } from "./client/config";
+export { normaliseBaseUrl, resolveSettings } from "./client/config";
+export type { ApiErrorDetail, HostingErrorCode } from "./client/errors";
+export { HostingApiError, isNotFound, isRateLimited } from "./client/errors";
+export type { ClientOptions, RequestOptions } from "./client/http";
+export { HostingClient } from "./client/http";
+export type {
+  GlobalWebhookArgs,
+  GlobalWebhookEvent,
+  RepositoryWebhookArgs,
+  WebhookArgs,
+} from "./resources/webhooks";
+export { GlobalWebhook, RepositoryWebhook } from "./resources/webhooks";

@@ -1,0 +1,82 @@
+/**
+ * `check`: validates the program's inputs with a zod schema and applies defaults. Failures name the
+ * field and what is allowed; nothing invalid reaches the API. Values still unknown during preview
+ * (outputs of resources not yet created) pass through untouched and are checked at `up`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+
+/** The engine's placeholder for a value not known during preview (`rpc.unknownValue`). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (typeof value === "object" && value !== null) return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+const PROVIDER_KEY = "__provider";
+
+export function checkInputs<S extends z.ZodObject>(
+  schema: S,
+  news: Record<string, unknown>,
+): pulumi.dynamic.CheckResult<z.infer<S>> {
+  const pending = Object.keys(news).filter((k) => k !== PROVIDER_KEY && containsUnknown(news[k]));
+  const known = Object.fromEntries(
+    Object.entries(news).filter(
+      ([k, v]) => k !== PROVIDER_KEY && v !== undefined && v !== null && !pending.includes(k),
+    ),
+  );
+  const mask = Object.fromEntries(pending.filter((k) => k in schema.shape).map((k) => [k, true as const]));
+  const partial = pending.length > 0 ? schema.omit(mask as never) : schema;
+  const result = partial.safeParse(known);
+  if (!result.success) {
+    return {
+      inputs: news as z.infer<S>,
+      failures: result.error.issues.map((issue) => ({
+        property: issue.path.length > 0 ? issue.path.map(String).join(".") : "(inputs)",
+        reason: describeIssue(issue),
+      })),
+    };
+  }
+  const pendingValues = Object.fromEntries(pending.map((k) => [k, news[k]]));
+  return { inputs: { ...(result.data as object), ...pendingValues } as z.infer<S> };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "inputs";
+  if (issue.code === "unrecognized_keys") return `unknown argument(s): ${issue.keys.join(", ")}`;
+  if (issue.code === "invalid_value") {
+    return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  }
+  return issue.message.startsWith(field) ? issue.message : `${field}: ${issue.message}`;
+}
+
+/** Reusable field validators with messages that say what is allowed. */
+export const fields = {
+  /** An account, organisation or repository name (case-insensitive on the server). */
+  name: (label: string) =>
+    z
+      .string({ error: `${label} is required: a name such as "acme-eng"` })
+      .trim()
+      .min(1, `${label} must not be empty`)
+      .regex(/^[A-Za-z0-9._-]+$/, `${label} may hold only letters, digits, ".", "-" and "_"`),
+  httpUrl: (label: string) =>
+    z.string({ error: `${label} is required: an absolute http(s) URL` }).refine(
+      (v) => {
+        try {
+          const u = new URL(v);
+          return (u.protocol === "https:" || u.protocol === "http:") && u.hostname !== "";
+        } catch {
+          return false;
+        }
+      },
+      { error: (iss) => `${label} must be an absolute http(s) URL; got ${JSON.stringify(iss.input)}` },
+    ),
+  numericId: (label: string) =>
+    z
+      .union([z.string(), z.number()])
+      .transform((v) => String(v).trim())
+      .refine((v) => /^[1-9]\d*$/.test(v), { error: `${label} must be a positive integer id such as "42"` }),
+};

@@ -1,0 +1,25 @@
+/**
+ * The provider process's configuration: set by `configure` (stack config) and falling back to the
+ * environment. The client is built here, inside the provider process, once per settings, so no
+ * token or client ever lands in the serialised provider.
+ */
+import { resolveSettings, type SettingsSource } from "../client/config";
+import { HostingClient } from "../client/http";
+
+let source: SettingsSource = { get: () => undefined };
+let cached: { key: string; client: HostingClient } | undefined;
+
+/** Called by the dynamic-provider host with the stack config (`hosting:*` keys, secrets decrypted). */
+export function configure(config: SettingsSource): void {
+  source = config;
+}
+
+export function client(): HostingClient {
+  const settings = resolveSettings(source);
+  const key = `${settings.apiRoot}\u0000${settings.token}\u0000${settings.apiVersion ?? ""}`;
+  if (cached?.key !== key) {
+    const log = process.env.HOSTING_DEBUG ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
+    cached = { key, client: new HostingClient(settings, log ? { log } : {}) };
+  }
+  return cached.client;
+}

@@ -1,0 +1,32 @@
+/**
+ * Composite ids, built and parsed in one place. Each part is URL-encoded, so a name holding the
+ * separator (an environment called `prod/eu`) survives the round trip.
+ */
+import { HostingApiError } from "../client/errors";
+
+export function joinId(...parts: Array<string | number>): string {
+  return parts.map((p) => encodeURIComponent(String(p))).join("/");
+}
+
+/** Splits an id into `format.length` parts, or fails naming the expected format. */
+export function splitId(id: string, format: readonly string[], resource: string): string[] {
+  const parts = id.split("/");
+  if (parts.length !== format.length || parts.some((p) => p === "")) {
+    throw new HostingApiError({
+      code: "configuration",
+      apiMessage: `${resource} id "${id}" is not of the form ${format.join("/")}`,
+    });
+  }
+  return parts.map((p) => decodeURIComponent(p));
+}
+
+/** The form of a numeric id given by the user (`importId`), as the API's integer. */
+export function parseNumericId(value: string, field: string): number {
+  if (!/^[1-9]\d*$/.test(value)) {
+    throw new HostingApiError({
+      code: "configuration",
+      apiMessage: `${field} must be a positive integer; got "${value}"`,
+    });
+  }
+  return Number(value);
+}
