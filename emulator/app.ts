@@ -61,7 +61,7 @@ const requestLog: MiddlewareHandler<ServerEnv> = async (c, next) => {
     method: c.req.method,
     path: apiPath(c.req.url),
     route: template.replace(API_PREFIX, "").replace(/:([a-z_]+)/g, "{$1}"),
-    status: c.res.status,
+    status: c.get("dropped") ? 0 : c.res.status,
     at: timestamp(),
   });
 };
@@ -73,6 +73,8 @@ const faults: MiddlewareHandler<ServerEnv> = async (c, next) => {
   if (fault.when === "after") await next();
   if (fault.drop) {
     c.env.incoming.socket.destroy();
+    c.set("dropped", true);
+    c.res = new Response(null, { status: 204 }); // never written: the socket is gone
     return;
   }
   if (fault.status !== undefined) {

@@ -28,8 +28,8 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  const port = values.port === undefined ? 0 : /^\d{1,5}$/.test(values.port) ? Number(values.port) : -1;
+  if (port < 0 || port > 65535) {
     console.error(`--port must be an integer from 0 to 65535; got "${values.port}"\n${USAGE}`);
     process.exit(2);
   }

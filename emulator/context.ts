@@ -10,5 +10,7 @@ export interface ServerEnv {
     store: Store;
     controls: Controls;
     caller: Caller;
+    /** Set when a fault dropped the connection: the log records status 0 (no answer). */
+    dropped: boolean;
   };
 }

@@ -11,6 +11,7 @@ export interface LoggedRequest {
   path: string;
   /** The route template that served it, e.g. `/repos/{owner}/{repo}/hooks/{hook_id}`. */
   route: string;
+  /** 0 when a fault dropped the connection without an answer. */
   status: number;
   at: string;
 }

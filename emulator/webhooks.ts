@@ -21,7 +21,7 @@ const invalid = (field: string, message: string): ErrorItem => ({
  */
 export function parseConfig(
   raw: unknown,
-  base: Omit<StoredHookConfig, "secret"> | undefined,
+  base: Partial<Omit<StoredHookConfig, "secret">> | undefined,
 ): StoredHookConfig {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw validationFailed(invalid("config", "config must be an object"));

@@ -68,7 +68,7 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
     const config =
       body.config === undefined
         ? { url: hook.config.url, content_type: "form" as const, insecure_ssl: "0" as const }
-        : parseConfig(body.config, { url: hook.config.url, content_type: "form", insecure_ssl: "0" });
+        : parseConfig(body.config, { content_type: "form", insecure_ssl: "0" }); // url required when config is sent
     const events =
       body.events === undefined
         ? [...GLOBAL_WEBHOOK_DEFAULT_EVENTS]

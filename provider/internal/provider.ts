@@ -9,9 +9,9 @@ import { HostingApiError, isAmbiguous } from "../client/errors";
 export interface HostingProvider<I, O> {
   check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult<I>>;
   diff(id: string, olds: O, news: I): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: I): Promise<pulumi.dynamic.CreateResult<O>>;
+  create(inputs: I): Promise<{ id: string; outs: O }>;
   read(id: string, props?: Partial<O>): Promise<pulumi.dynamic.ReadResult<O>>;
-  update(id: string, olds: O, news: I): Promise<pulumi.dynamic.UpdateResult<O>>;
+  update(id: string, olds: O, news: I): Promise<{ outs: O }>;
   delete(id: string, props: O): Promise<void>;
 }
 

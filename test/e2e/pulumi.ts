@@ -1,0 +1,139 @@
+/**
+ * Drives the real Pulumi CLI for the end-to-end suite: a temporary program that installs the
+ * library from `npm pack` output, a file backend, and no network beyond the sandbox server.
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(__dirname, "../..");
+
+const COMMAND_TIMEOUT_MS = 300_000;
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  output: string;
+}
+
+/** Fails (never skips) when the CLI is missing: `scripts/test.sh` installs it. */
+export function requirePulumi(): void {
+  const found = spawnSync("pulumi", ["version"], { encoding: "utf8" });
+  if (found.status !== 0) {
+    throw new Error(
+      "The Pulumi CLI is not on PATH: run the tests with `bash scripts/test.sh`, which installs it",
+    );
+  }
+  const launcher = spawnSync("sh", ["-c", "command -v pulumi-resource-pulumi-nodejs"], { encoding: "utf8" });
+  if (launcher.status !== 0) {
+    throw new Error(
+      "pulumi-resource-pulumi-nodejs is not on PATH: run the tests with `bash scripts/test.sh`",
+    );
+  }
+}
+
+let packed: string | undefined;
+
+/** Packs the built library once per process, as a user would receive it. */
+export function packLibrary(): string {
+  if (packed) return packed;
+  const dir = mkdtempSync(join(tmpdir(), "hosting-pack-"));
+  const out = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  const name = out.trim().split("\n").at(-1) ?? "";
+  packed = join(dir, name);
+  return packed;
+}
+
+export class PulumiProgram {
+  readonly dir: string;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(name: string, program: string) {
+    this.dir = mkdtempSync(join(tmpdir(), `hosting-e2e-${name}-`));
+    const backend = join(this.dir, ".state");
+    mkdirSync(backend);
+    const pulumiVersion = JSON.parse(
+      readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
+    ).version;
+    writeFileSync(join(this.dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
+    writeFileSync(
+      join(this.dir, "package.json"),
+      JSON.stringify({
+        name,
+        private: true,
+        dependencies: { "pulumi-hosting": `file:${packLibrary()}`, "@pulumi/pulumi": pulumiVersion },
+      }),
+    );
+    writeFileSync(join(this.dir, "index.js"), program);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PULUMI_HOME: join(this.dir, ".pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${backend}`,
+      PULUMI_CONFIG_PASSPHRASE: "",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    };
+    // Credentials come from stack config only, so the test proves they stay out of state.
+    delete env.HOSTING_TOKEN;
+    delete env.HOSTING_BASE_URL;
+    this.env = env;
+    execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+      cwd: this.dir,
+      env: this.env,
+      stdio: "pipe",
+    });
+  }
+
+  /**
+   * Runs the CLI without blocking: the sandbox server answers from this same process, so a
+   * synchronous spawn would deadlock.
+   */
+  run(...args: string[]): Promise<RunResult> {
+    return new Promise((resolvePromise, reject) => {
+      const child = spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
+        cwd: this.dir,
+        env: this.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const timer = setTimeout(() => child.kill("SIGKILL"), COMMAND_TIMEOUT_MS);
+      child.on("error", reject);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolvePromise({ code: code ?? -1, stdout, stderr, output: `${stdout}\n${stderr}` });
+      });
+    });
+  }
+
+  /** Runs a command that must succeed, failing with its output otherwise. */
+  async ok(...args: string[]): Promise<RunResult> {
+    const result = await this.run(...args);
+    if (result.code !== 0)
+      throw new Error(`pulumi ${args.join(" ")} exited ${result.code}:\n${result.output}`);
+    return result;
+  }
+
+  /** The raw checkpoint file of the file backend, exactly as stored on disk. */
+  stateFile(): string {
+    const stacks = join(this.dir, ".state/.pulumi/stacks");
+    const project = readdirSync(stacks)[0] ?? "";
+    return readFileSync(join(stacks, project, "dev.json"), "utf8");
+  }
+
+  resources(): Array<{ type: string; id?: string; outputs?: Record<string, unknown> }> {
+    return JSON.parse(this.stateFile()).checkpoint.latest?.resources ?? [];
+  }
+}

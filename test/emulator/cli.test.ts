@@ -1,0 +1,197 @@
+/**
+ * The `hosting-emulator` command (DESIGN.md, The sandbox server): the built `dist/emulator/cli.js`
+ * run with the current node. Its first stdout line is `listening on <apiRoot>`; SIGTERM stops it;
+ * bad options exit 2.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = resolve(__dirname, "../..");
+const CLI = join(ROOT, "dist/emulator/cli.js");
+const SOURCES = [join(ROOT, "emulator"), join(ROOT, "emulator/routes"), join(ROOT, "provider/client")];
+
+/** The newest modification time of the TypeScript sources the CLI is built from. */
+function newestSource(): number {
+  let newest = 0;
+  for (const folder of SOURCES) {
+    for (const name of readdirSync(folder)) {
+      if (name.endsWith(".ts")) newest = Math.max(newest, statSync(join(folder, name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+beforeAll(() => {
+  if (!existsSync(CLI) || statSync(CLI).mtimeMs < newestSource()) {
+    execFileSync(
+      process.execPath,
+      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+      {
+        cwd: ROOT,
+        stdio: "pipe",
+      },
+    );
+  }
+  expect(existsSync(CLI)).toBe(true);
+}, 120_000);
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
+interface Started {
+  child: ChildProcess;
+  firstLine: string;
+}
+
+function startCli(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  return new Promise((resolvePromise, reject) => {
+    let stdout = "";
+    let stderr = "";
+    const timer = setTimeout(() => reject(new Error(`no first line within 15 s; stderr: ${stderr}`)), 15_000);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const newline = stdout.indexOf("\n");
+      if (newline >= 0) {
+        clearTimeout(timer);
+        resolvePromise({ child, firstLine: stdout.slice(0, newline) });
+      }
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${code ?? signal}) before listening; stderr: ${stderr}`));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  }
+  return new Promise((resolvePromise) =>
+    child.once("exit", (code, signal) => resolvePromise({ code, signal })),
+  );
+}
+
+/**
+ * Runs the CLI to completion and returns its exit code and output. A CLI that starts listening
+ * instead of failing is stopped with SIGTERM (and then exits 0).
+ */
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (stdout.startsWith("listening on ")) child.kill("SIGTERM");
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return exited(child).then(({ code }) => ({ code, stdout, stderr }));
+}
+
+describe("hosting-emulator", () => {
+  it("prints `listening on <apiRoot>` first, serves the API and stops on SIGTERM", async () => {
+    const { child, firstLine } = await startCli(["--port", "0"]);
+    expect(firstLine).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\/api\/v3$/);
+    const apiRoot = firstLine.slice("listening on ".length);
+    const port = Number(new URL(apiRoot).port);
+    expect(port).toBeGreaterThan(0);
+
+    const user = await fetch(`${apiRoot}/user`, { headers: { authorization: "Bearer svcp_siteadmin" } });
+    expect(user.status).toBe(200);
+    expect(((await user.json()) as { login: string }).login).toBe("admin");
+    const anonymous = await fetch(`${apiRoot}/repos/acme-eng/api/hooks`);
+    expect(anonymous.status).toBe(401);
+    const health = await fetch(`${new URL(apiRoot).origin}/_emulator/health`);
+    expect(await health.json()).toEqual({ ok: true });
+
+    child.kill("SIGTERM");
+    const { code, signal } = await exited(child);
+    expect(signal).toBeNull();
+    expect(code).toBe(0);
+    await expect(fetch(`${apiRoot}/user`)).rejects.toThrow();
+  }, 30_000);
+
+  it("keeps state in the --data file across runs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hosting-emulator-cli-"));
+    try {
+      const data = join(dir, "state.json");
+      const first = await startCli(["--port", "0", "--data", data]);
+      const apiRoot = first.firstLine.slice("listening on ".length);
+      const created = await fetch(`${apiRoot}/repos/acme-eng/api/hooks`, {
+        method: "POST",
+        headers: { authorization: "Bearer svcp_siteadmin", "content-type": "application/json" },
+        body: JSON.stringify({ config: { url: "https://example.com/cli" } }),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: number };
+      first.child.kill("SIGTERM");
+      expect((await exited(first.child)).code).toBe(0);
+
+      const second = await startCli(["--port", "0", "--data", data]);
+      const root2 = second.firstLine.slice("listening on ".length);
+      const get = await fetch(`${root2}/repos/acme-eng/api/hooks/${id}`, {
+        headers: { authorization: "Bearer svcp_siteadmin" },
+      });
+      expect(get.status).toBe(200);
+      expect(((await get.json()) as { config: { url: string } }).config.url).toBe("https://example.com/cli");
+      second.child.kill("SIGTERM");
+      expect((await exited(second.child)).code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it.each([["abc"], ["1.5"], ["-1"], ["70000"]])("exits 2 naming --port for --port=%s", async (value) => {
+    const { code, stdout, stderr } = await runCli([`--port=${value}`]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("--port");
+    expect(stderr).toContain(value);
+    expect(stderr).toMatch(/usage: hosting-emulator/);
+  });
+
+  it("exits 2 naming --port when --port has no value", async () => {
+    const { code, stderr } = await runCli(["--port"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("--port");
+  });
+
+  // cli.ts converts the value with Number(), and Number("") is 0: an empty --port silently picks a
+  // random port instead of being refused like any other value that is not an integer.
+  it("exits 2 for an empty --port value", async () => {
+    const { code, stdout } = await runCli(["--port="]);
+    expect(stdout).toBe("");
+    expect(code).toBe(2);
+  });
+
+  it("exits 2 on an unknown option", async () => {
+    const { code, stderr } = await runCli(["--bogus"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("--bogus");
+    expect(stderr).toMatch(/usage: hosting-emulator/);
+  });
+
+  it("prints the usage with --help and exits 0", async () => {
+    const { code, stdout } = await runCli(["--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^usage: hosting-emulator \[--port N\] \[--data FILE\]/);
+  });
+});
+
+afterAll(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});

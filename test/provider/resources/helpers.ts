@@ -1,0 +1,44 @@
+/** Shared set-up of the lifecycle suites: a sandbox server and a provider configured against it. */
+import { type RunningEmulator, startEmulator } from "../../../emulator/index";
+import { configure } from "../../../provider/internal/context";
+
+export async function startSandbox(): Promise<RunningEmulator> {
+  return startEmulator({ port: 0 });
+}
+
+/** Points the provider's stack config at the sandbox server with the given fixture token. */
+export function useToken(emulator: RunningEmulator, token: string): void {
+  const config: Record<string, string> = { "hosting:baseUrl": emulator.origin, "hosting:token": token };
+  configure({ get: (key) => config[key] });
+}
+
+export async function control(emulator: RunningEmulator, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${emulator.origin}/_emulator${path}`, {
+    method,
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+  });
+  return response.status === 204 ? undefined : response.json();
+}
+
+/** Calls the API as an administrator would, outside Pulumi (the "web UI" of the tests). */
+export async function api(
+  emulator: RunningEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+  token = "svcp_siteadmin",
+): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${emulator.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+export function requestCounts(emulator: RunningEmulator): Record<string, number> {
+  return emulator.controls.counts().byRoute;
+}

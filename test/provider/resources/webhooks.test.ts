@@ -1,0 +1,376 @@
+/**
+ * Lifecycle of RepositoryWebhook and GlobalWebhook: provider methods called directly against the
+ * sandbox server, as the engine would call them.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../../emulator/index";
+import { UNKNOWN } from "../../../provider/internal/check";
+import {
+  type GlobalWebhookInputs,
+  globalWebhookProvider as globalProvider,
+  type RepositoryWebhookInputs,
+  repositoryWebhookProvider as repoProvider,
+  SECRET_SET_OUTSIDE,
+} from "../../../provider/resources/webhooks";
+import { api, control, requestCounts, startSandbox, useToken } from "./helpers";
+
+let emulator: RunningEmulator;
+
+beforeAll(async () => {
+  emulator = await startSandbox();
+});
+afterAll(async () => {
+  await emulator.close();
+});
+beforeEach(async () => {
+  await control(emulator, "POST", "/reset");
+  useToken(emulator, "svcp_siteadmin");
+});
+
+async function checked(news: Record<string, unknown>): Promise<RepositoryWebhookInputs> {
+  const result = await repoProvider.check({}, news);
+  expect(result.failures ?? []).toEqual([]);
+  return result.inputs as RepositoryWebhookInputs;
+}
+
+const base = { owner: "acme-eng", repository: "api", url: "https://ci.example.com/hook" };
+
+describe("RepositoryWebhook check", () => {
+  it("applies the defaults", async () => {
+    expect(await checked(base)).toEqual({
+      ...base,
+      contentType: "form",
+      insecureSsl: false,
+      active: true,
+      events: ["push"],
+    });
+  });
+
+  it.each([
+    [{ ...base, url: "ftp://x.example" }, "url", "absolute http(s) URL"],
+    [{ ...base, url: "not a url" }, "url", "absolute http(s) URL"],
+    [{ ...base, contentType: "xml" }, "contentType", `"json", "form"`],
+    [{ ...base, events: [] }, "events", "must not be empty"],
+    [{ ...base, events: ["Push Event"] }, "events.0", "event names"],
+    [{ ...base, owner: "" }, "owner", "owner"],
+    [{ ...base, repository: "a/b" }, "repository", "repository"],
+    [{ ...base, importId: "abc" }, "importId", "positive integer"],
+    [{ ...base, insecureSsl: "yes" }, "insecureSsl", "boolean"],
+    [{ owner: "acme-eng", repository: "api" }, "url", "url is required"],
+  ])("refuses %j naming %s", async (news, property, reason) => {
+    const result = await repoProvider.check({}, news);
+    const failure = result.failures?.find((f) => f.property === property);
+    expect(failure?.reason).toContain(reason);
+  });
+
+  it("lets values unknown during preview through untouched", async () => {
+    const result = await repoProvider.check({}, { ...base, url: UNKNOWN, events: [UNKNOWN, "push"] });
+    expect(result.failures ?? []).toEqual([]);
+    expect(result.inputs?.url).toBe(UNKNOWN);
+    expect(result.inputs?.events).toEqual([UNKNOWN, "push"]);
+    expect(result.inputs?.contentType).toBe("form");
+  });
+
+  it("accepts a numeric importId as a string", async () => {
+    expect((await checked({ ...base, importId: 12 })).importId).toBe("12");
+  });
+});
+
+describe("RepositoryWebhook diff", () => {
+  const olds = {
+    ...base,
+    contentType: "form",
+    insecureSsl: false,
+    active: true,
+    events: ["push", "pull_request"],
+    hookId: 1,
+  };
+
+  it("compares events as a set", async () => {
+    const result = await repoProvider.diff(
+      "acme-eng/api/1",
+      olds as never,
+      { ...olds, events: ["pull_request", "push", "push"] } as never,
+    );
+    expect(result).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("replaces on an owner or repository change and says changes", async () => {
+    const result = await repoProvider.diff(
+      "acme-eng/api/1",
+      olds as never,
+      { ...olds, repository: "web" } as never,
+    );
+    expect(result.changes).toBe(true);
+    expect(result.replaces).toEqual(["repository"]);
+  });
+
+  it("updates in place for the other fields", async () => {
+    for (const change of [
+      { url: "https://x.example" },
+      { active: false },
+      { secret: "new" },
+      { contentType: "json" },
+    ]) {
+      const result = await repoProvider.diff(
+        "acme-eng/api/1",
+        olds as never,
+        { ...olds, ...change } as never,
+      );
+      expect(result.changes).toBe(true);
+      expect(result.replaces).toEqual([]);
+    }
+  });
+
+  it("ignores importId after create", async () => {
+    const result = await repoProvider.diff(
+      "acme-eng/api/1",
+      olds as never,
+      { ...olds, importId: "9" } as never,
+    );
+    expect(result.changes).toBe(false);
+  });
+
+  it("reports a change when a value is still unknown", async () => {
+    const result = await repoProvider.diff(
+      "acme-eng/api/1",
+      olds as never,
+      { ...olds, url: UNKNOWN } as never,
+    );
+    expect(result.changes).toBe(true);
+  });
+});
+
+describe("RepositoryWebhook lifecycle", () => {
+  it("creates with one request, keeps the secret, and reads it back without the mask", async () => {
+    const inputs = await checked({
+      ...base,
+      secret: "s3cret",
+      events: ["push", "pull_request"],
+      contentType: "json",
+    });
+    emulator.controls.clearLog();
+    const created = await repoProvider.create(inputs);
+    expect(emulator.controls.counts().total).toBe(1);
+    expect(created.id).toBe(`acme-eng/api/${created.outs.hookId}`);
+    expect(created.outs).toMatchObject({ ...inputs, secret: "s3cret" });
+    expect(created.outs.pingUrl).toMatch(/\/hooks\/\d+\/pings$/);
+
+    const read = await repoProvider.read(created.id, created.outs);
+    expect(read.props?.secret).toBe("s3cret");
+    expect(read.inputs).toMatchObject({ ...inputs, secret: "s3cret" });
+    expect(JSON.stringify(read)).not.toContain("********");
+    const diff = await repoProvider.diff(created.id, read.props as never, inputs);
+    expect(diff.changes).toBe(false);
+  });
+
+  it("shows a change made outside Pulumi on that field after refresh", async () => {
+    const inputs = await checked({ ...base, events: ["push", "pull_request"] });
+    const created = await repoProvider.create(inputs);
+    await api(emulator, "PATCH", `/repos/acme-eng/api/hooks/${created.outs.hookId}`, {
+      active: false,
+      add_events: ["issues"],
+    });
+    const read = await repoProvider.read(created.id, created.outs);
+    expect(read.props).toMatchObject({ active: false, events: ["push", "pull_request", "issues"] });
+    const diff = await repoProvider.diff(created.id, read.props as never, inputs);
+    expect(diff.changes).toBe(true);
+    const updated = await repoProvider.update(created.id, read.props as never, inputs);
+    expect(updated.outs).toMatchObject({ active: true, events: ["push", "pull_request"] });
+  });
+
+  it("notices a secret removed or added outside Pulumi", async () => {
+    const inputs = await checked({ ...base, secret: "s3cret" });
+    const created = await repoProvider.create(inputs);
+    const path = `/repos/acme-eng/api/hooks/${created.outs.hookId}`;
+    await api(emulator, "PATCH", `${path}/config`, { url: base.url });
+    const removed = await repoProvider.read(created.id, created.outs);
+    expect(removed.props?.secret).toBeUndefined();
+    expect((await repoProvider.diff(created.id, removed.props as never, inputs)).changes).toBe(true);
+
+    const plain = await repoProvider.create(await checked({ ...base, url: "https://plain.example" }));
+    await api(emulator, "PATCH", `/repos/acme-eng/api/hooks/${plain.outs.hookId}/config`, {
+      secret: "theirs",
+    });
+    const added = await repoProvider.read(plain.id, plain.outs);
+    expect(added.props?.secret).toBe(SECRET_SET_OUTSIDE);
+    // Converging removes it: the marker is never sent as a secret.
+    const fixed = await repoProvider.update(
+      plain.id,
+      added.props as never,
+      await checked({ ...base, url: "https://plain.example" }),
+    );
+    expect(fixed.outs.secret).toBeUndefined();
+  });
+
+  it("changing the secret in code updates it on the server", async () => {
+    const created = await repoProvider.create(await checked({ ...base, secret: "one" }));
+    const next = await checked({ ...base, secret: "two" });
+    expect((await repoProvider.diff(created.id, created.outs, next)).changes).toBe(true);
+    const updated = await repoProvider.update(created.id, created.outs, next);
+    expect(updated.outs.secret).toBe("two");
+    const stored = emulator.store.state.repoHooks.find((h) => h.id === created.outs.hookId);
+    expect(stored?.config.secret).toBe("two");
+  });
+
+  it("drops a webhook deleted outside Pulumi on read, and delete of a gone webhook succeeds", async () => {
+    const created = await repoProvider.create(await checked(base));
+    await api(emulator, "DELETE", `/repos/acme-eng/api/hooks/${created.outs.hookId}`);
+    expect(await repoProvider.read(created.id, created.outs)).toEqual({});
+    await expect(repoProvider.delete(created.id, created.outs)).resolves.toBeUndefined();
+  });
+
+  it("deletes the webhook", async () => {
+    const created = await repoProvider.create(await checked(base));
+    await repoProvider.delete(created.id, created.outs);
+    expect(emulator.store.state.repoHooks).toEqual([]);
+  });
+
+  it("reads by id alone (static get)", async () => {
+    const created = await repoProvider.create(await checked({ ...base, secret: "x" }));
+    const read = await repoProvider.read(created.id);
+    expect(read.props).toMatchObject({
+      owner: "acme-eng",
+      repository: "api",
+      url: base.url,
+      secret: SECRET_SET_OUTSIDE,
+    });
+  });
+
+  it("adopts an existing webhook with importId and converges it", async () => {
+    const existing = await api(emulator, "POST", "/repos/acme-eng/api/hooks", {
+      config: { url: base.url, content_type: "json" },
+      events: ["issues"],
+    });
+    const id = (existing.body as { id: number }).id;
+    const inputs = await checked({ ...base, importId: String(id), events: ["push"] });
+    const created = await repoProvider.create(inputs);
+    expect(created.outs.hookId).toBe(id);
+    expect(created.outs).toMatchObject({ contentType: "form", events: ["push"] });
+    expect(emulator.store.state.repoHooks).toHaveLength(1);
+  });
+
+  it("adopting an identical webhook writes nothing", async () => {
+    const existing = await api(emulator, "POST", "/repos/acme-eng/api/hooks", { config: { url: base.url } });
+    emulator.controls.clearLog();
+    await repoProvider.create(
+      await checked({ ...base, importId: String((existing.body as { id: number }).id) }),
+    );
+    expect(emulator.controls.counts().byMethod).toEqual({ GET: 1 });
+  });
+
+  it("names importId when the webhook to adopt does not exist", async () => {
+    await expect(repoProvider.create(await checked({ ...base, importId: "999" }))).rejects.toThrow(
+      /importId 999/,
+    );
+  });
+
+  it("tells the user to use importId when the URL is already hooked", async () => {
+    await api(emulator, "POST", "/repos/acme-eng/api/hooks", { config: { url: base.url } });
+    await expect(repoProvider.create(await checked(base))).rejects.toThrow(/already exists.*importId/);
+  });
+
+  it.each([
+    ["answered 502 after the write", { status: 502, when: "after" }],
+    ["dropped after the write", { drop: true, when: "after" }],
+    ["answered 502 before the write", { status: 502, when: "before" }],
+  ])("never leaves a duplicate when the create is %s", async (_label, fault) => {
+    await control(emulator, "POST", "/faults", {
+      method: "POST",
+      path: "/repos/acme-eng/api/hooks",
+      count: 1,
+      ...fault,
+    });
+    const created = await repoProvider.create(await checked({ ...base, secret: "s" }));
+    expect(emulator.store.state.repoHooks).toHaveLength(1);
+    expect(emulator.store.state.repoHooks[0]?.id).toBe(created.outs.hookId);
+    expect(emulator.store.state.repoHooks[0]?.config.secret).toBe("s");
+  });
+
+  it("gives up after repeated ambiguous failures without creating anything twice", async () => {
+    await control(emulator, "POST", "/faults", {
+      method: "POST",
+      path: "/repos/acme-eng/api/hooks",
+      status: 503,
+      count: 10,
+    });
+    await expect(repoProvider.create(await checked(base))).rejects.toThrow(/503/);
+    expect(emulator.store.state.repoHooks).toHaveLength(0);
+    expect(requestCounts(emulator)["POST /repos/{owner}/{repo}/hooks"]).toBe(3);
+  });
+
+  it("waits out a secondary rate limit and then succeeds", async () => {
+    await control(emulator, "PUT", "/rate-limit", { method: "POST", retryAfter: 0, count: 2 });
+    const created = await repoProvider.create(await checked(base));
+    expect(created.outs.hookId).toBeGreaterThan(0);
+    expect(requestCounts(emulator)["POST /repos/{owner}/{repo}/hooks"]).toBe(3);
+  });
+
+  it("explains a missing scope with what the endpoint accepts", async () => {
+    useToken(emulator, "svcp_noscopes");
+    await expect(repoProvider.create(await checked(base))).rejects.toThrow(/repository_hooks=write/);
+  });
+
+  it("never puts the token in an error", async () => {
+    useToken(emulator, "svcp_noscopes");
+    const error = await repoProvider.create(await checked(base)).catch((e: unknown) => e);
+    expect(JSON.stringify(error)).not.toContain("svcp_noscopes");
+    expect(String(error)).not.toContain("svcp_noscopes");
+  });
+});
+
+describe("GlobalWebhook", () => {
+  async function globalInputs(news: Record<string, unknown>): Promise<GlobalWebhookInputs> {
+    const result = await globalProvider.check({}, news);
+    expect(result.failures ?? []).toEqual([]);
+    return result.inputs as GlobalWebhookInputs;
+  }
+
+  it("defaults events to user and organization and refuses others", async () => {
+    expect((await globalInputs({ url: "https://a.example" })).events).toEqual(["user", "organization"]);
+    const bad = await globalProvider.check({}, { url: "https://a.example", events: ["push"] });
+    expect(bad.failures?.[0]).toMatchObject({ property: "events.0" });
+    expect(bad.failures?.[0]?.reason).toContain(`"organization", "user"`);
+  });
+
+  it("runs the whole lifecycle", async () => {
+    const inputs = await globalInputs({
+      url: "https://audit.example",
+      secret: "g",
+      events: ["repository", "user"],
+    });
+    const created = await globalProvider.create(inputs);
+    expect(created.id).toBe(String(created.outs.hookId));
+    await api(emulator, "PATCH", `/admin/hooks/${created.id}`, {
+      config: { url: "https://audit.example" },
+      events: ["user", "repository"],
+      active: false,
+    });
+    const read = await globalProvider.read(created.id, created.outs);
+    expect(read.props).toMatchObject({ active: false });
+    expect(read.props?.secret).toBeUndefined();
+    const diff = await globalProvider.diff(created.id, read.props as never, inputs);
+    expect(diff.changes).toBe(true);
+    const updated = await globalProvider.update(created.id, read.props as never, inputs);
+    expect(updated.outs).toMatchObject({ active: true, secret: "g", events: ["repository", "user"] });
+    await globalProvider.delete(created.id, updated.outs);
+    expect(await globalProvider.read(created.id, updated.outs)).toEqual({});
+  });
+
+  it.each([
+    ["svcp_owner", /olivia, who is not a site administrator/],
+    ["svc_pat_admin", /site administrator/],
+    ["svcs_install", /app or installation token/],
+  ])("fails clearly with %s instead of dropping or creating", async (token, who) => {
+    const created = await globalProvider.create(await globalInputs({ url: "https://a.example" }));
+    useToken(emulator, token);
+    await expect(globalProvider.create(await globalInputs({ url: "https://b.example" }))).rejects.toThrow(
+      who,
+    );
+    await expect(globalProvider.read(created.id, created.outs)).rejects.toThrow(
+      /classic personal access token of a site administrator/,
+    );
+    await expect(globalProvider.delete(created.id, created.outs)).rejects.toThrow(/site administrator/);
+    expect(emulator.store.state.globalHooks).toHaveLength(1);
+  });
+});
