@@ -92,14 +92,17 @@ fi
 
 # --- Dynamic-provider launcher ---------------------------------------------------------------
 # The engine starts dynamic providers as `pulumi-resource-pulumi-nodejs`, a script at the root of
-# the @pulumi/pulumi npm package. Link it beside the CLI so both plain shells and tests find it.
+# the @pulumi/pulumi npm package that resolves the provider host from the program's directory.
+# A copy beside the CLI serves every program; it needs `npm ci` to have run once.
 launcher_dir="$CACHE/launcher"
-mkdir -p "$launcher_dir"
-if [ -f "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" ]; then
-  ln -sf "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$launcher_dir/pulumi-resource-pulumi-nodejs"
-  chmod +x "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" 2>/dev/null || true
+launcher_src="$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+if [ -f "$launcher_src" ]; then
+  mkdir -p "$launcher_dir"
+  rm -f "$launcher_dir/pulumi-resource-pulumi-nodejs"
+  cp "$launcher_src" "$launcher_dir/pulumi-resource-pulumi-nodejs"
+  chmod +x "$launcher_dir/pulumi-resource-pulumi-nodejs"
 fi
-path_prefix="$launcher_dir:$path_prefix"
+[ -x "$launcher_dir/pulumi-resource-pulumi-nodejs" ] && path_prefix="$launcher_dir:$path_prefix"
 
 log "node $("$node_bin" --version), pulumi $(PATH="$path_prefix$PATH" pulumi version 2>/dev/null || echo '?')"
 printf 'export PATH=%q\n' "$path_prefix$PATH"

@@ -1,0 +1,11 @@
+# Sourced by the project's scripts: toolchain on PATH, dependencies installed, library built.
+# shellcheck shell=bash
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+eval "$(bash scripts/bootstrap.sh)"
+# Install when node_modules is missing or older than the lockfile.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+  eval "$(bash scripts/bootstrap.sh)" # now that @pulumi/pulumi is installed, its provider launcher too
+fi
+npm run --silent build
