@@ -49,7 +49,10 @@ export interface RepoRecord {
 export interface RunnerRecord {
   id: number;
   name: string;
-  org: string;
+  /** The organisation the runner is registered to, or absent for an enterprise-level runner. */
+  org?: string;
+  /** The enterprise of an enterprise-level runner. */
+  enterprise?: string;
   os: string;
   status: "online" | "offline";
   busy: boolean;
@@ -146,16 +149,18 @@ export function defaultFixture(): Fixture {
       { id: 1001, owner: "acme-eng", name: "web", private: false, environments: [] },
       { id: 1002, owner: "acme-ops", name: "infra", private: true, environments: [] },
     ],
-    runners: [1, 2, 3, 4, 5, 6].map((id) => ({
-      id,
-      name: `runner-${id}`,
-      org: id <= 4 ? "acme-eng" : "acme-ops",
-      os: "linux",
-      status: "online" as const,
-      busy: false,
-      ephemeral: false,
-      labels: ["self-hosted", "linux", "x64"],
-    })),
+    runners: [1, 2, 3, 4, 5, 6, 7, 8].map(
+      (id): RunnerRecord => ({
+        id,
+        name: id <= 6 ? `runner-${id}` : `enterprise-runner-${id}`,
+        ...(id <= 4 ? { org: "acme-eng" } : id <= 6 ? { org: "acme-ops" } : { enterprise: "acme" }),
+        os: "linux",
+        status: id === 4 ? "offline" : "online",
+        busy: false,
+        ephemeral: false,
+        labels: ["self-hosted", "linux", "x64"],
+      }),
+    ),
     apps: [
       { id: 101, slug: "deploy-gate", installedOn: ["acme-eng"] },
       { id: 102, slug: "change-window", installedOn: ["acme-eng"] },

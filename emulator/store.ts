@@ -42,6 +42,30 @@ export interface Delivery {
   repository_id: number | null;
 }
 
+export interface StoredRunnerGroup {
+  id: number;
+  /** An enterprise group (owner = enterprise slug) or an organisation group (owner = org login). */
+  scope: "enterprise" | "org";
+  owner: string;
+  name: string;
+  visibility: "all" | "selected" | "private";
+  default: boolean;
+  selectedOrganizationIds: number[];
+  selectedRepositoryIds: number[];
+  allowsPublicRepositories: boolean;
+  restrictedToWorkflows: boolean;
+  selectedWorkflows: string[];
+}
+
+export interface Invitation {
+  id: number;
+  org: string;
+  login: string;
+  role: "admin" | "member";
+  inviter: string;
+  created_at: string;
+}
+
 export interface EmulatorState {
   schema: 1;
   nextId: number;
@@ -49,19 +73,56 @@ export interface EmulatorState {
   repoHooks: StoredHook[];
   globalHooks: StoredHook[];
   deliveries: Delivery[];
+  runnerGroups: StoredRunnerGroup[];
+  /** Runner id -> the group it is in (every runner is in exactly one group). */
+  runnerGroupOf: Record<string, number>;
+  invitations: Invitation[];
+  nextGroupId: number;
 }
 
 const STATE_SCHEMA = 1;
 
+/** Group ids start here, so they never collide with hook ids in a reader's mind. */
+const FIRST_GROUP_ID = 1;
+
 export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
-  return {
+  const state: EmulatorState = {
     schema: STATE_SCHEMA,
     nextId: 1,
     fixture: structuredClone(fixture),
     repoHooks: [],
     globalHooks: [],
     deliveries: [],
+    runnerGroups: [],
+    runnerGroupOf: {},
+    invitations: [],
+    nextGroupId: FIRST_GROUP_ID,
   };
+  // Every enterprise and organisation has a default runner group holding its runners.
+  let groupId = FIRST_GROUP_ID;
+  const defaultGroup = (scope: StoredRunnerGroup["scope"], owner: string): StoredRunnerGroup => ({
+    id: groupId++,
+    scope,
+    owner,
+    name: "Default",
+    visibility: "all",
+    default: true,
+    selectedOrganizationIds: [],
+    selectedRepositoryIds: [],
+    allowsPublicRepositories: false,
+    restrictedToWorkflows: false,
+    selectedWorkflows: [],
+  });
+  for (const e of state.fixture.enterprises) state.runnerGroups.push(defaultGroup("enterprise", e.slug));
+  for (const o of state.fixture.orgs) state.runnerGroups.push(defaultGroup("org", o.login));
+  for (const runner of state.fixture.runners) {
+    const group = state.runnerGroups.find((g) =>
+      runner.org ? g.scope === "org" && g.owner === runner.org : g.scope === "enterprise" && g.owner === runner.enterprise,
+    );
+    if (group) state.runnerGroupOf[String(runner.id)] = group.id;
+  }
+  state.nextGroupId = groupId;
+  return state;
 }
 
 export class Store {
@@ -77,6 +138,10 @@ export class Store {
 
   nextId(): number {
     return this.state.nextId++;
+  }
+
+  newGroupId(): number {
+    return this.state.nextGroupId++;
   }
 
   newGuid(): string {
