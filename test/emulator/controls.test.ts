@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { defaultFixture } from "../../emulator/index";
+import { freshState } from "../../emulator/store";
 import {
   call,
   control,
@@ -53,13 +54,13 @@ describe("health, state and reset", () => {
     expect(reset.status).toBe(204);
 
     const state = (await control(sandbox.emulator, "GET", "/state")).body;
-    expect(state).toEqual({
-      schema: 1,
+    expect(state).toEqual(freshState(defaultFixture()));
+    expect(state).toMatchObject({
       nextId: 1,
-      fixture: defaultFixture(),
       repoHooks: [],
       globalHooks: [],
       deliveries: [],
+      invitations: [],
     });
     expect((await call(sandbox.emulator, "GET", HOOKS, { token: TOKENS.owner })).status).toBe(200);
     const again = await createRepoHook(sandbox.emulator);
