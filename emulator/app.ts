@@ -12,6 +12,7 @@ import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
 import { metaRoutes } from "./routes/meta";
 import { repoHookRoutes } from "./routes/repo-hooks";
+import { runnerGroupRoutes } from "./routes/runner-groups";
 import type { Store } from "./store";
 import { timestamp } from "./store";
 
@@ -43,6 +44,7 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
   metaRoutes(api);
   repoHookRoutes(api);
   globalHookRoutes(api);
+  runnerGroupRoutes(api);
   app.route(API_PREFIX, api);
   return app;
 }

@@ -1,0 +1,376 @@
+/**
+ * Self-hosted runner groups: the enterprise routes of the spec's table E (with the organisation
+ * and runner sub-routes from notes/api.md), organisation groups as the public API has them, the
+ * runner membership routes of table OG, and the runner lists.
+ *
+ * Every runner is in exactly one group; a runner removed from a group returns to its owner's
+ * default group; a default group cannot be deleted.
+ */
+import type { Context, Hono } from "hono";
+import { type AccessRule, authorize, orgRole } from "../auth";
+import type { ServerEnv } from "../context";
+import type { RunnerRecord } from "../fixture";
+import { type ApiFailure, apiRoot, type ErrorItem, forbidden, notFound, paginate, readBody, validationFailed } from "../http";
+import { findOrg } from "../lookup";
+import type { EmulatorState, Store, StoredRunnerGroup } from "../store";
+import { orgSummary } from "./meta";
+
+const ENTERPRISE: AccessRule = { scopes: ["manage_runners:enterprise"], refuse: ["fine_grained", "app_installation"] };
+const ORG_READ: AccessRule = { scopes: ["admin:org"], permission: ["organization_self_hosted_runners", "read"] };
+const ORG_WRITE: AccessRule = { scopes: ["admin:org"], permission: ["organization_self_hosted_runners", "write"] };
+
+const E = "/enterprises/:enterprise/actions/runner-groups";
+const O = "/orgs/:org/actions/runner-groups";
+
+type Scope = StoredRunnerGroup["scope"];
+
+export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
+  for (const scope of ["enterprise", "org"] as const) {
+    const base = scope === "enterprise" ? E : O;
+
+    app.get(base, (c) => {
+      const { state, owner } = ownerContext(c, scope, "read");
+      let groups = state.runnerGroups.filter((g) => g.scope === scope && g.owner === owner);
+      const visibleTo = c.req.query("visible_to_organization");
+      if (scope === "enterprise" && visibleTo) {
+        const org = findOrg(state, visibleTo);
+        groups = groups.filter(
+          (g) => org && (g.visibility === "all" || g.selectedOrganizationIds.includes(org.id)),
+        );
+      }
+      return c.json({ total_count: groups.length, runner_groups: paginate(c, groups).map((g) => render(c, g)) });
+    });
+
+    app.post(base, async (c) => {
+      const { store, state, owner } = ownerContext(c, scope, "write");
+      const body = await readBody(c);
+      const name = parseName(body.name, true) as string;
+      assertUniqueName(state, scope, owner, name, undefined);
+      const group: StoredRunnerGroup = {
+        id: store.newGroupId(),
+        scope,
+        owner,
+        name,
+        default: false,
+        ...settings(state, scope, owner, body, undefined),
+      };
+      if (group.visibility === "selected") {
+        if (scope === "enterprise") {
+          group.selectedOrganizationIds = parseOrgIds(state, owner, body.selected_organization_ids ?? []);
+        } else {
+          group.selectedRepositoryIds = parseRepoIds(state, owner, body.selected_repository_ids ?? []);
+        }
+      }
+      state.runnerGroups.push(group);
+      if (body.runners !== undefined) setRunners(state, group, parseRunnerIds(state, group, body.runners));
+      return c.json(render(c, group), 201);
+    });
+
+    app.get(`${base}/:group_id`, (c) => c.json(render(c, groupContext(c, scope, "read").group)));
+
+    app.patch(`${base}/:group_id`, async (c) => {
+      const { state, owner, group } = groupContext(c, scope, "write");
+      const body = await readBody(c);
+      const name = parseName(body.name, false);
+      if (name !== undefined) {
+        assertUniqueName(state, scope, owner, name, group.id);
+        group.name = name;
+      }
+      // Omitted settings take their documented defaults (spec, table E, PATCH).
+      Object.assign(group, settings(state, scope, owner, body, group));
+      if (group.visibility !== "selected") {
+        group.selectedOrganizationIds = [];
+        group.selectedRepositoryIds = [];
+      }
+      return c.json(render(c, group));
+    });
+
+    app.delete(`${base}/:group_id`, (c) => {
+      const { state, group } = groupContext(c, scope, "write");
+      if (group.default) {
+        throw validationFailed({ resource: "RunnerGroup", code: "custom", message: "The default runner group cannot be deleted" });
+      }
+      setRunners(state, group, []);
+      state.runnerGroups = state.runnerGroups.filter((g) => g !== group);
+      return c.body(null, 204);
+    });
+
+    app.get(`${base}/:group_id/runners`, (c) => {
+      const { state, group } = groupContext(c, scope, "read");
+      const runners = runnersIn(state, group);
+      return c.json({ total_count: runners.length, runners: paginate(c, runners).map((r) => renderRunner(state, r)) });
+    });
+
+    app.put(`${base}/:group_id/runners`, async (c) => {
+      const { state, group } = groupContext(c, scope, "write");
+      const body = await readBody(c);
+      if (body.runners === undefined) throw missing("runners");
+      setRunners(state, group, parseRunnerIds(state, group, body.runners));
+      return c.body(null, 204);
+    });
+
+    app.put(`${base}/:group_id/runners/:runner_id`, (c) => {
+      const { state, group } = groupContext(c, scope, "write");
+      const [id] = parseRunnerIds(state, group, [Number(c.req.param("runner_id"))], true);
+      if (id !== undefined) state.runnerGroupOf[String(id)] = group.id;
+      return c.body(null, 204);
+    });
+
+    app.delete(`${base}/:group_id/runners/:runner_id`, (c) => {
+      const { state, group } = groupContext(c, scope, "write");
+      const id = Number(c.req.param("runner_id"));
+      if (state.runnerGroupOf[String(id)] !== group.id) throw notFound();
+      state.runnerGroupOf[String(id)] = defaultGroupOf(state, group).id;
+      return c.body(null, 204);
+    });
+  }
+
+  // Organisation access of enterprise groups.
+  app.get(`${E}/:group_id/organizations`, (c) => {
+    const { state, group } = groupContext(c, "enterprise", "read");
+    const orgs = state.fixture.orgs.filter((o) => group.selectedOrganizationIds.includes(o.id));
+    return c.json({ total_count: orgs.length, organizations: paginate(c, orgs).map((o) => orgSummary(c, o)) });
+  });
+
+  app.put(`${E}/:group_id/organizations`, async (c) => {
+    const { state, owner, group } = groupContext(c, "enterprise", "write");
+    requireSelected(group);
+    const body = await readBody(c);
+    if (body.selected_organization_ids === undefined) throw missing("selected_organization_ids");
+    group.selectedOrganizationIds = parseOrgIds(state, owner, body.selected_organization_ids);
+    return c.body(null, 204);
+  });
+
+  app.put(`${E}/:group_id/organizations/:org_id`, (c) => {
+    const { state, owner, group } = groupContext(c, "enterprise", "write");
+    requireSelected(group);
+    const [id] = parseOrgIds(state, owner, [Number(c.req.param("org_id"))]);
+    if (id !== undefined && !group.selectedOrganizationIds.includes(id)) group.selectedOrganizationIds.push(id);
+    return c.body(null, 204);
+  });
+
+  app.delete(`${E}/:group_id/organizations/:org_id`, (c) => {
+    const { group } = groupContext(c, "enterprise", "write");
+    requireSelected(group);
+    const id = Number(c.req.param("org_id"));
+    group.selectedOrganizationIds = group.selectedOrganizationIds.filter((o) => o !== id);
+    return c.body(null, 204);
+  });
+
+  // Repository access of organisation groups.
+  app.get(`${O}/:group_id/repositories`, (c) => {
+    const { state, group } = groupContext(c, "org", "read");
+    const repos = state.fixture.repos.filter((r) => group.selectedRepositoryIds.includes(r.id));
+    const rendered = repos.map((r) => ({ id: r.id, name: r.name, full_name: `${r.owner}/${r.name}`, private: r.private }));
+    return c.json({ total_count: repos.length, repositories: paginate(c, rendered) });
+  });
+
+  app.put(`${O}/:group_id/repositories`, async (c) => {
+    const { state, owner, group } = groupContext(c, "org", "write");
+    requireSelected(group);
+    const body = await readBody(c);
+    if (body.selected_repository_ids === undefined) throw missing("selected_repository_ids");
+    group.selectedRepositoryIds = parseRepoIds(state, owner, body.selected_repository_ids);
+    return c.body(null, 204);
+  });
+
+  // Runners of an organisation.
+  app.get("/orgs/:org/actions/runners", (c) => {
+    const { state, owner } = ownerContext(c, "org", "read");
+    const runners = state.fixture.runners.filter((r) => r.org === owner);
+    return c.json({ total_count: runners.length, runners: paginate(c, runners).map((r) => renderRunner(state, r)) });
+  });
+}
+
+function ownerContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "write") {
+  const store: Store = c.get("store");
+  const state = store.state;
+  if (scope === "enterprise") {
+    const caller = authorize(c, ENTERPRISE);
+    const slug = (c.req.param("enterprise") ?? "").toLowerCase();
+    const enterprise = state.fixture.enterprises.find((e) => e.slug === slug);
+    if (!enterprise) throw notFound();
+    if (!caller.user || !(caller.user.siteAdmin || enterprise.owners.includes(caller.user.login))) {
+      throw forbidden("Must be an enterprise owner to manage runner groups");
+    }
+    return { store, state, owner: enterprise.slug };
+  }
+  const caller = authorize(c, level === "read" ? ORG_READ : ORG_WRITE);
+  const org = findOrg(state, c.req.param("org") ?? "");
+  if (!org) throw notFound();
+  if (orgRole(caller, org) !== "admin") throw forbidden("Must be an organization owner to manage runner groups");
+  return { store, state, owner: org.login };
+}
+
+function groupContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "write") {
+  const ctx = ownerContext(c, scope, level);
+  const id = Number(c.req.param("group_id"));
+  const group = ctx.state.runnerGroups.find((g) => g.scope === scope && g.owner === ctx.owner && g.id === id);
+  if (!group) throw notFound();
+  return { ...ctx, group };
+}
+
+const invalid = (field: string, message: string): ErrorItem => ({ resource: "RunnerGroup", field, code: "invalid", message });
+const missing = (field: string): ApiFailure =>
+  validationFailed({ resource: "RunnerGroup", field, code: "missing_field", message: `${field} is missing` });
+
+function parseName(raw: unknown, required: boolean): string | undefined {
+  if (raw === undefined && !required) return undefined;
+  if (raw === undefined) throw missing("name");
+  if (typeof raw !== "string" || raw.trim() === "") throw validationFailed(invalid("name", "name must be a non-empty string"));
+  return raw;
+}
+
+function assertUniqueName(state: EmulatorState, scope: Scope, owner: string, name: string, self: number | undefined): void {
+  const taken = state.runnerGroups.some(
+    (g) => g.scope === scope && g.owner === owner && g.id !== self && g.name.toLowerCase() === name.toLowerCase(),
+  );
+  if (taken) {
+    throw validationFailed({ resource: "RunnerGroup", field: "name", code: "already_exists", message: "Name has already been taken" });
+  }
+}
+
+/** The settings a create or PATCH may carry, with the documented defaults for omitted ones. */
+function settings(
+  _state: EmulatorState,
+  scope: Scope,
+  _owner: string,
+  body: Record<string, unknown>,
+  current: StoredRunnerGroup | undefined,
+): Pick<
+  StoredRunnerGroup,
+  "visibility" | "allowsPublicRepositories" | "restrictedToWorkflows" | "selectedWorkflows" | "selectedOrganizationIds" | "selectedRepositoryIds"
+> {
+  const allowed = scope === "enterprise" ? ["all", "selected"] : ["all", "selected", "private"];
+  const visibility = body.visibility ?? "all";
+  if (typeof visibility !== "string" || !allowed.includes(visibility)) {
+    throw validationFailed(invalid("visibility", `visibility must be one of ${allowed.join(", ")}`));
+  }
+  const bool = (field: string) => {
+    const value = body[field] ?? false;
+    if (typeof value !== "boolean") throw validationFailed(invalid(field, `${field} must be a boolean`));
+    return value;
+  };
+  const restricted = bool("restricted_to_workflows");
+  let workflows: string[] = [];
+  // selected_workflows is ignored unless restricted_to_workflows is true.
+  if (restricted) {
+    const raw = body.selected_workflows ?? current?.selectedWorkflows ?? [];
+    if (!Array.isArray(raw) || raw.some((w) => typeof w !== "string")) {
+      throw validationFailed(invalid("selected_workflows", "selected_workflows must be an array of strings"));
+    }
+    workflows = [...new Set(raw as string[])];
+  }
+  return {
+    visibility: visibility as StoredRunnerGroup["visibility"],
+    allowsPublicRepositories: bool("allows_public_repositories"),
+    restrictedToWorkflows: restricted,
+    selectedWorkflows: workflows,
+    selectedOrganizationIds: current?.selectedOrganizationIds ?? [],
+    selectedRepositoryIds: current?.selectedRepositoryIds ?? [],
+  };
+}
+
+function parseIds(raw: unknown, field: string): number[] {
+  if (!Array.isArray(raw) || raw.some((v) => !Number.isInteger(v) || (v as number) <= 0)) {
+    throw validationFailed(invalid(field, `${field} must be an array of positive integers`));
+  }
+  return [...new Set(raw as number[])];
+}
+
+function parseOrgIds(state: EmulatorState, enterprise: string, raw: unknown): number[] {
+  const ids = parseIds(raw, "selected_organization_ids");
+  const known = new Set(state.fixture.orgs.filter((o) => o.enterprise === enterprise).map((o) => o.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw validationFailed(invalid("selected_organization_ids", `not organizations of ${enterprise}: ${unknown.join(", ")}`));
+  }
+  return ids;
+}
+
+function parseRepoIds(state: EmulatorState, org: string, raw: unknown): number[] {
+  const ids = parseIds(raw, "selected_repository_ids");
+  const known = new Set(state.fixture.repos.filter((r) => r.owner === org).map((r) => r.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw validationFailed(invalid("selected_repository_ids", `not repositories of ${org}: ${unknown.join(", ")}`));
+  }
+  return ids;
+}
+
+/** Runner ids that may join the group: the owner's own runners. A single unknown runner is a 404. */
+function parseRunnerIds(state: EmulatorState, group: StoredRunnerGroup, raw: unknown, single = false): number[] {
+  const ids = parseIds(raw, "runners");
+  const own = new Set(ownRunners(state, group).map((r) => r.id));
+  const unknown = ids.filter((id) => !own.has(id));
+  if (unknown.length > 0) {
+    if (single) throw notFound();
+    throw validationFailed(invalid("runners", `not runners of ${group.owner}: ${unknown.join(", ")}`));
+  }
+  return ids;
+}
+
+function requireSelected(group: StoredRunnerGroup): void {
+  if (group.visibility !== "selected") {
+    throw validationFailed(invalid("visibility", "the runner group's visibility must be selected to set its access list"));
+  }
+}
+
+function ownRunners(state: EmulatorState, group: StoredRunnerGroup): RunnerRecord[] {
+  return state.fixture.runners.filter((r) => (group.scope === "org" ? r.org === group.owner : r.enterprise === group.owner));
+}
+
+function runnersIn(state: EmulatorState, group: StoredRunnerGroup): RunnerRecord[] {
+  return ownRunners(state, group).filter((r) => state.runnerGroupOf[String(r.id)] === group.id);
+}
+
+function defaultGroupOf(state: EmulatorState, group: StoredRunnerGroup): StoredRunnerGroup {
+  const found = state.runnerGroups.find((g) => g.scope === group.scope && g.owner === group.owner && g.default);
+  if (!found) throw new Error(`no default runner group for ${group.owner}`);
+  return found;
+}
+
+/** Makes `ids` the group's runners: newcomers move in, runners left out return to the default group. */
+function setRunners(state: EmulatorState, group: StoredRunnerGroup, ids: number[]): void {
+  const fallback = defaultGroupOf(state, group);
+  for (const runner of runnersIn(state, group)) {
+    if (!ids.includes(runner.id)) state.runnerGroupOf[String(runner.id)] = fallback.id;
+  }
+  for (const id of ids) state.runnerGroupOf[String(id)] = group.id;
+}
+
+function render(c: Context<ServerEnv>, group: StoredRunnerGroup): Record<string, unknown> {
+  const base =
+    group.scope === "enterprise"
+      ? `${apiRoot(c)}/enterprises/${group.owner}/actions/runner-groups/${group.id}`
+      : `${apiRoot(c)}/orgs/${group.owner}/actions/runner-groups/${group.id}`;
+  const selected = group.visibility === "selected";
+  return {
+    id: group.id,
+    name: group.name,
+    visibility: group.visibility,
+    default: group.default,
+    ...(selected && group.scope === "enterprise" ? { selected_organizations_url: `${base}/organizations` } : {}),
+    ...(selected && group.scope === "org" ? { selected_repositories_url: `${base}/repositories` } : {}),
+    runners_url: `${base}/runners`,
+    ...(group.scope === "org" ? { inherited: false } : {}),
+    allows_public_repositories: group.allowsPublicRepositories,
+    restricted_to_workflows: group.restrictedToWorkflows,
+    selected_workflows: group.selectedWorkflows,
+    workflow_restrictions_read_only: false,
+  };
+}
+
+function renderRunner(state: EmulatorState, runner: RunnerRecord): Record<string, unknown> {
+  return {
+    id: runner.id,
+    name: runner.name,
+    os: runner.os,
+    status: runner.status,
+    busy: runner.busy,
+    ephemeral: runner.ephemeral,
+    version: "2.330.0",
+    runner_group_id: state.runnerGroupOf[String(runner.id)],
+    labels: runner.labels.map((name, i) => ({ id: i + 1, name, type: "read-only" })),
+  };
+}
