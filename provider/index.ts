@@ -9,6 +9,12 @@ export { HostingApiError, isNotFound, isRateLimited } from "./client/errors";
 export type { ClientOptions, RequestOptions } from "./client/http";
 export { HostingClient } from "./client/http";
 export type {
+  EnterpriseRunnerGroupArgs,
+  OrgRunnerGroupArgs,
+  RunnerGroupRunnersArgs,
+} from "./resources/runner-groups";
+export { EnterpriseRunnerGroup, OrgRunnerGroup, RunnerGroupRunners } from "./resources/runner-groups";
+export type {
   GlobalWebhookArgs,
   GlobalWebhookEvent,
   RepositoryWebhookArgs,

@@ -5,11 +5,19 @@
 import type { SettingsSource } from "./client/config";
 import { configure as setSettings } from "./internal/context";
 import type { AnyHostingProvider } from "./internal/provider";
+import {
+  enterpriseRunnerGroupProvider,
+  orgRunnerGroupProvider,
+  runnerGroupRunnersProvider,
+} from "./resources/runner-groups";
 import { globalWebhookProvider, repositoryWebhookProvider } from "./resources/webhooks";
 
 const providers: Record<string, AnyHostingProvider> = {
   RepositoryWebhook: repositoryWebhookProvider,
   GlobalWebhook: globalWebhookProvider,
+  EnterpriseRunnerGroup: enterpriseRunnerGroupProvider,
+  OrgRunnerGroup: orgRunnerGroupProvider,
+  RunnerGroupRunners: runnerGroupRunnersProvider,
 };
 
 export function configure(config: SettingsSource): void {

@@ -10,14 +10,32 @@ import type { Context, Hono } from "hono";
 import { type AccessRule, authorize, orgRole } from "../auth";
 import type { ServerEnv } from "../context";
 import type { RunnerRecord } from "../fixture";
-import { type ApiFailure, apiRoot, type ErrorItem, forbidden, notFound, paginate, readBody, validationFailed } from "../http";
+import {
+  type ApiFailure,
+  apiRoot,
+  type ErrorItem,
+  forbidden,
+  notFound,
+  paginate,
+  readBody,
+  validationFailed,
+} from "../http";
 import { findOrg } from "../lookup";
 import type { EmulatorState, Store, StoredRunnerGroup } from "../store";
 import { orgSummary } from "./meta";
 
-const ENTERPRISE: AccessRule = { scopes: ["manage_runners:enterprise"], refuse: ["fine_grained", "app_installation"] };
-const ORG_READ: AccessRule = { scopes: ["admin:org"], permission: ["organization_self_hosted_runners", "read"] };
-const ORG_WRITE: AccessRule = { scopes: ["admin:org"], permission: ["organization_self_hosted_runners", "write"] };
+const ENTERPRISE: AccessRule = {
+  scopes: ["manage_runners:enterprise"],
+  refuse: ["fine_grained", "app_installation"],
+};
+const ORG_READ: AccessRule = {
+  scopes: ["admin:org"],
+  permission: ["organization_self_hosted_runners", "read"],
+};
+const ORG_WRITE: AccessRule = {
+  scopes: ["admin:org"],
+  permission: ["organization_self_hosted_runners", "write"],
+};
 
 const E = "/enterprises/:enterprise/actions/runner-groups";
 const O = "/orgs/:org/actions/runner-groups";
@@ -38,7 +56,10 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
           (g) => org && (g.visibility === "all" || g.selectedOrganizationIds.includes(org.id)),
         );
       }
-      return c.json({ total_count: groups.length, runner_groups: paginate(c, groups).map((g) => render(c, g)) });
+      return c.json({
+        total_count: groups.length,
+        runner_groups: paginate(c, groups).map((g) => render(c, g)),
+      });
     });
 
     app.post(base, async (c) => {
@@ -88,7 +109,11 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     app.delete(`${base}/:group_id`, (c) => {
       const { state, group } = groupContext(c, scope, "write");
       if (group.default) {
-        throw validationFailed({ resource: "RunnerGroup", code: "custom", message: "The default runner group cannot be deleted" });
+        throw validationFailed({
+          resource: "RunnerGroup",
+          code: "custom",
+          message: "The default runner group cannot be deleted",
+        });
       }
       setRunners(state, group, []);
       state.runnerGroups = state.runnerGroups.filter((g) => g !== group);
@@ -98,7 +123,10 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     app.get(`${base}/:group_id/runners`, (c) => {
       const { state, group } = groupContext(c, scope, "read");
       const runners = runnersIn(state, group);
-      return c.json({ total_count: runners.length, runners: paginate(c, runners).map((r) => renderRunner(state, r)) });
+      return c.json({
+        total_count: runners.length,
+        runners: paginate(c, runners).map((r) => renderRunner(state, r)),
+      });
     });
 
     app.put(`${base}/:group_id/runners`, async (c) => {
@@ -129,7 +157,10 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   app.get(`${E}/:group_id/organizations`, (c) => {
     const { state, group } = groupContext(c, "enterprise", "read");
     const orgs = state.fixture.orgs.filter((o) => group.selectedOrganizationIds.includes(o.id));
-    return c.json({ total_count: orgs.length, organizations: paginate(c, orgs).map((o) => orgSummary(c, o)) });
+    return c.json({
+      total_count: orgs.length,
+      organizations: paginate(c, orgs).map((o) => orgSummary(c, o)),
+    });
   });
 
   app.put(`${E}/:group_id/organizations`, async (c) => {
@@ -145,7 +176,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     const { state, owner, group } = groupContext(c, "enterprise", "write");
     requireSelected(group);
     const [id] = parseOrgIds(state, owner, [Number(c.req.param("org_id"))]);
-    if (id !== undefined && !group.selectedOrganizationIds.includes(id)) group.selectedOrganizationIds.push(id);
+    if (id !== undefined && !group.selectedOrganizationIds.includes(id))
+      group.selectedOrganizationIds.push(id);
     return c.body(null, 204);
   });
 
@@ -161,7 +193,12 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   app.get(`${O}/:group_id/repositories`, (c) => {
     const { state, group } = groupContext(c, "org", "read");
     const repos = state.fixture.repos.filter((r) => group.selectedRepositoryIds.includes(r.id));
-    const rendered = repos.map((r) => ({ id: r.id, name: r.name, full_name: `${r.owner}/${r.name}`, private: r.private }));
+    const rendered = repos.map((r) => ({
+      id: r.id,
+      name: r.name,
+      full_name: `${r.owner}/${r.name}`,
+      private: r.private,
+    }));
     return c.json({ total_count: repos.length, repositories: paginate(c, rendered) });
   });
 
@@ -178,7 +215,10 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   app.get("/orgs/:org/actions/runners", (c) => {
     const { state, owner } = ownerContext(c, "org", "read");
     const runners = state.fixture.runners.filter((r) => r.org === owner);
-    return c.json({ total_count: runners.length, runners: paginate(c, runners).map((r) => renderRunner(state, r)) });
+    return c.json({
+      total_count: runners.length,
+      runners: paginate(c, runners).map((r) => renderRunner(state, r)),
+    });
   });
 }
 
@@ -198,7 +238,8 @@ function ownerContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "writ
   const caller = authorize(c, level === "read" ? ORG_READ : ORG_WRITE);
   const org = findOrg(state, c.req.param("org") ?? "");
   if (!org) throw notFound();
-  if (orgRole(caller, org) !== "admin") throw forbidden("Must be an organization owner to manage runner groups");
+  if (orgRole(caller, org) !== "admin")
+    throw forbidden("Must be an organization owner to manage runner groups");
   return { store, state, owner: org.login };
 }
 
@@ -210,23 +251,41 @@ function groupContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "writ
   return { ...ctx, group };
 }
 
-const invalid = (field: string, message: string): ErrorItem => ({ resource: "RunnerGroup", field, code: "invalid", message });
+const invalid = (field: string, message: string): ErrorItem => ({
+  resource: "RunnerGroup",
+  field,
+  code: "invalid",
+  message,
+});
 const missing = (field: string): ApiFailure =>
   validationFailed({ resource: "RunnerGroup", field, code: "missing_field", message: `${field} is missing` });
 
 function parseName(raw: unknown, required: boolean): string | undefined {
   if (raw === undefined && !required) return undefined;
   if (raw === undefined) throw missing("name");
-  if (typeof raw !== "string" || raw.trim() === "") throw validationFailed(invalid("name", "name must be a non-empty string"));
+  if (typeof raw !== "string" || raw.trim() === "")
+    throw validationFailed(invalid("name", "name must be a non-empty string"));
   return raw;
 }
 
-function assertUniqueName(state: EmulatorState, scope: Scope, owner: string, name: string, self: number | undefined): void {
+function assertUniqueName(
+  state: EmulatorState,
+  scope: Scope,
+  owner: string,
+  name: string,
+  self: number | undefined,
+): void {
   const taken = state.runnerGroups.some(
-    (g) => g.scope === scope && g.owner === owner && g.id !== self && g.name.toLowerCase() === name.toLowerCase(),
+    (g) =>
+      g.scope === scope && g.owner === owner && g.id !== self && g.name.toLowerCase() === name.toLowerCase(),
   );
   if (taken) {
-    throw validationFailed({ resource: "RunnerGroup", field: "name", code: "already_exists", message: "Name has already been taken" });
+    throw validationFailed({
+      resource: "RunnerGroup",
+      field: "name",
+      code: "already_exists",
+      message: "Name has already been taken",
+    });
   }
 }
 
@@ -239,7 +298,12 @@ function settings(
   current: StoredRunnerGroup | undefined,
 ): Pick<
   StoredRunnerGroup,
-  "visibility" | "allowsPublicRepositories" | "restrictedToWorkflows" | "selectedWorkflows" | "selectedOrganizationIds" | "selectedRepositoryIds"
+  | "visibility"
+  | "allowsPublicRepositories"
+  | "restrictedToWorkflows"
+  | "selectedWorkflows"
+  | "selectedOrganizationIds"
+  | "selectedRepositoryIds"
 > {
   const allowed = scope === "enterprise" ? ["all", "selected"] : ["all", "selected", "private"];
   const visibility = body.visibility ?? "all";
@@ -283,7 +347,9 @@ function parseOrgIds(state: EmulatorState, enterprise: string, raw: unknown): nu
   const known = new Set(state.fixture.orgs.filter((o) => o.enterprise === enterprise).map((o) => o.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    throw validationFailed(invalid("selected_organization_ids", `not organizations of ${enterprise}: ${unknown.join(", ")}`));
+    throw validationFailed(
+      invalid("selected_organization_ids", `not organizations of ${enterprise}: ${unknown.join(", ")}`),
+    );
   }
   return ids;
 }
@@ -293,13 +359,20 @@ function parseRepoIds(state: EmulatorState, org: string, raw: unknown): number[]
   const known = new Set(state.fixture.repos.filter((r) => r.owner === org).map((r) => r.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    throw validationFailed(invalid("selected_repository_ids", `not repositories of ${org}: ${unknown.join(", ")}`));
+    throw validationFailed(
+      invalid("selected_repository_ids", `not repositories of ${org}: ${unknown.join(", ")}`),
+    );
   }
   return ids;
 }
 
 /** Runner ids that may join the group: the owner's own runners. A single unknown runner is a 404. */
-function parseRunnerIds(state: EmulatorState, group: StoredRunnerGroup, raw: unknown, single = false): number[] {
+function parseRunnerIds(
+  state: EmulatorState,
+  group: StoredRunnerGroup,
+  raw: unknown,
+  single = false,
+): number[] {
   const ids = parseIds(raw, "runners");
   const own = new Set(ownRunners(state, group).map((r) => r.id));
   const unknown = ids.filter((id) => !own.has(id));
@@ -312,12 +385,16 @@ function parseRunnerIds(state: EmulatorState, group: StoredRunnerGroup, raw: unk
 
 function requireSelected(group: StoredRunnerGroup): void {
   if (group.visibility !== "selected") {
-    throw validationFailed(invalid("visibility", "the runner group's visibility must be selected to set its access list"));
+    throw validationFailed(
+      invalid("visibility", "the runner group's visibility must be selected to set its access list"),
+    );
   }
 }
 
 function ownRunners(state: EmulatorState, group: StoredRunnerGroup): RunnerRecord[] {
-  return state.fixture.runners.filter((r) => (group.scope === "org" ? r.org === group.owner : r.enterprise === group.owner));
+  return state.fixture.runners.filter((r) =>
+    group.scope === "org" ? r.org === group.owner : r.enterprise === group.owner,
+  );
 }
 
 function runnersIn(state: EmulatorState, group: StoredRunnerGroup): RunnerRecord[] {
@@ -325,7 +402,9 @@ function runnersIn(state: EmulatorState, group: StoredRunnerGroup): RunnerRecord
 }
 
 function defaultGroupOf(state: EmulatorState, group: StoredRunnerGroup): StoredRunnerGroup {
-  const found = state.runnerGroups.find((g) => g.scope === group.scope && g.owner === group.owner && g.default);
+  const found = state.runnerGroups.find(
+    (g) => g.scope === group.scope && g.owner === group.owner && g.default,
+  );
   if (!found) throw new Error(`no default runner group for ${group.owner}`);
   return found;
 }
@@ -350,7 +429,9 @@ function render(c: Context<ServerEnv>, group: StoredRunnerGroup): Record<string,
     name: group.name,
     visibility: group.visibility,
     default: group.default,
-    ...(selected && group.scope === "enterprise" ? { selected_organizations_url: `${base}/organizations` } : {}),
+    ...(selected && group.scope === "enterprise"
+      ? { selected_organizations_url: `${base}/organizations` }
+      : {}),
     ...(selected && group.scope === "org" ? { selected_repositories_url: `${base}/repositories` } : {}),
     runners_url: `${base}/runners`,
     ...(group.scope === "org" ? { inherited: false } : {}),

@@ -4,6 +4,26 @@
  */
 import { z } from "zod";
 
+/** Roles of an organisation membership (spec, Organization membership). */
+export const ORG_MEMBERSHIP_ROLES = ["member", "admin"] as const;
+export type OrgMembershipRole = (typeof ORG_MEMBERSHIP_ROLES)[number];
+/** `pending` until the user accepts the invitation, then `active`. */
+export const ORG_MEMBERSHIP_STATES = ["pending", "active"] as const;
+/** `filter` of `GET /orgs/{org}/members`; the two 2fa filters are for owners only. */
+export const ORG_MEMBER_FILTERS = ["all", "2fa_disabled", "2fa_insecure"] as const;
+/** `role` of `GET /orgs/{org}/members`. */
+export const ORG_MEMBER_ROLE_FILTERS = ["all", "admin", "member"] as const;
+
+export const apiOrgMembershipSchema = z.object({
+  url: z.string().optional(),
+  state: z.string(),
+  role: z.string(),
+  organization_url: z.string().optional(),
+  organization: z.object({ login: z.string() }).loose().optional(),
+  user: z.object({ login: z.string() }).loose().optional(),
+});
+export type ApiOrgMembership = z.infer<typeof apiOrgMembershipSchema>;
+
 /** What the API shows in place of a stored webhook secret. */
 export const MASKED_SECRET = "********";
 
@@ -128,3 +148,28 @@ export function normaliseInsecureSsl(value: unknown): "0" | "1" | undefined {
   if (value === 1 || value === "1") return "1";
   return undefined;
 }
+
+export const apiRunnerGroupSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  visibility: z.string(),
+  default: z.boolean().optional(),
+  runners_url: z.string().optional(),
+  selected_organizations_url: z.string().optional(),
+  selected_repositories_url: z.string().optional(),
+  allows_public_repositories: z.boolean().optional(),
+  restricted_to_workflows: z.boolean().optional(),
+  selected_workflows: z.array(z.string()).optional(),
+  workflow_restrictions_read_only: z.boolean().optional(),
+});
+export type ApiRunnerGroup = z.infer<typeof apiRunnerGroupSchema>;
+
+export const apiRunnerSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  os: z.string().optional(),
+  status: z.string().optional(),
+  busy: z.boolean().optional(),
+  runner_group_id: z.number().int().optional(),
+});
+export type ApiRunner = z.infer<typeof apiRunnerSchema>;

@@ -18,9 +18,16 @@ export function containsUnknown(value: unknown): boolean {
 
 const PROVIDER_KEY = "__provider";
 
+/**
+ * Rules across fields, run after the schema passed. They may fill defaults that depend on other
+ * fields (by mutating `inputs`) and return failures. `pending` holds the keys still unknown.
+ */
+export type CrossFieldRules<T> = (inputs: T, pending: ReadonlySet<string>) => pulumi.dynamic.CheckFailure[];
+
 export function checkInputs<S extends z.ZodObject>(
   schema: S,
   news: Record<string, unknown>,
+  crossField?: CrossFieldRules<z.infer<S>>,
 ): pulumi.dynamic.CheckResult<z.infer<S>> {
   const pending = Object.keys(news).filter((k) => k !== PROVIDER_KEY && containsUnknown(news[k]));
   const known = Object.fromEntries(
@@ -41,7 +48,9 @@ export function checkInputs<S extends z.ZodObject>(
     };
   }
   const pendingValues = Object.fromEntries(pending.map((k) => [k, news[k]]));
-  return { inputs: { ...(result.data as object), ...pendingValues } as z.infer<S> };
+  const inputs = { ...(result.data as object), ...pendingValues } as z.infer<S>;
+  const failures = crossField?.(inputs, new Set(pending)) ?? [];
+  return failures.length > 0 ? { inputs, failures } : { inputs };
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -73,6 +82,17 @@ export const fields = {
         }
       },
       { error: (iss) => `${label} must be an absolute http(s) URL; got ${JSON.stringify(iss.input)}` },
+    ),
+  /** A list of positive integer ids (organisations, repositories, runners); order is irrelevant. */
+  idList: (label: string) =>
+    z.array(
+      z
+        .number({ error: `${label} must hold integer ids` })
+        .int(`${label} must hold integer ids`)
+        .positive(`${label} must hold positive ids`),
+      {
+        error: `${label} must be a list of integer ids`,
+      },
     ),
   numericId: (label: string) =>
     z

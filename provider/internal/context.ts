@@ -23,3 +23,11 @@ export function client(): HostingClient {
   }
   return cached.client;
 }
+
+/**
+ * Tells the user something that is not an error (e.g. a default group left in place on destroy).
+ * The engine shows a provider's stderr lines as messages of the run.
+ */
+export function notice(message: string): void {
+  process.stderr.write(`pulumi-hosting: ${message}\n`);
+}
