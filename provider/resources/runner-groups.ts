@@ -529,7 +529,7 @@ function runnerGroupProvider<I extends GroupInputs>(family: GroupFamily): Hostin
       const managed = (news as Record<string, unknown>).runners !== undefined;
       const next = await converge(client(), family, path, { ...olds }, news);
       return {
-        outs: outputsOf(family, ownerOf(family, news) || owner, news.importId, { ...olds, ...next }, managed),
+        outs: outputsOf(family, ownerOf(family, news) || owner, news.importId, next, managed),
       };
     },
 
