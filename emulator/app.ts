@@ -10,6 +10,7 @@ import type { Controls, Fault } from "./controls";
 import { ApiFailure, badRequest, DOCS_URL } from "./http";
 import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
+import { membershipRoutes } from "./routes/memberships";
 import { metaRoutes } from "./routes/meta";
 import { repoHookRoutes } from "./routes/repo-hooks";
 import { runnerGroupRoutes } from "./routes/runner-groups";
@@ -44,6 +45,7 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
   metaRoutes(api);
   repoHookRoutes(api);
   globalHookRoutes(api);
+  membershipRoutes(api);
   runnerGroupRoutes(api);
   app.route(API_PREFIX, api);
   return app;

@@ -22,6 +22,11 @@ export interface UserRecord {
   login: string;
   name: string;
   siteAdmin: boolean;
+  /**
+   * Two-factor authentication, as the owners' member filters see it: `disabled` (no 2FA),
+   * `insecure` (only insecure methods such as SMS) or `enabled` (the default when absent).
+   */
+  twoFactor?: "enabled" | "disabled" | "insecure";
 }
 
 export interface OrgMember {
@@ -124,7 +129,7 @@ export function defaultFixture(): Fixture {
     users: [
       { id: 1, login: "admin", name: "Site Administrator", siteAdmin: true },
       { id: 2, login: "olivia", name: "Olivia", siteAdmin: false },
-      { id: 3, login: "octocat", name: "Octocat", siteAdmin: false },
+      { id: 3, login: "octocat", name: "Octocat", siteAdmin: false, twoFactor: "disabled" },
       { id: 4, login: "mona", name: "Mona", siteAdmin: false },
       { id: 5, login: "hubot", name: "Hubot", siteAdmin: false },
     ],

@@ -1,7 +1,7 @@
 /** Case-insensitive lookups of fixture objects, as the platform treats names. */
 import type { Caller } from "./auth";
 import { orgRole } from "./auth";
-import type { OrgRecord, RepoRecord } from "./fixture";
+import type { OrgRecord, RepoRecord, UserRecord } from "./fixture";
 import { notFound } from "./http";
 import type { EmulatorState } from "./store";
 
@@ -26,4 +26,9 @@ export function adminRepo(state: EmulatorState, caller: Caller, owner: string, n
   const org = repo && findOrg(state, repo.owner);
   if (!repo || !org || orgRole(caller, org) !== "admin") throw notFound();
   return repo;
+}
+
+export function findUser(state: EmulatorState, login: string): UserRecord | undefined {
+  const key = login.toLowerCase();
+  return state.fixture.users.find((u) => u.login.toLowerCase() === key);
 }

@@ -1,10 +1,15 @@
 /**
  * Control routes under `/_emulator/`: not part of the API. Tests and demos use them to reset the
- * server, read the request log, inject faults and switch on the secondary rate limit.
+ * server, read the request log, inject faults and switch on the secondary rate limit, and to do
+ * what users do outside the API (accept or decline an organisation invitation, leave an
+ * organisation).
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { ServerEnv } from "../context";
-import { badRequest, readBody } from "../http";
+import type { OrgRecord, UserRecord } from "../fixture";
+import { ApiFailure, badRequest, notFound, readBody } from "../http";
+import { findOrg, findUser } from "../lookup";
+import { acceptInvitation, cancelInvitation, isLastOwner, removeMember } from "../memberships";
 
 export function controlRoutes(): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
@@ -81,5 +86,36 @@ export function controlRoutes(): Hono<ServerEnv> {
     return c.body(null, 204);
   });
 
+  // What the user does on the platform's web UI: accept or decline an invitation, or leave.
+  app.post("/orgs/:org/invitations/:username/accept", (c) => {
+    const { org, user } = orgAndUser(c);
+    const membership = acceptInvitation(c.get("store"), org, user);
+    if (!membership) throw notFound();
+    return c.json({ org: org.login, username: user.login, ...membership });
+  });
+
+  app.post("/orgs/:org/invitations/:username/decline", (c) => {
+    const { org, user } = orgAndUser(c);
+    if (!cancelInvitation(c.get("store"), org, user)) throw notFound();
+    return c.body(null, 204);
+  });
+
+  app.post("/orgs/:org/members/:username/leave", (c) => {
+    const { org, user } = orgAndUser(c);
+    if (isLastOwner(org, user.login)) {
+      throw new ApiFailure(409, `${user.login} is the last owner of ${org.login} and cannot leave it`);
+    }
+    if (!removeMember(org, user)) throw notFound();
+    return c.body(null, 204);
+  });
+
   return app;
+}
+
+function orgAndUser(c: Context<ServerEnv>): { org: OrgRecord; user: UserRecord } {
+  const state = c.get("store").state;
+  const org = findOrg(state, c.req.param("org") ?? "");
+  const user = findUser(state, c.req.param("username") ?? "");
+  if (!org || !user) throw notFound();
+  return { org, user };
 }
