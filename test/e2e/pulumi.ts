@@ -133,7 +133,7 @@ export class PulumiProgram {
     return readFileSync(join(stacks, project, "dev.json"), "utf8");
   }
 
-  resources(): Array<{ type: string; id?: string; outputs?: Record<string, unknown> }> {
+  resources(): Array<{ urn: string; type: string; id?: string; outputs?: Record<string, unknown> }> {
     return JSON.parse(this.stateFile()).checkpoint.latest?.resources ?? [];
   }
 }
