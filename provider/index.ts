@@ -9,6 +9,13 @@ export { HostingApiError, isNotFound, isRateLimited } from "./client/errors";
 export type { ClientOptions, RequestOptions } from "./client/http";
 export { HostingClient } from "./client/http";
 export type {
+  OrgMembershipArgs,
+  OrgMembershipOnDestroy,
+  OrgMembershipRole,
+  OrgMembershipState,
+} from "./resources/memberships";
+export { OrgMembership } from "./resources/memberships";
+export type {
   EnterpriseRunnerGroupArgs,
   OrgRunnerGroupArgs,
   RunnerGroupRunnersArgs,

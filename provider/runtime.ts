@@ -5,6 +5,7 @@
 import type { SettingsSource } from "./client/config";
 import { configure as setSettings } from "./internal/context";
 import type { AnyHostingProvider } from "./internal/provider";
+import { orgMembershipProvider } from "./resources/memberships";
 import {
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,
@@ -15,6 +16,7 @@ import { globalWebhookProvider, repositoryWebhookProvider } from "./resources/we
 const providers: Record<string, AnyHostingProvider> = {
   RepositoryWebhook: repositoryWebhookProvider,
   GlobalWebhook: globalWebhookProvider,
+  OrgMembership: orgMembershipProvider,
   EnterpriseRunnerGroup: enterpriseRunnerGroupProvider,
   OrgRunnerGroup: orgRunnerGroupProvider,
   RunnerGroupRunners: runnerGroupRunnersProvider,

@@ -1,0 +1,308 @@
+/**
+ * Organisation memberships: OrgMembership (`/orgs/{org}/memberships/{username}`).
+ *
+ * Creating one invites a person who is not yet a member (the membership is `pending` until they
+ * accept) or sets the role of someone who already is (adoption by construction: the identity is
+ * the pair of names). Refresh reads the membership: a cancelled or declined invitation, or a person
+ * who left, reads as gone, so the next `up` invites them again. A role changed outside Pulumi is
+ * drift; the invitation being accepted (`pending` to `active`) is not: `state` is an output only.
+ *
+ * Destroying is the user's choice (`onDestroy`): remove the person (the platform's only behaviour
+ * in today's tools), downgrade them to a plain member, or retain them as they are. An organisation
+ * must keep an admin: demoting or removing the last one is refused before any write.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { HostingApiError, isNotFound } from "../client/errors";
+import type { HostingClient } from "../client/http";
+import {
+  type ApiOrgMembership,
+  apiOrgMembershipSchema,
+  ORG_MEMBERSHIP_ROLES,
+  type ORG_MEMBERSHIP_STATES,
+  type OrgMembershipRole,
+} from "../client/schemas";
+import { checkInputs, fields } from "../internal/check";
+import { client } from "../internal/context";
+import { diffFields, type FieldRules, sameValue } from "../internal/diff";
+import { joinId, splitId } from "../internal/ids";
+import { compact, type HostingProvider, parseResponse, resourceProps } from "../internal/provider";
+import { shimFor } from "../internal/shim";
+
+// ---------------------------------------------------------------------------------------------
+// Args
+// ---------------------------------------------------------------------------------------------
+
+/** What destroying the resource does to the person. */
+export const ORG_MEMBERSHIP_ON_DESTROY = ["remove", "downgrade", "retain"] as const;
+export type OrgMembershipOnDestroy = (typeof ORG_MEMBERSHIP_ON_DESTROY)[number];
+export type OrgMembershipState = (typeof ORG_MEMBERSHIP_STATES)[number];
+export type { OrgMembershipRole };
+
+export interface OrgMembershipArgs {
+  /** The organisation. A change replaces the membership (the old one is destroyed per `onDestroy`). */
+  org: pulumi.Input<string>;
+  /**
+   * The person's login. A non-member is invited (the membership stays `pending` until they accept);
+   * an existing member is adopted and given `role`. A change replaces the membership.
+   */
+  username: pulumi.Input<string>;
+  /**
+   * `"member"` or `"admin"` (an organisation owner). Default `"member"`. Updates in place; a role
+   * changed outside Pulumi shows as drift. Demoting the organisation's last admin is refused.
+   */
+  role?: pulumi.Input<OrgMembershipRole>;
+  /**
+   * What destroying the resource does: `"remove"` (default) removes the person from the
+   * organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a
+   * plain member and stops managing them; `"retain"` stops managing them and changes nothing.
+   * Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on
+   * the new value. Removing the organisation's last admin is refused.
+   */
+  onDestroy?: pulumi.Input<OrgMembershipOnDestroy>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (defaults applied in check)
+// ---------------------------------------------------------------------------------------------
+
+export const orgMembershipInputs = z.object({
+  org: fields.name("org"),
+  username: fields.name("username"),
+  role: z
+    .enum(ORG_MEMBERSHIP_ROLES, { error: `role must be one of ${ORG_MEMBERSHIP_ROLES.join(", ")}` })
+    .default("member"),
+  onDestroy: z
+    .enum(ORG_MEMBERSHIP_ON_DESTROY, {
+      error: `onDestroy must be one of ${ORG_MEMBERSHIP_ON_DESTROY.join(", ")}`,
+    })
+    .default("remove"),
+});
+
+export type OrgMembershipInputs = z.infer<typeof orgMembershipInputs>;
+export type OrgMembershipOutputs = OrgMembershipInputs & {
+  /** `pending` until the person accepts the invitation, then `active`. */
+  state: OrgMembershipState;
+};
+
+// ---------------------------------------------------------------------------------------------
+// API <-> state
+// ---------------------------------------------------------------------------------------------
+
+/** Outputs from the server's membership; `onDestroy` and the names' spelling come from the program. */
+function orgMembershipOutputs(
+  who: Pick<OrgMembershipInputs, "org" | "username" | "onDestroy">,
+  api: ApiOrgMembership,
+): OrgMembershipOutputs {
+  return compact({
+    org: who.org,
+    username: who.username,
+    role: api.role as OrgMembershipRole,
+    onDestroy: who.onDestroy,
+    state: api.state as OrgMembershipState,
+  });
+}
+
+/** Names are case-insensitive on the platform: `Mona` and `mona` are one membership. */
+function comparable(values: object): object {
+  const v = values as Partial<OrgMembershipInputs>;
+  return {
+    ...v,
+    ...(typeof v.org === "string" ? { org: v.org.toLowerCase() } : {}),
+    ...(typeof v.username === "string" ? { username: v.username.toLowerCase() } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replace-on-change (`state` is an output only: it is never compared)
+// ---------------------------------------------------------------------------------------------
+
+export const orgMembershipRules: FieldRules<OrgMembershipInputs> = {
+  org: { replace: true },
+  username: { replace: true },
+  role: {},
+  onDestroy: {},
+};
+
+// ---------------------------------------------------------------------------------------------
+// Provider
+// ---------------------------------------------------------------------------------------------
+
+const ID_FORMAT = ["org", "username"] as const;
+
+const membershipPath = (org: string, username: string) =>
+  `/orgs/${encodeURIComponent(org)}/memberships/${encodeURIComponent(username)}`;
+
+const adminListSchema = z.array(z.object({ login: z.string() }).loose());
+
+const membershipApi = (c: HostingClient) => ({
+  get: async (org: string, username: string) => {
+    const path = membershipPath(org, username);
+    return parseResponse(apiOrgMembershipSchema, (await c.get(path)).data, "GET", path);
+  },
+  /** PUT invites a non-member, re-roles a member or a pending invitation; repeating it is harmless. */
+  set: async (org: string, username: string, role: OrgMembershipRole) => {
+    const path = membershipPath(org, username);
+    try {
+      return parseResponse(apiOrgMembershipSchema, (await c.put(path, { role })).data, "PUT", path);
+    } catch (e) {
+      throw isNotFound(e) ? unknownUserOrOrg(org, username, path) : e;
+    }
+  },
+  /** The logins of the organisation's admins (owners). */
+  admins: async (org: string) => {
+    const path = `/orgs/${encodeURIComponent(org)}/members`;
+    const list = parseResponse(
+      adminListSchema,
+      await c.paginate<unknown>(path, { query: { role: "admin" } }),
+      "GET",
+      path,
+    );
+    return list.map((u) => u.login);
+  },
+});
+
+function unknownUserOrOrg(org: string, username: string, path: string): HostingApiError {
+  return new HostingApiError({
+    code: "not_found",
+    status: 404,
+    method: "PUT",
+    path,
+    apiMessage: `OrgMembership ${org}/${username}: there is no user ${username} or no organisation ${org}`,
+    hint: `Check both names, and that the token belongs to an owner of ${org} (classic scope admin:org, or the fine-grained permission members write)`,
+  });
+}
+
+/**
+ * The last-admin guard: an organisation must keep an admin. Before demoting or removing someone it
+ * lists the admins and refuses, before any write, when that person is the only one.
+ */
+async function refuseLastAdmin(
+  c: HostingClient,
+  org: string,
+  username: string,
+  action: "demote" | "remove",
+): Promise<void> {
+  const admins = await membershipApi(c).admins(org);
+  const key = username.toLowerCase();
+  const isAdmin = admins.some((a) => a.toLowerCase() === key);
+  if (!isAdmin || admins.length > 1) return;
+  throw new HostingApiError({
+    code: "conflict",
+    apiMessage: `OrgMembership ${org}/${username}: refusing to ${action} ${username}, the last admin of ${org}; an organisation must keep at least one admin`,
+    hint:
+      action === "demote"
+        ? `Make another member of ${org} an admin first`
+        : `Make another member of ${org} an admin first, or set onDestroy to "retain" and run pulumi up before destroying`,
+  });
+}
+
+export const orgMembershipProvider: HostingProvider<OrgMembershipInputs, OrgMembershipOutputs> = {
+  async check(_olds, news) {
+    return checkInputs(orgMembershipInputs, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffFields(orgMembershipRules, comparable(olds), comparable(news));
+  },
+
+  async create(inputs) {
+    const c = client();
+    // Creating with role member demotes a person who is already an admin: the guard applies.
+    if (inputs.role === "member") await refuseLastAdmin(c, inputs.org, inputs.username, "demote");
+    const membership = await membershipApi(c).set(inputs.org, inputs.username, inputs.role);
+    return { id: joinId(inputs.org, inputs.username), outs: orgMembershipOutputs(inputs, membership) };
+  },
+
+  async read(id, props) {
+    const [org = "", username = ""] = splitId(id, ID_FORMAT, "OrgMembership");
+    let membership: ApiOrgMembership;
+    try {
+      membership = await membershipApi(client()).get(org, username);
+    } catch (e) {
+      // No membership and no invitation: cancelled, declined, or the person left. Refresh drops it.
+      if (isNotFound(e)) return {};
+      throw e;
+    }
+    const outs = orgMembershipOutputs(
+      {
+        org: props?.org ?? org,
+        username: props?.username ?? username,
+        onDestroy: props?.onDestroy ?? "remove",
+      },
+      membership,
+    );
+    const { state: _state, ...inputs } = outs;
+    return { id, props: outs, inputs: inputs as OrgMembershipOutputs };
+  },
+
+  async update(_id, olds, news) {
+    if (sameValue(olds.role, news.role)) {
+      // Only onDestroy changed: it lives in state, so nothing is sent.
+      return { outs: { ...news, state: olds.state } };
+    }
+    const c = client();
+    if (news.role === "member") await refuseLastAdmin(c, news.org, news.username, "demote");
+    const membership = await membershipApi(c).set(news.org, news.username, news.role);
+    return { outs: orgMembershipOutputs(news, membership) };
+  },
+
+  async delete(id, props) {
+    const [org = "", username = ""] = splitId(id, ID_FORMAT, "OrgMembership");
+    const c = client();
+    const mode = props?.onDestroy ?? "remove";
+    if (mode === "retain") return;
+    if (mode === "downgrade") {
+      let current: ApiOrgMembership;
+      try {
+        current = await membershipApi(c).get(org, username);
+      } catch (e) {
+        if (isNotFound(e)) return; // gone already: a PUT now would invite them again
+        throw e;
+      }
+      if (current.role !== "admin") return;
+      await refuseLastAdmin(c, org, username, "demote");
+      await membershipApi(c).set(org, username, "member");
+      return;
+    }
+    await refuseLastAdmin(c, org, username, "remove");
+    try {
+      // Cancels a pending invitation, or removes an active member from the organisation.
+      await c.delete(membershipPath(org, username));
+    } catch (e) {
+      if (!isNotFound(e)) throw e; // already gone: the goal of delete is met
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Resource
+// ---------------------------------------------------------------------------------------------
+
+const ORG_MEMBERSHIP_OUTPUTS = ["org", "username", "role", "onDestroy", "state"] as const;
+
+/** A person's membership of an organisation. id: `org/username`. */
+export class OrgMembership extends pulumi.dynamic.Resource {
+  declare readonly org: pulumi.Output<string>;
+  declare readonly username: pulumi.Output<string>;
+  declare readonly role: pulumi.Output<OrgMembershipRole>;
+  declare readonly onDestroy: pulumi.Output<OrgMembershipOnDestroy>;
+  /** `pending` until the person accepts the invitation, then `active` (never drift). */
+  declare readonly state: pulumi.Output<OrgMembershipState>;
+
+  constructor(name: string, args: OrgMembershipArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      shimFor("OrgMembership"),
+      name,
+      resourceProps(ORG_MEMBERSHIP_OUTPUTS, args),
+      opts,
+      "hosting",
+      "OrgMembership",
+    );
+  }
+
+  /** Reads an existing membership into the program without managing it. id: `org/username`. */
+  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): OrgMembership {
+    return new OrgMembership(name, undefined as unknown as OrgMembershipArgs, { ...opts, id });
+  }
+}

@@ -1,0 +1,376 @@
+/**
+ * Lifecycle of OrgMembership: provider methods called directly against the sandbox server, as the
+ * engine would call them. Invitations, acceptance outside Pulumi, drift, the person who left, each
+ * onDestroy mode and the last-admin guard.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../../emulator/index";
+import { UNKNOWN } from "../../../provider/internal/check";
+import {
+  type OrgMembershipInputs,
+  type OrgMembershipOutputs,
+  orgMembershipProvider as provider,
+} from "../../../provider/resources/memberships";
+import { api, control, requestCounts, startSandbox, useToken } from "./helpers";
+
+let emulator: RunningEmulator;
+
+beforeAll(async () => {
+  emulator = await startSandbox();
+});
+afterAll(async () => {
+  await emulator.close();
+});
+beforeEach(async () => {
+  await control(emulator, "POST", "/reset");
+  useToken(emulator, "svcp_siteadmin");
+});
+
+const PUT = "PUT /orgs/{org}/memberships/{username}";
+const GET = "GET /orgs/{org}/memberships/{username}";
+const DELETE = "DELETE /orgs/{org}/memberships/{username}";
+const ADMINS = "GET /orgs/{org}/members";
+
+async function checked(news: Record<string, unknown>): Promise<OrgMembershipInputs> {
+  const result = await provider.check({}, news);
+  expect(result.failures ?? []).toEqual([]);
+  return result.inputs as OrgMembershipInputs;
+}
+
+/** What the server holds for a person: active role, pending invitation role, or nothing. */
+function serverView(org: string, login: string): { member?: string; invited?: string } {
+  const state = emulator.store.state;
+  const record = state.fixture.orgs.find((o) => o.login === org);
+  const member = record?.members[login];
+  const invitation = state.invitations.find((i) => i.org === org && i.login === login);
+  return {
+    ...(member ? { member: member.role } : {}),
+    ...(invitation ? { invited: invitation.role } : {}),
+  };
+}
+
+/** Creates a membership and clears the request log, so each test counts only its own requests. */
+async function created(news: Record<string, unknown>) {
+  const inputs = await checked(news);
+  const result = await provider.create(inputs);
+  emulator.controls.clearLog();
+  return { inputs, ...result };
+}
+
+const mona = { org: "acme-eng", username: "mona" };
+
+describe("OrgMembership check", () => {
+  it("applies the defaults", async () => {
+    expect(await checked(mona)).toEqual({ ...mona, role: "member", onDestroy: "remove" });
+  });
+
+  it.each([
+    [{ ...mona, role: "owner" }, "role", `"member", "admin"`],
+    [{ ...mona, onDestroy: "keep" }, "onDestroy", `"remove", "downgrade", "retain"`],
+    [{ ...mona, org: "" }, "org", "must not be empty"],
+    [{ ...mona, username: "a/b" }, "username", "username may hold only"],
+    [{ org: "acme-eng" }, "username", "username is required"],
+    [{ ...mona, state: "active", role: 3 }, "role", "role"],
+  ])("refuses %j naming %s", async (news, property, reason) => {
+    const result = await provider.check({}, news);
+    const failure = result.failures?.find((f) => f.property === property);
+    expect(failure?.reason).toContain(reason);
+  });
+
+  it("lets values unknown during preview through untouched", async () => {
+    const result = await provider.check({}, { ...mona, username: UNKNOWN });
+    expect(result.failures ?? []).toEqual([]);
+    expect(result.inputs).toEqual({ ...mona, username: UNKNOWN, role: "member", onDestroy: "remove" });
+  });
+});
+
+describe("OrgMembership diff", () => {
+  const olds: OrgMembershipOutputs = { ...mona, role: "member", onDestroy: "remove", state: "pending" };
+  const diff = (news: Partial<OrgMembershipOutputs>) =>
+    provider.diff("acme-eng/mona", olds, { ...olds, ...news } as OrgMembershipInputs);
+
+  it("updates the role in place", async () => {
+    expect(await diff({ role: "admin" })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+  });
+
+  it("updates onDestroy in place", async () => {
+    expect(await diff({ onDestroy: "retain" })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+  });
+
+  it("replaces on an org or username change", async () => {
+    expect((await diff({ org: "acme-ops" })).replaces).toEqual(["org"]);
+    const user = await diff({ username: "hubot" });
+    expect(user.changes).toBe(true);
+    expect(user.replaces).toEqual(["username"]);
+  });
+
+  it("never compares state: an accepted invitation is not drift", async () => {
+    const news = { ...mona, role: "member", onDestroy: "remove" } as OrgMembershipInputs;
+    const result = await provider.diff("acme-eng/mona", { ...olds, state: "active" }, news);
+    expect(result.changes).toBe(false);
+  });
+
+  it("treats names case-insensitively, so a spelling change never removes the person", async () => {
+    const result = await diff({ org: "ACME-Eng", username: "Mona" });
+    expect(result).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+});
+
+describe("OrgMembership lifecycle", () => {
+  it("invites a non-member: pending, id org/username, one write", async () => {
+    const inputs = await checked(mona);
+    emulator.controls.clearLog();
+    const result = await provider.create(inputs);
+    expect(result.id).toBe("acme-eng/mona");
+    expect(result.outs).toEqual({ ...mona, role: "member", onDestroy: "remove", state: "pending" });
+    expect(serverView("acme-eng", "mona")).toEqual({ invited: "member" });
+    // The admin list is the last-admin guard (role member could demote an admin).
+    expect(requestCounts(emulator)).toEqual({ [PUT]: 1, [ADMINS]: 1 });
+  });
+
+  it("creates an admin membership with the write alone", async () => {
+    const inputs = await checked({ ...mona, role: "admin" });
+    emulator.controls.clearLog();
+    const result = await provider.create(inputs);
+    expect(result.outs.state).toBe("pending");
+    expect(requestCounts(emulator)).toEqual({ [PUT]: 1 });
+  });
+
+  it("adopts an existing member by name and gives them the role", async () => {
+    const { outs } = await created({ org: "acme-eng", username: "octocat", role: "admin" });
+    expect(outs).toMatchObject({ role: "admin", state: "active" });
+    expect(serverView("acme-eng", "octocat")).toEqual({ member: "admin" });
+    expect(emulator.store.state.invitations).toEqual([]);
+  });
+
+  it("reads an invitation accepted outside Pulumi as active, with no diff", async () => {
+    const { id, outs, inputs } = await created(mona);
+    await control(emulator, "POST", "/orgs/acme-eng/invitations/mona/accept");
+    const read = await provider.read(id, outs);
+    expect(read.id).toBe(id);
+    expect(read.props).toEqual({ ...mona, role: "member", onDestroy: "remove", state: "active" });
+    expect(read.inputs).toEqual({ ...mona, role: "member", onDestroy: "remove" });
+    expect(await provider.diff(id, read.props as OrgMembershipOutputs, inputs)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    expect(requestCounts(emulator)).toEqual({ [GET]: 1 });
+  });
+
+  it("shows a role changed outside Pulumi as drift, and update fixes it", async () => {
+    const { id, outs, inputs } = await created(mona);
+    await control(emulator, "POST", "/orgs/acme-eng/invitations/mona/accept");
+    await api(emulator, "PUT", "/orgs/acme-eng/memberships/mona", { role: "admin" });
+    const read = await provider.read(id, outs);
+    expect(read.props?.role).toBe("admin");
+    const diff = await provider.diff(id, read.props as OrgMembershipOutputs, inputs);
+    expect(diff).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const updated = await provider.update(id, read.props as OrgMembershipOutputs, inputs);
+    expect(updated.outs).toEqual({ ...mona, role: "member", onDestroy: "remove", state: "active" });
+    expect(serverView("acme-eng", "mona")).toEqual({ member: "member" });
+  });
+
+  it("changes the role of a pending invitation on update", async () => {
+    const { id, outs } = await created(mona);
+    const news = await checked({ ...mona, role: "admin" });
+    const updated = await provider.update(id, outs, news);
+    expect(updated.outs).toMatchObject({ role: "admin", state: "pending" });
+    expect(serverView("acme-eng", "mona")).toEqual({ invited: "admin" });
+    expect(emulator.store.state.invitations).toHaveLength(1);
+  });
+
+  it("updates onDestroy without any request", async () => {
+    const { id, outs } = await created(mona);
+    const news = await checked({ ...mona, onDestroy: "retain" });
+    const updated = await provider.update(id, outs, news);
+    expect(updated.outs).toEqual({ ...mona, role: "member", onDestroy: "retain", state: "pending" });
+    expect(emulator.controls.counts().total).toBe(0);
+  });
+
+  it.each([
+    ["declined", "/orgs/acme-eng/invitations/mona/decline"],
+    ["left", "/orgs/acme-eng/members/mona/leave"],
+  ])("reads a person who %s as gone; the next create invites them again", async (what, route) => {
+    const { id, outs, inputs } = await created(mona);
+    if (what === "left") await control(emulator, "POST", "/orgs/acme-eng/invitations/mona/accept");
+    expect((await control(emulator, "POST", route)) ?? "done").toBe("done");
+    expect(await provider.read(id, outs)).toEqual({});
+    const again = await provider.create(inputs);
+    expect(again.outs.state).toBe("pending");
+    expect(serverView("acme-eng", "mona")).toEqual({ invited: "member" });
+  });
+
+  it("reads an invitation cancelled outside Pulumi as gone", async () => {
+    const { id, outs } = await created(mona);
+    await api(emulator, "DELETE", "/orgs/acme-eng/memberships/mona");
+    expect(await provider.read(id, outs)).toEqual({});
+  });
+
+  it("reads with only an id (the static get) and defaults onDestroy to remove", async () => {
+    const read = await provider.read("acme-eng/octocat");
+    expect(read.props).toEqual({
+      org: "acme-eng",
+      username: "octocat",
+      role: "member",
+      onDestroy: "remove",
+      state: "active",
+    });
+  });
+
+  it("fails a read it is not allowed to make instead of dropping the membership", async () => {
+    const { id, outs } = await created(mona);
+    useToken(emulator, "svcp_noscopes");
+    await expect(provider.read(id, outs)).rejects.toThrow(/read:org/);
+  });
+
+  it("says clearly when the user does not exist", async () => {
+    const inputs = await checked({ org: "acme-eng", username: "nobody", role: "admin" });
+    await expect(provider.create(inputs)).rejects.toThrow(
+      /OrgMembership acme-eng\/nobody: there is no user nobody or no organisation acme-eng/,
+    );
+  });
+
+  it("waits out the secondary rate limit on setting memberships", async () => {
+    await control(emulator, "PUT", "/rate-limit", {
+      method: "PUT",
+      path: "/orgs/*/memberships/*",
+      retryAfter: 1,
+      count: 1,
+    });
+    const inputs = await checked({ ...mona, role: "admin" });
+    emulator.controls.clearLog();
+    const started = Date.now();
+    const result = await provider.create(inputs);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(result.outs.state).toBe("pending");
+    expect(emulator.controls.log.map((r) => r.status)).toEqual([403, 200]);
+    expect(emulator.store.state.invitations).toHaveLength(1);
+  });
+});
+
+describe("OrgMembership onDestroy", () => {
+  it("remove cancels a pending invitation", async () => {
+    const { id, outs } = await created(mona);
+    await provider.delete(id, outs);
+    expect(serverView("acme-eng", "mona")).toEqual({});
+    expect(requestCounts(emulator)).toEqual({ [ADMINS]: 1, [DELETE]: 1 });
+  });
+
+  it("remove removes an active member from the organisation", async () => {
+    const { id, outs } = await created({ org: "acme-eng", username: "octocat" });
+    await provider.delete(id, outs);
+    expect(serverView("acme-eng", "octocat")).toEqual({});
+  });
+
+  it("remove treats a membership already gone as done", async () => {
+    const { id, outs } = await created(mona);
+    await control(emulator, "POST", "/orgs/acme-eng/invitations/mona/decline");
+    await provider.delete(id, outs);
+    expect(serverView("acme-eng", "mona")).toEqual({});
+  });
+
+  it("downgrade makes an admin a plain member and keeps them", async () => {
+    const { id, outs } = await created({
+      org: "acme-eng",
+      username: "octocat",
+      role: "admin",
+      onDestroy: "downgrade",
+    });
+    await provider.delete(id, outs);
+    expect(serverView("acme-eng", "octocat")).toEqual({ member: "member" });
+  });
+
+  it("downgrade leaves a pending admin invitation as a member invitation", async () => {
+    const { id, outs } = await created({ ...mona, role: "admin", onDestroy: "downgrade" });
+    await provider.delete(id, outs);
+    expect(serverView("acme-eng", "mona")).toEqual({ invited: "member" });
+  });
+
+  it("downgrade sends nothing for a member who is already plain, and never re-invites", async () => {
+    const plain = await created({ org: "acme-eng", username: "octocat", onDestroy: "downgrade" });
+    await provider.delete(plain.id, plain.outs);
+    expect(requestCounts(emulator)).toEqual({ [GET]: 1 });
+    const gone = await created({ ...mona, role: "admin", onDestroy: "downgrade" });
+    await control(emulator, "POST", "/orgs/acme-eng/invitations/mona/decline");
+    await provider.delete(gone.id, gone.outs);
+    expect(serverView("acme-eng", "mona")).toEqual({});
+    expect(requestCounts(emulator)).toEqual({ [GET]: 1 });
+  });
+
+  it("retain changes nothing and sends nothing", async () => {
+    const { id, outs } = await created({
+      org: "acme-eng",
+      username: "octocat",
+      role: "admin",
+      onDestroy: "retain",
+    });
+    await provider.delete(id, outs);
+    expect(serverView("acme-eng", "octocat")).toEqual({ member: "admin" });
+    expect(emulator.controls.counts().total).toBe(0);
+  });
+});
+
+describe("OrgMembership last-admin guard", () => {
+  const lastAdmin = { org: "acme-ops", username: "admin" };
+  const refusal = (action: string) =>
+    new RegExp(
+      `refusing to ${action} admin, the last admin of acme-ops; an organisation must keep at least one admin`,
+    );
+
+  it("refuses to create a membership that demotes the last admin, before any write", async () => {
+    const inputs = await checked({ ...lastAdmin, role: "member" });
+    emulator.controls.clearLog();
+    await expect(provider.create(inputs)).rejects.toThrow(refusal("demote"));
+    expect(requestCounts(emulator)).toEqual({ [ADMINS]: 1 });
+    expect(serverView("acme-ops", "admin")).toEqual({ member: "admin" });
+  });
+
+  it("refuses to demote the last admin on update", async () => {
+    const { id, outs } = await created({ ...lastAdmin, role: "admin" });
+    const news = await checked({ ...lastAdmin, role: "member" });
+    await expect(provider.update(id, outs, news)).rejects.toThrow(refusal("demote"));
+    expect(requestCounts(emulator)).toEqual({ [ADMINS]: 1 });
+    expect(serverView("acme-ops", "admin")).toEqual({ member: "admin" });
+  });
+
+  it("refuses to remove the last admin, and says how to get out", async () => {
+    const { id, outs } = await created({ ...lastAdmin, role: "admin" });
+    const error = await provider.delete(id, outs).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(refusal("remove"));
+    expect((error as Error).message).toContain('set onDestroy to "retain"');
+    expect(serverView("acme-ops", "admin")).toEqual({ member: "admin" });
+  });
+
+  it("refuses to downgrade the last admin on destroy", async () => {
+    const { id, outs } = await created({ ...lastAdmin, role: "admin", onDestroy: "downgrade" });
+    await expect(provider.delete(id, outs)).rejects.toThrow(refusal("demote"));
+    expect(serverView("acme-ops", "admin")).toEqual({ member: "admin" });
+  });
+
+  it("lets an admin be demoted or removed while another admin remains", async () => {
+    const { id, outs } = await created({ org: "acme-eng", username: "olivia", role: "admin" });
+    const demoted = await provider.update(id, outs, await checked({ org: "acme-eng", username: "olivia" }));
+    expect(demoted.outs.role).toBe("member");
+    expect(serverView("acme-eng", "olivia")).toEqual({ member: "member" });
+    const admin = await created({ org: "acme-eng", username: "admin", role: "admin" });
+    await control(emulator, "POST", "/orgs/acme-eng/members/olivia/leave");
+    // admin is now the only admin of acme-eng too.
+    await expect(provider.delete(admin.id, admin.outs)).rejects.toThrow(/the last admin of acme-eng/);
+  });
+
+  it("lets the last admin go when they are retained", async () => {
+    const { id, outs } = await created({ ...lastAdmin, role: "admin", onDestroy: "retain" });
+    await provider.delete(id, outs);
+    expect(serverView("acme-ops", "admin")).toEqual({ member: "admin" });
+  });
+});
