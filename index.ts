@@ -3,6 +3,7 @@
  * against the sandbox server (see README).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { declareMemberships } from "./examples/memberships/memberships";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
 import { declareWebhooks } from "./examples/webhooks/webhooks";
 
@@ -23,4 +24,11 @@ export const runnerGroups = declareRunnerGroups({
   org: "acme-eng",
   buildRepositoryIds: [1000, 1001], // acme-eng/api, acme-eng/web
   buildRunners: [1, 2],
+});
+
+// The demo runs as the site administrator (admin, owner of both organisations). mona is invited;
+// destroying the demo leaves her membership as it is.
+export const memberships = declareMemberships({
+  org: "acme-eng",
+  members: [{ username: "mona", role: "member", onDestroy: "retain" }],
 });
