@@ -82,8 +82,10 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
           group.selectedRepositoryIds = parseRepoIds(state, owner, body.selected_repository_ids ?? []);
         }
       }
+      // Validate everything before the first change, so a refused request changes nothing.
+      const runners = body.runners === undefined ? undefined : parseRunnerIds(state, group, body.runners);
       state.runnerGroups.push(group);
-      if (body.runners !== undefined) setRunners(state, group, parseRunnerIds(state, group, body.runners));
+      if (runners !== undefined) setRunners(state, group, runners);
       return c.json(render(c, group), 201);
     });
 
@@ -93,12 +95,10 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       const { state, owner, group } = groupContext(c, scope, "write");
       const body = await readBody(c);
       const name = parseName(body.name, false);
-      if (name !== undefined) {
-        assertUniqueName(state, scope, owner, name, group.id);
-        group.name = name;
-      }
+      if (name !== undefined) assertUniqueName(state, scope, owner, name, group.id);
       // Omitted settings take their documented defaults (spec, table E, PATCH).
-      Object.assign(group, settings(state, scope, owner, body, group));
+      const next = settings(state, scope, owner, body, group);
+      Object.assign(group, next, name === undefined ? {} : { name });
       if (group.visibility !== "selected") {
         group.selectedOrganizationIds = [];
         group.selectedRepositoryIds = [];

@@ -338,8 +338,8 @@ describe("enterprise groups: POST E (create)", () => {
     expect((await groupOfRunners("acme-eng"))[1]).toBe(ENG_DEFAULT);
   });
 
-  // A refused create must leave nothing behind; the server adds the group before it checks runners.
-  it.fails("creates no group when runners are refused (422)", async () => {
+  // A refused create must leave nothing behind.
+  it("creates no group when runners are refused (422)", async () => {
     const response = await call(sandbox.emulator, "POST", E, { body: { name: "g", runners: [1] } });
     expect(response.status).toBe(422);
     expect(await groupNames(E)).toEqual(["Default"]);
@@ -478,8 +478,8 @@ describe("enterprise groups: PATCH E/{runner_group_id}", () => {
     expect((await call(sandbox.emulator, "GET", `${E}/${group.id}`)).body.visibility).toBe("all");
   });
 
-  // A refused PATCH must change nothing; the server applies the new name before it checks visibility.
-  it.fails("keeps the old name when the PATCH is refused (422)", async () => {
+  // A refused PATCH must change nothing.
+  it("keeps the old name when the PATCH is refused (422)", async () => {
     const group = await createGroup(E, { name: "before" });
     const response = await call(sandbox.emulator, "PATCH", `${E}/${group.id}`, {
       body: { name: "after", visibility: "private" },
@@ -974,7 +974,7 @@ describe("organisation groups", () => {
   });
 
   // Same defect as the enterprise create: the group is stored before its runners are checked.
-  it.fails("creates no group when runners are refused (422), so a corrected retry succeeds", async () => {
+  it("creates no group when runners are refused (422), so a corrected retry succeeds", async () => {
     const response = await call(sandbox.emulator, "POST", O, { body: { name: "g", runners: [5] } });
     expect(response.status).toBe(422);
     expect(await groupNames(O)).toEqual(["Default"]);

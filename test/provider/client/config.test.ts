@@ -290,8 +290,7 @@ describe("resolveSettings", () => {
     }
   });
 
-  // BUG (reported): the emptiness check runs before the token is trimmed, so a blank token is
-  // accepted as "" (sent as `Bearer `, never redacted) and a blank config value hides HOSTING_TOKEN.
+  // A blank token must not be sent as `Bearer ` (never redacted) nor hide HOSTING_TOKEN.
   it("treats a whitespace-only token as missing", () => {
     const error = configFailure(() =>
       resolveSettings(stack({ "hosting:token": "   " }), { HOSTING_BASE_URL: "https://h.example" }),

@@ -891,8 +891,7 @@ describe("rate limits", () => {
     expect(delays).toEqual([]);
   });
 
-  // BUG (reported): the limiter is paused for the whole refused wait before the cap is checked,
-  // so the next request on the same client silently sleeps for it (here an hour, cap one minute).
+  // A wait refused for exceeding the cap must not pause the next request on the same client.
   it("does not make the next request wait beyond maxRateLimitWaitMs either", async () => {
     const resetAt = T0 / 1000 + 3600;
     handler = sequence(
@@ -956,8 +955,8 @@ describe("the token", () => {
     expectNoToken(error, logs);
   });
 
-  // BUG (reported): only `message` is redacted; the items of `errors[]` reach the error's message
-  // and its `errors` property (so JSON.stringify) verbatim.
+  // Not only `message`: the items of `errors[]` reach the error's message and its `errors`
+  // property (so JSON.stringify).
   it("is redacted when the server echoes it in errors[]", async () => {
     handler = (req, res) =>
       json(res, 422, {
