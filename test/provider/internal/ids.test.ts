@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { joinId, parseNumericId, splitId } from "../../../provider/internal/ids";
+
+describe("composite ids", () => {
+  it("round-trips parts holding the separator and other reserved characters", () => {
+    const id = joinId("acme-eng", "api", "prod/eu:1", 42);
+    expect(id).toBe("acme-eng/api/prod%2Feu%3A1/42");
+    expect(splitId(id, ["owner", "repository", "environment", "ruleId"], "Rule")).toEqual([
+      "acme-eng",
+      "api",
+      "prod/eu:1",
+      "42",
+    ]);
+  });
+
+  it.each(["a/b", "a/b/c/d", "a//c", ""])("refuses %j for a three-part id, naming the form", (id) => {
+    expect(() => splitId(id, ["owner", "repository", "hookId"], "RepositoryWebhook")).toThrow(
+      /RepositoryWebhook id .* is not of the form owner\/repository\/hookId/,
+    );
+  });
+
+  it("parses numeric ids and names the field when it is not one", () => {
+    expect(parseNumericId("42", "importId")).toBe(42);
+    expect(() => parseNumericId("4x", "importId")).toThrow(/importId must be a positive integer/);
+    expect(() => parseNumericId("0", "importId")).toThrow(/importId/);
+  });
+});
