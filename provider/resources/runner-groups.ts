@@ -20,6 +20,7 @@ import {
   compact,
   createWithoutDuplicates,
   type HostingProvider,
+  inputsFrom,
   PartialCreateError,
   parseResponse,
   resourceProps,
@@ -392,26 +393,6 @@ function outputsOf<I extends GroupInputs>(
   }) as I & GroupState;
 }
 
-const GROUP_INPUT_KEYS = [
-  "enterprise",
-  "org",
-  "name",
-  "visibility",
-  "selectedOrganizationIds",
-  "selectedRepositoryIds",
-  "runners",
-  "allowsPublicRepositories",
-  "restrictedToWorkflows",
-  "selectedWorkflows",
-  "importId",
-];
-
-function inputsOf<T extends object>(outputs: T, keys: readonly string[]): T {
-  return Object.fromEntries(
-    Object.entries(outputs).filter(([k, v]) => keys.includes(k) && v !== undefined),
-  ) as T;
-}
-
 function nameTaken(e: unknown, family: GroupFamily, name: string): HostingApiError | undefined {
   if (!isHostingApiError(e) || e.status !== 422 || !e.errors.some((d) => d.code === "already_exists"))
     return undefined;
@@ -521,7 +502,7 @@ function runnerGroupProvider<I extends GroupInputs>(family: GroupFamily): Hostin
         live,
         managed,
       );
-      return { id, props: outs, inputs: inputsOf(outs, GROUP_INPUT_KEYS) };
+      return { id, props: outs, inputs: inputsFrom(family.rules, outs) };
     },
 
     async update(id, olds, news) {
@@ -611,7 +592,7 @@ export const runnerGroupRunnersProvider: HostingProvider<
       throw e;
     }
     const outs = { org: props?.org ?? org, runnerGroupId: Number(groupId), runners };
-    return { id, props: outs, inputs: outs };
+    return { id, props: outs, inputs: inputsFrom(runnerGroupRunnersRules, outs) };
   },
 
   async update(_id, olds, news) {

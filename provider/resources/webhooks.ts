@@ -31,6 +31,7 @@ import {
   compact,
   createWithoutDuplicates,
   type HostingProvider,
+  inputsFrom,
   PartialCreateError,
   parseResponse,
   resourceProps,
@@ -230,13 +231,6 @@ function differs(api: ApiWebhook, inputs: WebhookInputs): boolean {
   );
 }
 
-const INPUT_KEYS = ["url", "contentType", "secret", "insecureSsl", "active", "events", "importId"] as const;
-
-function inputsOf<T extends object>(outputs: T, extra: readonly string[] = []): Partial<T> {
-  const keys = new Set<string>([...INPUT_KEYS, ...extra]);
-  return compact(Object.fromEntries(Object.entries(outputs).filter(([k]) => keys.has(k)))) as Partial<T>;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Replace-on-change
 // ---------------------------------------------------------------------------------------------
@@ -381,7 +375,7 @@ export const repositoryWebhookProvider: HostingProvider<RepositoryWebhookInputs,
       hook,
       props?.secret,
     );
-    return { id, props: outs, inputs: inputsOf(outs, ["owner", "repository"]) as RepositoryWebhookOutputs };
+    return { id, props: outs, inputs: inputsFrom(repositoryWebhookRules, outs) };
   },
 
   async update(id, _olds, news) {
@@ -477,7 +471,7 @@ export const globalWebhookProvider: HostingProvider<GlobalWebhookInputs, GlobalW
       return {};
     }
     const outs = globalOutputs(props?.importId, hook, props?.secret);
-    return { id, props: outs, inputs: inputsOf(outs) as GlobalWebhookOutputs };
+    return { id, props: outs, inputs: inputsFrom(globalWebhookRules, outs) };
   },
 
   async update(id, _olds, news) {
