@@ -152,13 +152,13 @@ const membershipApi = (c: HostingClient) => ({
   /** The logins of the organisation's admins (owners). */
   admins: async (org: string) => {
     const path = `/orgs/${encodeURIComponent(org)}/members`;
-    const list = parseResponse(
-      adminListSchema,
-      await c.paginate<unknown>(path, { query: { role: "admin" } }),
-      "GET",
-      path,
-    );
-    return list.map((u) => u.login);
+    let page: unknown[];
+    try {
+      page = await c.paginate<unknown>(path, { query: { role: "admin" } });
+    } catch (e) {
+      throw isNotFound(e) ? noSuchOrg(org, path) : e;
+    }
+    return parseResponse(adminListSchema, page, "GET", path).map((u) => u.login);
   },
 });
 
@@ -170,6 +170,17 @@ function unknownUserOrOrg(org: string, username: string, path: string): HostingA
     path,
     apiMessage: `OrgMembership ${org}/${username}: there is no user ${username} or no organisation ${org}`,
     hint: `Check both names, and that the token belongs to an owner of ${org} (classic scope admin:org, or the fine-grained permission members write)`,
+  });
+}
+
+function noSuchOrg(org: string, path: string): HostingApiError {
+  return new HostingApiError({
+    code: "not_found",
+    status: 404,
+    method: "GET",
+    path,
+    apiMessage: `OrgMembership: there is no organisation ${org}`,
+    hint: "Check the name, and that the token can see the organisation",
   });
 }
 
@@ -265,7 +276,12 @@ export const orgMembershipProvider: HostingProvider<OrgMembershipInputs, OrgMemb
       await membershipApi(c).set(org, username, "member");
       return;
     }
-    await refuseLastAdmin(c, org, username, "remove");
+    try {
+      await refuseLastAdmin(c, org, username, "remove");
+    } catch (e) {
+      if (isNotFound(e)) return; // the organisation is gone, and the membership with it
+      throw e;
+    }
     try {
       // Cancels a pending invitation, or removes an active member from the organisation.
       await c.delete(membershipPath(org, username));

@@ -239,6 +239,14 @@ describe("OrgMembership lifecycle", () => {
     );
   });
 
+  it("says clearly when the organisation does not exist, and deletes from it as done", async () => {
+    const inputs = await checked({ org: "nope", username: "mona" });
+    await expect(provider.create(inputs)).rejects.toThrow(/OrgMembership: there is no organisation nope/);
+    const outs: OrgMembershipOutputs = { ...inputs, state: "active" };
+    await expect(provider.delete("nope/mona", outs)).resolves.toBeUndefined();
+    await expect(provider.delete("nope/mona", { ...outs, onDestroy: "downgrade" })).resolves.toBeUndefined();
+  });
+
   it("waits out the secondary rate limit on setting memberships", async () => {
     await control(emulator, "PUT", "/rate-limit", {
       method: "PUT",
