@@ -26,7 +26,13 @@ import { checkInputs, fields } from "../internal/check";
 import { client } from "../internal/context";
 import { diffFields, type FieldRules, sameValue } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
-import { compact, type HostingProvider, parseResponse, resourceProps } from "../internal/provider";
+import {
+  compact,
+  type HostingProvider,
+  inputsFrom,
+  parseResponse,
+  resourceProps,
+} from "../internal/provider";
 import { shimFor } from "../internal/shim";
 
 // ---------------------------------------------------------------------------------------------
@@ -243,8 +249,8 @@ export const orgMembershipProvider: HostingProvider<OrgMembershipInputs, OrgMemb
       },
       membership,
     );
-    const { state: _state, ...inputs } = outs;
-    return { id, props: outs, inputs: inputs as OrgMembershipOutputs };
+    // state is not in the rules, so it is an output only and never appears as an input.
+    return { id, props: outs, inputs: inputsFrom(orgMembershipRules, outs) };
   },
 
   async update(_id, olds, news) {
