@@ -6,14 +6,20 @@
 import { startEmulator } from "../emulator/index";
 import { HostingClient } from "../provider/client/http";
 import { configure } from "../provider/internal/context";
-import { type RepositoryWebhookInputs, repositoryWebhookProvider as provider } from "../provider/resources/webhooks";
+import {
+  repositoryWebhookProvider as provider,
+  type RepositoryWebhookInputs,
+} from "../provider/resources/webhooks";
 
 const HOOKS = Number(process.env.BENCH_HOOKS ?? 200);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 
 async function main(): Promise<void> {
   const emulator = await startEmulator({ port: 0 });
-  const settings = { "hosting:baseUrl": emulator.origin, "hosting:token": "svcp_siteadmin" } as Record<string, string>;
+  const settings = { "hosting:baseUrl": emulator.origin, "hosting:token": "svcp_siteadmin" } as Record<
+    string,
+    string
+  >;
   configure({ get: (k) => settings[k] });
   const rows: Array<[string, string]> = [];
   const latency = async () => {
