@@ -117,7 +117,9 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
   for (const o of state.fixture.orgs) state.runnerGroups.push(defaultGroup("org", o.login));
   for (const runner of state.fixture.runners) {
     const group = state.runnerGroups.find((g) =>
-      runner.org ? g.scope === "org" && g.owner === runner.org : g.scope === "enterprise" && g.owner === runner.enterprise,
+      runner.org
+        ? g.scope === "org" && g.owner === runner.org
+        : g.scope === "enterprise" && g.owner === runner.enterprise,
     );
     if (group) state.runnerGroupOf[String(runner.id)] = group.id;
   }
