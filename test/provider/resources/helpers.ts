@@ -1,9 +1,30 @@
 /** Shared set-up of the lifecycle suites: a sandbox server and a provider configured against it. */
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator/index";
 import { configure } from "../../../provider/internal/context";
 
 export async function startSandbox(): Promise<RunningEmulator> {
   return startEmulator({ port: 0 });
+}
+
+/**
+ * One sandbox server per test file, reset before each test (fixture restored, request log empty)
+ * with the provider configured for the site administrator's token. `bind` receives the server.
+ */
+export function useSandbox(bind: (emulator: RunningEmulator) => void): void {
+  let emulator: RunningEmulator | undefined;
+  beforeAll(async () => {
+    emulator = await startSandbox();
+    bind(emulator);
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+  beforeEach(async () => {
+    if (!emulator) return;
+    await control(emulator, "POST", "/reset");
+    useToken(emulator, "svcp_siteadmin");
+  });
 }
 
 /** Points the provider's stack config at the sandbox server with the given fixture token. */

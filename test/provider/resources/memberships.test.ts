@@ -3,7 +3,7 @@
  * engine would call them. Invitations, acceptance outside Pulumi, drift, the person who left, each
  * onDestroy mode and the last-admin guard.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
 import { UNKNOWN } from "../../../provider/internal/check";
 import {
@@ -11,19 +11,11 @@ import {
   type OrgMembershipOutputs,
   orgMembershipProvider as provider,
 } from "../../../provider/resources/memberships";
-import { api, control, requestCounts, startSandbox, useToken } from "./helpers";
+import { api, control, requestCounts, useSandbox, useToken } from "./helpers";
 
 let emulator: RunningEmulator;
-
-beforeAll(async () => {
-  emulator = await startSandbox();
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  await control(emulator, "POST", "/reset");
-  useToken(emulator, "svcp_siteadmin");
+useSandbox((e) => {
+  emulator = e;
 });
 
 const PUT = "PUT /orgs/{org}/memberships/{username}";

@@ -2,7 +2,7 @@
  * Lifecycle of EnterpriseRunnerGroup, OrgRunnerGroup and RunnerGroupRunners against the sandbox
  * server, provider methods called as the engine would call them.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
 import { UNKNOWN } from "../../../provider/internal/check";
 import {
@@ -13,20 +13,11 @@ import {
   orgRunnerGroupProvider as orgGroups,
   type RunnerGroupRunnersInputs,
 } from "../../../provider/resources/runner-groups";
-import { api, control, startSandbox, useToken } from "./helpers";
+import { api, control, useSandbox, useToken } from "./helpers";
 
 let emulator: RunningEmulator;
-
-beforeAll(async () => {
-  emulator = await startSandbox();
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  await control(emulator, "POST", "/reset");
-  useToken(emulator, "svcp_siteadmin");
-  emulator.controls.clearLog();
+useSandbox((e) => {
+  emulator = e;
 });
 
 const ACME_ENG = 100;

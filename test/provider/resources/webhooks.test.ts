@@ -2,7 +2,7 @@
  * Lifecycle of RepositoryWebhook and GlobalWebhook: provider methods called directly against the
  * sandbox server, as the engine would call them.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
 import { UNKNOWN } from "../../../provider/internal/check";
 import {
@@ -12,19 +12,11 @@ import {
   repositoryWebhookProvider as repoProvider,
   SECRET_SET_OUTSIDE,
 } from "../../../provider/resources/webhooks";
-import { api, control, requestCounts, startSandbox, useToken } from "./helpers";
+import { api, control, requestCounts, useSandbox, useToken } from "./helpers";
 
 let emulator: RunningEmulator;
-
-beforeAll(async () => {
-  emulator = await startSandbox();
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  await control(emulator, "POST", "/reset");
-  useToken(emulator, "svcp_siteadmin");
+useSandbox((e) => {
+  emulator = e;
 });
 
 async function checked(news: Record<string, unknown>): Promise<RepositoryWebhookInputs> {
