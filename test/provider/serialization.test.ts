@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 
 describe("serialised provider", () => {
-  it("is at most 4 KB, holds no token and loads the runtime by package name", async () => {
+  it("is at most 4 KB for every resource, holds no token and loads the runtime by package name", async () => {
     const hosting = await import("../../provider/index.js");
     const hook = new hosting.RepositoryWebhook("r", {
       owner: "acme-eng",
@@ -32,12 +32,28 @@ describe("serialised provider", () => {
       url: "https://x.example",
       secret: "hook-secret",
     });
-    const global = new hosting.GlobalWebhook("g", { url: "https://y.example" });
-    await new Promise<void>((resolve) => pulumi.all([hook.urn, global.urn]).apply(() => resolve()));
+    const others = [
+      new hosting.GlobalWebhook("g", { url: "https://y.example" }),
+      new hosting.EnterpriseRunnerGroup("e", { enterprise: "acme", name: "e" }),
+      new hosting.OrgRunnerGroup("o", { org: "acme-eng", name: "o" }),
+      new hosting.RunnerGroupRunners("rr", { org: "acme-eng", runnerGroupId: 2, runners: [1] }),
+      new hosting.OrgMembership("m", { org: "acme-eng", username: "mona" }),
+    ];
+    await new Promise<void>((resolve) =>
+      pulumi.all([hook.urn, ...others.map((r) => r.urn)]).apply(() => resolve()),
+    );
 
-    const types = captured.map((c) => c.type);
-    expect(types).toContain("pulumi-nodejs:dynamic/hosting:RepositoryWebhook");
-    expect(types).toContain("pulumi-nodejs:dynamic/hosting:GlobalWebhook");
+    const types = captured.map((c) => c.type).sort();
+    expect(types).toEqual(
+      [
+        "EnterpriseRunnerGroup",
+        "GlobalWebhook",
+        "OrgMembership",
+        "OrgRunnerGroup",
+        "RepositoryWebhook",
+        "RunnerGroupRunners",
+      ].map((t) => `pulumi-nodejs:dynamic/hosting:${t}`),
+    );
     for (const { inputs } of captured) {
       const provider = inputs.__provider;
       expect(typeof provider).toBe("string");
