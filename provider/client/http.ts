@@ -6,7 +6,13 @@ import { Agent, type Dispatcher, request as undiciRequest } from "undici";
 import { API_VERSION_DEFAULT, type ClientSettings } from "./config";
 import { type ApiErrorDetail, codeForStatus, HostingApiError, permissionHint, redact } from "./errors";
 import { MAX_PER_PAGE, parseLinkHeader } from "./pagination";
-import { AdaptiveLimiter, defaultSleep, detectRateLimit, type HeaderBag } from "./rate-limit";
+import {
+  AdaptiveLimiter,
+  defaultSleep,
+  detectRateLimit,
+  type HeaderBag,
+  SECONDARY_LIMIT_FALLBACK_MS,
+} from "./rate-limit";
 
 export const MEDIA_TYPE = "application/vnd.service+json";
 export const USER_AGENT = "pulumi-hosting";
@@ -98,7 +104,7 @@ export class HostingClient {
       maxDelayMs: options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
       maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS,
       maxRateLimitRetries: options.maxRateLimitRetries ?? DEFAULT_MAX_RATE_LIMIT_RETRIES,
-      secondaryFallbackMs: options.secondaryFallbackMs ?? 60_000,
+      secondaryFallbackMs: options.secondaryFallbackMs ?? SECONDARY_LIMIT_FALLBACK_MS,
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       sleep: options.sleep ?? defaultSleep,
