@@ -130,5 +130,3 @@ const persist: MiddlewareHandler<ServerEnv> = async (c, next) => {
   await next();
   if (c.req.method !== "GET" && c.res.status < 400) c.get("store").save();
 };
-
-export type { Controls };

@@ -73,7 +73,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
         owner,
         name,
         default: false,
-        ...settings(state, scope, owner, body, undefined),
+        ...settings(scope, body, undefined),
       };
       if (group.visibility === "selected") {
         if (scope === "enterprise") {
@@ -97,7 +97,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       const name = parseName(body.name, false);
       if (name !== undefined) assertUniqueName(state, scope, owner, name, group.id);
       // Omitted settings take their documented defaults (spec, table E, PATCH).
-      const next = settings(state, scope, owner, body, group);
+      const next = settings(scope, body, group);
       Object.assign(group, next, name === undefined ? {} : { name });
       if (group.visibility !== "selected") {
         group.selectedOrganizationIds = [];
@@ -291,9 +291,7 @@ function assertUniqueName(
 
 /** The settings a create or PATCH may carry, with the documented defaults for omitted ones. */
 function settings(
-  _state: EmulatorState,
   scope: Scope,
-  _owner: string,
   body: Record<string, unknown>,
   current: StoredRunnerGroup | undefined,
 ): Pick<

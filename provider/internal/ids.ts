@@ -19,14 +19,3 @@ export function splitId(id: string, format: readonly string[], resource: string)
   }
   return parts.map((p) => decodeURIComponent(p));
 }
-
-/** The form of a numeric id given by the user (`importId`), as the API's integer. */
-export function parseNumericId(value: string, field: string): number {
-  if (!/^[1-9]\d*$/.test(value)) {
-    throw new HostingApiError({
-      code: "configuration",
-      apiMessage: `${field} must be a positive integer; got "${value}"`,
-    });
-  }
-  return Number(value);
-}

@@ -9,8 +9,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
-export const RUNTIME_MODULE = "pulumi-hosting/runtime";
-
 export class ProviderShim implements pulumi.dynamic.ResourceProvider {
   constructor(readonly kind: string) {}
 

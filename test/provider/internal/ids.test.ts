@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { joinId, parseNumericId, splitId } from "../../../provider/internal/ids";
+import { joinId, splitId } from "../../../provider/internal/ids";
 
 describe("composite ids", () => {
   it("round-trips parts holding the separator and other reserved characters", () => {
@@ -17,11 +17,5 @@ describe("composite ids", () => {
     expect(() => splitId(id, ["owner", "repository", "hookId"], "RepositoryWebhook")).toThrow(
       /RepositoryWebhook id .* is not of the form owner\/repository\/hookId/,
     );
-  });
-
-  it("parses numeric ids and names the field when it is not one", () => {
-    expect(parseNumericId("42", "importId")).toBe(42);
-    expect(() => parseNumericId("4x", "importId")).toThrow(/importId must be a positive integer/);
-    expect(() => parseNumericId("0", "importId")).toThrow(/importId/);
   });
 });
