@@ -90,13 +90,7 @@ export async function call<T = Json>(
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const url = /^https?:\/\//.test(path) ? path : `${emulator.url}${path}`;
   const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text ? JSON.parse(text) : undefined) as T,
-    text,
-  };
+  return readResponse<T>(response);
 }
 
 /** Calls a control route (`/_emulator${path}`). */
@@ -115,13 +109,7 @@ export async function control<T = Json>(
           headers: { "content-type": "application/json" },
         }),
   });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text ? JSON.parse(text) : undefined) as T,
-    text,
-  };
+  return readResponse<T>(response);
 }
 
 /** Creates a repository webhook as the site administrator and returns its JSON (asserting 201). */
@@ -183,4 +171,15 @@ export function expectValidationFailed(
   expect(item, JSON.stringify(errors)).toBeDefined();
   expect(item?.resource).toBe("Hook");
   if (code) expect(item?.code).toBe(code);
+}
+
+/** Status, headers, the raw text and the parsed JSON body of a response. */
+async function readResponse<T>(response: Response): Promise<ApiResponse<T>> {
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (text ? JSON.parse(text) : undefined) as T,
+    text,
+  };
 }
