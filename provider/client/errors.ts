@@ -1,9 +1,12 @@
 /**
- * The one error type of the client. It carries what the server said (status, message, `errors[]`,
- * `documentation_url`), what was asked (method and path, never headers), and a hint that tells the
- * user what to do next. It never carries the token: requests are described by method and path only,
- * and every message passes through `redact` before it is stored.
+ * The one error type of the client, and every way one is built: from an HTTP answer, from a network
+ * failure, from a response body of the wrong shape, and the provider's own not-found errors. It
+ * carries what the server said (status, message, `errors[]`, `documentation_url`), what was asked
+ * (method and path, never headers), and a hint that tells the user what to do next. It never
+ * carries the token: requests are described by method and path only, and everything the server
+ * sent back passes through `redact` before it is stored.
  */
+import type { HeaderBag } from "./rate-limit";
 
 /** Stable, machine-readable classification of a failure (lower_snake, like undici's `code`). */
 export type HostingErrorCode =
@@ -140,4 +143,138 @@ export function codeForStatus(status: number): HostingErrorCode {
   if (status === 429) return "rate_limited";
   if (status >= 500) return "server_error";
   return "unexpected_response";
+}
+
+/** Network failures that mean the request (or its answer) ran out of time. */
+const TIMEOUT_ERRORS: ReadonlySet<string> = new Set([
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "ETIMEDOUT",
+]);
+
+/** What the client knows of a failed HTTP answer. */
+export interface FailedResponse {
+  method: string;
+  path: string;
+  status: number;
+  headers: HeaderBag;
+  /** The parsed body (JSON when it was), or the text. */
+  data: unknown;
+  /** The body's `message`, or a short text, or `HTTP <status>`. */
+  apiMessage: string;
+}
+
+/**
+ * The error for an HTTP answer outside 2xx. Everything the server sent back may echo the token, so
+ * all of it is redacted before it is kept.
+ */
+export function errorFromResponse(
+  response: FailedResponse,
+  token: string,
+  override: { code?: "rate_limited"; hint?: string } = {},
+): HostingApiError {
+  const clean = (text: string) => redact(text, token);
+  const acceptedPermissions = response.headers.get("x-accepted-service-permissions");
+  const acceptedScopes = response.headers.get("x-accepted-oauth-scopes");
+  const body = isRecord(response.data) ? response.data : {};
+  return new HostingApiError({
+    code: override.code ?? codeForStatus(response.status),
+    status: response.status,
+    method: response.method,
+    path: response.path,
+    apiMessage: clean(response.apiMessage),
+    errors: normaliseDetails(body.errors).map((d) =>
+      Object.fromEntries(Object.entries(d).map(([k, v]) => [k, clean(v)])),
+    ),
+    ...(typeof body.documentation_url === "string"
+      ? { documentationUrl: clean(body.documentation_url) }
+      : {}),
+    ...(acceptedPermissions ? { acceptedPermissions: clean(acceptedPermissions) } : {}),
+    ...(acceptedScopes ? { acceptedScopes: clean(acceptedScopes) } : {}),
+    ...optionalHint(override.hint ?? permissionHint(response.status, acceptedPermissions, acceptedScopes)),
+  });
+}
+
+/** The error for a request that got no answer: refused, reset, timed out. */
+export function networkError(
+  method: string,
+  path: string,
+  origin: string,
+  cause: unknown,
+  token: string,
+): HostingApiError {
+  const code = errorCode(cause);
+  const timeout = TIMEOUT_ERRORS.has(code);
+  const reason = redact(cause instanceof Error ? cause.message : String(cause), token);
+  return new HostingApiError({
+    code: timeout ? "timeout" : "network_error",
+    method,
+    path,
+    apiMessage: `${timeout ? "timed out" : "network failure"} talking to ${origin}: ${reason}${code ? ` (${code})` : ""}`,
+    ...optionalHint(
+      code === "ECONNREFUSED" || code === "ENOTFOUND"
+        ? "Check hosting:baseUrl (or HOSTING_BASE_URL) and that the server is running"
+        : undefined,
+    ),
+  });
+}
+
+/** The error for an answer the client cannot use (a body of the wrong shape, a link elsewhere). */
+export function unexpectedResponse(method: string, path: string, message: string): HostingApiError {
+  return new HostingApiError({ code: "unexpected_response", method, path, apiMessage: message });
+}
+
+/**
+ * A provider's own not-found error: the object a program names (an `importId`, a group, an
+ * organisation) does not exist, said in the program's terms with what to check.
+ */
+export function notFoundError(init: {
+  method: string;
+  path: string;
+  message: string;
+  hint?: string;
+}): HostingApiError {
+  return new HostingApiError({
+    code: "not_found",
+    status: 404,
+    method: init.method,
+    path: init.path,
+    apiMessage: init.message,
+    ...optionalHint(init.hint),
+  });
+}
+
+/** The body's message, or a short text body, or the status. */
+export function messageOf(data: unknown, text: string, status: number): string {
+  if (isRecord(data) && typeof data.message === "string") return data.message;
+  if (text.trim() !== "" && text.length < 300) return text.trim();
+  return `HTTP ${status}`;
+}
+
+/** The stable `code` of a Node or undici error (or of its cause). */
+export function errorCode(e: unknown): string {
+  if (!isRecord(e)) return "";
+  if (typeof e.code === "string") return e.code;
+  return isRecord(e.cause) && typeof e.cause.code === "string" ? e.cause.code : "";
+}
+
+function normaliseDetails(raw: unknown): ApiErrorDetail[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.map((item): ApiErrorDetail => {
+    if (typeof item === "string") return { message: item };
+    if (!isRecord(item)) return { message: String(item) };
+    const detail: ApiErrorDetail = {};
+    for (const key of ["resource", "field", "code", "message"] as const) {
+      if (typeof item[key] === "string") detail[key] = item[key];
+    }
+    return detail;
+  });
+}
+
+function optionalHint(hint: string | undefined): { hint?: string } {
+  return hint ? { hint } : {};
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
 }

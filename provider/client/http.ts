@@ -1,10 +1,21 @@
 /**
- * The HTTP client: one visible chain of auth headers, logging, retry, bounded concurrency and
- * rate-limit handling over a keep-alive undici pool shared by the whole process.
+ * The HTTP client: one visible chain of auth headers, logging, bounded concurrency, rate limits
+ * (`rate-limit.ts`) and retries (`retry.ts`) over a keep-alive undici pool shared by the whole
+ * process. Responses can be validated against a zod schema, so a surprise from the server fails
+ * clearly instead of corrupting state. Errors are built in `errors.ts`.
  */
 import { Agent, type Dispatcher, request as undiciRequest } from "undici";
+import type { z } from "zod";
 import { API_VERSION_DEFAULT, type ClientSettings } from "./config";
-import { type ApiErrorDetail, codeForStatus, HostingApiError, permissionHint, redact } from "./errors";
+import {
+  errorCode,
+  errorFromResponse,
+  type FailedResponse,
+  messageOf,
+  networkError,
+  redact,
+  unexpectedResponse,
+} from "./errors";
 import { MAX_PER_PAGE, parseLinkHeader } from "./pagination";
 import {
   AdaptiveLimiter,
@@ -13,28 +24,26 @@ import {
   type HeaderBag,
   SECONDARY_LIMIT_FALLBACK_MS,
 } from "./rate-limit";
+import {
+  DEFAULT_BASE_DELAY_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_DELAY_MS,
+  type HttpMethod,
+  isIdempotent,
+  RetryPolicy,
+} from "./retry";
+
+export { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, type HttpMethod };
 
 export const MEDIA_TYPE = "application/vnd.service+json";
 export const USER_AGENT = "pulumi-hosting";
 
-/** Attempts for an idempotent request that meets a 5xx or a network failure. */
-export const DEFAULT_MAX_ATTEMPTS = 4;
-export const DEFAULT_BASE_DELAY_MS = 250;
-export const DEFAULT_MAX_DELAY_MS = 8_000;
 /** Rate-limit waits longer than this fail instead, telling the user when to try again. */
 export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 15 * 60_000;
 export const DEFAULT_MAX_RATE_LIMIT_RETRIES = 5;
 /** Requests in flight at once per client; the server's rate-limit answers shrink it. */
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_TIMEOUT_MS = 60_000;
-
-export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
-
-const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "HEAD", "PUT", "DELETE"]);
-
-/** Failures that happen before the request reaches the server: safe to retry for any method. */
-const CONNECT_ERRORS = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN"]);
-const TIMEOUT_ERRORS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -49,6 +58,9 @@ export interface RequestOptions {
    */
   idempotent?: boolean;
 }
+
+/** Options of a request whose response body is validated: `data` is then the schema's output. */
+export type ParsedRequestOptions<S extends z.ZodType> = RequestOptions & { schema: S };
 
 export interface ApiResponse<T> {
   status: number;
@@ -89,6 +101,7 @@ export class HostingClient {
     log: ((line: string) => void) | undefined;
   };
   private readonly dispatcher: Dispatcher;
+  private readonly retry: RetryPolicy;
 
   constructor(
     private readonly settings: ClientSettings,
@@ -112,19 +125,40 @@ export class HostingClient {
       log: options.log,
     };
     this.limiter = new AdaptiveLimiter(this.opts.concurrency, 1, this.opts.now, this.opts.sleep);
+    this.retry = new RetryPolicy(this.opts);
   }
 
-  get<T>(path: string, options?: RequestOptions): Promise<ApiResponse<T>> {
-    return this.request<T>("GET", path, options);
+  get<S extends z.ZodType>(path: string, options: ParsedRequestOptions<S>): Promise<ApiResponse<z.infer<S>>>;
+  get<T>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  get(path: string, options?: RequestOptions & { schema?: z.ZodType }): Promise<ApiResponse<unknown>> {
+    return this.parsed("GET", path, options);
   }
-  post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>> {
-    return this.request<T>("POST", path, { ...options, body });
+  post<S extends z.ZodType>(
+    path: string,
+    body: unknown,
+    options: ParsedRequestOptions<S>,
+  ): Promise<ApiResponse<z.infer<S>>>;
+  post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  post(path: string, body?: unknown, options?: RequestOptions & { schema?: z.ZodType }) {
+    return this.parsed("POST", path, { ...options, body });
   }
-  patch<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>> {
-    return this.request<T>("PATCH", path, { ...options, body });
+  patch<S extends z.ZodType>(
+    path: string,
+    body: unknown,
+    options: ParsedRequestOptions<S>,
+  ): Promise<ApiResponse<z.infer<S>>>;
+  patch<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  patch(path: string, body?: unknown, options?: RequestOptions & { schema?: z.ZodType }) {
+    return this.parsed("PATCH", path, { ...options, body });
   }
-  put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>> {
-    return this.request<T>("PUT", path, { ...options, body });
+  put<S extends z.ZodType>(
+    path: string,
+    body: unknown,
+    options: ParsedRequestOptions<S>,
+  ): Promise<ApiResponse<z.infer<S>>>;
+  put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+  put(path: string, body?: unknown, options?: RequestOptions & { schema?: z.ZodType }) {
+    return this.parsed("PUT", path, { ...options, body });
   }
   delete<T = undefined>(path: string, options?: RequestOptions): Promise<ApiResponse<T>> {
     return this.request<T>("DELETE", path, options);
@@ -133,33 +167,39 @@ export class HostingClient {
   /**
    * Follows `Link: rel="next"` until the last page, asking for the largest page size. `select`
    * picks the items out of an envelope (`{total_count, hooks: [...]}`); arrays are taken as they are.
+   * With `schema`, every item is validated against it.
    */
-  async paginate<T>(
+  paginate<S extends z.ZodType>(
     path: string,
-    options: RequestOptions & { select?: (body: unknown) => T[] } = {},
-  ): Promise<T[]> {
-    const { select, ...rest } = options;
-    const items: T[] = [];
+    options: RequestOptions & { select?: (body: unknown) => unknown[]; schema: S },
+  ): Promise<Array<z.infer<S>>>;
+  paginate<T>(path: string, options?: RequestOptions & { select?: (body: unknown) => T[] }): Promise<T[]>;
+  async paginate(
+    path: string,
+    options: RequestOptions & { select?: (body: unknown) => unknown[]; schema?: z.ZodType } = {},
+  ): Promise<unknown[]> {
+    const { select, schema, ...rest } = options;
+    const items: unknown[] = [];
     let next: string | undefined = path;
     let query: Record<string, QueryValue> = { per_page: MAX_PER_PAGE, ...rest.query };
     while (next) {
       const page: ApiResponse<unknown> = await this.request<unknown>("GET", next, { ...rest, query });
-      const pageItems = select ? select(page.data) : (page.data as T[]);
+      const pageItems = select ? select(page.data) : page.data;
       if (!Array.isArray(pageItems)) {
         const url = new URL(/^https?:\/\//.test(next) ? next : this.apiRoot + next);
-        throw this.unexpected("GET", url.pathname, "expected a list in the response body");
+        throw unexpectedResponse("GET", url.pathname, "expected a list in the response body");
       }
       items.push(...pageItems);
       next = parseLinkHeader(page.headers.get("link")).next;
       query = {}; // the next link carries the query
     }
-    return items;
+    return schema ? items.map((item) => validate(schema, item, "GET", path)) : items;
   }
 
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = this.resolve(path, options.query);
     const display = url.pathname + url.search;
-    const idempotent = options.idempotent ?? IDEMPOTENT.has(method);
+    const idempotent = isIdempotent(method, options.idempotent);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.settings.token}`,
       accept: MEDIA_TYPE,
@@ -173,82 +213,104 @@ export class HostingClient {
     let rateLimitRetries = 0;
     for (;;) {
       attempt++;
-      const release = await this.limiter.acquire();
-      const started = this.opts.now();
-      let response: Dispatcher.ResponseData;
-      let text: string;
-      try {
-        response = await undiciRequest(url, {
-          method,
-          headers,
-          body: body ?? null,
-          dispatcher: this.dispatcher,
-          headersTimeout: this.opts.timeoutMs,
-          bodyTimeout: this.opts.timeoutMs,
-        });
-        text = await response.body.text();
-      } catch (cause) {
-        release();
-        const failure = this.networkError(method, display, cause);
-        const safe = idempotent || CONNECT_ERRORS.has(errorCode(cause));
-        this.logLine(
-          `${method} ${display} -> ${failure.code} (${errorCode(cause) || "error"}) attempt ${attempt}`,
-        );
-        if (safe && attempt < this.opts.maxAttempts) {
-          await this.opts.sleep(this.backoff(attempt));
-          continue;
-        }
-        throw failure;
+      const sent = await this.send(url, method, headers, body);
+      if ("cause" in sent) {
+        const failure = networkError(method, display, this.origin, sent.cause, this.settings.token);
+        const code = errorCode(sent.cause);
+        this.logLine(`${method} ${display} -> ${failure.code} (${code || "error"}) attempt ${attempt}`);
+        const wait = this.retry.afterNetworkFailure(attempt, idempotent, code);
+        if (wait === undefined) throw failure;
+        await this.opts.sleep(wait);
+        continue;
       }
-      release();
-      const status = response.statusCode;
-      const bag = headerBag(response.headers);
-      this.logLine(`${method} ${display} -> ${status} in ${this.opts.now() - started}ms attempt ${attempt}`);
+      const { status, headers: bag, text, ms } = sent;
+      this.logLine(`${method} ${display} -> ${status} in ${ms}ms attempt ${attempt}`);
       const data = parseBody(text, bag.get("content-type"));
-
       if (status >= 200 && status < 300) {
         this.limiter.onSuccess();
         return { status, data: data as T, headers: bag };
       }
 
-      const apiMessage = messageOf(data, text, status);
+      const failed: FailedResponse = {
+        method,
+        path: display,
+        status,
+        headers: bag,
+        data,
+        apiMessage: messageOf(data, text, status),
+      };
       const limit = detectRateLimit(
         status,
         bag,
-        apiMessage,
+        failed.apiMessage,
         this.opts.now(),
         rateLimitRetries + 1,
         this.opts.secondaryFallbackMs,
       );
       if (limit) {
         // A rate-limited request was refused before it ran, so any method may be sent again.
-        const retry =
-          rateLimitRetries < this.opts.maxRateLimitRetries && limit.waitMs <= this.opts.maxRateLimitWaitMs;
+        const withinCap = limit.waitMs <= this.opts.maxRateLimitWaitMs;
         // Shrink the window either way, but only pause other requests for a wait within the cap.
-        this.limiter.onRateLimited(limit.waitMs <= this.opts.maxRateLimitWaitMs ? limit.waitMs : 0);
-        if (retry) {
+        this.limiter.onRateLimited(withinCap ? limit.waitMs : 0);
+        if (rateLimitRetries < this.opts.maxRateLimitRetries && withinCap) {
           rateLimitRetries++;
           attempt--;
           this.logLine(`${method} ${display} rate limited (${limit.kind}); waiting ${limit.waitMs}ms`);
           await this.opts.sleep(limit.waitMs);
           continue;
         }
-        throw this.httpError(method, display, status, bag, data, apiMessage, {
+        throw errorFromResponse(failed, this.settings.token, {
           code: "rate_limited",
           hint: `The server's ${limit.kind} rate limit is exhausted; try again in ${Math.ceil(limit.waitMs / 1000)}s`,
         });
       }
 
-      if (status >= 500 && idempotent && attempt < this.opts.maxAttempts) {
-        const retryAfter = Number(bag.get("retry-after"));
-        await this.opts.sleep(
-          Number.isFinite(retryAfter) && retryAfter > 0
-            ? Math.min(retryAfter * 1000, this.opts.maxDelayMs)
-            : this.backoff(attempt),
-        );
-        continue;
-      }
-      throw this.httpError(method, display, status, bag, data, apiMessage);
+      const wait = this.retry.afterStatus(attempt, idempotent, status, bag.get("retry-after"));
+      if (wait === undefined) throw errorFromResponse(failed, this.settings.token);
+      await this.opts.sleep(wait);
+    }
+  }
+
+  /** A request whose body, when `schema` is given, is validated before it is returned. */
+  private async parsed(
+    method: HttpMethod,
+    path: string,
+    options: RequestOptions & { schema?: z.ZodType } = {},
+  ): Promise<ApiResponse<unknown>> {
+    const { schema, ...rest } = options;
+    const response = await this.request<unknown>(method, path, rest);
+    return schema ? { ...response, data: validate(schema, response.data, method, path) } : response;
+  }
+
+  /** One exchange under the concurrency limit: the answer, or the network failure. */
+  private async send(
+    url: URL,
+    method: HttpMethod,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<{ status: number; headers: HeaderBag; text: string; ms: number } | { cause: unknown }> {
+    const release = await this.limiter.acquire();
+    const started = this.opts.now();
+    try {
+      const response = await undiciRequest(url, {
+        method,
+        headers,
+        body: body ?? null,
+        dispatcher: this.dispatcher,
+        headersTimeout: this.opts.timeoutMs,
+        bodyTimeout: this.opts.timeoutMs,
+      });
+      const text = await response.body.text();
+      return {
+        status: response.statusCode,
+        headers: headerBag(response.headers),
+        text,
+        ms: this.opts.now() - started,
+      };
+    } catch (cause) {
+      return { cause };
+    } finally {
+      release();
     }
   }
 
@@ -258,14 +320,14 @@ export class HostingClient {
       url = new URL(path);
       // Links come from the server; never send the token to another host or outside the API root.
       if (url.origin !== this.origin) {
-        throw this.unexpected(
+        throw unexpectedResponse(
           "GET",
           url.pathname,
           `refusing to follow a link to another host (${url.origin})`,
         );
       }
       if (!`${url.pathname}/`.startsWith(`${this.rootPath}/`)) {
-        throw this.unexpected("GET", url.pathname, `refusing to follow a link outside ${this.apiRoot}`);
+        throw unexpectedResponse("GET", url.pathname, `refusing to follow a link outside ${this.apiRoot}`);
       }
     } else {
       if (!path.startsWith("/")) throw new Error(`API paths start with "/": ${path}`);
@@ -277,72 +339,26 @@ export class HostingClient {
     return url;
   }
 
-  /** Full-jitter exponential backoff (AWS architecture blog), capped. */
-  private backoff(attempt: number): number {
-    const ceiling = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** (attempt - 1));
-    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
-  }
-
-  private httpError(
-    method: string,
-    path: string,
-    status: number,
-    headers: HeaderBag,
-    data: unknown,
-    apiMessage: string,
-    override: { code?: "rate_limited"; hint?: string } = {},
-  ): HostingApiError {
-    // Everything the server sent back may echo the token; none of it is kept unredacted.
-    const clean = (text: string) => redact(text, this.settings.token);
-    const acceptedPermissions = headers.get("x-accepted-service-permissions");
-    const acceptedScopes = headers.get("x-accepted-oauth-scopes");
-    const body = isRecord(data) ? data : {};
-    return new HostingApiError({
-      code: override.code ?? codeForStatus(status),
-      status,
-      method,
-      path,
-      apiMessage: clean(apiMessage),
-      errors: normaliseDetails(body.errors).map((d) =>
-        Object.fromEntries(Object.entries(d).map(([k, v]) => [k, clean(v)])),
-      ),
-      ...(typeof body.documentation_url === "string"
-        ? { documentationUrl: clean(body.documentation_url) }
-        : {}),
-      ...(acceptedPermissions ? { acceptedPermissions: clean(acceptedPermissions) } : {}),
-      ...(acceptedScopes ? { acceptedScopes: clean(acceptedScopes) } : {}),
-      ...optionalHint(override.hint ?? permissionHint(status, acceptedPermissions, acceptedScopes)),
-    });
-  }
-
-  private networkError(method: string, path: string, cause: unknown): HostingApiError {
-    const code = errorCode(cause);
-    const timeout = TIMEOUT_ERRORS.has(code);
-    const reason = redact(cause instanceof Error ? cause.message : String(cause), this.settings.token);
-    return new HostingApiError({
-      code: timeout ? "timeout" : "network_error",
-      method,
-      path,
-      apiMessage: `${timeout ? "timed out" : "network failure"} talking to ${this.origin}: ${reason}${code ? ` (${code})` : ""}`,
-      ...optionalHint(
-        code === "ECONNREFUSED" || code === "ENOTFOUND"
-          ? "Check hosting:baseUrl (or HOSTING_BASE_URL) and that the server is running"
-          : undefined,
-      ),
-    });
-  }
-
-  private unexpected(method: string, path: string, message: string): HostingApiError {
-    return new HostingApiError({ code: "unexpected_response", method, path, apiMessage: message });
-  }
-
   private logLine(line: string): void {
     this.opts.log?.(redact(`hosting: ${line}`, this.settings.token));
   }
 }
 
-function optionalHint(hint: string | undefined): { hint?: string } {
-  return hint ? { hint } : {};
+/** Validates a response body, so a surprise from the server fails clearly instead of corrupting state. */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  method: string,
+  path: string,
+): z.infer<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw unexpectedResponse(
+    method,
+    path,
+    `unexpected response body${issue ? ` (${issue.path.join(".") || "body"}: ${issue.message})` : ""}`,
+  );
 }
 
 function headerBag(raw: Record<string, string | string[] | undefined>): HeaderBag {
@@ -362,33 +378,4 @@ function parseBody(text: string, contentType: string | undefined): unknown {
   } catch {
     return text;
   }
-}
-
-function messageOf(data: unknown, text: string, status: number): string {
-  if (isRecord(data) && typeof data.message === "string") return data.message;
-  if (text.trim() !== "" && text.length < 300) return text.trim();
-  return `HTTP ${status}`;
-}
-
-function normaliseDetails(raw: unknown): ApiErrorDetail[] {
-  if (!Array.isArray(raw)) return [];
-  return raw.map((item): ApiErrorDetail => {
-    if (typeof item === "string") return { message: item };
-    if (!isRecord(item)) return { message: String(item) };
-    const detail: ApiErrorDetail = {};
-    for (const key of ["resource", "field", "code", "message"] as const) {
-      if (typeof item[key] === "string") detail[key] = item[key];
-    }
-    return detail;
-  });
-}
-
-function errorCode(e: unknown): string {
-  if (!isRecord(e)) return "";
-  if (typeof e.code === "string") return e.code;
-  return isRecord(e.cause) && typeof e.cause.code === "string" ? e.cause.code : "";
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null;
 }

@@ -19,3 +19,14 @@ export function splitId(id: string, format: readonly string[], resource: string)
   }
   return parts.map((p) => decodeURIComponent(p));
 }
+
+/** A part of an id that is a server-assigned integer (a group id), or fails naming the part. */
+export function numericPart(value: string, part: string, resource: string): number {
+  if (!/^[1-9]\d*$/.test(value)) {
+    throw new HostingApiError({
+      code: "configuration",
+      apiMessage: `${resource} id part ${part} must be a positive integer; got "${value}"`,
+    });
+  }
+  return Number(value);
+}

@@ -1,8 +1,10 @@
 /**
- * The provider object Pulumi serialises into state as `__provider`. It is a thin shim: one string
- * field and methods that load the installed package's runtime by name. So the state holds no token,
- * no client and no captured library code (well under 4 KB), and refresh and delete, which run the
- * code stored in state (pulumi/pulumi#16826), run the behaviour of the installed package version.
+ * The serialised provider used when this library is not installed under `node_modules` (a program
+ * inside this repository, a linked checkout), and the one every stack written by 0.1.0 holds. It is
+ * a thin shim: one string field and methods that load the package's runtime by name
+ * (`pulumi-hosting/runtime`), so the state holds no token, no client and no captured library code,
+ * and refresh and delete, which run the code stored in state (pulumi/pulumi#16826), run the
+ * behaviour of the installed package version. Its text is part of existing states: keep it as it is.
  *
  * The methods must not reference anything from this module's scope: Pulumi serialises their source
  * text, and `require` is resolved from the program's directory in the provider process.

@@ -11,9 +11,9 @@
  * in today's tools), downgrade them to a plain member, or retain them as they are. An organisation
  * must keep an admin: demoting or removing the last one is refused before any write.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { HostingApiError, isNotFound } from "../client/errors";
+import { HostingApiError, isNotFound, notFoundError } from "../client/errors";
 import type { HostingClient } from "../client/http";
 import {
   type ApiOrgMembership,
@@ -22,18 +22,13 @@ import {
   type ORG_MEMBERSHIP_STATES,
   type OrgMembershipRole,
 } from "../client/schemas";
-import { checkInputs, fields } from "../internal/check";
+import { fields } from "../internal/check";
 import { client } from "../internal/context";
-import { diffFields, type FieldRules, sameValue } from "../internal/diff";
+import { type FieldRules, sameValue } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
-import {
-  compact,
-  type HostingProvider,
-  inputsFrom,
-  parseResponse,
-  resourceProps,
-} from "../internal/provider";
-import { shimFor } from "../internal/shim";
+import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
+import { compact } from "../internal/outputs";
+import { HostingResource } from "../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Args
@@ -139,56 +134,43 @@ const ID_FORMAT = ["org", "username"] as const;
 const membershipPath = (org: string, username: string) =>
   `/orgs/${encodeURIComponent(org)}/memberships/${encodeURIComponent(username)}`;
 
-const adminListSchema = z.array(z.object({ login: z.string() }).loose());
+const adminSchema = z.object({ login: z.string() }).loose();
 
 const membershipApi = (c: HostingClient) => ({
-  get: async (org: string, username: string) => {
-    const path = membershipPath(org, username);
-    return parseResponse(apiOrgMembershipSchema, (await c.get(path)).data, "GET", path);
-  },
+  get: async (org: string, username: string) =>
+    (await c.get(membershipPath(org, username), { schema: apiOrgMembershipSchema })).data,
   /** PUT invites a non-member, re-roles a member or a pending invitation; repeating it is harmless. */
   set: async (org: string, username: string, role: OrgMembershipRole) => {
     const path = membershipPath(org, username);
     try {
-      return parseResponse(apiOrgMembershipSchema, (await c.put(path, { role })).data, "PUT", path);
+      return (await c.put(path, { role }, { schema: apiOrgMembershipSchema })).data;
     } catch (e) {
-      throw isNotFound(e) ? unknownUserOrOrg(org, username, path) : e;
+      if (!isNotFound(e)) throw e;
+      throw notFoundError({
+        method: "PUT",
+        path,
+        message: `OrgMembership ${org}/${username}: there is no user ${username} or no organisation ${org}`,
+        hint: `Check both names, and that the token belongs to an owner of ${org} (classic scope admin:org, or the fine-grained permission members write)`,
+      });
     }
   },
   /** The logins of the organisation's admins (owners). */
   admins: async (org: string) => {
     const path = `/orgs/${encodeURIComponent(org)}/members`;
-    let page: unknown[];
     try {
-      page = await c.paginate<unknown>(path, { query: { role: "admin" } });
+      const admins = await c.paginate(path, { query: { role: "admin" }, schema: adminSchema });
+      return admins.map((u) => u.login);
     } catch (e) {
-      throw isNotFound(e) ? noSuchOrg(org, path) : e;
+      if (!isNotFound(e)) throw e;
+      throw notFoundError({
+        method: "GET",
+        path,
+        message: `OrgMembership: there is no organisation ${org}`,
+        hint: "Check the name, and that the token can see the organisation",
+      });
     }
-    return parseResponse(adminListSchema, page, "GET", path).map((u) => u.login);
   },
 });
-
-function unknownUserOrOrg(org: string, username: string, path: string): HostingApiError {
-  return new HostingApiError({
-    code: "not_found",
-    status: 404,
-    method: "PUT",
-    path,
-    apiMessage: `OrgMembership ${org}/${username}: there is no user ${username} or no organisation ${org}`,
-    hint: `Check both names, and that the token belongs to an owner of ${org} (classic scope admin:org, or the fine-grained permission members write)`,
-  });
-}
-
-function noSuchOrg(org: string, path: string): HostingApiError {
-  return new HostingApiError({
-    code: "not_found",
-    status: 404,
-    method: "GET",
-    path,
-    apiMessage: `OrgMembership: there is no organisation ${org}`,
-    hint: "Check the name, and that the token can see the organisation",
-  });
-}
 
 /**
  * The last-admin guard: an organisation must keep an admin. Before demoting or removing someone it
@@ -214,97 +196,82 @@ async function refuseLastAdmin(
   });
 }
 
-export const orgMembershipProvider: HostingProvider<OrgMembershipInputs, OrgMembershipOutputs> = {
-  async check(_olds, news) {
-    return checkInputs(orgMembershipInputs, news);
-  },
+export const orgMembershipProvider = defineProvider<typeof orgMembershipInputs, OrgMembershipOutputs>(
+  "OrgMembership",
+  {
+    inputs: orgMembershipInputs,
+    rules: orgMembershipRules,
+    comparable,
 
-  async diff(_id, olds, news) {
-    return diffFields(orgMembershipRules, comparable(olds), comparable(news));
-  },
+    async create(inputs) {
+      const c = client();
+      // Creating with role member demotes a person who is already an admin: the guard applies.
+      if (inputs.role === "member") await refuseLastAdmin(c, inputs.org, inputs.username, "demote");
+      const membership = await membershipApi(c).set(inputs.org, inputs.username, inputs.role);
+      return { id: joinId(inputs.org, inputs.username), outs: orgMembershipOutputs(inputs, membership) };
+    },
 
-  async create(inputs) {
-    const c = client();
-    // Creating with role member demotes a person who is already an admin: the guard applies.
-    if (inputs.role === "member") await refuseLastAdmin(c, inputs.org, inputs.username, "demote");
-    const membership = await membershipApi(c).set(inputs.org, inputs.username, inputs.role);
-    return { id: joinId(inputs.org, inputs.username), outs: orgMembershipOutputs(inputs, membership) };
-  },
-
-  async read(id, props) {
-    const [org = "", username = ""] = splitId(id, ID_FORMAT, "OrgMembership");
-    let membership: ApiOrgMembership;
-    try {
-      membership = await membershipApi(client()).get(org, username);
-    } catch (e) {
+    async read(id, props) {
+      const [org = "", username = ""] = splitId(id, ID_FORMAT, "OrgMembership");
       // No membership and no invitation: cancelled, declined, or the person left. Refresh drops it.
-      if (isNotFound(e)) return {};
-      throw e;
-    }
-    const outs = orgMembershipOutputs(
-      {
-        org: props?.org ?? org,
-        username: props?.username ?? username,
-        onDestroy: props?.onDestroy ?? "remove",
-      },
-      membership,
-    );
-    // state is not in the rules, so it is an output only and never appears as an input.
-    return { id, props: outs, inputs: inputsFrom(orgMembershipRules, outs) };
-  },
+      const membership = await readOrGone(() => membershipApi(client()).get(org, username));
+      if (!membership) return {};
+      const outs = orgMembershipOutputs(
+        {
+          org: props?.org ?? org,
+          username: props?.username ?? username,
+          onDestroy: props?.onDestroy ?? "remove",
+        },
+        membership,
+      );
+      // state is not in the rules, so it is an output only and never appears as an input.
+      return { id, props: outs };
+    },
 
-  async update(_id, olds, news) {
-    if (sameValue(olds.role, news.role)) {
-      // Only onDestroy changed: it lives in state, so nothing is sent.
-      return { outs: { ...news, state: olds.state } };
-    }
-    const c = client();
-    if (news.role === "member") await refuseLastAdmin(c, news.org, news.username, "demote");
-    const membership = await membershipApi(c).set(news.org, news.username, news.role);
-    return { outs: orgMembershipOutputs(news, membership) };
-  },
+    async update(_id, olds, news) {
+      if (sameValue(olds.role, news.role)) {
+        // Only onDestroy changed: it lives in state, so nothing is sent.
+        return { outs: { ...news, state: olds.state } };
+      }
+      const c = client();
+      if (news.role === "member") await refuseLastAdmin(c, news.org, news.username, "demote");
+      const membership = await membershipApi(c).set(news.org, news.username, news.role);
+      return { outs: orgMembershipOutputs(news, membership) };
+    },
 
-  async delete(id, props) {
-    const [org = "", username = ""] = splitId(id, ID_FORMAT, "OrgMembership");
-    const c = client();
-    const mode = props?.onDestroy ?? "remove";
-    if (mode === "retain") return;
-    if (mode === "downgrade") {
-      let current: ApiOrgMembership;
+    async delete(id, props) {
+      const [org = "", username = ""] = splitId(id, ID_FORMAT, "OrgMembership");
+      const c = client();
+      const mode = props?.onDestroy ?? "remove";
+      if (mode === "retain") return;
+      if (mode === "downgrade") {
+        // Gone already: a PUT now would invite them again.
+        const current = await readOrGone(() => membershipApi(c).get(org, username));
+        if (current?.role !== "admin") return;
+        await refuseLastAdmin(c, org, username, "demote");
+        await membershipApi(c).set(org, username, "member");
+        return;
+      }
       try {
-        current = await membershipApi(c).get(org, username);
+        await refuseLastAdmin(c, org, username, "remove");
       } catch (e) {
-        if (isNotFound(e)) return; // gone already: a PUT now would invite them again
+        if (isNotFound(e)) return; // the organisation is gone, and the membership with it
         throw e;
       }
-      if (current.role !== "admin") return;
-      await refuseLastAdmin(c, org, username, "demote");
-      await membershipApi(c).set(org, username, "member");
-      return;
-    }
-    try {
-      await refuseLastAdmin(c, org, username, "remove");
-    } catch (e) {
-      if (isNotFound(e)) return; // the organisation is gone, and the membership with it
-      throw e;
-    }
-    try {
       // Cancels a pending invitation, or removes an active member from the organisation.
-      await c.delete(membershipPath(org, username));
-    } catch (e) {
-      if (!isNotFound(e)) throw e; // already gone: the goal of delete is met
-    }
+      await deleteIgnoringGone(() => c.delete(membershipPath(org, username)));
+    },
   },
-};
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const ORG_MEMBERSHIP_OUTPUTS = ["org", "username", "role", "onDestroy", "state"] as const;
+const OUTPUTS = ["org", "username", "role", "onDestroy", "state"] as const;
 
 /** A person's membership of an organisation. id: `org/username`. */
-export class OrgMembership extends pulumi.dynamic.Resource {
+export class OrgMembership extends HostingResource {
   declare readonly org: pulumi.Output<string>;
   declare readonly username: pulumi.Output<string>;
   declare readonly role: pulumi.Output<OrgMembershipRole>;
@@ -313,18 +280,6 @@ export class OrgMembership extends pulumi.dynamic.Resource {
   declare readonly state: pulumi.Output<OrgMembershipState>;
 
   constructor(name: string, args: OrgMembershipArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      shimFor("OrgMembership"),
-      name,
-      resourceProps(ORG_MEMBERSHIP_OUTPUTS, args),
-      opts,
-      "hosting",
-      "OrgMembership",
-    );
-  }
-
-  /** Reads an existing membership into the program without managing it. id: `org/username`. */
-  static get(name: string, id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): OrgMembership {
-    return new OrgMembership(name, undefined as unknown as OrgMembershipArgs, { ...opts, id });
+    super(orgMembershipProvider, name, args, OUTPUTS, opts);
   }
 }

@@ -1,0 +1,171 @@
+/**
+ * The lifecycle every resource provider shares: the provider shape the engine calls (defined once per
+ * kind with `defineProvider`), reads that treat 404 as gone, deletes that treat 404 as done, creates
+ * that never leave a duplicate, and creates that keep a half-converged object in state.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { isAmbiguous, isNotFound } from "../client/errors";
+import { type CrossFieldRules, checkInputs } from "./check";
+import { configure } from "./context";
+import { diffFields, type FieldRules } from "./diff";
+import { inputsFrom } from "./outputs";
+
+/** What the engine calls, in lifecycle order. */
+export interface ProviderMethods<I, O> {
+  check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult<I>>;
+  diff(id: string, olds: O, news: I): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: I): Promise<{ id: string; outs: O }>;
+  read(id: string, props?: Partial<O>): Promise<pulumi.dynamic.ReadResult<O>>;
+  update(id: string, olds: O, news: I): Promise<{ outs: O }>;
+  delete(id: string, props: O): Promise<void>;
+}
+
+/** The object the engine's dynamic-provider host calls for one resource kind. */
+export interface HostingProvider<I, O> extends ProviderMethods<I, O> {
+  /** The resource kind: the type token is `pulumi-nodejs:dynamic/hosting:<kind>`. */
+  readonly kind: string;
+  configure(request: pulumi.dynamic.ConfigureRequest): Promise<void>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: registries hold providers of every shape
+export type AnyHostingProvider = HostingProvider<any, any>;
+
+/**
+ * What a resource family writes for one kind: its input schema and field rules as data (check and
+ * diff follow from them), and the four methods that talk to the API.
+ */
+export interface ProviderSpec<S extends z.ZodObject, O extends object> {
+  /** The zod schema of the inputs, defaults included; check validates with it. */
+  inputs: S;
+  /** Rules across fields, run by check after the schema passed. */
+  crossField?: CrossFieldRules<z.infer<S>>;
+  /** How diff compares each field (replace, set, create-only); read reports these fields as inputs. */
+  rules: FieldRules<z.infer<S>>;
+  /** Brings values to the form diff compares (e.g. names lower-cased where the API ignores case). */
+  comparable?: (values: object) => object;
+  create: ProviderMethods<z.infer<S>, O>["create"];
+  read: ProviderMethods<z.infer<S>, O>["read"];
+  update: ProviderMethods<z.infer<S>, O>["update"];
+  delete: ProviderMethods<z.infer<S>, O>["delete"];
+}
+
+/** The key under which the engine records the serialised provider in inputs and outputs. */
+const PROVIDER_KEY = "__provider";
+
+/**
+ * Names a kind's provider. check and diff come from the spec's schema and rules; `configure` hands
+ * the stack config to the shared client context. It also tells an upgrade of the recorded provider
+ * from a change: when the only difference is the serialised provider (a stack written by an older
+ * version), diff reports an update and update rewrites the state without a request, so one
+ * `pulumi up` brings old state to the current form.
+ */
+export function defineProvider<S extends z.ZodObject, O extends object>(
+  kind: string,
+  spec: ProviderSpec<S, O>,
+): HostingProvider<z.infer<S>, O> {
+  const compare = spec.comparable ?? ((values: object) => values);
+  const fieldDiff = (olds: O, news: z.infer<S>) =>
+    diffFields(spec.rules, compare(olds as object), compare(news as object));
+  return {
+    kind,
+    async configure(request) {
+      configure(request.config);
+    },
+    async check(_olds, news) {
+      return checkInputs(spec.inputs, news, spec.crossField);
+    },
+    async diff(_id, olds, news) {
+      const result = fieldDiff(olds, news);
+      if (result.changes || !providerChanged(olds, news)) return result;
+      return { changes: true, replaces: [], deleteBeforeReplace: false };
+    },
+    create: (inputs) => spec.create(inputs),
+    async read(id, props) {
+      // The input-shaped part of what was read, so refresh shows drift field by field.
+      const result = await spec.read(id, props);
+      if (result.props === undefined || result.inputs !== undefined) return result;
+      return { ...result, inputs: inputsFrom(spec.rules, result.props) as O };
+    },
+    async update(id, olds, news) {
+      if (providerChanged(olds, news) && !fieldDiff(olds, news).changes) {
+        const { [PROVIDER_KEY]: _recorded, ...outs } = olds as Record<string, unknown>;
+        return { outs: outs as O };
+      }
+      return spec.update(id, olds, news);
+    },
+    delete: (id, props) => spec.delete(id, props),
+  };
+}
+
+function providerChanged(olds: unknown, news: unknown): boolean {
+  const before = (olds as Record<string, unknown>)[PROVIDER_KEY];
+  const after = (news as Record<string, unknown>)[PROVIDER_KEY];
+  return typeof before === "string" && typeof after === "string" && before !== after;
+}
+
+/** Runs a read: a 404 means the object is gone (undefined), anything else fails. */
+export async function readOrGone<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+/** Runs a delete: a 404 means the object is already gone, which is what delete wants. */
+export async function deleteIgnoringGone(remove: () => Promise<unknown>): Promise<void> {
+  try {
+    await remove();
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+}
+
+/** Attempts at a create that keeps failing ambiguously (each after looking for the object first). */
+export const CREATE_ATTEMPTS = 3;
+
+/**
+ * Runs a create (a POST) so that an ambiguous failure (timeout, reset, 5xx) never leaves a
+ * duplicate: before trying again, it looks for the object the failed attempt may have made.
+ */
+export async function createWithoutDuplicates<T>(
+  attempt: () => Promise<T>,
+  findMade: (startedAt: number) => Promise<T | undefined>,
+): Promise<{ value: T; adopted: boolean }> {
+  const startedAt = Date.now();
+  let lastError: unknown;
+  for (let i = 0; i < CREATE_ATTEMPTS; i++) {
+    if (i > 0) {
+      const found = await findMade(startedAt);
+      if (found !== undefined) return { value: found, adopted: true };
+    }
+    try {
+      return { value: await attempt(), adopted: false };
+    } catch (e) {
+      if (!isAmbiguous(e)) throw e;
+      lastError = e;
+    }
+  }
+  const found = await findMade(startedAt);
+  if (found !== undefined) return { value: found, adopted: true };
+  throw lastError;
+}
+
+/**
+ * An error from create after the object exists (e.g. adoption converged only halfway): the engine
+ * records the resource with this id and these properties instead of losing it.
+ */
+export class PartialCreateError extends Error {
+  constructor(
+    readonly id: string,
+    readonly properties: object,
+    cause: unknown,
+  ) {
+    super(`${(cause as Error)?.message ?? String(cause)} (the object ${id} exists and is kept in state)`);
+  }
+  get reasons(): string[] {
+    return [this.message];
+  }
+}

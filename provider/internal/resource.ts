@@ -1,0 +1,73 @@
+/**
+ * What every resource class shares: the type token from its provider's kind, a fresh props object
+ * for `dynamic.Resource`, the provider object Pulumi serialises into state, and the static `get`.
+ *
+ * The serialised provider (`__provider`, stored twice per resource) decides the size of the state,
+ * which the engine rewrites after every step. When this library is installed under `node_modules`,
+ * the provider handed to Pulumi is the whole export of `pulumi-hosting/kinds/<kind>`, and Pulumi's
+ * closure serialiser writes it as that `require(...)` (about 250 bytes): the provider process loads
+ * the installed version's code. Used from anywhere else (a program inside this repository), the
+ * serialiser would inline the module by value, so the thin shim of `shim.ts` is used instead.
+ */
+import { sep } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import type { AnyHostingProvider } from "./lifecycle";
+import { shimFor } from "./shim";
+
+/** The module `require`d by name in the provider process: `kinds/repository-webhook` for RepositoryWebhook. */
+export function kindModule(kind: string): string {
+  return kind.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+}
+
+/** Whether this library was loaded from under a `node_modules` folder (an installed package). */
+export const INSTALLED = __filename.split(sep).includes("node_modules");
+
+/** The object Pulumi serialises for a kind: the kind module's export when installed, else the shim. */
+export function serialisedProvider(provider: AnyHostingProvider): pulumi.dynamic.ResourceProvider {
+  if (!INSTALLED) return shimFor(provider.kind);
+  const exported: unknown = require(`../kinds/${kindModule(provider.kind)}`);
+  if (exported !== provider) {
+    throw new Error(
+      `pulumi-hosting: kinds/${kindModule(provider.kind)} does not export the ${provider.kind} provider`,
+    );
+  }
+  return provider;
+}
+
+/** A fresh props object for `dynamic.Resource` (its constructor mutates what it is given). */
+export function resourceProps(outputs: readonly string[], args: object | undefined): pulumi.Inputs {
+  const props: pulumi.Inputs = {};
+  for (const name of outputs) props[name] = undefined;
+  return Object.assign(props, args ?? {});
+}
+
+/** The base of every resource class: `new hosting.X(name, args, opts)` and `hosting.X.get(name, id)`. */
+export abstract class HostingResource extends pulumi.dynamic.Resource {
+  /**
+   * @param provider the kind's provider (its `kind` is the type token)
+   * @param outputs every output name, declared so the engine reports them before they are known
+   */
+  protected constructor(
+    provider: AnyHostingProvider,
+    name: string,
+    args: object | undefined,
+    outputs: readonly string[],
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) {
+    super(serialisedProvider(provider), name, resourceProps(outputs, args), opts, "hosting", provider.kind);
+  }
+
+  /** Reads an existing object into the program without managing it; `id` is the resource's id. */
+  static get<T extends HostingResource>(
+    this: new (
+      name: string,
+      args: never,
+      opts?: pulumi.CustomResourceOptions,
+    ) => T,
+    name: string,
+    id: pulumi.Input<string>,
+    opts?: pulumi.CustomResourceOptions,
+  ): T {
+    return new this(name, undefined as never, { ...opts, id });
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Every resource kind's provider, once. The runtime registry and the tests that check each kind has
+ * its `kinds/<kind>` module are derived from this list.
+ */
+import type { AnyHostingProvider } from "./internal/lifecycle";
+import { orgMembershipProvider } from "./resources/memberships";
+import {
+  enterpriseRunnerGroupProvider,
+  orgRunnerGroupProvider,
+  runnerGroupRunnersProvider,
+} from "./resources/runner-groups";
+import { globalWebhookProvider, repositoryWebhookProvider } from "./resources/webhooks";
+
+export const PROVIDERS: readonly AnyHostingProvider[] = [
+  repositoryWebhookProvider,
+  globalWebhookProvider,
+  enterpriseRunnerGroupProvider,
+  orgRunnerGroupProvider,
+  runnerGroupRunnersProvider,
+  orgMembershipProvider,
+];

@@ -1,0 +1,135 @@
+/**
+ * EnterpriseRunnerGroup: a self-hosted runner group of an enterprise
+ * (`/enterprises/{enterprise}/actions/runner-groups`), with its organisation access and, when
+ * `runners` is given, its runners.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { fields } from "../../internal/check";
+import type { FieldRules } from "../../internal/diff";
+import { defineProvider } from "../../internal/lifecycle";
+import { compact } from "../../internal/outputs";
+import { HostingResource } from "../../internal/resource";
+import { type GroupKind, groupMethods } from "./group-api";
+import {
+  GROUP_OUTPUTS,
+  type GroupOutputs,
+  groupFieldRules,
+  groupInputs,
+  groupRules,
+  type RunnerGroupArgsBase,
+  visibilityAs,
+} from "./shared";
+
+// ---------------------------------------------------------------------------------------------
+// Args
+// ---------------------------------------------------------------------------------------------
+
+export interface EnterpriseRunnerGroupArgs extends RunnerGroupArgsBase {
+  /** The enterprise slug. A change replaces the group. */
+  enterprise: pulumi.Input<string>;
+  /** `"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`. */
+  visibility?: pulumi.Input<"all" | "selected">;
+  /** Ids of the organisations that may use the group; a set. Only with visibility `"selected"`. */
+  selectedOrganizationIds?: pulumi.Input<pulumi.Input<number>[]>;
+  /**
+   * Ids of the enterprise runners in the group; an authoritative set (runners left out return to
+   * the default group). When absent, the group's runners are not managed.
+   */
+  runners?: pulumi.Input<pulumi.Input<number>[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (defaults applied in check)
+// ---------------------------------------------------------------------------------------------
+
+const VISIBILITY = z.enum(["all", "selected"], { error: 'visibility must be one of "all", "selected"' });
+
+export const enterpriseRunnerGroupInputs = z.object({
+  enterprise: fields.name("enterprise"),
+  ...groupInputs,
+  visibility: VISIBILITY.default("all"),
+  selectedOrganizationIds: fields.idList("selectedOrganizationIds").optional(),
+  runners: fields.idList("runners").optional(),
+});
+
+export type EnterpriseRunnerGroupInputs = z.infer<typeof enterpriseRunnerGroupInputs>;
+export type EnterpriseRunnerGroupOutputs = GroupOutputs<EnterpriseRunnerGroupInputs>;
+
+const crossFieldRules = groupRules<EnterpriseRunnerGroupInputs>("selectedOrganizationIds", {
+  get: (inputs) => inputs.selectedOrganizationIds,
+  set: (inputs, ids) => {
+    if (ids === undefined) delete inputs.selectedOrganizationIds;
+    else inputs.selectedOrganizationIds = ids;
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Replace-on-change
+// ---------------------------------------------------------------------------------------------
+
+export const enterpriseRunnerGroupRules: FieldRules<EnterpriseRunnerGroupInputs> = {
+  enterprise: { replace: true },
+  selectedOrganizationIds: { set: true },
+  runners: { set: true },
+  ...groupFieldRules,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Provider
+// ---------------------------------------------------------------------------------------------
+
+const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs> = {
+  kind: "EnterpriseRunnerGroup",
+  ownerPart: "enterprise",
+  access: { route: "organizations", bodyKey: "selected_organization_ids" },
+  collection: (enterprise) => `/enterprises/${encodeURIComponent(enterprise)}/actions/runner-groups`,
+  owner: (values) => values.enterprise,
+  desired: (values) => ({ access: values.selectedOrganizationIds, runners: values.runners }),
+  outputs: (enterprise, importId, live) =>
+    compact({
+      enterprise,
+      importId,
+      ...live.settings,
+      visibility: visibilityAs(VISIBILITY, live.settings),
+      selectedOrganizationIds: live.access,
+      runners: live.runners,
+    }),
+};
+
+export const enterpriseRunnerGroupProvider = defineProvider<
+  typeof enterpriseRunnerGroupInputs,
+  EnterpriseRunnerGroupOutputs
+>(ENTERPRISE_GROUPS.kind, {
+  inputs: enterpriseRunnerGroupInputs,
+  crossField: crossFieldRules,
+  rules: enterpriseRunnerGroupRules,
+  ...groupMethods(ENTERPRISE_GROUPS),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Resource
+// ---------------------------------------------------------------------------------------------
+
+const OUTPUTS = ["enterprise", "selectedOrganizationIds", "runners", ...GROUP_OUTPUTS] as const;
+
+/** A runner group of an enterprise. id: `enterprise/runnerGroupId`. */
+export class EnterpriseRunnerGroup extends HostingResource {
+  declare readonly enterprise: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly visibility: pulumi.Output<"all" | "selected">;
+  declare readonly selectedOrganizationIds: pulumi.Output<number[] | undefined>;
+  declare readonly runners: pulumi.Output<number[] | undefined>;
+  declare readonly allowsPublicRepositories: pulumi.Output<boolean>;
+  declare readonly restrictedToWorkflows: pulumi.Output<boolean>;
+  declare readonly selectedWorkflows: pulumi.Output<string[] | undefined>;
+  /** The group's id on the server. */
+  declare readonly runnerGroupId: pulumi.Output<number>;
+  /** Whether this is the enterprise's default group (never deleted on destroy). */
+  declare readonly isDefault: pulumi.Output<boolean>;
+  declare readonly runnersUrl: pulumi.Output<string>;
+
+  constructor(name: string, args: EnterpriseRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
+    super(enterpriseRunnerGroupProvider, name, args, OUTPUTS, opts);
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * Reading, creating, converging and deleting a runner group through the API, for either kind. A
+ * kind describes itself with a typed `GroupKind` (its collection, access sub-route, owner field and
+ * how its outputs are shaped); `groupMethods` gives the provider's create, read, update and delete.
+ * The access list is written with the replace route only when it changed. A default group is never
+ * deleted: destroy leaves it in place and says so.
+ */
+import { z } from "zod";
+import { HostingApiError, isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
+import type { HostingClient } from "../../client/http";
+import { apiRunnerGroupSchema } from "../../client/schemas";
+import { client, notice } from "../../internal/context";
+import { sameValue } from "../../internal/diff";
+import { joinId, splitId } from "../../internal/ids";
+import {
+  createWithoutDuplicates,
+  deleteIgnoringGone,
+  PartialCreateError,
+  type ProviderMethods,
+  readOrGone,
+} from "../../internal/lifecycle";
+import {
+  type GroupOutputs,
+  type GroupSettingsInputs,
+  type LiveGroup,
+  type LiveSettings,
+  settingsBody,
+  settingsFromApi,
+} from "./shared";
+
+/** Where a kind keeps its access list: the sub-route (also the list's key) and the body key. */
+export interface AccessList {
+  route: "organizations" | "repositories";
+  bodyKey: "selected_organization_ids" | "selected_repository_ids";
+}
+
+/** What converging aims for beyond the settings: the access list and, when managed, the runners. */
+export interface Desired {
+  access: number[] | undefined;
+  runners: number[] | undefined;
+}
+
+/** What differs between enterprise and organisation groups, typed by the kind's inputs. */
+export interface GroupKind<I extends GroupSettingsInputs> {
+  kind: string;
+  /** The name of the owner part of the id (`enterprise` or `org`). */
+  ownerPart: string;
+  access: AccessList;
+  collection(owner: string): string;
+  /** The owner the values name. */
+  owner(values: Partial<I>): string | undefined;
+  /** The access ids and runners the values ask for (inputs) or record (outputs). */
+  desired(values: Partial<I>): Desired;
+  /** The kind's outputs for a live group; runners only when `live.runners` is set (managed). */
+  outputs(owner: string, importId: string | undefined, live: LiveGroup): GroupOutputs<I>;
+}
+
+const idsSchema = z.object({ id: z.number().int() });
+
+/** Picks the list out of an envelope such as `{total_count, runners: [...]}` (not a list: an error). */
+export const itemsOf =
+  (key: string) =>
+  (body: unknown): unknown[] =>
+    (typeof body === "object" && body !== null
+      ? (body as Record<string, unknown>)[key]
+      : undefined) as unknown[];
+
+/** The ids of a list sub-route (`{total_count, organizations: [...]}`), every page. */
+async function listIds(c: HostingClient, path: string, items: string): Promise<number[]> {
+  const entries = await c.paginate(path, { select: itemsOf(items), schema: idsSchema });
+  return entries.map((e) => e.id);
+}
+
+/** Live state of a group: its settings and, when relevant, its access list and runners. */
+async function readGroup(
+  c: HostingClient,
+  path: string,
+  access: AccessList,
+  readRunners: boolean,
+): Promise<LiveGroup> {
+  const api = (await c.get(path, { schema: apiRunnerGroupSchema })).data;
+  return {
+    settings: settingsFromApi(api),
+    access:
+      api.visibility === "selected" ? await listIds(c, `${path}/${access.route}`, access.route) : undefined,
+    runners: readRunners ? await listIds(c, `${path}/runners`, "runners") : undefined,
+  };
+}
+
+function settingsDiffer(live: LiveSettings, inputs: GroupSettingsInputs): boolean {
+  return (
+    live.name !== inputs.name ||
+    live.visibility !== inputs.visibility ||
+    live.allowsPublicRepositories !== inputs.allowsPublicRepositories ||
+    live.restrictedToWorkflows !== inputs.restrictedToWorkflows ||
+    !sameValue(live.selectedWorkflows ?? [], inputs.selectedWorkflows ?? [], true)
+  );
+}
+
+/**
+ * Brings a group from `live` to `inputs` with the fewest writes: PATCH only when a setting
+ * differs, the access list only when it changed, runners only when managed and changed.
+ */
+async function converge(
+  c: HostingClient,
+  path: string,
+  access: AccessList,
+  live: LiveGroup,
+  inputs: GroupSettingsInputs,
+  desired: Desired,
+): Promise<LiveGroup> {
+  let next = live;
+  if (settingsDiffer(live.settings, inputs)) {
+    const body = settingsBody(inputs);
+    const api = (await c.patch(path, body, { idempotent: true, schema: apiRunnerGroupSchema })).data;
+    next = {
+      ...live,
+      settings: settingsFromApi(api),
+      access: api.visibility === "selected" ? live.access : undefined,
+    };
+  }
+  if (inputs.visibility === "selected") {
+    const want = desired.access ?? [];
+    if (!sameValue(next.access ?? [], want, true))
+      await c.put(`${path}/${access.route}`, { [access.bodyKey]: want });
+    next = { ...next, access: want };
+  }
+  if (desired.runners !== undefined && !sameValue(next.runners, desired.runners, true)) {
+    await c.put(`${path}/runners`, { runners: desired.runners });
+  }
+  return { ...next, runners: desired.runners };
+}
+
+function nameTaken(e: unknown, kind: string, name: string): HostingApiError | undefined {
+  if (!isHostingApiError(e) || e.status !== 422 || !e.errors.some((d) => d.code === "already_exists"))
+    return undefined;
+  return new HostingApiError({
+    code: "validation_failed",
+    status: 422,
+    ...(e.method ? { method: e.method } : {}),
+    ...(e.path ? { path: e.path } : {}),
+    apiMessage: `a runner group named "${name}" already exists`,
+    hint: `Set importId to its id to bring it under management as a ${kind}`,
+  });
+}
+
+/**
+ * Creates a group, or adopts `importId`, and converges it. A new group gets everything in its POST;
+ * after an ambiguous failure the group is looked for by name before trying again.
+ */
+async function createGroup<I extends GroupSettingsInputs>(
+  k: GroupKind<I>,
+  inputs: I,
+): Promise<{ id: string; outs: GroupOutputs<I> }> {
+  const c = client();
+  const owner = k.owner(inputs) ?? "";
+  const collection = k.collection(owner);
+  const desired = k.desired(inputs);
+  const outputsOf = (live: LiveGroup) => k.outputs(owner, inputs.importId, live);
+  let live: LiveGroup;
+  if (inputs.importId !== undefined) {
+    const path = `${collection}/${inputs.importId}`;
+    live = await readGroup(c, path, k.access, desired.runners !== undefined).catch((e: unknown) => {
+      throw isNotFound(e)
+        ? notFoundError({ method: "GET", path, message: `importId ${inputs.importId}: no such runner group` })
+        : e;
+    });
+  } else {
+    const body = {
+      ...settingsBody(inputs),
+      ...(inputs.visibility === "selected" ? { [k.access.bodyKey]: desired.access ?? [] } : {}),
+      ...(desired.runners !== undefined ? { runners: desired.runners } : {}),
+    };
+    const made = await createWithoutDuplicates(
+      async () => (await c.post(collection, body, { schema: apiRunnerGroupSchema })).data,
+      async () =>
+        (
+          await c.paginate(collection, { select: itemsOf("runner_groups"), schema: apiRunnerGroupSchema })
+        ).find((g) => g.name.toLowerCase() === inputs.name.toLowerCase()),
+    ).catch((e: unknown) => {
+      throw nameTaken(e, k.kind, inputs.name) ?? e;
+    });
+    if (!made.adopted) {
+      // The POST carried everything: the response plus what was sent is the state.
+      const sent: LiveGroup = {
+        settings: settingsFromApi(made.value),
+        access: inputs.visibility === "selected" ? (desired.access ?? []) : undefined,
+        runners: desired.runners,
+      };
+      return { id: joinId(owner, made.value.id), outs: outputsOf(sent) };
+    }
+    live = await readGroup(c, `${collection}/${made.value.id}`, k.access, desired.runners !== undefined);
+  }
+  const groupId = live.settings.runnerGroupId;
+  const id = joinId(owner, groupId);
+  try {
+    return {
+      id,
+      outs: outputsOf(await converge(c, `${collection}/${groupId}`, k.access, live, inputs, desired)),
+    };
+  } catch (e) {
+    throw new PartialCreateError(id, outputsOf(live), e);
+  }
+}
+
+/** The provider methods of a group kind that talk to the API. */
+export function groupMethods<I extends GroupSettingsInputs>(
+  k: GroupKind<I>,
+): Pick<ProviderMethods<I, GroupOutputs<I>>, "create" | "read" | "update" | "delete"> {
+  const parseId = (id: string) => {
+    const [owner = "", groupId = ""] = splitId(id, [k.ownerPart, "runnerGroupId"], k.kind);
+    return { owner, path: `${k.collection(owner)}/${groupId}` };
+  };
+  return {
+    create: (inputs) => createGroup(k, inputs),
+
+    async read(id, props) {
+      const { owner, path } = parseId(id);
+      const managed = k.desired(props ?? {}).runners !== undefined;
+      const live = await readOrGone(() => readGroup(client(), path, k.access, managed));
+      if (!live) return {};
+      return { id, props: k.outputs(k.owner(props ?? {}) ?? owner, props?.importId, live) };
+    },
+
+    async update(id, olds, news) {
+      const recorded: LiveGroup = { settings: olds, ...k.desired(olds) };
+      const next = await converge(client(), parseId(id).path, k.access, recorded, news, k.desired(news));
+      return { outs: k.outputs(k.owner(news) ?? parseId(id).owner, news.importId, next) };
+    },
+
+    async delete(id, props) {
+      if (props.isDefault) {
+        notice(
+          `${k.kind} ${id} is a default runner group: it cannot be deleted and was left in place (no longer managed)`,
+        );
+        return;
+      }
+      await deleteIgnoringGone(() => client().delete(parseId(id).path));
+    },
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * OrgRunnerGroup: a self-hosted runner group of an organisation (`/orgs/{org}/actions/runner-groups`)
+ * with its repository access. Its runners are RunnerGroupRunners' to manage.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { fields } from "../../internal/check";
+import type { FieldRules } from "../../internal/diff";
+import { defineProvider } from "../../internal/lifecycle";
+import { compact } from "../../internal/outputs";
+import { HostingResource } from "../../internal/resource";
+import { type GroupKind, groupMethods } from "./group-api";
+import {
+  GROUP_OUTPUTS,
+  type GroupOutputs,
+  groupFieldRules,
+  groupInputs,
+  groupRules,
+  type RunnerGroupArgsBase,
+  visibilityAs,
+} from "./shared";
+
+// ---------------------------------------------------------------------------------------------
+// Args
+// ---------------------------------------------------------------------------------------------
+
+export interface OrgRunnerGroupArgs extends RunnerGroupArgsBase {
+  /** The organisation. A change replaces the group. */
+  org: pulumi.Input<string>;
+  /** `"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`. */
+  visibility?: pulumi.Input<"all" | "selected" | "private">;
+  /** Ids of the repositories that may use the group; a set. Only with visibility `"selected"`. */
+  selectedRepositoryIds?: pulumi.Input<pulumi.Input<number>[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (defaults applied in check)
+// ---------------------------------------------------------------------------------------------
+
+const VISIBILITY = z.enum(["all", "selected", "private"], {
+  error: 'visibility must be one of "all", "selected", "private"',
+});
+
+export const orgRunnerGroupInputs = z.object({
+  org: fields.name("org"),
+  ...groupInputs,
+  visibility: VISIBILITY.default("all"),
+  selectedRepositoryIds: fields.idList("selectedRepositoryIds").optional(),
+});
+
+export type OrgRunnerGroupInputs = z.infer<typeof orgRunnerGroupInputs>;
+export type OrgRunnerGroupOutputs = GroupOutputs<OrgRunnerGroupInputs>;
+
+const crossFieldRules = groupRules<OrgRunnerGroupInputs>("selectedRepositoryIds", {
+  get: (inputs) => inputs.selectedRepositoryIds,
+  set: (inputs, ids) => {
+    if (ids === undefined) delete inputs.selectedRepositoryIds;
+    else inputs.selectedRepositoryIds = ids;
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Replace-on-change
+// ---------------------------------------------------------------------------------------------
+
+export const orgRunnerGroupRules: FieldRules<OrgRunnerGroupInputs> = {
+  org: { replace: true },
+  selectedRepositoryIds: { set: true },
+  ...groupFieldRules,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Provider
+// ---------------------------------------------------------------------------------------------
+
+const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs> = {
+  kind: "OrgRunnerGroup",
+  ownerPart: "org",
+  access: { route: "repositories", bodyKey: "selected_repository_ids" },
+  collection: (org) => `/orgs/${encodeURIComponent(org)}/actions/runner-groups`,
+  owner: (values) => values.org,
+  // Runners of organisation groups belong to RunnerGroupRunners.
+  desired: (values) => ({ access: values.selectedRepositoryIds, runners: undefined }),
+  outputs: (org, importId, live) =>
+    compact({
+      org,
+      importId,
+      ...live.settings,
+      visibility: visibilityAs(VISIBILITY, live.settings),
+      selectedRepositoryIds: live.access,
+    }),
+};
+
+export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupInputs, OrgRunnerGroupOutputs>(
+  ORG_GROUPS.kind,
+  {
+    inputs: orgRunnerGroupInputs,
+    crossField: crossFieldRules,
+    rules: orgRunnerGroupRules,
+    ...groupMethods(ORG_GROUPS),
+  },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Resource
+// ---------------------------------------------------------------------------------------------
+
+const OUTPUTS = ["org", "selectedRepositoryIds", ...GROUP_OUTPUTS] as const;
+
+/** A runner group of an organisation. id: `org/runnerGroupId`. */
+export class OrgRunnerGroup extends HostingResource {
+  declare readonly org: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly visibility: pulumi.Output<"all" | "selected" | "private">;
+  declare readonly selectedRepositoryIds: pulumi.Output<number[] | undefined>;
+  declare readonly allowsPublicRepositories: pulumi.Output<boolean>;
+  declare readonly restrictedToWorkflows: pulumi.Output<boolean>;
+  declare readonly selectedWorkflows: pulumi.Output<string[] | undefined>;
+  declare readonly runnerGroupId: pulumi.Output<number>;
+  declare readonly isDefault: pulumi.Output<boolean>;
+  declare readonly runnersUrl: pulumi.Output<string>;
+
+  constructor(name: string, args: OrgRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
+    super(orgRunnerGroupProvider, name, args, OUTPUTS, opts);
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * RunnerGroupRunners: the authoritative set of runners of one organisation runner group
+ * (`PUT /orgs/{org}/actions/runner-groups/{id}/runners`). A runner is in exactly one group; runners
+ * left out, and every runner of the group when this resource is destroyed, return to the
+ * organisation's default group.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { isNotFound, notFoundError } from "../../client/errors";
+import { apiRunnerSchema } from "../../client/schemas";
+import { fields } from "../../internal/check";
+import { client, notice } from "../../internal/context";
+import { type FieldRules, sameValue } from "../../internal/diff";
+import { joinId, numericPart, splitId } from "../../internal/ids";
+import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
+import { HostingResource } from "../../internal/resource";
+import { itemsOf } from "./group-api";
+
+// ---------------------------------------------------------------------------------------------
+// Args
+// ---------------------------------------------------------------------------------------------
+
+export interface RunnerGroupRunnersArgs {
+  /** The organisation. A change replaces the resource. */
+  org: pulumi.Input<string>;
+  /** The organisation runner group. A change replaces the resource. */
+  runnerGroupId: pulumi.Input<number>;
+  /**
+   * The runners of the group: an authoritative set. Runners not listed return to the default group;
+   * so does every runner of the group when this resource is destroyed.
+   */
+  runners: pulumi.Input<pulumi.Input<number>[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (defaults applied in check)
+// ---------------------------------------------------------------------------------------------
+
+export const runnerGroupRunnersInputs = z.object({
+  org: fields.name("org"),
+  runnerGroupId: z
+    .number({ error: "runnerGroupId must be the integer id of an organisation runner group" })
+    .int("runnerGroupId must be an integer")
+    .positive("runnerGroupId must be positive"),
+  runners: fields.idList("runners"),
+});
+
+export type RunnerGroupRunnersInputs = z.infer<typeof runnerGroupRunnersInputs>;
+/** The outputs are the inputs: the PUT answers 204 with no body. */
+export type RunnerGroupRunnersOutputs = RunnerGroupRunnersInputs;
+
+// ---------------------------------------------------------------------------------------------
+// Replace-on-change
+// ---------------------------------------------------------------------------------------------
+
+export const runnerGroupRunnersRules: FieldRules<RunnerGroupRunnersInputs> = {
+  org: { replace: true },
+  runnerGroupId: { replace: true },
+  runners: { set: true },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Provider
+// ---------------------------------------------------------------------------------------------
+
+const KIND = "RunnerGroupRunners";
+
+const runnersPath = (org: string, groupId: number) =>
+  `/orgs/${encodeURIComponent(org)}/actions/runner-groups/${groupId}/runners`;
+
+/** PUT replaces the whole membership, so repeating it is safe and there is nothing to look for. */
+async function setRunners(org: string, groupId: number, runners: number[]): Promise<void> {
+  const path = runnersPath(org, groupId);
+  await client()
+    .put(path, { runners })
+    .catch((e: unknown) => {
+      throw isNotFound(e)
+        ? notFoundError({
+            method: "PUT",
+            path,
+            message: `runner group ${groupId} does not exist in ${org}`,
+            hint: "Check runnerGroupId (an OrgRunnerGroup's runnerGroupId output) and that the token administers the organisation",
+          })
+        : e;
+    });
+}
+
+export const runnerGroupRunnersProvider = defineProvider<
+  typeof runnerGroupRunnersInputs,
+  RunnerGroupRunnersOutputs
+>(KIND, {
+  inputs: runnerGroupRunnersInputs,
+  rules: runnerGroupRunnersRules,
+
+  async create(inputs) {
+    await setRunners(inputs.org, inputs.runnerGroupId, inputs.runners);
+    return {
+      id: joinId(inputs.org, inputs.runnerGroupId),
+      outs: { ...inputs, runners: [...inputs.runners] },
+    };
+  },
+
+  async read(id, props) {
+    const [org = "", groupPart = ""] = splitId(id, ["org", "runnerGroupId"], KIND);
+    const runnerGroupId = numericPart(groupPart, "runnerGroupId", KIND);
+    const path = runnersPath(org, runnerGroupId);
+    const runners = await readOrGone(() =>
+      client().paginate(path, { select: itemsOf("runners"), schema: apiRunnerSchema }),
+    );
+    if (!runners) return {};
+    return { id, props: { org: props?.org ?? org, runnerGroupId, runners: runners.map((r) => r.id) } };
+  },
+
+  async update(_id, olds, news) {
+    if (!sameValue(olds.runners, news.runners, true))
+      await setRunners(news.org, news.runnerGroupId, news.runners);
+    return { outs: { ...news } };
+  },
+
+  async delete(id, props) {
+    await deleteIgnoringGone(async () => {
+      await client().put(runnersPath(props.org, props.runnerGroupId), { runners: [] });
+      notice(`${KIND} ${id}: its runners returned to the organisation's default runner group`);
+    });
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Resource
+// ---------------------------------------------------------------------------------------------
+
+const OUTPUTS = ["org", "runnerGroupId", "runners"] as const;
+
+/**
+ * The authoritative set of runners of one organisation runner group. Destroying it returns those
+ * runners to the organisation's default group. id: `org/runnerGroupId`.
+ */
+export class RunnerGroupRunners extends HostingResource {
+  declare readonly org: pulumi.Output<string>;
+  declare readonly runnerGroupId: pulumi.Output<number>;
+  declare readonly runners: pulumi.Output<number[]>;
+
+  constructor(name: string, args: RunnerGroupRunnersArgs, opts?: pulumi.CustomResourceOptions) {
+    super(runnerGroupRunnersProvider, name, args, OUTPUTS, opts);
+  }
+}

@@ -1,0 +1,207 @@
+/**
+ * GlobalWebhook: a webhook of the whole installation (`/admin/hooks`). Only the classic token of a
+ * site administrator may use these routes; the API answers 404 to anyone else, so a 404 here is
+ * probed before it is taken to mean "gone".
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { HostingApiError, isHostingApiError, isNotFound } from "../../client/errors";
+import type { HostingClient } from "../../client/http";
+import { type ApiWebhook, GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../client/schemas";
+import { client } from "../../internal/context";
+import type { FieldRules } from "../../internal/diff";
+import { joinId, splitId } from "../../internal/ids";
+import { defineProvider } from "../../internal/lifecycle";
+import { compact } from "../../internal/outputs";
+import { HostingResource } from "../../internal/resource";
+import {
+  commonInputs,
+  createOrAdopt,
+  secretOptions,
+  settingsFromApi,
+  stateFromApi,
+  WEBHOOK_OUTPUTS,
+  type WebhookArgs,
+  type WebhookState,
+  webhookApi,
+  webhookRules,
+  withSecret,
+  writeBody,
+} from "./shared";
+
+// ---------------------------------------------------------------------------------------------
+// Args
+// ---------------------------------------------------------------------------------------------
+
+export type GlobalWebhookEvent = (typeof GLOBAL_WEBHOOK_EVENTS)[number];
+
+export interface GlobalWebhookArgs extends WebhookArgs {
+  /** Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`. */
+  events?: pulumi.Input<pulumi.Input<GlobalWebhookEvent>[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (defaults applied in check)
+// ---------------------------------------------------------------------------------------------
+
+export const globalWebhookInputs = z.object({
+  ...commonInputs,
+  events: z
+    .array(
+      z.enum(GLOBAL_WEBHOOK_EVENTS, { error: `events may hold only ${GLOBAL_WEBHOOK_EVENTS.join(", ")}` }),
+      {
+        error: "events must be a list of event names",
+      },
+    )
+    .min(1, "events must not be empty")
+    .default([...GLOBAL_WEBHOOK_DEFAULT_EVENTS]),
+});
+
+export type GlobalWebhookInputs = z.infer<typeof globalWebhookInputs>;
+export type GlobalWebhookOutputs = GlobalWebhookInputs & WebhookState;
+
+// ---------------------------------------------------------------------------------------------
+// API <-> state
+// ---------------------------------------------------------------------------------------------
+
+function globalOutputs(
+  importId: string | undefined,
+  api: ApiWebhook,
+  stateSecret: string | undefined,
+): GlobalWebhookOutputs {
+  return compact({
+    importId,
+    ...settingsFromApi(api, stateSecret),
+    ...stateFromApi(api),
+  }) as GlobalWebhookOutputs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replace-on-change (nothing replaces)
+// ---------------------------------------------------------------------------------------------
+
+export const globalWebhookRules: FieldRules<GlobalWebhookInputs> = webhookRules;
+
+// ---------------------------------------------------------------------------------------------
+// Provider
+// ---------------------------------------------------------------------------------------------
+
+const ADMIN_HOOKS = "/admin/hooks";
+
+const hookPath = (id: string) => `${ADMIN_HOOKS}/${splitId(id, ["hookId"], "GlobalWebhook")[0] ?? ""}`;
+
+/**
+ * Site-administration routes answer 404 to anyone who is not a site administrator using a classic
+ * token, so a 404 there is ambiguous. This probes the collection: when it is readable, the 404 meant
+ * "gone"; when not, the error says what token is needed instead of dropping the resource.
+ */
+async function explainAdminNotFound(
+  c: HostingClient,
+  original: unknown,
+): Promise<HostingApiError | undefined> {
+  try {
+    await c.get(ADMIN_HOOKS, { query: { per_page: 1 } });
+    return undefined;
+  } catch (probe) {
+    if (!isHostingApiError(probe) || ![401, 403, 404].includes(probe.status ?? 0)) throw probe;
+  }
+  let who = "this token";
+  try {
+    const user = (await c.get<{ login?: string; site_admin?: boolean }>("/user")).data;
+    if (user?.login)
+      who = `the token of ${user.login}${user.site_admin ? "" : ", who is not a site administrator,"}`;
+  } catch {
+    who = "this token (an app or installation token)";
+  }
+  const e = isHostingApiError(original) ? original : undefined;
+  return new HostingApiError({
+    code: "forbidden",
+    status: 404,
+    ...(e?.method ? { method: e.method } : {}),
+    ...(e?.path ? { path: e.path } : {}),
+    apiMessage: `GlobalWebhook needs the classic personal access token of a site administrator; the server answered 404 to ${who}`,
+    hint: "Set hosting:token to a site administrator's classic token (fine-grained and app tokens are refused on /admin/hooks)",
+  });
+}
+
+/**
+ * Runs a request on a site-administration route. A 404 that means "not allowed" becomes the error
+ * that says so; a 404 that means "gone" gives `undefined` when `gone` allows it, else fails as it was.
+ */
+async function asSiteAdmin<T>(c: HostingClient, run: () => Promise<T>, gone: "fail"): Promise<T>;
+async function asSiteAdmin<T>(c: HostingClient, run: () => Promise<T>, gone: "allow"): Promise<T | undefined>;
+async function asSiteAdmin<T>(
+  c: HostingClient,
+  run: () => Promise<T>,
+  gone: "fail" | "allow",
+): Promise<T | undefined> {
+  try {
+    return await run();
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+    const denied = await explainAdminNotFound(c, e);
+    if (denied) throw denied;
+    if (gone === "allow") return undefined;
+    throw e;
+  }
+}
+
+export const globalWebhookProvider = defineProvider<typeof globalWebhookInputs, GlobalWebhookOutputs>(
+  "GlobalWebhook",
+  {
+    inputs: globalWebhookInputs,
+    rules: globalWebhookRules,
+
+    async create(inputs) {
+      const c = client();
+      const outputsOf = (api: ApiWebhook) => globalOutputs(inputs.importId, api, inputs.secret);
+      const hook = await asSiteAdmin(
+        c,
+        () => createOrAdopt(c, ADMIN_HOOKS, inputs, { name: "web", ...writeBody(inputs) }, joinId, outputsOf),
+        "fail",
+      );
+      return { id: joinId(hook.id), outs: outputsOf(hook) };
+    },
+
+    async read(id, props) {
+      const c = client();
+      const hook = await asSiteAdmin(c, () => webhookApi(c).get(hookPath(id)), "allow");
+      if (!hook) return {};
+      return { id, props: globalOutputs(props?.importId, hook, props?.secret) };
+    },
+
+    async update(id, _olds, news) {
+      const c = client();
+      // PATCH resets omitted parameters to their defaults, so the whole desired state is always sent.
+      const hook = await asSiteAdmin(c, () => webhookApi(c).update(hookPath(id), writeBody(news)), "fail");
+      return { outs: globalOutputs(news.importId, hook, news.secret) };
+    },
+
+    async delete(id) {
+      const c = client();
+      await asSiteAdmin(c, () => c.delete(hookPath(id)), "allow");
+    },
+  },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Resource
+// ---------------------------------------------------------------------------------------------
+
+/** A webhook of the whole installation (site administrators only). id: `hookId`. */
+export class GlobalWebhook extends HostingResource {
+  declare readonly url: pulumi.Output<string>;
+  declare readonly contentType: pulumi.Output<"json" | "form">;
+  declare readonly secret: pulumi.Output<string | undefined>;
+  declare readonly insecureSsl: pulumi.Output<boolean>;
+  declare readonly events: pulumi.Output<GlobalWebhookEvent[]>;
+  declare readonly active: pulumi.Output<boolean>;
+  declare readonly hookId: pulumi.Output<number>;
+  declare readonly pingUrl: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+
+  constructor(name: string, args: GlobalWebhookArgs, opts?: pulumi.CustomResourceOptions) {
+    super(globalWebhookProvider, name, withSecret(args), WEBHOOK_OUTPUTS, secretOptions(opts));
+  }
+}

@@ -1,0 +1,174 @@
+/** RepositoryWebhook: a webhook of one repository (`/repos/{owner}/{repo}/hooks`). */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { ApiWebhook } from "../../client/schemas";
+import { EVENT_NAME_PATTERN, REPOSITORY_WEBHOOK_DEFAULT_EVENTS } from "../../client/schemas";
+import { fields } from "../../internal/check";
+import { client } from "../../internal/context";
+import type { FieldRules } from "../../internal/diff";
+import { joinId, splitId } from "../../internal/ids";
+import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
+import { compact } from "../../internal/outputs";
+import { HostingResource } from "../../internal/resource";
+import {
+  commonInputs,
+  createOrAdopt,
+  secretOptions,
+  settingsFromApi,
+  stateFromApi,
+  WEBHOOK_OUTPUTS,
+  type WebhookArgs,
+  type WebhookState,
+  webhookApi,
+  webhookRules,
+  withSecret,
+  writeBody,
+} from "./shared";
+
+// ---------------------------------------------------------------------------------------------
+// Args
+// ---------------------------------------------------------------------------------------------
+
+export interface RepositoryWebhookArgs extends WebhookArgs {
+  /** The organisation or user owning the repository. A change replaces the webhook. */
+  owner: pulumi.Input<string>;
+  /** The repository name (without `.git`). A change replaces the webhook. */
+  repository: pulumi.Input<string>;
+  /** Events that trigger a delivery; compared as a set. Default `["push"]`. */
+  events?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (defaults applied in check)
+// ---------------------------------------------------------------------------------------------
+
+const repositoryEvent = z
+  .string({ error: "events must be strings" })
+  .regex(EVENT_NAME_PATTERN, "events must be event names such as push or pull_request (or *)");
+
+export const repositoryWebhookInputs = z.object({
+  owner: fields.name("owner"),
+  repository: fields.name("repository"),
+  ...commonInputs,
+  events: z
+    .array(repositoryEvent, { error: "events must be a list of event names" })
+    .min(1, "events must not be empty")
+    .default([...REPOSITORY_WEBHOOK_DEFAULT_EVENTS]),
+});
+
+export type RepositoryWebhookInputs = z.infer<typeof repositoryWebhookInputs>;
+export type RepositoryWebhookOutputs = RepositoryWebhookInputs &
+  WebhookState & { testUrl: string; deliveriesUrl: string };
+
+// ---------------------------------------------------------------------------------------------
+// API <-> state
+// ---------------------------------------------------------------------------------------------
+
+function repositoryOutputs(
+  who: { owner: string; repository: string; importId?: string | undefined },
+  api: ApiWebhook,
+  stateSecret: string | undefined,
+): RepositoryWebhookOutputs {
+  return compact({
+    owner: who.owner,
+    repository: who.repository,
+    importId: who.importId,
+    ...settingsFromApi(api, stateSecret),
+    ...stateFromApi(api),
+    testUrl: api.test_url ?? "",
+    deliveriesUrl: api.deliveries_url ?? "",
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replace-on-change
+// ---------------------------------------------------------------------------------------------
+
+export const repositoryWebhookRules: FieldRules<RepositoryWebhookInputs> = {
+  owner: { replace: true },
+  repository: { replace: true },
+  ...webhookRules,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Provider
+// ---------------------------------------------------------------------------------------------
+
+const hooksPath = (owner: string, repository: string) =>
+  `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repository)}/hooks`;
+
+const ID_FORMAT = ["owner", "repository", "hookId"] as const;
+const parseId = (id: string) => {
+  const [owner = "", repository = "", hookId = ""] = splitId(id, ID_FORMAT, "RepositoryWebhook");
+  return { owner, repository, hookId };
+};
+
+export const repositoryWebhookProvider = defineProvider<
+  typeof repositoryWebhookInputs,
+  RepositoryWebhookOutputs
+>("RepositoryWebhook", {
+  inputs: repositoryWebhookInputs,
+  rules: repositoryWebhookRules,
+
+  async create(inputs) {
+    const collection = hooksPath(inputs.owner, inputs.repository);
+    const idOf = (hookId: number) => joinId(inputs.owner, inputs.repository, hookId);
+    const outputsOf = (api: ApiWebhook) => repositoryOutputs(inputs, api, inputs.secret);
+    const hook = await createOrAdopt(client(), collection, inputs, writeBody(inputs), idOf, outputsOf);
+    return { id: idOf(hook.id), outs: outputsOf(hook) };
+  },
+
+  async read(id, props) {
+    const { owner, repository, hookId } = parseId(id);
+    const hook = await readOrGone(() =>
+      webhookApi(client()).get(`${hooksPath(owner, repository)}/${hookId}`),
+    );
+    if (!hook) return {};
+    const who = {
+      owner: props?.owner ?? owner,
+      repository: props?.repository ?? repository,
+      importId: props?.importId,
+    };
+    return { id, props: repositoryOutputs(who, hook, props?.secret) };
+  },
+
+  async update(id, _olds, news) {
+    const path = `${hooksPath(news.owner, news.repository)}/${parseId(id).hookId}`;
+    const hook = await webhookApi(client()).update(path, writeBody(news));
+    return { outs: repositoryOutputs(news, hook, news.secret) };
+  },
+
+  async delete(id) {
+    const { owner, repository, hookId } = parseId(id);
+    await deleteIgnoringGone(() => client().delete(`${hooksPath(owner, repository)}/${hookId}`));
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Resource
+// ---------------------------------------------------------------------------------------------
+
+const OUTPUTS = ["owner", "repository", ...WEBHOOK_OUTPUTS, "testUrl", "deliveriesUrl"] as const;
+
+/** A webhook of one repository. id: `owner/repository/hookId`. */
+export class RepositoryWebhook extends HostingResource {
+  declare readonly owner: pulumi.Output<string>;
+  declare readonly repository: pulumi.Output<string>;
+  declare readonly url: pulumi.Output<string>;
+  declare readonly contentType: pulumi.Output<"json" | "form">;
+  declare readonly secret: pulumi.Output<string | undefined>;
+  declare readonly insecureSsl: pulumi.Output<boolean>;
+  declare readonly events: pulumi.Output<string[]>;
+  declare readonly active: pulumi.Output<boolean>;
+  /** The webhook's id on the server (the `X-Service-Hook-ID` of its deliveries). */
+  declare readonly hookId: pulumi.Output<number>;
+  declare readonly pingUrl: pulumi.Output<string>;
+  declare readonly testUrl: pulumi.Output<string>;
+  declare readonly deliveriesUrl: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+
+  constructor(name: string, args: RepositoryWebhookArgs, opts?: pulumi.CustomResourceOptions) {
+    super(repositoryWebhookProvider, name, withSecret(args), OUTPUTS, secretOptions(opts));
+  }
+}

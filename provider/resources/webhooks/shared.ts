@@ -1,0 +1,270 @@
+/**
+ * What repository and global webhooks share: the settings args and their schema, the mapping of a
+ * hook to state (the secret kept from state), the write body, the create-or-adopt flow, and how the
+ * secret is marked secret in state.
+ *
+ * Secrets: the API masks a stored secret as `********` and never returns it. The secret is kept
+ * from state (marked secret there), never read back as the mask, and never causes a perpetual diff.
+ * Refresh can still tell whether the server has *a* secret: one removed outside Pulumi reads as
+ * absent, one added outside Pulumi reads as `SECRET_SET_OUTSIDE`, and both show as drift.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { HostingApiError, isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
+import type { HostingClient } from "../../client/http";
+import {
+  type ApiWebhook,
+  type ApiWebhookWrite,
+  apiWebhookSchema,
+  MASKED_SECRET,
+  normaliseInsecureSsl,
+  WEBHOOK_CONTENT_TYPES,
+} from "../../client/schemas";
+import { fields } from "../../internal/check";
+import { sameValue } from "../../internal/diff";
+import { createWithoutDuplicates, PartialCreateError } from "../../internal/lifecycle";
+
+// ---------------------------------------------------------------------------------------------
+// Args
+// ---------------------------------------------------------------------------------------------
+
+/** Settings common to both kinds of webhook. */
+export interface WebhookArgs {
+  /** Where deliveries are POSTed: an absolute http(s) URL. Updates in place. */
+  url: pulumi.Input<string>;
+  /** Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place. */
+  contentType?: pulumi.Input<"json" | "form">;
+  /**
+   * Key for the HMAC signature of each delivery. Stored as a secret in state; the API never
+   * returns it, so a change made outside Pulumi cannot be seen (its removal can). Updates in place.
+   */
+  secret?: pulumi.Input<string>;
+  /** Skip TLS certificate verification of the target (discouraged). Default false. */
+  insecureSsl?: pulumi.Input<boolean>;
+  /** Whether deliveries are sent. Default true. */
+  active?: pulumi.Input<boolean>;
+  /**
+   * Adopt the existing webhook with this id instead of creating one: it is read, then converged to
+   * these args. Only read at create; later changes are ignored.
+   */
+  importId?: pulumi.Input<string | number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (defaults applied in check)
+// ---------------------------------------------------------------------------------------------
+
+export const commonInputs = {
+  url: fields.httpUrl("url"),
+  contentType: z
+    .enum(WEBHOOK_CONTENT_TYPES, { error: `contentType must be one of ${WEBHOOK_CONTENT_TYPES.join(", ")}` })
+    .default("form"),
+  secret: z
+    .string({ error: "secret must be a string" })
+    .min(1, "secret must not be empty; omit it instead")
+    .optional(),
+  insecureSsl: z.boolean({ error: "insecureSsl must be a boolean" }).default(false),
+  active: z.boolean({ error: "active must be a boolean" }).default(true),
+  importId: fields.numericId("importId").optional(),
+};
+
+/** The inputs both kinds have, as check leaves them. */
+export interface WebhookInputs {
+  url: string;
+  contentType: "json" | "form";
+  secret?: string | undefined;
+  insecureSsl: boolean;
+  active: boolean;
+  events: string[];
+  importId?: string | undefined;
+}
+
+export interface WebhookState {
+  hookId: number;
+  pingUrl: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// API <-> state
+// ---------------------------------------------------------------------------------------------
+
+/** State value of a secret the server holds but Pulumi never set; its presence shows as drift. */
+export const SECRET_SET_OUTSIDE = "(set outside Pulumi)";
+
+/** The settings part of outputs, as the server has them; the secret comes from state. */
+export function settingsFromApi(api: ApiWebhook, stateSecret: string | undefined) {
+  const serverHasSecret = api.config.secret !== undefined && api.config.secret !== "";
+  return {
+    url: api.config.url ?? "",
+    contentType: (api.config.content_type ?? "form") as "json" | "form",
+    secret: serverHasSecret ? (stateSecret ?? SECRET_SET_OUTSIDE) : undefined,
+    insecureSsl: normaliseInsecureSsl(api.config.insecure_ssl) === "1",
+    active: api.active,
+    events: api.events,
+  };
+}
+
+export function stateFromApi(api: ApiWebhook): WebhookState {
+  return {
+    hookId: api.id,
+    pingUrl: api.ping_url ?? "",
+    createdAt: api.created_at ?? "",
+    updatedAt: api.updated_at ?? "",
+  };
+}
+
+/** The full desired state, sent on create and on every update (so a PATCH is idempotent). */
+export function writeBody(inputs: WebhookInputs): ApiWebhookWrite {
+  const secret =
+    inputs.secret !== undefined && inputs.secret !== SECRET_SET_OUTSIDE ? inputs.secret : undefined;
+  if (secret === MASKED_SECRET) {
+    throw new HostingApiError({ code: "configuration", apiMessage: "secret must not be the mask ********" });
+  }
+  return {
+    active: inputs.active,
+    events: [...new Set(inputs.events)],
+    config: {
+      url: inputs.url,
+      content_type: inputs.contentType,
+      insecure_ssl: inputs.insecureSsl ? "1" : "0",
+      ...(secret !== undefined ? { secret } : {}),
+    },
+  };
+}
+
+/** Whether the server's webhook differs from the inputs (a secret to set always counts: it is unreadable). */
+function differs(api: ApiWebhook, inputs: WebhookInputs): boolean {
+  const live = settingsFromApi(api, undefined);
+  return (
+    inputs.secret !== undefined ||
+    live.secret !== undefined ||
+    live.url !== inputs.url ||
+    live.contentType !== inputs.contentType ||
+    live.insecureSsl !== inputs.insecureSsl ||
+    live.active !== inputs.active ||
+    !sameValue(live.events, inputs.events, true)
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replace-on-change
+// ---------------------------------------------------------------------------------------------
+
+export const webhookRules = {
+  url: {},
+  contentType: {},
+  secret: {},
+  insecureSsl: {},
+  active: {},
+  events: { set: true },
+  importId: { createOnly: true },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Provider helpers
+// ---------------------------------------------------------------------------------------------
+
+export const webhookApi = (c: HostingClient) => ({
+  get: async (path: string) => (await c.get(path, { schema: apiWebhookSchema })).data,
+  list: (path: string) => c.paginate(path, { schema: apiWebhookSchema }),
+  create: async (path: string, body: ApiWebhookWrite) =>
+    (await c.post(path, body, { schema: apiWebhookSchema })).data,
+  /** Every update sends the whole desired state, so repeating it after a failure is safe. */
+  update: async (path: string, body: ApiWebhookWrite) =>
+    (await c.patch(path, body, { idempotent: true, schema: apiWebhookSchema })).data,
+});
+
+/**
+ * Creates, or adopts `importId`, without ever leaving a duplicate: after an ambiguous failure it
+ * looks for a webhook with the same URL made since the attempt began before trying again.
+ */
+export async function createOrAdopt(
+  c: HostingClient,
+  collection: string,
+  inputs: WebhookInputs,
+  postBody: ApiWebhookWrite & { name?: "web" },
+  idOf: (hookId: number) => string,
+  outputsOf: (api: ApiWebhook) => object,
+): Promise<ApiWebhook> {
+  const api = webhookApi(c);
+  let hook: ApiWebhook;
+  let converge: boolean;
+  if (inputs.importId !== undefined) {
+    const path = `${collection}/${inputs.importId}`;
+    hook = await api.get(path).catch((e: unknown) => {
+      throw isNotFound(e)
+        ? notFoundError({
+            method: "GET",
+            path,
+            message: `importId ${inputs.importId}: no such webhook`,
+            hint: "Check the id (it is the number at the end of the webhook's URL) and that the token can read it",
+          })
+        : e;
+    });
+    converge = differs(hook, inputs);
+  } else {
+    const made = await createWithoutDuplicates(
+      () => api.create(collection, postBody),
+      async (startedAt) =>
+        (await api.list(collection)).find(
+          (h) => h.config.url === inputs.url && Date.parse(h.created_at ?? "") >= startedAt - CLOCK_SKEW_MS,
+        ),
+    ).catch((e: unknown) => {
+      throw alreadyExists(e, collection, inputs.url) ?? e;
+    });
+    hook = made.value;
+    converge = made.adopted && differs(hook, inputs);
+  }
+  if (!converge) return hook;
+  try {
+    return await api.update(`${collection}/${hook.id}`, writeBody(inputs));
+  } catch (e) {
+    throw new PartialCreateError(idOf(hook.id), outputsOf(hook), e);
+  }
+}
+
+/** Tolerated difference between this machine's clock and the server's when matching `created_at`. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+function alreadyExists(e: unknown, collection: string, url: string): HostingApiError | undefined {
+  if (!isHostingApiError(e) || e.status !== 422 || !/already exists/i.test(e.message)) return undefined;
+  return new HostingApiError({
+    code: "validation_failed",
+    status: 422,
+    method: "POST",
+    path: collection,
+    apiMessage: `a webhook for ${url} already exists there`,
+    hint: "Set importId to its id to bring it under management instead of creating a second one",
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resource helpers
+// ---------------------------------------------------------------------------------------------
+
+/** Output names both kinds declare. */
+export const WEBHOOK_OUTPUTS = [
+  "url",
+  "contentType",
+  "secret",
+  "insecureSsl",
+  "events",
+  "active",
+  "importId",
+  "hookId",
+  "pingUrl",
+  "createdAt",
+  "updatedAt",
+] as const;
+
+/** Wrapping the input makes the engine store it encrypted in the inputs of state as well. */
+export function withSecret<T extends WebhookArgs>(args: T | undefined): T | undefined {
+  return args?.secret === undefined ? args : { ...args, secret: pulumi.secret(args.secret) };
+}
+
+/** The secret output is encrypted in state even where the engine would not mark it. */
+export function secretOptions(opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
+  return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "secret"] };
+}
