@@ -92,17 +92,25 @@ fi
 
 # --- Dynamic-provider launcher ---------------------------------------------------------------
 # The engine starts dynamic providers as `pulumi-resource-pulumi-nodejs`, a script at the root of
-# the @pulumi/pulumi npm package that resolves the provider host from the program's directory.
-# A copy beside the CLI serves every program; it needs `npm ci` to have run once.
-launcher_dir="$CACHE/launcher"
+# the @pulumi/pulumi npm package that resolves the provider host from the program's directory. The
+# CLI looks for it beside its own binary first (where an official install bundles it); found only
+# on PATH, every run prints "using pulumi-resource-pulumi-nodejs from $PATH". So a CLI built here
+# gets a copy beside it; a CLI installed without one gets it on PATH as a fallback. Needs `npm ci`
+# to have run once.
 launcher_src="$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
-if [ -f "$launcher_src" ]; then
-  mkdir -p "$launcher_dir"
-  rm -f "$launcher_dir/pulumi-resource-pulumi-nodejs"
-  cp "$launcher_src" "$launcher_dir/pulumi-resource-pulumi-nodejs"
-  chmod +x "$launcher_dir/pulumi-resource-pulumi-nodejs"
+pulumi_dir="$(dirname "$(PATH="$path_prefix$PATH" command -v pulumi)")"
+install_launcher() { # dir
+  mkdir -p "$1"
+  rm -f "$1/pulumi-resource-pulumi-nodejs"
+  cp "$launcher_src" "$1/pulumi-resource-pulumi-nodejs"
+  chmod +x "$1/pulumi-resource-pulumi-nodejs"
+}
+if [ -f "$launcher_src" ] && [ "$pulumi_dir" = "$CACHE/pulumi-$PULUMI_VERSION/bin" ]; then
+  install_launcher "$pulumi_dir" # refreshed each run: it must match the installed @pulumi/pulumi
+elif [ -f "$launcher_src" ] && [ ! -x "$pulumi_dir/pulumi-resource-pulumi-nodejs" ]; then
+  install_launcher "$CACHE/launcher"
+  path_prefix="$CACHE/launcher:$path_prefix"
 fi
-[ -x "$launcher_dir/pulumi-resource-pulumi-nodejs" ] && path_prefix="$launcher_dir:$path_prefix"
 
 log "node $("$node_bin" --version), pulumi $(PATH="$path_prefix$PATH" pulumi version 2>/dev/null || echo '?')"
 printf 'export PATH=%q\n' "$path_prefix$PATH"
