@@ -35,8 +35,8 @@ pulumi config set --secret hosting:token svcp_siteadmin "${flags[@]}"
 pulumi up --yes --refresh "${flags[@]}"
 
 echo
-echo "Drift check (what CI runs): pulumi preview --refresh --expect-no-changes"
-if pulumi preview --refresh --expect-no-changes "${flags[@]}" >"$DEMO/drift.log" 2>&1; then
+echo "Drift check (what CI runs): pulumi preview --refresh --run-program --expect-no-changes"
+if pulumi preview --refresh --run-program --expect-no-changes "${flags[@]}" >"$DEMO/drift.log" 2>&1; then
   echo "no drift: the platform matches the program"
 else
   cat "$DEMO/drift.log"

@@ -101,7 +101,7 @@ describe("OrgMembership end to end", () => {
     const provider = program.resources().find((r) => r.type.endsWith("hosting:OrgMembership"))
       ?.outputs?.__provider;
     expect(typeof provider).toBe("string");
-    expect((provider as string).length).toBeLessThanOrEqual(4096);
+    expect((provider as string).length).toBeLessThanOrEqual(512);
   });
 
   it("an invitation accepted outside Pulumi is not drift; refresh records it as active", async () => {

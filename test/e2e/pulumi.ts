@@ -3,7 +3,7 @@
  * library from `npm pack` output, a file backend, and no network beyond the sandbox server.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -49,26 +49,29 @@ export function packLibrary(): string {
   return packed;
 }
 
+/**
+ * How the program gets the library: `packed` installs the `npm pack` tarball under its
+ * `node_modules`, as users do; `linked` is a program inside this repository whose
+ * `node_modules/pulumi-hosting` links to the checkout (as the examples and the demo), so the library
+ * is loaded from outside any `node_modules`.
+ */
+export type LibraryInstall = "packed" | "linked";
+
 export class PulumiProgram {
   readonly dir: string;
   private readonly env: NodeJS.ProcessEnv;
 
-  constructor(name: string, program: string) {
-    this.dir = mkdtempSync(join(tmpdir(), `hosting-e2e-${name}-`));
+  constructor(name: string, program: string, library: LibraryInstall = "packed") {
+    if (library === "linked") {
+      // Inside the repository, so @pulumi/pulumi resolves to the checkout's one copy.
+      mkdirSync(join(ROOT, ".e2e"), { recursive: true });
+      this.dir = mkdtempSync(join(ROOT, ".e2e", `${name}-`));
+    } else {
+      this.dir = mkdtempSync(join(tmpdir(), `hosting-e2e-${name}-`));
+    }
     const backend = join(this.dir, ".state");
     mkdirSync(backend);
-    const pulumiVersion = JSON.parse(
-      readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
-    ).version;
     writeFileSync(join(this.dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
-    writeFileSync(
-      join(this.dir, "package.json"),
-      JSON.stringify({
-        name,
-        private: true,
-        dependencies: { "pulumi-hosting": `file:${packLibrary()}`, "@pulumi/pulumi": pulumiVersion },
-      }),
-    );
     writeFileSync(join(this.dir, "index.js"), program);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -83,11 +86,33 @@ export class PulumiProgram {
     delete env.HOSTING_TOKEN;
     delete env.HOSTING_BASE_URL;
     this.env = env;
-    execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
-      cwd: this.dir,
-      env: this.env,
-      stdio: "pipe",
-    });
+    if (library === "linked") {
+      mkdirSync(join(this.dir, "node_modules"));
+      symlinkSync(ROOT, join(this.dir, "node_modules", "pulumi-hosting"), "dir");
+      return;
+    }
+    const pulumiVersion = JSON.parse(
+      readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
+    ).version;
+    writeFileSync(
+      join(this.dir, "package.json"),
+      JSON.stringify({
+        name,
+        private: true,
+        dependencies: { "pulumi-hosting": `file:${packLibrary()}`, "@pulumi/pulumi": pulumiVersion },
+      }),
+    );
+    this.npm("install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error");
+  }
+
+  /** Runs npm in the program's folder (e.g. to install another version of the library). */
+  npm(...args: string[]): string {
+    return execFileSync("npm", args, { cwd: this.dir, env: this.env, encoding: "utf8", stdio: "pipe" });
+  }
+
+  /** Runs node in the program's folder, where the library resolves as the program sees it. */
+  node(script: string): string {
+    return execFileSync(process.execPath, ["-e", script], { cwd: this.dir, env: this.env, encoding: "utf8" });
   }
 
   /**

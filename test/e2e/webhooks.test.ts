@@ -94,7 +94,7 @@ describe("webhooks end to end", () => {
       const provider = r.outputs?.__provider;
       if (typeof provider !== "string") continue;
       sizes[r.type] = provider.length;
-      expect(provider.length).toBeLessThanOrEqual(4096);
+      expect(provider.length).toBeLessThanOrEqual(512);
     }
     expect(Object.keys(sizes)).toHaveLength(2);
     figures.providerBytes = sizes;

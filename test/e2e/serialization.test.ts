@@ -1,0 +1,93 @@
+/**
+ * What Pulumi serialises into state for each resource (`__provider`), from the library as users
+ * install it (the `npm pack` tarball under `node_modules`) and as programs inside this repository
+ * load it (linked, outside `node_modules`). `setMocks` runs Pulumi's real closure serialiser in the
+ * program's own folder.
+ */
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PulumiProgram, ROOT } from "./pulumi";
+
+/** Arguments for one resource of every kind; a kind missing here fails the first test. */
+const ARGS: Record<string, unknown> = {
+  RepositoryWebhook: {
+    owner: "acme-eng",
+    repository: "api",
+    url: "https://x.example",
+    secret: "hook-secret",
+  },
+  GlobalWebhook: { url: "https://y.example", secret: "hook-secret" },
+  EnterpriseRunnerGroup: { enterprise: "acme", name: "e" },
+  OrgRunnerGroup: { org: "acme-eng", name: "o" },
+  RunnerGroupRunners: { org: "acme-eng", runnerGroupId: 2, runners: [1] },
+  OrgMembership: { org: "acme-eng", username: "mona" },
+};
+
+const TOKEN = "svcp_must_not_leak";
+
+const SCRIPT = `
+process.env.HOSTING_TOKEN = ${JSON.stringify(TOKEN)};
+const pulumi = require("@pulumi/pulumi");
+const captured = [];
+(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (a) => {
+        captured.push({ type: a.type, provider: a.inputs.__provider });
+        return { id: a.name + "-id", state: a.inputs };
+      },
+      call: () => ({}),
+    },
+    "project",
+    "stack",
+    true,
+  );
+  const hosting = require("pulumi-hosting");
+  const args = ${JSON.stringify(ARGS)};
+  const made = Object.entries(args).map(([kind, a]) => new hosting[kind](kind.toLowerCase(), a));
+  await new Promise((resolve) => pulumi.all(made.map((r) => r.urn)).apply(() => resolve()));
+  console.log(JSON.stringify(captured));
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
+
+function serialised(program: PulumiProgram): Map<string, string> {
+  const captured = JSON.parse(program.node(SCRIPT)) as Array<{ type: string; provider: string }>;
+  return new Map(captured.map((c) => [c.type.replace("pulumi-nodejs:dynamic/hosting:", ""), c.provider]));
+}
+
+let kinds: string[];
+beforeAll(() => {
+  const { PROVIDERS } = require(join(ROOT, "dist/provider/providers.js")) as {
+    PROVIDERS: Array<{ kind: string }>;
+  };
+  kinds = PROVIDERS.map((p) => p.kind).sort();
+});
+
+describe("serialised provider", () => {
+  it("is a require of pulumi-hosting/kinds/<kind> of at most 512 bytes from a packed install", () => {
+    expect(Object.keys(ARGS).sort()).toEqual(kinds);
+    const providers = serialised(new PulumiProgram("serialise-packed", "", "packed"));
+    expect([...providers.keys()].sort()).toEqual(kinds);
+    const sizes: Record<string, number> = {};
+    for (const [kind, text] of providers) {
+      sizes[kind] = text.length;
+      expect(text.length, kind).toBeLessThanOrEqual(512);
+      const module = kind.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+      expect(text).toContain(`require("pulumi-hosting/kinds/${module}")`);
+      expect(text).not.toContain(TOKEN);
+      expect(text).not.toContain("hook-secret");
+    }
+    console.log(`__provider bytes (packed install): ${JSON.stringify(sizes)}`);
+  });
+
+  it("is the thin runtime shim when the library is linked from outside node_modules", () => {
+    const providers = serialised(new PulumiProgram("serialise-linked", "", "linked"));
+    expect([...providers.keys()].sort()).toEqual(kinds);
+    for (const [kind, text] of providers) {
+      expect(text.length, kind).toBeLessThanOrEqual(4096);
+      expect(text).toContain('require("pulumi-hosting/runtime")');
+      expect(text).not.toContain(TOKEN);
+      expect(text).not.toMatch(/undici|zod|HostingClient/);
+    }
+  });
+});
