@@ -62,6 +62,16 @@ export interface RequestOptions {
 /** Options of a request whose response body is validated: `data` is then the schema's output. */
 export type ParsedRequestOptions<S extends z.ZodType> = RequestOptions & { schema: S };
 
+/** `post`, `patch` and `put`: with a `schema` option, `data` is the schema's output. */
+export interface WriteMethod {
+  <S extends z.ZodType>(
+    path: string,
+    body: unknown,
+    options: ParsedRequestOptions<S>,
+  ): Promise<ApiResponse<z.infer<S>>>;
+  <T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+}
+
 export interface ApiResponse<T> {
   status: number;
   data: T;
@@ -133,33 +143,12 @@ export class HostingClient {
   get(path: string, options?: RequestOptions & { schema?: z.ZodType }): Promise<ApiResponse<unknown>> {
     return this.parsed("GET", path, options);
   }
-  post<S extends z.ZodType>(
-    path: string,
-    body: unknown,
-    options: ParsedRequestOptions<S>,
-  ): Promise<ApiResponse<z.infer<S>>>;
-  post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
-  post(path: string, body?: unknown, options?: RequestOptions & { schema?: z.ZodType }) {
-    return this.parsed("POST", path, { ...options, body });
-  }
-  patch<S extends z.ZodType>(
-    path: string,
-    body: unknown,
-    options: ParsedRequestOptions<S>,
-  ): Promise<ApiResponse<z.infer<S>>>;
-  patch<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
-  patch(path: string, body?: unknown, options?: RequestOptions & { schema?: z.ZodType }) {
-    return this.parsed("PATCH", path, { ...options, body });
-  }
-  put<S extends z.ZodType>(
-    path: string,
-    body: unknown,
-    options: ParsedRequestOptions<S>,
-  ): Promise<ApiResponse<z.infer<S>>>;
-  put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
-  put(path: string, body?: unknown, options?: RequestOptions & { schema?: z.ZodType }) {
-    return this.parsed("PUT", path, { ...options, body });
-  }
+  /** POST a body; with `schema`, the response body is validated and typed by it. */
+  readonly post: WriteMethod = this.writer("POST");
+  /** PATCH a body; with `schema`, the response body is validated and typed by it. */
+  readonly patch: WriteMethod = this.writer("PATCH");
+  /** PUT a body; with `schema`, the response body is validated and typed by it. */
+  readonly put: WriteMethod = this.writer("PUT");
   delete<T = undefined>(path: string, options?: RequestOptions): Promise<ApiResponse<T>> {
     return this.request<T>("DELETE", path, options);
   }
@@ -269,6 +258,12 @@ export class HostingClient {
       if (wait === undefined) throw errorFromResponse(failed, this.settings.token);
       await this.opts.sleep(wait);
     }
+  }
+
+  private writer(method: HttpMethod): WriteMethod {
+    // One implementation serves both overloads of WriteMethod: `parsed` validates when a schema is given.
+    return ((path: string, body?: unknown, options?: RequestOptions & { schema?: z.ZodType }) =>
+      this.parsed(method, path, { ...options, body })) as WriteMethod;
   }
 
   /** A request whose body, when `schema` is given, is validated before it is returned. */

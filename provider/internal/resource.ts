@@ -41,6 +41,13 @@ export function resourceProps(outputs: readonly string[], args: object | undefin
   return Object.assign(props, args ?? {});
 }
 
+/**
+ * A resource class's outputs, from its provider's outputs type: every field as a `pulumi.Output`.
+ * Each class merges it in (`interface X extends OutputsOf<XOutputs> {}`), so outputs are declared
+ * once, where the provider shapes them.
+ */
+export type OutputsOf<O> = { readonly [K in keyof O]-?: pulumi.Output<O[K]> };
+
 /** The base of every resource class: `new hosting.X(name, args, opts)` and `hosting.X.get(name, id)`. */
 export abstract class HostingResource extends pulumi.dynamic.Resource {
   /**

@@ -28,7 +28,7 @@ import { type FieldRules, sameValue } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
 import { compact } from "../internal/outputs";
-import { HostingResource } from "../internal/resource";
+import { HostingResource, type OutputsOf } from "../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Args
@@ -272,14 +272,9 @@ const OUTPUTS = ["org", "username", "role", "onDestroy", "state"] as const;
 
 /** A person's membership of an organisation. id: `org/username`. */
 export class OrgMembership extends HostingResource {
-  declare readonly org: pulumi.Output<string>;
-  declare readonly username: pulumi.Output<string>;
-  declare readonly role: pulumi.Output<OrgMembershipRole>;
-  declare readonly onDestroy: pulumi.Output<OrgMembershipOnDestroy>;
-  /** `pending` until the person accepts the invitation, then `active` (never drift). */
-  declare readonly state: pulumi.Output<OrgMembershipState>;
-
   constructor(name: string, args: OrgMembershipArgs, opts?: pulumi.CustomResourceOptions) {
     super(orgMembershipProvider, name, args, OUTPUTS, opts);
   }
 }
+
+export interface OrgMembership extends OutputsOf<OrgMembershipOutputs> {}

@@ -9,7 +9,7 @@ import { fields } from "../../internal/check";
 import type { FieldRules } from "../../internal/diff";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource } from "../../internal/resource";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
 import { type GroupKind, groupMethods } from "./group-api";
 import {
   GROUP_OUTPUTS,
@@ -56,14 +56,6 @@ export const enterpriseRunnerGroupInputs = z.object({
 export type EnterpriseRunnerGroupInputs = z.infer<typeof enterpriseRunnerGroupInputs>;
 export type EnterpriseRunnerGroupOutputs = GroupOutputs<EnterpriseRunnerGroupInputs>;
 
-const crossFieldRules = groupRules<EnterpriseRunnerGroupInputs>("selectedOrganizationIds", {
-  get: (inputs) => inputs.selectedOrganizationIds,
-  set: (inputs, ids) => {
-    if (ids === undefined) delete inputs.selectedOrganizationIds;
-    else inputs.selectedOrganizationIds = ids;
-  },
-});
-
 // ---------------------------------------------------------------------------------------------
 // Replace-on-change
 // ---------------------------------------------------------------------------------------------
@@ -102,7 +94,7 @@ export const enterpriseRunnerGroupProvider = defineProvider<
   EnterpriseRunnerGroupOutputs
 >(ENTERPRISE_GROUPS.kind, {
   inputs: enterpriseRunnerGroupInputs,
-  crossField: crossFieldRules,
+  crossField: groupRules("selectedOrganizationIds"),
   rules: enterpriseRunnerGroupRules,
   ...groupMethods(ENTERPRISE_GROUPS),
 });
@@ -115,21 +107,9 @@ const OUTPUTS = ["enterprise", "selectedOrganizationIds", "runners", ...GROUP_OU
 
 /** A runner group of an enterprise. id: `enterprise/runnerGroupId`. */
 export class EnterpriseRunnerGroup extends HostingResource {
-  declare readonly enterprise: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly visibility: pulumi.Output<"all" | "selected">;
-  declare readonly selectedOrganizationIds: pulumi.Output<number[] | undefined>;
-  declare readonly runners: pulumi.Output<number[] | undefined>;
-  declare readonly allowsPublicRepositories: pulumi.Output<boolean>;
-  declare readonly restrictedToWorkflows: pulumi.Output<boolean>;
-  declare readonly selectedWorkflows: pulumi.Output<string[] | undefined>;
-  /** The group's id on the server. */
-  declare readonly runnerGroupId: pulumi.Output<number>;
-  /** Whether this is the enterprise's default group (never deleted on destroy). */
-  declare readonly isDefault: pulumi.Output<boolean>;
-  declare readonly runnersUrl: pulumi.Output<string>;
-
   constructor(name: string, args: EnterpriseRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(enterpriseRunnerGroupProvider, name, args, OUTPUTS, opts);
   }
 }
+
+export interface EnterpriseRunnerGroup extends OutputsOf<EnterpriseRunnerGroupOutputs> {}

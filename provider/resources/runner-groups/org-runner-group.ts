@@ -8,7 +8,7 @@ import { fields } from "../../internal/check";
 import type { FieldRules } from "../../internal/diff";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource } from "../../internal/resource";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
 import { type GroupKind, groupMethods } from "./group-api";
 import {
   GROUP_OUTPUTS,
@@ -51,14 +51,6 @@ export const orgRunnerGroupInputs = z.object({
 export type OrgRunnerGroupInputs = z.infer<typeof orgRunnerGroupInputs>;
 export type OrgRunnerGroupOutputs = GroupOutputs<OrgRunnerGroupInputs>;
 
-const crossFieldRules = groupRules<OrgRunnerGroupInputs>("selectedRepositoryIds", {
-  get: (inputs) => inputs.selectedRepositoryIds,
-  set: (inputs, ids) => {
-    if (ids === undefined) delete inputs.selectedRepositoryIds;
-    else inputs.selectedRepositoryIds = ids;
-  },
-});
-
 // ---------------------------------------------------------------------------------------------
 // Replace-on-change
 // ---------------------------------------------------------------------------------------------
@@ -95,7 +87,7 @@ export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupInputs
   ORG_GROUPS.kind,
   {
     inputs: orgRunnerGroupInputs,
-    crossField: crossFieldRules,
+    crossField: groupRules("selectedRepositoryIds"),
     rules: orgRunnerGroupRules,
     ...groupMethods(ORG_GROUPS),
   },
@@ -109,18 +101,9 @@ const OUTPUTS = ["org", "selectedRepositoryIds", ...GROUP_OUTPUTS] as const;
 
 /** A runner group of an organisation. id: `org/runnerGroupId`. */
 export class OrgRunnerGroup extends HostingResource {
-  declare readonly org: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly visibility: pulumi.Output<"all" | "selected" | "private">;
-  declare readonly selectedRepositoryIds: pulumi.Output<number[] | undefined>;
-  declare readonly allowsPublicRepositories: pulumi.Output<boolean>;
-  declare readonly restrictedToWorkflows: pulumi.Output<boolean>;
-  declare readonly selectedWorkflows: pulumi.Output<string[] | undefined>;
-  declare readonly runnerGroupId: pulumi.Output<number>;
-  declare readonly isDefault: pulumi.Output<boolean>;
-  declare readonly runnersUrl: pulumi.Output<string>;
-
   constructor(name: string, args: OrgRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(orgRunnerGroupProvider, name, args, OUTPUTS, opts);
   }
 }
+
+export interface OrgRunnerGroup extends OutputsOf<OrgRunnerGroupOutputs> {}

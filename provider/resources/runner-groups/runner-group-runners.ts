@@ -13,7 +13,7 @@ import { client, notice } from "../../internal/context";
 import { type FieldRules, sameValue } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
-import { HostingResource } from "../../internal/resource";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
 import { itemsOf } from "./group-api";
 
 // ---------------------------------------------------------------------------------------------
@@ -136,11 +136,9 @@ const OUTPUTS = ["org", "runnerGroupId", "runners"] as const;
  * runners to the organisation's default group. id: `org/runnerGroupId`.
  */
 export class RunnerGroupRunners extends HostingResource {
-  declare readonly org: pulumi.Output<string>;
-  declare readonly runnerGroupId: pulumi.Output<number>;
-  declare readonly runners: pulumi.Output<number[]>;
-
   constructor(name: string, args: RunnerGroupRunnersArgs, opts?: pulumi.CustomResourceOptions) {
     super(runnerGroupRunnersProvider, name, args, OUTPUTS, opts);
   }
 }
+
+export interface RunnerGroupRunners extends OutputsOf<RunnerGroupRunnersOutputs> {}

@@ -65,31 +65,36 @@ export interface GroupSettingsInputs {
 }
 
 export interface GroupState {
+  /** The group's id on the server. */
   runnerGroupId: number;
+  /** Whether this is the owner's default group (never deleted on destroy). */
   isDefault: boolean;
   runnersUrl: string;
 }
 
+/** The field holding a kind's access list: organisation ids or repository ids. */
+export type AccessField = "selectedOrganizationIds" | "selectedRepositoryIds";
+
 /**
- * The rules across fields of a group: the access ids (`field`, read and written through `ids`) only
- * with visibility "selected", then defaulting to []; workflows only with restrictedToWorkflows, then
- * defaulting to []. Each is skipped while a field it needs is unknown.
+ * The rules across fields of a group: the access ids (`field`) only with visibility "selected", then
+ * defaulting to []; workflows only with restrictedToWorkflows, then defaulting to []. Each is skipped
+ * while a field it needs is unknown.
  */
-export function groupRules<T extends GroupSettingsInputs>(
-  field: string,
-  ids: { get(inputs: T): number[] | undefined; set(inputs: T, value: number[] | undefined): void },
-): CrossFieldRules<T> {
+export function groupRules<F extends AccessField>(
+  field: F,
+): CrossFieldRules<GroupSettingsInputs & Partial<Record<F, number[] | undefined>>> {
   return (inputs, pending) => {
     const failures: pulumi.dynamic.CheckFailure[] = [];
+    const access: Partial<Record<F, number[] | undefined>> = inputs;
     if (!pending.has("visibility") && !pending.has(field)) {
-      const given = ids.get(inputs);
-      if (inputs.visibility === "selected") ids.set(inputs, given ?? []);
+      const given = access[field];
+      if (inputs.visibility === "selected") access[field] = given ?? [];
       else if (given !== undefined && given.length > 0) {
         failures.push({
           property: field,
           reason: `${field} is allowed only with visibility "selected"; got visibility "${inputs.visibility}"`,
         });
-      } else ids.set(inputs, undefined);
+      } else delete access[field];
     }
     if (!pending.has("restrictedToWorkflows") && !pending.has("selectedWorkflows")) {
       if (inputs.restrictedToWorkflows) inputs.selectedWorkflows = inputs.selectedWorkflows ?? [];

@@ -13,7 +13,7 @@ import type { FieldRules } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource } from "../../internal/resource";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
@@ -190,18 +190,9 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookInputs, 
 
 /** A webhook of the whole installation (site administrators only). id: `hookId`. */
 export class GlobalWebhook extends HostingResource {
-  declare readonly url: pulumi.Output<string>;
-  declare readonly contentType: pulumi.Output<"json" | "form">;
-  declare readonly secret: pulumi.Output<string | undefined>;
-  declare readonly insecureSsl: pulumi.Output<boolean>;
-  declare readonly events: pulumi.Output<GlobalWebhookEvent[]>;
-  declare readonly active: pulumi.Output<boolean>;
-  declare readonly hookId: pulumi.Output<number>;
-  declare readonly pingUrl: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
-
   constructor(name: string, args: GlobalWebhookArgs, opts?: pulumi.CustomResourceOptions) {
     super(globalWebhookProvider, name, withSecret(args), WEBHOOK_OUTPUTS, secretOptions(opts));
   }
 }
+
+export interface GlobalWebhook extends OutputsOf<GlobalWebhookOutputs> {}

@@ -9,7 +9,7 @@ import type { FieldRules } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource } from "../../internal/resource";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
@@ -152,23 +152,9 @@ const OUTPUTS = ["owner", "repository", ...WEBHOOK_OUTPUTS, "testUrl", "deliveri
 
 /** A webhook of one repository. id: `owner/repository/hookId`. */
 export class RepositoryWebhook extends HostingResource {
-  declare readonly owner: pulumi.Output<string>;
-  declare readonly repository: pulumi.Output<string>;
-  declare readonly url: pulumi.Output<string>;
-  declare readonly contentType: pulumi.Output<"json" | "form">;
-  declare readonly secret: pulumi.Output<string | undefined>;
-  declare readonly insecureSsl: pulumi.Output<boolean>;
-  declare readonly events: pulumi.Output<string[]>;
-  declare readonly active: pulumi.Output<boolean>;
-  /** The webhook's id on the server (the `X-Service-Hook-ID` of its deliveries). */
-  declare readonly hookId: pulumi.Output<number>;
-  declare readonly pingUrl: pulumi.Output<string>;
-  declare readonly testUrl: pulumi.Output<string>;
-  declare readonly deliveriesUrl: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
-
   constructor(name: string, args: RepositoryWebhookArgs, opts?: pulumi.CustomResourceOptions) {
     super(repositoryWebhookProvider, name, withSecret(args), OUTPUTS, secretOptions(opts));
   }
 }
+
+export interface RepositoryWebhook extends OutputsOf<RepositoryWebhookOutputs> {}

@@ -80,6 +80,7 @@ export interface WebhookInputs {
 }
 
 export interface WebhookState {
+  /** The webhook's id on the server (the `X-Service-Hook-ID` of its deliveries). */
   hookId: number;
   pingUrl: string;
   createdAt: string;
