@@ -41,6 +41,8 @@ export interface OrgRecord {
   description: string;
   enterprise: string | undefined;
   members: Record<string, OrgMember>;
+  /** Custom properties the organisation defines for its repositories. */
+  repositoryProperties: PropertyDefinition[];
 }
 
 export interface RepoRecord {
@@ -82,6 +84,9 @@ export interface EnterpriseRecord {
   slug: string;
   name: string;
   owners: string[];
+  /** Billing managers: they read and write the enterprise's budgets. */
+  billingManagers: string[];
+  /** Custom properties the enterprise defines for its organisations. */
   properties: PropertyDefinition[];
 }
 
@@ -119,6 +124,7 @@ export function defaultFixture(): Fixture {
         slug: "acme",
         name: "Acme",
         owners: ["admin"],
+        billingManagers: ["billie"],
         properties: [
           { name: "cost_center", valueType: "string" },
           { name: "tier", valueType: "single_select", allowedValues: ["gold", "silver", "bronze"] },
@@ -132,6 +138,7 @@ export function defaultFixture(): Fixture {
       { id: 3, login: "octocat", name: "Octocat", siteAdmin: false, twoFactor: "disabled" },
       { id: 4, login: "mona", name: "Mona", siteAdmin: false },
       { id: 5, login: "hubot", name: "Hubot", siteAdmin: false },
+      { id: 6, login: "billie", name: "Billie", siteAdmin: false },
     ],
     orgs: [
       {
@@ -140,6 +147,10 @@ export function defaultFixture(): Fixture {
         description: "Acme engineering",
         enterprise: "acme",
         members: { admin: member("admin"), olivia: member("admin"), octocat: member("member") },
+        repositoryProperties: [
+          { name: "cost_center", valueType: "string" },
+          { name: "tier", valueType: "single_select", allowedValues: ["gold", "silver", "bronze"] },
+        ],
       },
       {
         id: 101,
@@ -147,10 +158,19 @@ export function defaultFixture(): Fixture {
         description: "Acme operations",
         enterprise: "acme",
         members: { admin: member("admin") },
+        repositoryProperties: [],
+      },
+      {
+        id: 102,
+        login: "solo",
+        description: "An organisation outside any enterprise",
+        enterprise: undefined,
+        members: { admin: member("admin") },
+        repositoryProperties: [],
       },
     ],
     repos: [
-      { id: 1000, owner: "acme-eng", name: "api", private: true, environments: ["production", "staging"] },
+      { id: 1000, owner: "acme-eng", name: "api", private: true, environments: ["production", "staging", "release/eu"] },
       { id: 1001, owner: "acme-eng", name: "web", private: false, environments: [] },
       { id: 1002, owner: "acme-ops", name: "infra", private: true, environments: [] },
     ],
@@ -180,6 +200,12 @@ export function defaultFixture(): Fixture {
       },
       svcp_member: { kind: "classic", user: "octocat", scopes: ["repo", "read:org"], permissions: {} },
       svcp_noscopes: { kind: "classic", user: "octocat", scopes: [], permissions: {} },
+      svcp_billing: {
+        kind: "classic",
+        user: "billie",
+        scopes: ["manage_billing:enterprise"],
+        permissions: {},
+      },
       svc_pat_admin: { kind: "fine_grained", user: "admin", scopes: [], permissions: { "*": "write" } },
       svcs_install: {
         kind: "app_installation",
