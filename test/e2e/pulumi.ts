@@ -53,15 +53,22 @@ export function packLibrary(): string {
  * How the program gets the library: `packed` installs the `npm pack` tarball under its
  * `node_modules`, as users do; `linked` is a program inside this repository whose
  * `node_modules/pulumi-hosting` links to the checkout (as the examples and the demo), so the library
- * is loaded from outside any `node_modules`.
+ * is loaded from outside any `node_modules`; `{ git }` installs from a git URL, as the README says.
  */
-export type LibraryInstall = "packed" | "linked";
+export type LibraryInstall = "packed" | "linked" | { git: string };
+
+export interface ProgramOptions {
+  library?: LibraryInstall;
+  /** The program's @pulumi/pulumi version; the checkout's by default. */
+  pulumiVersion?: string;
+}
 
 export class PulumiProgram {
   readonly dir: string;
   private readonly env: NodeJS.ProcessEnv;
 
-  constructor(name: string, program: string, library: LibraryInstall = "packed") {
+  constructor(name: string, program: string, options: ProgramOptions = {}) {
+    const library = options.library ?? "packed";
     if (library === "linked") {
       // Inside the repository, so @pulumi/pulumi resolves to the checkout's one copy.
       mkdirSync(join(ROOT, ".e2e"), { recursive: true });
@@ -91,15 +98,16 @@ export class PulumiProgram {
       symlinkSync(ROOT, join(this.dir, "node_modules", "pulumi-hosting"), "dir");
       return;
     }
-    const pulumiVersion = JSON.parse(
-      readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
-    ).version;
+    const pulumiVersion =
+      options.pulumiVersion ??
+      JSON.parse(readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version;
+    const source = library === "packed" ? `file:${packLibrary()}` : library.git;
     writeFileSync(
       join(this.dir, "package.json"),
       JSON.stringify({
         name,
         private: true,
-        dependencies: { "pulumi-hosting": `file:${packLibrary()}`, "@pulumi/pulumi": pulumiVersion },
+        dependencies: { "pulumi-hosting": source, "@pulumi/pulumi": pulumiVersion },
       }),
     );
     this.npm("install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error");

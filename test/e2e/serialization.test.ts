@@ -66,7 +66,7 @@ beforeAll(() => {
 describe("serialised provider", () => {
   it("is a require of pulumi-hosting/kinds/<kind> of at most 512 bytes from a packed install", () => {
     expect(Object.keys(ARGS).sort()).toEqual(kinds);
-    const providers = serialised(new PulumiProgram("serialise-packed", "", "packed"));
+    const providers = serialised(new PulumiProgram("serialise-packed", ""));
     expect([...providers.keys()].sort()).toEqual(kinds);
     const sizes: Record<string, number> = {};
     for (const [kind, text] of providers) {
@@ -81,7 +81,7 @@ describe("serialised provider", () => {
   });
 
   it("is the thin runtime shim when the library is linked from outside node_modules", () => {
-    const providers = serialised(new PulumiProgram("serialise-linked", "", "linked"));
+    const providers = serialised(new PulumiProgram("serialise-linked", "", { library: "linked" }));
     expect([...providers.keys()].sort()).toEqual(kinds);
     for (const [kind, text] of providers) {
       expect(text.length, kind).toBeLessThanOrEqual(4096);

@@ -1,0 +1,157 @@
+/**
+ * Installing it for real, as the README tells a new user: from a git URL (here a local bare clone
+ * of this repository), with `prepare` building the library, then `npx hosting-emulator` from the
+ * installed package and `pulumi up` of the demo's resources, with the drift check passing. Also:
+ * what a published package would hold, and the lowest supported @pulumi/pulumi.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { PulumiProgram, ROOT, requirePulumi } from "./pulumi";
+
+/** The lowest @pulumi/pulumi the peer range admits; tested beside the newest. */
+const LOWEST_PULUMI = "3.216.0";
+
+/** The demo's resources (index.ts and examples/), as a user's plain JavaScript program. */
+const DEMO_PROGRAM = `
+const pulumi = require("@pulumi/pulumi");
+const hosting = require("pulumi-hosting");
+new hosting.RepositoryWebhook("ci", {
+  owner: "acme-eng", repository: "api", url: "https://ci.example.com/hooks/hosting", contentType: "json",
+  secret: pulumi.secret("demo-signing-secret"), events: ["push", "pull_request"],
+});
+new hosting.GlobalWebhook("audit", {
+  url: "https://audit.example.com/hosting", events: ["organization", "user", "repository", "membership"],
+});
+new hosting.EnterpriseRunnerGroup("deployers", {
+  enterprise: "acme", name: "deployers", visibility: "selected", selectedOrganizationIds: [100], runners: [7],
+  restrictedToWorkflows: true, selectedWorkflows: ["acme-eng/api/.github/workflows/deploy.yml@refs/heads/main"],
+});
+const builders = new hosting.OrgRunnerGroup("builders", {
+  org: "acme-eng", name: "builders", visibility: "selected", selectedRepositoryIds: [1000, 1001],
+});
+new hosting.RunnerGroupRunners("builders-runners", { org: "acme-eng", runnerGroupId: builders.runnerGroupId, runners: [1, 2] });
+new hosting.OrgMembership("mona", { org: "acme-eng", username: "mona", role: "member", onDestroy: "retain" });
+`;
+
+const children: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of children) child.kill();
+});
+
+/** Starts `npx hosting-emulator --port 0` in the program's folder; resolves to its origin. */
+function startInstalledEmulator(dir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npx", ["--no-install", "hosting-emulator", "--port", "0"], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(child);
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`hosting-emulator did not start:\n${out}`)), 60_000);
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^listening on (http:\/\/\S+)\/api\/v3$/m.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on("exit", (code) => reject(new Error(`hosting-emulator exited ${code}:\n${out}`)));
+  });
+}
+
+describe("installing pulumi-hosting", () => {
+  it("packs only the built library, its sandbox server, README and CHANGELOG", () => {
+    const [report] = JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+        cwd: ROOT,
+        encoding: "utf8",
+      }),
+    ) as Array<{ files: Array<{ path: string }> }>;
+    const paths = (report?.files ?? []).map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(["package.json", "README.md", "CHANGELOG.md"]));
+    expect(paths).toContain("dist/provider/kinds/repository-webhook.js");
+    expect(paths).toContain("dist/emulator/cli.js");
+    const unexpected = paths.filter(
+      (p) =>
+        !/^dist\/(provider|emulator)\/.+\.(js|d\.ts|js\.map)$/.test(p) &&
+        !["package.json", "README.md", "CHANGELOG.md"].includes(p),
+    );
+    expect(unexpected).toEqual([]);
+  });
+
+  it("from a git URL: prepare builds it, npx hosting-emulator serves, the demo's resources converge", async () => {
+    requirePulumi();
+    const repo = join(mkdtempSync(join(tmpdir(), "hosting-git-")), "pulumi-hosting.git");
+    execFileSync("git", ["clone", "--quiet", "--bare", ROOT, repo]);
+    const commit = execFileSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+    const program = new PulumiProgram("git-install", DEMO_PROGRAM, {
+      library: { git: `git+file://${repo}#${commit}` },
+    });
+
+    const installed = join(program.dir, "node_modules/pulumi-hosting");
+    expect(existsSync(join(installed, "dist/provider/index.js"))).toBe(true);
+    expect(existsSync(join(installed, "provider"))).toBe(false);
+    expect(existsSync(join(installed, "test"))).toBe(false);
+
+    const origin = await startInstalledEmulator(program.dir);
+    await program.ok("stack", "init", "dev");
+    await program.ok("config", "set", "hosting:baseUrl", origin);
+    await program.ok("config", "set", "--secret", "hosting:token", "svcp_siteadmin");
+    const up = await program.ok("up", "--yes", "--skip-preview");
+    expect(up.output).toMatch(/\+ 7 created/);
+    expect(up.output).not.toMatch(/warning: using pulumi-resource-pulumi-nodejs/);
+    const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");
+    expect(drift.code, drift.output).toBe(0);
+    for (const r of program.resources()) {
+      if (!r.type.startsWith("pulumi-nodejs:dynamic/hosting:")) continue;
+      expect(String(r.outputs?.__provider)).toContain('require("pulumi-hosting/kinds/');
+    }
+  });
+
+  describe(`with the lowest supported @pulumi/pulumi (${LOWEST_PULUMI})`, () => {
+    let emulator: RunningEmulator | undefined;
+    afterAll(async () => {
+      await emulator?.close();
+    });
+
+    it("creates, previews clean, reports drift and destroys", async () => {
+      requirePulumi();
+      emulator = await startEmulator({ port: 0 });
+      const program = new PulumiProgram(
+        "lowest-sdk",
+        `
+const hosting = require("pulumi-hosting");
+new hosting.RepositoryWebhook("ci", { owner: "acme-eng", repository: "api", url: "https://ci.example.com/lowest", secret: "s3cret" });
+new hosting.OrgMembership("mona", { org: "acme-eng", username: "mona" });
+`,
+        { pulumiVersion: LOWEST_PULUMI },
+      );
+      expect(program.node('console.log(require("@pulumi/pulumi/package.json").version)').trim()).toBe(
+        LOWEST_PULUMI,
+      );
+      await program.ok("stack", "init", "dev");
+      await program.ok("config", "set", "hosting:baseUrl", emulator.origin);
+      await program.ok("config", "set", "--secret", "hosting:token", "svcp_siteadmin");
+      await program.ok("up", "--yes", "--skip-preview");
+      expect(emulator.store.state.repoHooks).toHaveLength(1);
+      const clean = await program.run("preview", "--refresh", "--expect-no-changes");
+      expect(clean.code, clean.output).toBe(0);
+      const hook = emulator.store.state.repoHooks[0];
+      if (hook) hook.active = false;
+      const drift = await program.run("preview", "--refresh", "--expect-no-changes", "--diff");
+      expect(drift.code).not.toBe(0);
+      expect(drift.output).toMatch(/active\s*:\s*false\s*=>\s*true/);
+      await program.ok("destroy", "--yes", "--skip-preview");
+      expect(emulator.store.state.repoHooks).toEqual([]);
+    });
+  });
+});
