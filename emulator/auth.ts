@@ -6,14 +6,9 @@
  * classic tokens, `X-Accepted-OAuth-Scopes`).
  */
 import type { Context } from "hono";
-import type { ServerEnv } from "./context";
-import type { OrgRecord, TokenRecord, UserRecord } from "./fixture";
+import type { Caller, ServerEnv } from "./context";
+import type { OrgRecord } from "./fixture";
 import { ApiFailure, forbidden, notFound, unauthorized } from "./http";
-
-export interface Caller {
-  token: TokenRecord;
-  user: UserRecord | undefined;
-}
 
 /** Scopes that include others (the platform's scope hierarchy). */
 const IMPLIED_SCOPES: Record<string, string[]> = {

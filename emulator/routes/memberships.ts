@@ -19,8 +19,8 @@ import {
   ORG_MEMBER_ROLE_FILTERS,
   ORG_MEMBERSHIP_ROLES,
 } from "../../provider/client/schemas";
-import { type AccessRule, authorize, type Caller, orgRole } from "../auth";
-import type { ServerEnv } from "../context";
+import { type AccessRule, authorize, orgRole } from "../auth";
+import type { Caller, ServerEnv } from "../context";
 import type { OrgRecord, UserRecord } from "../fixture";
 import { ApiFailure, apiRoot, forbidden, notFound, paginate, readBody, validationFailed } from "../http";
 import { findOrg, findUser } from "../lookup";
