@@ -3,7 +3,7 @@
  * version check, authentication, then the API routes; state is persisted after every change.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { KNOWN_API_VERSIONS } from "../provider/client/config";
+import { KNOWN_API_VERSIONS } from "../provider/client/schemas";
 import { authenticate } from "./auth";
 import type { ServerEnv } from "./context";
 import type { Controls, Fault } from "./controls";
