@@ -41,6 +41,12 @@ export const unauthorized = (message = "Requires authentication") => new ApiFail
 export const forbidden = (message: string) => new ApiFailure(403, message);
 export const notFound = () => new ApiFailure(404, "Not Found");
 export const validationFailed = (...errors: ErrorItem[]) => new ApiFailure(422, "Validation Failed", errors);
+/** 422 for a required field the body lacks. */
+export const missingField = (resource: string, field: string) =>
+  validationFailed({ resource, field, code: "missing_field", message: `${field} is missing` });
+/** 422 for a field (or query parameter) whose value is not accepted. */
+export const invalidField = (resource: string, field: string, message: string) =>
+  validationFailed({ resource, field, code: "invalid", message });
 
 export const PER_PAGE_DEFAULT = 30;
 export const PER_PAGE_MAX = 100;

@@ -6,7 +6,7 @@ import type { Context, Hono } from "hono";
 import { GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../provider/client/schemas";
 import { type AccessRule, authorize } from "../auth";
 import type { ServerEnv } from "../context";
-import { apiRoot, notFound, paginate, readBody, validationFailed } from "../http";
+import { apiRoot, missingField, notFound, paginate, readBody } from "../http";
 import { type StoredHook, timestamp } from "../store";
 import {
   newHook,
@@ -30,23 +30,9 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
     authorize(c, SITE_ADMIN);
     const store = c.get("store");
     const body = await readBody(c);
-    if (body.name === undefined) {
-      throw validationFailed({
-        resource: "Hook",
-        field: "name",
-        code: "missing_field",
-        message: "name is missing",
-      });
-    }
+    if (body.name === undefined) throw missingField("Hook", "name");
     parseName(body.name);
-    if (body.config === undefined) {
-      throw validationFailed({
-        resource: "Hook",
-        field: "config",
-        code: "missing_field",
-        message: "config is missing",
-      });
-    }
+    if (body.config === undefined) throw missingField("Hook", "config");
     const hook = newHook(store, {
       config: parseConfig(body.config, undefined),
       events:

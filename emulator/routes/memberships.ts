@@ -22,7 +22,16 @@ import {
 import { type AccessRule, authorize, orgRole } from "../auth";
 import type { Caller, ServerEnv } from "../context";
 import type { OrgRecord, UserRecord } from "../fixture";
-import { ApiFailure, apiRoot, forbidden, notFound, paginate, readBody, validationFailed } from "../http";
+import {
+  ApiFailure,
+  apiRoot,
+  forbidden,
+  invalidField,
+  notFound,
+  paginate,
+  readBody,
+  validationFailed,
+} from "../http";
 import { findOrg, findUser } from "../lookup";
 import {
   activeMember,
@@ -52,12 +61,11 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     const filter = queryChoice(c, "filter", ORG_MEMBER_FILTERS);
     const role = queryChoice(c, "role", ORG_MEMBER_ROLE_FILTERS);
     if (filter !== "all" && view !== "owner") {
-      throw validationFailed({
-        resource: "Organization",
-        field: "filter",
-        code: "invalid",
-        message: `Only owners of ${org.login} can filter members by ${filter}`,
-      });
+      throw invalidField(
+        "Organization",
+        "filter",
+        `Only owners of ${org.login} can filter members by ${filter}`,
+      );
     }
     const users = c.get("store").state.fixture.users.filter((user) => {
       const member = activeMember(org, user.login);
@@ -209,12 +217,7 @@ function refuseLastOwner(org: OrgRecord, user: UserRecord, action: string): void
 function parseRole(raw: unknown): MembershipRole {
   if (raw === undefined) return "member";
   if (!(ORG_MEMBERSHIP_ROLES as readonly unknown[]).includes(raw)) {
-    throw validationFailed({
-      resource: RESOURCE,
-      field: "role",
-      code: "invalid",
-      message: `role must be one of ${ORG_MEMBERSHIP_ROLES.join(", ")}`,
-    });
+    throw invalidField(RESOURCE, "role", `role must be one of ${ORG_MEMBERSHIP_ROLES.join(", ")}`);
   }
   return raw as MembershipRole;
 }
@@ -222,12 +225,7 @@ function parseRole(raw: unknown): MembershipRole {
 function queryChoice<T extends string>(c: Context<ServerEnv>, name: string, allowed: readonly T[]): T {
   const value = c.req.query(name) ?? allowed[0];
   if (!(allowed as readonly string[]).includes(value as string)) {
-    throw validationFailed({
-      resource: "Organization",
-      field: name,
-      code: "invalid",
-      message: `${name} must be one of ${allowed.join(", ")}`,
-    });
+    throw invalidField("Organization", name, `${name} must be one of ${allowed.join(", ")}`);
   }
   return value as T;
 }

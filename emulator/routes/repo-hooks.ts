@@ -3,7 +3,7 @@ import type { Context, Hono } from "hono";
 import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, REPOSITORY_WEBHOOK_EVENTS } from "../../provider/client/schemas";
 import { type AccessRule, authorize } from "../auth";
 import type { ServerEnv } from "../context";
-import { apiRoot, notFound, pageParams, paginate, readBody, validationFailed } from "../http";
+import { apiRoot, missingField, notFound, pageParams, paginate, readBody, validationFailed } from "../http";
 import { adminRepo, repoKey } from "../lookup";
 import { type StoredHook, timestamp } from "../store";
 import {
@@ -32,14 +32,7 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     const { store, repo, hooks } = context(c, WRITE);
     const body = await readBody(c);
     parseName(body.name);
-    if (body.config === undefined) {
-      throw validationFailed({
-        resource: "Hook",
-        field: "config",
-        code: "missing_field",
-        message: "config is missing",
-      });
-    }
+    if (body.config === undefined) throw missingField("Hook", "config");
     const config = parseConfig(body.config, undefined);
     assertUniqueUrl(hooks, config.url, undefined);
     const hook = newHook(store, {

@@ -11,10 +11,10 @@ import { type AccessRule, authorize, orgRole } from "../auth";
 import type { ServerEnv } from "../context";
 import type { RunnerRecord } from "../fixture";
 import {
-  type ApiFailure,
   apiRoot,
-  type ErrorItem,
   forbidden,
+  invalidField,
+  missingField,
   notFound,
   paginate,
   readBody,
@@ -251,20 +251,14 @@ function groupContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "writ
   return { ...ctx, group };
 }
 
-const invalid = (field: string, message: string): ErrorItem => ({
-  resource: "RunnerGroup",
-  field,
-  code: "invalid",
-  message,
-});
-const missing = (field: string): ApiFailure =>
-  validationFailed({ resource: "RunnerGroup", field, code: "missing_field", message: `${field} is missing` });
+const RESOURCE = "RunnerGroup";
+const invalid = (field: string, message: string) => invalidField(RESOURCE, field, message);
+const missing = (field: string) => missingField(RESOURCE, field);
 
 function parseName(raw: unknown, required: boolean): string | undefined {
   if (raw === undefined && !required) return undefined;
   if (raw === undefined) throw missing("name");
-  if (typeof raw !== "string" || raw.trim() === "")
-    throw validationFailed(invalid("name", "name must be a non-empty string"));
+  if (typeof raw !== "string" || raw.trim() === "") throw invalid("name", "name must be a non-empty string");
   return raw;
 }
 
@@ -306,11 +300,11 @@ function settings(
   const allowed = scope === "enterprise" ? ["all", "selected"] : ["all", "selected", "private"];
   const visibility = body.visibility ?? "all";
   if (typeof visibility !== "string" || !allowed.includes(visibility)) {
-    throw validationFailed(invalid("visibility", `visibility must be one of ${allowed.join(", ")}`));
+    throw invalid("visibility", `visibility must be one of ${allowed.join(", ")}`);
   }
   const bool = (field: string) => {
     const value = body[field] ?? false;
-    if (typeof value !== "boolean") throw validationFailed(invalid(field, `${field} must be a boolean`));
+    if (typeof value !== "boolean") throw invalid(field, `${field} must be a boolean`);
     return value;
   };
   const restricted = bool("restricted_to_workflows");
@@ -319,7 +313,7 @@ function settings(
   if (restricted) {
     const raw = body.selected_workflows ?? current?.selectedWorkflows ?? [];
     if (!Array.isArray(raw) || raw.some((w) => typeof w !== "string")) {
-      throw validationFailed(invalid("selected_workflows", "selected_workflows must be an array of strings"));
+      throw invalid("selected_workflows", "selected_workflows must be an array of strings");
     }
     workflows = [...new Set(raw as string[])];
   }
@@ -335,7 +329,7 @@ function settings(
 
 function parseIds(raw: unknown, field: string): number[] {
   if (!Array.isArray(raw) || raw.some((v) => !Number.isInteger(v) || (v as number) <= 0)) {
-    throw validationFailed(invalid(field, `${field} must be an array of positive integers`));
+    throw invalid(field, `${field} must be an array of positive integers`);
   }
   return [...new Set(raw as number[])];
 }
@@ -345,9 +339,7 @@ function parseOrgIds(state: EmulatorState, enterprise: string, raw: unknown): nu
   const known = new Set(state.fixture.orgs.filter((o) => o.enterprise === enterprise).map((o) => o.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    throw validationFailed(
-      invalid("selected_organization_ids", `not organizations of ${enterprise}: ${unknown.join(", ")}`),
-    );
+    throw invalid("selected_organization_ids", `not organizations of ${enterprise}: ${unknown.join(", ")}`);
   }
   return ids;
 }
@@ -357,9 +349,7 @@ function parseRepoIds(state: EmulatorState, org: string, raw: unknown): number[]
   const known = new Set(state.fixture.repos.filter((r) => r.owner === org).map((r) => r.id));
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    throw validationFailed(
-      invalid("selected_repository_ids", `not repositories of ${org}: ${unknown.join(", ")}`),
-    );
+    throw invalid("selected_repository_ids", `not repositories of ${org}: ${unknown.join(", ")}`);
   }
   return ids;
 }
@@ -376,16 +366,14 @@ function parseRunnerIds(
   const unknown = ids.filter((id) => !own.has(id));
   if (unknown.length > 0) {
     if (single) throw notFound();
-    throw validationFailed(invalid("runners", `not runners of ${group.owner}: ${unknown.join(", ")}`));
+    throw invalid("runners", `not runners of ${group.owner}: ${unknown.join(", ")}`);
   }
   return ids;
 }
 
 function requireSelected(group: StoredRunnerGroup): void {
   if (group.visibility !== "selected") {
-    throw validationFailed(
-      invalid("visibility", "the runner group's visibility must be selected to set its access list"),
-    );
+    throw invalid("visibility", "the runner group's visibility must be selected to set its access list");
   }
 }
 
