@@ -44,7 +44,7 @@ import {
   membershipOf,
   removeMember,
 } from "../memberships";
-import { orgSummary, userSummary } from "./meta";
+import { orgSummary, userSummary } from "../render";
 
 const READ: AccessRule = { scopes: ["read:org"], permission: ["members", "read"] };
 const WRITE: AccessRule = { scopes: ["admin:org"], permission: ["members", "write"] };
@@ -238,7 +238,7 @@ function matchesFilter(user: UserRecord, filter: (typeof ORG_MEMBER_FILTERS)[num
 }
 
 /** The membership object of the spec (concepts, Organization membership). */
-export function render(
+function render(
   c: Context<ServerEnv>,
   org: OrgRecord,
   user: UserRecord,

@@ -21,8 +21,8 @@ import {
   validationFailed,
 } from "../http";
 import { findOrg } from "../lookup";
+import { orgSummary } from "../render";
 import type { EmulatorState, Store, StoredRunnerGroup } from "../store";
-import { orgSummary } from "./meta";
 
 const ENTERPRISE: AccessRule = {
   scopes: ["manage_runners:enterprise"],
