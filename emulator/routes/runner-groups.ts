@@ -10,18 +10,24 @@ import type { Context, Hono } from "hono";
 import { type AccessRule, authorize, orgRole } from "../auth";
 import type { ServerEnv } from "../context";
 import type { RunnerRecord } from "../fixture";
-import {
-  apiRoot,
-  forbidden,
-  invalidField,
-  missingField,
-  notFound,
-  paginate,
-  readBody,
-  validationFailed,
-} from "../http";
+import { apiRoot, forbidden, missingField, notFound, paginate, readBody } from "../http";
 import { findOrg } from "../lookup";
 import { orgSummary } from "../render";
+import {
+  assertUniqueName,
+  assignRunner,
+  deleteGroup,
+  groupIdOfRunner,
+  invalid,
+  ownRunners,
+  RESOURCE,
+  releaseRunner,
+  requireSelected,
+  runnersIn,
+  type Scope,
+  setRunners,
+  settings,
+} from "../runner-groups";
 import type { EmulatorState, Store, StoredRunnerGroup } from "../store";
 
 const ENTERPRISE: AccessRule = {
@@ -39,8 +45,6 @@ const ORG_WRITE: AccessRule = {
 
 const E = "/enterprises/:enterprise/actions/runner-groups";
 const O = "/orgs/:org/actions/runner-groups";
-
-type Scope = StoredRunnerGroup["scope"];
 
 export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   for (const scope of ["enterprise", "org"] as const) {
@@ -108,15 +112,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
 
     app.delete(`${base}/:group_id`, (c) => {
       const { state, group } = groupContext(c, scope, "write");
-      if (group.default) {
-        throw validationFailed({
-          resource: "RunnerGroup",
-          code: "custom",
-          message: "The default runner group cannot be deleted",
-        });
-      }
-      setRunners(state, group, []);
-      state.runnerGroups = state.runnerGroups.filter((g) => g !== group);
+      deleteGroup(state, group);
       return c.body(null, 204);
     });
 
@@ -140,15 +136,14 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     app.put(`${base}/:group_id/runners/:runner_id`, (c) => {
       const { state, group } = groupContext(c, scope, "write");
       const [id] = parseRunnerIds(state, group, [Number(c.req.param("runner_id"))], true);
-      if (id !== undefined) state.runnerGroupOf[String(id)] = group.id;
+      if (id !== undefined) assignRunner(state, id, group);
       return c.body(null, 204);
     });
 
     app.delete(`${base}/:group_id/runners/:runner_id`, (c) => {
       const { state, group } = groupContext(c, scope, "write");
       const id = Number(c.req.param("runner_id"));
-      if (state.runnerGroupOf[String(id)] !== group.id) throw notFound();
-      state.runnerGroupOf[String(id)] = defaultGroupOf(state, group).id;
+      if (!releaseRunner(state, group, id)) throw notFound();
       return c.body(null, 204);
     });
   }
@@ -251,8 +246,6 @@ function groupContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "writ
   return { ...ctx, group };
 }
 
-const RESOURCE = "RunnerGroup";
-const invalid = (field: string, message: string) => invalidField(RESOURCE, field, message);
 const missing = (field: string) => missingField(RESOURCE, field);
 
 function parseName(raw: unknown, required: boolean): string | undefined {
@@ -260,71 +253,6 @@ function parseName(raw: unknown, required: boolean): string | undefined {
   if (raw === undefined) throw missing("name");
   if (typeof raw !== "string" || raw.trim() === "") throw invalid("name", "name must be a non-empty string");
   return raw;
-}
-
-function assertUniqueName(
-  state: EmulatorState,
-  scope: Scope,
-  owner: string,
-  name: string,
-  self: number | undefined,
-): void {
-  const taken = state.runnerGroups.some(
-    (g) =>
-      g.scope === scope && g.owner === owner && g.id !== self && g.name.toLowerCase() === name.toLowerCase(),
-  );
-  if (taken) {
-    throw validationFailed({
-      resource: "RunnerGroup",
-      field: "name",
-      code: "already_exists",
-      message: "Name has already been taken",
-    });
-  }
-}
-
-/** The settings a create or PATCH may carry, with the documented defaults for omitted ones. */
-function settings(
-  scope: Scope,
-  body: Record<string, unknown>,
-  current: StoredRunnerGroup | undefined,
-): Pick<
-  StoredRunnerGroup,
-  | "visibility"
-  | "allowsPublicRepositories"
-  | "restrictedToWorkflows"
-  | "selectedWorkflows"
-  | "selectedOrganizationIds"
-  | "selectedRepositoryIds"
-> {
-  const allowed = scope === "enterprise" ? ["all", "selected"] : ["all", "selected", "private"];
-  const visibility = body.visibility ?? "all";
-  if (typeof visibility !== "string" || !allowed.includes(visibility)) {
-    throw invalid("visibility", `visibility must be one of ${allowed.join(", ")}`);
-  }
-  const bool = (field: string) => {
-    const value = body[field] ?? false;
-    if (typeof value !== "boolean") throw invalid(field, `${field} must be a boolean`);
-    return value;
-  };
-  const restricted = bool("restricted_to_workflows");
-  let workflows: string[] = [];
-  // selected_workflows is ignored unless restricted_to_workflows is true.
-  if (restricted) {
-    const raw = body.selected_workflows ?? current?.selectedWorkflows ?? [];
-    if (!Array.isArray(raw) || raw.some((w) => typeof w !== "string")) {
-      throw invalid("selected_workflows", "selected_workflows must be an array of strings");
-    }
-    workflows = [...new Set(raw as string[])];
-  }
-  return {
-    visibility: visibility as StoredRunnerGroup["visibility"],
-    allowsPublicRepositories: bool("allows_public_repositories"),
-    restrictedToWorkflows: restricted,
-    selectedWorkflows: workflows,
-    selectedOrganizationIds: current?.selectedOrganizationIds ?? [],
-    selectedRepositoryIds: current?.selectedRepositoryIds ?? [],
-  };
 }
 
 function parseIds(raw: unknown, field: string): number[] {
@@ -371,39 +299,6 @@ function parseRunnerIds(
   return ids;
 }
 
-function requireSelected(group: StoredRunnerGroup): void {
-  if (group.visibility !== "selected") {
-    throw invalid("visibility", "the runner group's visibility must be selected to set its access list");
-  }
-}
-
-function ownRunners(state: EmulatorState, group: StoredRunnerGroup): RunnerRecord[] {
-  return state.fixture.runners.filter((r) =>
-    group.scope === "org" ? r.org === group.owner : r.enterprise === group.owner,
-  );
-}
-
-function runnersIn(state: EmulatorState, group: StoredRunnerGroup): RunnerRecord[] {
-  return ownRunners(state, group).filter((r) => state.runnerGroupOf[String(r.id)] === group.id);
-}
-
-function defaultGroupOf(state: EmulatorState, group: StoredRunnerGroup): StoredRunnerGroup {
-  const found = state.runnerGroups.find(
-    (g) => g.scope === group.scope && g.owner === group.owner && g.default,
-  );
-  if (!found) throw new Error(`no default runner group for ${group.owner}`);
-  return found;
-}
-
-/** Makes `ids` the group's runners: newcomers move in, runners left out return to the default group. */
-function setRunners(state: EmulatorState, group: StoredRunnerGroup, ids: number[]): void {
-  const fallback = defaultGroupOf(state, group);
-  for (const runner of runnersIn(state, group)) {
-    if (!ids.includes(runner.id)) state.runnerGroupOf[String(runner.id)] = fallback.id;
-  }
-  for (const id of ids) state.runnerGroupOf[String(id)] = group.id;
-}
-
 function render(c: Context<ServerEnv>, group: StoredRunnerGroup): Record<string, unknown> {
   const base =
     group.scope === "enterprise"
@@ -437,7 +332,7 @@ function renderRunner(state: EmulatorState, runner: RunnerRecord): Record<string
     busy: runner.busy,
     ephemeral: runner.ephemeral,
     version: "2.330.0",
-    runner_group_id: state.runnerGroupOf[String(runner.id)],
+    runner_group_id: groupIdOfRunner(state, runner.id),
     labels: runner.labels.map((name, i) => ({ id: i + 1, name, type: "read-only" })),
   };
 }
