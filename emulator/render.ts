@@ -7,12 +7,17 @@ import type { ServerEnv } from "./context";
 import type { OrgRecord, UserRecord } from "./fixture";
 import { apiRoot } from "./http";
 
+/** The opaque `node_id` of an object: its type and id, base64. */
+export function nodeId(type: string, id: number): string {
+  return Buffer.from(`${type}:${id}`).toString("base64");
+}
+
 export function userSummary(c: Context<ServerEnv>, user: UserRecord): Record<string, unknown> {
   const url = `${apiRoot(c)}/users/${user.login}`;
   return {
     login: user.login,
     id: user.id,
-    node_id: Buffer.from(`User:${user.id}`).toString("base64"),
+    node_id: nodeId("User", user.id),
     avatar_url: `${new URL(c.req.url).origin}/avatars/u/${user.id}`,
     avatar_provider_id: "",
     url,
@@ -36,7 +41,7 @@ export function orgSummary(c: Context<ServerEnv>, org: OrgRecord): Record<string
   return {
     login: org.login,
     id: org.id,
-    node_id: Buffer.from(`Organization:${org.id}`).toString("base64"),
+    node_id: nodeId("Organization", org.id),
     url,
     repos_url: `${url}/repos`,
     events_url: `${url}/events`,

@@ -77,6 +77,34 @@ export function parseName(raw: unknown): void {
   }
 }
 
+/** The fields of both kinds of hook; `url` is the hook's own API URL. */
+export function renderHook(
+  hook: StoredHook,
+  type: "Global" | "Repository",
+  url: string,
+): Record<string, unknown> {
+  return {
+    type,
+    id: hook.id,
+    name: "web",
+    active: hook.active,
+    events: hook.events,
+    config: renderConfig(hook.config),
+    updated_at: hook.updated_at,
+    created_at: hook.created_at,
+    url,
+    ping_url: `${url}/pings`,
+  };
+}
+
+/** Deletes a hook of either kind with its deliveries. */
+export function deleteHook(store: Store, hook: StoredHook): void {
+  const state = store.state;
+  if (hook.repo === undefined) state.globalHooks = state.globalHooks.filter((h) => h !== hook);
+  else state.repoHooks = state.repoHooks.filter((h) => h !== hook);
+  state.deliveries = state.deliveries.filter((d) => d.hook_id !== hook.id);
+}
+
 export function renderConfig(config: StoredHookConfig): Record<string, unknown> {
   return {
     content_type: config.content_type,

@@ -9,13 +9,14 @@ import type { ServerEnv } from "../context";
 import { apiRoot, missingField, notFound, paginate, readBody } from "../http";
 import { type StoredHook, timestamp } from "../store";
 import {
+  deleteHook,
   newHook,
   parseActive,
   parseConfig,
   parseEvents,
   parseName,
   recordDelivery,
-  renderConfig,
+  renderHook,
 } from "../webhooks";
 
 const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", "app_installation"] };
@@ -66,9 +67,7 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
 
   app.delete("/admin/hooks/:hook_id", (c) => {
     const hook = findHook(c);
-    const store = c.get("store");
-    store.state.globalHooks = store.state.globalHooks.filter((h) => h !== hook);
-    store.state.deliveries = store.state.deliveries.filter((d) => d.hook_id !== hook.id);
+    deleteHook(c.get("store"), hook);
     return c.body(null, 204);
   });
 
@@ -87,17 +86,5 @@ function findHook(c: Context<ServerEnv>): StoredHook {
 }
 
 function render(c: Context<ServerEnv>, hook: StoredHook): Record<string, unknown> {
-  const url = `${apiRoot(c)}/admin/hooks/${hook.id}`;
-  return {
-    type: "Global",
-    id: hook.id,
-    name: "web",
-    active: hook.active,
-    events: hook.events,
-    config: renderConfig(hook.config),
-    updated_at: hook.updated_at,
-    created_at: hook.created_at,
-    url,
-    ping_url: `${url}/pings`,
-  };
+  return renderHook(hook, "Global", `${apiRoot(c)}/admin/hooks/${hook.id}`);
 }

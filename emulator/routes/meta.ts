@@ -5,7 +5,7 @@ import type { ServerEnv } from "../context";
 import type { OrgRecord, RepoRecord } from "../fixture";
 import { apiRoot, forbidden, notFound } from "../http";
 import { findOrg, findRepo } from "../lookup";
-import { orgSummary, userSummary } from "../render";
+import { nodeId, orgSummary, userSummary } from "../render";
 
 export function metaRoutes(app: Hono<ServerEnv>): void {
   app.get("/user", (c) => {
@@ -38,7 +38,7 @@ function repoObject(c: Context<ServerEnv>, repo: RepoRecord, org: OrgRecord): Re
   const url = `${apiRoot(c)}/repos/${repo.owner}/${repo.name}`;
   return {
     id: repo.id,
-    node_id: Buffer.from(`Repository:${repo.id}`).toString("base64"),
+    node_id: nodeId("Repository", repo.id),
     name: repo.name,
     full_name: `${repo.owner}/${repo.name}`,
     owner: { ...orgSummary(c, org), type: "Organization" },

@@ -7,6 +7,7 @@ import { apiRoot, missingField, notFound, pageParams, paginate, readBody, valida
 import { adminRepo, repoKey } from "../lookup";
 import { type StoredHook, timestamp } from "../store";
 import {
+  deleteHook,
   newHook,
   parseActive,
   parseConfig,
@@ -14,6 +15,7 @@ import {
   parseName,
   recordDelivery,
   renderConfig,
+  renderHook,
 } from "../webhooks";
 
 const READ: AccessRule = { scopes: ["read:repo_hook", "repo"], permission: ["repository_hooks", "read"] };
@@ -73,8 +75,7 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
 
   app.delete(`${H}/:hook_id`, (c) => {
     const { store, hook } = findHook(c, ADMIN);
-    store.state.repoHooks = store.state.repoHooks.filter((h) => h !== hook);
-    store.state.deliveries = store.state.deliveries.filter((d) => d.hook_id !== hook.id);
+    deleteHook(store, hook);
     return c.body(null, 204);
   });
 
@@ -156,17 +157,8 @@ function assertUniqueUrl(hooks: StoredHook[], url: string, self: number | undefi
 function render(c: Context<ServerEnv>, hook: StoredHook): Record<string, unknown> {
   const url = `${apiRoot(c)}/repos/${hook.repo}/hooks/${hook.id}`;
   return {
-    type: "Repository",
-    id: hook.id,
-    name: "web",
-    active: hook.active,
-    events: hook.events,
-    config: renderConfig(hook.config),
-    updated_at: hook.updated_at,
-    created_at: hook.created_at,
-    url,
+    ...renderHook(hook, "Repository", url),
     test_url: `${url}/tests`,
-    ping_url: `${url}/pings`,
     deliveries_url: `${url}/deliveries`,
     last_response: hook.last_response,
   };

@@ -127,9 +127,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
 
     app.put(`${base}/:group_id/runners`, async (c) => {
       const { state, group } = groupContext(c, scope, "write");
-      const body = await readBody(c);
-      if (body.runners === undefined) throw missing("runners");
-      setRunners(state, group, parseRunnerIds(state, group, body.runners));
+      setRunners(state, group, parseRunnerIds(state, group, await requiredField(c, "runners")));
       return c.body(null, 204);
     });
 
@@ -161,9 +159,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   app.put(`${E}/:group_id/organizations`, async (c) => {
     const { state, owner, group } = groupContext(c, "enterprise", "write");
     requireSelected(group);
-    const body = await readBody(c);
-    if (body.selected_organization_ids === undefined) throw missing("selected_organization_ids");
-    group.selectedOrganizationIds = parseOrgIds(state, owner, body.selected_organization_ids);
+    const ids = await requiredField(c, "selected_organization_ids");
+    group.selectedOrganizationIds = parseOrgIds(state, owner, ids);
     return c.body(null, 204);
   });
 
@@ -200,9 +197,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   app.put(`${O}/:group_id/repositories`, async (c) => {
     const { state, owner, group } = groupContext(c, "org", "write");
     requireSelected(group);
-    const body = await readBody(c);
-    if (body.selected_repository_ids === undefined) throw missing("selected_repository_ids");
-    group.selectedRepositoryIds = parseRepoIds(state, owner, body.selected_repository_ids);
+    const ids = await requiredField(c, "selected_repository_ids");
+    group.selectedRepositoryIds = parseRepoIds(state, owner, ids);
     return c.body(null, 204);
   });
 
@@ -246,11 +242,16 @@ function groupContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "writ
   return { ...ctx, group };
 }
 
-const missing = (field: string) => missingField(RESOURCE, field);
+/** Reads the body of a replace route and returns its one required field. */
+async function requiredField(c: Context<ServerEnv>, field: string): Promise<unknown> {
+  const body = await readBody(c);
+  if (body[field] === undefined) throw missingField(RESOURCE, field);
+  return body[field];
+}
 
 function parseName(raw: unknown, required: boolean): string | undefined {
   if (raw === undefined && !required) return undefined;
-  if (raw === undefined) throw missing("name");
+  if (raw === undefined) throw missingField(RESOURCE, "name");
   if (typeof raw !== "string" || raw.trim() === "") throw invalid("name", "name must be a non-empty string");
   return raw;
 }
@@ -262,24 +263,23 @@ function parseIds(raw: unknown, field: string): number[] {
   return [...new Set(raw as number[])];
 }
 
-function parseOrgIds(state: EmulatorState, enterprise: string, raw: unknown): number[] {
-  const ids = parseIds(raw, "selected_organization_ids");
-  const known = new Set(state.fixture.orgs.filter((o) => o.enterprise === enterprise).map((o) => o.id));
-  const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length > 0) {
-    throw invalid("selected_organization_ids", `not organizations of ${enterprise}: ${unknown.join(", ")}`);
-  }
+/** Ids of `field` that must all be among `known` (`what` names them in the error). */
+function parseKnownIds(raw: unknown, field: string, known: Array<{ id: number }>, what: string): number[] {
+  const ids = parseIds(raw, field);
+  const knownIds = new Set(known.map((k) => k.id));
+  const unknown = ids.filter((id) => !knownIds.has(id));
+  if (unknown.length > 0) throw invalid(field, `not ${what}: ${unknown.join(", ")}`);
   return ids;
 }
 
+function parseOrgIds(state: EmulatorState, enterprise: string, raw: unknown): number[] {
+  const orgs = state.fixture.orgs.filter((o) => o.enterprise === enterprise);
+  return parseKnownIds(raw, "selected_organization_ids", orgs, `organizations of ${enterprise}`);
+}
+
 function parseRepoIds(state: EmulatorState, org: string, raw: unknown): number[] {
-  const ids = parseIds(raw, "selected_repository_ids");
-  const known = new Set(state.fixture.repos.filter((r) => r.owner === org).map((r) => r.id));
-  const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length > 0) {
-    throw invalid("selected_repository_ids", `not repositories of ${org}: ${unknown.join(", ")}`);
-  }
-  return ids;
+  const repos = state.fixture.repos.filter((r) => r.owner === org);
+  return parseKnownIds(raw, "selected_repository_ids", repos, `repositories of ${org}`);
 }
 
 /** Runner ids that may join the group: the owner's own runners. A single unknown runner is a 404. */
