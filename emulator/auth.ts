@@ -9,27 +9,29 @@ import type { Context } from "hono";
 import type { Caller, ServerEnv } from "./context";
 import type { OrgRecord } from "./fixture";
 import { ApiFailure, forbidden, notFound, unauthorized } from "./http";
+import { activeMember } from "./memberships";
+import { ownValue } from "./records";
 
 /** Scopes that include others (the platform's scope hierarchy). */
-const IMPLIED_SCOPES: Record<string, string[]> = {
-  repo: ["public_repo", "repo:status", "repo_deployment", "repo:invite", "security_events"],
-  "admin:org": ["write:org", "read:org"],
-  "write:org": ["read:org"],
-  "admin:repo_hook": ["write:repo_hook", "read:repo_hook"],
-  "write:repo_hook": ["read:repo_hook"],
-  "admin:org_hook": [],
-  "admin:gpg_key": ["write:gpg_key", "read:gpg_key"],
-  "write:gpg_key": ["read:gpg_key"],
-  user: ["read:user", "user:email", "user:follow"],
-  "admin:enterprise": ["manage_runners:enterprise", "manage_billing:enterprise", "read:enterprise"],
-};
+const IMPLIED_SCOPES = new Map<string, string[]>([
+  ["repo", ["public_repo", "repo:status", "repo_deployment", "repo:invite", "security_events"]],
+  ["admin:org", ["write:org", "read:org"]],
+  ["write:org", ["read:org"]],
+  ["admin:repo_hook", ["write:repo_hook", "read:repo_hook"]],
+  ["write:repo_hook", ["read:repo_hook"]],
+  ["admin:org_hook", []],
+  ["admin:gpg_key", ["write:gpg_key", "read:gpg_key"]],
+  ["write:gpg_key", ["read:gpg_key"]],
+  ["user", ["read:user", "user:email", "user:follow"]],
+  ["admin:enterprise", ["manage_runners:enterprise", "manage_billing:enterprise", "read:enterprise"]],
+]);
 
 export function expandScopes(scopes: readonly string[]): Set<string> {
   const all = new Set<string>();
   const visit = (s: string) => {
     if (all.has(s)) return;
     all.add(s);
-    for (const implied of IMPLIED_SCOPES[s] ?? []) visit(implied);
+    for (const implied of IMPLIED_SCOPES.get(s) ?? []) visit(implied);
   };
   for (const s of scopes) visit(s);
   return all;
@@ -41,7 +43,7 @@ export function authenticate(c: Context<ServerEnv>): Caller {
   const match = /^(?:bearer|token)\s+(\S+)$/i.exec(header.trim());
   if (!match?.[1]) throw unauthorized();
   const state = c.get("store").state;
-  const token = state.fixture.tokens[match[1]];
+  const token = ownValue(state.fixture.tokens, match[1]);
   if (!token) throw unauthorized("Bad credentials");
   const user = state.fixture.users.find((u) => u.login === token.user);
   return { token, user };
@@ -87,7 +89,8 @@ export function authorize(c: Context<ServerEnv>, rule: AccessRule): Caller {
     }
   } else if (rule.permission) {
     const [group, level] = rule.permission;
-    const granted = caller.token.permissions[group] ?? caller.token.permissions["*"];
+    const permissions = caller.token.permissions;
+    const granted = ownValue(permissions, group) ?? ownValue(permissions, "*");
     if (!granted || (level === "write" && granted !== "write")) {
       throw forbidden(
         kind === "app_installation"
@@ -107,6 +110,5 @@ export function orgRole(caller: Caller, org: OrgRecord): "admin" | "member" | un
   const login = caller.user?.login;
   if (!login) return undefined;
   if (caller.user?.siteAdmin) return "admin";
-  const membership = org.members[login];
-  return membership?.state === "active" ? membership.role : undefined;
+  return activeMember(org, login)?.role;
 }

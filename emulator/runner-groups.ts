@@ -6,6 +6,7 @@
  */
 import type { RunnerRecord } from "./fixture";
 import { invalidField, validationFailed } from "./http";
+import { ownValue } from "./records";
 import type { EmulatorState, StoredRunnerGroup } from "./store";
 
 export type Scope = StoredRunnerGroup["scope"];
@@ -15,7 +16,7 @@ export const invalid = (field: string, message: string) => invalidField(RESOURCE
 
 /** The id of the group the runner is in, if the runner exists. */
 export function groupIdOfRunner(state: EmulatorState, runnerId: number): number | undefined {
-  return state.runnerGroupOf[String(runnerId)];
+  return ownValue(state.runnerGroupOf, String(runnerId));
 }
 
 /** Puts the runner in the group (leaving the one it was in). */
