@@ -1,9 +1,8 @@
 /**
  * Authentication and authorisation as the spec describes them: a bearer token of a known kind;
  * classic scopes per endpoint; fine-grained and app permissions per endpoint; app and fine-grained
- * tokens refused where stated; site-administration routes answering 404 to everyone else. Every
- * guarded response names what the endpoint accepts in `X-Accepted-Service-Permissions` (and, for
- * classic tokens, `X-Accepted-OAuth-Scopes`).
+ * tokens refused where stated; site-administration routes answering 404 to everyone else; public
+ * routes served to anonymous callers. `guard.ts` applies them to every API route.
  */
 import type { Context } from "hono";
 import type { Caller, ServerEnv } from "./context";
@@ -37,18 +36,6 @@ export function expandScopes(scopes: readonly string[]): Set<string> {
   return all;
 }
 
-/** Resolves the bearer token; a missing or unknown token is a 401 on every API route. */
-export function authenticate(c: Context<ServerEnv>): Caller {
-  const header = c.req.header("authorization") ?? "";
-  const match = /^(?:bearer|token)\s+(\S+)$/i.exec(header.trim());
-  if (!match?.[1]) throw unauthorized();
-  const state = c.get("store").state;
-  const token = ownValue(state.fixture.tokens, match[1]);
-  if (!token) throw unauthorized("Bad credentials");
-  const user = state.fixture.users.find((u) => u.login === token.user);
-  return { token, user };
-}
-
 export interface AccessRule {
   /** Classic scopes, any one of which grants access. */
   scopes?: string[];
@@ -58,20 +45,49 @@ export interface AccessRule {
   refuse?: Array<"fine_grained" | "app_installation">;
   /** Site-administration route: classic token of a site administrator only, 404 to anyone else. */
   siteAdmin?: boolean;
+  /**
+   * Usable without authentication for public resources (the spec's "public"): a request without
+   * a token, or with one the rule does not grant, is not refused; the route serves what the public
+   * may see (see `grants`). An unknown token is still a 401.
+   */
+  public?: boolean;
 }
 
-/** Checks the caller against an endpoint's rule; throws the platform's answer when refused. */
-export function authorize(c: Context<ServerEnv>, rule: AccessRule): Caller {
-  const caller = c.get("caller");
-  if (rule.permission)
-    c.header("X-Accepted-Service-Permissions", `${rule.permission[0]}=${rule.permission[1]}`);
-  if (rule.scopes) c.header("X-Accepted-OAuth-Scopes", rule.scopes.join(", "));
-  if (caller.token.kind === "classic") c.header("X-OAuth-Scopes", caller.token.scopes.join(", "));
+/**
+ * Resolves the Authorization header: undefined when there is none (an anonymous request), the
+ * caller for a known token, 401 for anything else.
+ */
+export function authenticate(c: Context<ServerEnv>): Caller | undefined {
+  const header = c.req.header("authorization");
+  if (header === undefined) return undefined;
+  const match = /^(?:bearer|token)\s+(\S+)$/i.exec(header.trim());
+  if (!match?.[1]) throw unauthorized();
+  const state = c.get("store").state;
+  const token = ownValue(state.fixture.tokens, match[1]);
+  if (!token) throw unauthorized("Bad credentials");
+  const user = state.fixture.users.find((u) => u.login === token.user);
+  return { token, user };
+}
 
-  if (rule.siteAdmin && !(caller.token.kind === "classic" && caller.user?.siteAdmin)) throw notFound();
+/**
+ * Names what the endpoint accepts: `X-Accepted-Service-Permissions` always (empty when no
+ * fine-grained or app permission grants it; docs/DECISIONS.md), `X-Accepted-OAuth-Scopes` when
+ * classic scopes do.
+ */
+export function describeAccess(c: Context<ServerEnv>, rule: AccessRule): void {
+  c.header(
+    "X-Accepted-Service-Permissions",
+    rule.permission ? `${rule.permission[0]}=${rule.permission[1]}` : "",
+  );
+  if (rule.scopes) c.header("X-Accepted-OAuth-Scopes", rule.scopes.join(", "));
+}
+
+/** Why the rule refuses the caller (the platform's answer), or undefined when it grants access. */
+export function refusal(caller: Caller, rule: AccessRule): ApiFailure | undefined {
   const kind = caller.token.kind;
+  if (rule.siteAdmin && !(kind === "classic" && caller.user?.siteAdmin)) return notFound();
   if (kind !== "classic" && rule.refuse?.includes(kind)) {
-    throw forbidden(
+    return forbidden(
       kind === "app_installation"
         ? "Resource not accessible by integration"
         : "Resource not accessible by fine-grained personal access token",
@@ -81,7 +97,7 @@ export function authorize(c: Context<ServerEnv>, rule: AccessRule): Caller {
     if (rule.scopes && rule.scopes.length > 0) {
       const held = expandScopes(caller.token.scopes);
       if (!rule.scopes.some((s) => held.has(s))) {
-        throw new ApiFailure(
+        return new ApiFailure(
           403,
           `Your token has not been granted the required scopes: ${rule.scopes.join(" or ")}`,
         );
@@ -92,18 +108,31 @@ export function authorize(c: Context<ServerEnv>, rule: AccessRule): Caller {
     const permissions = caller.token.permissions;
     const granted = ownValue(permissions, group) ?? ownValue(permissions, "*");
     if (!granted || (level === "write" && granted !== "write")) {
-      throw forbidden(
+      return forbidden(
         kind === "app_installation"
           ? "Resource not accessible by integration"
           : "Resource not accessible by personal access token",
       );
     }
   }
+  return undefined;
+}
+
+/** Whether the rule grants the caller access (an anonymous caller never is granted). */
+export function grants(caller: Caller | undefined, rule: AccessRule): boolean {
+  return caller !== undefined && refusal(caller, rule) === undefined;
+}
+
+/** The authenticated caller of a guarded route (only public routes serve anonymous callers). */
+export function callerOf(c: Context<ServerEnv>): Caller {
+  const caller = c.get("caller");
+  if (!caller) throw unauthorized();
   return caller;
 }
 
 /** The caller's membership of an organisation, if any (installation tokens act for their org). */
-export function orgRole(caller: Caller, org: OrgRecord): "admin" | "member" | undefined {
+export function orgRole(caller: Caller | undefined, org: OrgRecord): "admin" | "member" | undefined {
+  if (!caller) return undefined;
   if (caller.token.kind === "app_installation") {
     return caller.token.installationOrg === org.login ? "admin" : undefined;
   }

@@ -15,7 +15,8 @@ export interface ServerEnv {
   Variables: {
     store: Store;
     controls: Controls;
-    caller: Caller;
+    /** Undefined on a public route called without a token (see `guard.ts`). */
+    caller: Caller | undefined;
     /** Set when a fault dropped the connection: the log records status 0 (no answer). */
     dropped: boolean;
   };

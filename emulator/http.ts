@@ -1,13 +1,16 @@
 /**
- * Response helpers of the sandbox server: one factory per error the platform returns (body
- * `{message, documentation_url, errors?}`), pagination with `per_page` limits and `Link` headers,
- * and the request-body reader.
+ * Request and response helpers of the sandbox server: one factory per error the platform returns
+ * (body `{message, documentation_url, errors?}`), pagination with `per_page` limits and `Link`
+ * headers, the API prefix and the request-body reader.
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ServerEnv } from "./context";
 
 export const DOCS_URL = "https://docs.hosting.invalid/rest";
+
+/** The self-managed edition serves its API below this prefix. */
+export const API_PREFIX = "/api/v3";
 
 export interface ErrorItem {
   resource?: string;
@@ -100,5 +103,11 @@ export async function readBody(c: Context<ServerEnv>): Promise<Record<string, un
 
 /** The API root of this server as the client reached it (`http://127.0.0.1:PORT/api/v3`). */
 export function apiRoot(c: Context<ServerEnv>): string {
-  return `${new URL(c.req.url).origin}/api/v3`;
+  return `${new URL(c.req.url).origin}${API_PREFIX}`;
+}
+
+/** The path below the API root, as logged and matched by faults and the rate-limit mode. */
+export function apiPath(url: string): string {
+  const { pathname } = new URL(url);
+  return pathname.startsWith(API_PREFIX) ? pathname.slice(API_PREFIX.length) || "/" : pathname;
 }

@@ -19,19 +19,11 @@ import {
   ORG_MEMBER_ROLE_FILTERS,
   ORG_MEMBERSHIP_ROLES,
 } from "../../provider/client/schemas";
-import { type AccessRule, authorize, orgRole } from "../auth";
+import { type AccessRule, callerOf, grants, orgRole } from "../auth";
 import type { Caller, ServerEnv } from "../context";
 import type { OrgRecord, UserRecord } from "../fixture";
-import {
-  ApiFailure,
-  apiRoot,
-  forbidden,
-  invalidField,
-  notFound,
-  paginate,
-  readBody,
-  validationFailed,
-} from "../http";
+import { guard } from "../guard";
+import { apiRoot, forbidden, invalidField, notFound, paginate, readBody, validationFailed } from "../http";
 import { findOrg, findUser } from "../lookup";
 import {
   activeMember,
@@ -48,6 +40,8 @@ import { orgSummary, userSummary } from "../render";
 
 const READ: AccessRule = { scopes: ["read:org"], permission: ["members", "read"] };
 const WRITE: AccessRule = { scopes: ["admin:org"], permission: ["members", "write"] };
+/** The member lists and checks: public (spec); READ decides who sees the organisation from inside. */
+const PUBLIC: AccessRule = { ...READ, public: true };
 
 const RESOURCE = "OrganizationMembership";
 
@@ -55,7 +49,7 @@ const RESOURCE = "OrganizationMembership";
 type View = "owner" | "member" | "public";
 
 export function membershipRoutes(app: Hono<ServerEnv>): void {
-  app.get("/orgs/:org/members", (c) => {
+  app.get("/orgs/:org/members", guard(PUBLIC), (c) => {
     const org = requireOrg(c);
     const view = viewOf(c, org);
     const filter = queryChoice(c, "filter", ORG_MEMBER_FILTERS);
@@ -77,7 +71,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(paginate(c, users).map((u) => userSummary(c, u)));
   });
 
-  app.get("/orgs/:org/members/:username", (c) => {
+  app.get("/orgs/:org/members/:username", guard(PUBLIC), (c) => {
     const org = requireOrg(c);
     const username = c.req.param("username");
     if (viewOf(c, org) === "public") {
@@ -92,7 +86,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
-  app.delete("/orgs/:org/members/:username", (c) => {
+  app.delete("/orgs/:org/members/:username", guard(WRITE), (c) => {
     const { org, user } = ownerAction(c, "remove members from");
     if (!activeMember(org, user.login)) throw notFound();
     refuseLastOwner(org, user, "remove");
@@ -100,9 +94,8 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
-  app.get("/orgs/:org/public_members", (c) => {
+  app.get("/orgs/:org/public_members", guard(PUBLIC), (c) => {
     const org = requireOrg(c);
-    authorize(c, {});
     const users = c.get("store").state.fixture.users.filter((u) => {
       const member = activeMember(org, u.login);
       return member !== undefined && !member.concealed;
@@ -110,17 +103,16 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(paginate(c, users).map((u) => userSummary(c, u)));
   });
 
-  app.get("/orgs/:org/public_members/:username", (c) => {
+  app.get("/orgs/:org/public_members/:username", guard(PUBLIC), (c) => {
     const org = requireOrg(c);
-    authorize(c, {});
     const user = findUser(c.get("store").state, c.req.param("username"));
     const member = user && activeMember(org, user.login);
     if (!member || member.concealed) throw notFound();
     return c.body(null, 204);
   });
 
-  app.get("/orgs/:org/memberships/:username", (c) => {
-    const caller = authorize(c, READ);
+  app.get("/orgs/:org/memberships/:username", guard(READ), (c) => {
+    const caller = callerOf(c);
     const store = c.get("store");
     const org = requireOrg(c);
     const username = c.req.param("username");
@@ -134,7 +126,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, org, user, membership));
   });
 
-  app.put("/orgs/:org/memberships/:username", async (c) => {
+  app.put("/orgs/:org/memberships/:username", guard(WRITE), async (c) => {
     const { caller, org, user } = ownerAction(c, "set memberships of");
     const store = c.get("store");
     const body = await readBody(c);
@@ -159,7 +151,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, org, user, membership));
   });
 
-  app.delete("/orgs/:org/memberships/:username", (c) => {
+  app.delete("/orgs/:org/memberships/:username", guard(WRITE), (c) => {
     const { org, user } = ownerAction(c, "remove memberships of");
     const store = c.get("store");
     if (activeMember(org, user.login)) {
@@ -179,17 +171,12 @@ function requireOrg(c: Context<ServerEnv>): OrgRecord {
 }
 
 /**
- * The public routes serve everyone, but only a caller who is a member and whose token may read
- * members sees the organisation from inside.
+ * The public routes serve everyone, anonymous callers included, but only a caller who is a member
+ * and whose token may read members sees the organisation from inside.
  */
 function viewOf(c: Context<ServerEnv>, org: OrgRecord): View {
-  let caller: Caller;
-  try {
-    caller = authorize(c, READ);
-  } catch (e) {
-    if (e instanceof ApiFailure && e.status === 403) return "public";
-    throw e;
-  }
+  const caller = c.get("caller");
+  if (!grants(caller, READ)) return "public";
   const role = orgRole(caller, org);
   return role === "admin" ? "owner" : role === "member" ? "member" : "public";
 }
@@ -199,7 +186,7 @@ function ownerAction(
   c: Context<ServerEnv>,
   what: string,
 ): { caller: Caller; org: OrgRecord; user: UserRecord } {
-  const caller = authorize(c, WRITE);
+  const caller = callerOf(c);
   const org = requireOrg(c);
   if (orgRole(caller, org) !== "admin")
     throw forbidden(`You must be an owner of ${org.login} to ${what} it.`);

@@ -1,35 +1,40 @@
 /** The authenticated user, organisations and repositories: what clients read to orient themselves. */
 import type { Context, Hono } from "hono";
-import { authorize, orgRole } from "../auth";
+import { type AccessRule, callerOf, expandScopes, orgRole } from "../auth";
 import type { ServerEnv } from "../context";
 import type { OrgRecord, RepoRecord } from "../fixture";
+import { guard } from "../guard";
 import { apiRoot, forbidden, notFound } from "../http";
 import { findOrg, findRepo } from "../lookup";
 import { nodeId, orgSummary, userSummary } from "../render";
 
+const USER: AccessRule = { refuse: ["app_installation"] };
+const METADATA: AccessRule = { permission: ["metadata", "read"] };
+
 export function metaRoutes(app: Hono<ServerEnv>): void {
-  app.get("/user", (c) => {
-    const caller = authorize(c, {});
-    if (caller.token.kind === "app_installation" || !caller.user) {
-      throw forbidden("Resource not accessible by integration");
-    }
-    return c.json({ ...userSummary(c, caller.user), name: caller.user.name });
+  app.get("/user", guard(USER), (c) => {
+    const { user } = callerOf(c);
+    if (!user) throw forbidden("Resource not accessible by integration");
+    return c.json({ ...userSummary(c, user), name: user.name });
   });
 
-  app.get("/orgs/:org", (c) => {
-    authorize(c, { permission: ["metadata", "read"] });
+  app.get("/orgs/:org", guard(METADATA), (c) => {
     const org = findOrg(c.get("store").state, c.req.param("org"));
     if (!org) throw notFound();
     return c.json(orgSummary(c, org));
   });
 
-  app.get("/repos/:owner/:repo", (c) => {
-    const caller = authorize(c, { permission: ["metadata", "read"] });
+  app.get("/repos/:owner/:repo", guard(METADATA), (c) => {
+    const caller = callerOf(c);
     const state = c.get("store").state;
     const repo = findRepo(state, c.req.param("owner"), c.req.param("repo"));
     const org = repo && findOrg(state, repo.owner);
     if (!repo || !org) throw notFound();
-    if (repo.private && !orgRole(caller, org)) throw notFound();
+    // A private repository is hidden from outsiders and from classic tokens without `repo`
+    // (spec, Authentication 2).
+    const classicWithoutRepo =
+      caller.token.kind === "classic" && !expandScopes(caller.token.scopes).has("repo");
+    if (repo.private && (!orgRole(caller, org) || classicWithoutRepo)) throw notFound();
     return c.json(repoObject(c, repo, org));
   });
 }

@@ -1,8 +1,9 @@
 /** Repository webhooks: every route of the spec's table H. */
 import type { Context, Hono } from "hono";
 import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, REPOSITORY_WEBHOOK_EVENTS } from "../../provider/client/schemas";
-import { type AccessRule, authorize } from "../auth";
+import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
+import { guard } from "../guard";
 import { apiRoot, missingField, notFound, pageParams, paginate, readBody, validationFailed } from "../http";
 import { adminRepo, repoKey } from "../lookup";
 import { type StoredHook, timestamp } from "../store";
@@ -25,13 +26,13 @@ const ADMIN: AccessRule = { scopes: ["admin:repo_hook", "repo"], permission: ["r
 const H = "/repos/:owner/:repo/hooks";
 
 export function repoHookRoutes(app: Hono<ServerEnv>): void {
-  app.get(H, (c) => {
-    const { hooks } = context(c, READ);
+  app.get(H, guard(READ), (c) => {
+    const { hooks } = context(c);
     return c.json(paginate(c, hooks).map((h) => render(c, h)));
   });
 
-  app.post(H, async (c) => {
-    const { store, repo, hooks } = context(c, WRITE);
+  app.post(H, guard(WRITE), async (c) => {
+    const { store, repo, hooks } = context(c);
     const body = await readBody(c);
     parseName(body.name);
     if (body.config === undefined) throw missingField("Hook", "config");
@@ -50,10 +51,10 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, hook), 201);
   });
 
-  app.get(`${H}/:hook_id`, (c) => c.json(render(c, findHook(c, READ).hook)));
+  app.get(`${H}/:hook_id`, guard(READ), (c) => c.json(render(c, findHook(c).hook)));
 
-  app.patch(`${H}/:hook_id`, async (c) => {
-    const { hook, hooks } = findHook(c, WRITE);
+  app.patch(`${H}/:hook_id`, guard(WRITE), async (c) => {
+    const { hook, hooks } = findHook(c);
     const body = await readBody(c);
     const config = body.config === undefined ? hook.config : parseConfig(body.config, hook.config);
     assertUniqueUrl(hooks, config.url, hook.id);
@@ -73,24 +74,24 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, hook));
   });
 
-  app.delete(`${H}/:hook_id`, (c) => {
-    const { store, hook } = findHook(c, ADMIN);
+  app.delete(`${H}/:hook_id`, guard(ADMIN), (c) => {
+    const { store, hook } = findHook(c);
     deleteHook(store, hook);
     return c.body(null, 204);
   });
 
-  app.get(`${H}/:hook_id/config`, (c) => c.json(renderConfig(findHook(c, READ).hook.config)));
+  app.get(`${H}/:hook_id/config`, guard(READ), (c) => c.json(renderConfig(findHook(c).hook.config)));
 
-  app.patch(`${H}/:hook_id/config`, async (c) => {
-    const { hook, hooks } = findHook(c, WRITE);
+  app.patch(`${H}/:hook_id/config`, guard(WRITE), async (c) => {
+    const { hook, hooks } = findHook(c);
     const config = parseConfig(await readBody(c), hook.config);
     assertUniqueUrl(hooks, config.url, hook.id);
     Object.assign(hook, { config, updated_at: timestamp() });
     return c.json(renderConfig(hook.config));
   });
 
-  app.get(`${H}/:hook_id/deliveries`, (c) => {
-    const { store, hook } = findHook(c, READ);
+  app.get(`${H}/:hook_id/deliveries`, guard(READ), (c) => {
+    const { store, hook } = findHook(c);
     const all = store.state.deliveries.filter((d) => d.hook_id === hook.id).reverse();
     // Deliveries page by cursor: the id of the first delivery of the page.
     const { perPage } = pageParams(c);
@@ -113,22 +114,22 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(page.map(({ hook_id: _hookId, ...d }) => d));
   });
 
-  app.post(`${H}/:hook_id/pings`, (c) => {
-    const { store, hook, repo } = findHook(c, WRITE);
+  app.post(`${H}/:hook_id/pings`, guard(WRITE), (c) => {
+    const { store, hook, repo } = findHook(c);
     recordDelivery(store, hook, "ping", repo.id);
     return c.body(null, 204);
   });
 
-  app.post(`${H}/:hook_id/tests`, (c) => {
-    const { store, hook, repo } = findHook(c, WRITE);
+  app.post(`${H}/:hook_id/tests`, guard(WRITE), (c) => {
+    const { store, hook, repo } = findHook(c);
     if (hook.events.includes("push") || hook.events.includes("*"))
       recordDelivery(store, hook, "push", repo.id);
     return c.body(null, 204);
   });
 }
 
-function context(c: Context<ServerEnv>, rule: AccessRule) {
-  const caller = authorize(c, rule);
+function context(c: Context<ServerEnv>) {
+  const caller = callerOf(c);
   const store = c.get("store");
   const repo = adminRepo(store.state, caller, c.req.param("owner") ?? "", c.req.param("repo") ?? "");
   const key = repoKey(repo);
@@ -136,8 +137,8 @@ function context(c: Context<ServerEnv>, rule: AccessRule) {
   return { store, repo, hooks };
 }
 
-function findHook(c: Context<ServerEnv>, rule: AccessRule) {
-  const ctx = context(c, rule);
+function findHook(c: Context<ServerEnv>) {
+  const ctx = context(c);
   const id = Number(c.req.param("hook_id"));
   const hook = ctx.hooks.find((h) => h.id === id);
   if (!hook) throw notFound();

@@ -7,9 +7,10 @@
  * default group; a default group cannot be deleted.
  */
 import type { Context, Hono } from "hono";
-import { type AccessRule, authorize, orgRole } from "../auth";
+import { type AccessRule, callerOf, orgRole } from "../auth";
 import type { ServerEnv } from "../context";
 import type { RunnerRecord } from "../fixture";
+import { guard } from "../guard";
 import { apiRoot, forbidden, missingField, notFound, paginate, readBody } from "../http";
 import { findOrg } from "../lookup";
 import { orgSummary } from "../render";
@@ -50,8 +51,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   for (const scope of ["enterprise", "org"] as const) {
     const base = scope === "enterprise" ? E : O;
 
-    app.get(base, (c) => {
-      const { state, owner } = ownerContext(c, scope, "read");
+    app.get(base, access(scope, "read"), (c) => {
+      const { state, owner } = ownerContext(c, scope);
       let groups = state.runnerGroups.filter((g) => g.scope === scope && g.owner === owner);
       const visibleTo = c.req.query("visible_to_organization");
       if (scope === "enterprise" && visibleTo) {
@@ -66,8 +67,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       });
     });
 
-    app.post(base, async (c) => {
-      const { store, state, owner } = ownerContext(c, scope, "write");
+    app.post(base, access(scope, "write"), async (c) => {
+      const { store, state, owner } = ownerContext(c, scope);
       const body = await readBody(c);
       const name = parseName(body.name, true) as string;
       assertUniqueName(state, scope, owner, name, undefined);
@@ -93,10 +94,12 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       return c.json(render(c, group), 201);
     });
 
-    app.get(`${base}/:group_id`, (c) => c.json(render(c, groupContext(c, scope, "read").group)));
+    app.get(`${base}/:group_id`, access(scope, "read"), (c) =>
+      c.json(render(c, groupContext(c, scope).group)),
+    );
 
-    app.patch(`${base}/:group_id`, async (c) => {
-      const { state, owner, group } = groupContext(c, scope, "write");
+    app.patch(`${base}/:group_id`, access(scope, "write"), async (c) => {
+      const { state, owner, group } = groupContext(c, scope);
       const body = await readBody(c);
       const name = parseName(body.name, false);
       if (name !== undefined) assertUniqueName(state, scope, owner, name, group.id);
@@ -110,14 +113,14 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       return c.json(render(c, group));
     });
 
-    app.delete(`${base}/:group_id`, (c) => {
-      const { state, group } = groupContext(c, scope, "write");
+    app.delete(`${base}/:group_id`, access(scope, "write"), (c) => {
+      const { state, group } = groupContext(c, scope);
       deleteGroup(state, group);
       return c.body(null, 204);
     });
 
-    app.get(`${base}/:group_id/runners`, (c) => {
-      const { state, group } = groupContext(c, scope, "read");
+    app.get(`${base}/:group_id/runners`, access(scope, "read"), (c) => {
+      const { state, group } = groupContext(c, scope);
       const runners = runnersIn(state, group);
       return c.json({
         total_count: runners.length,
@@ -125,21 +128,21 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       });
     });
 
-    app.put(`${base}/:group_id/runners`, async (c) => {
-      const { state, group } = groupContext(c, scope, "write");
+    app.put(`${base}/:group_id/runners`, access(scope, "write"), async (c) => {
+      const { state, group } = groupContext(c, scope);
       setRunners(state, group, parseRunnerIds(state, group, await requiredField(c, "runners")));
       return c.body(null, 204);
     });
 
-    app.put(`${base}/:group_id/runners/:runner_id`, (c) => {
-      const { state, group } = groupContext(c, scope, "write");
+    app.put(`${base}/:group_id/runners/:runner_id`, access(scope, "write"), (c) => {
+      const { state, group } = groupContext(c, scope);
       const [id] = parseRunnerIds(state, group, [Number(c.req.param("runner_id"))], true);
       if (id !== undefined) assignRunner(state, id, group);
       return c.body(null, 204);
     });
 
-    app.delete(`${base}/:group_id/runners/:runner_id`, (c) => {
-      const { state, group } = groupContext(c, scope, "write");
+    app.delete(`${base}/:group_id/runners/:runner_id`, access(scope, "write"), (c) => {
+      const { state, group } = groupContext(c, scope);
       const id = Number(c.req.param("runner_id"));
       if (!releaseRunner(state, group, id)) throw notFound();
       return c.body(null, 204);
@@ -147,8 +150,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   }
 
   // Organisation access of enterprise groups.
-  app.get(`${E}/:group_id/organizations`, (c) => {
-    const { state, group } = groupContext(c, "enterprise", "read");
+  app.get(`${E}/:group_id/organizations`, access("enterprise", "read"), (c) => {
+    const { state, group } = groupContext(c, "enterprise");
     const orgs = state.fixture.orgs.filter((o) => group.selectedOrganizationIds.includes(o.id));
     return c.json({
       total_count: orgs.length,
@@ -156,16 +159,16 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     });
   });
 
-  app.put(`${E}/:group_id/organizations`, async (c) => {
-    const { state, owner, group } = groupContext(c, "enterprise", "write");
+  app.put(`${E}/:group_id/organizations`, access("enterprise", "write"), async (c) => {
+    const { state, owner, group } = groupContext(c, "enterprise");
     requireSelected(group);
     const ids = await requiredField(c, "selected_organization_ids");
     group.selectedOrganizationIds = parseOrgIds(state, owner, ids);
     return c.body(null, 204);
   });
 
-  app.put(`${E}/:group_id/organizations/:org_id`, (c) => {
-    const { state, owner, group } = groupContext(c, "enterprise", "write");
+  app.put(`${E}/:group_id/organizations/:org_id`, access("enterprise", "write"), (c) => {
+    const { state, owner, group } = groupContext(c, "enterprise");
     requireSelected(group);
     const [id] = parseOrgIds(state, owner, [Number(c.req.param("org_id"))]);
     if (id !== undefined && !group.selectedOrganizationIds.includes(id))
@@ -173,8 +176,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
-  app.delete(`${E}/:group_id/organizations/:org_id`, (c) => {
-    const { group } = groupContext(c, "enterprise", "write");
+  app.delete(`${E}/:group_id/organizations/:org_id`, access("enterprise", "write"), (c) => {
+    const { group } = groupContext(c, "enterprise");
     requireSelected(group);
     const id = Number(c.req.param("org_id"));
     group.selectedOrganizationIds = group.selectedOrganizationIds.filter((o) => o !== id);
@@ -182,8 +185,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   });
 
   // Repository access of organisation groups.
-  app.get(`${O}/:group_id/repositories`, (c) => {
-    const { state, group } = groupContext(c, "org", "read");
+  app.get(`${O}/:group_id/repositories`, access("org", "read"), (c) => {
+    const { state, group } = groupContext(c, "org");
     const repos = state.fixture.repos.filter((r) => group.selectedRepositoryIds.includes(r.id));
     const rendered = repos.map((r) => ({
       id: r.id,
@@ -194,8 +197,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     return c.json({ total_count: repos.length, repositories: paginate(c, rendered) });
   });
 
-  app.put(`${O}/:group_id/repositories`, async (c) => {
-    const { state, owner, group } = groupContext(c, "org", "write");
+  app.put(`${O}/:group_id/repositories`, access("org", "write"), async (c) => {
+    const { state, owner, group } = groupContext(c, "org");
     requireSelected(group);
     const ids = await requiredField(c, "selected_repository_ids");
     group.selectedRepositoryIds = parseRepoIds(state, owner, ids);
@@ -203,8 +206,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   });
 
   // Runners of an organisation.
-  app.get("/orgs/:org/actions/runners", (c) => {
-    const { state, owner } = ownerContext(c, "org", "read");
+  app.get("/orgs/:org/actions/runners", access("org", "read"), (c) => {
+    const { state, owner } = ownerContext(c, "org");
     const runners = state.fixture.runners.filter((r) => r.org === owner);
     return c.json({
       total_count: runners.length,
@@ -213,11 +216,17 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   });
 }
 
-function ownerContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "write") {
+/** The guard of a route: enterprise routes refuse app and fine-grained tokens (spec, table E). */
+function access(scope: Scope, level: "read" | "write") {
+  return guard(scope === "enterprise" ? ENTERPRISE : level === "read" ? ORG_READ : ORG_WRITE);
+}
+
+/** The owner (enterprise or organisation) the caller must own; 404 when unknown, 403 when not owner. */
+function ownerContext(c: Context<ServerEnv>, scope: Scope) {
+  const caller = callerOf(c);
   const store: Store = c.get("store");
   const state = store.state;
   if (scope === "enterprise") {
-    const caller = authorize(c, ENTERPRISE);
     const slug = (c.req.param("enterprise") ?? "").toLowerCase();
     const enterprise = state.fixture.enterprises.find((e) => e.slug === slug);
     if (!enterprise) throw notFound();
@@ -226,7 +235,6 @@ function ownerContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "writ
     }
     return { store, state, owner: enterprise.slug };
   }
-  const caller = authorize(c, level === "read" ? ORG_READ : ORG_WRITE);
   const org = findOrg(state, c.req.param("org") ?? "");
   if (!org) throw notFound();
   if (orgRole(caller, org) !== "admin")
@@ -234,8 +242,8 @@ function ownerContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "writ
   return { store, state, owner: org.login };
 }
 
-function groupContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "write") {
-  const ctx = ownerContext(c, scope, level);
+function groupContext(c: Context<ServerEnv>, scope: Scope) {
+  const ctx = ownerContext(c, scope);
   const id = Number(c.req.param("group_id"));
   const group = ctx.state.runnerGroups.find((g) => g.scope === scope && g.owner === ctx.owner && g.id === id);
   if (!group) throw notFound();

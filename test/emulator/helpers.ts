@@ -3,8 +3,9 @@
  * test, and thin helpers that drive it over real HTTP with `fetch`.
  */
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
-import { API_PREFIX, createApp } from "../../emulator/app";
+import { createApp } from "../../emulator/app";
 import { Controls } from "../../emulator/controls";
+import { API_PREFIX } from "../../emulator/http";
 import {
   defaultFixture,
   type EmulatorOptions,
