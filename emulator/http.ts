@@ -1,7 +1,7 @@
 /**
  * Request and response helpers of the sandbox server: one factory per error the platform returns
  * (body `{message, documentation_url, errors?}`), pagination with `per_page` limits and `Link`
- * headers, the API prefix and the request-body reader.
+ * headers, the API prefix, path ids and the request-body reader.
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -83,6 +83,18 @@ export function paginate<T>(c: Context<ServerEnv>, items: readonly T[], max = PE
     c.header("Link", links.join(", "));
   }
   return items.slice((page - 1) * perPage, page * perPage);
+}
+
+/**
+ * A path id (`hook_id`, `group_id`, `runner_id`, `org_id`, ...): a plain decimal integer, digits
+ * only, without sign, spaces, exponent, hex prefix or leading zero, within the safe integer range.
+ * Anything else names no object: 404, as on the platform (docs/DECISIONS.md).
+ */
+export function pathId(c: Context<ServerEnv>, name: string): number {
+  const raw = c.req.param(name) ?? "";
+  const id = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(id)) throw notFound();
+  return id;
 }
 
 /** Parses a JSON object body; an unparsable body is a 400, as on the platform. */

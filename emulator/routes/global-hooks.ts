@@ -7,7 +7,7 @@ import { GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../prov
 import type { AccessRule } from "../auth";
 import type { ServerEnv } from "../context";
 import { guard } from "../guard";
-import { apiRoot, missingField, notFound, paginate, readBody } from "../http";
+import { apiRoot, missingField, notFound, paginate, pathId, readBody } from "../http";
 import { type StoredHook, timestamp } from "../store";
 import {
   deleteHook,
@@ -77,7 +77,7 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
 }
 
 function findHook(c: Context<ServerEnv>): StoredHook {
-  const id = Number(c.req.param("hook_id"));
+  const id = pathId(c, "hook_id");
   const hook = c.get("store").state.globalHooks.find((h) => h.id === id);
   if (!hook) throw notFound();
   return hook;

@@ -4,7 +4,16 @@ import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, REPOSITORY_WEBHOOK_EVENTS } from "..
 import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
 import { guard } from "../guard";
-import { apiRoot, missingField, notFound, pageParams, paginate, readBody, validationFailed } from "../http";
+import {
+  apiRoot,
+  missingField,
+  notFound,
+  pageParams,
+  paginate,
+  pathId,
+  readBody,
+  validationFailed,
+} from "../http";
 import { adminRepo, repoKey } from "../lookup";
 import { type StoredHook, timestamp } from "../store";
 import {
@@ -139,7 +148,7 @@ function context(c: Context<ServerEnv>) {
 
 function findHook(c: Context<ServerEnv>) {
   const ctx = context(c);
-  const id = Number(c.req.param("hook_id"));
+  const id = pathId(c, "hook_id");
   const hook = ctx.hooks.find((h) => h.id === id);
   if (!hook) throw notFound();
   return { ...ctx, hook };

@@ -11,7 +11,7 @@ import { type AccessRule, callerOf, orgRole } from "../auth";
 import type { ServerEnv } from "../context";
 import type { RunnerRecord } from "../fixture";
 import { guard } from "../guard";
-import { apiRoot, forbidden, missingField, notFound, paginate, readBody } from "../http";
+import { apiRoot, forbidden, missingField, notFound, paginate, pathId, readBody } from "../http";
 import { findOrg } from "../lookup";
 import { orgSummary } from "../render";
 import {
@@ -136,14 +136,16 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
 
     app.put(`${base}/:group_id/runners/:runner_id`, access(scope, "write"), (c) => {
       const { state, group } = groupContext(c, scope);
-      const [id] = parseRunnerIds(state, group, [Number(c.req.param("runner_id"))], true);
-      if (id !== undefined) assignRunner(state, id, group);
+      const id = pathId(c, "runner_id");
+      // A runner of another owner, or none at all, is not found.
+      if (!ownRunners(state, group).some((r) => r.id === id)) throw notFound();
+      assignRunner(state, id, group);
       return c.body(null, 204);
     });
 
     app.delete(`${base}/:group_id/runners/:runner_id`, access(scope, "write"), (c) => {
       const { state, group } = groupContext(c, scope);
-      const id = Number(c.req.param("runner_id"));
+      const id = pathId(c, "runner_id");
       if (!releaseRunner(state, group, id)) throw notFound();
       return c.body(null, 204);
     });
@@ -169,8 +171,9 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
 
   app.put(`${E}/:group_id/organizations/:org_id`, access("enterprise", "write"), (c) => {
     const { state, owner, group } = groupContext(c, "enterprise");
+    const orgId = pathId(c, "org_id");
     requireSelected(group);
-    const [id] = parseOrgIds(state, owner, [Number(c.req.param("org_id"))]);
+    const [id] = parseOrgIds(state, owner, [orgId]);
     if (id !== undefined && !group.selectedOrganizationIds.includes(id))
       group.selectedOrganizationIds.push(id);
     return c.body(null, 204);
@@ -178,8 +181,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
 
   app.delete(`${E}/:group_id/organizations/:org_id`, access("enterprise", "write"), (c) => {
     const { group } = groupContext(c, "enterprise");
+    const id = pathId(c, "org_id");
     requireSelected(group);
-    const id = Number(c.req.param("org_id"));
     group.selectedOrganizationIds = group.selectedOrganizationIds.filter((o) => o !== id);
     return c.body(null, 204);
   });
@@ -244,7 +247,7 @@ function ownerContext(c: Context<ServerEnv>, scope: Scope) {
 
 function groupContext(c: Context<ServerEnv>, scope: Scope) {
   const ctx = ownerContext(c, scope);
-  const id = Number(c.req.param("group_id"));
+  const id = pathId(c, "group_id");
   const group = ctx.state.runnerGroups.find((g) => g.scope === scope && g.owner === ctx.owner && g.id === id);
   if (!group) throw notFound();
   return { ...ctx, group };
@@ -290,21 +293,9 @@ function parseRepoIds(state: EmulatorState, org: string, raw: unknown): number[]
   return parseKnownIds(raw, "selected_repository_ids", repos, `repositories of ${org}`);
 }
 
-/** Runner ids that may join the group: the owner's own runners. A single unknown runner is a 404. */
-function parseRunnerIds(
-  state: EmulatorState,
-  group: StoredRunnerGroup,
-  raw: unknown,
-  single = false,
-): number[] {
-  const ids = parseIds(raw, "runners");
-  const own = new Set(ownRunners(state, group).map((r) => r.id));
-  const unknown = ids.filter((id) => !own.has(id));
-  if (unknown.length > 0) {
-    if (single) throw notFound();
-    throw invalid("runners", `not runners of ${group.owner}: ${unknown.join(", ")}`);
-  }
-  return ids;
+/** Runner ids that may join the group: the owner's own runners. */
+function parseRunnerIds(state: EmulatorState, group: StoredRunnerGroup, raw: unknown): number[] {
+  return parseKnownIds(raw, "runners", ownRunners(state, group), `runners of ${group.owner}`);
 }
 
 function render(c: Context<ServerEnv>, group: StoredRunnerGroup): Record<string, unknown> {
