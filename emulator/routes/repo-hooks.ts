@@ -6,6 +6,7 @@ import type { ServerEnv } from "../context";
 import { guard } from "../guard";
 import {
   apiRoot,
+  invalidField,
   missingField,
   notFound,
   pageParams,
@@ -15,7 +16,7 @@ import {
   validationFailed,
 } from "../http";
 import { adminRepo, repoKey } from "../lookup";
-import { type StoredHook, timestamp } from "../store";
+import { type Delivery, type StoredHook, timestamp } from "../store";
 import {
   deleteHook,
   newHook,
@@ -102,24 +103,21 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
   app.get(`${H}/:hook_id/deliveries`, guard(READ), (c) => {
     const { store, hook } = findHook(c);
     const all = store.state.deliveries.filter((d) => d.hook_id === hook.id).reverse();
-    // Deliveries page by cursor: the id of the first delivery of the page.
+    // Deliveries page by cursor: the id of the first delivery of the page. Link names the
+    // cursors of the previous and the next page (spec, table H).
     const { perPage } = pageParams(c);
-    const cursor = Number(c.req.query("cursor"));
-    const start =
-      Number.isFinite(cursor) && cursor > 0
-        ? Math.max(
-            0,
-            all.findIndex((d) => d.id === cursor),
-          )
-        : 0;
-    const page = all.slice(start, start + perPage);
-    const following = all[start + perPage];
-    if (following) {
+    const start = cursorIndex(c, all);
+    const link = (delivery: Delivery, rel: "prev" | "next") => {
       const url = new URL(c.req.url);
-      url.searchParams.set("cursor", String(following.id));
+      url.searchParams.set("cursor", String(delivery.id));
       url.searchParams.set("per_page", String(perPage));
-      c.header("Link", `<${url.toString()}>; rel="next"`);
-    }
+      return `<${url.toString()}>; rel="${rel}"`;
+    };
+    const previous = start > 0 ? all[Math.max(0, start - perPage)] : undefined;
+    const following = all[start + perPage];
+    const links = [previous && link(previous, "prev"), following && link(following, "next")].filter(Boolean);
+    if (links.length > 0) c.header("Link", links.join(", "));
+    const page = all.slice(start, start + perPage);
     return c.json(page.map(({ hook_id: _hookId, ...d }) => d));
   });
 
@@ -152,6 +150,18 @@ function findHook(c: Context<ServerEnv>) {
   const hook = ctx.hooks.find((h) => h.id === id);
   if (!hook) throw notFound();
   return { ...ctx, hook };
+}
+
+/**
+ * Where the page starts: the index of the `cursor` delivery, 0 without a cursor (or with an empty
+ * one). A cursor that names no delivery of this hook is a 422 (docs/DECISIONS.md).
+ */
+function cursorIndex(c: Context<ServerEnv>, deliveries: readonly Delivery[]): number {
+  const raw = c.req.query("cursor");
+  if (raw === undefined || raw === "") return 0;
+  const index = /^[1-9][0-9]*$/.test(raw) ? deliveries.findIndex((d) => d.id === Number(raw)) : -1;
+  if (index < 0) throw invalidField("Hook", "cursor", `cursor ${raw} is not a delivery of this hook`);
+  return index;
 }
 
 function assertUniqueUrl(hooks: StoredHook[], url: string, self: number | undefined): void {
