@@ -1,5 +1,9 @@
-/** Request helpers every route shares (emulator/http.ts): path ids are plain decimal integers. */
+/**
+ * Request helpers every route shares (emulator/http.ts): path ids are plain decimal integers, and
+ * request bodies have a size limit.
+ */
 import { describe, expect, it } from "vitest";
+import { MAX_REQUEST_BODY_BYTES } from "../../emulator/http";
 import { call, expectErrorBody, fillRoute, seedWorld, servedRoutes, stateOf, useSandbox } from "./helpers";
 
 const sandbox = useSandbox();
@@ -82,5 +86,62 @@ describe("path ids", () => {
       }
     }
     expect(await stateOf(sandbox.emulator)).toEqual(before);
+  });
+});
+
+describe("request body size", () => {
+  const HOOKS = "/repos/acme-eng/api/hooks";
+  const bodyOfSize = (bytes: number) => {
+    const prefix = '{"config":{"url":"https://example.com/';
+    const suffix = '"}}';
+    return `${prefix}${"a".repeat(bytes - prefix.length - suffix.length)}${suffix}`;
+  };
+
+  it(`is limited to ${MAX_REQUEST_BODY_BYTES} bytes: a 20 MB URL is a 413 with the error body`, async () => {
+    const rawBody = bodyOfSize(20 * 1024 * 1024);
+    const response = await call(sandbox.emulator, "POST", HOOKS, { rawBody });
+    expect(response.status).toBe(413);
+    expectErrorBody(response.body, /larger than the limit/);
+    expect((await call(sandbox.emulator, "GET", HOOKS)).body).toEqual([]);
+  });
+
+  it("accepts a body of exactly the limit and refuses one byte more", async () => {
+    const atLimit = await call(sandbox.emulator, "POST", HOOKS, {
+      rawBody: bodyOfSize(MAX_REQUEST_BODY_BYTES),
+    });
+    expect(atLimit.status).toBe(201);
+    const over = await call(sandbox.emulator, "PATCH", `${HOOKS}/${atLimit.body.id}/config`, {
+      rawBody: bodyOfSize(MAX_REQUEST_BODY_BYTES + 1),
+    });
+    expect(over.status).toBe(413);
+  });
+
+  it("counts the bytes of a body sent without content-length (chunked)", async () => {
+    const chunk = new TextEncoder().encode("a".repeat(256 * 1024));
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"config":{"url":"https://example.com/'));
+        for (let i = 0; i < 8; i++) controller.enqueue(chunk);
+        controller.enqueue(new TextEncoder().encode('"}}'));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${sandbox.emulator.url}${HOOKS}`, {
+      method: "POST",
+      headers: { authorization: "Bearer svcp_siteadmin", "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(response.headers.get("content-length")).not.toBe("0");
+    expect((await call(sandbox.emulator, "GET", HOOKS)).body).toEqual([]);
+  });
+
+  it("authenticates before it reads: a large anonymous body is a 401", async () => {
+    const response = await call(sandbox.emulator, "POST", HOOKS, {
+      token: null,
+      rawBody: bodyOfSize(4 * MAX_REQUEST_BODY_BYTES),
+    });
+    expect(response.status).toBe(401);
   });
 });
