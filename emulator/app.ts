@@ -1,13 +1,14 @@
 /**
- * The sandbox server's request pipeline: request log, fault injection, secondary rate limit, API
- * version check, authentication, then the API routes; state is persisted after every change.
+ * The sandbox server's request pipeline: request log and fault injection for every API request;
+ * then, per route, the guard (`guard.ts`: authentication, API version, secondary rate limit, access
+ * rule) and the handler; state is persisted after every change. Paths no route serves go through
+ * the same guard before their 404.
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { KNOWN_API_VERSIONS } from "../provider/client/config";
-import { authenticate } from "./auth";
 import type { ServerEnv } from "./context";
 import type { Controls, Fault } from "./controls";
-import { ApiFailure, badRequest, DOCS_URL } from "./http";
+import { guard } from "./guard";
+import { API_PREFIX, ApiFailure, apiPath, DOCS_URL, notFound } from "./http";
 import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
 import { membershipRoutes } from "./routes/memberships";
@@ -16,8 +17,6 @@ import { repoHookRoutes } from "./routes/repo-hooks";
 import { runnerGroupRoutes } from "./routes/runner-groups";
 import type { Store } from "./store";
 import { timestamp } from "./store";
-
-export const API_PREFIX = "/api/v3";
 
 export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
@@ -41,20 +40,18 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
   app.route("/_emulator", control);
 
   const api = new Hono<ServerEnv>();
-  api.use("*", requestLog, faults, secondaryRateLimit, apiVersion, auth, persist);
+  api.use("*", requestLog, faults, persist);
   metaRoutes(api);
   repoHookRoutes(api);
   globalHookRoutes(api);
   membershipRoutes(api);
   runnerGroupRoutes(api);
+  // Registered last: reached only when no route above answered. Unknown paths still need a token.
+  api.all("*", guard({}), () => {
+    throw notFound();
+  });
   app.route(API_PREFIX, api);
   return app;
-}
-
-/** The path below the API root, as logged and matched by faults. */
-function apiPath(url: string): string {
-  const { pathname } = new URL(url);
-  return pathname.startsWith(API_PREFIX) ? pathname.slice(API_PREFIX.length) || "/" : pathname;
 }
 
 const requestLog: MiddlewareHandler<ServerEnv> = async (c, next) => {
@@ -98,33 +95,6 @@ function faultResponse(fault: Fault): Response {
     },
   );
 }
-
-const secondaryRateLimit: MiddlewareHandler<ServerEnv> = async (c, next) => {
-  const mode = c.get("controls").takeRateLimit(c.req.method, apiPath(c.req.url));
-  if (!mode) return next();
-  throw new ApiFailure(
-    403,
-    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
-    undefined,
-    { "retry-after": String(mode.retryAfter) },
-  );
-};
-
-const apiVersion: MiddlewareHandler<ServerEnv> = async (c, next) => {
-  const requested = c.req.header("x-service-api-version");
-  if (requested !== undefined && !(KNOWN_API_VERSIONS as readonly string[]).includes(requested)) {
-    throw badRequest(
-      `Unsupported API version ${requested}. Supported versions: ${KNOWN_API_VERSIONS.join(", ")}`,
-    );
-  }
-  c.header("X-Service-Api-Version-Selected", requested ?? KNOWN_API_VERSIONS[0]);
-  await next();
-};
-
-const auth: MiddlewareHandler<ServerEnv> = async (c, next) => {
-  c.set("caller", authenticate(c));
-  await next();
-};
 
 const persist: MiddlewareHandler<ServerEnv> = async (c, next) => {
   await next();

@@ -1,55 +1,39 @@
 /**
  * Authentication and authorisation as the spec describes them: a bearer token of a known kind;
  * classic scopes per endpoint; fine-grained and app permissions per endpoint; app and fine-grained
- * tokens refused where stated; site-administration routes answering 404 to everyone else. Every
- * guarded response names what the endpoint accepts in `X-Accepted-Service-Permissions` (and, for
- * classic tokens, `X-Accepted-OAuth-Scopes`).
+ * tokens refused where stated; site-administration routes answering 404 to everyone else; public
+ * routes served to anonymous callers. `guard.ts` applies them to every API route.
  */
 import type { Context } from "hono";
-import type { ServerEnv } from "./context";
-import type { OrgRecord, TokenRecord, UserRecord } from "./fixture";
+import type { Caller, ServerEnv } from "./context";
+import type { OrgRecord } from "./fixture";
 import { ApiFailure, forbidden, notFound, unauthorized } from "./http";
-
-export interface Caller {
-  token: TokenRecord;
-  user: UserRecord | undefined;
-}
+import { activeMember } from "./memberships";
+import { ownValue } from "./records";
 
 /** Scopes that include others (the platform's scope hierarchy). */
-const IMPLIED_SCOPES: Record<string, string[]> = {
-  repo: ["public_repo", "repo:status", "repo_deployment", "repo:invite", "security_events"],
-  "admin:org": ["write:org", "read:org"],
-  "write:org": ["read:org"],
-  "admin:repo_hook": ["write:repo_hook", "read:repo_hook"],
-  "write:repo_hook": ["read:repo_hook"],
-  "admin:org_hook": [],
-  "admin:gpg_key": ["write:gpg_key", "read:gpg_key"],
-  "write:gpg_key": ["read:gpg_key"],
-  user: ["read:user", "user:email", "user:follow"],
-  "admin:enterprise": ["manage_runners:enterprise", "manage_billing:enterprise", "read:enterprise"],
-};
+const IMPLIED_SCOPES = new Map<string, string[]>([
+  ["repo", ["public_repo", "repo:status", "repo_deployment", "repo:invite", "security_events"]],
+  ["admin:org", ["write:org", "read:org"]],
+  ["write:org", ["read:org"]],
+  ["admin:repo_hook", ["write:repo_hook", "read:repo_hook"]],
+  ["write:repo_hook", ["read:repo_hook"]],
+  ["admin:org_hook", []],
+  ["admin:gpg_key", ["write:gpg_key", "read:gpg_key"]],
+  ["write:gpg_key", ["read:gpg_key"]],
+  ["user", ["read:user", "user:email", "user:follow"]],
+  ["admin:enterprise", ["manage_runners:enterprise", "manage_billing:enterprise", "read:enterprise"]],
+]);
 
 export function expandScopes(scopes: readonly string[]): Set<string> {
   const all = new Set<string>();
   const visit = (s: string) => {
     if (all.has(s)) return;
     all.add(s);
-    for (const implied of IMPLIED_SCOPES[s] ?? []) visit(implied);
+    for (const implied of IMPLIED_SCOPES.get(s) ?? []) visit(implied);
   };
   for (const s of scopes) visit(s);
   return all;
-}
-
-/** Resolves the bearer token; a missing or unknown token is a 401 on every API route. */
-export function authenticate(c: Context<ServerEnv>): Caller {
-  const header = c.req.header("authorization") ?? "";
-  const match = /^(?:bearer|token)\s+(\S+)$/i.exec(header.trim());
-  if (!match?.[1]) throw unauthorized();
-  const state = c.get("store").state;
-  const token = state.fixture.tokens[match[1]];
-  if (!token) throw unauthorized("Bad credentials");
-  const user = state.fixture.users.find((u) => u.login === token.user);
-  return { token, user };
 }
 
 export interface AccessRule {
@@ -61,20 +45,49 @@ export interface AccessRule {
   refuse?: Array<"fine_grained" | "app_installation">;
   /** Site-administration route: classic token of a site administrator only, 404 to anyone else. */
   siteAdmin?: boolean;
+  /**
+   * Usable without authentication for public resources (the spec's "public"): a request without
+   * a token, or with one the rule does not grant, is not refused; the route serves what the public
+   * may see (see `grants`). An unknown token is still a 401.
+   */
+  public?: boolean;
 }
 
-/** Checks the caller against an endpoint's rule; throws the platform's answer when refused. */
-export function authorize(c: Context<ServerEnv>, rule: AccessRule): Caller {
-  const caller = c.get("caller");
-  if (rule.permission)
-    c.header("X-Accepted-Service-Permissions", `${rule.permission[0]}=${rule.permission[1]}`);
-  if (rule.scopes) c.header("X-Accepted-OAuth-Scopes", rule.scopes.join(", "));
-  if (caller.token.kind === "classic") c.header("X-OAuth-Scopes", caller.token.scopes.join(", "));
+/**
+ * Resolves the Authorization header: undefined when there is none (an anonymous request), the
+ * caller for a known token, 401 for anything else.
+ */
+export function authenticate(c: Context<ServerEnv>): Caller | undefined {
+  const header = c.req.header("authorization");
+  if (header === undefined) return undefined;
+  const match = /^(?:bearer|token)\s+(\S+)$/i.exec(header.trim());
+  if (!match?.[1]) throw unauthorized();
+  const state = c.get("store").state;
+  const token = ownValue(state.fixture.tokens, match[1]);
+  if (!token) throw unauthorized("Bad credentials");
+  const user = state.fixture.users.find((u) => u.login === token.user);
+  return { token, user };
+}
 
-  if (rule.siteAdmin && !(caller.token.kind === "classic" && caller.user?.siteAdmin)) throw notFound();
+/**
+ * Names what the endpoint accepts: `X-Accepted-Service-Permissions` always (empty when no
+ * fine-grained or app permission grants it; docs/DECISIONS.md), `X-Accepted-OAuth-Scopes` when
+ * classic scopes do.
+ */
+export function describeAccess(c: Context<ServerEnv>, rule: AccessRule): void {
+  c.header(
+    "X-Accepted-Service-Permissions",
+    rule.permission ? `${rule.permission[0]}=${rule.permission[1]}` : "",
+  );
+  if (rule.scopes) c.header("X-Accepted-OAuth-Scopes", rule.scopes.join(", "));
+}
+
+/** Why the rule refuses the caller (the platform's answer), or undefined when it grants access. */
+export function refusal(caller: Caller, rule: AccessRule): ApiFailure | undefined {
   const kind = caller.token.kind;
+  if (rule.siteAdmin && !(kind === "classic" && caller.user?.siteAdmin)) return notFound();
   if (kind !== "classic" && rule.refuse?.includes(kind)) {
-    throw forbidden(
+    return forbidden(
       kind === "app_installation"
         ? "Resource not accessible by integration"
         : "Resource not accessible by fine-grained personal access token",
@@ -84,7 +97,7 @@ export function authorize(c: Context<ServerEnv>, rule: AccessRule): Caller {
     if (rule.scopes && rule.scopes.length > 0) {
       const held = expandScopes(caller.token.scopes);
       if (!rule.scopes.some((s) => held.has(s))) {
-        throw new ApiFailure(
+        return new ApiFailure(
           403,
           `Your token has not been granted the required scopes: ${rule.scopes.join(" or ")}`,
         );
@@ -92,26 +105,39 @@ export function authorize(c: Context<ServerEnv>, rule: AccessRule): Caller {
     }
   } else if (rule.permission) {
     const [group, level] = rule.permission;
-    const granted = caller.token.permissions[group] ?? caller.token.permissions["*"];
+    const permissions = caller.token.permissions;
+    const granted = ownValue(permissions, group) ?? ownValue(permissions, "*");
     if (!granted || (level === "write" && granted !== "write")) {
-      throw forbidden(
+      return forbidden(
         kind === "app_installation"
           ? "Resource not accessible by integration"
           : "Resource not accessible by personal access token",
       );
     }
   }
+  return undefined;
+}
+
+/** Whether the rule grants the caller access (an anonymous caller never is granted). */
+export function grants(caller: Caller | undefined, rule: AccessRule): boolean {
+  return caller !== undefined && refusal(caller, rule) === undefined;
+}
+
+/** The authenticated caller of a guarded route (only public routes serve anonymous callers). */
+export function callerOf(c: Context<ServerEnv>): Caller {
+  const caller = c.get("caller");
+  if (!caller) throw unauthorized();
   return caller;
 }
 
 /** The caller's membership of an organisation, if any (installation tokens act for their org). */
-export function orgRole(caller: Caller, org: OrgRecord): "admin" | "member" | undefined {
+export function orgRole(caller: Caller | undefined, org: OrgRecord): "admin" | "member" | undefined {
+  if (!caller) return undefined;
   if (caller.token.kind === "app_installation") {
     return caller.token.installationOrg === org.login ? "admin" : undefined;
   }
   const login = caller.user?.login;
   if (!login) return undefined;
   if (caller.user?.siteAdmin) return "admin";
-  const membership = org.members[login];
-  return membership?.state === "active" ? membership.role : undefined;
+  return activeMember(org, login)?.role;
 }

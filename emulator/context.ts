@@ -1,15 +1,22 @@
 /** Types shared by the sandbox server's modules: what every request handler can reach. */
 import type { HttpBindings } from "@hono/node-server";
-import type { Caller } from "./auth";
 import type { Controls } from "./controls";
+import type { TokenRecord, UserRecord } from "./fixture";
 import type { Store } from "./store";
+
+/** Who is calling: the bearer token and the user it acts as. */
+export interface Caller {
+  token: TokenRecord;
+  user: UserRecord | undefined;
+}
 
 export interface ServerEnv {
   Bindings: HttpBindings;
   Variables: {
     store: Store;
     controls: Controls;
-    caller: Caller;
+    /** Undefined on a public route called without a token (see `guard.ts`). */
+    caller: Caller | undefined;
     /** Set when a fault dropped the connection: the log records status 0 (no answer). */
     dropped: boolean;
   };

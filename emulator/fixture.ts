@@ -170,7 +170,13 @@ export function defaultFixture(): Fixture {
       },
     ],
     repos: [
-      { id: 1000, owner: "acme-eng", name: "api", private: true, environments: ["production", "staging", "release/eu"] },
+      {
+        id: 1000,
+        owner: "acme-eng",
+        name: "api",
+        private: true,
+        environments: ["production", "staging", "release/eu"],
+      },
       { id: 1001, owner: "acme-eng", name: "web", private: false, environments: [] },
       { id: 1002, owner: "acme-ops", name: "infra", private: true, environments: [] },
     ],

@@ -1,13 +1,23 @@
 /**
- * Response helpers of the sandbox server: one factory per error the platform returns (body
- * `{message, documentation_url, errors?}`), pagination with `per_page` limits and `Link` headers,
- * and the request-body reader.
+ * Request and response helpers of the sandbox server: one factory per error the platform returns
+ * (body `{message, documentation_url, errors?}`), pagination with `per_page` limits and `Link`
+ * headers, the API prefix, path ids, and the request-body reader with its size limit.
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ServerEnv } from "./context";
 
 export const DOCS_URL = "https://docs.hosting.invalid/rest";
+
+/** The self-managed edition serves its API below this prefix. */
+export const API_PREFIX = "/api/v3";
+
+/**
+ * Request bodies larger than this are refused with 413 before they are parsed. The spec states no
+ * limit ("Request body size limits: not shown"); 1 MiB is far above any body of the routes served
+ * here (docs/DECISIONS.md).
+ */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 
 export interface ErrorItem {
   resource?: string;
@@ -40,7 +50,21 @@ export const badRequest = (message: string) => new ApiFailure(400, message);
 export const unauthorized = (message = "Requires authentication") => new ApiFailure(401, message);
 export const forbidden = (message: string) => new ApiFailure(403, message);
 export const notFound = () => new ApiFailure(404, "Not Found");
+/** `headers`: `connection: close` when the rest of the body is left unread on the connection. */
+export const payloadTooLarge = (headers: Record<string, string> = {}) =>
+  new ApiFailure(
+    413,
+    `Request body is larger than the limit of ${MAX_REQUEST_BODY_BYTES} bytes`,
+    undefined,
+    headers,
+  );
 export const validationFailed = (...errors: ErrorItem[]) => new ApiFailure(422, "Validation Failed", errors);
+/** 422 for a required field the body lacks. */
+export const missingField = (resource: string, field: string) =>
+  validationFailed({ resource, field, code: "missing_field", message: `${field} is missing` });
+/** 422 for a field (or query parameter) whose value is not accepted. */
+export const invalidField = (resource: string, field: string, message: string) =>
+  validationFailed({ resource, field, code: "invalid", message });
 
 export const PER_PAGE_DEFAULT = 30;
 export const PER_PAGE_MAX = 100;
@@ -76,9 +100,21 @@ export function paginate<T>(c: Context<ServerEnv>, items: readonly T[], max = PE
   return items.slice((page - 1) * perPage, page * perPage);
 }
 
-/** Parses a JSON object body; an unparsable body is a 400, as on the platform. */
+/**
+ * A path id (`hook_id`, `group_id`, `runner_id`, `org_id`, ...): a plain decimal integer, digits
+ * only, without sign, spaces, exponent, hex prefix or leading zero, within the safe integer range.
+ * Anything else names no object: 404, as on the platform (docs/DECISIONS.md).
+ */
+export function pathId(c: Context<ServerEnv>, name: string): number {
+  const raw = c.req.param(name) ?? "";
+  const id = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(id)) throw notFound();
+  return id;
+}
+
+/** Parses a JSON object body; an unparsable body is a 400, as on the platform; a large one a 413. */
 export async function readBody(c: Context<ServerEnv>): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
+  const text = await readText(c);
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {
@@ -92,7 +128,29 @@ export async function readBody(c: Context<ServerEnv>): Promise<Record<string, un
   return parsed as Record<string, unknown>;
 }
 
+/** Reads the body as text, refusing it (413) as soon as it passes `MAX_REQUEST_BODY_BYTES`. */
+async function readText(c: Context<ServerEnv>): Promise<string> {
+  if (Number(c.req.header("content-length")) > MAX_REQUEST_BODY_BYTES) throw payloadTooLarge();
+  const body = c.req.raw.body;
+  if (!body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    // Stopping half-way leaves the connection unusable for another request: close it.
+    if (size > MAX_REQUEST_BODY_BYTES) throw payloadTooLarge({ connection: "close" });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 /** The API root of this server as the client reached it (`http://127.0.0.1:PORT/api/v3`). */
 export function apiRoot(c: Context<ServerEnv>): string {
-  return `${new URL(c.req.url).origin}/api/v3`;
+  return `${new URL(c.req.url).origin}${API_PREFIX}`;
+}
+
+/** The path below the API root, as logged and matched by faults and the rate-limit mode. */
+export function apiPath(url: string): string {
+  const { pathname } = new URL(url);
+  return pathname.startsWith(API_PREFIX) ? pathname.slice(API_PREFIX.length) || "/" : pathname;
 }

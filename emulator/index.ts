@@ -4,9 +4,10 @@
  */
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { API_PREFIX, createApp } from "./app";
+import { createApp } from "./app";
 import { Controls } from "./controls";
 import { defaultFixture, type Fixture } from "./fixture";
+import { API_PREFIX } from "./http";
 import { Store } from "./store";
 
 export type { Fixture } from "./fixture";

@@ -1,6 +1,6 @@
 /** Case-insensitive lookups of fixture objects, as the platform treats names. */
-import type { Caller } from "./auth";
 import { orgRole } from "./auth";
+import type { Caller } from "./context";
 import type { OrgRecord, RepoRecord, UserRecord } from "./fixture";
 import { notFound } from "./http";
 import type { EmulatorState } from "./store";

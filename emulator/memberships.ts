@@ -8,6 +8,7 @@
  * the invitation; removing (or leaving) deletes the member entry.
  */
 import type { OrgMember, OrgRecord, UserRecord } from "./fixture";
+import { ownValue } from "./records";
 import { type Invitation, type Store, timestamp } from "./store";
 
 export type MembershipRole = OrgMember["role"];
@@ -19,7 +20,7 @@ export interface Membership {
 
 /** The user's active membership, if any (fixture entries with another state are not members). */
 export function activeMember(org: OrgRecord, login: string): OrgMember | undefined {
-  const member = org.members[login];
+  const member = ownValue(org.members, login);
   return member?.state === "active" ? member : undefined;
 }
 

@@ -82,7 +82,11 @@ export interface EmulatorState {
 
 const STATE_SCHEMA = 1;
 
-/** Group ids start here, so they never collide with hook ids in a reader's mind. */
+/**
+ * Runner group ids come from their own counter (`nextGroupId`), apart from the one hooks,
+ * deliveries and invitations share (`nextId`). Both start at 1, so a group and a hook can have the
+ * same id; ids are only unique within their kind, as on the platform.
+ */
 const FIRST_GROUP_ID = 1;
 
 export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {

@@ -3,17 +3,12 @@
  * the masked secret, and the JSON shape of a hook.
  */
 import { MASKED_SECRET, normaliseInsecureSsl, WEBHOOK_CONTENT_TYPES } from "../provider/client/schemas";
-import { type ErrorItem, validationFailed } from "./http";
+import { invalidField, missingField, validationFailed } from "./http";
 import { type Delivery, type Store, type StoredHook, type StoredHookConfig, timestamp } from "./store";
 
 const RESOURCE = "Hook";
 
-const invalid = (field: string, message: string): ErrorItem => ({
-  resource: RESOURCE,
-  field,
-  code: "invalid",
-  message,
-});
+const invalid = (field: string, message: string) => invalidField(RESOURCE, field, message);
 
 /**
  * Parses a `config` object. `base` supplies values the caller may omit (on update); a secret is
@@ -24,28 +19,21 @@ export function parseConfig(
   base: Partial<Omit<StoredHookConfig, "secret">> | undefined,
 ): StoredHookConfig {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    throw validationFailed(invalid("config", "config must be an object"));
+    throw invalid("config", "config must be an object");
   }
   const input = raw as Record<string, unknown>;
   const url = input.url ?? base?.url;
-  if (url === undefined || url === "") {
-    throw validationFailed({
-      resource: RESOURCE,
-      field: "url",
-      code: "missing_field",
-      message: "url is missing",
-    });
-  }
+  if (url === undefined || url === "") throw missingField(RESOURCE, "url");
   if (typeof url !== "string" || !isHttpUrl(url)) {
-    throw validationFailed(invalid("url", "url must be an absolute http or https URL"));
+    throw invalid("url", "url must be an absolute http or https URL");
   }
   const contentType = input.content_type ?? base?.content_type ?? "form";
   if (!(WEBHOOK_CONTENT_TYPES as readonly unknown[]).includes(contentType)) {
-    throw validationFailed(invalid("content_type", "content_type must be json or form"));
+    throw invalid("content_type", "content_type must be json or form");
   }
   const insecure = normaliseInsecureSsl(input.insecure_ssl ?? base?.insecure_ssl ?? "0");
   if (insecure === undefined) {
-    throw validationFailed(invalid("insecure_ssl", "insecure_ssl must be 0 or 1"));
+    throw invalid("insecure_ssl", "insecure_ssl must be 0 or 1");
   }
   const config: StoredHookConfig = {
     url,
@@ -53,8 +41,7 @@ export function parseConfig(
     insecure_ssl: insecure,
   };
   if (input.secret !== undefined && input.secret !== null && input.secret !== "") {
-    if (typeof input.secret !== "string")
-      throw validationFailed(invalid("secret", "secret must be a string"));
+    if (typeof input.secret !== "string") throw invalid("secret", "secret must be a string");
     config.secret = input.secret;
   }
   return config;
@@ -62,22 +49,20 @@ export function parseConfig(
 
 export function parseEvents(raw: unknown, allowed: readonly string[], field = "events"): string[] {
   if (!Array.isArray(raw) || raw.some((e) => typeof e !== "string")) {
-    throw validationFailed(invalid(field, `${field} must be an array of strings`));
+    throw invalid(field, `${field} must be an array of strings`);
   }
   const unknown = raw.filter((e) => !allowed.includes(e));
   if (unknown.length > 0) {
-    throw validationFailed(
-      invalid(
-        field,
-        `${unknown.join(", ")} ${unknown.length === 1 ? "is not a valid event" : "are not valid events"}`,
-      ),
+    throw invalid(
+      field,
+      `${unknown.join(", ")} ${unknown.length === 1 ? "is not a valid event" : "are not valid events"}`,
     );
   }
   return [...new Set(raw as string[])];
 }
 
 export function parseActive(raw: unknown): boolean {
-  if (typeof raw !== "boolean") throw validationFailed(invalid("active", "active must be a boolean"));
+  if (typeof raw !== "boolean") throw invalid("active", "active must be a boolean");
   return raw;
 }
 
@@ -90,6 +75,34 @@ export function parseName(raw: unknown): void {
       message: "name must be web",
     });
   }
+}
+
+/** The fields of both kinds of hook; `url` is the hook's own API URL. */
+export function renderHook(
+  hook: StoredHook,
+  type: "Global" | "Repository",
+  url: string,
+): Record<string, unknown> {
+  return {
+    type,
+    id: hook.id,
+    name: "web",
+    active: hook.active,
+    events: hook.events,
+    config: renderConfig(hook.config),
+    updated_at: hook.updated_at,
+    created_at: hook.created_at,
+    url,
+    ping_url: `${url}/pings`,
+  };
+}
+
+/** Deletes a hook of either kind with its deliveries. */
+export function deleteHook(store: Store, hook: StoredHook): void {
+  const state = store.state;
+  if (hook.repo === undefined) state.globalHooks = state.globalHooks.filter((h) => h !== hook);
+  else state.repoHooks = state.repoHooks.filter((h) => h !== hook);
+  state.deliveries = state.deliveries.filter((d) => d.hook_id !== hook.id);
 }
 
 export function renderConfig(config: StoredHookConfig): Record<string, unknown> {

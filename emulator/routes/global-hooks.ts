@@ -4,49 +4,35 @@
  */
 import type { Context, Hono } from "hono";
 import { GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../provider/client/schemas";
-import { type AccessRule, authorize } from "../auth";
+import type { AccessRule } from "../auth";
 import type { ServerEnv } from "../context";
-import { apiRoot, notFound, paginate, readBody, validationFailed } from "../http";
+import { guard } from "../guard";
+import { apiRoot, missingField, notFound, paginate, pathId, readBody } from "../http";
 import { type StoredHook, timestamp } from "../store";
 import {
+  deleteHook,
   newHook,
   parseActive,
   parseConfig,
   parseEvents,
   parseName,
   recordDelivery,
-  renderConfig,
+  renderHook,
 } from "../webhooks";
 
 const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", "app_installation"] };
 
 export function globalHookRoutes(app: Hono<ServerEnv>): void {
-  app.get("/admin/hooks", (c) => {
-    authorize(c, SITE_ADMIN);
+  app.get("/admin/hooks", guard(SITE_ADMIN), (c) => {
     return c.json(paginate(c, c.get("store").state.globalHooks).map((h) => render(c, h)));
   });
 
-  app.post("/admin/hooks", async (c) => {
-    authorize(c, SITE_ADMIN);
+  app.post("/admin/hooks", guard(SITE_ADMIN), async (c) => {
     const store = c.get("store");
     const body = await readBody(c);
-    if (body.name === undefined) {
-      throw validationFailed({
-        resource: "Hook",
-        field: "name",
-        code: "missing_field",
-        message: "name is missing",
-      });
-    }
+    if (body.name === undefined) throw missingField("Hook", "name");
     parseName(body.name);
-    if (body.config === undefined) {
-      throw validationFailed({
-        resource: "Hook",
-        field: "config",
-        code: "missing_field",
-        message: "config is missing",
-      });
-    }
+    if (body.config === undefined) throw missingField("Hook", "config");
     const hook = newHook(store, {
       config: parseConfig(body.config, undefined),
       events:
@@ -59,9 +45,9 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, hook), 201);
   });
 
-  app.get("/admin/hooks/:hook_id", (c) => c.json(render(c, findHook(c))));
+  app.get("/admin/hooks/:hook_id", guard(SITE_ADMIN), (c) => c.json(render(c, findHook(c))));
 
-  app.patch("/admin/hooks/:hook_id", async (c) => {
+  app.patch("/admin/hooks/:hook_id", guard(SITE_ADMIN), async (c) => {
     const hook = findHook(c);
     const body = await readBody(c);
     // Omitted parameters are reset to their default or removed (spec, global webhooks PATCH).
@@ -78,40 +64,25 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, hook));
   });
 
-  app.delete("/admin/hooks/:hook_id", (c) => {
+  app.delete("/admin/hooks/:hook_id", guard(SITE_ADMIN), (c) => {
     const hook = findHook(c);
-    const store = c.get("store");
-    store.state.globalHooks = store.state.globalHooks.filter((h) => h !== hook);
-    store.state.deliveries = store.state.deliveries.filter((d) => d.hook_id !== hook.id);
+    deleteHook(c.get("store"), hook);
     return c.body(null, 204);
   });
 
-  app.post("/admin/hooks/:hook_id/pings", (c) => {
+  app.post("/admin/hooks/:hook_id/pings", guard(SITE_ADMIN), (c) => {
     recordDelivery(c.get("store"), findHook(c), "ping", null);
     return c.body(null, 204);
   });
 }
 
 function findHook(c: Context<ServerEnv>): StoredHook {
-  authorize(c, SITE_ADMIN);
-  const id = Number(c.req.param("hook_id"));
+  const id = pathId(c, "hook_id");
   const hook = c.get("store").state.globalHooks.find((h) => h.id === id);
   if (!hook) throw notFound();
   return hook;
 }
 
 function render(c: Context<ServerEnv>, hook: StoredHook): Record<string, unknown> {
-  const url = `${apiRoot(c)}/admin/hooks/${hook.id}`;
-  return {
-    type: "Global",
-    id: hook.id,
-    name: "web",
-    active: hook.active,
-    events: hook.events,
-    config: renderConfig(hook.config),
-    updated_at: hook.updated_at,
-    created_at: hook.created_at,
-    url,
-    ping_url: `${url}/pings`,
-  };
+  return renderHook(hook, "Global", `${apiRoot(c)}/admin/hooks/${hook.id}`);
 }

@@ -19,10 +19,11 @@ import {
   ORG_MEMBER_ROLE_FILTERS,
   ORG_MEMBERSHIP_ROLES,
 } from "../../provider/client/schemas";
-import { type AccessRule, authorize, type Caller, orgRole } from "../auth";
-import type { ServerEnv } from "../context";
+import { type AccessRule, callerOf, grants, orgRole } from "../auth";
+import type { Caller, ServerEnv } from "../context";
 import type { OrgRecord, UserRecord } from "../fixture";
-import { ApiFailure, apiRoot, forbidden, notFound, paginate, readBody, validationFailed } from "../http";
+import { guard } from "../guard";
+import { apiRoot, forbidden, invalidField, notFound, paginate, readBody, validationFailed } from "../http";
 import { findOrg, findUser } from "../lookup";
 import {
   activeMember,
@@ -35,10 +36,12 @@ import {
   membershipOf,
   removeMember,
 } from "../memberships";
-import { orgSummary, userSummary } from "./meta";
+import { orgSummary, userSummary } from "../render";
 
 const READ: AccessRule = { scopes: ["read:org"], permission: ["members", "read"] };
 const WRITE: AccessRule = { scopes: ["admin:org"], permission: ["members", "write"] };
+/** The member lists and checks: public (spec); READ decides who sees the organisation from inside. */
+const PUBLIC: AccessRule = { ...READ, public: true };
 
 const RESOURCE = "OrganizationMembership";
 
@@ -46,18 +49,17 @@ const RESOURCE = "OrganizationMembership";
 type View = "owner" | "member" | "public";
 
 export function membershipRoutes(app: Hono<ServerEnv>): void {
-  app.get("/orgs/:org/members", (c) => {
+  app.get("/orgs/:org/members", guard(PUBLIC), (c) => {
     const org = requireOrg(c);
     const view = viewOf(c, org);
     const filter = queryChoice(c, "filter", ORG_MEMBER_FILTERS);
     const role = queryChoice(c, "role", ORG_MEMBER_ROLE_FILTERS);
     if (filter !== "all" && view !== "owner") {
-      throw validationFailed({
-        resource: "Organization",
-        field: "filter",
-        code: "invalid",
-        message: `Only owners of ${org.login} can filter members by ${filter}`,
-      });
+      throw invalidField(
+        "Organization",
+        "filter",
+        `Only owners of ${org.login} can filter members by ${filter}`,
+      );
     }
     const users = c.get("store").state.fixture.users.filter((user) => {
       const member = activeMember(org, user.login);
@@ -69,7 +71,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(paginate(c, users).map((u) => userSummary(c, u)));
   });
 
-  app.get("/orgs/:org/members/:username", (c) => {
+  app.get("/orgs/:org/members/:username", guard(PUBLIC), (c) => {
     const org = requireOrg(c);
     const username = c.req.param("username");
     if (viewOf(c, org) === "public") {
@@ -84,7 +86,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
-  app.delete("/orgs/:org/members/:username", (c) => {
+  app.delete("/orgs/:org/members/:username", guard(WRITE), (c) => {
     const { org, user } = ownerAction(c, "remove members from");
     if (!activeMember(org, user.login)) throw notFound();
     refuseLastOwner(org, user, "remove");
@@ -92,9 +94,8 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
-  app.get("/orgs/:org/public_members", (c) => {
+  app.get("/orgs/:org/public_members", guard(PUBLIC), (c) => {
     const org = requireOrg(c);
-    authorize(c, {});
     const users = c.get("store").state.fixture.users.filter((u) => {
       const member = activeMember(org, u.login);
       return member !== undefined && !member.concealed;
@@ -102,17 +103,16 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(paginate(c, users).map((u) => userSummary(c, u)));
   });
 
-  app.get("/orgs/:org/public_members/:username", (c) => {
+  app.get("/orgs/:org/public_members/:username", guard(PUBLIC), (c) => {
     const org = requireOrg(c);
-    authorize(c, {});
     const user = findUser(c.get("store").state, c.req.param("username"));
     const member = user && activeMember(org, user.login);
     if (!member || member.concealed) throw notFound();
     return c.body(null, 204);
   });
 
-  app.get("/orgs/:org/memberships/:username", (c) => {
-    const caller = authorize(c, READ);
+  app.get("/orgs/:org/memberships/:username", guard(READ), (c) => {
+    const caller = callerOf(c);
     const store = c.get("store");
     const org = requireOrg(c);
     const username = c.req.param("username");
@@ -126,7 +126,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, org, user, membership));
   });
 
-  app.put("/orgs/:org/memberships/:username", async (c) => {
+  app.put("/orgs/:org/memberships/:username", guard(WRITE), async (c) => {
     const { caller, org, user } = ownerAction(c, "set memberships of");
     const store = c.get("store");
     const body = await readBody(c);
@@ -151,7 +151,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, org, user, membership));
   });
 
-  app.delete("/orgs/:org/memberships/:username", (c) => {
+  app.delete("/orgs/:org/memberships/:username", guard(WRITE), (c) => {
     const { org, user } = ownerAction(c, "remove memberships of");
     const store = c.get("store");
     if (activeMember(org, user.login)) {
@@ -171,17 +171,12 @@ function requireOrg(c: Context<ServerEnv>): OrgRecord {
 }
 
 /**
- * The public routes serve everyone, but only a caller who is a member and whose token may read
- * members sees the organisation from inside.
+ * The public routes serve everyone, anonymous callers included, but only a caller who is a member
+ * and whose token may read members sees the organisation from inside.
  */
 function viewOf(c: Context<ServerEnv>, org: OrgRecord): View {
-  let caller: Caller;
-  try {
-    caller = authorize(c, READ);
-  } catch (e) {
-    if (e instanceof ApiFailure && e.status === 403) return "public";
-    throw e;
-  }
+  const caller = c.get("caller");
+  if (!grants(caller, READ)) return "public";
   const role = orgRole(caller, org);
   return role === "admin" ? "owner" : role === "member" ? "member" : "public";
 }
@@ -191,7 +186,7 @@ function ownerAction(
   c: Context<ServerEnv>,
   what: string,
 ): { caller: Caller; org: OrgRecord; user: UserRecord } {
-  const caller = authorize(c, WRITE);
+  const caller = callerOf(c);
   const org = requireOrg(c);
   if (orgRole(caller, org) !== "admin")
     throw forbidden(`You must be an owner of ${org.login} to ${what} it.`);
@@ -209,12 +204,7 @@ function refuseLastOwner(org: OrgRecord, user: UserRecord, action: string): void
 function parseRole(raw: unknown): MembershipRole {
   if (raw === undefined) return "member";
   if (!(ORG_MEMBERSHIP_ROLES as readonly unknown[]).includes(raw)) {
-    throw validationFailed({
-      resource: RESOURCE,
-      field: "role",
-      code: "invalid",
-      message: `role must be one of ${ORG_MEMBERSHIP_ROLES.join(", ")}`,
-    });
+    throw invalidField(RESOURCE, "role", `role must be one of ${ORG_MEMBERSHIP_ROLES.join(", ")}`);
   }
   return raw as MembershipRole;
 }
@@ -222,12 +212,7 @@ function parseRole(raw: unknown): MembershipRole {
 function queryChoice<T extends string>(c: Context<ServerEnv>, name: string, allowed: readonly T[]): T {
   const value = c.req.query(name) ?? allowed[0];
   if (!(allowed as readonly string[]).includes(value as string)) {
-    throw validationFailed({
-      resource: "Organization",
-      field: name,
-      code: "invalid",
-      message: `${name} must be one of ${allowed.join(", ")}`,
-    });
+    throw invalidField("Organization", name, `${name} must be one of ${allowed.join(", ")}`);
   }
   return value as T;
 }
@@ -240,7 +225,7 @@ function matchesFilter(user: UserRecord, filter: (typeof ORG_MEMBER_FILTERS)[num
 }
 
 /** The membership object of the spec (concepts, Organization membership). */
-export function render(
+function render(
   c: Context<ServerEnv>,
   org: OrgRecord,
   user: UserRecord,

@@ -1,12 +1,24 @@
 /** Repository webhooks: every route of the spec's table H. */
 import type { Context, Hono } from "hono";
 import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, REPOSITORY_WEBHOOK_EVENTS } from "../../provider/client/schemas";
-import { type AccessRule, authorize } from "../auth";
+import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
-import { apiRoot, notFound, pageParams, paginate, readBody, validationFailed } from "../http";
-import { adminRepo, repoKey } from "../lookup";
-import { type StoredHook, timestamp } from "../store";
+import { guard } from "../guard";
 import {
+  apiRoot,
+  invalidField,
+  missingField,
+  notFound,
+  pageParams,
+  paginate,
+  pathId,
+  readBody,
+  validationFailed,
+} from "../http";
+import { adminRepo, repoKey } from "../lookup";
+import { type Delivery, type StoredHook, timestamp } from "../store";
+import {
+  deleteHook,
   newHook,
   parseActive,
   parseConfig,
@@ -14,6 +26,7 @@ import {
   parseName,
   recordDelivery,
   renderConfig,
+  renderHook,
 } from "../webhooks";
 
 const READ: AccessRule = { scopes: ["read:repo_hook", "repo"], permission: ["repository_hooks", "read"] };
@@ -23,23 +36,16 @@ const ADMIN: AccessRule = { scopes: ["admin:repo_hook", "repo"], permission: ["r
 const H = "/repos/:owner/:repo/hooks";
 
 export function repoHookRoutes(app: Hono<ServerEnv>): void {
-  app.get(H, (c) => {
-    const { hooks } = context(c, READ);
+  app.get(H, guard(READ), (c) => {
+    const { hooks } = context(c);
     return c.json(paginate(c, hooks).map((h) => render(c, h)));
   });
 
-  app.post(H, async (c) => {
-    const { store, repo, hooks } = context(c, WRITE);
+  app.post(H, guard(WRITE), async (c) => {
+    const { store, repo, hooks } = context(c);
     const body = await readBody(c);
     parseName(body.name);
-    if (body.config === undefined) {
-      throw validationFailed({
-        resource: "Hook",
-        field: "config",
-        code: "missing_field",
-        message: "config is missing",
-      });
-    }
+    if (body.config === undefined) throw missingField("Hook", "config");
     const config = parseConfig(body.config, undefined);
     assertUniqueUrl(hooks, config.url, undefined);
     const hook = newHook(store, {
@@ -55,10 +61,10 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, hook), 201);
   });
 
-  app.get(`${H}/:hook_id`, (c) => c.json(render(c, findHook(c, READ).hook)));
+  app.get(`${H}/:hook_id`, guard(READ), (c) => c.json(render(c, findHook(c).hook)));
 
-  app.patch(`${H}/:hook_id`, async (c) => {
-    const { hook, hooks } = findHook(c, WRITE);
+  app.patch(`${H}/:hook_id`, guard(WRITE), async (c) => {
+    const { hook, hooks } = findHook(c);
     const body = await readBody(c);
     const config = body.config === undefined ? hook.config : parseConfig(body.config, hook.config);
     assertUniqueUrl(hooks, config.url, hook.id);
@@ -78,63 +84,59 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, hook));
   });
 
-  app.delete(`${H}/:hook_id`, (c) => {
-    const { store, hook } = findHook(c, ADMIN);
-    store.state.repoHooks = store.state.repoHooks.filter((h) => h !== hook);
-    store.state.deliveries = store.state.deliveries.filter((d) => d.hook_id !== hook.id);
+  app.delete(`${H}/:hook_id`, guard(ADMIN), (c) => {
+    const { store, hook } = findHook(c);
+    deleteHook(store, hook);
     return c.body(null, 204);
   });
 
-  app.get(`${H}/:hook_id/config`, (c) => c.json(renderConfig(findHook(c, READ).hook.config)));
+  app.get(`${H}/:hook_id/config`, guard(READ), (c) => c.json(renderConfig(findHook(c).hook.config)));
 
-  app.patch(`${H}/:hook_id/config`, async (c) => {
-    const { hook, hooks } = findHook(c, WRITE);
+  app.patch(`${H}/:hook_id/config`, guard(WRITE), async (c) => {
+    const { hook, hooks } = findHook(c);
     const config = parseConfig(await readBody(c), hook.config);
     assertUniqueUrl(hooks, config.url, hook.id);
     Object.assign(hook, { config, updated_at: timestamp() });
     return c.json(renderConfig(hook.config));
   });
 
-  app.get(`${H}/:hook_id/deliveries`, (c) => {
-    const { store, hook } = findHook(c, READ);
+  app.get(`${H}/:hook_id/deliveries`, guard(READ), (c) => {
+    const { store, hook } = findHook(c);
     const all = store.state.deliveries.filter((d) => d.hook_id === hook.id).reverse();
-    // Deliveries page by cursor: the id of the first delivery of the page.
+    // Deliveries page by cursor: the id of the first delivery of the page. Link names the
+    // cursors of the previous and the next page (spec, table H).
     const { perPage } = pageParams(c);
-    const cursor = Number(c.req.query("cursor"));
-    const start =
-      Number.isFinite(cursor) && cursor > 0
-        ? Math.max(
-            0,
-            all.findIndex((d) => d.id === cursor),
-          )
-        : 0;
-    const page = all.slice(start, start + perPage);
-    const following = all[start + perPage];
-    if (following) {
+    const start = cursorIndex(c, all);
+    const link = (delivery: Delivery, rel: "prev" | "next") => {
       const url = new URL(c.req.url);
-      url.searchParams.set("cursor", String(following.id));
+      url.searchParams.set("cursor", String(delivery.id));
       url.searchParams.set("per_page", String(perPage));
-      c.header("Link", `<${url.toString()}>; rel="next"`);
-    }
+      return `<${url.toString()}>; rel="${rel}"`;
+    };
+    const previous = start > 0 ? all[Math.max(0, start - perPage)] : undefined;
+    const following = all[start + perPage];
+    const links = [previous && link(previous, "prev"), following && link(following, "next")].filter(Boolean);
+    if (links.length > 0) c.header("Link", links.join(", "));
+    const page = all.slice(start, start + perPage);
     return c.json(page.map(({ hook_id: _hookId, ...d }) => d));
   });
 
-  app.post(`${H}/:hook_id/pings`, (c) => {
-    const { store, hook, repo } = findHook(c, WRITE);
+  app.post(`${H}/:hook_id/pings`, guard(WRITE), (c) => {
+    const { store, hook, repo } = findHook(c);
     recordDelivery(store, hook, "ping", repo.id);
     return c.body(null, 204);
   });
 
-  app.post(`${H}/:hook_id/tests`, (c) => {
-    const { store, hook, repo } = findHook(c, WRITE);
+  app.post(`${H}/:hook_id/tests`, guard(WRITE), (c) => {
+    const { store, hook, repo } = findHook(c);
     if (hook.events.includes("push") || hook.events.includes("*"))
       recordDelivery(store, hook, "push", repo.id);
     return c.body(null, 204);
   });
 }
 
-function context(c: Context<ServerEnv>, rule: AccessRule) {
-  const caller = authorize(c, rule);
+function context(c: Context<ServerEnv>) {
+  const caller = callerOf(c);
   const store = c.get("store");
   const repo = adminRepo(store.state, caller, c.req.param("owner") ?? "", c.req.param("repo") ?? "");
   const key = repoKey(repo);
@@ -142,12 +144,24 @@ function context(c: Context<ServerEnv>, rule: AccessRule) {
   return { store, repo, hooks };
 }
 
-function findHook(c: Context<ServerEnv>, rule: AccessRule) {
-  const ctx = context(c, rule);
-  const id = Number(c.req.param("hook_id"));
+function findHook(c: Context<ServerEnv>) {
+  const ctx = context(c);
+  const id = pathId(c, "hook_id");
   const hook = ctx.hooks.find((h) => h.id === id);
   if (!hook) throw notFound();
   return { ...ctx, hook };
+}
+
+/**
+ * Where the page starts: the index of the `cursor` delivery, 0 without a cursor (or with an empty
+ * one). A cursor that names no delivery of this hook is a 422 (docs/DECISIONS.md).
+ */
+function cursorIndex(c: Context<ServerEnv>, deliveries: readonly Delivery[]): number {
+  const raw = c.req.query("cursor");
+  if (raw === undefined || raw === "") return 0;
+  const index = /^[1-9][0-9]*$/.test(raw) ? deliveries.findIndex((d) => d.id === Number(raw)) : -1;
+  if (index < 0) throw invalidField("Hook", "cursor", `cursor ${raw} is not a delivery of this hook`);
+  return index;
 }
 
 function assertUniqueUrl(hooks: StoredHook[], url: string, self: number | undefined): void {
@@ -163,17 +177,8 @@ function assertUniqueUrl(hooks: StoredHook[], url: string, self: number | undefi
 function render(c: Context<ServerEnv>, hook: StoredHook): Record<string, unknown> {
   const url = `${apiRoot(c)}/repos/${hook.repo}/hooks/${hook.id}`;
   return {
-    type: "Repository",
-    id: hook.id,
-    name: "web",
-    active: hook.active,
-    events: hook.events,
-    config: renderConfig(hook.config),
-    updated_at: hook.updated_at,
-    created_at: hook.created_at,
-    url,
+    ...renderHook(hook, "Repository", url),
     test_url: `${url}/tests`,
-    ping_url: `${url}/pings`,
     deliveries_url: `${url}/deliveries`,
     last_response: hook.last_response,
   };

@@ -7,22 +7,29 @@
  * default group; a default group cannot be deleted.
  */
 import type { Context, Hono } from "hono";
-import { type AccessRule, authorize, orgRole } from "../auth";
+import { type AccessRule, callerOf, orgRole } from "../auth";
 import type { ServerEnv } from "../context";
 import type { RunnerRecord } from "../fixture";
-import {
-  type ApiFailure,
-  apiRoot,
-  type ErrorItem,
-  forbidden,
-  notFound,
-  paginate,
-  readBody,
-  validationFailed,
-} from "../http";
+import { guard } from "../guard";
+import { apiRoot, forbidden, missingField, notFound, paginate, pathId, readBody } from "../http";
 import { findOrg } from "../lookup";
+import { orgSummary } from "../render";
+import {
+  assertUniqueName,
+  assignRunner,
+  deleteGroup,
+  groupIdOfRunner,
+  invalid,
+  ownRunners,
+  RESOURCE,
+  releaseRunner,
+  requireSelected,
+  runnersIn,
+  type Scope,
+  setRunners,
+  settings,
+} from "../runner-groups";
 import type { EmulatorState, Store, StoredRunnerGroup } from "../store";
-import { orgSummary } from "./meta";
 
 const ENTERPRISE: AccessRule = {
   scopes: ["manage_runners:enterprise"],
@@ -40,14 +47,12 @@ const ORG_WRITE: AccessRule = {
 const E = "/enterprises/:enterprise/actions/runner-groups";
 const O = "/orgs/:org/actions/runner-groups";
 
-type Scope = StoredRunnerGroup["scope"];
-
 export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   for (const scope of ["enterprise", "org"] as const) {
     const base = scope === "enterprise" ? E : O;
 
-    app.get(base, (c) => {
-      const { state, owner } = ownerContext(c, scope, "read");
+    app.get(base, access(scope, "read"), (c) => {
+      const { state, owner } = ownerContext(c, scope);
       let groups = state.runnerGroups.filter((g) => g.scope === scope && g.owner === owner);
       const visibleTo = c.req.query("visible_to_organization");
       if (scope === "enterprise" && visibleTo) {
@@ -62,8 +67,8 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       });
     });
 
-    app.post(base, async (c) => {
-      const { store, state, owner } = ownerContext(c, scope, "write");
+    app.post(base, access(scope, "write"), async (c) => {
+      const { store, state, owner } = ownerContext(c, scope);
       const body = await readBody(c);
       const name = parseName(body.name, true) as string;
       assertUniqueName(state, scope, owner, name, undefined);
@@ -89,10 +94,12 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       return c.json(render(c, group), 201);
     });
 
-    app.get(`${base}/:group_id`, (c) => c.json(render(c, groupContext(c, scope, "read").group)));
+    app.get(`${base}/:group_id`, access(scope, "read"), (c) =>
+      c.json(render(c, groupContext(c, scope).group)),
+    );
 
-    app.patch(`${base}/:group_id`, async (c) => {
-      const { state, owner, group } = groupContext(c, scope, "write");
+    app.patch(`${base}/:group_id`, access(scope, "write"), async (c) => {
+      const { state, owner, group } = groupContext(c, scope);
       const body = await readBody(c);
       const name = parseName(body.name, false);
       if (name !== undefined) assertUniqueName(state, scope, owner, name, group.id);
@@ -106,22 +113,14 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       return c.json(render(c, group));
     });
 
-    app.delete(`${base}/:group_id`, (c) => {
-      const { state, group } = groupContext(c, scope, "write");
-      if (group.default) {
-        throw validationFailed({
-          resource: "RunnerGroup",
-          code: "custom",
-          message: "The default runner group cannot be deleted",
-        });
-      }
-      setRunners(state, group, []);
-      state.runnerGroups = state.runnerGroups.filter((g) => g !== group);
+    app.delete(`${base}/:group_id`, access(scope, "write"), (c) => {
+      const { state, group } = groupContext(c, scope);
+      deleteGroup(state, group);
       return c.body(null, 204);
     });
 
-    app.get(`${base}/:group_id/runners`, (c) => {
-      const { state, group } = groupContext(c, scope, "read");
+    app.get(`${base}/:group_id/runners`, access(scope, "read"), (c) => {
+      const { state, group } = groupContext(c, scope);
       const runners = runnersIn(state, group);
       return c.json({
         total_count: runners.length,
@@ -129,33 +128,32 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       });
     });
 
-    app.put(`${base}/:group_id/runners`, async (c) => {
-      const { state, group } = groupContext(c, scope, "write");
-      const body = await readBody(c);
-      if (body.runners === undefined) throw missing("runners");
-      setRunners(state, group, parseRunnerIds(state, group, body.runners));
+    app.put(`${base}/:group_id/runners`, access(scope, "write"), async (c) => {
+      const { state, group } = groupContext(c, scope);
+      setRunners(state, group, parseRunnerIds(state, group, await requiredField(c, "runners")));
       return c.body(null, 204);
     });
 
-    app.put(`${base}/:group_id/runners/:runner_id`, (c) => {
-      const { state, group } = groupContext(c, scope, "write");
-      const [id] = parseRunnerIds(state, group, [Number(c.req.param("runner_id"))], true);
-      if (id !== undefined) state.runnerGroupOf[String(id)] = group.id;
+    app.put(`${base}/:group_id/runners/:runner_id`, access(scope, "write"), (c) => {
+      const { state, group } = groupContext(c, scope);
+      const id = pathId(c, "runner_id");
+      // A runner of another owner, or none at all, is not found.
+      if (!ownRunners(state, group).some((r) => r.id === id)) throw notFound();
+      assignRunner(state, id, group);
       return c.body(null, 204);
     });
 
-    app.delete(`${base}/:group_id/runners/:runner_id`, (c) => {
-      const { state, group } = groupContext(c, scope, "write");
-      const id = Number(c.req.param("runner_id"));
-      if (state.runnerGroupOf[String(id)] !== group.id) throw notFound();
-      state.runnerGroupOf[String(id)] = defaultGroupOf(state, group).id;
+    app.delete(`${base}/:group_id/runners/:runner_id`, access(scope, "write"), (c) => {
+      const { state, group } = groupContext(c, scope);
+      const id = pathId(c, "runner_id");
+      if (!releaseRunner(state, group, id)) throw notFound();
       return c.body(null, 204);
     });
   }
 
   // Organisation access of enterprise groups.
-  app.get(`${E}/:group_id/organizations`, (c) => {
-    const { state, group } = groupContext(c, "enterprise", "read");
+  app.get(`${E}/:group_id/organizations`, access("enterprise", "read"), (c) => {
+    const { state, group } = groupContext(c, "enterprise");
     const orgs = state.fixture.orgs.filter((o) => group.selectedOrganizationIds.includes(o.id));
     return c.json({
       total_count: orgs.length,
@@ -163,35 +161,35 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     });
   });
 
-  app.put(`${E}/:group_id/organizations`, async (c) => {
-    const { state, owner, group } = groupContext(c, "enterprise", "write");
+  app.put(`${E}/:group_id/organizations`, access("enterprise", "write"), async (c) => {
+    const { state, owner, group } = groupContext(c, "enterprise");
     requireSelected(group);
-    const body = await readBody(c);
-    if (body.selected_organization_ids === undefined) throw missing("selected_organization_ids");
-    group.selectedOrganizationIds = parseOrgIds(state, owner, body.selected_organization_ids);
+    const ids = await requiredField(c, "selected_organization_ids");
+    group.selectedOrganizationIds = parseOrgIds(state, owner, ids);
     return c.body(null, 204);
   });
 
-  app.put(`${E}/:group_id/organizations/:org_id`, (c) => {
-    const { state, owner, group } = groupContext(c, "enterprise", "write");
+  app.put(`${E}/:group_id/organizations/:org_id`, access("enterprise", "write"), (c) => {
+    const { state, owner, group } = groupContext(c, "enterprise");
+    const orgId = pathId(c, "org_id");
     requireSelected(group);
-    const [id] = parseOrgIds(state, owner, [Number(c.req.param("org_id"))]);
+    const [id] = parseOrgIds(state, owner, [orgId]);
     if (id !== undefined && !group.selectedOrganizationIds.includes(id))
       group.selectedOrganizationIds.push(id);
     return c.body(null, 204);
   });
 
-  app.delete(`${E}/:group_id/organizations/:org_id`, (c) => {
-    const { group } = groupContext(c, "enterprise", "write");
+  app.delete(`${E}/:group_id/organizations/:org_id`, access("enterprise", "write"), (c) => {
+    const { group } = groupContext(c, "enterprise");
+    const id = pathId(c, "org_id");
     requireSelected(group);
-    const id = Number(c.req.param("org_id"));
     group.selectedOrganizationIds = group.selectedOrganizationIds.filter((o) => o !== id);
     return c.body(null, 204);
   });
 
   // Repository access of organisation groups.
-  app.get(`${O}/:group_id/repositories`, (c) => {
-    const { state, group } = groupContext(c, "org", "read");
+  app.get(`${O}/:group_id/repositories`, access("org", "read"), (c) => {
+    const { state, group } = groupContext(c, "org");
     const repos = state.fixture.repos.filter((r) => group.selectedRepositoryIds.includes(r.id));
     const rendered = repos.map((r) => ({
       id: r.id,
@@ -202,18 +200,17 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     return c.json({ total_count: repos.length, repositories: paginate(c, rendered) });
   });
 
-  app.put(`${O}/:group_id/repositories`, async (c) => {
-    const { state, owner, group } = groupContext(c, "org", "write");
+  app.put(`${O}/:group_id/repositories`, access("org", "write"), async (c) => {
+    const { state, owner, group } = groupContext(c, "org");
     requireSelected(group);
-    const body = await readBody(c);
-    if (body.selected_repository_ids === undefined) throw missing("selected_repository_ids");
-    group.selectedRepositoryIds = parseRepoIds(state, owner, body.selected_repository_ids);
+    const ids = await requiredField(c, "selected_repository_ids");
+    group.selectedRepositoryIds = parseRepoIds(state, owner, ids);
     return c.body(null, 204);
   });
 
   // Runners of an organisation.
-  app.get("/orgs/:org/actions/runners", (c) => {
-    const { state, owner } = ownerContext(c, "org", "read");
+  app.get("/orgs/:org/actions/runners", access("org", "read"), (c) => {
+    const { state, owner } = ownerContext(c, "org");
     const runners = state.fixture.runners.filter((r) => r.org === owner);
     return c.json({
       total_count: runners.length,
@@ -222,11 +219,17 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   });
 }
 
-function ownerContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "write") {
+/** The guard of a route: enterprise routes refuse app and fine-grained tokens (spec, table E). */
+function access(scope: Scope, level: "read" | "write") {
+  return guard(scope === "enterprise" ? ENTERPRISE : level === "read" ? ORG_READ : ORG_WRITE);
+}
+
+/** The owner (enterprise or organisation) the caller must own; 404 when unknown, 403 when not owner. */
+function ownerContext(c: Context<ServerEnv>, scope: Scope) {
+  const caller = callerOf(c);
   const store: Store = c.get("store");
   const state = store.state;
   if (scope === "enterprise") {
-    const caller = authorize(c, ENTERPRISE);
     const slug = (c.req.param("enterprise") ?? "").toLowerCase();
     const enterprise = state.fixture.enterprises.find((e) => e.slug === slug);
     if (!enterprise) throw notFound();
@@ -235,7 +238,6 @@ function ownerContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "writ
     }
     return { store, state, owner: enterprise.slug };
   }
-  const caller = authorize(c, level === "read" ? ORG_READ : ORG_WRITE);
   const org = findOrg(state, c.req.param("org") ?? "");
   if (!org) throw notFound();
   if (orgRole(caller, org) !== "admin")
@@ -243,177 +245,57 @@ function ownerContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "writ
   return { store, state, owner: org.login };
 }
 
-function groupContext(c: Context<ServerEnv>, scope: Scope, level: "read" | "write") {
-  const ctx = ownerContext(c, scope, level);
-  const id = Number(c.req.param("group_id"));
+function groupContext(c: Context<ServerEnv>, scope: Scope) {
+  const ctx = ownerContext(c, scope);
+  const id = pathId(c, "group_id");
   const group = ctx.state.runnerGroups.find((g) => g.scope === scope && g.owner === ctx.owner && g.id === id);
   if (!group) throw notFound();
   return { ...ctx, group };
 }
 
-const invalid = (field: string, message: string): ErrorItem => ({
-  resource: "RunnerGroup",
-  field,
-  code: "invalid",
-  message,
-});
-const missing = (field: string): ApiFailure =>
-  validationFailed({ resource: "RunnerGroup", field, code: "missing_field", message: `${field} is missing` });
+/** Reads the body of a replace route and returns its one required field. */
+async function requiredField(c: Context<ServerEnv>, field: string): Promise<unknown> {
+  const body = await readBody(c);
+  if (body[field] === undefined) throw missingField(RESOURCE, field);
+  return body[field];
+}
 
 function parseName(raw: unknown, required: boolean): string | undefined {
   if (raw === undefined && !required) return undefined;
-  if (raw === undefined) throw missing("name");
-  if (typeof raw !== "string" || raw.trim() === "")
-    throw validationFailed(invalid("name", "name must be a non-empty string"));
+  if (raw === undefined) throw missingField(RESOURCE, "name");
+  if (typeof raw !== "string" || raw.trim() === "") throw invalid("name", "name must be a non-empty string");
   return raw;
-}
-
-function assertUniqueName(
-  state: EmulatorState,
-  scope: Scope,
-  owner: string,
-  name: string,
-  self: number | undefined,
-): void {
-  const taken = state.runnerGroups.some(
-    (g) =>
-      g.scope === scope && g.owner === owner && g.id !== self && g.name.toLowerCase() === name.toLowerCase(),
-  );
-  if (taken) {
-    throw validationFailed({
-      resource: "RunnerGroup",
-      field: "name",
-      code: "already_exists",
-      message: "Name has already been taken",
-    });
-  }
-}
-
-/** The settings a create or PATCH may carry, with the documented defaults for omitted ones. */
-function settings(
-  scope: Scope,
-  body: Record<string, unknown>,
-  current: StoredRunnerGroup | undefined,
-): Pick<
-  StoredRunnerGroup,
-  | "visibility"
-  | "allowsPublicRepositories"
-  | "restrictedToWorkflows"
-  | "selectedWorkflows"
-  | "selectedOrganizationIds"
-  | "selectedRepositoryIds"
-> {
-  const allowed = scope === "enterprise" ? ["all", "selected"] : ["all", "selected", "private"];
-  const visibility = body.visibility ?? "all";
-  if (typeof visibility !== "string" || !allowed.includes(visibility)) {
-    throw validationFailed(invalid("visibility", `visibility must be one of ${allowed.join(", ")}`));
-  }
-  const bool = (field: string) => {
-    const value = body[field] ?? false;
-    if (typeof value !== "boolean") throw validationFailed(invalid(field, `${field} must be a boolean`));
-    return value;
-  };
-  const restricted = bool("restricted_to_workflows");
-  let workflows: string[] = [];
-  // selected_workflows is ignored unless restricted_to_workflows is true.
-  if (restricted) {
-    const raw = body.selected_workflows ?? current?.selectedWorkflows ?? [];
-    if (!Array.isArray(raw) || raw.some((w) => typeof w !== "string")) {
-      throw validationFailed(invalid("selected_workflows", "selected_workflows must be an array of strings"));
-    }
-    workflows = [...new Set(raw as string[])];
-  }
-  return {
-    visibility: visibility as StoredRunnerGroup["visibility"],
-    allowsPublicRepositories: bool("allows_public_repositories"),
-    restrictedToWorkflows: restricted,
-    selectedWorkflows: workflows,
-    selectedOrganizationIds: current?.selectedOrganizationIds ?? [],
-    selectedRepositoryIds: current?.selectedRepositoryIds ?? [],
-  };
 }
 
 function parseIds(raw: unknown, field: string): number[] {
   if (!Array.isArray(raw) || raw.some((v) => !Number.isInteger(v) || (v as number) <= 0)) {
-    throw validationFailed(invalid(field, `${field} must be an array of positive integers`));
+    throw invalid(field, `${field} must be an array of positive integers`);
   }
   return [...new Set(raw as number[])];
 }
 
-function parseOrgIds(state: EmulatorState, enterprise: string, raw: unknown): number[] {
-  const ids = parseIds(raw, "selected_organization_ids");
-  const known = new Set(state.fixture.orgs.filter((o) => o.enterprise === enterprise).map((o) => o.id));
-  const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length > 0) {
-    throw validationFailed(
-      invalid("selected_organization_ids", `not organizations of ${enterprise}: ${unknown.join(", ")}`),
-    );
-  }
+/** Ids of `field` that must all be among `known` (`what` names them in the error). */
+function parseKnownIds(raw: unknown, field: string, known: Array<{ id: number }>, what: string): number[] {
+  const ids = parseIds(raw, field);
+  const knownIds = new Set(known.map((k) => k.id));
+  const unknown = ids.filter((id) => !knownIds.has(id));
+  if (unknown.length > 0) throw invalid(field, `not ${what}: ${unknown.join(", ")}`);
   return ids;
+}
+
+function parseOrgIds(state: EmulatorState, enterprise: string, raw: unknown): number[] {
+  const orgs = state.fixture.orgs.filter((o) => o.enterprise === enterprise);
+  return parseKnownIds(raw, "selected_organization_ids", orgs, `organizations of ${enterprise}`);
 }
 
 function parseRepoIds(state: EmulatorState, org: string, raw: unknown): number[] {
-  const ids = parseIds(raw, "selected_repository_ids");
-  const known = new Set(state.fixture.repos.filter((r) => r.owner === org).map((r) => r.id));
-  const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length > 0) {
-    throw validationFailed(
-      invalid("selected_repository_ids", `not repositories of ${org}: ${unknown.join(", ")}`),
-    );
-  }
-  return ids;
+  const repos = state.fixture.repos.filter((r) => r.owner === org);
+  return parseKnownIds(raw, "selected_repository_ids", repos, `repositories of ${org}`);
 }
 
-/** Runner ids that may join the group: the owner's own runners. A single unknown runner is a 404. */
-function parseRunnerIds(
-  state: EmulatorState,
-  group: StoredRunnerGroup,
-  raw: unknown,
-  single = false,
-): number[] {
-  const ids = parseIds(raw, "runners");
-  const own = new Set(ownRunners(state, group).map((r) => r.id));
-  const unknown = ids.filter((id) => !own.has(id));
-  if (unknown.length > 0) {
-    if (single) throw notFound();
-    throw validationFailed(invalid("runners", `not runners of ${group.owner}: ${unknown.join(", ")}`));
-  }
-  return ids;
-}
-
-function requireSelected(group: StoredRunnerGroup): void {
-  if (group.visibility !== "selected") {
-    throw validationFailed(
-      invalid("visibility", "the runner group's visibility must be selected to set its access list"),
-    );
-  }
-}
-
-function ownRunners(state: EmulatorState, group: StoredRunnerGroup): RunnerRecord[] {
-  return state.fixture.runners.filter((r) =>
-    group.scope === "org" ? r.org === group.owner : r.enterprise === group.owner,
-  );
-}
-
-function runnersIn(state: EmulatorState, group: StoredRunnerGroup): RunnerRecord[] {
-  return ownRunners(state, group).filter((r) => state.runnerGroupOf[String(r.id)] === group.id);
-}
-
-function defaultGroupOf(state: EmulatorState, group: StoredRunnerGroup): StoredRunnerGroup {
-  const found = state.runnerGroups.find(
-    (g) => g.scope === group.scope && g.owner === group.owner && g.default,
-  );
-  if (!found) throw new Error(`no default runner group for ${group.owner}`);
-  return found;
-}
-
-/** Makes `ids` the group's runners: newcomers move in, runners left out return to the default group. */
-function setRunners(state: EmulatorState, group: StoredRunnerGroup, ids: number[]): void {
-  const fallback = defaultGroupOf(state, group);
-  for (const runner of runnersIn(state, group)) {
-    if (!ids.includes(runner.id)) state.runnerGroupOf[String(runner.id)] = fallback.id;
-  }
-  for (const id of ids) state.runnerGroupOf[String(id)] = group.id;
+/** Runner ids that may join the group: the owner's own runners. */
+function parseRunnerIds(state: EmulatorState, group: StoredRunnerGroup, raw: unknown): number[] {
+  return parseKnownIds(raw, "runners", ownRunners(state, group), `runners of ${group.owner}`);
 }
 
 function render(c: Context<ServerEnv>, group: StoredRunnerGroup): Record<string, unknown> {
@@ -449,7 +331,7 @@ function renderRunner(state: EmulatorState, runner: RunnerRecord): Record<string
     busy: runner.busy,
     ephemeral: runner.ephemeral,
     version: "2.330.0",
-    runner_group_id: state.runnerGroupOf[String(runner.id)],
+    runner_group_id: groupIdOfRunner(state, runner.id),
     labels: runner.labels.map((name, i) => ({ id: i + 1, name, type: "read-only" })),
   };
 }

@@ -1,12 +1,10 @@
 import { HostingApiError } from "./errors";
+import { API_VERSION_DEFAULT } from "./schemas";
+
+export { API_VERSION_2026, API_VERSION_DEFAULT, KNOWN_API_VERSIONS } from "./schemas";
 
 /** The self-managed edition serves its REST API under this prefix of the installation host. */
 export const SELF_MANAGED_API_PREFIX = "/api/v3";
-
-/** The versions the spec lists; anything else is refused by the server with 400. */
-export const API_VERSION_DEFAULT = "2022-11-28";
-export const API_VERSION_2026 = "2026-03-10";
-export const KNOWN_API_VERSIONS = [API_VERSION_DEFAULT, API_VERSION_2026] as const;
 
 export interface ClientSettings {
   /** The API root, without a trailing slash (e.g. `https://host/api/v3`). */

@@ -4,6 +4,11 @@
  */
 import { z } from "zod";
 
+/** The API versions the spec lists (`X-Service-Api-Version`); the server refuses others with 400. */
+export const API_VERSION_DEFAULT = "2022-11-28";
+export const API_VERSION_2026 = "2026-03-10";
+export const KNOWN_API_VERSIONS = [API_VERSION_DEFAULT, API_VERSION_2026] as const;
+
 /** Roles of an organisation membership (spec, Organization membership). */
 export const ORG_MEMBERSHIP_ROLES = ["member", "admin"] as const;
 export type OrgMembershipRole = (typeof ORG_MEMBERSHIP_ROLES)[number];

@@ -3,7 +3,16 @@
  * test, and thin helpers that drive it over real HTTP with `fetch`.
  */
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator/index";
+import { createApp } from "../../emulator/app";
+import { Controls } from "../../emulator/controls";
+import { API_PREFIX } from "../../emulator/http";
+import {
+  defaultFixture,
+  type EmulatorOptions,
+  type RunningEmulator,
+  startEmulator,
+} from "../../emulator/index";
+import { Store } from "../../emulator/store";
 
 export const DOCS_URL = "https://docs.hosting.invalid/rest";
 export const MASK = "********";
@@ -69,6 +78,8 @@ export interface CallOptions {
   /** Raw request body, sent as is (for malformed JSON). */
   rawBody?: string;
   headers?: Record<string, string>;
+  /** `manual` to see a 302 instead of following it. */
+  redirect?: "follow" | "manual" | "error";
 }
 
 /** Calls the API (`path` below the API root, or an absolute URL). */
@@ -89,7 +100,12 @@ export async function call<T = Json>(
   };
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const url = /^https?:\/\//.test(path) ? path : `${emulator.url}${path}`;
-  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+  const response = await fetch(url, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+    ...(options.redirect ? { redirect: options.redirect } : {}),
+  });
   return readResponse<T>(response);
 }
 
@@ -132,6 +148,85 @@ export async function createGlobalHook(
   const response = await call(emulator, "POST", "/admin/hooks", { body });
   expect(response.status, response.text).toBe(201);
   return response.body;
+}
+
+/**
+ * Every API route the sandbox server serves, as `METHOD /template` below the API root (e.g.
+ * `GET /repos/:owner/:repo/hooks`), read from the hono app's registered routes. Control routes
+ * (`/_emulator/`) and the catch-all are not API routes.
+ */
+export function servedRoutes(): string[] {
+  const app = createApp(new Store(defaultFixture(), undefined), new Controls());
+  const routes = app.routes
+    .filter((r) => r.method !== "ALL" && r.path.startsWith(`${API_PREFIX}/`))
+    .map((r) => `${r.method} ${r.path.slice(API_PREFIX.length)}`);
+  return [...new Set(routes)].sort();
+}
+
+/** Objects created by `seedWorld`, so every route template has something to act on. */
+export interface World {
+  repoHook: number;
+  globalHook: number;
+  enterpriseGroup: number;
+  orgGroup: number;
+}
+
+/**
+ * Creates, as the site administrator: a webhook on acme-eng/api, a global webhook, and a runner
+ * group with visibility `selected` in enterprise acme (organisation acme-eng, runner 8) and in
+ * organisation acme-eng (repository api, runner 1).
+ */
+export async function seedWorld(emulator: RunningEmulator): Promise<World> {
+  const post = async (path: string, body: unknown): Promise<number> => {
+    const response = await call(emulator, "POST", path, { body });
+    expect(response.status, `${path}: ${response.text}`).toBe(201);
+    return response.body.id;
+  };
+  return {
+    repoHook: await post("/repos/acme-eng/api/hooks", { config: { url: "https://example.com/seed" } }),
+    globalHook: await post("/admin/hooks", { name: "web", config: { url: "https://example.com/seed" } }),
+    enterpriseGroup: await post("/enterprises/acme/actions/runner-groups", {
+      name: "seed",
+      visibility: "selected",
+      selected_organization_ids: [100],
+      runners: [8],
+    }),
+    orgGroup: await post("/orgs/acme-eng/actions/runner-groups", {
+      name: "seed",
+      visibility: "selected",
+      selected_repository_ids: [1000],
+      runners: [1],
+    }),
+  };
+}
+
+/**
+ * The path of a route template with every parameter filled with a value that names something in
+ * the default fixture or in `world`; `overrides` replace single parameters (raw, not escaped).
+ */
+export function fillRoute(template: string, world: World, overrides: Record<string, string> = {}): string {
+  const enterprise = template.startsWith("/enterprises/");
+  const values: Record<string, string> = {
+    owner: "acme-eng",
+    repo: "api",
+    org: "acme-eng",
+    enterprise: "acme",
+    username: "octocat",
+    hook_id: String(template.startsWith("/admin/") ? world.globalHook : world.repoHook),
+    group_id: String(enterprise ? world.enterpriseGroup : world.orgGroup),
+    runner_id: enterprise ? "8" : "1",
+    org_id: "100",
+  };
+  return template.replace(/:([a-z_]+)/g, (_, name: string) => {
+    const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];
+    if (value === undefined) throw new Error(`no value for :${name} in ${template}`);
+    return value;
+  });
+}
+
+/** The whole state, as `GET /_emulator/state` shows it. */
+export async function stateOf(emulator: RunningEmulator): Promise<Json> {
+  return (await control(emulator, "GET", "/state")).body;
 }
 
 /** Parses a `Link` header into rel -> URL. */

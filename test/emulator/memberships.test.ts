@@ -144,9 +144,9 @@ describe("GET /orgs/{org}/members", () => {
     expect(parseLink(second.headers.get("link")).next).toBeUndefined();
   });
 
-  it("answers 404 for an unknown organisation and 401 without a token", async () => {
+  it("answers 404 for an unknown organisation, and 401 to an unknown token", async () => {
     expect((await call(sandbox.emulator, "GET", "/orgs/nope/members")).status).toBe(404);
-    expect((await call(sandbox.emulator, "GET", `${ENG}/members`, { token: null })).status).toBe(401);
+    expect((await call(sandbox.emulator, "GET", `${ENG}/members`, { token: "svcp_nope" })).status).toBe(401);
   });
 
   it("treats the organisation name case-insensitively", async () => {
@@ -190,6 +190,48 @@ describe("GET /orgs/{org}/members/{username}", () => {
     expect(check.status).toBe(404);
     const list = await call(sandbox.emulator, "GET", `${ENG}/public_members`, { token: "svcp_hubot" });
     expect(logins(list.body)).toEqual(["admin", "olivia", "octocat"]);
+  });
+});
+
+describe("the public routes without a token (spec: members lists and check are public)", () => {
+  it("lists the public members only, as to an outsider", async () => {
+    await invite("acme-eng", "mona");
+    await accept("acme-eng", "mona"); // concealed
+    const anonymous = await call(sandbox.emulator, "GET", `${ENG}/members`, { token: null });
+    expect(anonymous.status).toBe(200);
+    expect(logins(anonymous.body)).toEqual(["admin", "olivia", "octocat"]);
+    expect(anonymous.headers.get("x-accepted-service-permissions")).toBe("members=read");
+    const list = await call(sandbox.emulator, "GET", `${ENG}/public_members`, { token: null });
+    expect(list.status).toBe(200);
+    expect(logins(list.body)).toEqual(["admin", "olivia", "octocat"]);
+  });
+
+  it("sends the member check to the public check with 302, which answers 204 or 404", async () => {
+    const check = await call(sandbox.emulator, "GET", `${ENG}/members/octocat`, {
+      token: null,
+      redirect: "manual",
+    });
+    expect(check.status).toBe(302);
+    const location = check.headers.get("location");
+    expect(location).toBe(`${sandbox.emulator.url}/orgs/acme-eng/public_members/octocat`);
+    expect((await call(sandbox.emulator, "GET", location as string, { token: null })).status).toBe(204);
+    const outsider = await call(sandbox.emulator, "GET", `${ENG}/public_members/mona`, { token: null });
+    expect(outsider.status).toBe(404);
+  });
+
+  it("refuses the 2fa filters (owners only) and leaves every other route at 401", async () => {
+    const filter = await call(sandbox.emulator, "GET", `${ENG}/members?filter=2fa_disabled`, { token: null });
+    expect(filter.status).toBe(422);
+    for (const [method, path] of [
+      ["GET", `${ENG}/memberships/octocat`],
+      ["PUT", `${ENG}/memberships/hubot`],
+      ["DELETE", `${ENG}/memberships/octocat`],
+      ["DELETE", `${ENG}/members/octocat`],
+    ] as const) {
+      const response = await call(sandbox.emulator, method, path, { token: null });
+      expect(response.status, `${method} ${path}`).toBe(401);
+      expectErrorBody(response.body, "Requires authentication");
+    }
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  type ApiResponse,
   call,
   control,
   createRepoHook,
@@ -531,7 +532,66 @@ describe("pings, tests and deliveries", () => {
     expect(new URL(next as string).searchParams.get("cursor")).toBe(String(ids[2]));
     const second = await call(sandbox.emulator, "GET", next as string);
     expect(second.body.map((d: { id: number }) => d.id)).toEqual([ids[2]]);
-    expect(second.headers.get("link")).toBeNull();
+    const secondLinks = parseLink(second.headers.get("link"));
+    expect(secondLinks.next).toBeUndefined();
+    expect(new URL(secondLinks.prev as string).searchParams.get("cursor")).toBe(String(ids[0]));
+  });
+
+  it("walks back through the pages by rel=prev, with no prev on the first page", async () => {
+    const hook = await createRepoHook(sandbox.emulator);
+    for (let i = 0; i < 5; i++) await call(sandbox.emulator, "POST", `${HOOKS}/${hook.id}/pings`);
+    const ids = (await call(sandbox.emulator, "GET", `${HOOKS}/${hook.id}/deliveries`)).body.map(
+      (d: { id: number }) => d.id,
+    );
+    const pages: number[][] = [];
+    let url: string | undefined = `${HOOKS}/${hook.id}/deliveries?per_page=2`;
+    let last: string | undefined;
+    while (url) {
+      const page: ApiResponse = await call(sandbox.emulator, "GET", url);
+      pages.push(page.body.map((d: { id: number }) => d.id));
+      last = url;
+      url = parseLink(page.headers.get("link")).next;
+    }
+    expect(pages).toEqual([ids.slice(0, 2), ids.slice(2, 4), ids.slice(4)]);
+    const back: number[][] = [];
+    url = last;
+    while (url) {
+      const page: ApiResponse = await call(sandbox.emulator, "GET", url);
+      back.push(page.body.map((d: { id: number }) => d.id));
+      url = parseLink(page.headers.get("link")).prev;
+    }
+    expect(back).toEqual([...pages].reverse());
+  });
+
+  it.each(["99999", "x", "0x1", "-1", "1.5"])(
+    "answers 422 naming cursor to the cursor %j",
+    async (cursor) => {
+      const hook = await createRepoHook(sandbox.emulator);
+      await call(sandbox.emulator, "POST", `${HOOKS}/${hook.id}/pings`);
+      const response = await call(sandbox.emulator, "GET", `${HOOKS}/${hook.id}/deliveries?cursor=${cursor}`);
+      expectValidationFailed(response, "cursor", "invalid");
+    },
+  );
+
+  it("answers 422 to a cursor naming a delivery of another hook", async () => {
+    const one = await createRepoHook(sandbox.emulator);
+    const two = await createRepoHook(sandbox.emulator, { config: { url: "https://example.com/two" } });
+    await call(sandbox.emulator, "POST", `${HOOKS}/${one.id}/pings`);
+    const [delivery] = (await call(sandbox.emulator, "GET", `${HOOKS}/${one.id}/deliveries`)).body;
+    const response = await call(
+      sandbox.emulator,
+      "GET",
+      `${HOOKS}/${two.id}/deliveries?cursor=${delivery.id}`,
+    );
+    expectValidationFailed(response, "cursor", "invalid");
+  });
+
+  it("reads an empty cursor as no cursor", async () => {
+    const hook = await createRepoHook(sandbox.emulator);
+    await call(sandbox.emulator, "POST", `${HOOKS}/${hook.id}/pings`);
+    const response = await call(sandbox.emulator, "GET", `${HOOKS}/${hook.id}/deliveries?cursor=`);
+    expect(response.status).toBe(200);
+    expect(response.body).toHaveLength(1);
   });
 
   it("pings and deliveries of an unknown hook are 404", async () => {

@@ -1,0 +1,242 @@
+/**
+ * The authorisation matrix: every API route the sandbox server serves x every kind of caller of
+ * the default fixture, with the status the spec's rules give (spec, Authentication 1-8 and the auth
+ * notation of each endpoint table; README, "API behaviour"). A refused request changes nothing.
+ *
+ * A resource family adds its routes as rows of `ROWS`: the route template (as registered), a body
+ * for writes, and the expected status per caller kind, usually through one of the profiles below.
+ * The suite fails when a served route has no row.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import {
+  call,
+  control,
+  fillRoute,
+  type Json,
+  seedWorld,
+  servedRoutes,
+  stateOf,
+  TOKENS,
+  type World,
+} from "./helpers";
+
+/** The callers: no token at all, an unknown token, and the fixture's tokens. */
+const CALLERS = {
+  none: null,
+  unknown: "svcp_unknown",
+  siteAdmin: TOKENS.siteAdmin, // classic, admin (site administrator, owner of everything), all scopes
+  owner: TOKENS.owner, // classic, olivia (owner of acme-eng): repo admin:org admin:repo_hook
+  member: TOKENS.member, // classic, octocat (member of acme-eng): repo read:org
+  noScopes: TOKENS.noScopes, // classic, octocat, no scopes
+  fineGrained: TOKENS.fineGrained, // fine-grained, admin, every permission
+  install: TOKENS.install, // app installation of deploy-gate on acme-eng: deployments, actions, metadata
+} as const;
+type Kind = keyof typeof CALLERS;
+type Expected = Record<Kind, number>;
+
+interface Row {
+  /** `METHOD /template`, as the route is registered (`servedRoutes`). */
+  route: string;
+  body?: unknown;
+  expect: Expected;
+}
+
+/** Every route but the public ones needs a known token (spec, Authentication 1; README). */
+const authenticated = (rest: Omit<Expected, "none" | "unknown">): Expected => ({
+  none: 401,
+  unknown: 401,
+  ...rest,
+});
+
+/** The same status for every authenticated caller. */
+const anyToken = (status: number): Expected =>
+  authenticated({
+    siteAdmin: status,
+    owner: status,
+    member: status,
+    noScopes: status,
+    fineGrained: status,
+    install: status,
+  });
+
+/** Site administration: a site administrator's classic token only, 404 to anyone else (Authentication 6). */
+const siteAdminOnly = (ok: number): Expected =>
+  authenticated({ siteAdmin: ok, owner: 404, member: 404, noScopes: 404, fineGrained: 404, install: 404 });
+
+/**
+ * Enterprise runner groups (table E): scope manage_runners:enterprise of an enterprise owner; app
+ * and fine-grained tokens refused (Authentication 5). Only the site administrator owns `acme`.
+ */
+const enterpriseOwner = (ok: number): Expected =>
+  authenticated({ siteAdmin: ok, owner: 403, member: 403, noScopes: 403, fineGrained: 403, install: 403 });
+
+/**
+ * Repository webhooks of acme-eng/api (table H): a repo_hook scope or repo, FG Webhooks (here
+ * `repository_hooks`); the repository's admins only, 404 to a member who is not one.
+ */
+const repoAdmin = (ok: number): Expected =>
+  authenticated({ siteAdmin: ok, owner: ok, member: 404, noScopes: 403, fineGrained: ok, install: 403 });
+
+/**
+ * Owner routes of acme-eng (runner groups, table OG; membership writes): admin:org of an owner, or
+ * the FG permission (Self-hosted runners, Members write); octocat's read:org is not enough.
+ */
+const orgOwner = (ok: number): Expected =>
+  authenticated({ siteAdmin: ok, owner: ok, member: 403, noScopes: 403, fineGrained: ok, install: 403 });
+
+/**
+ * Public routes (auth "public"): served without a token, to everyone with the public view; an
+ * unknown token is still a 401.
+ */
+const publicRoute = (ok: number, outsider = ok): Expected => ({
+  none: outsider,
+  unknown: 401,
+  siteAdmin: ok,
+  owner: ok,
+  member: ok,
+  noScopes: outsider,
+  fineGrained: ok,
+  install: outsider,
+});
+
+const META: Row[] = [
+  // An installation token is no user.
+  { route: "GET /user", expect: { ...anyToken(200), install: 403 } },
+  { route: "GET /orgs/:org", expect: anyToken(200) },
+  // acme-eng/api is private: classic tokens need repo (Authentication 2).
+  { route: "GET /repos/:owner/:repo", expect: { ...anyToken(200), noScopes: 404 } },
+];
+
+const H = "/repos/:owner/:repo/hooks";
+const REPO_HOOKS: Row[] = [
+  { route: `GET ${H}`, expect: repoAdmin(200) },
+  { route: `POST ${H}`, body: { config: { url: "https://example.com/matrix" } }, expect: repoAdmin(201) },
+  { route: `GET ${H}/:hook_id`, expect: repoAdmin(200) },
+  { route: `PATCH ${H}/:hook_id`, body: { active: false }, expect: repoAdmin(200) },
+  { route: `DELETE ${H}/:hook_id`, expect: repoAdmin(204) },
+  { route: `GET ${H}/:hook_id/config`, expect: repoAdmin(200) },
+  { route: `PATCH ${H}/:hook_id/config`, body: { content_type: "json" }, expect: repoAdmin(200) },
+  { route: `GET ${H}/:hook_id/deliveries`, expect: repoAdmin(200) },
+  { route: `POST ${H}/:hook_id/pings`, expect: repoAdmin(204) },
+  { route: `POST ${H}/:hook_id/tests`, expect: repoAdmin(204) },
+];
+
+const GLOBAL_HOOKS: Row[] = [
+  { route: "GET /admin/hooks", expect: siteAdminOnly(200) },
+  {
+    route: "POST /admin/hooks",
+    body: { name: "web", config: { url: "https://example.com/matrix" } },
+    expect: siteAdminOnly(201),
+  },
+  { route: "GET /admin/hooks/:hook_id", expect: siteAdminOnly(200) },
+  { route: "PATCH /admin/hooks/:hook_id", body: { active: false }, expect: siteAdminOnly(200) },
+  { route: "DELETE /admin/hooks/:hook_id", expect: siteAdminOnly(204) },
+  { route: "POST /admin/hooks/:hook_id/pings", expect: siteAdminOnly(204) },
+];
+
+const M = "/orgs/:org";
+const MEMBERSHIPS: Row[] = [
+  { route: `GET ${M}/members`, expect: publicRoute(200) },
+  // Callers who may not see the organisation from inside are sent to the public check.
+  { route: `GET ${M}/members/:username`, expect: publicRoute(204, 302) },
+  { route: `DELETE ${M}/members/:username`, expect: orgOwner(204) },
+  { route: `GET ${M}/public_members`, expect: publicRoute(200) },
+  { route: `GET ${M}/public_members/:username`, expect: publicRoute(204) },
+  // A member reads memberships (octocat reads his own) with read:org or Members read.
+  { route: `GET ${M}/memberships/:username`, expect: { ...orgOwner(200), member: 200 } },
+  { route: `PUT ${M}/memberships/:username`, body: { role: "member" }, expect: orgOwner(200) },
+  { route: `DELETE ${M}/memberships/:username`, expect: orgOwner(204) },
+];
+
+const E = "/enterprises/:enterprise/actions/runner-groups";
+const O = "/orgs/:org/actions/runner-groups";
+const RUNNER_GROUPS: Row[] = [
+  ...(
+    [
+      [E, enterpriseOwner, 7],
+      [O, orgOwner, 2],
+    ] as const
+  ).flatMap(([base, profile, otherRunner]): Row[] => [
+    { route: `GET ${base}`, expect: profile(200) },
+    { route: `POST ${base}`, body: { name: "matrix" }, expect: profile(201) },
+    { route: `GET ${base}/:group_id`, expect: profile(200) },
+    { route: `PATCH ${base}/:group_id`, body: { name: "renamed" }, expect: profile(200) },
+    { route: `DELETE ${base}/:group_id`, expect: profile(204) },
+    { route: `GET ${base}/:group_id/runners`, expect: profile(200) },
+    { route: `PUT ${base}/:group_id/runners`, body: { runners: [otherRunner] }, expect: profile(204) },
+    { route: `PUT ${base}/:group_id/runners/:runner_id`, expect: profile(204) },
+    { route: `DELETE ${base}/:group_id/runners/:runner_id`, expect: profile(204) },
+  ]),
+  { route: `GET ${E}/:group_id/organizations`, expect: enterpriseOwner(200) },
+  {
+    route: `PUT ${E}/:group_id/organizations`,
+    body: { selected_organization_ids: [100, 101] },
+    expect: enterpriseOwner(204),
+  },
+  { route: `PUT ${E}/:group_id/organizations/:org_id`, expect: enterpriseOwner(204) },
+  { route: `DELETE ${E}/:group_id/organizations/:org_id`, expect: enterpriseOwner(204) },
+  { route: `GET ${O}/:group_id/repositories`, expect: orgOwner(200) },
+  {
+    route: `PUT ${O}/:group_id/repositories`,
+    body: { selected_repository_ids: [1000, 1001] },
+    expect: orgOwner(204),
+  },
+  { route: "GET /orgs/:org/actions/runners", expect: orgOwner(200) },
+];
+
+const ROWS: Row[] = [...META, ...REPO_HOOKS, ...GLOBAL_HOOKS, ...MEMBERSHIPS, ...RUNNER_GROUPS];
+
+let emulator: RunningEmulator;
+let world: World;
+/** The state after the last reset and seed: what every refused request must leave as it is. */
+let baseline: Json;
+
+async function resetWorld(): Promise<void> {
+  expect((await control(emulator, "POST", "/reset")).status).toBe(204);
+  world = await seedWorld(emulator);
+  baseline = await stateOf(emulator);
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  await resetWorld();
+});
+
+afterAll(async () => {
+  await emulator?.close();
+});
+
+describe("auth matrix", () => {
+  it("has a row for every route the server serves, and no other", () => {
+    expect(ROWS.map((r) => r.route).sort()).toEqual(servedRoutes());
+  });
+
+  it(`covers ${ROWS.length} routes x ${Object.keys(CALLERS).length} kinds of caller`, () => {
+    expect(new Set(ROWS.map((r) => r.route)).size).toBe(ROWS.length);
+  });
+
+  it.each(ROWS)("$route", async (row) => {
+    const [method, template] = row.route.split(" ") as [string, string];
+    const actual = {} as Expected;
+    for (const [kind, token] of Object.entries(CALLERS) as Array<[Kind, string | null]>) {
+      const path = fillRoute(template, world);
+      const response = await call(emulator, method, path, {
+        token,
+        redirect: "manual",
+        ...(row.body === undefined ? {} : { body: row.body }),
+      });
+      actual[kind] = response.status;
+      const what = `${kind}: ${method} ${path} -> ${response.status}`;
+      // Every answer of a guarded route names what the endpoint accepts (Authentication 8).
+      expect(response.headers.get("x-accepted-service-permissions"), what).not.toBeNull();
+      const after = await stateOf(emulator);
+      if (response.status >= 300) {
+        expect(after, `${what} changed the state`).toEqual(baseline);
+      } else if (JSON.stringify(after) !== JSON.stringify(baseline)) {
+        await resetWorld();
+      }
+    }
+    expect(actual).toEqual(row.expect);
+  });
+});
