@@ -67,7 +67,7 @@ export interface Invitation {
 }
 
 export interface EmulatorState {
-  schema: 1;
+  schema: typeof STATE_SCHEMA;
   nextId: number;
   fixture: Fixture;
   repoHooks: StoredHook[];
@@ -80,7 +80,11 @@ export interface EmulatorState {
   nextGroupId: number;
 }
 
-const STATE_SCHEMA = 1;
+/**
+ * The shape of the stored state, fixture included. 2: the fixture gained billie, solo, release/eu
+ * and repository property definitions, and the state the families that use them.
+ */
+export const STATE_SCHEMA = 2;
 
 /**
  * Runner group ids come from their own counter (`nextGroupId`), apart from the one hooks,
@@ -180,7 +184,7 @@ export class Store {
     const parsed = JSON.parse(text) as EmulatorState;
     if (parsed.schema !== STATE_SCHEMA) {
       throw new Error(
-        `${this.dataFile} holds sandbox state of schema ${parsed.schema}; expected ${STATE_SCHEMA}`,
+        `${this.dataFile} holds sandbox state of schema ${parsed.schema}; expected ${STATE_SCHEMA}: delete it (or use another --data file) to start from the fixture`,
       );
     }
     return parsed;

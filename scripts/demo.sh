@@ -10,6 +10,14 @@ mkdir -p "$DEMO/state"
 # The root program imports the library by name, as users do.
 ln -sfn .. node_modules/pulumi-hosting
 
+# Sandbox data of an older schema cannot be loaded: start the demo afresh (server data and stack).
+if [ -f "$DEMO/emulator.json" ] &&
+  ! node -e 'process.exit(require(process.argv[1]).schema === require("./dist/emulator/store").STATE_SCHEMA ? 0 : 1)' "$DEMO/emulator.json"; then
+  echo "the demo's sandbox data is of an older version: starting afresh"
+  rm -rf "$DEMO"
+  mkdir -p "$DEMO/state"
+fi
+
 # A fixed port: refresh talks to the address recorded with the stack's provider, so it must not move.
 port="${HOSTING_DEMO_PORT:-3878}"
 node dist/emulator/cli.js --port "$port" --data "$DEMO/emulator.json" >"$DEMO/emulator.log" 2>&1 &

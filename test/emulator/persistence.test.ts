@@ -60,7 +60,7 @@ describe("with a data file", () => {
     expect(fs.existsSync(file)).toBe(false);
     await start(file);
     const state = readState();
-    expect(state).toMatchObject({ schema: 1, nextId: 1, repoHooks: [], globalHooks: [], deliveries: [] });
+    expect(state).toMatchObject({ schema: 2, nextId: 1, repoHooks: [], globalHooks: [], deliveries: [] });
     expect(Object.keys(state.fixture.tokens)).toContain("svcp_siteadmin");
   });
 
