@@ -59,7 +59,9 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
 const requestLog: MiddlewareHandler<ServerEnv> = async (c, next) => {
   await next();
   const matched = c.req.matchedRoutes.filter((r) => r.method !== "ALL");
-  const template = matched.at(-1)?.path ?? "(unmatched)";
+  // Routes run in the order they were registered, so the first match is the one that answered:
+  // `.../apps` also matches `.../:protection_rule_id`, registered after it.
+  const template = matched[0]?.path ?? "(unmatched)";
   c.get("controls").record({
     method: c.req.method,
     path: apiPath(c.req.url),

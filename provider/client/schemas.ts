@@ -210,3 +210,7 @@ export const apiDeploymentProtectionRuleListSchema = z.object({
  * `{total_count}`, then `{available_custom_deployment_protection_rule_integrations: [...]}`.
  */
 export const AVAILABLE_INTEGRATIONS_KEY = "available_custom_deployment_protection_rule_integrations";
+export const apiAvailableIntegrationsPageSchema = z.tuple([
+  z.object({ total_count: z.number().int() }),
+  z.object({ [AVAILABLE_INTEGRATIONS_KEY]: z.array(apiProtectionRuleAppSchema) }),
+]);

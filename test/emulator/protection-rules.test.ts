@@ -190,10 +190,14 @@ describe("GET .../deployment_protection_rules/apps", () => {
     );
   });
 
-  it("is not shadowed by the rule id route", async () => {
+  it("is not shadowed by the rule id route, in answers or in the request log", async () => {
+    sandbox.emulator.controls.clearLog();
     const response = await call(sandbox.emulator, "GET", `${rules("canary:eu/1")}/apps`);
     expect(response.status).toBe(200);
     expect(response.body[0].total_count).toBe(2);
+    expect(sandbox.emulator.controls.log[0]?.route).toBe(
+      "/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/apps",
+    );
   });
 });
 
