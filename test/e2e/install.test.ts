@@ -35,6 +35,7 @@ const builders = new hosting.OrgRunnerGroup("builders", {
 });
 new hosting.RunnerGroupRunners("builders-runners", { org: "acme-eng", runnerGroupId: builders.runnerGroupId, runners: [1, 2] });
 new hosting.OrgMembership("mona", { org: "acme-eng", username: "mona", role: "member", onDestroy: "retain" });
+new hosting.DeploymentProtectionRule("release-gate", { owner: "acme-eng", repository: "api", environment: "release/eu", integrationId: 101 });
 `;
 
 const children: ChildProcess[] = [];
