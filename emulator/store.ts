@@ -66,6 +66,16 @@ export interface Invitation {
   created_at: string;
 }
 
+/** A custom deployment protection rule: an app enabled on one environment of a repository. */
+export interface StoredProtectionRule {
+  id: number;
+  /** `owner/repo` (lower case) of the repository. */
+  repo: string;
+  /** The environment's name as the fixture spells it. */
+  environment: string;
+  appId: number;
+}
+
 export interface EmulatorState {
   schema: typeof STATE_SCHEMA;
   nextId: number;
@@ -78,6 +88,7 @@ export interface EmulatorState {
   runnerGroupOf: Record<string, number>;
   invitations: Invitation[];
   nextGroupId: number;
+  protectionRules: StoredProtectionRule[];
 }
 
 /**
@@ -105,6 +116,7 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     runnerGroupOf: {},
     invitations: [],
     nextGroupId: FIRST_GROUP_ID,
+    protectionRules: [],
   };
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;
