@@ -6,145 +6,38 @@
  * ratio to the floor against the targets, API requests per resource, state size and CPU time.
  *
  * Environment: BENCH_N (default 300; a list such as 300,1000), BENCH_LATENCY_MS (default 0,25),
- * BENCH_PARALLEL (e.g. 4,8,16,32,64: also run up and destroy with --parallel P at 25 ms). One
- * sample per figure. Needs the Pulumi CLI on PATH; everything else lives in a temporary folder
+ * BENCH_PARALLEL (e.g. 4,8,16,32,64: also run up and destroy with --parallel P at 25 ms),
+ * BENCH_REPEAT (default 1: samples per figure, the median kept). Needs the Pulumi CLI on PATH; everything else lives in a temporary folder
  * removed at the end.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { availableParallelism, cpus, tmpdir } from "node:os";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type RunningEmulator, startEmulator } from "../emulator/index";
-import { BenchProgram, gnuTimeAvailable, packLibrary, plansChanges, requirePulumi } from "./bench/cli";
+import { startEmulator } from "../emulator/index";
+import { BenchProgram, gnuTimeAvailable, packLibrary, requirePulumi } from "./bench/cli";
 import { FLOOR_JS, MIX_DESCRIPTION, MIX_JS, mixCounts, OURS_JS } from "./bench/programs";
 import {
   BOUND_EXPLANATION,
   type Cell,
   cellReport,
   OPERATIONS,
-  type Operation,
-  type OperationFigures,
   type ParallelRow,
-  type ProgramFigures,
   parallelReport,
   routesReport,
 } from "./bench/report";
+import { type Figures, figure, log, numbers, pairedCycles, programFigures, Sandbox } from "./bench/run";
 
 const ROOT = resolve(__dirname, "../..");
 const PARALLEL_LATENCY_MS = 25;
-const WRITE_METHODS = ["POST", "PATCH", "PUT", "DELETE"];
-
-function numbers(name: string, fallback: string): number[] {
-  const raw = process.env[name]?.trim() || fallback;
-  const list = raw.split(",").map((x) => Number(x.trim()));
-  if (list.some((x) => !Number.isInteger(x) || x < 0)) {
-    throw new Error(`${name} must be a comma-separated list of whole numbers, got ${JSON.stringify(raw)}`);
-  }
-  return list;
-}
-
-const log = (line: string) => process.stderr.write(`${line}\n`);
-
-class Sandbox {
-  constructor(readonly emulator: RunningEmulator) {}
-
-  private async control(method: string, path: string, body?: unknown): Promise<unknown> {
-    const response = await fetch(`${this.emulator.origin}/_emulator${path}`, {
-      method,
-      headers: { "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!response.ok)
-      throw new Error(`${method} /_emulator${path}: ${response.status} ${await response.text()}`);
-    return response.status === 204 ? undefined : response.json();
-  }
-
-  /** Fresh fixture, empty log, and `latencyMs` on every API path. */
-  async reset(latencyMs: number): Promise<void> {
-    await this.control("POST", "/reset");
-    if (latencyMs > 0) await this.control("POST", "/faults", { path: "/*", latencyMs, count: 1_000_000_000 });
-  }
-
-  clearLog(): Promise<unknown> {
-    return this.control("DELETE", "/requests");
-  }
-
-  async counts(): Promise<{
-    total: number;
-    byMethod: Record<string, number>;
-    byRoute: Record<string, number>;
-  }> {
-    const body = (await this.control("GET", "/requests")) as {
-      counts: { total: number; byMethod: Record<string, number>; byRoute: Record<string, number> };
-    };
-    return body.counts;
-  }
-}
-
-const ARGS: Record<Operation, string[]> = {
-  up: ["up", "--yes", "--skip-preview"],
-  preview: ["preview"],
-  refresh: ["preview", "--refresh"],
-  destroy: ["destroy", "--yes", "--skip-preview"],
-};
-
-async function measure(
-  sandbox: Sandbox,
-  program: BenchProgram,
-  stack: string,
-  op: Operation,
-  extra: string[] = [],
-): Promise<OperationFigures> {
-  await sandbox.clearLog();
-  const cpuBefore = process.cpuUsage();
-  const timed = await program.run(...ARGS[op], "--stack", stack, ...extra);
-  const cpu = process.cpuUsage(cpuBefore);
-  const counts = await sandbox.counts();
-  const writes = WRITE_METHODS.reduce((sum, m) => sum + (counts.byMethod[m] ?? 0), 0);
-  log(`  ${program.project} ${stack} ${op}: ${timed.seconds.toFixed(1)} s, ${counts.total} requests`);
-  return {
-    seconds: timed.seconds,
-    ...(timed.cpuSeconds === undefined ? {} : { cpuSeconds: timed.cpuSeconds }),
-    sandboxCpuSeconds: (cpu.user + cpu.system) / 1e6,
-    requests: counts.total,
-    writes,
-    byRoute: counts.byRoute,
-    plannedChanges: (op === "preview" || op === "refresh") && plansChanges(timed.output),
-  };
-}
-
-/** A fresh stack of n resources through every operation; checks the state holds all n. */
-async function cycle(
-  sandbox: Sandbox,
-  program: BenchProgram,
-  stack: string,
-  n: number,
-  latencyMs: number,
-  typeSuffix: string,
-): Promise<ProgramFigures> {
-  await sandbox.reset(latencyMs);
-  await program.initStack(stack, sandbox.emulator.origin, n);
-  const operations = {} as Record<Operation, OperationFigures>;
-  let state = { bytes: 0, dynamicResources: 0, providerBytes: 0 };
-  for (const op of OPERATIONS) {
-    operations[op] = await measure(sandbox, program, stack, op);
-    if (op === "up") {
-      state = program.state(stack, typeSuffix);
-      if (state.dynamicResources !== n) {
-        throw new Error(
-          `${program.project} ${stack}: state holds ${state.dynamicResources} resources, expected ${n}`,
-        );
-      }
-    }
-  }
-  return { operations, stateBytes: state.bytes, providerBytes: state.providerBytes };
-}
 
 async function main(): Promise<void> {
   const pulumiVersion = requirePulumi();
   const counts = numbers("BENCH_N", "300");
   const latencies = numbers("BENCH_LATENCY_MS", "0,25");
   const parallels = process.env.BENCH_PARALLEL?.trim() ? numbers("BENCH_PARALLEL", "") : [];
+  const repeat = numbers("BENCH_REPEAT", "1")[0] || 1;
   const defaultParallelism = 4 * availableParallelism();
+  const loadAtStart = loadavg();
   const sdkVersion: string = JSON.parse(
     readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
   ).version;
@@ -185,30 +78,42 @@ async function main(): Promise<void> {
 
     const cells: Cell[] = [];
     const parallelRows: ParallelRow[][] = [];
+    const programs = { ours, floor };
     for (const n of counts) {
       for (const latencyMs of latencies) {
-        const stack = `n${n}-l${latencyMs}`;
         log(`N=${n}, ${latencyMs} ms`);
-        const o = await cycle(sandbox, ours, stack, n, latencyMs, ":RepositoryWebhook");
-        const f = await cycle(sandbox, floor, stack, n, latencyMs, ":RepositoryWebhook");
-        cells.push({ n, latencyMs, parallelism: defaultParallelism, ours: o, floor: f });
+        const run = await pairedCycles(
+          sandbox,
+          programs,
+          `n${n}-l${latencyMs}`,
+          n,
+          latencyMs,
+          OPERATIONS,
+          repeat,
+        );
+        cells.push({
+          n,
+          latencyMs,
+          parallelism: defaultParallelism,
+          ours: programFigures(run.ours, run.state.ours),
+          floor: programFigures(run.floor, run.state.floor),
+        });
       }
       const latencyMs = PARALLEL_LATENCY_MS;
       const rows: ParallelRow[] = [];
       for (const p of parallels) {
-        const stack = `n${n}-l${latencyMs}-p${p}`;
         log(`N=${n}, ${latencyMs} ms, --parallel ${p}`);
-        const pair = async (program: BenchProgram) => {
-          await sandbox.reset(latencyMs);
-          await program.initStack(stack, emulator.origin, n);
-          const up = await measure(sandbox, program, stack, "up", ["--parallel", String(p)]);
-          const destroy = await measure(sandbox, program, stack, "destroy", ["--parallel", String(p)]);
-          return { up, destroy };
-        };
-        rows.push({ n, latencyMs, parallelism: p, ours: await pair(ours), floor: await pair(floor) });
+        const stack = `n${n}-l${latencyMs}-p${p}`;
+        const run = await pairedCycles(sandbox, programs, stack, n, latencyMs, ["up", "destroy"], repeat, [
+          "--parallel",
+          String(p),
+        ]);
+        const pick = (f: Figures) => ({ up: figure(f, "up"), destroy: figure(f, "destroy") });
+        rows.push({ n, latencyMs, parallelism: p, ours: pick(run.ours), floor: pick(run.floor) });
       }
       if (rows.length) parallelRows.push(rows);
     }
+    const loadAtEnd = loadavg();
 
     const engineEnv = ["PULUMI_PARALLEL", "PULUMI_SKIP_CHECKPOINTS", "PULUMI_PARALLEL_DIFF"]
       .filter((k) => process.env[k] !== undefined)
@@ -218,8 +123,13 @@ async function main(): Promise<void> {
       "",
       `machine: ${availableParallelism()} CPUs (${cpus()[0]?.model ?? "unknown"}), node ${process.version}, ` +
         `pulumi ${pulumiVersion}, @pulumi/pulumi ${sdkVersion}, engine default parallelism ${defaultParallelism} (4 x CPUs)`,
-      `N: ${counts.join(", ")}; latency per API request: ${latencies.join(", ")} ms; one sample per figure` +
+      `N: ${counts.join(", ")}; latency per API request: ${latencies.join(", ")} ms; ` +
+        (repeat > 1
+          ? `median of ${repeat} samples per figure`
+          : "one sample per figure (BENCH_REPEAT=3 for medians)") +
         (engineEnv.length ? `; engine environment: ${engineEnv.join(" ")}` : ""),
+      `load average (1 min) at start ${loadAtStart[0]?.toFixed(1)}, at end ${loadAtEnd[0]?.toFixed(1)}: ` +
+        "other work on the machine skews the figures; ours and the floor alternate operation by operation",
       "",
       `ours: ${MIX_DESCRIPTION}`,
       ...counts.map(
