@@ -17,7 +17,7 @@ export function guard(rule: AccessRule): MiddlewareHandler<ServerEnv> {
     const caller = authenticate(c);
     if (caller?.token.kind === "classic") c.header("X-OAuth-Scopes", caller.token.scopes.join(", "));
     if (!caller && !rule.public) throw unauthorized();
-    checkApiVersion(c);
+    checkApiVersion(c, rule);
     checkSecondaryRateLimit(c);
     // Public routes serve callers the rule does not grant; the handler picks what they may see.
     const refused = caller && !rule.public ? refusal(caller, rule) : undefined;
@@ -27,11 +27,16 @@ export function guard(rule: AccessRule): MiddlewareHandler<ServerEnv> {
   };
 }
 
-function checkApiVersion(c: Context<ServerEnv>): void {
+function checkApiVersion(c: Context<ServerEnv>, rule: AccessRule): void {
   const requested = c.req.header("x-service-api-version");
   if (requested !== undefined && !(KNOWN_API_VERSIONS as readonly string[]).includes(requested)) {
     throw badRequest(
       `Unsupported API version ${requested}. Supported versions: ${KNOWN_API_VERSIONS.join(", ")}`,
+    );
+  }
+  if (rule.apiVersion !== undefined && requested !== rule.apiVersion) {
+    throw badRequest(
+      `This endpoint requires the header X-Service-Api-Version: ${rule.apiVersion}; got ${requested ?? "none"}`,
     );
   }
   c.header("X-Service-Api-Version-Selected", requested ?? KNOWN_API_VERSIONS[0]);

@@ -39,6 +39,8 @@ interface Row {
   /** `METHOD /template`, as the route is registered (`servedRoutes`). */
   route: string;
   body?: unknown;
+  /** Request headers beyond the token (e.g. the API version a route exists in). */
+  headers?: Record<string, string>;
   expect: Expected;
 }
 
@@ -185,7 +187,37 @@ const RUNNER_GROUPS: Row[] = [
   { route: "GET /orgs/:org/actions/runners", expect: orgOwner(200) },
 ];
 
-const ROWS: Row[] = [...META, ...REPO_HOOKS, ...GLOBAL_HOOKS, ...MEMBERSHIPS, ...RUNNER_GROUPS];
+/**
+ * Custom property values. Organisation values (API version 2026-03-10): organisation admins with
+ * read:org / admin:org, or FG `custom_properties_for_organizations`. Repository values: read like
+ * the repository (public; acme-eng/api is private), written by its admins with `repo` or FG
+ * `repository_custom_properties` write.
+ */
+const V2026 = { "x-service-api-version": "2026-03-10" };
+const SET_TIER = { properties: [{ property_name: "tier", value: "gold" }] };
+const PROPERTY_VALUES: Row[] = [
+  { route: "GET /organizations/:org/org-properties/values", headers: V2026, expect: orgOwner(200) },
+  {
+    route: "PATCH /organizations/:org/org-properties/values",
+    headers: V2026,
+    body: SET_TIER,
+    expect: orgOwner(204),
+  },
+  {
+    route: "GET /repos/:owner/:repo/properties/values",
+    expect: { ...publicRoute(200, 404), install: 200, noScopes: 404 },
+  },
+  { route: "PATCH /repos/:owner/:repo/properties/values", body: SET_TIER, expect: repoAdmin(204) },
+];
+
+const ROWS: Row[] = [
+  ...META,
+  ...REPO_HOOKS,
+  ...GLOBAL_HOOKS,
+  ...MEMBERSHIPS,
+  ...RUNNER_GROUPS,
+  ...PROPERTY_VALUES,
+];
 
 let emulator: RunningEmulator;
 let world: World;
@@ -225,6 +257,7 @@ describe("auth matrix", () => {
         token,
         redirect: "manual",
         ...(row.body === undefined ? {} : { body: row.body }),
+        ...(row.headers === undefined ? {} : { headers: row.headers }),
       });
       actual[kind] = response.status;
       const what = `${kind}: ${method} ${path} -> ${response.status}`;
