@@ -4,6 +4,7 @@
  */
 import type { AnyHostingProvider } from "./internal/lifecycle";
 import { orgMembershipProvider } from "./resources/memberships";
+import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/property-values";
 import {
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,
@@ -18,4 +19,6 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
   orgMembershipProvider,
+  orgPropertyValueProvider,
+  repositoryPropertyValueProvider,
 ];

@@ -54,3 +54,18 @@ export function canonical(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+
+/**
+ * A `comparable` for names the platform treats case-insensitively (organisations, users,
+ * repositories): those fields are lower-cased before diff compares them, so a respelling is no
+ * change (never a replacement).
+ */
+export function ignoringCase(...keys: string[]): (values: object) => object {
+  return (values) =>
+    Object.fromEntries(
+      Object.entries(values).map(([k, v]) => [
+        k,
+        keys.includes(k) && typeof v === "string" ? v.toLowerCase() : v,
+      ]),
+    );
+}
