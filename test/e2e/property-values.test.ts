@@ -116,13 +116,11 @@ beforeAll(async () => {
   requirePulumi();
   emulator = await startEmulator({ port: 0 });
   program = new PulumiProgram("property-values", programOf(DECLARED));
-  await program.ok("stack", "init", "dev");
-  await program.ok("config", "set", "hosting:baseUrl", emulator.origin);
-  await program.ok("config", "set", "--secret", "hosting:token", TOKEN);
+  await program.initStack(emulator.origin, TOKEN);
 });
 
 afterAll(async () => {
-  console.log(`e2e figures: ${JSON.stringify(figures, null, 2)}`);
+  console.log(`property values e2e, API requests per operation: ${JSON.stringify(figures, null, 2)}`);
   await emulator?.close();
 });
 

@@ -159,6 +159,13 @@ export class PulumiProgram {
     return result;
   }
 
+  /** Creates the stack `dev` pointed at a sandbox server (`origin`) with `token` as a secret. */
+  async initStack(origin: string, token: string): Promise<void> {
+    await this.ok("stack", "init", "dev");
+    await this.ok("config", "set", "hosting:baseUrl", origin);
+    await this.ok("config", "set", "--secret", "hosting:token", token);
+  }
+
   /** The raw checkpoint file of the file backend, exactly as stored on disk. */
   stateFile(): string {
     const stacks = join(this.dir, ".state/.pulumi/stacks");
