@@ -11,8 +11,16 @@ import { type AccessRule, authenticate, describeAccess, refusal } from "./auth";
 import type { ServerEnv } from "./context";
 import { ApiFailure, apiPath, badRequest, unauthorized } from "./http";
 
+/** The rule of each guard, so tests can read what a served route needs (its API version). */
+const RULES = new WeakMap<object, AccessRule>();
+
+/** The access rule a route's handler enforces, when the handler is a guard. */
+export function ruleOf(handler: unknown): AccessRule | undefined {
+  return typeof handler === "function" ? RULES.get(handler) : undefined;
+}
+
 export function guard(rule: AccessRule): MiddlewareHandler<ServerEnv> {
-  return async (c, next) => {
+  const middleware: MiddlewareHandler<ServerEnv> = async (c, next) => {
     describeAccess(c, rule);
     const caller = authenticate(c);
     if (caller?.token.kind === "classic") c.header("X-OAuth-Scopes", caller.token.scopes.join(", "));
@@ -25,6 +33,8 @@ export function guard(rule: AccessRule): MiddlewareHandler<ServerEnv> {
     c.set("caller", caller);
     await next();
   };
+  RULES.set(middleware, rule);
+  return middleware;
 }
 
 function checkApiVersion(c: Context<ServerEnv>, rule: AccessRule): void {
