@@ -66,6 +66,16 @@ export interface Invitation {
   created_at: string;
 }
 
+/** A custom deployment protection rule: an app enabled on one environment of a repository. */
+export interface StoredProtectionRule {
+  id: number;
+  /** `owner/repo` (lower case) of the repository. */
+  repo: string;
+  /** The environment's name as the fixture spells it. */
+  environment: string;
+  appId: number;
+}
+
 /** A custom property's value of one organisation or one repository (absent: no value). */
 export interface StoredPropertyValue {
   /** The organisation's login, or `owner/repo` (lower case) for a repository. */
@@ -88,6 +98,7 @@ export interface EmulatorState {
   runnerGroupOf: Record<string, number>;
   invitations: Invitation[];
   nextGroupId: number;
+  protectionRules: StoredProtectionRule[];
   /** Organisation custom property values (organisations of an enterprise only). */
   orgPropertyValues: StoredPropertyValue[];
   /** Repository custom property values. */
@@ -119,6 +130,7 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     runnerGroupOf: {},
     invitations: [],
     nextGroupId: FIRST_GROUP_ID,
+    protectionRules: [],
     orgPropertyValues: [],
     repoPropertyValues: [],
   };

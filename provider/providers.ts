@@ -3,6 +3,7 @@
  * its `kinds/<kind>` module are derived from this list.
  */
 import type { AnyHostingProvider } from "./internal/lifecycle";
+import { deploymentProtectionRuleProvider } from "./resources/deployment-protection-rules";
 import { orgMembershipProvider } from "./resources/memberships";
 import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/property-values";
 import {
@@ -21,4 +22,5 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   orgMembershipProvider,
   orgPropertyValueProvider,
   repositoryPropertyValueProvider,
+  deploymentProtectionRuleProvider,
 ];

@@ -26,7 +26,8 @@ export function metaRoutes(app: Hono<ServerEnv>): void {
 
   app.get("/repos/:owner/:repo", guard(METADATA), (c) => {
     const state = c.get("store").state;
-    const { repo, org } = readableRepo(state, callerOf(c), c.req.param("owner"), c.req.param("repo"));
+    const owner = c.req.param("owner");
+    const { repo, org } = readableRepo(state, callerOf(c), owner, c.req.param("repo"), METADATA);
     return c.json(repoObject(c, repo, org));
   });
 }

@@ -14,7 +14,7 @@
  */
 import type { Hono } from "hono";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
-import { type AccessRule, callerOf, grants, orgRole } from "../auth";
+import { type AccessRule, callerOf, orgRole } from "../auth";
 import type { Caller, ServerEnv } from "../context";
 import type { OrgRecord, PropertyDefinition } from "../fixture";
 import { guard } from "../guard";
@@ -58,10 +58,8 @@ export function propertyValueRoutes(app: Hono<ServerEnv>): void {
 
   app.get(REPO_VALUES, guard(REPO_READ), (c) => {
     const state = c.get("store").state;
-    const caller = c.get("caller");
-    const { repo, org } = readableRepo(state, caller, c.req.param("owner"), c.req.param("repo"));
-    // A token the rule does not grant sees public repositories only, as an anonymous caller.
-    if (repo.private && !grants(caller, REPO_READ)) throw notFound();
+    const owner = c.req.param("owner");
+    const { repo, org } = readableRepo(state, c.get("caller"), owner, c.req.param("repo"), REPO_READ);
     return c.json(valuesOf(state.repoPropertyValues, repoKey(repo), org.repositoryProperties));
   });
 

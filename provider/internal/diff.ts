@@ -56,16 +56,17 @@ export function canonical(value: unknown): string {
 }
 
 /**
- * A `comparable` for names the platform treats case-insensitively (organisations, users,
- * repositories): those fields are lower-cased before diff compares them, so a respelling is no
- * change (never a replacement).
+ * A `comparable` for names the platform treats case-insensitively: those string fields are
+ * lower-cased before diff compares them, so respelling `Mona` as `mona` is no change (and never a
+ * replacement whose delete half undoes what the create half just did).
  */
-export function ignoringCase(...keys: string[]): (values: object) => object {
+export function lowerCased<T>(...keys: ReadonlyArray<keyof T & string>): (values: object) => object {
+  const names: ReadonlySet<string> = new Set(keys);
   return (values) =>
     Object.fromEntries(
       Object.entries(values).map(([k, v]) => [
         k,
-        keys.includes(k) && typeof v === "string" ? v.toLowerCase() : v,
+        names.has(k) && typeof v === "string" ? v.toLowerCase() : v,
       ]),
     );
 }

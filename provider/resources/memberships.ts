@@ -24,7 +24,7 @@ import {
 } from "../client/schemas";
 import { fields } from "../internal/check";
 import { client } from "../internal/context";
-import { type FieldRules, ignoringCase, sameValue } from "../internal/diff";
+import { type FieldRules, lowerCased, sameValue } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
 import { compact } from "../internal/outputs";
@@ -105,7 +105,7 @@ function orgMembershipOutputs(
 }
 
 /** Names are case-insensitive on the platform: `Mona` and `mona` are one membership. */
-const comparable = ignoringCase("org", "username");
+const comparable = lowerCased<OrgMembershipInputs>("org", "username");
 
 // ---------------------------------------------------------------------------------------------
 // Replace-on-change (`state` is an output only: it is never compared)

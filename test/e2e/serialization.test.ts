@@ -23,6 +23,12 @@ const ARGS: Record<string, unknown> = {
   OrgMembership: { org: "acme-eng", username: "mona" },
   OrgPropertyValue: { org: "acme-eng", propertyName: "tier", value: "gold" },
   RepositoryPropertyValue: { owner: "acme-eng", repository: "api", propertyName: "tier", value: "gold" },
+  DeploymentProtectionRule: {
+    owner: "acme-eng",
+    repository: "api",
+    environment: "release/eu",
+    integrationId: 101,
+  },
 };
 
 const TOKEN = "svcp_must_not_leak";

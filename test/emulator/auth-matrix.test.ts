@@ -187,6 +187,32 @@ const RUNNER_GROUPS: Row[] = [
 ];
 
 /**
+ * Reading the protection rules of acme-eng/api (private; table P, "public"): `repo` or Actions read,
+ * and seeing the repository (the app is installed on acme-eng); a private repository is a 404 to
+ * everyone else, anonymous callers included.
+ */
+const privateRepoRead = (ok: number): Expected => ({
+  none: 404,
+  unknown: 401,
+  siteAdmin: ok,
+  owner: ok,
+  member: ok,
+  noScopes: 404,
+  fineGrained: ok,
+  install: ok,
+});
+
+const P = "/repos/:owner/:repo/environments/:environment_name/deployment_protection_rules";
+const PROTECTION_RULES: Row[] = [
+  { route: `GET ${P}`, expect: privateRepoRead(200) },
+  // Writes and the app list: the repository's admins, `repo`, Administration (deploy-gate has none).
+  { route: `POST ${P}`, body: { integration_id: 102 }, expect: repoAdmin(201) },
+  { route: `GET ${P}/apps`, expect: repoAdmin(200) },
+  { route: `GET ${P}/:protection_rule_id`, expect: privateRepoRead(200) },
+  { route: `DELETE ${P}/:protection_rule_id`, expect: repoAdmin(204) },
+];
+
+/**
  * Custom property values. Organisation values (API version 2026-03-10): organisation admins with
  * read:org / admin:org, or FG `custom_properties_for_organizations`. Repository values: read like
  * the repository (public; acme-eng/api is private), written by its admins with `repo` or FG
@@ -198,7 +224,7 @@ const PROPERTY_VALUES: Row[] = [
   { route: "PATCH /organizations/:org/org-properties/values", body: SET_TIER, expect: orgOwner(204) },
   {
     route: "GET /repos/:owner/:repo/properties/values",
-    expect: { ...publicRoute(200, 404), install: 200, noScopes: 404 },
+    expect: privateRepoRead(200),
   },
   { route: "PATCH /repos/:owner/:repo/properties/values", body: SET_TIER, expect: repoAdmin(204) },
 ];
@@ -209,6 +235,7 @@ const ROWS: Row[] = [
   ...GLOBAL_HOOKS,
   ...MEMBERSHIPS,
   ...RUNNER_GROUPS,
+  ...PROTECTION_RULES,
   ...PROPERTY_VALUES,
 ];
 

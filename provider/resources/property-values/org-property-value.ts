@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { API_VERSION_2026 } from "../../client/schemas";
 import { fields } from "../../internal/check";
-import { type FieldRules, ignoringCase } from "../../internal/diff";
+import { type FieldRules, lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -84,7 +84,7 @@ export const orgPropertyValueProvider = defineProvider<
   inputs: orgPropertyValueInputs,
   rules: orgPropertyValueRules,
   // Organisation names are case-insensitive on the platform; property names are compared as written.
-  comparable: ignoringCase("org"),
+  comparable: lowerCased<OrgPropertyValueInputs>("org"),
   ...valueMethods(orgValues),
 });
 

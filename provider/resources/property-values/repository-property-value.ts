@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { fields } from "../../internal/check";
-import { type FieldRules, ignoringCase } from "../../internal/diff";
+import { type FieldRules, lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -90,7 +90,7 @@ export const repositoryPropertyValueProvider = defineProvider<
   inputs: repositoryPropertyValueInputs,
   rules: repositoryPropertyValueRules,
   // Owner and repository names are case-insensitive on the platform; property names are compared as written.
-  comparable: ignoringCase("owner", "repository"),
+  comparable: lowerCased<RepositoryPropertyValueInputs>("owner", "repository"),
   ...valueMethods(repositoryValues),
 });
 
