@@ -13,6 +13,7 @@ import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
 import { membershipRoutes } from "./routes/memberships";
 import { metaRoutes } from "./routes/meta";
+import { propertyValueRoutes } from "./routes/property-values";
 import { protectionRuleRoutes } from "./routes/protection-rules";
 import { repoHookRoutes } from "./routes/repo-hooks";
 import { runnerGroupRoutes } from "./routes/runner-groups";
@@ -47,6 +48,7 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
   globalHookRoutes(api);
   membershipRoutes(api);
   runnerGroupRoutes(api);
+  propertyValueRoutes(api);
   protectionRuleRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.
   api.all("*", guard({}), () => {

@@ -76,6 +76,16 @@ export interface StoredProtectionRule {
   appId: number;
 }
 
+/** A custom property's value of one organisation or one repository (absent: no value). */
+export interface StoredPropertyValue {
+  /** The organisation's login, or `owner/repo` (lower case) for a repository. */
+  target: string;
+  /** The property's name, spelled as its definition. */
+  name: string;
+  /** A string (string, single select) or the chosen values (multi select). */
+  value: string | string[];
+}
+
 export interface EmulatorState {
   schema: typeof STATE_SCHEMA;
   nextId: number;
@@ -89,6 +99,10 @@ export interface EmulatorState {
   invitations: Invitation[];
   nextGroupId: number;
   protectionRules: StoredProtectionRule[];
+  /** Organisation custom property values (organisations of an enterprise only). */
+  orgPropertyValues: StoredPropertyValue[];
+  /** Repository custom property values. */
+  repoPropertyValues: StoredPropertyValue[];
 }
 
 /**
@@ -117,6 +131,8 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     invitations: [],
     nextGroupId: FIRST_GROUP_ID,
     protectionRules: [],
+    orgPropertyValues: [],
+    repoPropertyValues: [],
   };
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;

@@ -21,6 +21,12 @@ export type {
 } from "./resources/memberships";
 export { OrgMembership } from "./resources/memberships";
 export type {
+  OrgPropertyValueArgs,
+  PropertyValue,
+  RepositoryPropertyValueArgs,
+} from "./resources/property-values";
+export { OrgPropertyValue, RepositoryPropertyValue } from "./resources/property-values";
+export type {
   EnterpriseRunnerGroupArgs,
   OrgRunnerGroupArgs,
   RunnerGroupRunnersArgs,

@@ -5,6 +5,7 @@
 import type { AnyHostingProvider } from "./internal/lifecycle";
 import { deploymentProtectionRuleProvider } from "./resources/deployment-protection-rules";
 import { orgMembershipProvider } from "./resources/memberships";
+import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/property-values";
 import {
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,
@@ -19,5 +20,7 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
   orgMembershipProvider,
+  orgPropertyValueProvider,
+  repositoryPropertyValueProvider,
   deploymentProtectionRuleProvider,
 ];

@@ -11,12 +11,12 @@
  */
 import type { Context, Hono } from "hono";
 import { AVAILABLE_INTEGRATIONS_KEY } from "../../provider/client/schemas";
-import { type AccessRule, callerOf, grants, orgRole } from "../auth";
+import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
 import type { RepoRecord } from "../fixture";
 import { guard } from "../guard";
 import { notFound, paginate, pathId, readBody } from "../http";
-import { adminRepo, findOrg, findRepo } from "../lookup";
+import { adminRepo, readableRepo } from "../lookup";
 import {
   availableApps,
   enableIntegration,
@@ -83,11 +83,8 @@ interface Where {
 /** The environment as the caller may read it (public repositories: anyone); else 404. */
 function readable(c: Context<ServerEnv>): Where {
   const state = c.get("store").state;
-  const repo = findRepo(state, c.req.param("owner") ?? "", c.req.param("repo") ?? "");
-  const org = repo && findOrg(state, repo.owner);
-  if (!repo || !org) throw notFound();
-  const caller = c.get("caller");
-  if (repo.private && !(grants(caller, READ) && orgRole(caller, org))) throw notFound();
+  const owner = c.req.param("owner") ?? "";
+  const { repo } = readableRepo(state, c.get("caller"), owner, c.req.param("repo") ?? "", READ);
   return { state, repo, environment: environmentOf(c, repo) };
 }
 

@@ -21,6 +21,8 @@ const ARGS: Record<string, unknown> = {
   OrgRunnerGroup: { org: "acme-eng", name: "o" },
   RunnerGroupRunners: { org: "acme-eng", runnerGroupId: 2, runners: [1] },
   OrgMembership: { org: "acme-eng", username: "mona" },
+  OrgPropertyValue: { org: "acme-eng", propertyName: "tier", value: "gold" },
+  RepositoryPropertyValue: { owner: "acme-eng", repository: "api", propertyName: "tier", value: "gold" },
   DeploymentProtectionRule: {
     owner: "acme-eng",
     repository: "api",

@@ -14,6 +14,7 @@ import {
   control,
   fillRoute,
   type Json,
+  requiredHeaders,
   seedWorld,
   servedRoutes,
   stateOf,
@@ -211,6 +212,23 @@ const PROTECTION_RULES: Row[] = [
   { route: `DELETE ${P}/:protection_rule_id`, expect: repoAdmin(204) },
 ];
 
+/**
+ * Custom property values. Organisation values (API version 2026-03-10): organisation admins with
+ * read:org / admin:org, or FG `custom_properties_for_organizations`. Repository values: read like
+ * the repository (public; acme-eng/api is private), written by its admins with `repo` or FG
+ * `repository_custom_properties` write.
+ */
+const SET_TIER = { properties: [{ property_name: "tier", value: "gold" }] };
+const PROPERTY_VALUES: Row[] = [
+  { route: "GET /organizations/:org/org-properties/values", expect: orgOwner(200) },
+  { route: "PATCH /organizations/:org/org-properties/values", body: SET_TIER, expect: orgOwner(204) },
+  {
+    route: "GET /repos/:owner/:repo/properties/values",
+    expect: privateRepoRead(200),
+  },
+  { route: "PATCH /repos/:owner/:repo/properties/values", body: SET_TIER, expect: repoAdmin(204) },
+];
+
 const ROWS: Row[] = [
   ...META,
   ...REPO_HOOKS,
@@ -218,6 +236,7 @@ const ROWS: Row[] = [
   ...MEMBERSHIPS,
   ...RUNNER_GROUPS,
   ...PROTECTION_RULES,
+  ...PROPERTY_VALUES,
 ];
 
 let emulator: RunningEmulator;
@@ -258,6 +277,8 @@ describe("auth matrix", () => {
         token,
         redirect: "manual",
         ...(row.body === undefined ? {} : { body: row.body }),
+        // A route that exists in one API version only is asked in that version.
+        headers: requiredHeaders(row.route),
       });
       actual[kind] = response.status;
       const what = `${kind}: ${method} ${path} -> ${response.status}`;

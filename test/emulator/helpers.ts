@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { createApp } from "../../emulator/app";
 import { Controls } from "../../emulator/controls";
+import { ruleOf } from "../../emulator/guard";
 import { API_PREFIX } from "../../emulator/http";
 import {
   defaultFixture,
@@ -161,6 +162,20 @@ export function servedRoutes(): string[] {
     .filter((r) => r.method !== "ALL" && r.path.startsWith(`${API_PREFIX}/`))
     .map((r) => `${r.method} ${r.path.slice(API_PREFIX.length)}`);
   return [...new Set(routes)].sort();
+}
+
+/**
+ * Headers a served route needs beyond the token (`METHOD /template`, as `servedRoutes` lists it):
+ * the `X-Service-Api-Version` of a route that exists in one version only.
+ */
+export function requiredHeaders(route: string): Record<string, string> {
+  const app = createApp(new Store(defaultFixture(), undefined), new Controls());
+  for (const r of app.routes) {
+    if (`${r.method} ${r.path.slice(API_PREFIX.length)}` !== route) continue;
+    const version = ruleOf(r.handler)?.apiVersion;
+    if (version) return { "x-service-api-version": version };
+  }
+  return {};
 }
 
 /** Objects created by `seedWorld`, so every route template has something to act on. */
