@@ -25,6 +25,7 @@ export const TOKENS = {
   noScopes: "svcp_noscopes",
   fineGrained: "svc_pat_admin",
   install: "svcs_install",
+  billing: "svcp_billing",
 } as const;
 
 export interface Sandbox {
@@ -169,12 +170,14 @@ export interface World {
   globalHook: number;
   enterpriseGroup: number;
   orgGroup: number;
+  /** A budget of acme; routes name a budget no one made when absent. */
+  budget?: string;
 }
 
 /**
  * Creates, as the site administrator: a webhook on acme-eng/api, a global webhook, and a runner
  * group with visibility `selected` in enterprise acme (organisation acme-eng, runner 8) and in
- * organisation acme-eng (repository api, runner 1).
+ * organisation acme-eng (repository api, runner 1), and a budget of acme for organisation acme-eng.
  */
 export async function seedWorld(emulator: RunningEmulator): Promise<World> {
   const post = async (path: string, body: unknown): Promise<number> => {
@@ -197,7 +200,33 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
       selected_repository_ids: [1000],
       runners: [1],
     }),
+    budget: await seedBudget(emulator),
   };
+}
+
+/** The body of a budget of enterprise acme for organisation acme-eng, covering Actions. */
+export const ORG_BUDGET = {
+  budget_amount: 100,
+  prevent_further_usage: false,
+  budget_alerting: { will_alert: true, alert_recipients: ["billie"] },
+  budget_scope: "organization",
+  budget_entity_name: "acme-eng",
+  budget_type: "ProductPricing",
+  budget_product_sku: "actions",
+};
+
+/** Creates a budget of acme (answer 200 `{message, budget}`) and returns its id. */
+export async function seedBudget(
+  emulator: RunningEmulator,
+  body: Record<string, unknown> = ORG_BUDGET,
+  token: string = TOKENS.siteAdmin,
+): Promise<string> {
+  const response = await call(emulator, "POST", "/enterprises/acme/settings/billing/budgets", {
+    body,
+    token,
+  });
+  expect(response.status, response.text).toBe(200);
+  return response.body.budget.id;
 }
 
 /**
@@ -216,6 +245,7 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     group_id: String(enterprise ? world.enterpriseGroup : world.orgGroup),
     runner_id: enterprise ? "8" : "1",
     org_id: "100",
+    budget_id: world.budget ?? "00000000-0000-4000-8000-000000000000",
   };
   return template.replace(/:([a-z_]+)/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];
