@@ -3,6 +3,7 @@
  * its `kinds/<kind>` module are derived from this list.
  */
 import type { AnyHostingProvider } from "./internal/lifecycle";
+import { budgetProvider } from "./resources/budgets";
 import { orgMembershipProvider } from "./resources/memberships";
 import {
   enterpriseRunnerGroupProvider,
@@ -18,4 +19,5 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
   orgMembershipProvider,
+  budgetProvider,
 ];
