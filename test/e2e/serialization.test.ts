@@ -21,6 +21,15 @@ const ARGS: Record<string, unknown> = {
   OrgRunnerGroup: { org: "acme-eng", name: "o" },
   RunnerGroupRunners: { org: "acme-eng", runnerGroupId: 2, runners: [1] },
   OrgMembership: { org: "acme-eng", username: "mona" },
+  Budget: {
+    enterprise: "acme",
+    amount: 10,
+    preventFurtherUsage: true,
+    alerting: { willAlert: false },
+    scope: "enterprise",
+    type: "ProductPricing",
+    productSku: "actions",
+  },
 };
 
 const TOKEN = "svcp_must_not_leak";

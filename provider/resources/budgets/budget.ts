@@ -27,7 +27,7 @@ import {
 } from "../../client/schemas";
 import { type CrossFieldRules, fields } from "../../internal/check";
 import { client } from "../../internal/context";
-import { diffFields, type FieldRules } from "../../internal/diff";
+import { diffFields, type FieldRules, sameValue } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import { createWithoutDuplicates, defineProvider, PartialCreateError } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
@@ -222,6 +222,8 @@ const budgetCombinations: CrossFieldRules<BudgetInputs> = (inputs, pending) => {
 // API <-> state
 // ---------------------------------------------------------------------------------------------
 
+const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v);
+
 /** The server's value of an enumerated field, or an error: this resource manages no other value. */
 function known<T extends string>(allowed: readonly T[], value: string, field: string, budgetId: string): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
@@ -232,18 +234,29 @@ function known<T extends string>(allowed: readonly T[], value: string, field: st
   );
 }
 
-/** Outputs from the server's budget; the enterprise's spelling, importId and an unechoed user from the program. */
-function budgetOutputs(
-  from: { enterprise: string; importId?: string | undefined; user?: string | undefined },
-  live: LiveBudget,
-): BudgetOutputs {
+/** What outputs keep from the program (or from state) rather than from the server. */
+interface Recorded {
+  enterprise: string;
+  importId?: string | undefined;
+  user?: string | undefined;
+  alerting?: { recipients: string[] } | undefined;
+}
+
+/**
+ * Outputs from the server's budget. The enterprise's spelling, importId and a user the server does
+ * not echo come from the program; so does the recipients' order and spelling while they are the
+ * same set, so a reordering on the server changes nothing in state or in what a preview shows.
+ */
+function budgetOutputs(from: Recorded, live: LiveBudget): BudgetOutputs {
   const scope = known(BUDGET_SCOPES, live.scope, "budget_scope", live.id);
+  const recorded = from.alerting?.recipients;
+  const sameSet = recorded !== undefined && sameValue(recorded.map(lower), live.recipients.map(lower), true);
   return compact({
     enterprise: from.enterprise,
     importId: from.importId,
     amount: live.amount,
     preventFurtherUsage: live.preventFurtherUsage,
-    alerting: { willAlert: live.willAlert, recipients: live.recipients },
+    alerting: { willAlert: live.willAlert, recipients: sameSet ? recorded : live.recipients },
     scope,
     type: known(BUDGET_TYPES, live.type, "budget_type", live.id),
     entityName: live.entityName === "" ? undefined : live.entityName,
@@ -269,8 +282,6 @@ function writeBody(inputs: BudgetInputs): ApiBudgetWrite {
     ...(inputs.scope === "user" && inputs.user !== undefined ? { user: inputs.user } : {}),
   };
 }
-
-const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v);
 
 /**
  * Logins, enterprise, organisation and repository names are case-insensitive on the platform;
@@ -362,10 +373,7 @@ export const budgetProvider = defineProvider<typeof budgetInputs, BudgetOutputs>
     if (!live) return {};
     return {
       id,
-      props: budgetOutputs(
-        { enterprise: props?.enterprise ?? enterprise, importId: props?.importId, user: props?.user },
-        live,
-      ),
+      props: budgetOutputs({ ...props, enterprise: props?.enterprise ?? enterprise }, live),
     };
   },
 
