@@ -3,6 +3,7 @@
  * against the sandbox server (see README).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { declareBudgets } from "./examples/budgets/budgets";
 import { declareMemberships } from "./examples/memberships/memberships";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
 import { declareWebhooks } from "./examples/webhooks/webhooks";
@@ -31,4 +32,13 @@ export const runnerGroups = declareRunnerGroups({
 export const memberships = declareMemberships({
   org: "acme-eng",
   members: [{ username: "mona", role: "member", onDestroy: "retain" }],
+});
+
+// Spending limits of enterprise acme: Actions per organisation, alerting acme's billing manager;
+// AI credits for mona, which stop at the limit.
+export const budgets = declareBudgets({
+  enterprise: "acme",
+  actionsByOrg: { "acme-eng": 500, "acme-ops": 200 },
+  alertRecipients: ["billie", "admin"],
+  aiCreditsByUser: { mona: 30 },
 });
