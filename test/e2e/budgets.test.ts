@@ -9,30 +9,14 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { ORG_BUDGET_ARGS, USER_BUDGET_ARGS } from "../provider/resources/budget-args";
 import { PulumiProgram, requirePulumi } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
 const B = "/enterprises/acme/settings/billing/budgets";
 
-const ACTIONS = {
-  enterprise: "acme",
-  amount: 100,
-  preventFurtherUsage: false,
-  alerting: { willAlert: true, recipients: ["billie", "admin"] },
-  scope: "organization",
-  entityName: "acme-eng",
-  type: "ProductPricing",
-  productSku: "actions",
-};
-const MONA = {
-  enterprise: "acme",
-  amount: 30,
-  preventFurtherUsage: true,
-  alerting: { willAlert: false },
-  scope: "user",
-  user: "mona",
-  type: "BundlePricing",
-};
+const ACTIONS = ORG_BUDGET_ARGS;
+const MONA = USER_BUDGET_ARGS;
 
 /** A program declaring these budgets by name and exporting each one's id. */
 function programOf(budgets: Record<string, object>): string {

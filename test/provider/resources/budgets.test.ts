@@ -13,6 +13,7 @@ import {
   budgetProvider as budgets,
 } from "../../../provider/resources/budgets";
 import { liveBudget } from "../../../provider/resources/budgets/budget-api";
+import { ORG_BUDGET_ARGS, USER_BUDGET_ARGS } from "./budget-args";
 import { api, control, requestCounts, useSandbox, useToken } from "./helpers";
 
 let emulator: RunningEmulator;
@@ -23,26 +24,8 @@ useSandbox((e) => {
 const B = "/enterprises/acme/settings/billing/budgets";
 const ROUTE = "/enterprises/{enterprise}/settings/billing/budgets";
 
-const ORG = {
-  enterprise: "acme",
-  amount: 100,
-  preventFurtherUsage: false,
-  alerting: { willAlert: true, recipients: ["billie", "admin"] },
-  scope: "organization",
-  entityName: "acme-eng",
-  type: "ProductPricing",
-  productSku: "actions",
-};
-
-const USER = {
-  enterprise: "acme",
-  amount: 30,
-  preventFurtherUsage: true,
-  alerting: { willAlert: false },
-  scope: "user",
-  user: "mona",
-  type: "BundlePricing",
-};
+const ORG = ORG_BUDGET_ARGS;
+const USER = USER_BUDGET_ARGS;
 
 async function checked(news: Record<string, unknown>): Promise<BudgetInputs> {
   const result = await budgets.check({}, news);
