@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { declareBudgets } from "./examples/budgets/budgets";
 import { declareMemberships } from "./examples/memberships/memberships";
+import { declareProtectionRules } from "./examples/protection-rules/protection-rules";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
 import { declareWebhooks } from "./examples/webhooks/webhooks";
 
@@ -32,6 +33,14 @@ export const runnerGroups = declareRunnerGroups({
 export const memberships = declareMemberships({
   org: "acme-eng",
   members: [{ username: "mona", role: "member", onDestroy: "retain" }],
+});
+
+// deploy-gate (101) guards production and release/eu of acme-eng/api; change-window (102) guards
+// production too.
+export const protectionRules = declareProtectionRules({
+  owner: "acme-eng",
+  repository: "api",
+  gates: { production: [101, 102], "release/eu": [101] },
 });
 
 // Spending limits of enterprise acme: Actions per organisation, alerting acme's billing manager;

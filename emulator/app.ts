@@ -14,6 +14,7 @@ import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
 import { membershipRoutes } from "./routes/memberships";
 import { metaRoutes } from "./routes/meta";
+import { protectionRuleRoutes } from "./routes/protection-rules";
 import { repoHookRoutes } from "./routes/repo-hooks";
 import { runnerGroupRoutes } from "./routes/runner-groups";
 import type { Store } from "./store";
@@ -47,6 +48,7 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
   globalHookRoutes(api);
   membershipRoutes(api);
   runnerGroupRoutes(api);
+  protectionRuleRoutes(api);
   budgetRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.
   api.all("*", guard({}), () => {
@@ -59,7 +61,9 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
 const requestLog: MiddlewareHandler<ServerEnv> = async (c, next) => {
   await next();
   const matched = c.req.matchedRoutes.filter((r) => r.method !== "ALL");
-  const template = matched.at(-1)?.path ?? "(unmatched)";
+  // Routes run in the order they were registered, so the first match is the one that answered:
+  // `.../apps` also matches `.../:protection_rule_id`, registered after it.
+  const template = matched[0]?.path ?? "(unmatched)";
   c.get("controls").record({
     method: c.req.method,
     path: apiPath(c.req.url),

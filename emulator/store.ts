@@ -67,6 +67,16 @@ export interface Invitation {
   created_at: string;
 }
 
+/** A custom deployment protection rule: an app enabled on one environment of a repository. */
+export interface StoredProtectionRule {
+  id: number;
+  /** `owner/repo` (lower case) of the repository. */
+  repo: string;
+  /** The environment's name as the fixture spells it. */
+  environment: string;
+  appId: number;
+}
+
 export interface StoredBudget {
   /** A UUID. */
   id: string;
@@ -97,6 +107,7 @@ export interface EmulatorState {
   runnerGroupOf: Record<string, number>;
   invitations: Invitation[];
   nextGroupId: number;
+  protectionRules: StoredProtectionRule[];
   budgets: StoredBudget[];
   /** Enterprises whose budgets feature is turned off (`/_emulator/`): their budget routes answer 404. */
   budgetsOff: string[];
@@ -127,6 +138,7 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     runnerGroupOf: {},
     invitations: [],
     nextGroupId: FIRST_GROUP_ID,
+    protectionRules: [],
     budgets: [],
     budgetsOff: [],
   };

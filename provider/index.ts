@@ -11,6 +11,11 @@ export { HostingClient } from "./client/http";
 export type { BudgetAlertingArgs, BudgetArgs, BudgetScope, BudgetType } from "./resources/budgets";
 export { Budget } from "./resources/budgets";
 export type {
+  DeploymentProtectionRuleArgs,
+  ProtectionRuleApp,
+} from "./resources/deployment-protection-rules";
+export { DeploymentProtectionRule } from "./resources/deployment-protection-rules";
+export type {
   OrgMembershipArgs,
   OrgMembershipOnDestroy,
   OrgMembershipRole,

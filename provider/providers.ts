@@ -4,6 +4,7 @@
  */
 import type { AnyHostingProvider } from "./internal/lifecycle";
 import { budgetProvider } from "./resources/budgets";
+import { deploymentProtectionRuleProvider } from "./resources/deployment-protection-rules";
 import { orgMembershipProvider } from "./resources/memberships";
 import {
   enterpriseRunnerGroupProvider,
@@ -19,5 +20,6 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
   orgMembershipProvider,
+  deploymentProtectionRuleProvider,
   budgetProvider,
 ];

@@ -179,6 +179,42 @@ export const apiRunnerSchema = z.object({
 });
 export type ApiRunner = z.infer<typeof apiRunnerSchema>;
 
+/**
+ * The app of a custom deployment protection rule, and an integration available to an environment
+ * (spec, concepts, Deployment protection rule: the same four fields).
+ */
+export const apiProtectionRuleAppSchema = z.object({
+  id: z.number().int(),
+  node_id: z.string().optional(),
+  slug: z.string(),
+  integration_url: z.string().optional(),
+});
+export type ApiProtectionRuleApp = z.infer<typeof apiProtectionRuleAppSchema>;
+
+export const apiDeploymentProtectionRuleSchema = z.object({
+  id: z.number().int(),
+  node_id: z.string().optional(),
+  enabled: z.boolean(),
+  app: apiProtectionRuleAppSchema,
+});
+export type ApiDeploymentProtectionRule = z.infer<typeof apiDeploymentProtectionRuleSchema>;
+
+/** `GET .../deployment_protection_rules`: every rule of the environment, in one answer. */
+export const apiDeploymentProtectionRuleListSchema = z.object({
+  total_count: z.number().int(),
+  custom_deployment_protection_rules: z.array(apiDeploymentProtectionRuleSchema),
+});
+
+/**
+ * `GET .../deployment_protection_rules/apps` answers an array of two objects (spec, table P):
+ * `{total_count}`, then `{available_custom_deployment_protection_rule_integrations: [...]}`.
+ */
+export const AVAILABLE_INTEGRATIONS_KEY = "available_custom_deployment_protection_rule_integrations";
+export const apiAvailableIntegrationsPageSchema = z.tuple([
+  z.object({ total_count: z.number().int() }),
+  z.object({ [AVAILABLE_INTEGRATIONS_KEY]: z.array(apiProtectionRuleAppSchema) }),
+]);
+
 /** Budget scopes (spec, Budget; table "Enterprise billing budgets", create body). */
 export const BUDGET_SCOPES = [
   "enterprise",

@@ -113,6 +113,13 @@ export class PulumiProgram {
     this.npm("install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error");
   }
 
+  /** Creates the stack `dev` with the server's address and the token (a secret) as stack config. */
+  async initStack(origin: string, token: string): Promise<void> {
+    await this.ok("stack", "init", "dev");
+    await this.ok("config", "set", "hosting:baseUrl", origin);
+    await this.ok("config", "set", "--secret", "hosting:token", token);
+  }
+
   /** Runs npm in the program's folder (e.g. to install another version of the library). */
   npm(...args: string[]): string {
     return execFileSync("npm", args, { cwd: this.dir, env: this.env, encoding: "utf8", stdio: "pipe" });

@@ -21,6 +21,12 @@ const ARGS: Record<string, unknown> = {
   OrgRunnerGroup: { org: "acme-eng", name: "o" },
   RunnerGroupRunners: { org: "acme-eng", runnerGroupId: 2, runners: [1] },
   OrgMembership: { org: "acme-eng", username: "mona" },
+  DeploymentProtectionRule: {
+    owner: "acme-eng",
+    repository: "api",
+    environment: "release/eu",
+    integrationId: 101,
+  },
   Budget: {
     enterprise: "acme",
     amount: 10,

@@ -195,6 +195,33 @@ const RUNNER_GROUPS: Row[] = [
 ];
 
 /**
+ * Reading the protection rules of acme-eng/api (private; table P, "public"): `repo` or Actions read,
+ * and seeing the repository (the app is installed on acme-eng); a private repository is a 404 to
+ * everyone else, anonymous callers included.
+ */
+const privateRepoRead = (ok: number): Expected => ({
+  none: 404,
+  unknown: 401,
+  siteAdmin: ok,
+  owner: ok,
+  member: ok,
+  noScopes: 404,
+  fineGrained: ok,
+  install: ok,
+  billing: 404,
+});
+
+const P = "/repos/:owner/:repo/environments/:environment_name/deployment_protection_rules";
+const PROTECTION_RULES: Row[] = [
+  { route: `GET ${P}`, expect: privateRepoRead(200) },
+  // Writes and the app list: the repository's admins, `repo`, Administration (deploy-gate has none).
+  { route: `POST ${P}`, body: { integration_id: 102 }, expect: repoAdmin(201) },
+  { route: `GET ${P}/apps`, expect: repoAdmin(200) },
+  { route: `GET ${P}/:protection_rule_id`, expect: privateRepoRead(200) },
+  { route: `DELETE ${P}/:protection_rule_id`, expect: repoAdmin(204) },
+];
+
+/**
  * Budgets of acme (spec, Authentication 5 and 7): classic tokens only; reads need an enterprise admin
  * or billing manager (`manage_billing:enterprise`), creates and updates also take an organisation
  * admin (`admin:org`) for budgets of their organisation (the seeded budget and the created one are
@@ -227,7 +254,15 @@ const BUDGETS: Row[] = [
   { route: `DELETE ${B}/:budget_id`, expect: budgetProfile(200, { owner: 403, billing: 403 }) },
 ];
 
-const ROWS: Row[] = [...META, ...REPO_HOOKS, ...GLOBAL_HOOKS, ...MEMBERSHIPS, ...RUNNER_GROUPS, ...BUDGETS];
+const ROWS: Row[] = [
+  ...META,
+  ...REPO_HOOKS,
+  ...GLOBAL_HOOKS,
+  ...MEMBERSHIPS,
+  ...RUNNER_GROUPS,
+  ...PROTECTION_RULES,
+  ...BUDGETS,
+];
 
 let emulator: RunningEmulator;
 let world: World;

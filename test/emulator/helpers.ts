@@ -170,6 +170,8 @@ export interface World {
   globalHook: number;
   enterpriseGroup: number;
   orgGroup: number;
+  /** The rule enabling deploy-gate (101) on acme-eng/api's environment `release/eu`. */
+  protectionRule: number;
   /** A budget of acme; routes name a budget no one made when absent. */
   budget?: string;
 }
@@ -177,7 +179,8 @@ export interface World {
 /**
  * Creates, as the site administrator: a webhook on acme-eng/api, a global webhook, and a runner
  * group with visibility `selected` in enterprise acme (organisation acme-eng, runner 8) and in
- * organisation acme-eng (repository api, runner 1), and a budget of acme for organisation acme-eng.
+ * organisation acme-eng (repository api, runner 1); deploy-gate as a protection rule of
+ * acme-eng/api's environment `release/eu`; a budget of acme for organisation acme-eng.
  */
 export async function seedWorld(emulator: RunningEmulator): Promise<World> {
   const post = async (path: string, body: unknown): Promise<number> => {
@@ -199,6 +202,9 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
       visibility: "selected",
       selected_repository_ids: [1000],
       runners: [1],
+    }),
+    protectionRule: await post("/repos/acme-eng/api/environments/release%2Feu/deployment_protection_rules", {
+      integration_id: 101,
     }),
     budget: await seedBudget(emulator),
   };
@@ -245,6 +251,8 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     group_id: String(enterprise ? world.enterpriseGroup : world.orgGroup),
     runner_id: enterprise ? "8" : "1",
     org_id: "100",
+    environment_name: "release%2Feu",
+    protection_rule_id: String(world.protectionRule),
     budget_id: world.budget ?? "00000000-0000-4000-8000-000000000000",
   };
   return template.replace(/:([a-z_]+)/g, (_, name: string) => {
@@ -286,6 +294,7 @@ export function expectValidationFailed(
   response: ApiResponse,
   field: string | undefined,
   code?: string,
+  resource = "Hook",
 ): void {
   expect(response.status, response.text).toBe(422);
   expectErrorBody(response.body, "Validation Failed");
@@ -294,7 +303,7 @@ export function expectValidationFailed(
   expect(errors.length).toBeGreaterThan(0);
   const item = errors.find((e) => field === undefined || e.field === field);
   expect(item, JSON.stringify(errors)).toBeDefined();
-  expect(item?.resource).toBe("Hook");
+  expect(item?.resource).toBe(resource);
   if (code) expect(item?.code).toBe(code);
 }
 
