@@ -104,15 +104,11 @@ describe("Budget end to end", () => {
   });
 
   it("previews no change with no request, and refreshes with one read each", async () => {
-    emulator.controls.clearLog();
-    const preview = await program.run("preview", "--expect-no-changes");
-    expect(preview.code, preview.output).toBe(0);
-    figures.previewWithoutRefresh = requestsSince();
-    expect(figures.previewWithoutRefresh).toEqual({});
-    const refresh = await program.run("preview", "--refresh", "--expect-no-changes");
-    expect(refresh.code, refresh.output).toBe(0);
-    figures.previewWithRefresh = requestsSince();
-    expect(figures.previewWithRefresh).toEqual({
+    const previews = await program.noChangePreviews(requestsSince);
+    figures.previewWithoutRefresh = previews.withoutRefresh;
+    figures.previewWithRefresh = previews.withRefresh;
+    expect(previews.withoutRefresh).toEqual({});
+    expect(previews.withRefresh).toEqual({
       "GET /enterprises/{enterprise}/settings/billing/budgets/{budget_id}": 2,
     });
   });

@@ -166,6 +166,19 @@ export class PulumiProgram {
     return result;
   }
 
+  /**
+   * The two no-change previews every end-to-end suite runs, without refresh and with it, each
+   * failing unless `--expect-no-changes` holds. `take` returns (and clears) the requests the server
+   * saw since it was last called, so each preview's requests can be counted.
+   */
+  async noChangePreviews<T>(take: () => T): Promise<{ withoutRefresh: T; withRefresh: T }> {
+    take();
+    await this.ok("preview", "--expect-no-changes");
+    const withoutRefresh = take();
+    await this.ok("preview", "--refresh", "--expect-no-changes");
+    return { withoutRefresh, withRefresh: take() };
+  }
+
   /** The raw checkpoint file of the file backend, exactly as stored on disk. */
   stateFile(): string {
     const stacks = join(this.dir, ".state/.pulumi/stacks");

@@ -15,7 +15,7 @@ import {
   call,
   control,
   expectErrorBody,
-  type Json,
+  expectValidationFailed,
   ORG_BUDGET,
   parseLink,
   seedBudget,
@@ -47,12 +47,8 @@ const create = (body: Record<string, unknown>, token: string = TOKENS.siteAdmin)
   budgets("POST", "", { body, token });
 
 /** Asserts a 422 naming the field in `errors[]` (resource Budget). */
-function expectInvalid(response: ApiResponse, field: string | undefined, code = "invalid"): void {
-  expect(response.status, response.text).toBe(422);
-  expectErrorBody(response.body, "Validation Failed");
-  const item = (response.body.errors as Json[]).find((e) => field === undefined || e.field === field);
-  expect(item, response.text).toMatchObject({ resource: "Budget", code });
-}
+const expectInvalid = (response: ApiResponse, field: string | undefined, code = "invalid") =>
+  expectValidationFailed(response, field, code, "Budget");
 
 function expectBadRequest(response: ApiResponse, message: string | RegExp): void {
   expect(response.status, response.text).toBe(400);
