@@ -3,6 +3,7 @@
  * against the sandbox server (see README).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { declareBudgets } from "./examples/budgets/budgets";
 import { declareMemberships } from "./examples/memberships/memberships";
 import { declarePropertyValues } from "./examples/property-values/property-values";
 import { declareProtectionRules } from "./examples/protection-rules/protection-rules";
@@ -49,4 +50,13 @@ export const propertyValues = declarePropertyValues({
   org: "acme-eng",
   orgValues: { cost_center: "cc-1234", tier: "gold", regions: ["eu", "us"] },
   repositories: { "acme-eng/api": { tier: "silver", cost_center: "cc-api" } },
+});
+
+// Spending limits of enterprise acme: Actions per organisation, alerting acme's billing manager;
+// AI credits for mona, which stop at the limit.
+export const budgets = declareBudgets({
+  enterprise: "acme",
+  actionsByOrg: { "acme-eng": 500, "acme-ops": 200 },
+  alertRecipients: ["billie", "admin"],
+  aiCreditsByUser: { mona: 30 },
 });

@@ -9,6 +9,7 @@ import type { ServerEnv } from "./context";
 import type { Controls, Fault } from "./controls";
 import { guard } from "./guard";
 import { API_PREFIX, ApiFailure, apiPath, DOCS_URL, notFound } from "./http";
+import { budgetRoutes } from "./routes/budgets";
 import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
 import { membershipRoutes } from "./routes/memberships";
@@ -50,6 +51,7 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
   runnerGroupRoutes(api);
   propertyValueRoutes(api);
   protectionRuleRoutes(api);
+  budgetRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.
   api.all("*", guard({}), () => {
     throw notFound();

@@ -1,7 +1,7 @@
 /** Case-insensitive lookups of fixture objects, as the platform treats names. */
 import { type AccessRule, expandScopes, grants, orgRole } from "./auth";
 import type { Caller } from "./context";
-import type { OrgRecord, RepoRecord, UserRecord } from "./fixture";
+import type { EnterpriseRecord, OrgRecord, RepoRecord, UserRecord } from "./fixture";
 import { notFound } from "./http";
 import type { EmulatorState } from "./store";
 
@@ -54,4 +54,9 @@ export function readableRepo(
 export function findUser(state: EmulatorState, login: string): UserRecord | undefined {
   const key = login.toLowerCase();
   return state.fixture.users.find((u) => u.login.toLowerCase() === key);
+}
+
+export function findEnterprise(state: EmulatorState, slug: string): EnterpriseRecord | undefined {
+  const key = slug.toLowerCase();
+  return state.fixture.enterprises.find((e) => e.slug.toLowerCase() === key);
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { BudgetScope, BudgetType } from "../provider/client/schemas";
 import { defaultFixture, type Fixture } from "./fixture";
 
 export interface StoredHookConfig {
@@ -86,6 +87,24 @@ export interface StoredPropertyValue {
   value: string | string[];
 }
 
+export interface StoredBudget {
+  /** A UUID. */
+  id: string;
+  /** The enterprise slug. */
+  enterprise: string;
+  type: BudgetType;
+  sku: string;
+  scope: BudgetScope;
+  /** The organisation, repository (`owner/name`) or cost centre; empty where the scope names none. */
+  entityName: string;
+  /** The login of a user-scoped budget. */
+  user?: string;
+  amount: number;
+  preventFurtherUsage: boolean;
+  willAlert: boolean;
+  recipients: string[];
+}
+
 export interface EmulatorState {
   schema: typeof STATE_SCHEMA;
   nextId: number;
@@ -103,6 +122,9 @@ export interface EmulatorState {
   orgPropertyValues: StoredPropertyValue[];
   /** Repository custom property values. */
   repoPropertyValues: StoredPropertyValue[];
+  budgets: StoredBudget[];
+  /** Enterprises whose budgets feature is turned off (`/_emulator/`): their budget routes answer 404. */
+  budgetsOff: string[];
 }
 
 /**
@@ -133,6 +155,8 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     protectionRules: [],
     orgPropertyValues: [],
     repoPropertyValues: [],
+    budgets: [],
+    budgetsOff: [],
   };
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;

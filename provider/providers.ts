@@ -3,6 +3,7 @@
  * its `kinds/<kind>` module are derived from this list.
  */
 import type { AnyHostingProvider } from "./internal/lifecycle";
+import { budgetProvider } from "./resources/budgets";
 import { deploymentProtectionRuleProvider } from "./resources/deployment-protection-rules";
 import { orgMembershipProvider } from "./resources/memberships";
 import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/property-values";
@@ -23,4 +24,5 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   orgPropertyValueProvider,
   repositoryPropertyValueProvider,
   deploymentProtectionRuleProvider,
+  budgetProvider,
 ];

@@ -2,13 +2,14 @@
  * Control routes under `/_emulator/`: not part of the API. Tests and demos use them to reset the
  * server, read the request log, inject faults and switch on the secondary rate limit, and to do
  * what users do outside the API (accept or decline an organisation invitation, leave an
- * organisation).
+ * organisation, turn an enterprise's budgets feature off).
  */
 import { type Context, Hono } from "hono";
+import { setBudgetsFeature } from "../budgets";
 import type { ServerEnv } from "../context";
 import type { OrgRecord, UserRecord } from "../fixture";
 import { ApiFailure, badRequest, notFound, readBody } from "../http";
-import { findOrg, findUser } from "../lookup";
+import { findEnterprise, findOrg, findUser } from "../lookup";
 import { acceptInvitation, cancelInvitation, isLastOwner, removeMember } from "../memberships";
 
 export function controlRoutes(): Hono<ServerEnv> {
@@ -107,6 +108,17 @@ export function controlRoutes(): Hono<ServerEnv> {
     }
     if (!removeMember(org, user)) throw notFound();
     return c.body(null, 204);
+  });
+
+  // An enterprise whose budgets feature is off (enhanced billing not enabled): budget routes answer 404.
+  app.put("/enterprises/:enterprise/features/budgets", async (c) => {
+    const state = c.get("store").state;
+    const enterprise = findEnterprise(state, c.req.param("enterprise") ?? "");
+    if (!enterprise) throw notFound();
+    const body = await readBody(c);
+    if (typeof body.enabled !== "boolean") throw badRequest("enabled is required: true or false");
+    setBudgetsFeature(state, enterprise, body.enabled);
+    return c.json({ enterprise: enterprise.slug, budgets: body.enabled });
   });
 
   return app;

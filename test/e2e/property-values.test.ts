@@ -146,7 +146,12 @@ describe("property values end to end", () => {
   });
 
   it("previews no change with no request; a refresh reads each collection once", async () => {
-    const { plain, refresh } = await program.noChangePreviews(emulator.controls);
+    const take = () => {
+      const counts = emulator.controls.counts().byRoute;
+      emulator.controls.clearLog();
+      return counts;
+    };
+    const { withoutRefresh: plain, withRefresh: refresh } = await program.noChangePreviews(take);
     figures.previewWithoutRefresh = plain;
     figures.refresh = refresh;
     expect(plain).toEqual({});

@@ -6,7 +6,6 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Controls } from "../../emulator/controls";
 
 export const ROOT = resolve(__dirname, "../..");
 
@@ -168,20 +167,16 @@ export class PulumiProgram {
   }
 
   /**
-   * Runs `preview --expect-no-changes` without and then with `--refresh`, failing unless both
-   * find nothing to do, and returns the API requests of each by route template.
+   * The two no-change previews every end-to-end suite runs, without refresh and with it, each
+   * failing unless `--expect-no-changes` holds. `take` returns (and clears) the requests the server
+   * saw since it was last called, so each preview's requests can be counted.
    */
-  async noChangePreviews(
-    controls: Controls,
-  ): Promise<{ plain: Record<string, number>; refresh: Record<string, number> }> {
-    controls.clearLog();
+  async noChangePreviews<T>(take: () => T): Promise<{ withoutRefresh: T; withRefresh: T }> {
+    take();
     await this.ok("preview", "--expect-no-changes");
-    const plain = controls.counts().byRoute;
-    controls.clearLog();
+    const withoutRefresh = take();
     await this.ok("preview", "--refresh", "--expect-no-changes");
-    const refresh = controls.counts().byRoute;
-    controls.clearLog();
-    return { plain, refresh };
+    return { withoutRefresh, withRefresh: take() };
   }
 
   /** The raw checkpoint file of the file backend, exactly as stored on disk. */

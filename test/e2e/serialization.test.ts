@@ -29,6 +29,15 @@ const ARGS: Record<string, unknown> = {
     environment: "release/eu",
     integrationId: 101,
   },
+  Budget: {
+    enterprise: "acme",
+    amount: 10,
+    preventFurtherUsage: true,
+    alerting: { willAlert: false },
+    scope: "enterprise",
+    type: "ProductPricing",
+    productSku: "actions",
+  },
 };
 
 const TOKEN = "svcp_must_not_leak";

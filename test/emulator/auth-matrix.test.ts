@@ -32,6 +32,7 @@ const CALLERS = {
   noScopes: TOKENS.noScopes, // classic, octocat, no scopes
   fineGrained: TOKENS.fineGrained, // fine-grained, admin, every permission
   install: TOKENS.install, // app installation of deploy-gate on acme-eng: deployments, actions, metadata
+  billing: TOKENS.billing, // classic, billie (billing manager of acme, member of no organisation): manage_billing:enterprise
 } as const;
 type Kind = keyof typeof CALLERS;
 type Expected = Record<Kind, number>;
@@ -43,10 +44,17 @@ interface Row {
   expect: Expected;
 }
 
-/** Every route but the public ones needs a known token (spec, Authentication 1; README). */
-const authenticated = (rest: Omit<Expected, "none" | "unknown">): Expected => ({
+/**
+ * Every route but the public ones needs a known token (spec, Authentication 1; README). The billing
+ * manager's token holds only `manage_billing:enterprise` and billie belongs to no organisation, so
+ * outside budgets she is answered as a token without scopes is, unless a row says otherwise.
+ */
+const authenticated = (
+  rest: Omit<Expected, "none" | "unknown" | "billing"> & { billing?: number },
+): Expected => ({
   none: 401,
   unknown: 401,
+  billing: rest.noScopes,
   ...rest,
 });
 
@@ -99,6 +107,7 @@ const publicRoute = (ok: number, outsider = ok): Expected => ({
   noScopes: outsider,
   fineGrained: ok,
   install: outsider,
+  billing: outsider,
 });
 
 const META: Row[] = [
@@ -106,7 +115,7 @@ const META: Row[] = [
   { route: "GET /user", expect: { ...anyToken(200), install: 403 } },
   { route: "GET /orgs/:org", expect: anyToken(200) },
   // acme-eng/api is private: classic tokens need repo (Authentication 2).
-  { route: "GET /repos/:owner/:repo", expect: { ...anyToken(200), noScopes: 404 } },
+  { route: "GET /repos/:owner/:repo", expect: { ...anyToken(200), noScopes: 404, billing: 404 } },
 ];
 
 const H = "/repos/:owner/:repo/hooks";
@@ -200,6 +209,7 @@ const privateRepoRead = (ok: number): Expected => ({
   noScopes: 404,
   fineGrained: ok,
   install: ok,
+  billing: 404,
 });
 
 const P = "/repos/:owner/:repo/environments/:environment_name/deployment_protection_rules";
@@ -229,6 +239,39 @@ const PROPERTY_VALUES: Row[] = [
   { route: "PATCH /repos/:owner/:repo/properties/values", body: SET_TIER, expect: repoAdmin(204) },
 ];
 
+/**
+ * Budgets of acme (spec, Authentication 5 and 7): classic tokens only; reads need an enterprise admin
+ * or billing manager (`manage_billing:enterprise`), creates and updates also take an organisation
+ * admin (`admin:org`) for budgets of their organisation (the seeded budget and the created one are
+ * acme-eng's), deletes an enterprise admin.
+ */
+const budgetProfile = (ok: number, who: { owner: number; billing: number }): Expected =>
+  authenticated({ siteAdmin: ok, member: 403, noScopes: 403, fineGrained: 403, install: 403, ...who });
+const B = "/enterprises/:enterprise/settings/billing/budgets";
+const BUDGETS: Row[] = [
+  { route: `GET ${B}`, expect: budgetProfile(200, { owner: 403, billing: 200 }) },
+  {
+    route: `POST ${B}`,
+    body: {
+      budget_amount: 50,
+      prevent_further_usage: true,
+      budget_alerting: { will_alert: false, alert_recipients: [] },
+      budget_scope: "organization",
+      budget_entity_name: "acme-eng",
+      budget_type: "SkuPricing",
+      budget_product_sku: "actions_linux",
+    },
+    expect: budgetProfile(200, { owner: 200, billing: 200 }),
+  },
+  { route: `GET ${B}/:budget_id`, expect: budgetProfile(200, { owner: 403, billing: 200 }) },
+  {
+    route: `PATCH ${B}/:budget_id`,
+    body: { budget_amount: 200 },
+    expect: budgetProfile(200, { owner: 200, billing: 200 }),
+  },
+  { route: `DELETE ${B}/:budget_id`, expect: budgetProfile(200, { owner: 403, billing: 403 }) },
+];
+
 const ROWS: Row[] = [
   ...META,
   ...REPO_HOOKS,
@@ -237,6 +280,7 @@ const ROWS: Row[] = [
   ...RUNNER_GROUPS,
   ...PROTECTION_RULES,
   ...PROPERTY_VALUES,
+  ...BUDGETS,
 ];
 
 let emulator: RunningEmulator;

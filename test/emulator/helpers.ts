@@ -26,6 +26,7 @@ export const TOKENS = {
   noScopes: "svcp_noscopes",
   fineGrained: "svc_pat_admin",
   install: "svcs_install",
+  billing: "svcp_billing",
 } as const;
 
 export interface Sandbox {
@@ -186,13 +187,15 @@ export interface World {
   orgGroup: number;
   /** The rule enabling deploy-gate (101) on acme-eng/api's environment `release/eu`. */
   protectionRule: number;
+  /** A budget of acme; routes name a budget no one made when absent. */
+  budget?: string;
 }
 
 /**
  * Creates, as the site administrator: a webhook on acme-eng/api, a global webhook, and a runner
  * group with visibility `selected` in enterprise acme (organisation acme-eng, runner 8) and in
  * organisation acme-eng (repository api, runner 1); deploy-gate as a protection rule of
- * acme-eng/api's environment `release/eu`.
+ * acme-eng/api's environment `release/eu`; a budget of acme for organisation acme-eng.
  */
 export async function seedWorld(emulator: RunningEmulator): Promise<World> {
   const post = async (path: string, body: unknown): Promise<number> => {
@@ -218,7 +221,33 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
     protectionRule: await post("/repos/acme-eng/api/environments/release%2Feu/deployment_protection_rules", {
       integration_id: 101,
     }),
+    budget: await seedBudget(emulator),
   };
+}
+
+/** The body of a budget of enterprise acme for organisation acme-eng, covering Actions. */
+export const ORG_BUDGET = {
+  budget_amount: 100,
+  prevent_further_usage: false,
+  budget_alerting: { will_alert: true, alert_recipients: ["billie"] },
+  budget_scope: "organization",
+  budget_entity_name: "acme-eng",
+  budget_type: "ProductPricing",
+  budget_product_sku: "actions",
+};
+
+/** Creates a budget of acme (answer 200 `{message, budget}`) and returns its id. */
+export async function seedBudget(
+  emulator: RunningEmulator,
+  body: Record<string, unknown> = ORG_BUDGET,
+  token: string = TOKENS.siteAdmin,
+): Promise<string> {
+  const response = await call(emulator, "POST", "/enterprises/acme/settings/billing/budgets", {
+    body,
+    token,
+  });
+  expect(response.status, response.text).toBe(200);
+  return response.body.budget.id;
 }
 
 /**
@@ -239,6 +268,7 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     org_id: "100",
     environment_name: "release%2Feu",
     protection_rule_id: String(world.protectionRule),
+    budget_id: world.budget ?? "00000000-0000-4000-8000-000000000000",
   };
   return template.replace(/:([a-z_]+)/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];

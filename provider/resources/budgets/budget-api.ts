@@ -1,0 +1,230 @@
+/**
+ * The budgets API of one enterprise (`/enterprises/{enterprise}/settings/billing/budgets`), as the
+ * Budget provider uses it. Every request names API version 2026-03-10, the only one budgets exist in.
+ *
+ * Two things are smoothed over here so the provider never sees them:
+ * - single answers carry `budget_product_sku` (a string) and list items `budget_product_skus` (an
+ *   array); both become one `productSku`, so where a budget was read from never shows as drift;
+ * - the API answers 404 for an unknown budget, an unknown enterprise, and an enterprise whose
+ *   budgets feature is off. Only the first means "gone": the others fail with an error that says so
+ *   and what to do, so refresh never drops a budget that still exists and destroy never forgets one.
+ */
+import { HostingApiError, isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
+import type { HostingClient } from "../../client/http";
+import {
+  API_VERSION_2026,
+  type ApiBudget,
+  type ApiBudgetWrite,
+  apiBudgetEnvelopeSchema,
+  apiBudgetListSchema,
+  apiBudgetSchema,
+} from "../../client/schemas";
+
+/** A budget as the server has it, whichever answer it came from. */
+export interface LiveBudget {
+  id: string;
+  type: string;
+  scope: string;
+  /** Empty where the scope names no entity. */
+  entityName: string;
+  amount: number;
+  preventFurtherUsage: boolean;
+  willAlert: boolean;
+  recipients: string[];
+  productSku: string | undefined;
+  user: string | undefined;
+}
+
+/** What identifies a budget on the server besides its id: one per scope, entity, user, type and SKU. */
+export interface BudgetKey {
+  scope: string;
+  type: string;
+  productSku?: string | undefined;
+  entityName?: string | undefined;
+  user?: string | undefined;
+}
+
+/**
+ * One product SKU from either answer: a list item's array holds the budget's SKU; when it holds
+ * several, the one the program wants (if present) is the one it manages.
+ */
+export function liveBudget(api: ApiBudget, wantedSku?: string): LiveBudget {
+  const skus = api.budget_product_skus ?? [];
+  const fromList = wantedSku !== undefined && skus.includes(wantedSku) ? wantedSku : skus[0];
+  return {
+    id: api.id,
+    type: api.budget_type,
+    scope: api.budget_scope,
+    entityName: api.budget_entity_name ?? "",
+    amount: api.budget_amount,
+    preventFurtherUsage: api.prevent_further_usage,
+    willAlert: api.budget_alerting.will_alert,
+    recipients: api.budget_alerting.alert_recipients,
+    productSku: api.budget_product_sku ?? fromList,
+    user: api.user,
+  };
+}
+
+const VERSION = { apiVersion: API_VERSION_2026 } as const;
+const PAGE_SIZE = 100;
+
+const FEATURE_OFF = /feature (is )?not enabled/i;
+
+const sameName = (a: string | undefined, b: string | undefined) =>
+  (a ?? "").toLowerCase() === (b ?? "").toLowerCase();
+
+export function budgetApi(c: HostingClient, enterprise: string) {
+  const collection = `/enterprises/${encodeURIComponent(enterprise)}/settings/billing/budgets`;
+  const path = (budgetId: string) => `${collection}/${encodeURIComponent(budgetId)}`;
+
+  /**
+   * The error to show for a 404 answer that does not mean "gone": the feature being off, named as
+   * such. An error without a status, so nothing downstream takes it for a deleted object.
+   */
+  const featureOff = (e: unknown): HostingApiError | undefined => {
+    if (!isNotFound(e) || !isHostingApiError(e) || !FEATURE_OFF.test(e.apiMessage ?? "")) return undefined;
+    return new HostingApiError({
+      code: "not_found",
+      ...(e.method ? { method: e.method } : {}),
+      ...(e.path ? { path: e.path } : {}),
+      apiMessage: `budgets are not enabled for enterprise ${enterprise} (the server answered 404 "${e.apiMessage}")`,
+      hint: `Turn on budgets (enhanced billing) in the billing settings of ${enterprise}, or take the Budget resources of ${enterprise} out of the program; nothing was changed`,
+    });
+  };
+
+  const noEnterprise = (e: HostingApiError) =>
+    notFoundError({
+      method: e.method ?? "GET",
+      path: e.path ?? collection,
+      message: `Budget: there is no enterprise ${enterprise}, or the token cannot see it`,
+      hint: "Check the enterprise slug, and that the token is a classic token of an enterprise admin or billing manager with the scope manage_billing:enterprise",
+    });
+
+  /**
+   * After a 404 on one budget: undefined when the budget is gone, else why the answer was a 404
+   * (the feature is off, or the enterprise is unknown), learnt from the collection when needed.
+   */
+  const whyNotFound = async (e: unknown): Promise<HostingApiError | undefined> => {
+    const off = featureOff(e);
+    if (off) return off;
+    try {
+      await c.get(collection, { ...VERSION, query: { per_page: 1 }, schema: apiBudgetListSchema });
+      return undefined;
+    } catch (probe) {
+      if (!isNotFound(probe) || !isHostingApiError(probe)) throw probe;
+      return featureOff(probe) ?? noEnterprise(probe);
+    }
+  };
+
+  const api = {
+    collection,
+
+    /** Every budget of the enterprise (of one scope when given), following `has_next_page`. */
+    async list(scope?: string): Promise<ApiBudget[]> {
+      const budgets: ApiBudget[] = [];
+      for (let page = 1; ; page++) {
+        const query = { per_page: PAGE_SIZE, page, ...(scope !== undefined ? { scope } : {}) };
+        const answer = (await c.get(collection, { ...VERSION, query, schema: apiBudgetListSchema })).data;
+        budgets.push(...answer.budgets);
+        if (!answer.has_next_page || answer.budgets.length === 0) return budgets;
+      }
+    },
+
+    /** The budget with this key, if the enterprise has one. */
+    async find(key: BudgetKey): Promise<LiveBudget | undefined> {
+      const found = (await api.list(key.scope)).find(
+        (b) =>
+          b.budget_scope === key.scope &&
+          b.budget_type === key.type &&
+          (b.budget_product_skus ?? [b.budget_product_sku]).includes(key.productSku) &&
+          sameName(b.budget_entity_name, key.entityName) &&
+          (key.scope !== "user" || sameName(b.user, key.user)),
+      );
+      return found && liveBudget(found, key.productSku);
+    },
+
+    /** The budget, or undefined when it is gone (a 404 that means anything else fails). */
+    async read(budgetId: string): Promise<LiveBudget | undefined> {
+      try {
+        return liveBudget((await c.get(path(budgetId), { ...VERSION, schema: apiBudgetSchema })).data);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+        const why = await whyNotFound(e);
+        if (why) throw why;
+        return undefined;
+      }
+    },
+
+    /** The budget `importId` names, or an error saying there is none. */
+    async adopt(budgetId: string): Promise<LiveBudget> {
+      const live = await api.read(budgetId);
+      if (live) return live;
+      throw notFoundError({
+        method: "GET",
+        path: path(budgetId),
+        message: `importId ${budgetId}: enterprise ${enterprise} has no such budget`,
+        hint: `List the budgets with GET ${collection} and use the id of the one to adopt`,
+      });
+    },
+
+    /** One POST; its 404 and 422 answers are explained by `createFailure`. */
+    create: async (body: ApiBudgetWrite) =>
+      liveBudget(
+        (await c.post(collection, body, { ...VERSION, schema: apiBudgetEnvelopeSchema })).data.budget,
+      ),
+
+    /** The whole desired state, so repeating it after a failure is safe. */
+    async update(budgetId: string, body: ApiBudgetWrite): Promise<LiveBudget> {
+      try {
+        const answer = await c.patch(path(budgetId), body, {
+          ...VERSION,
+          idempotent: true,
+          schema: apiBudgetEnvelopeSchema,
+        });
+        return liveBudget(answer.data.budget);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+        throw (
+          (await whyNotFound(e)) ??
+          notFoundError({
+            method: "PATCH",
+            path: path(budgetId),
+            message: `Budget ${enterprise}/${budgetId} no longer exists`,
+            hint: "Run pulumi refresh to drop it from the state; the next pulumi up creates it again",
+          })
+        );
+      }
+    },
+
+    /** Deletes the budget; one already gone is done, but the feature being off is an error. */
+    async remove(budgetId: string): Promise<void> {
+      try {
+        await c.delete(path(budgetId), VERSION);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+        const off = featureOff(e);
+        if (off) throw off;
+      }
+    },
+
+    /**
+     * What a failed create means to the user: the feature off or the enterprise unknown (404), or
+     * a budget with the same key already there (422), named with its id so it can be adopted.
+     */
+    async createFailure(e: unknown, key: BudgetKey): Promise<unknown> {
+      if (!isHostingApiError(e)) return e;
+      if (isNotFound(e)) return featureOff(e) ?? noEnterprise(e);
+      if (e.status !== 422 || !e.errors.some((d) => d.code === "already_exists")) return e;
+      const existing = await api.find(key).catch(() => undefined);
+      return new HostingApiError({
+        code: "validation_failed",
+        status: 422,
+        method: "POST",
+        path: collection,
+        apiMessage: `enterprise ${enterprise} already has a ${key.type} budget for ${key.productSku ?? "this SKU"} with scope ${key.scope}${key.entityName ? ` ${key.entityName}` : ""}${key.user ? ` (user ${key.user})` : ""}`,
+        hint: `Set importId${existing ? ` to "${existing.id}"` : ""} to bring it under management instead of creating a second one`,
+      });
+    },
+  };
+  return api;
+}

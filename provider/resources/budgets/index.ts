@@ -1,0 +1,2 @@
+/** Enterprise billing budgets: Budget. */
+export * from "./budget";
