@@ -9,7 +9,7 @@
  * caller's role (403), the budgets feature (404 "Feature not enabled"), the budget id (404 when
  * unknown or not a UUID), then the body.
  */
-import type { Context, Hono, MiddlewareHandler } from "hono";
+import type { Context, Hono } from "hono";
 import { API_VERSION_2026, BUDGET_ID_PATTERN, BUDGET_SCOPES } from "../../provider/client/schemas";
 import { type AccessRule, callerOf } from "../auth";
 import {
@@ -29,18 +29,22 @@ import { badRequest, notFound, pageParams, paginate, readBody } from "../http";
 import { findEnterprise, findUser } from "../lookup";
 import type { StoredBudget } from "../store";
 
-const REFUSED: AccessRule["refuse"] = ["fine_grained", "app_installation"];
+/** App and fine-grained tokens are refused; budgets exist in API version 2026-03-10 only (spec, Versioning). */
+const BUDGETS_API: Pick<AccessRule, "refuse" | "apiVersion"> = {
+  refuse: ["fine_grained", "app_installation"],
+  apiVersion: API_VERSION_2026,
+};
 /** Reads: enterprise admins and billing managers (`admin:enterprise` implies `manage_billing:enterprise`). */
-const READ: AccessRule = { scopes: ["manage_billing:enterprise"], refuse: REFUSED };
+const READ: AccessRule = { scopes: ["manage_billing:enterprise"], ...BUDGETS_API };
 /** Creates and updates: also organisation admins, with `admin:org`, for their organisations' budgets. */
-const WRITE: AccessRule = { scopes: ["manage_billing:enterprise", "admin:org"], refuse: REFUSED };
+const WRITE: AccessRule = { scopes: ["manage_billing:enterprise", "admin:org"], ...BUDGETS_API };
 /** Deletes: enterprise admins only. */
-const DELETE: AccessRule = { scopes: ["manage_billing:enterprise"], refuse: REFUSED };
+const DELETE: AccessRule = { scopes: ["manage_billing:enterprise"], ...BUDGETS_API };
 
 const B = "/enterprises/:enterprise/settings/billing/budgets";
 
 export function budgetRoutes(app: Hono<ServerEnv>): void {
-  app.get(B, guard(READ), budgetsVersion, (c) => {
+  app.get(B, guard(READ), (c) => {
     const { state, enterprise } = budgetsContext(c, assertMayRead);
     const scope = c.req.query("scope");
     if (scope !== undefined && !(BUDGET_SCOPES as readonly string[]).includes(scope)) {
@@ -65,7 +69,7 @@ export function budgetRoutes(app: Hono<ServerEnv>): void {
     });
   });
 
-  app.post(B, guard(WRITE), budgetsVersion, async (c) => {
+  app.post(B, guard(WRITE), async (c) => {
     const { store, state, enterprise, role } = budgetsContext(c, mayWriteSome);
     const fields = budgetFromCreate(state, enterprise, await readBody(c));
     assertMayWrite(role, fields);
@@ -75,11 +79,9 @@ export function budgetRoutes(app: Hono<ServerEnv>): void {
     return c.json({ message: "Budget successfully created", budget: render(budget) });
   });
 
-  app.get(`${B}/:budget_id`, guard(READ), budgetsVersion, (c) =>
-    c.json(render(budgetOf(c, assertMayRead).budget)),
-  );
+  app.get(`${B}/:budget_id`, guard(READ), (c) => c.json(render(budgetOf(c, assertMayRead).budget)));
 
-  app.patch(`${B}/:budget_id`, guard(WRITE), budgetsVersion, async (c) => {
+  app.patch(`${B}/:budget_id`, guard(WRITE), async (c) => {
     const { state, enterprise, role, budget } = budgetOf(c, mayWriteSome);
     const next = budgetFromUpdate(state, enterprise, budget, await readBody(c));
     assertMayWrite(role, budget, next);
@@ -90,27 +92,12 @@ export function budgetRoutes(app: Hono<ServerEnv>): void {
     return c.json({ message: "Budget successfully updated", budget: render(updated) });
   });
 
-  app.delete(`${B}/:budget_id`, guard(DELETE), budgetsVersion, (c) => {
+  app.delete(`${B}/:budget_id`, guard(DELETE), (c) => {
     const { state, budget } = budgetOf(c, assertMayDelete);
     state.budgets = state.budgets.filter((b) => b.id !== budget.id);
     return c.json({ message: "Budget successfully deleted", budget_id: budget.id });
   });
 }
-
-/**
- * Budgets exist in API version 2026-03-10 only (spec, Versioning): a request naming another known
- * version is a 400; one naming none is served in 2026-03-10.
- */
-const budgetsVersion: MiddlewareHandler<ServerEnv> = async (c, next) => {
-  const requested = c.req.header("x-service-api-version");
-  if (requested !== undefined && requested !== API_VERSION_2026) {
-    throw badRequest(
-      `Budgets are served in API version ${API_VERSION_2026}, not ${requested}: send X-Service-Api-Version: ${API_VERSION_2026}`,
-    );
-  }
-  c.header("X-Service-Api-Version-Selected", API_VERSION_2026);
-  await next();
-};
 
 /**
  * The enterprise (404 when unknown), the caller's role (403 when `allow` refuses it), then the

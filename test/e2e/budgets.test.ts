@@ -49,7 +49,11 @@ const actionsBudget = () => emulator.store.state.budgets.find((b) => b.scope ===
 async function apiCall(method: string, path: string, body?: unknown): Promise<void> {
   const response = await fetch(`${emulator.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+      "x-service-api-version": "2026-03-10", // the one version budgets exist in
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   expect(response.status, await response.text()).toBe(200);

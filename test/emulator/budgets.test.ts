@@ -9,6 +9,7 @@
  * (owner olivia; repositories api, web) and acme-ops; `solo` is outside the enterprise.
  */
 import { describe, expect, it } from "vitest";
+import { API_VERSION_2026 } from "../../provider/client/schemas";
 import {
   type ApiResponse,
   type CallOptions,
@@ -40,8 +41,12 @@ const USER_BUDGET = {
   user: "mona",
 };
 
+/** Budget routes exist in API version 2026-03-10 only: every call names it unless a test says otherwise. */
 const budgets = (method: string, path = "", options: CallOptions = {}) =>
-  call(sandbox.emulator, method, `${B}${path}`, options);
+  call(sandbox.emulator, method, `${B}${path}`, {
+    ...options,
+    headers: { "x-service-api-version": API_VERSION_2026, ...options.headers },
+  });
 
 const create = (body: Record<string, unknown>, token: string = TOKENS.siteAdmin) =>
   budgets("POST", "", { body, token });
@@ -341,21 +346,24 @@ describe("ids, enterprises and versions", () => {
   });
 
   it("an unknown enterprise is a 404", async () => {
-    const response = await call(sandbox.emulator, "GET", "/enterprises/nope/settings/billing/budgets");
+    const response = await call(sandbox.emulator, "GET", "/enterprises/nope/settings/billing/budgets", {
+      headers: { "x-service-api-version": API_VERSION_2026 },
+    });
     expect(response.status).toBe(404);
     expectErrorBody(response.body, "Not Found");
   });
 
-  it("serves API version 2026-03-10 (or none named) and refuses 2022-11-28 with a 400", async () => {
+  it("serves API version 2026-03-10 only: 2022-11-28, or no version named, is a 400", async () => {
     const current = await budgets("GET", "", { headers: { "x-service-api-version": "2026-03-10" } });
     expect(current.status).toBe(200);
     expect(current.headers.get("x-service-api-version-selected")).toBe("2026-03-10");
-    expect((await budgets("GET")).headers.get("x-service-api-version-selected")).toBe("2026-03-10");
+    const unnamed = await call(sandbox.emulator, "GET", B);
+    expectBadRequest(unnamed, /requires the header X-Service-Api-Version: 2026-03-10; got none/);
     const old = await budgets("POST", "", {
       body: ORG_BUDGET,
       headers: { "x-service-api-version": "2022-11-28" },
     });
-    expectBadRequest(old, /served in API version 2026-03-10/);
+    expectBadRequest(old, /requires the header X-Service-Api-Version: 2026-03-10; got 2022-11-28/);
     expect(sandbox.emulator.store.state.budgets).toEqual([]);
     const id = await seedBudget(sandbox.emulator);
     for (const method of ["GET", "PATCH", "DELETE"]) {
@@ -363,7 +371,7 @@ describe("ids, enterprises and versions", () => {
         headers: { "x-service-api-version": "2022-11-28" },
         ...(method === "PATCH" ? { body: { budget_amount: 1 } } : {}),
       });
-      expectBadRequest(response, /served in API version 2026-03-10/);
+      expectBadRequest(response, /requires the header X-Service-Api-Version: 2026-03-10/);
     }
     expect(sandbox.emulator.store.state.budgets[0]?.amount).toBe(100);
   });

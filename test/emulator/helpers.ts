@@ -2,6 +2,7 @@
  * Shared set-up of the sandbox server suites: one server per file on port 0, reset before every
  * test, and thin helpers that drive it over real HTTP with `fetch`.
  */
+
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { createApp } from "../../emulator/app";
 import { Controls } from "../../emulator/controls";
@@ -14,6 +15,7 @@ import {
   startEmulator,
 } from "../../emulator/index";
 import { Store } from "../../emulator/store";
+import { API_VERSION_2026 } from "../../provider/client/schemas";
 
 export const DOCS_URL = "https://docs.hosting.invalid/rest";
 export const MASK = "********";
@@ -245,6 +247,7 @@ export async function seedBudget(
   const response = await call(emulator, "POST", "/enterprises/acme/settings/billing/budgets", {
     body,
     token,
+    headers: { "x-service-api-version": API_VERSION_2026 },
   });
   expect(response.status, response.text).toBe(200);
   return response.body.budget.id;

@@ -3,8 +3,10 @@
  * them: check (every rule, 0 requests), diff, create, read, update, delete, importId, ambiguous
  * failures, the budgets feature turned off, and the billing manager's token.
  */
+
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
+import { API_VERSION_2026 } from "../../../provider/client/schemas";
 import { UNKNOWN } from "../../../provider/internal/check";
 import { configure } from "../../../provider/internal/context";
 import {
@@ -22,6 +24,10 @@ useSandbox((e) => {
 });
 
 const B = "/enterprises/acme/settings/billing/budgets";
+
+/** Changes budgets outside Pulumi, in the API version their routes exist in. */
+const budgetApi = (method: string, path: string, body: unknown) =>
+  api(emulator, method, path, body, "svcp_siteadmin", { "x-service-api-version": API_VERSION_2026 });
 const ROUTE = "/enterprises/{enterprise}/settings/billing/budgets";
 
 const ORG = ORG_BUDGET_ARGS;
@@ -197,21 +203,23 @@ describe("Budget", () => {
       "hosting:apiVersion": "2022-11-28",
     };
     configure({ get: (key) => config[key] });
-    await expect(budgets.create(await checked(ORG))).rejects.toThrow(/400.*served in API version 2026-03-10/);
+    await expect(budgets.create(await checked(ORG))).rejects.toThrow(
+      /400.*requires the header X-Service-Api-Version: 2026-03-10/,
+    );
   });
 
   it("an out-of-band change is drift naming the field; recipients reordered are not", async () => {
     const inputs = await checked(ORG);
     const created = await budgets.create(inputs);
     const budgetId = created.outs.budgetId;
-    await api(emulator, "PATCH", `${B}/${budgetId}`, {
+    await budgetApi("PATCH", `${B}/${budgetId}`, {
       budget_alerting: { alert_recipients: ["admin", "billie"] },
     });
     const same = await budgets.read(created.id, created.outs);
     // The same set: state keeps the program's order, so nothing shows in a preview either.
     expect(same.props).toEqual(created.outs);
     expect((await budgets.diff(created.id, same.props as BudgetOutputs, inputs)).changes).toBe(false);
-    await api(emulator, "PATCH", `${B}/${budgetId}`, { budget_amount: 500 });
+    await budgetApi("PATCH", `${B}/${budgetId}`, { budget_amount: 500 });
     const drifted = await budgets.read(created.id, created.outs);
     expect(drifted.inputs).toMatchObject({ amount: 500 });
     const diff = await budgets.diff(created.id, drifted.props as BudgetOutputs, inputs);
@@ -248,7 +256,7 @@ describe("Budget", () => {
   });
 
   it("adopts importId without a write when it matches, converging it when not", async () => {
-    const made = await api(emulator, "POST", B, {
+    const made = await budgetApi("POST", B, {
       budget_amount: 70,
       prevent_further_usage: false,
       budget_alerting: { will_alert: true, alert_recipients: ["admin", "billie"] },

@@ -43,17 +43,21 @@ export async function control(emulator: RunningEmulator, method: string, path: s
   return response.status === 204 ? undefined : response.json();
 }
 
-/** Calls the API as an administrator would, outside Pulumi (the "web UI" of the tests). */
+/**
+ * Calls the API as an administrator would, outside Pulumi (the "web UI" of the tests). `headers`
+ * adds to the request's, e.g. the `X-Service-Api-Version` of a route that exists in one version.
+ */
 export async function api(
   emulator: RunningEmulator,
   method: string,
   path: string,
   body?: unknown,
   token = "svcp_siteadmin",
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${emulator.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
