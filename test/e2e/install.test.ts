@@ -5,7 +5,7 @@
  * what a published package would hold, and the lowest supported @pulumi/pulumi.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -15,28 +15,46 @@ import { PulumiProgram, ROOT, requirePulumi } from "./pulumi";
 /** The lowest @pulumi/pulumi the peer range admits; tested beside the newest. */
 const LOWEST_PULUMI = "3.216.0";
 
-/** The demo's resources (index.ts and examples/), as a user's plain JavaScript program. */
-const DEMO_PROGRAM = `
-const pulumi = require("@pulumi/pulumi");
-const hosting = require("pulumi-hosting");
-new hosting.RepositoryWebhook("ci", {
-  owner: "acme-eng", repository: "api", url: "https://ci.example.com/hooks/hosting", contentType: "json",
-  secret: pulumi.secret("demo-signing-secret"), events: ["push", "pull_request"],
-});
-new hosting.GlobalWebhook("audit", {
-  url: "https://audit.example.com/hosting", events: ["organization", "user", "repository", "membership"],
-});
-new hosting.EnterpriseRunnerGroup("deployers", {
-  enterprise: "acme", name: "deployers", visibility: "selected", selectedOrganizationIds: [100], runners: [7],
-  restrictedToWorkflows: true, selectedWorkflows: ["acme-eng/api/.github/workflows/deploy.yml@refs/heads/main"],
-});
-const builders = new hosting.OrgRunnerGroup("builders", {
-  org: "acme-eng", name: "builders", visibility: "selected", selectedRepositoryIds: [1000, 1001],
-});
-new hosting.RunnerGroupRunners("builders-runners", { org: "acme-eng", runnerGroupId: builders.runnerGroupId, runners: [1, 2] });
-new hosting.OrgMembership("mona", { org: "acme-eng", username: "mona", role: "member", onDestroy: "retain" });
-new hosting.DeploymentProtectionRule("release-gate", { owner: "acme-eng", repository: "api", environment: "release/eu", integrationId: 101 });
-`;
+/** The TypeScript the demo runs with (the program's own, as the README's examples have it). */
+const TYPESCRIPT = JSON.parse(
+  execFileSync("node", ["-p", 'JSON.stringify(require("./package.json").devDependencies.typescript)'], {
+    cwd: ROOT,
+    encoding: "utf8",
+  }),
+) as string;
+
+/**
+ * Makes the program the demo itself: the root index.ts and the examples it declares, in TypeScript,
+ * importing the library by name as a user's program does.
+ */
+function useDemoProgram(dir: string): void {
+  cpSync(join(ROOT, "index.ts"), join(dir, "index.ts"));
+  cpSync(join(ROOT, "examples"), join(dir, "examples"), {
+    recursive: true,
+    filter: (source) => !source.includes("node_modules") && !source.endsWith("package.json"),
+  });
+  writeFileSync(
+    join(dir, "Pulumi.yaml"),
+    "name: git-install\nmain: index.ts\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n",
+  );
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2023",
+        module: "node16",
+        moduleResolution: "node16",
+        strict: true,
+        skipLibCheck: true,
+      },
+      files: ["index.ts"],
+    }),
+  );
+}
+
+function hostingResources(program: PulumiProgram) {
+  return program.resources().filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/hosting:"));
+}
 
 const children: ChildProcess[] = [];
 
@@ -94,9 +112,11 @@ describe("installing pulumi-hosting", () => {
     const repo = join(mkdtempSync(join(tmpdir(), "hosting-git-")), "pulumi-hosting.git");
     execFileSync("git", ["clone", "--quiet", "--bare", ROOT, repo]);
     const commit = execFileSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
-    const program = new PulumiProgram("git-install", DEMO_PROGRAM, {
+    const program = new PulumiProgram("git-install", "", {
       library: { git: `git+file://${repo}#${commit}` },
+      devDependencies: { typescript: TYPESCRIPT },
     });
+    useDemoProgram(program.dir);
 
     const installed = join(program.dir, "node_modules/pulumi-hosting");
     expect(existsSync(join(installed, "dist/provider/index.js"))).toBe(true);
@@ -106,12 +126,14 @@ describe("installing pulumi-hosting", () => {
     const origin = await startInstalledEmulator(program.dir);
     await program.initStack(origin, "svcp_siteadmin");
     const up = await program.ok("up", "--yes", "--skip-preview");
-    expect(up.output).toMatch(/\+ 7 created/);
+    const created = Number(/\+ (\d+) created/.exec(up.output)?.[1]);
+    // Every resource of the demo, and the stack.
+    expect(created).toBe(hostingResources(program).length + 1);
+    expect(created).toBeGreaterThan(20);
     expect(up.output).not.toMatch(/warning: using pulumi-resource-pulumi-nodejs/);
     const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");
     expect(drift.code, drift.output).toBe(0);
-    for (const r of program.resources()) {
-      if (!r.type.startsWith("pulumi-nodejs:dynamic/hosting:")) continue;
+    for (const r of hostingResources(program)) {
       expect(String(r.outputs?.__provider)).toContain('require("pulumi-hosting/kinds/');
     }
   });

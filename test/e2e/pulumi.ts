@@ -61,6 +61,8 @@ export interface ProgramOptions {
   library?: LibraryInstall;
   /** The program's @pulumi/pulumi version; the checkout's by default. */
   pulumiVersion?: string;
+  /** Further packages the program installs (e.g. `typescript` for a TypeScript program). */
+  devDependencies?: Record<string, string>;
 }
 
 export class PulumiProgram {
@@ -108,6 +110,7 @@ export class PulumiProgram {
         name,
         private: true,
         dependencies: { "pulumi-hosting": source, "@pulumi/pulumi": pulumiVersion },
+        ...(options.devDependencies ? { devDependencies: options.devDependencies } : {}),
       }),
     );
     this.npm("install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error");
