@@ -13,6 +13,7 @@ import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
 import { membershipRoutes } from "./routes/memberships";
 import { metaRoutes } from "./routes/meta";
+import { privateRegistryRoutes } from "./routes/private-registries";
 import { repoHookRoutes } from "./routes/repo-hooks";
 import { runnerGroupRoutes } from "./routes/runner-groups";
 import type { Store } from "./store";
@@ -46,6 +47,7 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
   globalHookRoutes(api);
   membershipRoutes(api);
   runnerGroupRoutes(api);
+  privateRegistryRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.
   api.all("*", guard({}), () => {
     throw notFound();

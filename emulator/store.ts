@@ -6,6 +6,12 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type {
+  PrivateRegistryAuthType,
+  PrivateRegistryOidcField,
+  PrivateRegistryType,
+  PrivateRegistryVisibility,
+} from "../provider/client/schemas";
 import { defaultFixture, type Fixture } from "./fixture";
 
 export interface StoredHookConfig {
@@ -66,6 +72,33 @@ export interface Invitation {
   created_at: string;
 }
 
+export interface StoredPrivateRegistry {
+  /** The organisation's login. */
+  org: string;
+  /** The secret name, derived from the registry type at creation; the path id. */
+  name: string;
+  registryType: PrivateRegistryType;
+  url: string;
+  username: string | null;
+  replacesBase: boolean;
+  visibility: PrivateRegistryVisibility;
+  selectedRepositoryIds: number[];
+  authType: PrivateRegistryAuthType;
+  /** OIDC settings of the auth type, by wire name. */
+  oidc: Partial<Record<PrivateRegistryOidcField, string>>;
+  /** The plaintext the server opened (null for OIDC); never returned by the API, read by tests. */
+  value: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An organisation's Curve25519 key pair for private registry values (raw keys, base64). */
+export interface StoredRegistryKey {
+  keyId: string;
+  publicKey: string;
+  privateKey: string;
+}
+
 export interface EmulatorState {
   schema: typeof STATE_SCHEMA;
   nextId: number;
@@ -78,6 +111,9 @@ export interface EmulatorState {
   runnerGroupOf: Record<string, number>;
   invitations: Invitation[];
   nextGroupId: number;
+  privateRegistries: StoredPrivateRegistry[];
+  /** Organisation login (lower case) -> its current registry key pair, made on first use. */
+  registryKeys: Record<string, StoredRegistryKey>;
 }
 
 /**
@@ -105,6 +141,8 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     runnerGroupOf: {},
     invitations: [],
     nextGroupId: FIRST_GROUP_ID,
+    privateRegistries: [],
+    registryKeys: {},
   };
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;

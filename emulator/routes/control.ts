@@ -10,6 +10,7 @@ import type { OrgRecord, UserRecord } from "../fixture";
 import { ApiFailure, badRequest, notFound, readBody } from "../http";
 import { findOrg, findUser } from "../lookup";
 import { acceptInvitation, cancelInvitation, isLastOwner, removeMember } from "../memberships";
+import { privateRegistryControls } from "./private-registries";
 
 export function controlRoutes(): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
@@ -108,6 +109,8 @@ export function controlRoutes(): Hono<ServerEnv> {
     if (!removeMember(org, user)) throw notFound();
     return c.body(null, 204);
   });
+
+  privateRegistryControls(app);
 
   return app;
 }

@@ -169,12 +169,15 @@ export interface World {
   globalHook: number;
   enterpriseGroup: number;
   orgGroup: number;
+  /** The secret name of a private registry of acme-eng. */
+  registry: string;
 }
 
 /**
  * Creates, as the site administrator: a webhook on acme-eng/api, a global webhook, and a runner
  * group with visibility `selected` in enterprise acme (organisation acme-eng, runner 8) and in
- * organisation acme-eng (repository api, runner 1).
+ * organisation acme-eng (repository api, runner 1), and an OIDC private registry of acme-eng (no
+ * sealed value needed).
  */
 export async function seedWorld(emulator: RunningEmulator): Promise<World> {
   const post = async (path: string, body: unknown): Promise<number> => {
@@ -197,7 +200,23 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
       selected_repository_ids: [1000],
       runners: [1],
     }),
+    registry: await seedRegistry(emulator),
   };
+}
+
+async function seedRegistry(emulator: RunningEmulator): Promise<string> {
+  const response = await call(emulator, "POST", "/orgs/acme-eng/private-registries", {
+    body: {
+      registry_type: "maven_repository",
+      url: "https://maven.example.com/seed",
+      visibility: "all",
+      auth_type: "oidc_azure",
+      tenant_id: "seed-tenant",
+      client_id: "seed-client",
+    },
+  });
+  expect(response.status, response.text).toBe(201);
+  return response.body.name;
 }
 
 /**
@@ -216,6 +235,7 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     group_id: String(enterprise ? world.enterpriseGroup : world.orgGroup),
     runner_id: enterprise ? "8" : "1",
     org_id: "100",
+    secret_name: world.registry,
   };
   return template.replace(/:([a-z_]+)/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];
