@@ -59,7 +59,9 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
 const requestLog: MiddlewareHandler<ServerEnv> = async (c, next) => {
   await next();
   const matched = c.req.matchedRoutes.filter((r) => r.method !== "ALL");
-  const template = matched.at(-1)?.path ?? "(unmatched)";
+  // The first matching route is the one that answers: a static path such as
+  // `.../private-registries/public-key` also matches the `{secret_name}` route registered after it.
+  const template = matched[0]?.path ?? "(unmatched)";
   c.get("controls").record({
     method: c.req.method,
     path: apiPath(c.req.url),

@@ -69,6 +69,13 @@ describe("public key", () => {
     expect(await publicKey()).toEqual(rotated.body);
   });
 
+  it("is logged under its own route, not as a registry named public-key", async () => {
+    await control(sandbox.emulator, "DELETE", "/requests");
+    await publicKey();
+    const log = (await control(sandbox.emulator, "GET", "/requests")).body.requests;
+    expect(log.map((r: Json) => r.route)).toEqual(["/orgs/{org}/private-registries/public-key"]);
+  });
+
   it("differs between organisations", async () => {
     expect((await publicKey("acme-ops")).key).not.toBe((await publicKey()).key);
   });
