@@ -16,6 +16,14 @@ export type {
 } from "./resources/memberships";
 export { OrgMembership } from "./resources/memberships";
 export type {
+  PrivateRegistryArgs,
+  PrivateRegistryAuthType,
+  PrivateRegistryOidcArgs,
+  PrivateRegistryType,
+  PrivateRegistryVisibility,
+} from "./resources/private-registries";
+export { PrivateRegistry } from "./resources/private-registries";
+export type {
   EnterpriseRunnerGroupArgs,
   OrgRunnerGroupArgs,
   RunnerGroupRunnersArgs,

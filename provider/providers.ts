@@ -4,6 +4,7 @@
  */
 import type { AnyHostingProvider } from "./internal/lifecycle";
 import { orgMembershipProvider } from "./resources/memberships";
+import { privateRegistryProvider } from "./resources/private-registries";
 import {
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,
@@ -18,4 +19,5 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
   orgMembershipProvider,
+  privateRegistryProvider,
 ];
