@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { declareMemberships } from "./examples/memberships/memberships";
+import { declarePrivateRegistries } from "./examples/private-registries/private-registries";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
 import { declareWebhooks } from "./examples/webhooks/webhooks";
 
@@ -31,4 +32,15 @@ export const runnerGroups = declareRunnerGroups({
 export const memberships = declareMemberships({
   org: "acme-eng",
   members: [{ username: "mona", role: "member", onDestroy: "retain" }],
+});
+
+// The npm token is a demo default like the webhook secret; set your own with
+// `pulumi config set --secret registryToken ...`. The server receives it sealed; state keeps a digest.
+export const privateRegistries = declarePrivateRegistries({
+  org: "acme-eng",
+  npmUrl: "https://npm.example.com/registry",
+  npmToken: config.getSecret("registryToken") ?? pulumi.secret("demo-registry-token"),
+  npmRepositoryIds: [1000], // acme-eng/api
+  mavenUrl: "https://acme.jfrog.example.com/artifactory/maven",
+  jfrogProvider: "hosting",
 });

@@ -55,16 +55,12 @@ export function rotateKey(store: Store, org: OrgRecord): StoredRegistryKey {
   return key;
 }
 
-type Sodium = typeof import("libsodium-wrappers");
-let sodium: Promise<Sodium> | undefined;
+let sodium: Promise<typeof import("libsodium-wrappers")> | undefined;
 
-/** libsodium (WebAssembly) is initialised once, when the first value is opened. */
-function loadSodium(): Promise<Sodium> {
-  // The module's own object: the import's named bindings are copies taken before initialisation.
-  sodium ??= import("libsodium-wrappers").then(async ({ default: lib }) => {
-    await lib.ready;
-    return lib;
-  });
+/** libsodium (WebAssembly) initialises asynchronously, once, when the first value is opened. */
+function loadSodium() {
+  // `default` is the module's own object; the import's named bindings are copies taken before `ready`.
+  sodium ??= import("libsodium-wrappers").then(({ default: lib }) => lib.ready.then(() => lib));
   return sodium;
 }
 

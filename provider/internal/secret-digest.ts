@@ -50,7 +50,7 @@ function derive(value: string, salt: Buffer, cost: Parsed["cost"], length: numbe
   // scrypt needs 128 * N * r bytes; Node's default ceiling (32 MiB) is exactly the default cost.
   const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r };
   return new Promise((resolve, reject) =>
-    scrypt(value.normalize("NFC"), salt, length, options, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(value, salt, length, options, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 

@@ -21,6 +21,13 @@ const ARGS: Record<string, unknown> = {
   OrgRunnerGroup: { org: "acme-eng", name: "o" },
   RunnerGroupRunners: { org: "acme-eng", runnerGroupId: 2, runners: [1] },
   OrgMembership: { org: "acme-eng", username: "mona" },
+  PrivateRegistry: {
+    org: "acme-eng",
+    registryType: "npm_registry",
+    url: "https://npm.example.com",
+    visibility: "all",
+    value: "hook-secret",
+  },
 };
 
 const TOKEN = "svcp_must_not_leak";

@@ -146,21 +146,14 @@ const crossField: CrossFieldRules<PrivateRegistryInputs> = (inputs, pending) => 
 /** What state knows that the API does not say: the org's spelling, the value's digest, importId. */
 type Recorded = Partial<PrivateRegistryOutputs> & { org: string };
 
-/** A value of one of the API's enumerations, or undefined when the answer leaves it out. */
-function parsed<T extends string>(
-  values: readonly T[],
-  field: string,
-  raw: string | undefined,
-  name: string,
-) {
+/** A value of one of the API's enumerations; one this version does not know cannot be managed. */
+function known<T extends string>(values: readonly T[], field: string, raw: string, name: string): T {
   const match = values.find((v) => v === raw);
-  if (raw !== undefined && match === undefined) {
-    throw new HostingApiError({
-      code: "unexpected_response",
-      apiMessage: `private registry ${name} has ${field} "${raw}", which this version does not know`,
-    });
-  }
-  return match;
+  if (match !== undefined) return match;
+  throw new HostingApiError({
+    code: "unexpected_response",
+    apiMessage: `private registry ${name} has ${field} "${raw}", which this version does not know`,
+  });
 }
 
 /**
@@ -168,23 +161,24 @@ function parsed<T extends string>(
  * keeps its recorded value; drift in it cannot be seen.
  */
 function registryOutputs(recorded: Recorded, api: ApiPrivateRegistry): PrivateRegistryOutputs {
-  const registryType = parsed(PRIVATE_REGISTRY_TYPES, "registry_type", api.registry_type, api.name);
-  const visibility = parsed(PRIVATE_REGISTRY_VISIBILITIES, "visibility", api.visibility, api.name);
-  const authType = parsed(PRIVATE_REGISTRY_AUTH_TYPES, "auth_type", api.auth_type, api.name);
-  const selected = (visibility ?? recorded.visibility) === "selected";
+  const visibility = known(PRIVATE_REGISTRY_VISIBILITIES, "visibility", api.visibility, api.name);
   return compact({
     org: recorded.org,
     importId: recorded.importId,
-    registryType: registryType ?? recorded.registryType ?? "npm_registry",
+    registryType: known(PRIVATE_REGISTRY_TYPES, "registry_type", api.registry_type, api.name),
     url: api.url ?? recorded.url ?? "",
-    visibility: visibility ?? recorded.visibility ?? "all",
+    visibility,
     username: api.username === undefined ? recorded.username : (api.username ?? undefined),
     replacesBase: api.replaces_base ?? recorded.replacesBase ?? false,
     value: recorded.value,
-    selectedRepositoryIds: selected
-      ? (api.selected_repository_ids ?? recorded.selectedRepositoryIds ?? [])
-      : undefined,
-    authType: authType ?? recorded.authType ?? "token",
+    selectedRepositoryIds:
+      visibility === "selected"
+        ? (api.selected_repository_ids ?? recorded.selectedRepositoryIds ?? [])
+        : undefined,
+    authType:
+      api.auth_type === undefined
+        ? (recorded.authType ?? "token")
+        : known(PRIVATE_REGISTRY_AUTH_TYPES, "auth_type", api.auth_type, api.name),
     ...oidcFromApi(api, recorded),
     name: api.name,
     createdAt: api.created_at ?? "",

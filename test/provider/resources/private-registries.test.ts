@@ -27,6 +27,9 @@ beforeEach(() => {
   if (emulator) forgetPublicKey(client(), KEY_ROUTE);
 });
 
+/** check digests every value with scrypt (about 0.1 s of an idle core each, more on a busy one). */
+const SCRYPT_TIMEOUT_MS = 60_000;
+
 const VALUE = "npm-token-5b7c-plaintext";
 const base = {
   org: "acme-eng",
@@ -57,7 +60,7 @@ const POST = "POST /orgs/{org}/private-registries";
 const PATCH = "PATCH /orgs/{org}/private-registries/{secret_name}";
 const GET = "GET /orgs/{org}/private-registries/{secret_name}";
 
-describe("PrivateRegistry check", () => {
+describe("PrivateRegistry check", { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it("applies the defaults and replaces the value by its digest", async () => {
     const inputs = await checked({ ...base, value: VALUE });
     expect(inputs).toEqual({ ...base, replacesBase: false, authType: "token", value: expect.any(String) });
@@ -116,7 +119,7 @@ describe("PrivateRegistry check", () => {
   });
 });
 
-describe("PrivateRegistry diff", () => {
+describe("PrivateRegistry diff", { timeout: SCRYPT_TIMEOUT_MS }, () => {
   const olds = async () => ({
     ...(await checked({
       ...base,
@@ -160,7 +163,7 @@ describe("PrivateRegistry diff", () => {
   });
 });
 
-describe("PrivateRegistry lifecycle", () => {
+describe("PrivateRegistry lifecycle", { timeout: SCRYPT_TIMEOUT_MS }, () => {
   it("creates with the public key and one POST; the server holds exactly the value, state only its digest", async () => {
     const inputs = await checked({ ...base, value: VALUE, username: "ci" });
     emulator.controls.clearLog();
