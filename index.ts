@@ -5,6 +5,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { declareMemberships } from "./examples/memberships/memberships";
 import { declarePrivateRegistries } from "./examples/private-registries/private-registries";
+import { declarePropertyValues } from "./examples/property-values/property-values";
+import { declareProtectionRules } from "./examples/protection-rules/protection-rules";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
 import { declareWebhooks } from "./examples/webhooks/webhooks";
 
@@ -32,6 +34,22 @@ export const runnerGroups = declareRunnerGroups({
 export const memberships = declareMemberships({
   org: "acme-eng",
   members: [{ username: "mona", role: "member", onDestroy: "retain" }],
+});
+
+// deploy-gate (101) guards production and release/eu of acme-eng/api; change-window (102) guards
+// production too.
+export const protectionRules = declareProtectionRules({
+  owner: "acme-eng",
+  repository: "api",
+  gates: { production: [101, 102], "release/eu": [101] },
+});
+
+// Values of properties the enterprise acme defines (for acme-eng) and acme-eng defines (for its
+// repositories). Destroying the demo removes these values and no others.
+export const propertyValues = declarePropertyValues({
+  org: "acme-eng",
+  orgValues: { cost_center: "cc-1234", tier: "gold", regions: ["eu", "us"] },
+  repositories: { "acme-eng/api": { tier: "silver", cost_center: "cc-api" } },
 });
 
 // The npm token is a demo default like the webhook secret; set your own with

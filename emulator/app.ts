@@ -14,6 +14,8 @@ import { globalHookRoutes } from "./routes/global-hooks";
 import { membershipRoutes } from "./routes/memberships";
 import { metaRoutes } from "./routes/meta";
 import { privateRegistryRoutes } from "./routes/private-registries";
+import { propertyValueRoutes } from "./routes/property-values";
+import { protectionRuleRoutes } from "./routes/protection-rules";
 import { repoHookRoutes } from "./routes/repo-hooks";
 import { runnerGroupRoutes } from "./routes/runner-groups";
 import type { Store } from "./store";
@@ -47,6 +49,8 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
   globalHookRoutes(api);
   membershipRoutes(api);
   runnerGroupRoutes(api);
+  propertyValueRoutes(api);
+  protectionRuleRoutes(api);
   privateRegistryRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.
   api.all("*", guard({}), () => {
@@ -59,8 +63,8 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
 const requestLog: MiddlewareHandler<ServerEnv> = async (c, next) => {
   await next();
   const matched = c.req.matchedRoutes.filter((r) => r.method !== "ALL");
-  // The first matching route is the one that answers: a static path such as
-  // `.../private-registries/public-key` also matches the `{secret_name}` route registered after it.
+  // Routes run in the order they were registered, so the first match is the one that answered:
+  // `.../apps` also matches `.../:protection_rule_id`, registered after it.
   const template = matched[0]?.path ?? "(unmatched)";
   c.get("controls").record({
     method: c.req.method,

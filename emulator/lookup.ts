@@ -1,5 +1,5 @@
 /** Case-insensitive lookups of fixture objects, as the platform treats names. */
-import { orgRole } from "./auth";
+import { type AccessRule, expandScopes, grants, orgRole } from "./auth";
 import type { Caller } from "./context";
 import type { OrgRecord, RepoRecord, UserRecord } from "./fixture";
 import { notFound } from "./http";
@@ -26,6 +26,29 @@ export function adminRepo(state: EmulatorState, caller: Caller, owner: string, n
   const org = repo && findOrg(state, repo.owner);
   if (!repo || !org || orgRole(caller, org) !== "admin") throw notFound();
   return repo;
+}
+
+/**
+ * A repository the caller may read through a route guarded by `rule`, with its organisation. A
+ * private one is hidden (404) from anyone outside its organisation, from tokens the rule does not
+ * grant (anonymous callers of public routes included) and from classic tokens without `repo`
+ * (spec, Authentication 2).
+ */
+export function readableRepo(
+  state: EmulatorState,
+  caller: Caller | undefined,
+  owner: string,
+  name: string,
+  rule: AccessRule,
+): { repo: RepoRecord; org: OrgRecord } {
+  const repo = findRepo(state, owner, name);
+  const org = repo && findOrg(state, repo.owner);
+  if (!repo || !org) throw notFound();
+  const classicWithoutRepo =
+    caller?.token.kind === "classic" && !expandScopes(caller.token.scopes).has("repo");
+  const hidden = !orgRole(caller, org) || !grants(caller, rule) || classicWithoutRepo;
+  if (repo.private && hidden) throw notFound();
+  return { repo, org };
 }
 
 export function findUser(state: EmulatorState, login: string): UserRecord | undefined {

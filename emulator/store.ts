@@ -72,6 +72,26 @@ export interface Invitation {
   created_at: string;
 }
 
+/** A custom deployment protection rule: an app enabled on one environment of a repository. */
+export interface StoredProtectionRule {
+  id: number;
+  /** `owner/repo` (lower case) of the repository. */
+  repo: string;
+  /** The environment's name as the fixture spells it. */
+  environment: string;
+  appId: number;
+}
+
+/** A custom property's value of one organisation or one repository (absent: no value). */
+export interface StoredPropertyValue {
+  /** The organisation's login, or `owner/repo` (lower case) for a repository. */
+  target: string;
+  /** The property's name, spelled as its definition. */
+  name: string;
+  /** A string (string, single select) or the chosen values (multi select). */
+  value: string | string[];
+}
+
 export interface StoredPrivateRegistry {
   /** The organisation's login. */
   org: string;
@@ -111,6 +131,11 @@ export interface EmulatorState {
   runnerGroupOf: Record<string, number>;
   invitations: Invitation[];
   nextGroupId: number;
+  protectionRules: StoredProtectionRule[];
+  /** Organisation custom property values (organisations of an enterprise only). */
+  orgPropertyValues: StoredPropertyValue[];
+  /** Repository custom property values. */
+  repoPropertyValues: StoredPropertyValue[];
   privateRegistries: StoredPrivateRegistry[];
   /** Organisation login (lower case) -> its current registry key pair, made on first use. */
   registryKeys: Record<string, StoredRegistryKey>;
@@ -141,6 +166,9 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     runnerGroupOf: {},
     invitations: [],
     nextGroupId: FIRST_GROUP_ID,
+    protectionRules: [],
+    orgPropertyValues: [],
+    repoPropertyValues: [],
     privateRegistries: [],
     registryKeys: {},
   };

@@ -9,6 +9,11 @@ export { HostingApiError, isNotFound, isRateLimited } from "./client/errors";
 export type { ClientOptions, RequestOptions } from "./client/http";
 export { HostingClient } from "./client/http";
 export type {
+  DeploymentProtectionRuleArgs,
+  ProtectionRuleApp,
+} from "./resources/deployment-protection-rules";
+export { DeploymentProtectionRule } from "./resources/deployment-protection-rules";
+export type {
   OrgMembershipArgs,
   OrgMembershipOnDestroy,
   OrgMembershipRole,
@@ -23,6 +28,12 @@ export type {
   PrivateRegistryVisibility,
 } from "./resources/private-registries";
 export { PrivateRegistry } from "./resources/private-registries";
+export type {
+  OrgPropertyValueArgs,
+  PropertyValue,
+  RepositoryPropertyValueArgs,
+} from "./resources/property-values";
+export { OrgPropertyValue, RepositoryPropertyValue } from "./resources/property-values";
 export type {
   EnterpriseRunnerGroupArgs,
   OrgRunnerGroupArgs,

@@ -3,8 +3,10 @@
  * its `kinds/<kind>` module are derived from this list.
  */
 import type { AnyHostingProvider } from "./internal/lifecycle";
+import { deploymentProtectionRuleProvider } from "./resources/deployment-protection-rules";
 import { orgMembershipProvider } from "./resources/memberships";
 import { privateRegistryProvider } from "./resources/private-registries";
+import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/property-values";
 import {
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,
@@ -19,5 +21,8 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
   orgMembershipProvider,
+  orgPropertyValueProvider,
+  repositoryPropertyValueProvider,
+  deploymentProtectionRuleProvider,
   privateRegistryProvider,
 ];

@@ -1,89 +1,169 @@
 /**
- * `npm run bench`: request counts, timings and memory of the provider against the sandbox server,
- * with 20 ms of injected latency per request so concurrency shows as it would on a real network.
- * Prints figures; asserts nothing (targets are read from the output, not enforced by tests).
+ * `npm run bench`: the library as users feel it, through the real Pulumi CLI. For each count N and
+ * injected latency it times `pulumi up`, `preview`, `preview --refresh` and `destroy` of N resources
+ * of mixed families against the sandbox server, and the same for the floor (N no-op dynamic
+ * resources with the same inputs, same CLI, same SDK, same machine, same run). Prints seconds, the
+ * ratio to the floor against the targets, API requests per resource, state size and CPU time.
+ *
+ * Environment: BENCH_N (default 300; a list such as 300,1000), BENCH_LATENCY_MS (default 0,25),
+ * BENCH_PARALLEL (e.g. 4,8,16,32,64: also run up and destroy with --parallel P at 25 ms),
+ * BENCH_REPEAT (default 1: samples per figure, the median kept). Needs the Pulumi CLI on PATH; everything else lives in a temporary folder
+ * removed at the end.
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { startEmulator } from "../emulator/index";
-import { HostingClient } from "../provider/client/http";
-import { configure } from "../provider/internal/context";
+import { BenchProgram, gnuTimeAvailable, packLibrary, requirePulumi } from "./bench/cli";
+import { FLOOR_JS, MIX_DESCRIPTION, MIX_JS, mixCounts, OURS_JS } from "./bench/programs";
 import {
-  repositoryWebhookProvider as provider,
-  type RepositoryWebhookInputs,
-} from "../provider/resources/webhooks";
+  BOUND_EXPLANATION,
+  type Cell,
+  cellReport,
+  OPERATIONS,
+  type ParallelRow,
+  parallelReport,
+  routesReport,
+} from "./bench/report";
+import { type Figures, figure, log, numbers, pairedCycles, programFigures, Sandbox } from "./bench/run";
 
-const HOOKS = Number(process.env.BENCH_HOOKS ?? 200);
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+const ROOT = resolve(__dirname, "../..");
+const PARALLEL_LATENCY_MS = 25;
 
 async function main(): Promise<void> {
+  const pulumiVersion = requirePulumi();
+  const counts = numbers("BENCH_N", "300");
+  const latencies = numbers("BENCH_LATENCY_MS", "0,25");
+  const parallels = process.env.BENCH_PARALLEL?.trim() ? numbers("BENCH_PARALLEL", "") : [];
+  const repeat = numbers("BENCH_REPEAT", "1")[0] || 1;
+  const defaultParallelism = 4 * availableParallelism();
+  const loadAtStart = loadavg();
+  const sdkVersion: string = JSON.parse(
+    readFileSync(join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
+  ).version;
+
+  const work = mkdtempSync(join(tmpdir(), "hosting-bench-"));
+  const cleanup = () => rmSync(work, { recursive: true, force: true });
+  process.once("SIGINT", () => {
+    cleanup();
+    process.exit(130);
+  });
   const emulator = await startEmulator({ port: 0 });
-  const settings = { "hosting:baseUrl": emulator.origin, "hosting:token": "svcp_siteadmin" } as Record<
-    string,
-    string
-  >;
-  configure({ get: (k) => settings[k] });
-  const rows: Array<[string, string]> = [];
-  const latency = async () => {
-    const response = await fetch(`${emulator.origin}/_emulator/faults`, {
-      method: "POST",
-      body: JSON.stringify({ path: "/*", latencyMs: LATENCY_MS, count: 1_000_000 }),
-    });
-    if (response.status !== 201) throw new Error(`could not inject latency: ${await response.text()}`);
-  };
-  const measure = async (label: string, run: () => Promise<unknown>) => {
-    emulator.controls.clearLog();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const started = performance.now();
-    await run();
-    const ms = performance.now() - started;
-    const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
-    rows.push([
-      label,
-      `${emulator.controls.counts().total} requests, ${ms.toFixed(0)} ms, heap ${heapMb >= 0 ? "+" : ""}${heapMb.toFixed(1)} MB`,
-    ]);
-  };
+  const sandbox = new Sandbox(emulator);
+  try {
+    log(`packing the library and installing two programs in ${work}`);
+    const tarball = packLibrary(ROOT, work);
+    const home = join(work, ".pulumi-home");
+    const ours = new BenchProgram(
+      work,
+      "hosting-bench",
+      { "index.js": OURS_JS, "mix.js": MIX_JS },
+      { "pulumi-hosting": `file:${tarball}`, "@pulumi/pulumi": sdkVersion },
+      home,
+    );
+    const floor = new BenchProgram(
+      work,
+      "floor-bench",
+      { "index.js": FLOOR_JS, "mix.js": MIX_JS },
+      { "@pulumi/pulumi": sdkVersion },
+      home,
+    );
+    ours.install();
+    floor.install();
+    // Warm the disk cache and the CLI's plugin lookup before anything is timed.
+    for (const program of [ours, floor]) {
+      await program.initStack("warmup", emulator.origin, 10);
+      await program.run("preview", "--stack", "warmup");
+    }
 
-  await latency();
-  const inputs = (i: number): RepositoryWebhookInputs => ({
-    owner: "acme-eng",
-    repository: "api",
-    url: `https://ci.example.com/hook/${i}`,
-    contentType: "json",
-    secret: `secret-${i}`,
-    insecureSsl: false,
-    active: true,
-    events: ["push", "pull_request"],
-  });
+    const cells: Cell[] = [];
+    const parallelRows: ParallelRow[][] = [];
+    const programs = { ours, floor };
+    for (const n of counts) {
+      for (const latencyMs of latencies) {
+        log(`N=${n}, ${latencyMs} ms`);
+        const run = await pairedCycles(
+          sandbox,
+          programs,
+          `n${n}-l${latencyMs}`,
+          n,
+          latencyMs,
+          OPERATIONS,
+          repeat,
+        );
+        cells.push({
+          n,
+          latencyMs,
+          parallelism: defaultParallelism,
+          ours: programFigures(run.ours, run.state.ours),
+          floor: programFigures(run.floor, run.state.floor),
+        });
+      }
+      const latencyMs = PARALLEL_LATENCY_MS;
+      const rows: ParallelRow[] = [];
+      for (const p of parallels) {
+        log(`N=${n}, ${latencyMs} ms, --parallel ${p}`);
+        const stack = `n${n}-l${latencyMs}-p${p}`;
+        const run = await pairedCycles(sandbox, programs, stack, n, latencyMs, ["up", "destroy"], repeat, [
+          "--parallel",
+          String(p),
+        ]);
+        const pick = (f: Figures) => ({ up: figure(f, "up"), destroy: figure(f, "destroy") });
+        rows.push({ n, latencyMs, parallelism: p, ours: pick(run.ours), floor: pick(run.floor) });
+      }
+      if (rows.length) parallelRows.push(rows);
+    }
+    const loadAtEnd = loadavg();
 
-  const created: Array<{ id: string; outs: Awaited<ReturnType<typeof provider.create>>["outs"] }> = [];
-  await measure(`create ${HOOKS} webhooks (parallel, as the engine runs them)`, async () => {
-    created.push(...(await Promise.all(Array.from({ length: HOOKS }, (_, i) => provider.create(inputs(i))))));
-  });
-  await measure(`refresh ${HOOKS} webhooks (read each)`, () =>
-    Promise.all(created.map((c) => provider.read(c.id, c.outs))),
-  );
-  await measure(`diff ${HOOKS} webhooks (no request)`, () =>
-    Promise.all(created.map((c) => provider.diff(c.id, c.outs, inputs(Number(c.outs.url.split("/").pop()))))),
-  );
-  const client = new HostingClient({ apiRoot: emulator.url, token: "svcp_siteadmin", apiVersion: undefined });
-  await measure(`list ${HOOKS} webhooks (per_page=100, Link pagination)`, () =>
-    client.paginate("/repos/acme-eng/api/hooks"),
-  );
-  await measure(`delete ${HOOKS} webhooks (parallel)`, () =>
-    Promise.all(created.map((c) => provider.delete(c.id, c.outs))),
-  );
-
-  const fixedPolicy = HOOKS * 1_000;
-  console.log(`pulumi-hosting bench: ${HOOKS} repository webhooks, ${LATENCY_MS} ms latency per request\n`);
-  for (const [label, figure] of rows) console.log(`${label.padEnd(58)} ${figure}`);
-  console.log(
-    `\nfor comparison, a fixed one-write-per-second policy needs ${(fixedPolicy / 1000).toFixed(0)} s for the creates alone`,
-  );
-  console.log(`process rss ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`);
-  await emulator.close();
-  process.exit(0);
+    const engineEnv = ["PULUMI_PARALLEL", "PULUMI_SKIP_CHECKPOINTS", "PULUMI_PARALLEL_DIFF"]
+      .filter((k) => process.env[k] !== undefined)
+      .map((k) => `${k}=${process.env[k]}`);
+    const out = [
+      "# pulumi-hosting bench: the real Pulumi CLI, file backend, sandbox server in the bench process",
+      "",
+      `machine: ${availableParallelism()} CPUs (${cpus()[0]?.model ?? "unknown"}), node ${process.version}, ` +
+        `pulumi ${pulumiVersion}, @pulumi/pulumi ${sdkVersion}, engine default parallelism ${defaultParallelism} (4 x CPUs)`,
+      `N: ${counts.join(", ")}; latency per API request: ${latencies.join(", ")} ms; ` +
+        (repeat > 1
+          ? `median of ${repeat} samples per figure`
+          : "one sample per figure (BENCH_REPEAT=3 for medians)") +
+        (engineEnv.length ? `; engine environment: ${engineEnv.join(" ")}` : ""),
+      `load average (1 min) at start ${loadAtStart[0]?.toFixed(1)}, at end ${loadAtEnd[0]?.toFixed(1)}: ` +
+        "other work on the machine skews the figures; ours and the floor alternate operation by operation",
+      "",
+      `ours: ${MIX_DESCRIPTION}`,
+      ...counts.map(
+        (n) =>
+          `  N=${n}: ${Object.entries(mixCounts(n))
+            .map(([family, c]) => `${c} ${family}`)
+            .join(", ")}`,
+      ),
+      "floor: the same N resources and inputs as pulumi.dynamic.Resource with an inline no-op provider",
+      "  (create returns the inputs, diff no change, read the state, delete nothing); no API requests.",
+      "",
+      "Columns: seconds are wall time of the CLI command (program start to exit). API req/resource and",
+      "writes (POST/PATCH/PUT/DELETE) come from the sandbox's request log; '1 write/s policy' is the time a",
+      "client allowed one write per second would need for those writes alone. CLI CPU is user+system",
+      "seconds of the pulumi process tree (GNU time); sandbox CPU is this process serving the API.",
+      gnuTimeAvailable() ? "" : "(GNU time not found at /usr/bin/time: CLI CPU not measured)",
+      "Targets: at 0 ms, up and destroy <= 1.1x the floor, both previews <= 1.25x.",
+      BOUND_EXPLANATION,
+      "",
+      ...cells.flatMap((cell) => [cellReport(cell), ""]),
+      ...cells.slice(0, 1).flatMap((cell) => [routesReport(cell), ""]),
+      ...parallelRows.flatMap((rows) => [parallelReport(rows), ""]),
+    ];
+    console.log(out.join("\n"));
+  } finally {
+    await emulator.close();
+    cleanup();
+  }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  },
+);

@@ -1,11 +1,11 @@
 /** The authenticated user, organisations and repositories: what clients read to orient themselves. */
 import type { Context, Hono } from "hono";
-import { type AccessRule, callerOf, expandScopes, orgRole } from "../auth";
+import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
 import type { OrgRecord, RepoRecord } from "../fixture";
 import { guard } from "../guard";
 import { apiRoot, forbidden, notFound } from "../http";
-import { findOrg, findRepo } from "../lookup";
+import { findOrg, readableRepo } from "../lookup";
 import { nodeId, orgSummary, userSummary } from "../render";
 
 const USER: AccessRule = { refuse: ["app_installation"] };
@@ -25,16 +25,9 @@ export function metaRoutes(app: Hono<ServerEnv>): void {
   });
 
   app.get("/repos/:owner/:repo", guard(METADATA), (c) => {
-    const caller = callerOf(c);
     const state = c.get("store").state;
-    const repo = findRepo(state, c.req.param("owner"), c.req.param("repo"));
-    const org = repo && findOrg(state, repo.owner);
-    if (!repo || !org) throw notFound();
-    // A private repository is hidden from outsiders and from classic tokens without `repo`
-    // (spec, Authentication 2).
-    const classicWithoutRepo =
-      caller.token.kind === "classic" && !expandScopes(caller.token.scopes).has("repo");
-    if (repo.private && (!orgRole(caller, org) || classicWithoutRepo)) throw notFound();
+    const owner = c.req.param("owner");
+    const { repo, org } = readableRepo(state, callerOf(c), owner, c.req.param("repo"), METADATA);
     return c.json(repoObject(c, repo, org));
   });
 }

@@ -179,6 +179,62 @@ export const apiRunnerSchema = z.object({
 });
 export type ApiRunner = z.infer<typeof apiRunnerSchema>;
 
+/** The kinds of custom property (organisation properties of an enterprise, repository properties of an organisation). */
+export const PROPERTY_VALUE_TYPES = ["string", "single_select", "multi_select"] as const;
+export type PropertyValueType = (typeof PROPERTY_VALUE_TYPES)[number];
+
+/**
+ * A custom property name as the platform allows it: letters, digits, `_`, `-`, `$` and `#`, at
+ * most 75 characters, no spaces.
+ */
+export const PROPERTY_NAME_PATTERN = /^[A-Za-z0-9_$#-]{1,75}$/;
+
+/**
+ * One custom property value: a string (string and single select properties), strings (multi
+ * select), or null (no value). `GET .../values` answers an array of these, `PATCH .../values`
+ * takes `{properties: [...]}` of them.
+ */
+export const apiPropertyValueSchema = z.object({
+  property_name: z.string(),
+  value: z.union([z.string(), z.array(z.string())]).nullable(),
+});
+export type ApiPropertyValue = z.infer<typeof apiPropertyValueSchema>;
+/**
+ * The app of a custom deployment protection rule, and an integration available to an environment
+ * (spec, concepts, Deployment protection rule: the same four fields).
+ */
+export const apiProtectionRuleAppSchema = z.object({
+  id: z.number().int(),
+  node_id: z.string().optional(),
+  slug: z.string(),
+  integration_url: z.string().optional(),
+});
+export type ApiProtectionRuleApp = z.infer<typeof apiProtectionRuleAppSchema>;
+
+export const apiDeploymentProtectionRuleSchema = z.object({
+  id: z.number().int(),
+  node_id: z.string().optional(),
+  enabled: z.boolean(),
+  app: apiProtectionRuleAppSchema,
+});
+export type ApiDeploymentProtectionRule = z.infer<typeof apiDeploymentProtectionRuleSchema>;
+
+/** `GET .../deployment_protection_rules`: every rule of the environment, in one answer. */
+export const apiDeploymentProtectionRuleListSchema = z.object({
+  total_count: z.number().int(),
+  custom_deployment_protection_rules: z.array(apiDeploymentProtectionRuleSchema),
+});
+
+/**
+ * `GET .../deployment_protection_rules/apps` answers an array of two objects (spec, table P):
+ * `{total_count}`, then `{available_custom_deployment_protection_rule_integrations: [...]}`.
+ */
+export const AVAILABLE_INTEGRATIONS_KEY = "available_custom_deployment_protection_rule_integrations";
+export const apiAvailableIntegrationsPageSchema = z.tuple([
+  z.object({ total_count: z.number().int() }),
+  z.object({ [AVAILABLE_INTEGRATIONS_KEY]: z.array(apiProtectionRuleAppSchema) }),
+]);
+
 /** `registry_type` of an organisation private registry (spec, Organization private registries). */
 export const PRIVATE_REGISTRY_TYPES = [
   "maven_repository",

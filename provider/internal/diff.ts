@@ -54,3 +54,19 @@ export function canonical(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+
+/**
+ * A `comparable` for names the platform treats case-insensitively: those string fields are
+ * lower-cased before diff compares them, so respelling `Mona` as `mona` is no change (and never a
+ * replacement whose delete half undoes what the create half just did).
+ */
+export function lowerCased<T>(...keys: ReadonlyArray<keyof T & string>): (values: object) => object {
+  const names: ReadonlySet<string> = new Set(keys);
+  return (values) =>
+    Object.fromEntries(
+      Object.entries(values).map(([k, v]) => [
+        k,
+        names.has(k) && typeof v === "string" ? v.toLowerCase() : v,
+      ]),
+    );
+}

@@ -24,7 +24,7 @@ import {
 } from "../client/schemas";
 import { fields } from "../internal/check";
 import { client } from "../internal/context";
-import { type FieldRules, sameValue } from "../internal/diff";
+import { type FieldRules, lowerCased, sameValue } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
 import { compact } from "../internal/outputs";
@@ -105,14 +105,7 @@ function orgMembershipOutputs(
 }
 
 /** Names are case-insensitive on the platform: `Mona` and `mona` are one membership. */
-function comparable(values: object): object {
-  const v = values as Partial<OrgMembershipInputs>;
-  return {
-    ...v,
-    ...(typeof v.org === "string" ? { org: v.org.toLowerCase() } : {}),
-    ...(typeof v.username === "string" ? { username: v.username.toLowerCase() } : {}),
-  };
-}
+const comparable = lowerCased<OrgMembershipInputs>("org", "username");
 
 // ---------------------------------------------------------------------------------------------
 // Replace-on-change (`state` is an output only: it is never compared)

@@ -35,6 +35,7 @@ const builders = new hosting.OrgRunnerGroup("builders", {
 });
 new hosting.RunnerGroupRunners("builders-runners", { org: "acme-eng", runnerGroupId: builders.runnerGroupId, runners: [1, 2] });
 new hosting.OrgMembership("mona", { org: "acme-eng", username: "mona", role: "member", onDestroy: "retain" });
+new hosting.DeploymentProtectionRule("release-gate", { owner: "acme-eng", repository: "api", environment: "release/eu", integrationId: 101 });
 `;
 
 const children: ChildProcess[] = [];
@@ -103,9 +104,7 @@ describe("installing pulumi-hosting", () => {
     expect(existsSync(join(installed, "test"))).toBe(false);
 
     const origin = await startInstalledEmulator(program.dir);
-    await program.ok("stack", "init", "dev");
-    await program.ok("config", "set", "hosting:baseUrl", origin);
-    await program.ok("config", "set", "--secret", "hosting:token", "svcp_siteadmin");
+    await program.initStack(origin, "svcp_siteadmin");
     const up = await program.ok("up", "--yes", "--skip-preview");
     expect(up.output).toMatch(/\+ 7 created/);
     expect(up.output).not.toMatch(/warning: using pulumi-resource-pulumi-nodejs/);
@@ -138,9 +137,7 @@ new hosting.OrgMembership("mona", { org: "acme-eng", username: "mona" });
       expect(program.node('console.log(require("@pulumi/pulumi/package.json").version)').trim()).toBe(
         LOWEST_PULUMI,
       );
-      await program.ok("stack", "init", "dev");
-      await program.ok("config", "set", "hosting:baseUrl", emulator.origin);
-      await program.ok("config", "set", "--secret", "hosting:token", "svcp_siteadmin");
+      await program.initStack(emulator.origin, "svcp_siteadmin");
       await program.ok("up", "--yes", "--skip-preview");
       expect(emulator.store.state.repoHooks).toHaveLength(1);
       const clean = await program.run("preview", "--refresh", "--expect-no-changes");

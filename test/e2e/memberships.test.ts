@@ -80,9 +80,7 @@ beforeAll(async () => {
   requirePulumi();
   emulator = await startEmulator({ port: 0 });
   program = new PulumiProgram("memberships", programOf([MONA]));
-  await program.ok("stack", "init", "dev");
-  await program.ok("config", "set", "hosting:baseUrl", emulator.origin);
-  await program.ok("config", "set", "--secret", "hosting:token", TOKEN);
+  await program.initStack(emulator.origin, TOKEN);
 });
 
 afterAll(async () => {

@@ -153,15 +153,11 @@ describe("private registries end to end", () => {
   });
 
   it("previews no change with no request, and refreshes clean", async () => {
-    emulator.controls.clearLog();
-    const preview = await run("preview", "--expect-no-changes");
-    expect(preview.code, preview.output).toBe(0);
-    figures.previewWithoutRefresh = requests();
-    expect(figures.previewWithoutRefresh).toEqual({});
-    const refresh = await run("preview", "--refresh", "--expect-no-changes");
-    expect(refresh.code, refresh.output).toBe(0);
-    figures.refresh = requests();
-    expect(figures.refresh).toEqual({ "GET /{secret_name}": 2 });
+    const { plain, refresh } = await program.noChangePreviews(emulator.controls);
+    figures.previewWithoutRefresh = plain;
+    figures.refresh = refresh;
+    expect(plain).toEqual({});
+    expect(refresh).toEqual({ "GET /orgs/{org}/private-registries/{secret_name}": 2 });
   });
 
   it("sends a value changed in code, sealed for a key rotated since the last up", async () => {

@@ -6,6 +6,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Controls } from "../../emulator/controls";
 
 export const ROOT = resolve(__dirname, "../..");
 
@@ -113,6 +114,13 @@ export class PulumiProgram {
     this.npm("install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error");
   }
 
+  /** Creates the stack `dev` with the server's address and the token (a secret) as stack config. */
+  async initStack(origin: string, token: string): Promise<void> {
+    await this.ok("stack", "init", "dev");
+    await this.ok("config", "set", "hosting:baseUrl", origin);
+    await this.ok("config", "set", "--secret", "hosting:token", token);
+  }
+
   /** Runs npm in the program's folder (e.g. to install another version of the library). */
   npm(...args: string[]): string {
     return execFileSync("npm", args, { cwd: this.dir, env: this.env, encoding: "utf8", stdio: "pipe" });
@@ -157,6 +165,23 @@ export class PulumiProgram {
     if (result.code !== 0)
       throw new Error(`pulumi ${args.join(" ")} exited ${result.code}:\n${result.output}`);
     return result;
+  }
+
+  /**
+   * Runs `preview --expect-no-changes` without and then with `--refresh`, failing unless both
+   * find nothing to do, and returns the API requests of each by route template.
+   */
+  async noChangePreviews(
+    controls: Controls,
+  ): Promise<{ plain: Record<string, number>; refresh: Record<string, number> }> {
+    controls.clearLog();
+    await this.ok("preview", "--expect-no-changes");
+    const plain = controls.counts().byRoute;
+    controls.clearLog();
+    await this.ok("preview", "--refresh", "--expect-no-changes");
+    const refresh = controls.counts().byRoute;
+    controls.clearLog();
+    return { plain, refresh };
   }
 
   /** The raw checkpoint file of the file backend, exactly as stored on disk. */

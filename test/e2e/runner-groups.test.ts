@@ -84,9 +84,7 @@ beforeAll(async () => {
   requirePulumi();
   emulator = await startEmulator({ port: 0 });
   program = new PulumiProgram("runner-groups", PROGRAM);
-  await program.ok("stack", "init", "dev");
-  await program.ok("config", "set", "hosting:baseUrl", emulator.origin);
-  await program.ok("config", "set", "--secret", "hosting:token", TOKEN);
+  await program.initStack(emulator.origin, TOKEN);
 });
 
 afterAll(async () => {
@@ -199,7 +197,7 @@ describe("runner groups end to end", () => {
     expect(destroy.output).toMatch(/default runner group: it cannot be deleted and was left in place/);
     expect(destroy.output).toMatch(/returned to the organisation's default runner group/);
     expect(groups().filter((g) => !g.default)).toEqual([]);
-    expect(groups().filter((g) => g.default)).toHaveLength(3);
+    expect(groups().filter((g) => g.default)).toHaveLength(4); // acme, acme-eng, acme-ops, solo
     expect([groupOf(1), groupOf(2), groupOf(7)]).toEqual([2, 2, 1]);
   });
 });

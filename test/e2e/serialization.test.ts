@@ -21,6 +21,14 @@ const ARGS: Record<string, unknown> = {
   OrgRunnerGroup: { org: "acme-eng", name: "o" },
   RunnerGroupRunners: { org: "acme-eng", runnerGroupId: 2, runners: [1] },
   OrgMembership: { org: "acme-eng", username: "mona" },
+  OrgPropertyValue: { org: "acme-eng", propertyName: "tier", value: "gold" },
+  RepositoryPropertyValue: { owner: "acme-eng", repository: "api", propertyName: "tier", value: "gold" },
+  DeploymentProtectionRule: {
+    owner: "acme-eng",
+    repository: "api",
+    environment: "release/eu",
+    integrationId: 101,
+  },
   PrivateRegistry: {
     org: "acme-eng",
     registryType: "npm_registry",

@@ -26,9 +26,7 @@ beforeAll(async () => {
   fixture.tokens[OLD_TOKEN] = { ...admin };
   emulator = await startEmulator({ port: 0, fixture });
   program = new PulumiProgram("rotation", PROGRAM);
-  await program.ok("stack", "init", "dev");
-  await program.ok("config", "set", "hosting:baseUrl", emulator.origin);
-  await program.ok("config", "set", "--secret", "hosting:token", OLD_TOKEN);
+  await program.initStack(emulator.origin, OLD_TOKEN);
   await program.ok("up", "--yes");
 });
 

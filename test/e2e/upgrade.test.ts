@@ -66,9 +66,7 @@ beforeAll(async () => {
   requirePulumi();
   emulator = await startEmulator({ port: 0 });
   program = new PulumiProgram("upgrade", PROGRAM);
-  await program.ok("stack", "init", "dev");
-  await program.ok("config", "set", "hosting:baseUrl", emulator.origin);
-  await program.ok("config", "set", "--secret", "hosting:token", TOKEN);
+  await program.initStack(emulator.origin, TOKEN);
   await program.ok("up", "--yes");
   await writeAs010();
 });

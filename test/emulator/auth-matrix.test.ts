@@ -14,6 +14,7 @@ import {
   control,
   fillRoute,
   type Json,
+  requiredHeaders,
   seedWorld,
   servedRoutes,
   stateOf,
@@ -186,6 +187,49 @@ const RUNNER_GROUPS: Row[] = [
 ];
 
 /**
+ * Reading the protection rules of acme-eng/api (private; table P, "public"): `repo` or Actions read,
+ * and seeing the repository (the app is installed on acme-eng); a private repository is a 404 to
+ * everyone else, anonymous callers included.
+ */
+const privateRepoRead = (ok: number): Expected => ({
+  none: 404,
+  unknown: 401,
+  siteAdmin: ok,
+  owner: ok,
+  member: ok,
+  noScopes: 404,
+  fineGrained: ok,
+  install: ok,
+});
+
+const P = "/repos/:owner/:repo/environments/:environment_name/deployment_protection_rules";
+const PROTECTION_RULES: Row[] = [
+  { route: `GET ${P}`, expect: privateRepoRead(200) },
+  // Writes and the app list: the repository's admins, `repo`, Administration (deploy-gate has none).
+  { route: `POST ${P}`, body: { integration_id: 102 }, expect: repoAdmin(201) },
+  { route: `GET ${P}/apps`, expect: repoAdmin(200) },
+  { route: `GET ${P}/:protection_rule_id`, expect: privateRepoRead(200) },
+  { route: `DELETE ${P}/:protection_rule_id`, expect: repoAdmin(204) },
+];
+
+/**
+ * Custom property values. Organisation values (API version 2026-03-10): organisation admins with
+ * read:org / admin:org, or FG `custom_properties_for_organizations`. Repository values: read like
+ * the repository (public; acme-eng/api is private), written by its admins with `repo` or FG
+ * `repository_custom_properties` write.
+ */
+const SET_TIER = { properties: [{ property_name: "tier", value: "gold" }] };
+const PROPERTY_VALUES: Row[] = [
+  { route: "GET /organizations/:org/org-properties/values", expect: orgOwner(200) },
+  { route: "PATCH /organizations/:org/org-properties/values", body: SET_TIER, expect: orgOwner(204) },
+  {
+    route: "GET /repos/:owner/:repo/properties/values",
+    expect: privateRepoRead(200),
+  },
+  { route: "PATCH /repos/:owner/:repo/properties/values", body: SET_TIER, expect: repoAdmin(204) },
+];
+
+/**
  * Private registries of acme-eng: admin:org of an owner, or the FG permission Organization private
  * registries. The bodies use an OIDC auth type, which carries no sealed value.
  */
@@ -219,6 +263,8 @@ const ROWS: Row[] = [
   ...GLOBAL_HOOKS,
   ...MEMBERSHIPS,
   ...RUNNER_GROUPS,
+  ...PROTECTION_RULES,
+  ...PROPERTY_VALUES,
   ...PRIVATE_REGISTRIES,
 ];
 
@@ -260,6 +306,8 @@ describe("auth matrix", () => {
         token,
         redirect: "manual",
         ...(row.body === undefined ? {} : { body: row.body }),
+        // A route that exists in one API version only is asked in that version.
+        headers: requiredHeaders(row.route),
       });
       actual[kind] = response.status;
       const what = `${kind}: ${method} ${path} -> ${response.status}`;

@@ -33,7 +33,7 @@ describe("health, state and reset", () => {
     const response = await control(sandbox.emulator, "GET", "/state");
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
-      schema: 1,
+      schema: 2,
       nextId: 1,
       repoHooks: [],
       globalHooks: [],

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { createApp } from "../../emulator/app";
 import { Controls } from "../../emulator/controls";
+import { ruleOf } from "../../emulator/guard";
 import { API_PREFIX } from "../../emulator/http";
 import {
   defaultFixture,
@@ -163,12 +164,28 @@ export function servedRoutes(): string[] {
   return [...new Set(routes)].sort();
 }
 
+/**
+ * Headers a served route needs beyond the token (`METHOD /template`, as `servedRoutes` lists it):
+ * the `X-Service-Api-Version` of a route that exists in one version only.
+ */
+export function requiredHeaders(route: string): Record<string, string> {
+  const app = createApp(new Store(defaultFixture(), undefined), new Controls());
+  for (const r of app.routes) {
+    if (`${r.method} ${r.path.slice(API_PREFIX.length)}` !== route) continue;
+    const version = ruleOf(r.handler)?.apiVersion;
+    if (version) return { "x-service-api-version": version };
+  }
+  return {};
+}
+
 /** Objects created by `seedWorld`, so every route template has something to act on. */
 export interface World {
   repoHook: number;
   globalHook: number;
   enterpriseGroup: number;
   orgGroup: number;
+  /** The rule enabling deploy-gate (101) on acme-eng/api's environment `release/eu`. */
+  protectionRule: number;
   /** The secret name of a private registry of acme-eng. */
   registry: string;
 }
@@ -176,8 +193,9 @@ export interface World {
 /**
  * Creates, as the site administrator: a webhook on acme-eng/api, a global webhook, and a runner
  * group with visibility `selected` in enterprise acme (organisation acme-eng, runner 8) and in
- * organisation acme-eng (repository api, runner 1), and an OIDC private registry of acme-eng (no
- * sealed value needed).
+ * organisation acme-eng (repository api, runner 1); deploy-gate as a protection rule of
+ * acme-eng/api's environment `release/eu`; and an OIDC private registry of acme-eng (no sealed value
+ * needed).
  */
 export async function seedWorld(emulator: RunningEmulator): Promise<World> {
   const post = async (path: string, body: unknown): Promise<number> => {
@@ -199,6 +217,9 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
       visibility: "selected",
       selected_repository_ids: [1000],
       runners: [1],
+    }),
+    protectionRule: await post("/repos/acme-eng/api/environments/release%2Feu/deployment_protection_rules", {
+      integration_id: 101,
     }),
     registry: await seedRegistry(emulator),
   };
@@ -235,6 +256,8 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     group_id: String(enterprise ? world.enterpriseGroup : world.orgGroup),
     runner_id: enterprise ? "8" : "1",
     org_id: "100",
+    environment_name: "release%2Feu",
+    protection_rule_id: String(world.protectionRule),
     secret_name: world.registry,
   };
   return template.replace(/:([a-z_]+)/g, (_, name: string) => {
@@ -276,6 +299,7 @@ export function expectValidationFailed(
   response: ApiResponse,
   field: string | undefined,
   code?: string,
+  resource = "Hook",
 ): void {
   expect(response.status, response.text).toBe(422);
   expectErrorBody(response.body, "Validation Failed");
@@ -284,7 +308,7 @@ export function expectValidationFailed(
   expect(errors.length).toBeGreaterThan(0);
   const item = errors.find((e) => field === undefined || e.field === field);
   expect(item, JSON.stringify(errors)).toBeDefined();
-  expect(item?.resource).toBe("Hook");
+  expect(item?.resource).toBe(resource);
   if (code) expect(item?.code).toBe(code);
 }
 

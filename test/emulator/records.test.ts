@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { defaultFixture, type Fixture } from "../../emulator/index";
-import { call, fillRoute, seedWorld, servedRoutes, TOKENS, useSandbox } from "./helpers";
+import { call, fillRoute, requiredHeaders, seedWorld, servedRoutes, TOKENS, useSandbox } from "./helpers";
 
 const NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "prototype"];
 
@@ -31,6 +31,7 @@ describe("names of built-in object properties", () => {
         globalHook: 2,
         enterpriseGroup: 4,
         orgGroup: 5,
+        protectionRule: 6,
         registry: "NPM_REGISTRY_SECRET",
       };
       const response = await call(sandbox.emulator, method, fillRoute(template, world), { token: name });
@@ -60,7 +61,10 @@ describe("names of built-in object properties", () => {
     for (const param of params) {
       for (const name of NAMES) {
         const path = fillRoute(template, world, { [param]: name });
-        const response = await call(sandbox.emulator, method, path, { redirect: "manual" });
+        const response = await call(sandbox.emulator, method, path, {
+          redirect: "manual",
+          headers: requiredHeaders(route),
+        });
         expect(response.status, `${method} ${path}`).toBe(404);
       }
     }

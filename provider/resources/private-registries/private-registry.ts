@@ -26,7 +26,7 @@ import {
 } from "../../client/schemas";
 import { type CrossFieldRules, fields, selectedIdsFailure, UNKNOWN } from "../../internal/check";
 import { client } from "../../internal/context";
-import { diffFields, type FieldRules } from "../../internal/diff";
+import { diffFields, type FieldRules, lowerCased } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import {
   createWithoutDuplicates,
@@ -214,10 +214,7 @@ function differs(api: ApiPrivateRegistry, inputs: PrivateRegistryInputs): boolea
 }
 
 /** Organisation names are case-insensitive on the platform. */
-function comparable(values: object): object {
-  const v = values as Partial<PrivateRegistryInputs>;
-  return typeof v.org === "string" ? { ...v, org: v.org.toLowerCase() } : v;
-}
+const comparable = lowerCased<PrivateRegistryInputs>("org");
 
 // ---------------------------------------------------------------------------------------------
 // Replace-on-change

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../../provider/internal/check";
-import { canonical, diffFields, sameValue } from "../../../provider/internal/diff";
+import { canonical, diffFields, lowerCased, sameValue } from "../../../provider/internal/diff";
 
 describe("sameValue", () => {
   it("compares sets ignoring order and repeats, lists in order", () => {
@@ -41,5 +41,23 @@ describe("diffFields", () => {
 
   it("ignores create-only fields and fields without a rule", () => {
     expect(diffFields(rules, { importId: "1", hookId: 1 }, { importId: "2", hookId: 2 }).changes).toBe(false);
+  });
+});
+
+describe("lowerCased", () => {
+  it("lower-cases only the named string fields", () => {
+    const comparable = lowerCased<{ owner: string; environment: string; integrationId: number }>(
+      "owner",
+      "environment",
+    );
+    expect(
+      comparable({ owner: "Acme", environment: "Release/EU", integrationId: 7, url: "HTTP://X" }),
+    ).toEqual({
+      owner: "acme",
+      environment: "release/eu",
+      integrationId: 7,
+      url: "HTTP://X",
+    });
+    expect(comparable({ owner: UNKNOWN })).toEqual({ owner: UNKNOWN });
   });
 });

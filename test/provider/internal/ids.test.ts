@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { joinId, splitId } from "../../../provider/internal/ids";
+import { joinId, numericPart, splitId } from "../../../provider/internal/ids";
 
 describe("composite ids", () => {
   it("round-trips parts holding the separator and other reserved characters", () => {
@@ -17,5 +17,14 @@ describe("composite ids", () => {
     expect(() => splitId(id, ["owner", "repository", "hookId"], "RepositoryWebhook")).toThrow(
       /RepositoryWebhook id .* is not of the form owner\/repository\/hookId/,
     );
+  });
+
+  it("reads a server-assigned integer part, and refuses anything else naming the part", () => {
+    expect(numericPart("42", "runnerGroupId", "RunnerGroupRunners")).toBe(42);
+    for (const bad of ["0", "042", "4.2", "0x2", " 4", "four", ""]) {
+      expect(() => numericPart(bad, "runnerGroupId", "RunnerGroupRunners")).toThrow(
+        /RunnerGroupRunners id part runnerGroupId must be a positive integer/,
+      );
+    }
   });
 });

@@ -1,0 +1,100 @@
+/**
+ * Custom property values (spec, endpoints "Organization custom property values"; repository values
+ * as the platform's public REST API has them, the PATCH in the permission matrix under repository
+ * "Custom properties").
+ *
+ * - `/organizations/{org}/org-properties/values` exists only in API version 2026-03-10, for
+ *   organisations that belong to an enterprise (others: 404, "feature not enabled"), against the
+ *   enterprise's property definitions; organisation admins only (403 otherwise).
+ * - `/repos/{owner}/{repo}/properties/values`: anyone who can see the repository reads (public for
+ *   public repositories); its admins write, against the organisation's repository properties.
+ *
+ * GET lists the properties that have a value; PATCH sets only the properties it names (null
+ * removes one) and answers 204.
+ */
+import type { Hono } from "hono";
+import { API_VERSION_2026 } from "../../provider/client/schemas";
+import { type AccessRule, callerOf, orgRole } from "../auth";
+import type { Caller, ServerEnv } from "../context";
+import type { OrgRecord, PropertyDefinition } from "../fixture";
+import { guard } from "../guard";
+import { forbidden, notFound, readBody } from "../http";
+import { adminRepo, findOrg, readableRepo, repoKey } from "../lookup";
+import { applyUpdates, parseUpdates, valuesOf } from "../property-values";
+import type { EmulatorState } from "../store";
+
+const ORG_PERMISSION = "custom_properties_for_organizations";
+const ORG_READ: AccessRule = {
+  scopes: ["read:org"],
+  permission: [ORG_PERMISSION, "read"],
+  apiVersion: API_VERSION_2026,
+};
+const ORG_WRITE: AccessRule = {
+  scopes: ["admin:org"],
+  permission: [ORG_PERMISSION, "write"],
+  apiVersion: API_VERSION_2026,
+};
+/** Reading a repository's values needs what reading the repository needs (Metadata read); public. */
+const REPO_READ: AccessRule = { permission: ["metadata", "read"], public: true };
+const REPO_WRITE: AccessRule = { scopes: ["repo"], permission: ["repository_custom_properties", "write"] };
+
+const ORG_VALUES = "/organizations/:org/org-properties/values";
+const REPO_VALUES = "/repos/:owner/:repo/properties/values";
+
+export function propertyValueRoutes(app: Hono<ServerEnv>): void {
+  app.get(ORG_VALUES, guard(ORG_READ), (c) => {
+    const state = c.get("store").state;
+    const { org, definitions } = enterpriseOrg(state, c.req.param("org"), callerOf(c), "read");
+    return c.json(valuesOf(state.orgPropertyValues, org.login, definitions));
+  });
+
+  app.patch(ORG_VALUES, guard(ORG_WRITE), async (c) => {
+    const state = c.get("store").state;
+    const { org, definitions } = enterpriseOrg(state, c.req.param("org"), callerOf(c), "set");
+    const updates = parseUpdates(await readBody(c), definitions, `the enterprise ${org.enterprise}`);
+    applyUpdates(state.orgPropertyValues, org.login, updates);
+    return c.body(null, 204);
+  });
+
+  app.get(REPO_VALUES, guard(REPO_READ), (c) => {
+    const state = c.get("store").state;
+    const owner = c.req.param("owner");
+    const { repo, org } = readableRepo(state, c.get("caller"), owner, c.req.param("repo"), REPO_READ);
+    return c.json(valuesOf(state.repoPropertyValues, repoKey(repo), org.repositoryProperties));
+  });
+
+  app.patch(REPO_VALUES, guard(REPO_WRITE), async (c) => {
+    const state = c.get("store").state;
+    const repo = adminRepo(state, callerOf(c), c.req.param("owner"), c.req.param("repo"));
+    const org = findOrg(state, repo.owner);
+    if (!org) throw notFound();
+    const updates = parseUpdates(
+      await readBody(c),
+      org.repositoryProperties,
+      `the organisation ${org.login}`,
+    );
+    applyUpdates(state.repoPropertyValues, repoKey(repo), updates);
+    return c.body(null, 204);
+  });
+}
+
+/**
+ * The organisation of an organisation-values route and its enterprise's definitions: 404 for an
+ * unknown organisation, 403 for a caller who is not its admin, 404 for an organisation outside
+ * any enterprise (the feature is not enabled there; docs/DECISIONS.md).
+ */
+function enterpriseOrg(
+  state: EmulatorState,
+  name: string,
+  caller: Caller,
+  action: "read" | "set",
+): { org: OrgRecord; definitions: PropertyDefinition[] } {
+  const org = findOrg(state, name);
+  if (!org) throw notFound();
+  if (orgRole(caller, org) !== "admin") {
+    throw forbidden(`You must be an admin of ${org.login} to ${action} its custom property values.`);
+  }
+  const enterprise = state.fixture.enterprises.find((e) => e.slug === org.enterprise);
+  if (!enterprise) throw notFound();
+  return { org, definitions: enterprise.properties };
+}

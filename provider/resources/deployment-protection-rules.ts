@@ -1,0 +1,300 @@
+/**
+ * Custom deployment protection rules: DeploymentProtectionRule
+ * (`/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules`).
+ *
+ * A rule enables an app (an integration installed on the repository's owner) as a gate of one
+ * environment. The API has no update route, so every argument replaces the rule. An app is enabled
+ * at most once per environment, so the four arguments name the rule: create adopts a rule already
+ * enabling the app there (and says so) instead of failing, as memberships adopt by their names.
+ * An app that is not available fails at create with the list of those that are.
+ *
+ * Environment names may hold `/` and `:`: they are URL-encoded in every path and in the id.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import {
+  HostingApiError,
+  isHostingApiError,
+  isNotFound,
+  notFoundError,
+  unexpectedResponse,
+} from "../client/errors";
+import type { HostingClient } from "../client/http";
+import {
+  type ApiDeploymentProtectionRule,
+  type ApiProtectionRuleApp,
+  AVAILABLE_INTEGRATIONS_KEY,
+  apiAvailableIntegrationsPageSchema,
+  apiDeploymentProtectionRuleListSchema,
+  apiDeploymentProtectionRuleSchema,
+} from "../client/schemas";
+import { fields } from "../internal/check";
+import { client, notice } from "../internal/context";
+import { type FieldRules, lowerCased } from "../internal/diff";
+import { joinId, numericPart, splitId } from "../internal/ids";
+import {
+  createWithoutDuplicates,
+  defineProvider,
+  deleteIgnoringGone,
+  readOrGone,
+} from "../internal/lifecycle";
+import { HostingResource, type OutputsOf } from "../internal/resource";
+
+// ---------------------------------------------------------------------------------------------
+// Args
+// ---------------------------------------------------------------------------------------------
+
+export interface DeploymentProtectionRuleArgs {
+  /** The organisation or user owning the repository. A change replaces the rule. */
+  owner: pulumi.Input<string>;
+  /** The repository name (without `.git`). A change replaces the rule. */
+  repository: pulumi.Input<string>;
+  /**
+   * The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the
+   * provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces
+   * the rule.
+   */
+  environment: pulumi.Input<string>;
+  /**
+   * The id of the app to enable as a rule: one of the integrations available to the environment
+   * (apps usable as deployment protection rules installed on `owner`). A change replaces the rule.
+   */
+  integrationId: pulumi.Input<number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (check refuses bad values before any request)
+// ---------------------------------------------------------------------------------------------
+
+/** The platform's limit on environment names. */
+const ENVIRONMENT_NAME_MAX = 255;
+
+export const deploymentProtectionRuleInputs = z.object({
+  owner: fields.name("owner"),
+  repository: fields.name("repository"),
+  environment: z
+    .string({ error: 'environment is required: an environment name such as "production" or "release/eu"' })
+    .min(1, "environment must not be empty")
+    .max(ENVIRONMENT_NAME_MAX, `environment must be at most ${ENVIRONMENT_NAME_MAX} characters`)
+    .refine((v) => v.trim() === v, { error: "environment must not start or end with spaces" }),
+  integrationId: z
+    .number({ error: "integrationId is required: the integer id of an app, such as 101" })
+    .int("integrationId must be an integer: the id of an app")
+    .positive("integrationId must be positive: the id of an app"),
+});
+
+export type DeploymentProtectionRuleInputs = z.infer<typeof deploymentProtectionRuleInputs>;
+
+/** The app a rule enables. */
+export interface ProtectionRuleApp {
+  id: number;
+  slug: string;
+  /** The app's API URL. */
+  integrationUrl: string;
+}
+
+export type DeploymentProtectionRuleOutputs = DeploymentProtectionRuleInputs & {
+  /** The rule's id on the server (the last part of the resource id). */
+  ruleId: number;
+  /** Whether the rule is enabled for the environment, as the server reports it. */
+  enabled: boolean;
+  app: ProtectionRuleApp;
+};
+
+// ---------------------------------------------------------------------------------------------
+// API <-> state
+// ---------------------------------------------------------------------------------------------
+
+/** Where a rule lives: the repository and the environment. */
+type Where = Pick<DeploymentProtectionRuleInputs, "owner" | "repository" | "environment">;
+
+/** Outputs from the server's rule; the names' spelling comes from the program. */
+function ruleOutputs(where: Where, api: ApiDeploymentProtectionRule): DeploymentProtectionRuleOutputs {
+  return {
+    owner: where.owner,
+    repository: where.repository,
+    environment: where.environment,
+    integrationId: api.app.id,
+    ruleId: api.id,
+    enabled: api.enabled,
+    app: { id: api.app.id, slug: api.app.slug, integrationUrl: api.app.integration_url ?? "" },
+  };
+}
+
+/** Owner, repository and environment names are case-insensitive on the platform. */
+const comparable = lowerCased<DeploymentProtectionRuleInputs>("owner", "repository", "environment");
+
+// ---------------------------------------------------------------------------------------------
+// Replace-on-change (there is no update route; `ruleId`, `enabled` and `app` are outputs only)
+// ---------------------------------------------------------------------------------------------
+
+export const deploymentProtectionRuleRules: FieldRules<DeploymentProtectionRuleInputs> = {
+  owner: { replace: true },
+  repository: { replace: true },
+  environment: { replace: true },
+  integrationId: { replace: true },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Provider
+// ---------------------------------------------------------------------------------------------
+
+const KIND = "DeploymentProtectionRule";
+const ID_FORMAT = ["owner", "repository", "environment", "ruleId"] as const;
+
+function parseId(id: string): Where & { ruleId: number } {
+  const [owner = "", repository = "", environment = "", rulePart = ""] = splitId(id, ID_FORMAT, KIND);
+  return { owner, repository, environment, ruleId: numericPart(rulePart, "ruleId", KIND) };
+}
+
+const rulesPath = (w: Where) =>
+  `/repos/${encodeURIComponent(w.owner)}/${encodeURIComponent(w.repository)}/environments/${encodeURIComponent(w.environment)}/deployment_protection_rules`;
+
+/** Picks the integrations out of a page of `/apps` (`[{total_count}, {available_...: [...]}]`). */
+const integrationsOf =
+  (path: string) =>
+  (body: unknown): ApiProtectionRuleApp[] => {
+    const page = apiAvailableIntegrationsPageSchema.safeParse(body);
+    if (!page.success) {
+      throw unexpectedResponse("GET", path, `expected [{total_count}, {${AVAILABLE_INTEGRATIONS_KEY}}]`);
+    }
+    return page.data[1][AVAILABLE_INTEGRATIONS_KEY];
+  };
+
+const ruleApi = (c: HostingClient, where: Where) => {
+  const collection = rulesPath(where);
+  return {
+    collection,
+    get: async (ruleId: number) =>
+      (await c.get(`${collection}/${ruleId}`, { schema: apiDeploymentProtectionRuleSchema })).data,
+    /** The environment's rules come in one answer (the route takes no page parameters). */
+    list: async () =>
+      (await c.get(collection, { schema: apiDeploymentProtectionRuleListSchema })).data
+        .custom_deployment_protection_rules,
+    create: async (integrationId: number) =>
+      (
+        await c.post(
+          collection,
+          { integration_id: integrationId },
+          { schema: apiDeploymentProtectionRuleSchema },
+        )
+      ).data,
+    available: (): Promise<ApiProtectionRuleApp[]> =>
+      c.paginate(`${collection}/apps`, { select: integrationsOf(`${collection}/apps`) }),
+    delete: (ruleId: number) => c.delete(`${collection}/${ruleId}`),
+  };
+};
+
+/**
+ * Enables the app without ever leaving two rules: after an ambiguous failure it looks for a rule of
+ * that app before trying again. A 422 means the app is already enabled there (adopted) or not
+ * available (the error lists those that are).
+ */
+async function enable(
+  c: HostingClient,
+  inputs: DeploymentProtectionRuleInputs,
+): Promise<{ rule: ApiDeploymentProtectionRule; existed: boolean }> {
+  const api = ruleApi(c, inputs);
+  const ofApp = async () => (await api.list()).find((r) => r.app.id === inputs.integrationId);
+  try {
+    const made = await createWithoutDuplicates(() => api.create(inputs.integrationId), ofApp);
+    return { rule: made.value, existed: false };
+  } catch (e) {
+    if (isNotFound(e)) throw noEnvironment(inputs, api.collection);
+    if (!isHostingApiError(e) || e.status !== 422) throw e;
+    const existing = await ofApp();
+    if (existing) return { rule: existing, existed: true };
+    const available = await api.available();
+    if (!available.some((a) => a.id === inputs.integrationId)) {
+      throw unavailable(inputs, api.collection, available);
+    }
+    throw e;
+  }
+}
+
+function noEnvironment(w: Where, path: string): HostingApiError {
+  return notFoundError({
+    method: "POST",
+    path,
+    message: `${KIND}: there is no environment "${w.environment}" in ${w.owner}/${w.repository}, or no such repository`,
+    hint: "Check the names, and that the token administers the repository (classic scope repo, or the fine-grained permission administration write)",
+  });
+}
+
+function unavailable(
+  inputs: DeploymentProtectionRuleInputs,
+  path: string,
+  available: ApiProtectionRuleApp[],
+): HostingApiError {
+  const names = available.map((a) => `${a.slug} (${a.id})`).join(", ");
+  return new HostingApiError({
+    code: "validation_failed",
+    status: 422,
+    method: "POST",
+    path,
+    apiMessage: `${KIND}: integrationId ${inputs.integrationId} is not available to environment "${inputs.environment}" of ${inputs.owner}/${inputs.repository}; ${names ? `available: ${names}` : "none is available"}`,
+    hint: `Set integrationId to an available app's id, or install the app on ${inputs.owner}`,
+  });
+}
+
+export const deploymentProtectionRuleProvider = defineProvider<
+  typeof deploymentProtectionRuleInputs,
+  DeploymentProtectionRuleOutputs
+>(KIND, {
+  inputs: deploymentProtectionRuleInputs,
+  rules: deploymentProtectionRuleRules,
+  comparable,
+
+  async create(inputs) {
+    const { rule, existed } = await enable(client(), inputs);
+    const id = joinId(inputs.owner, inputs.repository, inputs.environment, rule.id);
+    if (existed) {
+      notice(
+        `${KIND} ${id}: ${rule.app.slug} (${rule.app.id}) was already enabled on environment "${inputs.environment}" as rule ${rule.id}; this resource now manages it, and destroying it disables the app there`,
+      );
+    }
+    return { id, outs: ruleOutputs(inputs, rule) };
+  },
+
+  async read(id, props) {
+    const where = parseId(id);
+    // A 404: the rule was disabled, or the environment or repository is gone. Refresh drops it.
+    const rule = await readOrGone(() => ruleApi(client(), where).get(where.ruleId));
+    if (!rule) return {};
+    const who = {
+      owner: props?.owner ?? where.owner,
+      repository: props?.repository ?? where.repository,
+      environment: props?.environment ?? where.environment,
+    };
+    return { id, props: ruleOutputs(who, rule) };
+  },
+
+  async update(_id, olds, news) {
+    // Every argument replaces the rule, so an update carries no change the API could take (a name
+    // respelled in another case compares equal): it records the new spelling and sends nothing.
+    return { outs: { ...news, ruleId: olds.ruleId, enabled: olds.enabled, app: olds.app } };
+  },
+
+  async delete(id) {
+    const where = parseId(id);
+    await deleteIgnoringGone(() => ruleApi(client(), where).delete(where.ruleId));
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Resource
+// ---------------------------------------------------------------------------------------------
+
+const OUTPUTS = ["owner", "repository", "environment", "integrationId", "ruleId", "enabled", "app"] as const;
+
+/**
+ * An app enabled as a custom deployment protection rule of one environment. Every argument
+ * replaces it. id: `owner/repository/environment/ruleId`, each part URL-encoded.
+ */
+export class DeploymentProtectionRule extends HostingResource {
+  constructor(name: string, args: DeploymentProtectionRuleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(deploymentProtectionRuleProvider, name, args, OUTPUTS, opts);
+  }
+}
+
+export interface DeploymentProtectionRule extends OutputsOf<DeploymentProtectionRuleOutputs> {}

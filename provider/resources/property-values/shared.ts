@@ -1,0 +1,192 @@
+/**
+ * What organisation and repository property values share. Each resource is one property's value of
+ * one organisation or repository, keyed by names, so it adopts by construction: create sets the
+ * value whatever it was. Every write is a PATCH of that one property (other properties, managed by
+ * other resources or by hand, are never sent), and destroy sets it to null (no value).
+ *
+ * Reads: the API lists all values of an organisation or repository in one GET, and refresh reads
+ * every resource on its own, so reads of one collection within a run share one GET
+ * (`SharedReads`, invalidated by this process's writes). A property without a value reads as
+ * `null`: a value removed outside Pulumi is drift on `value`, and `up` sets it again.
+ *
+ * Validation: check knows the value's shape (string, list, null) and the property's name; which
+ * values a property allows is defined on the server, so a value it refuses comes back as the
+ * server's 422, which names the property and the allowed values (docs/DECISIONS.md).
+ */
+import { z } from "zod";
+import { isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
+import type { HostingClient } from "../../client/http";
+import { type ApiPropertyValue, apiPropertyValueSchema, PROPERTY_NAME_PATTERN } from "../../client/schemas";
+import { client } from "../../internal/context";
+import type { FieldRules } from "../../internal/diff";
+import { splitId } from "../../internal/ids";
+import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
+import { SharedReads } from "../../internal/shared-reads";
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (defaults applied in check)
+// ---------------------------------------------------------------------------------------------
+
+/** A property's value: a string (string and single select), strings (multi select), or none. */
+export type PropertyValue = string | string[] | null;
+
+export const propertyValueInputs = {
+  propertyName: z
+    .string({ error: `propertyName is required: a custom property's name such as "cost_center"` })
+    .regex(
+      PROPERTY_NAME_PATTERN,
+      `propertyName may hold only letters, digits, "_", "-", "$" and "#" (at most 75 characters)`,
+    ),
+  value: z
+    .union(
+      [
+        z.string().min(1, "value must not be an empty string; use null to remove the value"),
+        z
+          .array(z.string().min(1, "value must not hold empty strings"))
+          .min(1, "value must not be an empty list; use null to remove the value"),
+      ],
+      { error: "value must be a string, a list of strings (a multi select property), or null" },
+    )
+    .nullable()
+    .default(null),
+};
+
+/** What both kinds' inputs have; the rest names the organisation or repository. */
+export interface PropertyValueInputs {
+  propertyName: string;
+  value: PropertyValue;
+}
+
+/** The value is compared as a set: a multi select's order means nothing. */
+export const valueRule: FieldRules<Pick<PropertyValueInputs, "value">> = { value: { set: true } };
+
+// ---------------------------------------------------------------------------------------------
+// The values collection of one organisation or repository
+// ---------------------------------------------------------------------------------------------
+
+/** Where one kind's values live, and what a 404 there means in the program's terms. */
+export interface ValueCollection {
+  /** e.g. `/organizations/acme-eng/org-properties/values` */
+  path: string;
+  /** The `X-Service-Api-Version` the collection is documented with, when not the default. */
+  apiVersion?: string;
+  notFound: { message: string; hint: string };
+}
+
+/**
+ * How long an answer is shared after it was sent: long enough for every read of one refresh to
+ * reuse it, short enough that a process living longer (tests calling the provider directly) soon
+ * sees changes made by other means.
+ */
+export const SHARED_READ_MS = 10_000;
+
+const reads = new SharedReads<ApiPropertyValue[]>(SHARED_READ_MS);
+
+/** Forgets every shared answer: for tests that change values behind the provider's back. */
+export function forgetSharedReads(): void {
+  reads.clear();
+}
+
+const valuesSchema = z.array(apiPropertyValueSchema);
+const keyOf = (collection: ValueCollection) => collection.path.toLowerCase();
+const versionOf = (collection: ValueCollection) =>
+  collection.apiVersion === undefined ? {} : { apiVersion: collection.apiVersion };
+
+/** Every value of the collection (one GET, shared by the reads of a run). */
+function readValues(c: HostingClient, collection: ValueCollection): Promise<ApiPropertyValue[]> {
+  return reads.read(c, keyOf(collection), async () => {
+    const response = await c.get(collection.path, { schema: valuesSchema, ...versionOf(collection) });
+    return response.data;
+  });
+}
+
+/** PATCHes one property's value; repeating it is harmless, so the client may retry it. */
+function writeValue(
+  c: HostingClient,
+  collection: ValueCollection,
+  propertyName: string,
+  value: PropertyValue,
+): Promise<unknown> {
+  return reads.write(c, keyOf(collection), () =>
+    c.patch(
+      collection.path,
+      { properties: [{ property_name: propertyName, value }] },
+      { idempotent: true, ...versionOf(collection) },
+    ),
+  );
+}
+
+/** A property absent from the list has no value: `null`, as the program writes "no value". */
+function valueIn(values: readonly ApiPropertyValue[], propertyName: string): PropertyValue {
+  return values.find((v) => v.property_name === propertyName)?.value ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lifecycle both kinds share
+// ---------------------------------------------------------------------------------------------
+
+/** What a kind says about itself; `valueMethods` does the rest. */
+export interface ValueKind<I extends PropertyValueInputs> {
+  kind: string;
+  /** The parts of the id, e.g. `["org", "propertyName"]`. */
+  idFormat: readonly string[];
+  idOf(inputs: I): string;
+  collectionOf(inputs: I): ValueCollection;
+  /** The inputs an id names, spelled as the program recorded them when known, with `value`. */
+  fromId(parts: string[], recorded: Partial<I> | undefined, value: PropertyValue): I;
+}
+
+/** create, read, update and delete of one kind of property value; the outputs are the inputs. */
+export function valueMethods<I extends PropertyValueInputs>(
+  kind: ValueKind<I>,
+): Pick<ProviderMethods<I, I>, "create" | "read" | "update" | "delete"> {
+  const set = async (inputs: I): Promise<void> => {
+    const collection = kind.collectionOf(inputs);
+    try {
+      await writeValue(client(), collection, inputs.propertyName, inputs.value);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+      throw notFoundError({
+        method: "PATCH",
+        path: collection.path,
+        message: `${kind.kind} ${kind.idOf(inputs)}: ${collection.notFound.message}`,
+        hint: collection.notFound.hint,
+      });
+    }
+  };
+  const parts = (id: string) => splitId(id, kind.idFormat, kind.kind);
+
+  return {
+    async create(inputs) {
+      await set(inputs);
+      return { id: kind.idOf(inputs), outs: { ...inputs } };
+    },
+
+    async read(id, props) {
+      const identity = kind.fromId(parts(id), props, null);
+      // 404: the organisation or repository is gone (or left the enterprise): refresh drops it.
+      const values = await readOrGone(() => readValues(client(), kind.collectionOf(identity)));
+      if (!values) return {};
+      return { id, props: kind.fromId(parts(id), props, valueIn(values, identity.propertyName)) };
+    },
+
+    async update(_id, _olds, news) {
+      await set(news);
+      return { outs: { ...news } };
+    },
+
+    async delete(id, props) {
+      const identity = kind.fromId(parts(id), props, null);
+      const collection = kind.collectionOf(identity);
+      const c = client();
+      try {
+        await deleteIgnoringGone(() => writeValue(c, collection, identity.propertyName, null));
+      } catch (e) {
+        // A property whose definition was deleted refuses every value, null too; it has none left.
+        if (!isHostingApiError(e) || e.code !== "validation_failed") throw e;
+        const values = await readOrGone(() => readValues(c, collection));
+        if (values && valueIn(values, identity.propertyName) !== null) throw e;
+      }
+    },
+  };
+}

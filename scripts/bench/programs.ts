@@ -1,0 +1,131 @@
+/**
+ * The two Pulumi programs the bench drives: the library's resources in a fixed mix, and the floor,
+ * the same number of no-op dynamic resources with the same inputs. Both read the count from stack
+ * config (`bench:n`) and share one generator (`mix.js`), so they differ only in the provider.
+ */
+
+/** The resource mix, written into both programs. */
+export const MIX_JS = `/** The resources of one bench stack: the same specs for the library and for the floor. */
+const REPOS = [
+  ["acme-eng", "api"],
+  ["acme-eng", "api"],
+  ["acme-eng", "api"],
+  ["acme-eng", "web"],
+  ["acme-ops", "infra"],
+];
+
+exports.mix = function mix(n) {
+  const specs = [];
+  for (let i = 0; i < n; i++) {
+    const block = Math.floor(i / 10);
+    const slot = i % 10;
+    const key = "r" + i;
+    if (slot < 5) {
+      const [owner, repository] = REPOS[slot];
+      specs.push({
+        key,
+        family: "RepositoryWebhook",
+        args: {
+          owner,
+          repository,
+          url: "https://ci.example.com/hooks/" + i,
+          contentType: "json",
+          secret: "secret-" + i,
+          events: ["push", "pull_request"],
+        },
+      });
+    } else if (slot === 6 && block === 0 && n > 7) {
+      // The runners of the first acme-eng group (r7): a runner is in exactly one group.
+      specs.push({ key, family: "RunnerGroupRunners", ref: "r7", args: { org: "acme-eng", runners: [1, 2] } });
+    } else if (slot === 6 && block === 1) {
+      specs.push({ key, family: "OrgMembership", args: { org: "acme-eng", username: "mona", role: "member" } });
+    } else if (slot < 7) {
+      specs.push({
+        key,
+        family: "GlobalWebhook",
+        args: { url: "https://audit.example.com/hooks/" + i, events: ["organization", "user", "repository"] },
+      });
+    } else if (slot < 9) {
+      specs.push({
+        key,
+        family: "OrgRunnerGroup",
+        args: { org: slot === 7 ? "acme-eng" : "acme-ops", name: "bench-" + i, visibility: "all" },
+      });
+    } else {
+      specs.push({ key, family: "EnterpriseRunnerGroup", args: { enterprise: "acme", name: "bench-" + i, visibility: "all" } });
+    }
+  }
+  return specs;
+};
+`;
+
+export const MIX_DESCRIPTION = [
+  "per 10 resources: 5 RepositoryWebhook (3 on acme-eng/api, 1 acme-eng/web, 1 acme-ops/infra; distinct",
+  "URLs, json, a secret, 2 events), 2 GlobalWebhook (distinct URLs), 2 OrgRunnerGroup (acme-eng and",
+  "acme-ops, unique names), 1 EnterpriseRunnerGroup (acme, unique name). Of the GlobalWebhook slots, the",
+  "first block's is a RunnerGroupRunners (runners 1,2 into the first acme-eng group, which it depends on)",
+  "and the second block's an OrgMembership (mona invited to acme-eng as member): the fixture has few",
+  "runners and people, so those two families appear once.",
+].join("\n");
+
+/** How many resources of each family a stack of n declares (mirrors `MIX_JS`). */
+export function mixCounts(n: number): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const add = (family: string) => {
+    counts[family] = (counts[family] ?? 0) + 1;
+  };
+  for (let i = 0; i < n; i++) {
+    const block = Math.floor(i / 10);
+    const slot = i % 10;
+    if (slot < 5) add("RepositoryWebhook");
+    else if (slot === 6 && block === 0 && n > 7) add("RunnerGroupRunners");
+    else if (slot === 6 && block === 1) add("OrgMembership");
+    else if (slot < 7) add("GlobalWebhook");
+    else if (slot < 9) add("OrgRunnerGroup");
+    else add("EnterpriseRunnerGroup");
+  }
+  return counts;
+}
+
+export const OURS_JS = `const pulumi = require("@pulumi/pulumi");
+const hosting = require("pulumi-hosting");
+const { mix } = require("./mix");
+
+const specs = mix(new pulumi.Config("bench").requireNumber("n"));
+const made = new Map();
+for (const s of specs.filter((s) => !s.ref)) made.set(s.key, new hosting[s.family](s.key, s.args));
+for (const s of specs.filter((s) => s.ref)) {
+  new hosting[s.family](s.key, { ...s.args, runnerGroupId: made.get(s.ref).runnerGroupId });
+}
+`;
+
+/**
+ * The floor: what any dynamic resource costs in this CLI and SDK. The provider is written inline,
+ * as users write theirs, so the closure serialiser stores its code in state.
+ */
+export const FLOOR_JS = `const pulumi = require("@pulumi/pulumi");
+const { mix } = require("./mix");
+
+const noop = {
+  async create(inputs) {
+    return { id: inputs.key, outs: inputs };
+  },
+  async diff() {
+    return { changes: false };
+  },
+  async read(id, props) {
+    return { id, props };
+  },
+  async delete() {},
+};
+
+const specs = mix(new pulumi.Config("bench").requireNumber("n"));
+const made = new Map();
+const declare = (s, extra) => {
+  const props = { key: s.key, ...s.args, ...extra };
+  if (props.secret !== undefined) props.secret = pulumi.secret(props.secret);
+  return new pulumi.dynamic.Resource(noop, s.key, props, undefined, "floor", s.family);
+};
+for (const s of specs.filter((s) => !s.ref)) made.set(s.key, declare(s, {}));
+for (const s of specs.filter((s) => s.ref)) declare(s, { runnerGroupId: made.get(s.ref).id });
+`;

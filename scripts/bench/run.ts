@@ -1,0 +1,169 @@
+/**
+ * Measuring: the sandbox server's control routes (reset, latency, request log), one timed CLI
+ * operation with its API requests, and paired cycles of ours and the floor.
+ */
+import type { RunningEmulator } from "../../emulator/index";
+import type { BenchProgram, StateFigures } from "./cli";
+import { plansChanges } from "./cli";
+import { OPERATIONS, type Operation, type OperationFigures, type ProgramFigures } from "./report";
+
+const WRITE_METHODS = ["POST", "PATCH", "PUT", "DELETE"];
+
+export function numbers(name: string, fallback: string): number[] {
+  const raw = process.env[name]?.trim() || fallback;
+  const list = raw.split(",").map((x) => Number(x.trim()));
+  if (list.some((x) => !Number.isInteger(x) || x < 0)) {
+    throw new Error(`${name} must be a comma-separated list of whole numbers, got ${JSON.stringify(raw)}`);
+  }
+  return list;
+}
+
+export const log = (line: string) => process.stderr.write(`${line}\n`);
+
+export class Sandbox {
+  constructor(readonly emulator: RunningEmulator) {}
+
+  private async control(method: string, path: string, body?: unknown): Promise<unknown> {
+    const response = await fetch(`${this.emulator.origin}/_emulator${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok)
+      throw new Error(`${method} /_emulator${path}: ${response.status} ${await response.text()}`);
+    return response.status === 204 ? undefined : response.json();
+  }
+
+  /** Fresh fixture, empty log, and `latencyMs` on every API path. */
+  async reset(latencyMs: number): Promise<void> {
+    await this.control("POST", "/reset");
+    if (latencyMs > 0) await this.control("POST", "/faults", { path: "/*", latencyMs, count: 1_000_000_000 });
+  }
+
+  clearLog(): Promise<unknown> {
+    return this.control("DELETE", "/requests");
+  }
+
+  async counts(): Promise<{
+    total: number;
+    byMethod: Record<string, number>;
+    byRoute: Record<string, number>;
+  }> {
+    const body = (await this.control("GET", "/requests")) as {
+      counts: { total: number; byMethod: Record<string, number>; byRoute: Record<string, number> };
+    };
+    return body.counts;
+  }
+}
+
+const ARGS: Record<Operation, string[]> = {
+  up: ["up", "--yes", "--skip-preview"],
+  preview: ["preview"],
+  refresh: ["preview", "--refresh"],
+  destroy: ["destroy", "--yes", "--skip-preview"],
+};
+
+async function measure(
+  sandbox: Sandbox,
+  program: BenchProgram,
+  stack: string,
+  op: Operation,
+  extra: string[] = [],
+): Promise<OperationFigures> {
+  await sandbox.clearLog();
+  const cpuBefore = process.cpuUsage();
+  const timed = await program.run(...ARGS[op], "--stack", stack, ...extra);
+  const cpu = process.cpuUsage(cpuBefore);
+  const counts = await sandbox.counts();
+  const writes = WRITE_METHODS.reduce((sum, m) => sum + (counts.byMethod[m] ?? 0), 0);
+  log(`  ${program.project} ${stack} ${op}: ${timed.seconds.toFixed(1)} s, ${counts.total} requests`);
+  return {
+    seconds: timed.seconds,
+    ...(timed.cpuSeconds === undefined ? {} : { cpuSeconds: timed.cpuSeconds }),
+    sandboxCpuSeconds: (cpu.user + cpu.system) / 1e6,
+    requests: counts.total,
+    writes,
+    byRoute: counts.byRoute,
+    plannedChanges: (op === "preview" || op === "refresh") && plansChanges(timed.output),
+  };
+}
+
+export interface Programs {
+  ours: BenchProgram;
+  floor: BenchProgram;
+}
+
+export type Figures = Partial<Record<Operation, OperationFigures>>;
+
+/** The sample of median wall time (the lower one of an even count). */
+function median(samples: OperationFigures[]): OperationFigures {
+  const sorted = [...samples].sort((a, b) => a.seconds - b.seconds);
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!middle) throw new Error("no samples");
+  return middle;
+}
+
+export function figure(figures: Figures, op: Operation): OperationFigures {
+  const found = figures[op];
+  if (!found) throw new Error(`no figures for ${op}`);
+  return found;
+}
+
+/**
+ * Runs `ops` on one stack of n resources per program, `repeat` times, ours and the floor operation
+ * by operation (alternating which goes first) so both see the same machine; keeps the median
+ * sample of each. Checks after every up that the state holds all n resources.
+ */
+export async function pairedCycles(
+  sandbox: Sandbox,
+  programs: Programs,
+  stack: string,
+  n: number,
+  latencyMs: number,
+  ops: readonly Operation[],
+  repeat: number,
+  extra: string[] = [],
+): Promise<{ ours: Figures; floor: Figures; state: { ours: StateFigures; floor: StateFigures } }> {
+  const samples = {
+    ours: new Map<Operation, OperationFigures[]>(),
+    floor: new Map<Operation, OperationFigures[]>(),
+  };
+  const state = {
+    ours: { bytes: 0, dynamicResources: 0, providerBytes: 0 },
+    floor: { bytes: 0, dynamicResources: 0, providerBytes: 0 },
+  };
+  for (const which of ["ours", "floor"] as const)
+    await programs[which].initStack(stack, sandbox.emulator.origin, n);
+  for (let r = 0; r < repeat; r++) {
+    await sandbox.reset(latencyMs);
+    const order = r % 2 === 0 ? (["ours", "floor"] as const) : (["floor", "ours"] as const);
+    for (const op of ops) {
+      for (const which of order) {
+        const program = programs[which];
+        const list = samples[which].get(op) ?? [];
+        list.push(await measure(sandbox, program, stack, op, extra));
+        samples[which].set(op, list);
+        if (op !== "up") continue;
+        state[which] = program.state(stack, ":RepositoryWebhook");
+        if (state[which].dynamicResources !== n) {
+          throw new Error(
+            `${program.project} ${stack}: state holds ${state[which].dynamicResources} resources, expected ${n}`,
+          );
+        }
+      }
+    }
+  }
+  const medians = (m: Map<Operation, OperationFigures[]>): Figures =>
+    Object.fromEntries([...m].map(([op, list]) => [op, median(list)]));
+  return { ours: medians(samples.ours), floor: medians(samples.floor), state };
+}
+
+/** All four operations' figures with the state after up, as the report takes them. */
+export function programFigures(figures: Figures, state: StateFigures): ProgramFigures {
+  const operations = Object.fromEntries(OPERATIONS.map((op) => [op, figure(figures, op)]));
+  return {
+    operations: operations as Record<Operation, OperationFigures>,
+    stateBytes: state.bytes,
+    providerBytes: state.providerBytes,
+  };
+}

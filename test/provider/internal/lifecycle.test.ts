@@ -1,0 +1,106 @@
+/**
+ * The lifecycle every provider shares: check and diff derived from the spec, read's inputs from the
+ * rules, the upgrade of a recorded provider without a request, and the 404 rules.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { HostingApiError } from "../../../provider/client/errors";
+import {
+  defineProvider,
+  deleteIgnoringGone,
+  type ProviderSpec,
+  readOrGone,
+} from "../../../provider/internal/lifecycle";
+
+const inputs = z.object({ name: z.string(), tags: z.array(z.string()).default([]) });
+type Inputs = z.infer<typeof inputs>;
+type Outputs = Inputs & { serverId: number };
+
+const notFound = new HostingApiError({ code: "not_found", status: 404 });
+const forbidden = new HostingApiError({ code: "forbidden", status: 403 });
+
+function provider(overrides: Partial<ProviderSpec<typeof inputs, Outputs>> = {}) {
+  const spec: ProviderSpec<typeof inputs, Outputs> = {
+    inputs,
+    rules: { name: { replace: true }, tags: { set: true } },
+    create: vi.fn(async (i: Inputs) => ({ id: "1", outs: { ...i, serverId: 1 } })),
+    read: vi.fn(async (id: string) => ({ id, props: { name: "n", tags: ["b", "a"], serverId: 1 } })),
+    update: vi.fn(async (_id: string, _olds: Outputs, news: Inputs) => ({ outs: { ...news, serverId: 1 } })),
+    delete: vi.fn(async () => undefined),
+    ...overrides,
+  };
+  return { spec, provider: defineProvider("Thing", spec) };
+}
+
+describe("defineProvider", () => {
+  it("names the kind and checks with the schema, naming the field", async () => {
+    const { provider: p } = provider();
+    expect(p.kind).toBe("Thing");
+    expect(await p.check({}, { name: "n" })).toEqual({ inputs: { name: "n", tags: [] } });
+    const bad = await p.check({}, { name: 7 });
+    expect(bad.failures?.[0]?.property).toBe("name");
+  });
+
+  it("diffs by the rules: sets ignore order, replace fields replace", async () => {
+    const { provider: p } = provider();
+    const olds: Outputs = { name: "n", tags: ["a", "b"], serverId: 1 };
+    expect(await p.diff("1", olds, { name: "n", tags: ["b", "a"] })).toMatchObject({ changes: false });
+    expect(await p.diff("1", olds, { name: "m", tags: ["a", "b"] })).toMatchObject({
+      changes: true,
+      replaces: ["name"],
+    });
+  });
+
+  it("compares values through comparable", async () => {
+    const lower = (v: object) => ({ ...v, name: String((v as Inputs).name).toLowerCase() });
+    const { provider: p } = provider({ comparable: lower });
+    const olds: Outputs = { name: "Mona", tags: [], serverId: 1 };
+    expect(await p.diff("1", olds, { name: "mona", tags: [] })).toMatchObject({ changes: false });
+  });
+
+  it("adds read's inputs from the rules, leaving output-only fields out", async () => {
+    const { provider: p } = provider();
+    expect(await p.read("1")).toEqual({
+      id: "1",
+      props: { name: "n", tags: ["b", "a"], serverId: 1 },
+      inputs: { name: "n", tags: ["b", "a"] },
+    });
+  });
+
+  it("reports an update, never a replacement, when only the recorded provider differs", async () => {
+    const { provider: p } = provider();
+    const olds = { name: "n", tags: [], serverId: 1, __provider: "old shim" };
+    const news = { name: "n", tags: [], __provider: "require(new)" };
+    expect(await p.diff("1", olds, news)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    const unchanged = { ...news, __provider: "old shim" };
+    expect(await p.diff("1", olds, unchanged)).toMatchObject({ changes: false });
+  });
+
+  it("rewrites the state without calling the API when only the recorded provider differs", async () => {
+    const { spec, provider: p } = provider();
+    const olds = { name: "n", tags: [], serverId: 1, __provider: "old shim" };
+    const same: Inputs & { __provider: string } = { name: "n", tags: [], __provider: "require(new)" };
+    const result = await p.update("1", olds, same);
+    expect(result).toEqual({ outs: { name: "n", tags: [], serverId: 1 } });
+    expect(spec.update).not.toHaveBeenCalled();
+    await p.update("1", olds, { ...same, tags: ["x"] });
+    expect(spec.update).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("404 rules", () => {
+  it("readOrGone: a 404 is gone, anything else fails", async () => {
+    expect(await readOrGone(async () => "found")).toBe("found");
+    expect(await readOrGone(() => Promise.reject(notFound))).toBeUndefined();
+    await expect(readOrGone(() => Promise.reject(forbidden))).rejects.toBe(forbidden);
+  });
+
+  it("deleteIgnoringGone: a 404 is done, anything else fails", async () => {
+    await expect(deleteIgnoringGone(() => Promise.reject(notFound))).resolves.toBeUndefined();
+    await expect(deleteIgnoringGone(() => Promise.reject(forbidden))).rejects.toBe(forbidden);
+  });
+});
