@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { declareBudgets } from "./examples/budgets/budgets";
 import { declareMemberships } from "./examples/memberships/memberships";
+import { declarePrivateRegistries } from "./examples/private-registries/private-registries";
 import { declarePropertyValues } from "./examples/property-values/property-values";
 import { declareProtectionRules } from "./examples/protection-rules/protection-rules";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
@@ -59,4 +60,15 @@ export const budgets = declareBudgets({
   actionsByOrg: { "acme-eng": 500, "acme-ops": 200 },
   alertRecipients: ["billie", "admin"],
   aiCreditsByUser: { mona: 30 },
+});
+
+// The npm token is a demo default like the webhook secret; set your own with
+// `pulumi config set --secret registryToken ...`. The server receives it sealed; state keeps a digest.
+export const privateRegistries = declarePrivateRegistries({
+  org: "acme-eng",
+  npmUrl: "https://npm.example.com/registry",
+  npmToken: config.getSecret("registryToken") ?? pulumi.secret("demo-registry-token"),
+  npmRepositoryIds: [1000], // acme-eng/api
+  mavenUrl: "https://acme.jfrog.example.com/artifactory/maven",
+  jfrogProvider: "hosting",
 });

@@ -14,6 +14,7 @@ import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
 import { membershipRoutes } from "./routes/memberships";
 import { metaRoutes } from "./routes/meta";
+import { privateRegistryRoutes } from "./routes/private-registries";
 import { propertyValueRoutes } from "./routes/property-values";
 import { protectionRuleRoutes } from "./routes/protection-rules";
 import { repoHookRoutes } from "./routes/repo-hooks";
@@ -52,6 +53,7 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
   propertyValueRoutes(api);
   protectionRuleRoutes(api);
   budgetRoutes(api);
+  privateRegistryRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.
   api.all("*", guard({}), () => {
     throw notFound();

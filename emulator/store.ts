@@ -6,7 +6,14 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { BudgetScope, BudgetType } from "../provider/client/schemas";
+import type {
+  BudgetScope,
+  BudgetType,
+  PrivateRegistryAuthType,
+  PrivateRegistryOidcField,
+  PrivateRegistryType,
+  PrivateRegistryVisibility,
+} from "../provider/client/schemas";
 import { defaultFixture, type Fixture } from "./fixture";
 
 export interface StoredHookConfig {
@@ -105,6 +112,33 @@ export interface StoredBudget {
   recipients: string[];
 }
 
+export interface StoredPrivateRegistry {
+  /** The organisation's login. */
+  org: string;
+  /** The secret name, derived from the registry type at creation; the path id. */
+  name: string;
+  registryType: PrivateRegistryType;
+  url: string;
+  username: string | null;
+  replacesBase: boolean;
+  visibility: PrivateRegistryVisibility;
+  selectedRepositoryIds: number[];
+  authType: PrivateRegistryAuthType;
+  /** OIDC settings of the auth type, by wire name. */
+  oidc: Partial<Record<PrivateRegistryOidcField, string>>;
+  /** The plaintext the server opened (null for OIDC); never returned by the API, read by tests. */
+  value: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An organisation's Curve25519 key pair for private registry values (raw keys, base64). */
+export interface StoredRegistryKey {
+  keyId: string;
+  publicKey: string;
+  privateKey: string;
+}
+
 export interface EmulatorState {
   schema: typeof STATE_SCHEMA;
   nextId: number;
@@ -125,6 +159,9 @@ export interface EmulatorState {
   budgets: StoredBudget[];
   /** Enterprises whose budgets feature is turned off (`/_emulator/`): their budget routes answer 404. */
   budgetsOff: string[];
+  privateRegistries: StoredPrivateRegistry[];
+  /** Organisation login (lower case) -> its current registry key pair, made on first use. */
+  registryKeys: Record<string, StoredRegistryKey>;
 }
 
 /**
@@ -157,6 +194,8 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     repoPropertyValues: [],
     budgets: [],
     budgetsOff: [],
+    privateRegistries: [],
+    registryKeys: {},
   };
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;

@@ -23,6 +23,14 @@ export type {
 } from "./resources/memberships";
 export { OrgMembership } from "./resources/memberships";
 export type {
+  PrivateRegistryArgs,
+  PrivateRegistryAuthType,
+  PrivateRegistryOidcArgs,
+  PrivateRegistryType,
+  PrivateRegistryVisibility,
+} from "./resources/private-registries";
+export { PrivateRegistry } from "./resources/private-registries";
+export type {
   OrgPropertyValueArgs,
   PropertyValue,
   RepositoryPropertyValueArgs,

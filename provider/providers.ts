@@ -6,6 +6,7 @@ import type { AnyHostingProvider } from "./internal/lifecycle";
 import { budgetProvider } from "./resources/budgets";
 import { deploymentProtectionRuleProvider } from "./resources/deployment-protection-rules";
 import { orgMembershipProvider } from "./resources/memberships";
+import { privateRegistryProvider } from "./resources/private-registries";
 import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/property-values";
 import {
   enterpriseRunnerGroupProvider,
@@ -25,4 +26,5 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   repositoryPropertyValueProvider,
   deploymentProtectionRuleProvider,
   budgetProvider,
+  privateRegistryProvider,
 ];

@@ -11,6 +11,7 @@ import type { OrgRecord, UserRecord } from "../fixture";
 import { ApiFailure, badRequest, notFound, readBody } from "../http";
 import { findEnterprise, findOrg, findUser } from "../lookup";
 import { acceptInvitation, cancelInvitation, isLastOwner, removeMember } from "../memberships";
+import { privateRegistryControls } from "./private-registries";
 
 export function controlRoutes(): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
@@ -120,6 +121,7 @@ export function controlRoutes(): Hono<ServerEnv> {
     setBudgetsFeature(state, enterprise, body.enabled);
     return c.json({ enterprise: enterprise.slug, budgets: body.enabled });
   });
+  privateRegistryControls(app);
 
   return app;
 }

@@ -18,3 +18,11 @@ export function parseLinkHeader(header: string | null | undefined): Partial<Reco
 
 /** The largest page the API serves; asking for it keeps large organisations to few round trips. */
 export const MAX_PER_PAGE = 100;
+
+/** Picks the list out of an envelope such as `{total_count, runners: [...]}` (not a list: an error). */
+export const itemsOf =
+  (key: string) =>
+  (body: unknown): unknown[] =>
+    (typeof body === "object" && body !== null
+      ? (body as Record<string, unknown>)[key]
+      : undefined) as unknown[];

@@ -62,6 +62,33 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return issue.message.startsWith(field) ? issue.message : `${field}: ${issue.message}`;
 }
 
+/**
+ * A list of ids that applies only with visibility "selected" (runner groups, private registries):
+ * there it defaults to []; with another visibility a non-empty list is a failure naming the field
+ * and an empty one is dropped. Skipped while the visibility or the list is unknown.
+ */
+export function selectedIdsFailure<F extends string>(
+  inputs: { visibility: string } & Partial<Record<F, number[] | undefined>>,
+  pending: ReadonlySet<string>,
+  field: F,
+): pulumi.dynamic.CheckFailure | undefined {
+  if (pending.has("visibility") || pending.has(field)) return undefined;
+  const lists: Partial<Record<F, number[] | undefined>> = inputs;
+  const given = lists[field];
+  if (inputs.visibility === "selected") {
+    lists[field] = given ?? [];
+    return undefined;
+  }
+  if (given !== undefined && given.length > 0) {
+    return {
+      property: field,
+      reason: `${field} is allowed only with visibility "selected"; got visibility "${inputs.visibility}"`,
+    };
+  }
+  delete lists[field];
+  return undefined;
+}
+
 /** Reusable field validators with messages that say what is allowed. */
 export const fields = {
   /** An account, organisation or repository name (case-insensitive on the server). */

@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
-import { PulumiProgram, requirePulumi } from "./pulumi";
+import { PulumiProgram, requirePulumi, takeRequests } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
 
@@ -146,12 +146,9 @@ describe("property values end to end", () => {
   });
 
   it("previews no change with no request; a refresh reads each collection once", async () => {
-    const take = () => {
-      const counts = emulator.controls.counts().byRoute;
-      emulator.controls.clearLog();
-      return counts;
-    };
-    const { withoutRefresh: plain, withRefresh: refresh } = await program.noChangePreviews(take);
+    const { withoutRefresh: plain, withRefresh: refresh } = await program.noChangePreviews(
+      takeRequests(emulator.controls),
+    );
     figures.previewWithoutRefresh = plain;
     figures.refresh = refresh;
     expect(plain).toEqual({});

@@ -2,10 +2,12 @@
  * Drives the real Pulumi CLI for the end-to-end suite: a temporary program that installs the
  * library from `npm pack` output, a file backend, and no network beyond the sandbox server.
  */
+
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Controls } from "../../emulator/controls";
 
 export const ROOT = resolve(__dirname, "../..");
 
@@ -63,6 +65,15 @@ export interface ProgramOptions {
   pulumiVersion?: string;
   /** Further packages the program installs (e.g. `typescript` for a TypeScript program). */
   devDependencies?: Record<string, string>;
+}
+
+/** A `take` for `noChangePreviews`: the requests by route template since the last call, then cleared. */
+export function takeRequests(controls: Controls): () => Record<string, number> {
+  return () => {
+    const counts = controls.counts().byRoute;
+    controls.clearLog();
+    return counts;
+  };
 }
 
 export class PulumiProgram {

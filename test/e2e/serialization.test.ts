@@ -38,6 +38,13 @@ const ARGS: Record<string, unknown> = {
     type: "ProductPricing",
     productSku: "actions",
   },
+  PrivateRegistry: {
+    org: "acme-eng",
+    registryType: "npm_registry",
+    url: "https://npm.example.com",
+    visibility: "all",
+    value: "hook-secret",
+  },
 };
 
 const TOKEN = "svcp_must_not_leak";

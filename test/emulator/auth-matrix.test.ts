@@ -272,6 +272,34 @@ const BUDGETS: Row[] = [
   { route: `DELETE ${B}/:budget_id`, expect: budgetProfile(200, { owner: 403, billing: 403 }) },
 ];
 
+/**
+ * Private registries of acme-eng: admin:org of an owner, or the FG permission Organization private
+ * registries. The bodies use an OIDC auth type, which carries no sealed value.
+ */
+const PR = "/orgs/:org/private-registries";
+const PRIVATE_REGISTRIES: Row[] = [
+  { route: `GET ${PR}`, expect: orgOwner(200) },
+  { route: `GET ${PR}/public-key`, expect: orgOwner(200) },
+  {
+    route: `POST ${PR}`,
+    body: {
+      registry_type: "npm_registry",
+      url: "https://npm.example.com/matrix",
+      visibility: "all",
+      auth_type: "oidc_jfrog",
+      jfrog_oidc_provider_name: "matrix",
+    },
+    expect: orgOwner(201),
+  },
+  { route: `GET ${PR}/:secret_name`, expect: orgOwner(200) },
+  {
+    route: `PATCH ${PR}/:secret_name`,
+    body: { url: "https://maven.example.com/other" },
+    expect: orgOwner(204),
+  },
+  { route: `DELETE ${PR}/:secret_name`, expect: orgOwner(204) },
+];
+
 const ROWS: Row[] = [
   ...META,
   ...REPO_HOOKS,
@@ -281,6 +309,7 @@ const ROWS: Row[] = [
   ...PROTECTION_RULES,
   ...PROPERTY_VALUES,
   ...BUDGETS,
+  ...PRIVATE_REGISTRIES,
 ];
 
 let emulator: RunningEmulator;

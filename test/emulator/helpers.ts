@@ -191,13 +191,16 @@ export interface World {
   protectionRule: number;
   /** A budget of acme; routes name a budget no one made when absent. */
   budget?: string;
+  /** The secret name of a private registry of acme-eng. */
+  registry: string;
 }
 
 /**
  * Creates, as the site administrator: a webhook on acme-eng/api, a global webhook, and a runner
  * group with visibility `selected` in enterprise acme (organisation acme-eng, runner 8) and in
  * organisation acme-eng (repository api, runner 1); deploy-gate as a protection rule of
- * acme-eng/api's environment `release/eu`; a budget of acme for organisation acme-eng.
+ * acme-eng/api's environment `release/eu`; a budget of acme for organisation acme-eng; and an OIDC
+ * private registry of acme-eng (no sealed value needed).
  */
 export async function seedWorld(emulator: RunningEmulator): Promise<World> {
   const post = async (path: string, body: unknown): Promise<number> => {
@@ -224,6 +227,7 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
       integration_id: 101,
     }),
     budget: await seedBudget(emulator),
+    registry: await seedRegistry(emulator),
   };
 }
 
@@ -253,6 +257,21 @@ export async function seedBudget(
   return response.body.budget.id;
 }
 
+async function seedRegistry(emulator: RunningEmulator): Promise<string> {
+  const response = await call(emulator, "POST", "/orgs/acme-eng/private-registries", {
+    body: {
+      registry_type: "maven_repository",
+      url: "https://maven.example.com/seed",
+      visibility: "all",
+      auth_type: "oidc_azure",
+      tenant_id: "seed-tenant",
+      client_id: "seed-client",
+    },
+  });
+  expect(response.status, response.text).toBe(201);
+  return response.body.name;
+}
+
 /**
  * The path of a route template with every parameter filled with a value that names something in
  * the default fixture or in `world`; `overrides` replace single parameters (raw, not escaped).
@@ -272,6 +291,7 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     environment_name: "release%2Feu",
     protection_rule_id: String(world.protectionRule),
     budget_id: world.budget ?? "00000000-0000-4000-8000-000000000000",
+    secret_name: world.registry,
   };
   return template.replace(/:([a-z_]+)/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];

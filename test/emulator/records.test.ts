@@ -26,7 +26,14 @@ describe("names of built-in object properties", () => {
   it.each(NAMES)("the token %s is unknown (401) on every route", async (name) => {
     for (const route of ROUTES) {
       const [method, template] = route.split(" ") as [string, string];
-      const world = { repoHook: 1, globalHook: 2, enterpriseGroup: 4, orgGroup: 5, protectionRule: 6 };
+      const world = {
+        repoHook: 1,
+        globalHook: 2,
+        enterpriseGroup: 4,
+        orgGroup: 5,
+        protectionRule: 6,
+        registry: "NPM_REGISTRY_SECRET",
+      };
       const response = await call(sandbox.emulator, method, fillRoute(template, world), { token: name });
       expect(response.status, `${route} with the token ${name}`).toBe(401);
     }

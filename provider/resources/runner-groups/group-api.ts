@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { HostingApiError, isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
+import { itemsOf } from "../../client/pagination";
 import { apiRunnerGroupSchema } from "../../client/schemas";
 import { client, notice } from "../../internal/context";
 import { sameValue } from "../../internal/diff";
@@ -56,14 +57,6 @@ export interface GroupKind<I extends GroupSettingsInputs> {
 }
 
 const idsSchema = z.object({ id: z.number().int() });
-
-/** Picks the list out of an envelope such as `{total_count, runners: [...]}` (not a list: an error). */
-export const itemsOf =
-  (key: string) =>
-  (body: unknown): unknown[] =>
-    (typeof body === "object" && body !== null
-      ? (body as Record<string, unknown>)[key]
-      : undefined) as unknown[];
 
 /** The ids of a list sub-route (`{total_count, organizations: [...]}`), every page. */
 async function listIds(c: HostingClient, path: string, items: string): Promise<number[]> {

@@ -7,6 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, notFoundError } from "../../client/errors";
+import { itemsOf } from "../../client/pagination";
 import { apiRunnerSchema } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
@@ -14,7 +15,6 @@ import { type FieldRules, sameValue } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { itemsOf } from "./group-api";
 
 // ---------------------------------------------------------------------------------------------
 // Args

@@ -9,7 +9,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { unexpectedResponse } from "../../client/errors";
 import type { ApiRunnerGroup } from "../../client/schemas";
-import { type CrossFieldRules, fields } from "../../internal/check";
+import { type CrossFieldRules, fields, selectedIdsFailure } from "../../internal/check";
 import { compact } from "../../internal/outputs";
 
 // ---------------------------------------------------------------------------------------------
@@ -85,17 +85,8 @@ export function groupRules<F extends AccessField>(
 ): CrossFieldRules<GroupSettingsInputs & Partial<Record<F, number[] | undefined>>> {
   return (inputs, pending) => {
     const failures: pulumi.dynamic.CheckFailure[] = [];
-    const access: Partial<Record<F, number[] | undefined>> = inputs;
-    if (!pending.has("visibility") && !pending.has(field)) {
-      const given = access[field];
-      if (inputs.visibility === "selected") access[field] = given ?? [];
-      else if (given !== undefined && given.length > 0) {
-        failures.push({
-          property: field,
-          reason: `${field} is allowed only with visibility "selected"; got visibility "${inputs.visibility}"`,
-        });
-      } else delete access[field];
-    }
+    const access = selectedIdsFailure(inputs, pending, field);
+    if (access) failures.push(access);
     if (!pending.has("restrictedToWorkflows") && !pending.has("selectedWorkflows")) {
       if (inputs.restrictedToWorkflows) inputs.selectedWorkflows = inputs.selectedWorkflows ?? [];
       else if (inputs.selectedWorkflows !== undefined && inputs.selectedWorkflows.length > 0) {

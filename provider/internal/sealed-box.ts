@@ -1,0 +1,104 @@
+/**
+ * Values sealed on the client: a plaintext is sealed (libsodium `crypto_box_seal`) for the public
+ * key the API hands out, sent with that key's id, and never kept. Only the server, holding the
+ * private key, can open it.
+ *
+ * libsodium is WebAssembly initialised asynchronously, so it is loaded on first use inside the
+ * provider process, never when a program merely imports the library, and never captured by the
+ * serialised provider. Public keys are fetched once per key route per process and fetched again
+ * when the server refuses a value as sealed for another key (the key was rotated).
+ */
+import { HostingApiError, isHostingApiError } from "../client/errors";
+import type { HostingClient } from "../client/http";
+import { type ApiRegistryPublicKey, apiRegistryPublicKeySchema } from "../client/schemas";
+
+type Sodium = typeof import("libsodium-wrappers");
+let sodium: Promise<Sodium> | undefined;
+
+function loadSodium(): Promise<Sodium> {
+  // The module's own object: the import's named bindings are copies taken before initialisation.
+  sodium ??= import("libsodium-wrappers").then(async ({ default: lib }) => {
+    await lib.ready;
+    return lib;
+  });
+  return sodium;
+}
+
+/** The base64 sealed box of `plaintext` for a base64 Curve25519 public key. */
+export async function seal(plaintext: string, publicKey: string): Promise<string> {
+  const s = await loadSodium();
+  let key: Uint8Array;
+  try {
+    key = s.from_base64(publicKey, s.base64_variants.ORIGINAL);
+  } catch {
+    key = new Uint8Array();
+  }
+  if (key.length !== s.crypto_box_PUBLICKEYBYTES) {
+    throw new HostingApiError({
+      code: "unexpected_response",
+      apiMessage: `the server's public key is not a base64 Curve25519 key of ${s.crypto_box_PUBLICKEYBYTES} bytes`,
+    });
+  }
+  return s.to_base64(s.crypto_box_seal(plaintext, key), s.base64_variants.ORIGINAL);
+}
+
+/** What a write carries instead of the plaintext. */
+export interface SealedValue {
+  encrypted_value: string;
+  key_id: string;
+}
+
+/** Public keys by API root and key route, for the life of the provider process. */
+const keys = new Map<string, Promise<ApiRegistryPublicKey>>();
+
+function publicKey(c: HostingClient, keyPath: string): Promise<ApiRegistryPublicKey> {
+  const cacheKey = `${c.apiRoot}\u0000${keyPath.toLowerCase()}`;
+  let key = keys.get(cacheKey);
+  if (key === undefined) {
+    key = c.get(keyPath, { schema: apiRegistryPublicKeySchema }).then((r) => r.data);
+    // A failed fetch is not remembered: the next write asks again.
+    const fetched = key;
+    fetched.catch(() => {
+      if (keys.get(cacheKey) === fetched) keys.delete(cacheKey);
+    });
+    keys.set(cacheKey, fetched);
+  }
+  return key;
+}
+
+/** Forgets the cached key of a route, so the next write fetches the current one. */
+export function forgetPublicKey(c: HostingClient, keyPath: string): void {
+  keys.delete(`${c.apiRoot}\u0000${keyPath.toLowerCase()}`);
+}
+
+/**
+ * Runs a write carrying `plaintext` sealed for the key of `keyPath`. When the server answers that
+ * the value was sealed for another key (422 naming `key_id` or `encrypted_value`: the key was
+ * rotated since it was fetched), the key is fetched again and the write is sent once more.
+ */
+export async function withSealedValue<T>(
+  c: HostingClient,
+  keyPath: string,
+  plaintext: string,
+  write: (sealed: SealedValue) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const key = await publicKey(c, keyPath);
+    const sealed = { encrypted_value: await seal(plaintext, key.key), key_id: key.key_id };
+    try {
+      return await write(sealed);
+    } catch (e) {
+      if (attempt > 1 || !isKeyMismatch(e)) throw e;
+      forgetPublicKey(c, keyPath);
+    }
+  }
+}
+
+/** A 422 refusing the sealed value or its key id: the value was sealed for a key no longer current. */
+export function isKeyMismatch(e: unknown): boolean {
+  return (
+    isHostingApiError(e) &&
+    e.status === 422 &&
+    e.errors.some((d) => d.field === "key_id" || d.field === "encrypted_value")
+  );
+}

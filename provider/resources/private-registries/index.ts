@@ -1,0 +1,4 @@
+/** Private registries: PrivateRegistry. */
+
+export type { PrivateRegistryOidcArgs } from "./oidc";
+export * from "./private-registry";

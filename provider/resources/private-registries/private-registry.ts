@@ -1,0 +1,390 @@
+/**
+ * PrivateRegistry: a package registry an organisation's dependency updates may use
+ * (`/orgs/{org}/private-registries`), with its credential sealed on the client.
+ *
+ * The value is the one secret the platform can never show back. The provider seals it with
+ * libsodium for the organisation's current public key (fetched once per organisation per run,
+ * again when the server says the key changed) and keeps neither the plaintext nor the ciphertext:
+ * check replaces it by a salted scrypt digest (`internal/secret-digest.ts`), which is what state
+ * records under `value`, in inputs and outputs, as a secret. A value changed in code gets a new
+ * digest (an update that seals and sends it); an unchanged one keeps the recorded digest (no
+ * diff). A value changed outside Pulumi cannot be seen by any client.
+ *
+ * The secret name is the server's (`NPM_REGISTRY_SECRET`); the id is `org/name`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { HostingApiError } from "../../client/errors";
+import {
+  type ApiPrivateRegistry,
+  PRIVATE_REGISTRY_AUTH_TYPES,
+  PRIVATE_REGISTRY_TYPES,
+  PRIVATE_REGISTRY_VISIBILITIES,
+  type PrivateRegistryAuthType,
+  type PrivateRegistryType,
+  type PrivateRegistryVisibility,
+} from "../../client/schemas";
+import { type CrossFieldRules, fields, selectedIdsFailure, UNKNOWN } from "../../internal/check";
+import { client } from "../../internal/context";
+import { diffFields, type FieldRules, lowerCased } from "../../internal/diff";
+import { joinId, splitId } from "../../internal/ids";
+import {
+  createWithoutDuplicates,
+  defineProvider,
+  deleteIgnoringGone,
+  type HostingProvider,
+  PartialCreateError,
+  readOrGone,
+} from "../../internal/lifecycle";
+import { compact } from "../../internal/outputs";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { digestFor, isDigest, plaintextOf } from "../../internal/secret-digest";
+import {
+  authTypeFailures,
+  OIDC_ARG_NAMES,
+  oidcBody,
+  oidcFromApi,
+  oidcInputs,
+  oidcRules,
+  type PrivateRegistryOidcArgs,
+} from "./oidc";
+import { type ApiPrivateRegistryWrite, readImport, registryApi } from "./registry-api";
+
+// ---------------------------------------------------------------------------------------------
+// Args
+// ---------------------------------------------------------------------------------------------
+
+export type { PrivateRegistryAuthType, PrivateRegistryType, PrivateRegistryVisibility };
+
+export interface PrivateRegistryArgs extends PrivateRegistryOidcArgs {
+  /** The organisation. A change replaces the registry. */
+  org: pulumi.Input<string>;
+  /** `"npm_registry"`, `"maven_repository"`, `"docker_registry"`, ... A change replaces the registry. */
+  registryType: pulumi.Input<PrivateRegistryType>;
+  /** The registry's URL: an absolute http(s) URL. Updates in place. */
+  url: pulumi.Input<string>;
+  /**
+   * Which repositories may use it: `"all"`, `"private"` (private and internal ones) or
+   * `"selected"` (those of `selectedRepositoryIds`). Updates in place.
+   */
+  visibility: pulumi.Input<PrivateRegistryVisibility>;
+  /** The user to authenticate as; omit it when the registry needs none. Updates in place. */
+  username?: pulumi.Input<string>;
+  /**
+   * Whether this registry replaces the public one of its ecosystem (no fallback), instead of
+   * serving scoped packages with fallback allowed. Default false. Updates in place.
+   */
+  replacesBase?: pulumi.Input<boolean>;
+  /**
+   * The token or password: required with authType `"token"` and `"username_password"`, refused
+   * with the OIDC auth types. Sealed on the client for the organisation's public key; state keeps
+   * only a salted digest of it (a secret), never the value. Changing it updates in place.
+   */
+  value?: pulumi.Input<string>;
+  /** Repository ids that may use it; a set. Only with visibility `"selected"`. Updates in place. */
+  selectedRepositoryIds?: pulumi.Input<pulumi.Input<number>[]>;
+  /**
+   * `"token"` (default), `"username_password"`, or an OIDC type (`"oidc_azure"`, `"oidc_aws"`,
+   * `"oidc_jfrog"`, `"oidc_cloudsmith"`, `"oidc_gcp"`) with its settings. The platform cannot
+   * change it: a change replaces the registry.
+   */
+  authType?: pulumi.Input<PrivateRegistryAuthType>;
+  /**
+   * Adopt the organisation's existing registry of this secret name (e.g. `NPM_REGISTRY_SECRET`)
+   * instead of creating one; it is converged to these args, value included. Only read at create.
+   */
+  importId?: pulumi.Input<string>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (defaults applied in check) and cross-field rules
+// ---------------------------------------------------------------------------------------------
+
+const enumOf = <T extends readonly [string, ...string[]]>(field: string, values: T) =>
+  z.enum(values, { error: `${field} must be one of ${values.map((v) => `"${v}"`).join(", ")}` });
+
+export const privateRegistryInputs = z.object({
+  org: fields.name("org"),
+  registryType: enumOf("registryType", PRIVATE_REGISTRY_TYPES),
+  url: fields.httpUrl("url"),
+  visibility: enumOf("visibility", PRIVATE_REGISTRY_VISIBILITIES),
+  username: z
+    .string({ error: "username must be a string" })
+    .min(1, "username must not be empty; omit it instead")
+    .optional(),
+  replacesBase: z.boolean({ error: "replacesBase must be a boolean" }).default(false),
+  // The messages never repeat the value.
+  value: z.string({ error: "value must be a string" }).min(1, "value must not be empty").optional(),
+  selectedRepositoryIds: fields.idList("selectedRepositoryIds").optional(),
+  authType: enumOf("authType", PRIVATE_REGISTRY_AUTH_TYPES).default("token"),
+  ...oidcInputs,
+  importId: z
+    .string({ error: "importId must be a secret name such as NPM_REGISTRY_SECRET" })
+    .trim()
+    .regex(/^[A-Za-z0-9_]+$/, "importId must be a secret name such as NPM_REGISTRY_SECRET")
+    .optional(),
+});
+
+export type PrivateRegistryInputs = z.infer<typeof privateRegistryInputs>;
+export type PrivateRegistryOutputs = PrivateRegistryInputs & {
+  /** The secret name the platform gave the registry, e.g. `NPM_REGISTRY_SECRET`. */
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** Repository ids only with visibility "selected"; the auth type's value and OIDC settings. */
+const crossField: CrossFieldRules<PrivateRegistryInputs> = (inputs, pending) => {
+  const selected = selectedIdsFailure(inputs, pending, "selectedRepositoryIds");
+  return [...(selected ? [selected] : []), ...authTypeFailures(inputs, pending)];
+};
+
+// ---------------------------------------------------------------------------------------------
+// API <-> state
+// ---------------------------------------------------------------------------------------------
+
+/** What state knows that the API does not say: the org's spelling, the value's digest, importId. */
+type Recorded = Partial<PrivateRegistryOutputs> & { org: string };
+
+/** A value of one of the API's enumerations; one this version does not know cannot be managed. */
+function known<T extends string>(values: readonly T[], field: string, raw: string, name: string): T {
+  const match = values.find((v) => v === raw);
+  if (match !== undefined) return match;
+  throw new HostingApiError({
+    code: "unexpected_response",
+    apiMessage: `private registry ${name} has ${field} "${raw}", which this version does not know`,
+  });
+}
+
+/**
+ * Outputs for the server's registry. A field the answer leaves out (the spec's field list is short)
+ * keeps its recorded value; drift in it cannot be seen.
+ */
+function registryOutputs(recorded: Recorded, api: ApiPrivateRegistry): PrivateRegistryOutputs {
+  const visibility = known(PRIVATE_REGISTRY_VISIBILITIES, "visibility", api.visibility, api.name);
+  return compact({
+    org: recorded.org,
+    importId: recorded.importId,
+    registryType: known(PRIVATE_REGISTRY_TYPES, "registry_type", api.registry_type, api.name),
+    url: api.url ?? recorded.url ?? "",
+    visibility,
+    username: api.username === undefined ? recorded.username : (api.username ?? undefined),
+    replacesBase: api.replaces_base ?? recorded.replacesBase ?? false,
+    value: recorded.value,
+    selectedRepositoryIds:
+      visibility === "selected"
+        ? (api.selected_repository_ids ?? recorded.selectedRepositoryIds ?? [])
+        : undefined,
+    authType:
+      api.auth_type === undefined
+        ? (recorded.authType ?? "token")
+        : known(PRIVATE_REGISTRY_AUTH_TYPES, "auth_type", api.auth_type, api.name),
+    ...oidcFromApi(api, recorded),
+    name: api.name,
+    createdAt: api.created_at ?? "",
+    updatedAt: api.updated_at ?? "",
+  });
+}
+
+/** The whole desired state (the value travels sealed, apart). */
+function writeBody(inputs: PrivateRegistryInputs): ApiPrivateRegistryWrite {
+  return {
+    registry_type: inputs.registryType,
+    url: inputs.url,
+    visibility: inputs.visibility,
+    auth_type: inputs.authType,
+    username: inputs.username ?? null,
+    replaces_base: inputs.replacesBase,
+    ...(inputs.visibility === "selected"
+      ? { selected_repository_ids: inputs.selectedRepositoryIds ?? [] }
+      : {}),
+    ...oidcBody(inputs, inputs.authType),
+  };
+}
+
+/** Whether the server's registry differs from the inputs in anything it shows (not the value). */
+function differs(api: ApiPrivateRegistry, inputs: PrivateRegistryInputs): boolean {
+  const live = registryOutputs({ org: inputs.org }, api);
+  const result = diffFields(
+    privateRegistryRules,
+    comparable(live),
+    comparable({ ...inputs, value: undefined }),
+  );
+  return result.changes === true;
+}
+
+/** Organisation names are case-insensitive on the platform. */
+const comparable = lowerCased<PrivateRegistryInputs>("org");
+
+// ---------------------------------------------------------------------------------------------
+// Replace-on-change
+// ---------------------------------------------------------------------------------------------
+
+export const privateRegistryRules: FieldRules<PrivateRegistryInputs> = {
+  org: { replace: true },
+  registryType: { replace: true },
+  authType: { replace: true },
+  url: {},
+  visibility: {},
+  username: {},
+  replacesBase: {},
+  value: {},
+  selectedRepositoryIds: { set: true },
+  ...oidcRules,
+  importId: { createOnly: true },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Provider
+// ---------------------------------------------------------------------------------------------
+
+const KIND = "PrivateRegistry";
+const ID_FORMAT = ["org", "name"] as const;
+const parseId = (id: string) => {
+  const [org = "", name = ""] = splitId(id, ID_FORMAT, KIND);
+  return { org, name };
+};
+
+/** Tolerated difference between this machine's clock and the server's when matching `created_at`. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * The plaintext behind the inputs' digest, seen by check in this process; undefined without a
+ * value. A digest with no plaintext at hand (an ignoreChanges on value) can be kept but not sent.
+ */
+function plaintextFor(inputs: PrivateRegistryInputs, required: boolean): string | undefined {
+  if (inputs.value === undefined) return undefined;
+  const plaintext = plaintextOf(inputs.value);
+  if (plaintext === undefined && required) {
+    throw new HostingApiError({
+      code: "configuration",
+      apiMessage: `${KIND} ${inputs.org}: the value to send is not known to this run (only its digest is), e.g. because of ignoreChanges on value`,
+      hint: "Give the value in the program and run pulumi up again",
+    });
+  }
+  return plaintext;
+}
+
+const defined = defineProvider<typeof privateRegistryInputs, PrivateRegistryOutputs>(KIND, {
+  inputs: privateRegistryInputs,
+  crossField,
+  rules: privateRegistryRules,
+  comparable,
+
+  async create(inputs) {
+    const c = client();
+    const api = registryApi(c);
+    const plaintext = plaintextFor(inputs, true);
+    let registry: ApiPrivateRegistry;
+    let converge: boolean;
+    if (inputs.importId !== undefined) {
+      registry = await readImport(c, inputs.org, inputs.importId);
+      if (registry.auth_type !== undefined && registry.auth_type !== inputs.authType) {
+        throw new HostingApiError({
+          code: "configuration",
+          apiMessage: `importId ${inputs.importId}: the registry's authType is "${registry.auth_type}", the program says "${inputs.authType}"; the platform cannot change it`,
+          hint: "Set authType to the registry's, or create a new registry instead of adopting this one",
+        });
+      }
+      // The value cannot be read, so one given is always sent.
+      converge = plaintext !== undefined || differs(registry, inputs);
+    } else {
+      const made = await createWithoutDuplicates(
+        () => api.create(inputs.org, writeBody(inputs), plaintext),
+        async (startedAt) =>
+          (await api.list(inputs.org)).find(
+            (r) =>
+              r.registry_type === inputs.registryType &&
+              (r.url === undefined || r.url === inputs.url) &&
+              Date.parse(r.created_at ?? "") >= startedAt - CLOCK_SKEW_MS,
+          ),
+      );
+      registry = made.value;
+      converge = made.adopted && differs(registry, inputs);
+    }
+    const id = joinId(inputs.org, registry.name);
+    if (!converge) return { id, outs: registryOutputs(inputs, registry) };
+    try {
+      await api.update(inputs.org, registry.name, writeBody(inputs), plaintext);
+      return { id, outs: registryOutputs(inputs, await api.get(inputs.org, registry.name)) };
+    } catch (e) {
+      throw new PartialCreateError(id, registryOutputs(inputs, registry), e);
+    }
+  },
+
+  async read(id, props) {
+    const { org, name } = parseId(id);
+    const registry = await readOrGone(() => registryApi(client()).get(org, name));
+    if (!registry) return {};
+    return { id, props: registryOutputs({ ...props, org: props?.org ?? org }, registry) };
+  },
+
+  async update(id, olds, news) {
+    const { org, name } = parseId(id);
+    const api = registryApi(client());
+    // A new digest means a new value, which must be sent; an unchanged one is sent when at hand.
+    const plaintext = plaintextFor(news, news.value !== olds.value);
+    await api.update(org, name, writeBody(news), plaintext);
+    // PATCH answers 204 without a body: read the result once.
+    return { outs: registryOutputs(news, await api.get(org, name)) };
+  },
+
+  async delete(id) {
+    const { org, name } = parseId(id);
+    await deleteIgnoringGone(() => registryApi(client()).delete(org, name));
+  },
+});
+
+/**
+ * check, then the plaintext value replaced by its digest, so the engine never records the value:
+ * the recorded digest is kept while the value matches it (or when the engine hands the recorded
+ * digest back, as `ignoreChanges` does). Failed inputs are returned without the value.
+ */
+export const privateRegistryProvider: HostingProvider<PrivateRegistryInputs, PrivateRegistryOutputs> = {
+  ...defined,
+  async check(olds, news) {
+    const result = await defined.check(olds, news);
+    if (!result.inputs) return result;
+    const { value, ...rest } = result.inputs;
+    // Unknown during preview: a placeholder, not the value.
+    if (value === undefined || value === UNKNOWN) return result;
+    if (result.failures?.length) return { ...result, inputs: rest };
+    const digest = value === olds.value && isDigest(value) ? value : await digestFor(value, olds.value);
+    return { ...result, inputs: { ...rest, value: digest } };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Resource
+// ---------------------------------------------------------------------------------------------
+
+const OUTPUTS = [
+  "org",
+  "registryType",
+  "url",
+  "visibility",
+  "username",
+  "replacesBase",
+  "value",
+  "selectedRepositoryIds",
+  "authType",
+  ...OIDC_ARG_NAMES,
+  "importId",
+  "name",
+  "createdAt",
+  "updatedAt",
+] as const;
+
+/** An organisation's private registry, its value sealed on the client. id: `org/name`. */
+export class PrivateRegistry extends HostingResource {
+  constructor(name: string, args: PrivateRegistryArgs, opts?: pulumi.CustomResourceOptions) {
+    // The value is a secret input, so the engine encrypts what check leaves in its place (the digest).
+    const secretArgs = args?.value === undefined ? args : { ...args, value: pulumi.secret(args.value) };
+    super(privateRegistryProvider, name, secretArgs, OUTPUTS, {
+      ...opts,
+      additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "value"],
+    });
+  }
+}
+
+export interface PrivateRegistry extends OutputsOf<PrivateRegistryOutputs> {}

@@ -1,0 +1,93 @@
+/**
+ * Talking to the private registry routes: reads, and writes that carry the value sealed for the
+ * organisation's current public key (`withSealedValue`: fetched once per organisation per process,
+ * fetched again when the server says the key changed). The plaintext never leaves this module
+ * other than sealed, and no error or log line carries it: requests are described by method and path.
+ */
+import { isNotFound, notFoundError } from "../../client/errors";
+import type { HostingClient } from "../../client/http";
+import { itemsOf } from "../../client/pagination";
+import {
+  type ApiPrivateRegistry,
+  apiPrivateRegistrySchema,
+  type PrivateRegistryOidcField,
+} from "../../client/schemas";
+import { withSealedValue } from "../../internal/sealed-box";
+
+/** The body of a create or a full update, as the provider sends it (the sealed value travels apart). */
+export interface ApiPrivateRegistryWrite extends Partial<Record<PrivateRegistryOidcField, string | null>> {
+  registry_type: string;
+  url: string;
+  visibility: string;
+  auth_type: string;
+  username: string | null;
+  replaces_base: boolean;
+  selected_repository_ids?: number[];
+}
+
+export const registriesPath = (org: string) => `/orgs/${encodeURIComponent(org)}/private-registries`;
+export const registryPath = (org: string, name: string) =>
+  `${registriesPath(org)}/${encodeURIComponent(name)}`;
+const publicKeyPath = (org: string) => `${registriesPath(org)}/public-key`;
+
+export const registryApi = (c: HostingClient) => ({
+  get: async (org: string, name: string) =>
+    (await c.get(registryPath(org, name), { schema: apiPrivateRegistrySchema })).data,
+
+  list: (org: string) =>
+    c.paginate(registriesPath(org), { select: itemsOf("configurations"), schema: apiPrivateRegistrySchema }),
+
+  /** POST; with a plaintext, it is sealed for the organisation's key first. */
+  create: (org: string, body: ApiPrivateRegistryWrite, plaintext: string | undefined) =>
+    sealedWrite(c, org, plaintext, async (sealed) => {
+      const path = registriesPath(org);
+      try {
+        return (await c.post(path, { ...body, ...sealed }, { schema: apiPrivateRegistrySchema })).data;
+      } catch (e) {
+        throw isNotFound(e)
+          ? notFoundError({
+              method: "POST",
+              path,
+              message: `PrivateRegistry: there is no organisation ${org}`,
+              hint: `Check the name, and that the token belongs to an owner of ${org} (classic scope admin:org, or the fine-grained permission organization_private_registries write)`,
+            })
+          : e;
+      }
+    }),
+
+  /**
+   * PATCH (204, no body), sending the whole desired state, so repeating it after a failure is
+   * safe; with a plaintext, it is sealed for the organisation's key first.
+   */
+  update: (org: string, name: string, body: ApiPrivateRegistryWrite, plaintext: string | undefined) =>
+    sealedWrite(c, org, plaintext, async (sealed) => {
+      await c.patch(registryPath(org, name), { ...body, ...sealed }, { idempotent: true });
+    }),
+
+  delete: (org: string, name: string) => c.delete(registryPath(org, name)),
+});
+
+/** Runs the write with the value sealed, or as it is when there is no value (OIDC). */
+function sealedWrite<T>(
+  c: HostingClient,
+  org: string,
+  plaintext: string | undefined,
+  write: (sealed: { encrypted_value?: string; key_id?: string }) => Promise<T>,
+): Promise<T> {
+  return plaintext === undefined ? write({}) : withSealedValue(c, publicKeyPath(org), plaintext, write);
+}
+
+/** Reads the registry an `importId` names, or fails saying what to check. */
+export async function readImport(c: HostingClient, org: string, name: string): Promise<ApiPrivateRegistry> {
+  try {
+    return await registryApi(c).get(org, name);
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+    throw notFoundError({
+      method: "GET",
+      path: registryPath(org, name),
+      message: `importId ${name}: no private registry of that name in ${org}`,
+      hint: "Check the name (e.g. NPM_REGISTRY_SECRET, as the organisation's settings list it) and that the token belongs to an owner",
+    });
+  }
+}
