@@ -278,7 +278,8 @@ export class Store {
         `${this.dataFile} holds sandbox state of schema ${parsed.schema}; expected ${STATE_SCHEMA}: delete it (or use another --data file) to start from the fixture`,
       );
     }
-    return parsed;
+    // Collections added within a schema (a new family's) start empty in a file written before them.
+    return { ...freshState(parsed.fixture), ...parsed };
   }
 }
 

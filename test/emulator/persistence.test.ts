@@ -159,6 +159,23 @@ describe("with a data file", () => {
     expect((await call(again, "GET", HOOKS)).body).toEqual([]);
   });
 
+  it("starts collections added since a file of the same schema was written empty", async () => {
+    const first = await startEmulator({ port: 0, data: file });
+    await first.close();
+    const saved = JSON.parse(fs.readFileSync(file, "utf8"));
+    delete saved.budgets;
+    delete saved.privateRegistries;
+    fs.writeFileSync(file, JSON.stringify(saved));
+    const second = await startEmulator({ port: 0, data: file });
+    try {
+      expect(second.store.state.budgets).toEqual([]);
+      expect(second.store.state.privateRegistries).toEqual([]);
+      expect(second.store.state.repoHooks).toEqual(saved.repoHooks);
+    } finally {
+      await second.close();
+    }
+  });
+
   it("refuses to start from a file of another schema", async () => {
     fs.mkdirSync(join(file, ".."), { recursive: true });
     fs.writeFileSync(file, JSON.stringify({ schema: 99 }));
