@@ -129,7 +129,14 @@ describe("installing pulumi-hosting", () => {
     const created = Number(/\+ (\d+) created/.exec(up.output)?.[1]);
     // Every resource of the demo, and the stack.
     expect(created).toBe(hostingResources(program).length + 1);
-    expect(created).toBeGreaterThan(20);
+    // The demo declares every kind.
+    const { PROVIDERS } = require(join(ROOT, "dist/provider/providers.js")) as {
+      PROVIDERS: Array<{ kind: string }>;
+    };
+    const kinds = new Set(
+      hostingResources(program).map((r) => r.type.replace("pulumi-nodejs:dynamic/hosting:", "")),
+    );
+    expect([...kinds].sort()).toEqual(PROVIDERS.map((p) => p.kind).sort());
     expect(up.output).not.toMatch(/warning: using pulumi-resource-pulumi-nodejs/);
     const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");
     expect(drift.code, drift.output).toBe(0);
