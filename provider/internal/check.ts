@@ -41,10 +41,7 @@ export function checkInputs<S extends z.ZodObject>(
   if (!result.success) {
     return {
       inputs: news as z.infer<S>,
-      failures: result.error.issues.map((issue) => ({
-        property: issue.path.length > 0 ? issue.path.map(String).join(".") : "(inputs)",
-        reason: describeIssue(issue),
-      })),
+      failures: result.error.issues.map((issue) => failureOf(issue, known)),
     };
   }
   const pendingValues = Object.fromEntries(pending.map((k) => [k, news[k]]));
@@ -53,8 +50,23 @@ export function checkInputs<S extends z.ZodObject>(
   return failures.length > 0 ? { inputs, failures } : { inputs };
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "inputs";
+/**
+ * A failure names the top-level argument: the engine prints the value it holds at `property`, and a
+ * nested path (`events.0`) does not resolve there (it prints `{<nil>}`). The reason names the exact
+ * element and the value it had, so `events[0] "push"` reads as what it is.
+ */
+function failureOf(issue: z.core.$ZodIssue, given: Record<string, unknown>): pulumi.dynamic.CheckFailure {
+  const [top, ...rest] = issue.path.map(String);
+  if (top === undefined) return { property: "(inputs)", reason: describeIssue(issue, "inputs") };
+  if (rest.length === 0) return { property: top, reason: describeIssue(issue, top) };
+  let value: unknown = given[top];
+  for (const key of rest) value = (value as Record<string, unknown> | undefined)?.[key];
+  const where = `${top}${rest.map((k) => (/^\d+$/.test(k) ? `[${k}]` : `.${k}`)).join("")}`;
+  const shown = value === undefined ? "" : ` (${where} is ${JSON.stringify(value)})`;
+  return { property: top, reason: `${describeIssue(issue, top)}${shown}` };
+}
+
+function describeIssue(issue: z.core.$ZodIssue, field: string): string {
   if (issue.code === "unrecognized_keys") return `unknown argument(s): ${issue.keys.join(", ")}`;
   if (issue.code === "invalid_value") {
     return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;

@@ -13,6 +13,8 @@ export interface FieldRule {
   set?: boolean;
   /** Read only at create (e.g. `importId`): later changes are ignored. */
   createOnly?: boolean;
+  /** A secret: its value is never copied anywhere state keeps in plain text. */
+  secret?: boolean;
 }
 
 export type FieldRules<T> = { [K in keyof T]-?: FieldRule };

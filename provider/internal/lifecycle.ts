@@ -9,7 +9,7 @@ import { isAmbiguous, isNotFound } from "../client/errors";
 import { type CrossFieldRules, checkInputs } from "./check";
 import { configure } from "./context";
 import { diffFields, type FieldRules } from "./diff";
-import { inputsFrom } from "./outputs";
+import { AS_WRITTEN_KEY, type AsWritten, asWritten, inputsFrom } from "./outputs";
 
 /** What the engine calls, in lifecycle order. */
 export interface ProviderMethods<I, O> {
@@ -26,6 +26,11 @@ export interface HostingProvider<I, O> extends ProviderMethods<I, O> {
   /** The resource kind: the type token is `pulumi-nodejs:dynamic/hosting:<kind>`. */
   readonly kind: string;
   configure(request: pulumi.dynamic.ConfigureRequest): Promise<void>;
+  /**
+   * The schema's reading of inputs as the program wrote them (and as check records them): defaults
+   * applied, values in the form the methods act on. Throws on inputs check refuses.
+   */
+  inputsOf(written: I): I;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: registries hold providers of every shape
@@ -65,34 +70,60 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
   spec: ProviderSpec<S, O>,
 ): HostingProvider<z.infer<S>, O> {
   const compare = spec.comparable ?? ((values: object) => values);
+  // check records the inputs as the program wrote them (see AS_WRITTEN_KEY); the methods that act
+  // on them get the schema's reading of them, defaults applied.
+  const inputsOf = (news: z.infer<S>): z.infer<S> => {
+    const checked = checkInputs(spec.inputs, news as Record<string, unknown>, spec.crossField);
+    if (checked.failures?.length || checked.inputs === undefined) {
+      throw new Error((checked.failures ?? []).map((f) => `${f.property}: ${f.reason}`).join("; "));
+    }
+    return checked.inputs;
+  };
   const fieldDiff = (olds: O, news: z.infer<S>) =>
     diffFields(spec.rules, compare(olds as object), compare(news as object));
+  const recordWritten = <T extends object>(outs: T, written: z.infer<S>, normalised: z.infer<S>): T => {
+    const { [AS_WRITTEN_KEY]: _previous, ...rest } = outs as Record<string, unknown>;
+    const form = asWritten(spec.rules, written, normalised);
+    return (form === undefined ? rest : { ...rest, [AS_WRITTEN_KEY]: form }) as T;
+  };
   return {
     kind,
     async configure(request) {
       configure(request.config);
     },
+    inputsOf,
     async check(_olds, news) {
-      return checkInputs(spec.inputs, news, spec.crossField);
+      const checked = checkInputs(spec.inputs, news, spec.crossField);
+      return checked.failures?.length ? checked : { inputs: news as z.infer<S> };
     },
     async diff(_id, olds, news) {
-      const result = fieldDiff(olds, news);
+      const result = fieldDiff(olds, inputsOf(news));
       if (result.changes || !providerChanged(olds, news)) return result;
       return { changes: true, replaces: [], deleteBeforeReplace: false };
     },
-    create: (inputs) => spec.create(inputs),
+    async create(written) {
+      const inputs = inputsOf(written);
+      const { id, outs } = await spec.create(inputs);
+      return { id, outs: recordWritten(outs, written, inputs) };
+    },
     async read(id, props) {
       // The input-shaped part of what was read, so refresh shows drift field by field.
       const result = await spec.read(id, props);
       if (result.props === undefined || result.inputs !== undefined) return result;
-      return { ...result, inputs: inputsFrom(spec.rules, result.props) as O };
+      const written = (props as Record<string, unknown> | undefined)?.[AS_WRITTEN_KEY] as
+        | AsWritten
+        | undefined;
+      const outs = written === undefined ? result.props : { ...result.props, [AS_WRITTEN_KEY]: written };
+      return { ...result, props: outs, inputs: inputsFrom(spec.rules, result.props, written, compare) as O };
     },
-    async update(id, olds, news) {
-      if (providerChanged(olds, news) && !fieldDiff(olds, news).changes) {
+    async update(id, olds, written) {
+      const news = inputsOf(written);
+      if (providerChanged(olds, written) && !fieldDiff(olds, news).changes) {
         const { [PROVIDER_KEY]: _recorded, ...outs } = olds as Record<string, unknown>;
-        return { outs: outs as O };
+        return { outs: recordWritten(outs as O, written, news) };
       }
-      return spec.update(id, olds, news);
+      const { outs } = await spec.update(id, olds, news);
+      return { outs: recordWritten(outs, written, news) };
     },
     delete: (id, props) => spec.delete(id, props),
   };

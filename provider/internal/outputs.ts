@@ -1,11 +1,72 @@
 /** Shaping outputs: what state holds, and the input-shaped part of it that read reports. */
+import { type FieldRule, sameValue } from "./diff";
+
+/**
+ * The output key that records how the program wrote the inputs that differ from what check made of
+ * them: `[value]` for an argument the program left out (check filled the default `value`), and
+ * `[value, written]` for one written in another form (an `importId` given as the number 42 and
+ * used as "42").
+ *
+ * Why: the engine records the program's inputs as written, and the drift check
+ * (`preview --refresh --run-program`) compares what read reports as inputs with the program's
+ * inputs as written. Reporting a default the program never wrote (`-active`) or another spelling
+ * of an id (`~importId`) shows a row that looks like drift on an unchanged object.
+ */
+export const AS_WRITTEN_KEY = "__asWritten";
+
+export type AsWritten = Record<string, [unknown] | [unknown, unknown]>;
+
+type Rules = Record<string, FieldRule>;
+
+/**
+ * What `AS_WRITTEN_KEY` holds for inputs `written` by the program, given what check made of them;
+ * undefined when they are the same. A secret's written form is never recorded (outputs are not all
+ * encrypted).
+ */
+export function asWritten(rules: object, written: object, normalised: object): AsWritten | undefined {
+  const raw = written as Record<string, unknown>;
+  const made = normalised as Record<string, unknown>;
+  const record: AsWritten = {};
+  for (const [key, rule] of Object.entries(rules as Rules)) {
+    const value = made[key];
+    if (value === undefined || rule.secret) continue;
+    if (raw[key] === undefined || raw[key] === null) {
+      if (value !== null) record[key] = [value];
+    } else if (JSON.stringify(raw[key]) !== JSON.stringify(value)) {
+      record[key] = [value, raw[key]];
+    }
+  }
+  return Object.keys(record).length > 0 ? record : undefined;
+}
 
 /**
  * The input-shaped part of outputs (the fields the diff rules name), which read returns as
- * `inputs` so that refresh shows drift field by field.
+ * `inputs` so that refresh shows drift field by field. Where `written` says how the program wrote a
+ * field and the object still has the value check made of it, the field is reported as written (left
+ * out, or in the program's form); a value changed outside Pulumi is reported as it now is.
  */
-export function inputsFrom<T extends object>(rules: object, outputs: T): T {
-  return Object.fromEntries(Object.entries(outputs).filter(([k, v]) => k in rules && v !== undefined)) as T;
+export function inputsFrom<T extends object>(
+  rules: object,
+  outputs: T,
+  written: AsWritten | undefined = undefined,
+  compare: (values: object) => object = (v) => v,
+): T {
+  const values = outputs as Record<string, unknown>;
+  const comparable = compare(values) as Record<string, unknown>;
+  const inputs: Record<string, unknown> = {};
+  for (const [key, rule] of Object.entries(rules as Rules)) {
+    const value = values[key];
+    const form = written?.[key];
+    if (form !== undefined) {
+      const recorded = (compare({ [key]: form[0] }) as Record<string, unknown>)[key];
+      if (sameValue(comparable[key], recorded, rule.set === true)) {
+        if (form.length === 2) inputs[key] = form[1];
+        continue;
+      }
+    }
+    if (value !== undefined) inputs[key] = value;
+  }
+  return inputs as T;
 }
 
 /** Drops keys whose value is undefined (state holds no explicit undefineds). */

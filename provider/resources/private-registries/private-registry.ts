@@ -228,7 +228,7 @@ export const privateRegistryRules: FieldRules<PrivateRegistryInputs> = {
   visibility: {},
   username: {},
   replacesBase: {},
-  value: {},
+  value: { secret: true },
   selectedRepositoryIds: { set: true },
   ...oidcRules,
   importId: { createOnly: true },

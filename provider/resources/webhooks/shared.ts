@@ -156,7 +156,7 @@ function differs(api: ApiWebhook, inputs: WebhookInputs): boolean {
 export const webhookRules = {
   url: {},
   contentType: {},
-  secret: {},
+  secret: { secret: true },
   insecureSsl: {},
   active: {},
   events: { set: true },

@@ -16,9 +16,13 @@ describe("checkInputs", () => {
     });
   });
 
-  it("reports every failure with the field's path", () => {
+  it("names the top-level argument of every failure, and the element and its value in the reason", () => {
     const result = checkInputs(schema, { name: "bad name", url: "ftp://h", ids: [1, -2], mode: "c" });
-    expect(result.failures?.map((f) => f.property).sort()).toEqual(["ids.1", "mode", "name", "url"]);
+    // The engine prints the value it holds at `property`: a nested path would print `{<nil>}`.
+    expect(result.failures?.map((f) => f.property).sort()).toEqual(["ids", "mode", "name", "url"]);
+    expect(result.failures?.find((f) => f.property === "ids")?.reason).toBe(
+      "ids must hold positive ids (ids[1] is -2)",
+    );
     expect(result.failures?.find((f) => f.property === "mode")?.reason).toBe('mode must be one of "a", "b"');
     expect(result.failures?.find((f) => f.property === "url")?.reason).toContain('got "ftp://h"');
   });

@@ -36,7 +36,8 @@ describe("defineProvider", () => {
   it("names the kind and checks with the schema, naming the field", async () => {
     const { provider: p } = provider();
     expect(p.kind).toBe("Thing");
-    expect(await p.check({}, { name: "n" })).toEqual({ inputs: { name: "n", tags: [] } });
+    // The inputs as written are recorded: defaults are the schema's reading, applied where used.
+    expect(await p.check({}, { name: "n" })).toEqual({ inputs: { name: "n" } });
     const bad = await p.check({}, { name: 7 });
     expect(bad.failures?.[0]?.property).toBe("name");
   });
@@ -86,9 +87,76 @@ describe("defineProvider", () => {
     const same: Inputs & { __provider: string } = { name: "n", tags: [], __provider: "require(new)" };
     const result = await p.update("1", olds, same);
     expect(result).toEqual({ outs: { name: "n", tags: [], serverId: 1 } });
+    // A program that leaves the default out gets it recorded as such by the same rewrite.
+    const leftOut = await p.update("1", olds, { name: "n", __provider: "require(new)" } as unknown as Inputs);
+    expect(leftOut).toEqual({ outs: { name: "n", tags: [], serverId: 1, __asWritten: { tags: [[]] } } });
+    expect(spec.update).not.toHaveBeenCalled();
     expect(spec.update).not.toHaveBeenCalled();
     await p.update("1", olds, { ...same, tags: ["x"] });
     expect(spec.update).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("inputs as the program wrote them", () => {
+  const ids = z.object({
+    name: z.string(),
+    importId: z.union([z.string(), z.number()]).transform(String).optional(),
+  });
+  type IdInputs = z.infer<typeof ids>;
+
+  it("acts on the schema's reading, and read reports an unchanged object as the program wrote it", async () => {
+    const { spec, provider: p } = provider({
+      read: vi.fn(async (id: string) => ({ id, props: { name: "n", tags: ["b", "a"], serverId: 1 } })),
+    });
+    const created = await p.create({ name: "n" } as Inputs);
+    expect(spec.create).toHaveBeenCalledWith({ name: "n", tags: [] });
+    expect(created.outs).toEqual({ name: "n", tags: [], serverId: 1, __asWritten: { tags: [[]] } });
+
+    // The server still has the default: tags stays left out, as in the program.
+    const unchanged = vi
+      .mocked(spec.read)
+      .mockResolvedValueOnce({ id: "1", props: { name: "n", tags: [], serverId: 1 } });
+    expect(await p.read("1", created.outs)).toEqual({
+      id: "1",
+      props: created.outs,
+      inputs: { name: "n" },
+    });
+    expect(unchanged).toHaveBeenCalledTimes(1);
+
+    // Changed outside Pulumi: reported as it now is, so refresh shows the drift.
+    const drifted = await p.read("1", created.outs);
+    expect(drifted.inputs).toEqual({ name: "n", tags: ["b", "a"] });
+    expect(drifted.props).toMatchObject({ __asWritten: { tags: [[]] } });
+  });
+
+  it("reports a value written in another form (an id as a number) in the program's form", async () => {
+    const spec: ProviderSpec<typeof ids, IdInputs & { serverId: number }> = {
+      inputs: ids,
+      rules: { name: {}, importId: { createOnly: true } },
+      create: vi.fn(async (i: IdInputs) => ({ id: "1", outs: { ...i, serverId: 1 } })),
+      read: vi.fn(async (id: string) => ({ id, props: { name: "n", importId: "42", serverId: 1 } })),
+      update: vi.fn(),
+      delete: vi.fn(),
+    };
+    const p = defineProvider("Thing", spec);
+    const written = { name: "n", importId: 42 } as unknown as IdInputs;
+    expect(await p.check({}, written)).toEqual({ inputs: written });
+    const { outs } = await p.create(written);
+    expect(spec.create).toHaveBeenCalledWith({ name: "n", importId: "42" });
+    expect((await p.read("1", outs)).inputs).toEqual({ name: "n", importId: 42 });
+  });
+
+  it("never records a secret's written form", async () => {
+    const secrets = z.object({ token: z.string().trim() });
+    const p = defineProvider("Thing", {
+      inputs: secrets,
+      rules: { token: { secret: true } },
+      create: async (i: { token: string }) => ({ id: "1", outs: i }),
+      read: vi.fn(),
+      update: vi.fn(),
+      delete: vi.fn(),
+    });
+    expect((await p.create({ token: " s3cr3t " })).outs).toEqual({ token: "s3cr3t" });
   });
 });
 

@@ -36,7 +36,7 @@ const USER = USER_BUDGET_ARGS;
 async function checked(news: Record<string, unknown>): Promise<BudgetInputs> {
   const result = await budgets.check({}, news);
   expect(result.failures ?? []).toEqual([]);
-  return result.inputs as BudgetInputs;
+  return budgets.inputsOf(result.inputs as BudgetInputs);
 }
 
 const requests = () => emulator.controls.counts().total;
@@ -91,11 +91,11 @@ describe("check", () => {
     [{ ...USER, entityName: "mona" }, "entityName", 'not used with scope "user"'],
     [{ ...ORG, entityName: "" }, "entityName", "must not be empty"],
     [{ ...ORG, alerting: undefined }, "alerting", "alerting is required"],
-    [{ ...ORG, alerting: { recipients: [] } }, "alerting.willAlert", "required"],
+    [{ ...ORG, alerting: { recipients: [] } }, "alerting", "alerting.willAlert is required"],
     [
       { ...ORG, alerting: { willAlert: true, recipients: ["not a login"] } },
-      "alerting.recipients.0",
-      "alerting.recipients",
+      "alerting",
+      '(alerting.recipients[0] is "not a login")',
     ],
     [{ ...ORG, preventFurtherUsage: undefined }, "preventFurtherUsage", "required"],
     [{ ...ORG, enterprise: undefined }, "enterprise", "required"],

@@ -30,7 +30,7 @@ const base = { owner: "acme-eng", repository: "api", environment: "release/eu", 
 async function checked(news: Record<string, unknown>): Promise<DeploymentProtectionRuleInputs> {
   const result = await provider.check({}, news);
   expect(result.failures ?? []).toEqual([]);
-  return result.inputs as DeploymentProtectionRuleInputs;
+  return provider.inputsOf(result.inputs as DeploymentProtectionRuleInputs);
 }
 
 /** The rules the server holds: [environment, app id] pairs. */

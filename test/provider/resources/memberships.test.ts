@@ -26,7 +26,7 @@ const ADMINS = "GET /orgs/{org}/members";
 async function checked(news: Record<string, unknown>): Promise<OrgMembershipInputs> {
   const result = await provider.check({}, news);
   expect(result.failures ?? []).toEqual([]);
-  return result.inputs as OrgMembershipInputs;
+  return provider.inputsOf(result.inputs as OrgMembershipInputs);
 }
 
 /** What the server holds for a person: active role, pending invitation role, or nothing. */
@@ -72,7 +72,13 @@ describe("OrgMembership check", () => {
   it("lets values unknown during preview through untouched", async () => {
     const result = await provider.check({}, { ...mona, username: UNKNOWN });
     expect(result.failures ?? []).toEqual([]);
-    expect(result.inputs).toEqual({ ...mona, username: UNKNOWN, role: "member", onDestroy: "remove" });
+    expect(result.inputs).toEqual({ ...mona, username: UNKNOWN });
+    expect(provider.inputsOf(result.inputs as OrgMembershipInputs)).toEqual({
+      ...mona,
+      username: UNKNOWN,
+      role: "member",
+      onDestroy: "remove",
+    });
   });
 });
 

@@ -42,7 +42,7 @@ const azure = { ...base, authType: "oidc_azure", tenantId: "tenant-1", clientId:
 async function checked(news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
   const result = await provider.check(olds, news);
   expect(result.failures ?? []).toEqual([]);
-  return result.inputs as PrivateRegistryInputs;
+  return provider.inputsOf(result.inputs as PrivateRegistryInputs);
 }
 
 function held(name: string): string | null | undefined {

@@ -56,13 +56,13 @@ function serverValues(kind: "org" | "repo", target: string): Record<string, unkn
 async function checkedOrg(news: Record<string, unknown>): Promise<OrgPropertyValueInputs> {
   const result = await orgProvider.check({}, news);
   expect(result.failures ?? []).toEqual([]);
-  return result.inputs as OrgPropertyValueInputs;
+  return orgProvider.inputsOf(result.inputs as OrgPropertyValueInputs);
 }
 
 async function checkedRepo(news: Record<string, unknown>): Promise<RepositoryPropertyValueInputs> {
   const result = await repoProvider.check({}, news);
   expect(result.failures ?? []).toEqual([]);
-  return result.inputs as RepositoryPropertyValueInputs;
+  return repoProvider.inputsOf(result.inputs as RepositoryPropertyValueInputs);
 }
 
 const tier = { org: "acme-eng", propertyName: "tier", value: "gold" };
@@ -89,7 +89,7 @@ describe("property value check", () => {
     ],
     [{ ...tier, value: { gold: true } }, "value", "value must be a string, a list of strings"],
     [{ ...tier, value: ["eu", 3] }, "value", "value must be a string, a list of strings"],
-    [{ ...tier, value: ["eu", ""] }, "value.1", "value must not hold empty strings"],
+    [{ ...tier, value: ["eu", ""] }, "value", `value must not hold empty strings (value[1] is "")`],
     [
       { ...tier, propertyName: "cost center" },
       "propertyName",

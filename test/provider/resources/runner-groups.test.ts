@@ -27,13 +27,13 @@ const WORKFLOW = "acme-eng/api/.github/workflows/deploy.yml@refs/heads/main";
 async function enterpriseInputs(news: Record<string, unknown>): Promise<EnterpriseRunnerGroupInputs> {
   const result = await enterprise.check({}, { enterprise: "acme", ...news });
   expect(result.failures ?? []).toEqual([]);
-  return result.inputs as EnterpriseRunnerGroupInputs;
+  return enterprise.inputsOf(result.inputs as EnterpriseRunnerGroupInputs);
 }
 
 async function orgInputs(news: Record<string, unknown>): Promise<OrgRunnerGroupInputs> {
   const result = await orgGroups.check({}, { org: "acme-eng", ...news });
   expect(result.failures ?? []).toEqual([]);
-  return result.inputs as OrgRunnerGroupInputs;
+  return orgGroups.inputsOf(result.inputs as OrgRunnerGroupInputs);
 }
 
 const groupOf = (runner: number) => emulator.store.state.runnerGroupOf[String(runner)];
@@ -70,11 +70,11 @@ describe("check", () => {
       "only with restrictedToWorkflows: true",
     ],
     [{ name: "" }, "name", "must not be empty"],
-    [{ name: "b", runners: [1.5] }, "runners.0", "integer"],
+    [{ name: "b", runners: [1.5] }, "runners", "integer ids (runners[0] is 1.5)"],
     [
       { name: "b", visibility: "selected", selectedOrganizationIds: ["x"] },
-      "selectedOrganizationIds.0",
-      "integer ids",
+      "selectedOrganizationIds",
+      '(selectedOrganizationIds[0] is "x")',
     ],
   ])("refuses %j naming %s", async (news, property, reason) => {
     const result = await enterprise.check({}, { enterprise: "acme", ...news });
