@@ -10,6 +10,7 @@ import { type CrossFieldRules, checkInputs } from "./check";
 import { configure } from "./context";
 import { diffFields, type FieldRules } from "./diff";
 import { AS_WRITTEN_KEY, type AsWritten, asWritten, inputsFrom } from "./outputs";
+import { quietErrors } from "./quiet-errors";
 
 /** What the engine calls, in lifecycle order. */
 export interface ProviderMethods<I, O> {
@@ -86,7 +87,7 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
     const form = asWritten(spec.rules, written, normalised);
     return (form === undefined ? rest : { ...rest, [AS_WRITTEN_KEY]: form }) as T;
   };
-  return {
+  return quietErrors({
     kind,
     async configure(request) {
       configure(request.config);
@@ -126,7 +127,7 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
       return { outs: recordWritten(outs, written, news) };
     },
     delete: (id, props) => spec.delete(id, props),
-  };
+  });
 }
 
 function providerChanged(olds: unknown, news: unknown): boolean {
