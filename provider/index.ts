@@ -8,6 +8,7 @@ export type { ApiErrorDetail, HostingErrorCode } from "./client/errors";
 export { HostingApiError, isNotFound, isRateLimited } from "./client/errors";
 export type { ClientOptions, RequestOptions } from "./client/http";
 export { HostingClient } from "./client/http";
+export type { BudgetProductSku } from "./client/schemas";
 export type { BudgetAlertingArgs, BudgetArgs, BudgetScope, BudgetType } from "./resources/budgets";
 export { Budget } from "./resources/budgets";
 export type {

@@ -280,6 +280,11 @@ export const BUDGET_SKUS = [
   "git_lfs_bandwidth",
   "premium_requests",
 ] as const;
+/** Every value a budget's `productSku` may take (which ones a budget allows depends on its type). */
+export type BudgetProductSku =
+  | typeof BUDGET_BUNDLE_SKU
+  | (typeof BUDGET_PRODUCTS)[number]
+  | (typeof BUDGET_SKUS)[number];
 
 /**
  * A budget as single-budget answers carry it (`budget_product_sku`, a string) and as list items

@@ -22,6 +22,7 @@ import {
   BUDGET_SCOPES,
   BUDGET_SKUS,
   BUDGET_TYPES,
+  type BudgetProductSku,
   type BudgetScope,
   type BudgetType,
 } from "../../client/schemas";
@@ -78,7 +79,7 @@ export interface BudgetArgs {
    */
   entityName?: pulumi.Input<string>;
   /** The product or SKU covered. Default `"ai_credits"` with `"BundlePricing"`; required otherwise. */
-  productSku?: pulumi.Input<string>;
+  productSku?: pulumi.Input<BudgetProductSku>;
   /** The login of the person a `"user"` budget applies to; only with that scope. Updates in place. */
   user?: pulumi.Input<string>;
   /**

@@ -109,7 +109,7 @@ async function explainAdminNotFound(
   try {
     const user = (await c.get<{ login?: string; site_admin?: boolean }>("/user")).data;
     if (user?.login)
-      who = `the token of ${user.login}${user.site_admin ? "" : ", who is not a site administrator,"}`;
+      who = `the token of ${user.login}${user.site_admin ? "" : " (not a site administrator)"}`;
   } catch {
     who = "this token (an app or installation token)";
   }

@@ -353,7 +353,7 @@ describe("GlobalWebhook", () => {
   });
 
   it.each([
-    ["svcp_owner", /olivia, who is not a site administrator/],
+    ["svcp_owner", /to the token of olivia \(not a site administrator\)\. /],
     ["svc_pat_admin", /site administrator/],
     ["svcs_install", /app or installation token/],
   ])("fails clearly with %s instead of dropping or creating", async (token, who) => {
