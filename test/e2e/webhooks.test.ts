@@ -116,7 +116,10 @@ describe("webhooks end to end", () => {
     });
     const drift = await program.run("preview", "--refresh", "--expect-no-changes", "--diff");
     expect(drift.code).not.toBe(0);
-    expect(drift.output).toMatch(/active\s*:\s*false\s*=>\s*true/);
+    // The refresh shows the server's change; the update sets the program's value back (the
+    // program leaves `active` at its default, so the update removes the `false` read back).
+    expect(drift.output).toMatch(/active\s*:\s*true\s*=>\s*false/);
+    expect(drift.output).toMatch(/-\s*active\s*:\s*false/);
     expect(drift.output).not.toMatch(/secret\s*:.*=>/);
     const refreshOnly = await program.run("refresh", "--preview-only", "--expect-no-changes");
     expect(refreshOnly.code).not.toBe(0);
