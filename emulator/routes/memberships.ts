@@ -111,6 +111,34 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
+  // The spec's excerpt does not show it; the platform lists pending invitations to owners only,
+  // oldest first, with the role as invitations name it (`direct_member` for a member).
+  app.get("/orgs/:org/invitations", guard(READ), (c) => {
+    const org = requireOrg(c);
+    if (orgRole(callerOf(c), org) !== "admin") {
+      throw forbidden(`You must be an owner of ${org.login} to list its invitations.`);
+    }
+    const state = c.get("store").state;
+    const pending = state.invitations.filter((i) => i.org === org.login).sort((a, b) => a.id - b.id);
+    return c.json(
+      paginate(c, pending).map((i) => {
+        const user = findUser(state, i.login);
+        const inviter = findUser(state, i.inviter);
+        return {
+          id: i.id,
+          login: i.login,
+          node_id: user ? userSummary(c, user).node_id : null,
+          email: null,
+          role: i.role === "admin" ? "admin" : "direct_member",
+          created_at: i.created_at,
+          inviter: inviter ? userSummary(c, inviter) : null,
+          team_count: 0,
+          invitation_source: "member",
+        };
+      }),
+    );
+  });
+
   app.get("/orgs/:org/memberships/:username", guard(READ), (c) => {
     const caller = callerOf(c);
     const store = c.get("store");

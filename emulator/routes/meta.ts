@@ -4,7 +4,7 @@ import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
 import type { OrgRecord, RepoRecord } from "../fixture";
 import { guard } from "../guard";
-import { apiRoot, forbidden, notFound } from "../http";
+import { apiRoot, forbidden, notFound, paginate } from "../http";
 import { findOrg, readableRepo } from "../lookup";
 import { nodeId, orgSummary, userSummary } from "../render";
 
@@ -22,6 +22,26 @@ export function metaRoutes(app: Hono<ServerEnv>): void {
     const org = findOrg(c.get("store").state, c.req.param("org"));
     if (!org) throw notFound();
     return c.json(orgSummary(c, org));
+  });
+
+  // The spec's excerpt does not show it; the platform lists an organisation's repositories the
+  // caller can see (private ones to its members), sorted by name, paginated.
+  app.get("/orgs/:org/repos", guard(METADATA), (c) => {
+    const state = c.get("store").state;
+    const org = findOrg(state, c.req.param("org"));
+    if (!org) throw notFound();
+    const visible = state.fixture.repos
+      .filter((r) => r.owner.toLowerCase() === org.login.toLowerCase())
+      .filter((r) => {
+        try {
+          readableRepo(state, c.get("caller"), r.owner, r.name, METADATA);
+          return true;
+        } catch {
+          return false;
+        }
+      })
+      .sort((a, b) => a.name.localeCompare(b.name));
+    return c.json(paginate(c, visible).map((r) => repoObject(c, r, org)));
   });
 
   app.get("/repos/:owner/:repo", guard(METADATA), (c) => {

@@ -15,7 +15,7 @@ import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
 import type { RepoRecord } from "../fixture";
 import { guard } from "../guard";
-import { notFound, paginate, pathId, readBody } from "../http";
+import { apiRoot, notFound, paginate, pathId, readBody } from "../http";
 import { adminRepo, readableRepo } from "../lookup";
 import {
   availableApps,
@@ -25,6 +25,7 @@ import {
   renderRule,
   rulesOf,
 } from "../protection-rules";
+import { nodeId } from "../render";
 import type { EmulatorState, StoredProtectionRule } from "../store";
 
 const READ: AccessRule = { scopes: ["repo"], permission: ["actions", "read"] };
@@ -32,9 +33,32 @@ const PUBLIC_READ: AccessRule = { ...READ, public: true };
 const APPS: AccessRule = { scopes: ["repo"], permission: ["administration", "read"] };
 const WRITE: AccessRule = { scopes: ["repo"], permission: ["administration", "write"] };
 
+/** Environments are fixture data: they carry the time the fixture was made. */
+const FIXTURE_TIME = "2026-01-01T00:00:00Z";
+
 const P = "/repos/:owner/:repo/environments/:environment_name/deployment_protection_rules";
 
 export function protectionRuleRoutes(app: Hono<ServerEnv>): void {
+  // The spec's excerpt does not show it; the platform lists a repository's environments to whoever
+  // may read the repository, as `{total_count, environments}`, paginated.
+  app.get("/repos/:owner/:repo/environments", guard(PUBLIC_READ), (c) => {
+    const state = c.get("store").state;
+    const owner = c.req.param("owner");
+    const { repo } = readableRepo(state, c.get("caller"), owner, c.req.param("repo"), READ);
+    const url = `${apiRoot(c)}/repos/${repo.owner}/${repo.name}/environments`;
+    const all = repo.environments.map((name, i) => ({
+      // Environment ids are not stored: derived from the repository's id and the fixture's order.
+      id: repo.id * 1000 + i + 1,
+      node_id: nodeId("Environment", repo.id * 1000 + i + 1),
+      name,
+      url: `${url}/${encodeURIComponent(name)}`,
+      html_url: `${new URL(c.req.url).origin}/${repo.owner}/${repo.name}/deployments/activity_log?environments_filter=${encodeURIComponent(name)}`,
+      created_at: FIXTURE_TIME,
+      updated_at: FIXTURE_TIME,
+    }));
+    return c.json({ total_count: all.length, environments: paginate(c, all) });
+  });
+
   app.get(P, guard(PUBLIC_READ), (c) => {
     const { state, repo, environment } = readable(c);
     const rules = rulesOf(state, repo, environment);

@@ -114,6 +114,8 @@ const META: Row[] = [
   // An installation token is no user.
   { route: "GET /user", expect: { ...anyToken(200), install: 403 } },
   { route: "GET /orgs/:org", expect: anyToken(200) },
+  // Lists what each caller may see (private repositories hidden), so never a refusal.
+  { route: "GET /orgs/:org/repos", expect: anyToken(200) },
   // acme-eng/api is private: classic tokens need repo (Authentication 2).
   { route: "GET /repos/:owner/:repo", expect: { ...anyToken(200), noScopes: 404, billing: 404 } },
 ];
@@ -157,6 +159,8 @@ const MEMBERSHIPS: Row[] = [
   { route: `GET ${M}/memberships/:username`, expect: { ...orgOwner(200), member: 200 } },
   { route: `PUT ${M}/memberships/:username`, body: { role: "member" }, expect: orgOwner(200) },
   { route: `DELETE ${M}/memberships/:username`, expect: orgOwner(204) },
+  // Owners only: octocat's read:org passes the scope check, then he is no owner.
+  { route: `GET ${M}/invitations`, expect: orgOwner(200) },
 ];
 
 const E = "/enterprises/:enterprise/actions/runner-groups";
@@ -214,6 +218,7 @@ const privateRepoRead = (ok: number): Expected => ({
 
 const P = "/repos/:owner/:repo/environments/:environment_name/deployment_protection_rules";
 const PROTECTION_RULES: Row[] = [
+  { route: "GET /repos/:owner/:repo/environments", expect: privateRepoRead(200) },
   { route: `GET ${P}`, expect: privateRepoRead(200) },
   // Writes and the app list: the repository's admins, `repo`, Administration (deploy-gate has none).
   { route: `POST ${P}`, body: { integration_id: 102 }, expect: repoAdmin(201) },
