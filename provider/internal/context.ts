@@ -4,14 +4,22 @@
  * token or client ever lands in the serialised provider.
  */
 import { resolveSettings, type SettingsSource } from "../client/config";
-import { HostingClient } from "../client/http";
+import { type ClientOptions, HostingClient } from "../client/http";
 
 let source: SettingsSource = { get: () => undefined };
+let options: ClientOptions = {};
 let cached: { key: string; client: HostingClient } | undefined;
 
-/** Called by the dynamic-provider host with the stack config (`hosting:*` keys, secrets decrypted). */
-export function configure(config: SettingsSource): void {
+/**
+ * Called by the dynamic-provider host with the stack config (`hosting:*` keys, secrets decrypted);
+ * `clientOptions` lets a command that drives providers itself (hosting-import) see every request.
+ */
+export function configure(config: SettingsSource, clientOptions?: ClientOptions): void {
   source = config;
+  if (clientOptions !== undefined) {
+    options = clientOptions;
+    cached = undefined;
+  }
 }
 
 export function client(): HostingClient {
@@ -19,7 +27,7 @@ export function client(): HostingClient {
   const key = `${settings.apiRoot}\u0000${settings.token}\u0000${settings.apiVersion ?? ""}`;
   if (cached?.key !== key) {
     const log = process.env.HOSTING_DEBUG ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
-    cached = { key, client: new HostingClient(settings, log ? { log } : {}) };
+    cached = { key, client: new HostingClient(settings, log ? { ...options, log } : options) };
   }
   return cached.client;
 }

@@ -196,6 +196,12 @@ async function enable(
 ): Promise<{ rule: ApiDeploymentProtectionRule; existed: boolean }> {
   const api = ruleApi(c, inputs);
   const ofApp = async () => (await api.list()).find((r) => r.app.id === inputs.integrationId);
+  // Adoption changes nothing it need not: an app already enabled there is taken as it is, so the
+  // POST is sent only for an app that is not.
+  const enabled = await ofApp().catch((e: unknown) => {
+    throw isNotFound(e) ? noEnvironment(inputs, api.collection) : e;
+  });
+  if (enabled) return { rule: enabled, existed: true };
   try {
     const made = await createWithoutDuplicates(() => api.create(inputs.integrationId), ofApp);
     return { rule: made.value, existed: false };

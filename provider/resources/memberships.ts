@@ -198,10 +198,15 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipInputs, 
 
     async create(inputs) {
       const c = client();
+      const id = joinId(inputs.org, inputs.username);
+      // Adoption changes nothing it need not: a membership (or invitation) that already has the
+      // role is taken as it is, without a write.
+      const existing = await readOrGone(() => membershipApi(c).get(inputs.org, inputs.username));
+      if (existing?.role === inputs.role) return { id, outs: orgMembershipOutputs(inputs, existing) };
       // Creating with role member demotes a person who is already an admin: the guard applies.
       if (inputs.role === "member") await refuseLastAdmin(c, inputs.org, inputs.username, "demote");
       const membership = await membershipApi(c).set(inputs.org, inputs.username, inputs.role);
-      return { id: joinId(inputs.org, inputs.username), outs: orgMembershipOutputs(inputs, membership) };
+      return { id, outs: orgMembershipOutputs(inputs, membership) };
     },
 
     async read(id, props) {

@@ -18,7 +18,7 @@ import { isHostingApiError, isNotFound, notFoundError } from "../../client/error
 import type { HostingClient } from "../../client/http";
 import { type ApiPropertyValue, apiPropertyValueSchema, PROPERTY_NAME_PATTERN } from "../../client/schemas";
 import { client } from "../../internal/context";
-import type { FieldRules } from "../../internal/diff";
+import { type FieldRules, sameValue } from "../../internal/diff";
 import { splitId } from "../../internal/ids";
 import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
 import { SharedReads } from "../../internal/shared-reads";
@@ -158,7 +158,12 @@ export function valueMethods<I extends PropertyValueInputs>(
 
   return {
     async create(inputs) {
-      await set(inputs);
+      // Adoption changes nothing it need not: a value that is already set is taken as it is (the
+      // read is the collection's, shared by every value of it in this run). A 404 is left to the
+      // write, whose error says what is missing.
+      const values = await readOrGone(() => readValues(client(), kind.collectionOf(inputs)));
+      const current = values && valueIn(values, inputs.propertyName);
+      if (current === undefined || !sameValue(current, inputs.value, true)) await set(inputs);
       return { id: kind.idOf(inputs), outs: { ...inputs } };
     },
 

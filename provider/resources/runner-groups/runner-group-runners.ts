@@ -93,7 +93,20 @@ export const runnerGroupRunnersProvider = defineProvider<
   rules: runnerGroupRunnersRules,
 
   async create(inputs) {
-    await setRunners(inputs.org, inputs.runnerGroupId, inputs.runners);
+    // Adoption changes nothing it need not: a group that already holds exactly these runners is
+    // taken as it is, without a write (a group that does not exist fails at the write, as before).
+    const path = runnersPath(inputs.org, inputs.runnerGroupId);
+    const current = await readOrGone(() =>
+      client().paginate(path, { select: itemsOf("runners"), schema: apiRunnerSchema }),
+    );
+    const same =
+      current !== undefined &&
+      sameValue(
+        current.map((r) => r.id),
+        inputs.runners,
+        true,
+      );
+    if (!same) await setRunners(inputs.org, inputs.runnerGroupId, inputs.runners);
     return {
       id: joinId(inputs.org, inputs.runnerGroupId),
       outs: { ...inputs, runners: [...inputs.runners] },

@@ -114,11 +114,15 @@ describe("DeploymentProtectionRule diff", () => {
 });
 
 describe("DeploymentProtectionRule lifecycle", () => {
-  it("creates with one request and reads the rule back with no change", async () => {
+  it("creates with one write (after looking for the app) and reads the rule back with no change", async () => {
     const inputs = await checked(base);
     emulator.controls.clearLog();
     const created = await provider.create(inputs);
-    expect(emulator.controls.log.map((r) => `${r.method} ${r.path}`)).toEqual([`POST ${RELEASE}`]);
+    // The list first: an app already enabled there is adopted without a write.
+    expect(emulator.controls.log.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET ${RELEASE}`,
+      `POST ${RELEASE}`,
+    ]);
     expect(created.id).toBe(`acme-eng/api/release%2Feu/${created.outs.ruleId}`);
     expect(created.outs).toEqual({
       ...base,
@@ -193,7 +197,7 @@ describe("DeploymentProtectionRule lifecycle", () => {
     expect(serverRules()).toEqual([]);
     expect(requestCounts(emulator)).toEqual({
       [`POST ${COLLECTION}`]: 1,
-      [`GET ${COLLECTION}`]: 1,
+      [`GET ${COLLECTION}`]: 2,
       [`GET ${COLLECTION}/apps`]: 1,
     });
   });

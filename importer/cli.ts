@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+/** `hosting-import`: see run.ts and the README, "Bring an existing installation under code". */
+import { run } from "./run";
+
+run(process.argv.slice(2), {
+  env: process.env,
+  out: (text) => process.stdout.write(text),
+  err: (line) => process.stderr.write(`${line}\n`),
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`hosting-import: ${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,56 @@
+/**
+ * What discovery finds, apart from how it is written out: each object as the resource that adopts
+ * it (kind, the id the provider uses, the arguments a program gives it), which secrets it needs from
+ * stack config, and which arguments refer to another object's outputs. `--format json` prints it as
+ * it is; the TypeScript program writer is one consumer of it.
+ */
+
+/** Where an object is written: one module per organisation, one per enterprise, one for site-admin objects. */
+export type ModuleKey = { org: string } | { enterprise: string } | { siteAdmin: true };
+
+/** An argument whose value is another object's output, e.g. a group's `runnerGroupId`. */
+export interface Reference {
+  kind: string;
+  id: string;
+  output: string;
+}
+
+export interface InventoryItem {
+  /** The resource kind, e.g. `RepositoryWebhook`. */
+  kind: string;
+  /** The id the provider gives the resource (`owner/repository/hookId`). */
+  id: string;
+  /** The resource name in the program: stable, readable, unique (see naming.ts). */
+  name: string;
+  /** What a person calls the object where its arguments do not say (an app's slug, a group's name). */
+  label?: string;
+  module: ModuleKey;
+  /**
+   * The arguments as a person would write them: values equal to the resource's default left out,
+   * `importId` set where the kind has one. Secrets and references are not here.
+   */
+  args: Record<string, unknown>;
+  /** Arguments read from stack config with `requireSecret`: argument name -> config key. */
+  secrets: Record<string, string>;
+  /** Arguments that take another object's output. */
+  refs: Record<string, Reference>;
+}
+
+export interface Inventory {
+  /** The format of this document. */
+  format: 1;
+  /** The API root it was read from. */
+  apiRoot: string;
+  items: InventoryItem[];
+  /** Families skipped (e.g. for lack of a permission), one line each. */
+  warnings: string[];
+  /** How many API requests discovery made. */
+  requests: number;
+}
+
+/** The file (without extension) a module is written to. */
+export function moduleFile(key: ModuleKey): string {
+  if ("org" in key) return key.org;
+  if ("enterprise" in key) return `enterprise-${key.enterprise}`;
+  return "site-admin";
+}

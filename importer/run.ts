@@ -1,0 +1,300 @@
+/**
+ * `hosting-import`: reads a live installation and writes a Pulumi TypeScript program that adopts
+ * it (or, with `--format json`, prints the inventory). Settings come as the provider's do: the
+ * API address and the token from `HOSTING_BASE_URL` and `HOSTING_TOKEN`, never a token on the
+ * command line, where `ps` would show it.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { resolveSettings } from "../provider/client/config";
+import { isHostingApiError } from "../provider/client/errors";
+import { client, configure } from "../provider/internal/context";
+import { discover, KINDS, type Kind, type Scope } from "./discover";
+import { type Inventory, type InventoryItem, moduleFile } from "./inventory";
+import { assignNames, hostAndPathSlug, hostSlug, identifier, slug } from "./naming";
+import { writeProgram } from "./typescript";
+
+export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--repo OWNER/NAME]...
+                      [--kinds K1,K2] [--out DIR] [--force] [--format typescript|json]
+                      [--base-url URL] [--project NAME] [--library SPEC]
+The token is read from HOSTING_TOKEN, the address from HOSTING_BASE_URL (or --base-url).
+Kinds: ${KINDS.join(", ")}`;
+
+export interface Io {
+  env: NodeJS.ProcessEnv;
+  out: (text: string) => void;
+  err: (line: string) => void;
+}
+
+/** Exit codes: 0 done (warnings included), 1 failed or nothing read, 2 bad usage. */
+export async function run(argv: string[], io: Io): Promise<number> {
+  let options: Options;
+  try {
+    options = parseOptions(argv);
+  } catch (e) {
+    io.err(`hosting-import: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (options.help) {
+    io.out(`${USAGE}\n`);
+    return 0;
+  }
+  const env = io.env;
+  let requests = 0;
+  try {
+    // The provider's own resolution, `--base-url` in the place of the stack config.
+    const flags = { get: (key: string) => (key === "hosting:baseUrl" ? options.baseUrl : undefined) };
+    const settings = resolveSettings(flags, env);
+    const resolved: Record<string, string | undefined> = {
+      "hosting:baseUrl": settings.apiRoot,
+      "hosting:token": settings.token,
+      "hosting:apiVersion": settings.apiVersion,
+    };
+    configure({ get: (key) => resolved[key] }, { log: () => requests++ });
+  } catch (e) {
+    io.err(`hosting-import: ${(e as Error).message}`);
+    return 2;
+  }
+  if (options.format === "typescript" && !options.force && existsSync(options.out)) {
+    if (readdirSync(options.out).length > 0) {
+      io.err(
+        `hosting-import: ${options.out} is not empty; choose another --out, or add --force to write into it`,
+      );
+      return 2;
+    }
+  }
+  const c = client();
+
+  const started = Date.now();
+  let found: Awaited<ReturnType<typeof discover>>;
+  try {
+    found = await discover(c, options.scope, (line) => io.err(line));
+  } catch (e) {
+    io.err(`hosting-import: ${isHostingApiError(e) ? e.message : (e as Error).stack}`);
+    return 1;
+  }
+  for (const w of found.warnings) io.err(`warning: ${w}`);
+  for (const f of found.failures) io.err(`error: ${f}`);
+
+  assignNames(found.items, nameCandidates);
+  for (const item of found.items) {
+    for (const arg of Object.keys(item.secrets))
+      item.secrets[arg] = `${identifier(item.name)}${capital(arg)}`;
+  }
+  const inventory: Inventory = {
+    format: 1,
+    apiRoot: c.apiRoot,
+    items: sortItems(found.items),
+    warnings: found.warnings,
+    requests,
+  };
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  io.err(`read ${inventory.items.length} objects with ${requests} requests in ${seconds} s`);
+
+  if (options.format === "json") {
+    // Requests and timing vary between runs; the inventory itself does not.
+    const { requests: _r, ...stable } = inventory;
+    io.out(`${JSON.stringify(stable, null, 2)}\n`);
+  } else {
+    const files = writeProgram(inventory, {
+      project: options.project,
+      librarySpec: options.library ?? ownVersion(),
+      ...programVersions(),
+    });
+    mkdirSync(options.out, { recursive: true });
+    for (const [name, text] of files) writeFileSync(join(options.out, name), text);
+    io.err(`wrote ${files.size} files to ${options.out}`);
+    const secrets = inventory.items.flatMap((i) => Object.values(i.secrets));
+    if (secrets.length > 0) {
+      io.out(
+        `The API never returns these secrets; set each in the stack before the first pulumi up (in ${options.out}):\n`,
+      );
+      for (const key of secrets) io.out(`pulumi config set --secret ${key} <value>\n`);
+    }
+  }
+  if (found.failures.length > 0) return 1;
+  if (inventory.items.length === 0 && found.warnings.length > 0) {
+    io.err("hosting-import: nothing could be read");
+    return 1;
+  }
+  return 0;
+}
+
+interface Options {
+  help: boolean;
+  scope: Scope;
+  out: string;
+  force: boolean;
+  format: "typescript" | "json";
+  baseUrl: string | undefined;
+  project: string;
+  library: string | undefined;
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      org: { type: "string", multiple: true },
+      enterprise: { type: "string" },
+      "site-admin": { type: "boolean" },
+      repo: { type: "string", multiple: true },
+      kinds: { type: "string" },
+      out: { type: "string" },
+      force: { type: "boolean" },
+      format: { type: "string" },
+      "base-url": { type: "string" },
+      project: { type: "string" },
+      library: { type: "string" },
+      token: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.token !== undefined) {
+    throw new Error(
+      "--token is not accepted (the command line is visible to every user of the machine); set HOSTING_TOKEN",
+    );
+  }
+  const format = values.format ?? "typescript";
+  if (format !== "typescript" && format !== "json") {
+    throw new Error(`--format must be typescript or json; got "${format}"`);
+  }
+  const kinds = new Set<Kind>();
+  for (const k of (values.kinds ?? KINDS.join(","))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const kind = KINDS.find((known) => known.toLowerCase() === k.toLowerCase());
+    if (!kind) throw new Error(`--kinds: unknown kind "${k}"; the kinds are ${KINDS.join(", ")}`);
+    kinds.add(kind);
+  }
+  const repos = new Set<string>();
+  for (const r of values.repo ?? []) {
+    if (!/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/.test(r))
+      throw new Error(`--repo must be OWNER/NAME; got "${r}"`);
+    repos.add(r.toLowerCase());
+  }
+  const orgs = [...new Set(values.org ?? [])];
+  for (const r of repos) {
+    const owner = r.split("/")[0] ?? "";
+    if (!orgs.some((o) => o.toLowerCase() === owner)) orgs.push(owner);
+  }
+  for (const name of [...orgs, ...(values.enterprise ? [values.enterprise] : [])]) {
+    if (!/^[A-Za-z0-9._-]+$/.test(name))
+      throw new Error(`--org and --enterprise take names such as acme-eng; got "${name}"`);
+  }
+  if (orgs.length === 0 && values.enterprise === undefined && !values["site-admin"]) {
+    throw new Error("nothing to read: give --org NAME, --enterprise SLUG or --site-admin");
+  }
+  const project = values.project ?? "hosting";
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(project))
+    throw new Error(`--project must be a project name; got "${project}"`);
+  return {
+    help: values.help === true,
+    scope: {
+      orgs: orgs.sort((a, b) => a.localeCompare(b)),
+      enterprise: values.enterprise,
+      siteAdmin: values["site-admin"] === true,
+      repos,
+      kinds,
+    },
+    out: resolve(values.out ?? "hosting-program"),
+    force: values.force === true,
+    format,
+    baseUrl: values["base-url"],
+    project,
+    library: values.library,
+  };
+}
+
+/**
+ * Readable names from what identifies the object for a person, from the shortest to the most
+ * specific; collisions past the last get `-2`, `-3`, ... (naming.ts).
+ */
+export function nameCandidates(item: InventoryItem): string[] {
+  const a = item.args as Record<string, string | undefined>;
+  const scope = moduleFile(item.module);
+  const repo = `${slug(a.owner ?? "")}-${slug(a.repository ?? "")}`;
+  const url = a.url ?? "";
+  switch (item.kind) {
+    case "OrgMembership":
+      return [`${slug(a.org ?? scope)}-member-${slug(a.username ?? "")}`];
+    case "OrgRunnerGroup":
+    case "EnterpriseRunnerGroup":
+      return [`${slug(a.org ?? a.enterprise ?? scope)}-runners-${slug(a.name ?? "")}`];
+    case "RunnerGroupRunners":
+      return [`${slug(a.org ?? scope)}-runners-${slug(item.label ?? "group")}-members`];
+    case "PrivateRegistry":
+      return [
+        `${slug(a.org ?? scope)}-registry-${hostSlug(url)}`,
+        `${slug(a.org ?? scope)}-registry-${hostAndPathSlug(url)}`,
+      ];
+    case "OrgPropertyValue":
+      return [`${slug(a.org ?? scope)}-property-${slug(a.propertyName ?? "")}`];
+    case "RepositoryWebhook":
+      return [`${repo}-hook-${hostSlug(url)}`, `${repo}-hook-${hostAndPathSlug(url)}`];
+    case "RepositoryPropertyValue":
+      return [`${repo}-property-${slug(a.propertyName ?? "")}`];
+    case "DeploymentProtectionRule":
+      return [`${repo}-${slug(a.environment ?? "")}-gate-${slug(item.label ?? "app")}`];
+    case "Budget": {
+      const what = slug(a.entityName ?? a.user ?? String(a.scope ?? ""));
+      return [`${slug(a.enterprise ?? scope)}-budget-${what}-${slug(String(a.productSku ?? a.type ?? ""))}`];
+    }
+    case "GlobalWebhook":
+      return [`hook-${hostSlug(url)}`, `hook-${hostAndPathSlug(url)}`];
+    default:
+      return [slug(`${scope}-${item.kind}-${item.id}`)];
+  }
+}
+
+function sortItems(items: InventoryItem[]): InventoryItem[] {
+  return [...items].sort(
+    (x, y) =>
+      moduleFile(x.module).localeCompare(moduleFile(y.module)) ||
+      x.kind.localeCompare(y.kind) ||
+      x.name.localeCompare(y.name),
+  );
+}
+
+function capital(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+/** This package's version: what the written program depends on unless `--library` says otherwise. */
+function ownVersion(): string {
+  return ownPackage().version ?? "0.0.0";
+}
+
+/** The versions of the program's other dependencies: those this package is built and tested with. */
+function programVersions(): { pulumiVersion: string; typescriptVersion: string; nodeTypesVersion: string } {
+  const own = ownPackage();
+  return {
+    pulumiVersion:
+      own.devDependencies?.["@pulumi/pulumi"] ?? own.peerDependencies?.["@pulumi/pulumi"] ?? "^3",
+    typescriptVersion: own.devDependencies?.typescript ?? "^5",
+    nodeTypesVersion: own.devDependencies?.["@types/node"] ?? "^22",
+  };
+}
+
+interface PackageJson {
+  name?: string;
+  version?: string;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+/** This package's package.json: the nearest one above this file (dist/importer or importer/). */
+function ownPackage(): PackageJson {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    const path = join(dir, "package.json");
+    if (existsSync(path)) {
+      const json = JSON.parse(readFileSync(path, "utf8")) as PackageJson;
+      if (json.name === "pulumi-hosting") return json;
+    }
+    if (dirname(dir) === dir) return {};
+  }
+}
