@@ -1,0 +1,195 @@
+/**
+ * hosting-import end to end with the real Pulumi CLI: a sandbox filled through its API with objects
+ * of every kind in two organisations, the enterprise and the site administration; the command
+ * writes a program; `npm install` and `pulumi up` in it adopt every object with no write beyond the
+ * secrets set from config; the drift check is clean; a change made outside Pulumi afterwards is
+ * drift; a second import writes the same files.
+ */
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { PulumiProgram, packLibrary, ROOT, requirePulumi } from "./pulumi";
+
+const TOKEN = "svcp_siteadmin";
+const V2026 = { "x-service-api-version": "2026-03-10" };
+
+let emulator: RunningEmulator;
+let program: PulumiProgram;
+let output = "";
+
+async function api(method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${emulator.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, `${method} ${path}: ${await response.clone().text()}`).toBeLessThan(300);
+}
+
+/** The installation as an administrator configured it by hand: every kind, both organisations. */
+async function fill(): Promise<void> {
+  await api("POST", "/repos/acme-eng/api/hooks", {
+    config: { url: "https://ci.example.com/hook", secret: "hook-secret", content_type: "json" },
+    events: ["push", "pull_request"],
+  });
+  await api("POST", "/repos/acme-eng/api/hooks", {
+    config: { url: "https://ci.example.com/other", insecure_ssl: "1" },
+    active: false,
+  });
+  await api("POST", "/repos/acme-ops/infra/hooks", { config: { url: "https://deploy.example.com/x" } });
+  await api("POST", "/admin/hooks", {
+    name: "web",
+    config: { url: "https://audit.example.com/x", secret: "audit-secret" },
+    events: ["user", "organization"],
+  });
+  await api("POST", "/orgs/acme-eng/actions/runner-groups", {
+    name: "Build Fleet",
+    visibility: "private",
+    runners: [1, 2],
+  });
+  await api("POST", "/orgs/acme-ops/actions/runner-groups", { name: "Deployers", runners: [5] });
+  await api("POST", "/enterprises/acme/actions/runner-groups", { name: "Shared", visibility: "all" });
+  await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
+  await api("PUT", "/orgs/acme-ops/memberships/hubot", { role: "admin" });
+  await api(
+    "PATCH",
+    "/organizations/acme-eng/org-properties/values",
+    { properties: [{ property_name: "regions", value: ["us", "eu"] }] },
+    V2026,
+  );
+  await api("PATCH", "/repos/acme-eng/api/properties/values", {
+    properties: [{ property_name: "tier", value: "gold" }],
+  });
+  await api("POST", "/repos/acme-eng/api/environments/release%2Feu/deployment_protection_rules", {
+    integration_id: 101,
+  });
+  await api("POST", "/orgs/acme-ops/private-registries", {
+    registry_type: "npm_registry",
+    url: "https://npm.example.com/",
+    visibility: "all",
+    auth_type: "oidc_azure",
+    tenant_id: "tenant",
+    client_id: "client",
+  });
+  await api(
+    "POST",
+    "/enterprises/acme/settings/billing/budgets",
+    {
+      budget_type: "ProductPricing",
+      budget_product_sku: "actions",
+      budget_scope: "organization",
+      budget_entity_name: "acme-eng",
+      budget_amount: 100,
+      prevent_further_usage: false,
+      budget_alerting: { will_alert: true, alert_recipients: ["admin"] },
+    },
+    V2026,
+  );
+}
+
+/**
+ * Runs the installed command, as `npx hosting-import` does, with the token in the environment.
+ * Asynchronously: the sandbox server answers from this same process.
+ */
+function hostingImport(out: string): Promise<string> {
+  const args = [
+    join(ROOT, "dist/importer/cli.js"),
+    ...["--org", "acme-eng", "--org", "acme-ops", "--enterprise", "acme", "--site-admin"],
+    ...["--out", out, "--force", "--library", `file:${packLibrary()}`],
+  ];
+  const env = { ...process.env, HOSTING_BASE_URL: emulator.origin, HOSTING_TOKEN: TOKEN };
+  return new Promise((resolvePromise, reject) => {
+    execFile(process.execPath, args, { env, encoding: "utf8" }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolvePromise(stdout),
+    );
+  });
+}
+
+function writes(): string[] {
+  return emulator.controls.log.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.route}`);
+}
+
+beforeAll(async () => {
+  requirePulumi();
+  emulator = await startEmulator({ port: 0 });
+  await fill();
+  // A program folder of the harness (file backend, no network); the import writes into it.
+  program = new PulumiProgram("import", "");
+  rmSync(join(program.dir, "index.js"));
+  output = await hostingImport(program.dir);
+  program.npm("install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error");
+  await program.initStack(emulator.origin, TOKEN);
+});
+
+afterAll(async () => {
+  await emulator?.close();
+});
+
+describe("hosting-import end to end", () => {
+  it("writes one module per organisation, the enterprise and the site administration", () => {
+    const files = readdirSync(program.dir)
+      .filter((f) => f.endsWith(".ts"))
+      .sort();
+    expect(files).toEqual(["acme-eng.ts", "acme-ops.ts", "enterprise-acme.ts", "index.ts", "site-admin.ts"]);
+    // Each secret the API never returns, with the command that sets it.
+    expect(output).toContain("pulumi config set --secret acmeEngApiHookCiExampleComHookSecret <value>");
+    expect(output).toContain("pulumi config set --secret hookAuditExampleComSecret <value>");
+    const eng = readFileSync(join(program.dir, "acme-eng.ts"), "utf8");
+    expect(eng).toContain("runnerGroupId: acmeEngRunnersBuildFleet.runnerGroupId,");
+    // Defaults are left out: the second hook writes only what differs from them.
+    expect(eng).toMatch(
+      /RepositoryWebhook\("acme-eng-api-hook-ci-example-com-other", \{\n {2}owner: "acme-eng",\n {2}repository: "api",\n {2}url: "https:\/\/ci\.example\.com\/other",\n {2}insecureSsl: true,\n {2}active: false,\n {2}importId: \d+,\n\}\);/,
+    );
+  });
+
+  it("fails at preview naming a secret that is not set, writing nothing", async () => {
+    emulator.controls.clearLog();
+    const missing = await program.run("preview");
+    expect(missing.code).not.toBe(0);
+    expect(missing.output).toMatch(/acmeEngApiHookCiExampleComHookSecret/);
+    expect(writes()).toEqual([]);
+  });
+
+  it("adopts every object with no write beyond the secrets, and the drift check is clean", async () => {
+    await program.ok("config", "set", "--secret", "acmeEngApiHookCiExampleComHookSecret", "hook-secret");
+    await program.ok("config", "set", "--secret", "hookAuditExampleComSecret", "audit-secret");
+    emulator.controls.clearLog();
+    const up = await program.ok("up", "--yes", "--skip-preview");
+    const declared = readdirSync(program.dir)
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => readFileSync(join(program.dir, f), "utf8").split("new hosting.").length - 1)
+      .reduce((a, b) => a + b, 0);
+    expect(declared).toBeGreaterThanOrEqual(19);
+    expect(up.output).toContain(`+ ${declared + 1} created`); // and the stack
+    expect(writes().sort()).toEqual([
+      "PATCH /admin/hooks/{hook_id}",
+      "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
+    ]);
+    emulator.controls.clearLog();
+    const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");
+    expect(drift.code, drift.output).toBe(0);
+    expect(drift.output).not.toMatch(/\[diff:/);
+    expect(writes()).toEqual([]);
+  });
+
+  it("reports a change made outside Pulumi afterwards as drift", async () => {
+    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "admin" });
+    const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes", "--diff");
+    expect(drift.code).not.toBe(0);
+    expect(drift.output).toMatch(/role\s*:\s*"member"\s*=>\s*"admin"/);
+  });
+
+  it("writes the same files on a second import", async () => {
+    const first = new Map(
+      readdirSync(program.dir)
+        .filter((f) => /\.(ts|json|yaml)$/.test(f) && f !== "package-lock.json")
+        .map((f) => [f, readFileSync(join(program.dir, f), "utf8")]),
+    );
+    // The membership changed above: put it back, so the installation is the one imported first.
+    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
+    await hostingImport(program.dir);
+    for (const [file, text] of first) expect(readFileSync(join(program.dir, file), "utf8"), file).toBe(text);
+  });
+});
