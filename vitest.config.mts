@@ -13,7 +13,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["test/provider/client/**/*.test.ts", "test/provider/internal/**/*.test.ts"],
+          include: [
+            "test/provider/client/**/*.test.ts",
+            "test/provider/internal/**/*.test.ts",
+            "test/importer/**/*.test.ts",
+          ],
         },
       },
       { extends: true, test: { name: "emulator", include: ["test/emulator/**/*.test.ts"] } },

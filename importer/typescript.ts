@@ -107,10 +107,14 @@ function resourceSource(
   byKey: ReadonlyMap<string, InventoryItem>,
 ): string[] {
   const head = `${isReferenced ? `const ${identifier(item.name)} = ` : ""}new hosting.${item.kind}(`;
-  const body: string[] = ["{"];
+  const name = JSON.stringify(item.name);
+  const hugged = `${head}${name}, {`;
+  // Where the call does not fit on its first line, the formatter puts one argument per line.
+  const fits = hugged.length <= LINE_WIDTH;
+  const indent = fits ? INDENT : INDENT + INDENT;
   const entries: Array<[string, string]> = [];
   for (const [key, value] of Object.entries(item.args)) {
-    entries.push([key, literal(value, INDENT.length + propertyKey(key).length + 2)]);
+    entries.push([key, literal(value, indent.length + propertyKey(key).length + 2)]);
   }
   for (const [key, configKey] of Object.entries(item.secrets)) {
     entries.push([key, `config.requireSecret(${JSON.stringify(configKey)})`]);
@@ -120,18 +124,9 @@ function resourceSource(
     if (target) entries.push([key, `${identifier(target.name)}.${ref.output}`]);
   }
   entries.sort(([a], [b]) => argOrder(item, a) - argOrder(item, b));
-  for (const [key, value] of entries) body.push(`${INDENT}${key}: ${indentRest(value, INDENT)},`);
-  body.push("}");
-  const name = JSON.stringify(item.name);
-  const hugged = `${head}${name}, {`;
-  if (hugged.length <= LINE_WIDTH) return [hugged, ...body.slice(1, -1), "});"];
-  // The call does not fit on its first line: one argument per line, as the formatter breaks it.
-  return [
-    head,
-    `${INDENT}${name},`,
-    ...body.map((l, i) => `${INDENT}${l}${i === body.length - 1 ? "," : ""}`),
-    ");",
-  ];
+  const body = entries.map(([key, value]) => `${indent}${propertyKey(key)}: ${indentRest(value, indent)},`);
+  if (fits) return [hugged, ...body, "});"];
+  return [head, `${INDENT}${name},`, `${INDENT}{`, ...body, `${INDENT}},`, ");"];
 }
 
 /** Identity first (in the order a person reads it), then the settings as the kind declares them. */
