@@ -6,9 +6,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { isAmbiguous, isNotFound } from "../client/errors";
-import { type CrossFieldRules, checkInputs } from "./check";
-import { configure } from "./context";
-import { diffFields, type FieldRules } from "./diff";
+import { type CrossFieldRules, checkInputs, containsUnknown } from "./check";
+import { configure, notice } from "./context";
+import { diffFields, type FieldRule, type FieldRules, sameValue } from "./diff";
 import { AS_WRITTEN_KEY, type AsWritten, asWritten, inputsFrom } from "./outputs";
 import { quietErrors } from "./quiet-errors";
 
@@ -50,6 +50,11 @@ export interface ProviderSpec<S extends z.ZodObject, O extends object> {
   rules: FieldRules<z.infer<S>>;
   /** Brings values to the form diff compares (e.g. names lower-cased where the API ignores case). */
   comparable?: (values: object) => object;
+  /**
+   * Kinds with `importId`: the id of the object it names. A preview of the create then reads that
+   * object and shows, field by field, what adopting it will change.
+   */
+  adoptedId?: (inputs: z.infer<S>) => string | undefined;
   create: ProviderMethods<z.infer<S>, O>["create"];
   read: ProviderMethods<z.infer<S>, O>["read"];
   update: ProviderMethods<z.infer<S>, O>["update"];
@@ -93,9 +98,17 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
       configure(request.config);
     },
     inputsOf,
-    async check(_olds, news) {
+    async check(olds, news) {
       const checked = checkInputs(spec.inputs, news, spec.crossField);
-      return checked.failures?.length ? checked : { inputs: news as z.infer<S> };
+      if (checked.failures?.length || checked.inputs === undefined) return checked;
+      // A resource not created yet (no recorded inputs) that adopts an object: show what changes.
+      const isNew = Object.keys(olds).every((k) => k === PROVIDER_KEY);
+      const id = isNew && !containsUnknown(checked.inputs) ? spec.adoptedId?.(checked.inputs) : undefined;
+      if (id !== undefined) {
+        const failure = await showAdoption(kind, spec, compare, id, checked.inputs);
+        if (failure) return { inputs: news as z.infer<S>, failures: [failure] };
+      }
+      return { inputs: news as z.infer<S> };
     },
     async diff(_id, olds, news) {
       const result = fieldDiff(olds, inputsOf(news));
@@ -129,6 +142,53 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
     delete: (id, props) => spec.delete(id, props),
   });
 }
+
+/**
+ * Reads the object `importId` names and tells what adopting it will change, field by field, as an
+ * update would show it (secrets by whether they are set, never by value). A failure when there is
+ * no such object; a notice when the object cannot be read now (the create will say why).
+ */
+async function showAdoption<S extends z.ZodObject, O extends object>(
+  kind: string,
+  spec: ProviderSpec<S, O>,
+  compare: (values: object) => object,
+  id: string,
+  inputs: z.infer<S>,
+): Promise<pulumi.dynamic.CheckFailure | undefined> {
+  const importId = String((inputs as { importId?: unknown }).importId);
+  let read: pulumi.dynamic.ReadResult<O>;
+  try {
+    read = await spec.read(id, { importId } as unknown as Partial<O>);
+  } catch (e) {
+    notice(
+      `${kind} importId ${importId}: could not read it to show what adopting it changes (${(e as Error).message})`,
+    );
+    return undefined;
+  }
+  if (read.props === undefined) {
+    return {
+      property: "importId",
+      reason: `importId ${importId}: there is no such ${kind}, or the token cannot see it`,
+    };
+  }
+  const live = compare(inputsFrom(spec.rules, read.props)) as Record<string, unknown>;
+  const wanted = compare(inputs as object) as Record<string, unknown>;
+  const changes: string[] = [];
+  for (const [key, rule] of Object.entries(spec.rules as Record<string, FieldRule>)) {
+    if (rule.createOnly || sameValue(live[key], wanted[key], rule.set === true)) continue;
+    if (rule.secret) {
+      changes.push(wanted[key] === undefined ? `${key}: removed` : `${key}: set (the API never shows it)`);
+    } else {
+      changes.push(`${key}: ${shown(live[key])} => ${shown(wanted[key])}`);
+    }
+  }
+  if (changes.length > 0) {
+    notice(`${kind} ${id} (importId ${importId}): adopting it will change ${changes.join(", ")}`);
+  }
+  return undefined;
+}
+
+const shown = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
 
 function providerChanged(olds: unknown, news: unknown): boolean {
   const before = (olds as Record<string, unknown>)[PROVIDER_KEY];

@@ -340,6 +340,8 @@ export const budgetProvider = defineProvider<typeof budgetInputs, BudgetOutputs>
   crossField: budgetCombinations,
   rules: budgetRules,
   comparable,
+  adoptedId: (inputs) =>
+    inputs.importId === undefined ? undefined : joinId(inputs.enterprise, inputs.importId),
 
   async create(inputs) {
     const budgets = budgetApi(client(), inputs.enterprise);

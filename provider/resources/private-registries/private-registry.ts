@@ -270,6 +270,7 @@ const defined = defineProvider<typeof privateRegistryInputs, PrivateRegistryOutp
   crossField,
   rules: privateRegistryRules,
   comparable,
+  adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
 
   async create(inputs) {
     const c = client();

@@ -199,12 +199,16 @@ async function createGroup<I extends GroupSettingsInputs>(
 /** The provider methods of a group kind that talk to the API. */
 export function groupMethods<I extends GroupSettingsInputs>(
   k: GroupKind<I>,
-): Pick<ProviderMethods<I, GroupOutputs<I>>, "create" | "read" | "update" | "delete"> {
+): Pick<ProviderMethods<I, GroupOutputs<I>>, "create" | "read" | "update" | "delete"> & {
+  adoptedId: (inputs: I) => string | undefined;
+} {
   const parseId = (id: string) => {
     const [owner = "", groupId = ""] = splitId(id, [k.ownerPart, "runnerGroupId"], k.kind);
     return { owner, path: `${k.collection(owner)}/${groupId}` };
   };
   return {
+    adoptedId: (inputs) =>
+      inputs.importId === undefined ? undefined : joinId(k.owner(inputs) ?? "", inputs.importId),
     create: (inputs) => createGroup(k, inputs),
 
     async read(id, props) {

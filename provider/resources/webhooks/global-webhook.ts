@@ -151,6 +151,7 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookInputs, 
   {
     inputs: globalWebhookInputs,
     rules: globalWebhookRules,
+    adoptedId: (inputs) => inputs.importId,
 
     async create(inputs) {
       const c = client();

@@ -109,6 +109,8 @@ export const repositoryWebhookProvider = defineProvider<
 >("RepositoryWebhook", {
   inputs: repositoryWebhookInputs,
   rules: repositoryWebhookRules,
+  adoptedId: (inputs) =>
+    inputs.importId === undefined ? undefined : joinId(inputs.owner, inputs.repository, inputs.importId),
 
   async create(inputs) {
     const collection = hooksPath(inputs.owner, inputs.repository);

@@ -267,8 +267,9 @@ describe("Budget", () => {
     });
     const importId = (made.body as { budget: { id: string } }).budget.id;
     emulator.controls.clearLog();
+    // The schema's reading without check, which reads the budget too (to show what adopting changes).
     const same = await budgets.create(
-      await checked({ ...ORG, amount: 70, importId: importId.toUpperCase() }),
+      budgets.inputsOf({ ...ORG, amount: 70, importId: importId.toUpperCase() } as never),
     );
     expect(requestCounts(emulator)).toEqual({ [`GET ${ROUTE}/{budget_id}`]: 1 });
     expect(same).toMatchObject({
@@ -277,7 +278,7 @@ describe("Budget", () => {
     });
 
     emulator.controls.clearLog();
-    const converged = await budgets.create(await checked({ ...ORG, importId }));
+    const converged = await budgets.create(budgets.inputsOf({ ...ORG, importId } as never));
     expect(requestCounts(emulator)).toEqual({
       [`GET ${ROUTE}/{budget_id}`]: 1,
       [`PATCH ${ROUTE}/{budget_id}`]: 1,
@@ -286,10 +287,19 @@ describe("Budget", () => {
     expect(stored()).toHaveLength(1);
   });
 
-  it("an unknown importId fails saying so", async () => {
-    await expect(
-      budgets.create(await checked({ ...ORG, importId: "00000000-0000-4000-8000-000000000000" })),
-    ).rejects.toThrow(/importId 00000000-0000-4000-8000-000000000000: enterprise acme has no such budget/);
+  it("an unknown importId fails saying so, at preview and at create", async () => {
+    const news = { ...ORG, importId: "00000000-0000-4000-8000-000000000000" };
+    const preview = await budgets.check({}, news);
+    expect(preview.failures).toEqual([
+      {
+        property: "importId",
+        reason:
+          "importId 00000000-0000-4000-8000-000000000000: there is no such Budget, or the token cannot see it",
+      },
+    ]);
+    await expect(budgets.create(budgets.inputsOf(news as never))).rejects.toThrow(
+      /importId 00000000-0000-4000-8000-000000000000: enterprise acme has no such budget/,
+    );
   });
 
   it("never duplicates a budget when the create fails ambiguously; the list's SKU array is no drift", async () => {

@@ -316,13 +316,22 @@ describe("PrivateRegistry lifecycle", { timeout: SCRYPT_TIMEOUT_MS }, () => {
     emulator.controls.clearLog();
     const inputs = await checked({ ...base, value: VALUE, importId: "NPM_REGISTRY_SECRET" });
     await expect(provider.create(inputs)).rejects.toThrow(/authType is "oidc_azure".*cannot change/);
-    expect(emulator.controls.counts().byMethod).toEqual({ GET: 1 });
+    // One read by check (what adopting changes), one by create.
+    expect(emulator.controls.counts().byMethod).toEqual({ GET: 2 });
   });
 
-  it("names importId when there is no such registry", async () => {
-    await expect(
-      provider.create(await checked({ ...base, value: VALUE, importId: "NOPE_SECRET" })),
-    ).rejects.toThrow(/importId NOPE_SECRET/);
+  it("names importId when there is no such registry, at preview and at create", async () => {
+    const news = { ...base, value: VALUE, importId: "NOPE_SECRET" };
+    const preview = await provider.check({}, news);
+    expect(preview.failures?.[0]).toMatchObject({
+      property: "importId",
+      reason: expect.stringMatching(/NOPE_SECRET/),
+    });
+    // check puts the value's digest in its place; create then finds no registry to adopt.
+    const checkedValue = await checked({ ...base, value: VALUE });
+    await expect(provider.create({ ...checkedValue, importId: "NOPE_SECRET" })).rejects.toThrow(
+      /importId NOPE_SECRET/,
+    );
   });
 
   it.each([

@@ -2,7 +2,7 @@
  * Lifecycle of RepositoryWebhook and GlobalWebhook: provider methods called directly against the
  * sandbox server, as the engine would call them.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
 import { UNKNOWN } from "../../../provider/internal/check";
 import {
@@ -65,7 +65,7 @@ describe("RepositoryWebhook check", () => {
   });
 
   it("accepts a numeric importId as a string", async () => {
-    expect((await checked({ ...base, importId: 12 })).importId).toBe("12");
+    expect(repoProvider.inputsOf({ ...base, importId: 12 } as never).importId).toBe("12");
   });
 });
 
@@ -249,13 +249,47 @@ describe("RepositoryWebhook lifecycle", () => {
     await repoProvider.create(
       await checked({ ...base, importId: String((existing.body as { id: number }).id) }),
     );
-    expect(emulator.controls.counts().byMethod).toEqual({ GET: 1 });
+    // One read by check (what adopting changes: nothing, so it says nothing), one by create.
+    expect(emulator.controls.counts().byMethod).toEqual({ GET: 2 });
   });
 
-  it("names importId when the webhook to adopt does not exist", async () => {
-    await expect(repoProvider.create(await checked({ ...base, importId: "999" }))).rejects.toThrow(
-      /importId 999/,
-    );
+  it("names importId when the webhook to adopt does not exist, at preview and at create", async () => {
+    const preview = await repoProvider.check({}, { ...base, importId: "999" });
+    expect(preview.failures).toEqual([
+      {
+        property: "importId",
+        reason: "importId 999: there is no such RepositoryWebhook, or the token cannot see it",
+      },
+    ]);
+    await expect(
+      repoProvider.create(repoProvider.inputsOf({ ...base, importId: "999" } as never)),
+    ).rejects.toThrow(/importId 999/);
+  });
+
+  it("shows at preview what adopting a webhook changes, field by field, secrets by whether they are set", async () => {
+    const existing = await api(emulator, "POST", "/repos/acme-eng/api/hooks", {
+      config: { url: base.url, secret: "kept-by-hand", insecure_ssl: "1" },
+      active: false,
+    });
+    const importId = String((existing.body as { id: number }).id);
+    const told = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const preview = await repoProvider.check({}, { ...base, importId });
+      expect(preview.failures ?? []).toEqual([]);
+      const lines = told.mock.calls.map((c) => String(c[0]));
+      expect(lines).toEqual([
+        `pulumi-hosting: RepositoryWebhook acme-eng/api/${importId} (importId ${importId}): adopting it will change secret: removed, insecureSsl: true => false, active: false => true\n`,
+      ]);
+      expect(lines.join("")).not.toContain("kept-by-hand");
+      // A resource already created (recorded inputs) reads nothing at preview.
+      told.mockClear();
+      emulator.controls.clearLog();
+      await repoProvider.check({ ...base, importId }, { ...base, importId });
+      expect(told).not.toHaveBeenCalled();
+      expect(emulator.controls.log).toEqual([]);
+    } finally {
+      told.mockRestore();
+    }
   });
 
   it("tells the user to use importId when the URL is already hooked", async () => {
