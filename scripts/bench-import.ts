@@ -52,7 +52,8 @@ async function main(): Promise<void> {
     const emulator = await startEmulator({ port: 0 });
     try {
       await fill(emulator.url, n);
-      if (latency > 0) emulator.controls.addFault({ path: "*", latencyMs: latency, when: "before", remaining: 1e9 });
+      if (latency > 0)
+        emulator.controls.addFault({ path: "*", latencyMs: latency, when: "before", remaining: 1e9 });
       let json = "";
       let summary = "";
       const started = process.hrtime.bigint();
