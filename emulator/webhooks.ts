@@ -162,3 +162,22 @@ function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+/**
+ * One hook per URL in a repository, and in the installation's global hooks: the platform refuses a
+ * second (422), which is what lets a client find the hook a failed create may have made by its URL.
+ */
+export function assertUniqueUrl(
+  hooks: readonly StoredHook[],
+  url: string,
+  self: number | undefined,
+  where: "repository" | "installation",
+): void {
+  if (hooks.some((h) => h.id !== self && h.config.url === url)) {
+    throw validationFailed({
+      resource: "Hook",
+      code: "custom",
+      message: `Hook already exists on this ${where}`,
+    });
+  }
+}

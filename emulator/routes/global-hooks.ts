@@ -10,6 +10,7 @@ import { guard } from "../guard";
 import { apiRoot, missingField, notFound, paginate, pathId, readBody } from "../http";
 import { type StoredHook, timestamp } from "../store";
 import {
+  assertUniqueUrl,
   deleteHook,
   newHook,
   parseActive,
@@ -33,8 +34,10 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
     if (body.name === undefined) throw missingField("Hook", "name");
     parseName(body.name);
     if (body.config === undefined) throw missingField("Hook", "config");
+    const config = parseConfig(body.config, undefined);
+    assertUniqueUrl(store.state.globalHooks, config.url, undefined, "installation");
     const hook = newHook(store, {
-      config: parseConfig(body.config, undefined),
+      config,
       events:
         body.events === undefined
           ? [...GLOBAL_WEBHOOK_DEFAULT_EVENTS]
@@ -60,6 +63,7 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
         ? [...GLOBAL_WEBHOOK_DEFAULT_EVENTS]
         : parseEvents(body.events, GLOBAL_WEBHOOK_EVENTS);
     const active = body.active === undefined ? true : parseActive(body.active);
+    assertUniqueUrl(c.get("store").state.globalHooks, config.url, hook.id, "installation");
     Object.assign(hook, { config, events, active, updated_at: timestamp() });
     return c.json(render(c, hook));
   });

@@ -13,11 +13,11 @@ import {
   paginate,
   pathId,
   readBody,
-  validationFailed,
 } from "../http";
 import { adminRepo, repoKey } from "../lookup";
 import { type Delivery, type StoredHook, timestamp } from "../store";
 import {
+  assertUniqueUrl,
   deleteHook,
   newHook,
   parseActive,
@@ -47,7 +47,7 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     parseName(body.name);
     if (body.config === undefined) throw missingField("Hook", "config");
     const config = parseConfig(body.config, undefined);
-    assertUniqueUrl(hooks, config.url, undefined);
+    assertUniqueUrl(hooks, config.url, undefined, "repository");
     const hook = newHook(store, {
       repo: repoKey(repo),
       active: body.active === undefined ? true : parseActive(body.active),
@@ -67,7 +67,7 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     const { hook, hooks } = findHook(c);
     const body = await readBody(c);
     const config = body.config === undefined ? hook.config : parseConfig(body.config, hook.config);
-    assertUniqueUrl(hooks, config.url, hook.id);
+    assertUniqueUrl(hooks, config.url, hook.id, "repository");
     let events =
       body.events === undefined ? hook.events : parseEvents(body.events, REPOSITORY_WEBHOOK_EVENTS);
     if (body.add_events !== undefined) {
@@ -95,7 +95,7 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
   app.patch(`${H}/:hook_id/config`, guard(WRITE), async (c) => {
     const { hook, hooks } = findHook(c);
     const config = parseConfig(await readBody(c), hook.config);
-    assertUniqueUrl(hooks, config.url, hook.id);
+    assertUniqueUrl(hooks, config.url, hook.id, "repository");
     Object.assign(hook, { config, updated_at: timestamp() });
     return c.json(renderConfig(hook.config));
   });
@@ -162,16 +162,6 @@ function cursorIndex(c: Context<ServerEnv>, deliveries: readonly Delivery[]): nu
   const index = /^[1-9][0-9]*$/.test(raw) ? deliveries.findIndex((d) => d.id === Number(raw)) : -1;
   if (index < 0) throw invalidField("Hook", "cursor", `cursor ${raw} is not a delivery of this hook`);
   return index;
-}
-
-function assertUniqueUrl(hooks: StoredHook[], url: string, self: number | undefined): void {
-  if (hooks.some((h) => h.id !== self && h.config.url === url)) {
-    throw validationFailed({
-      resource: "Hook",
-      code: "custom",
-      message: "Hook already exists on this repository",
-    });
-  }
 }
 
 function render(c: Context<ServerEnv>, hook: StoredHook): Record<string, unknown> {

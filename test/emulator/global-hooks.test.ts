@@ -117,6 +117,28 @@ describe("POST /admin/hooks", () => {
   });
 });
 
+describe("one global hook per URL", () => {
+  it("refuses a second hook for a URL, on create and on a change of URL", async () => {
+    await createGlobalHook(sandbox.emulator, { name: "web", config: { url: "https://example.com/dup" } });
+    const second = await call(sandbox.emulator, "POST", "/admin/hooks", {
+      body: { name: "web", config: { url: "https://example.com/dup" } },
+    });
+    expect(second.status).toBe(422);
+    expect(second.body.errors).toEqual([
+      { resource: "Hook", code: "custom", message: "Hook already exists on this installation" },
+    ]);
+    const other = await createGlobalHook(sandbox.emulator, {
+      name: "web",
+      config: { url: "https://example.com/b" },
+    });
+    const moved = await call(sandbox.emulator, "PATCH", `/admin/hooks/${other.id}`, {
+      body: { config: { url: "https://example.com/dup" } },
+    });
+    expect(moved.status).toBe(422);
+    expect((await call(sandbox.emulator, "GET", "/admin/hooks")).body).toHaveLength(2);
+  });
+});
+
 describe("GET /admin/hooks and /admin/hooks/{hook_id}", () => {
   it("lists the global hooks and pages them", async () => {
     const ids: number[] = [];

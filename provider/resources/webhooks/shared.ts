@@ -212,8 +212,8 @@ export async function createOrAdopt(
         (await api.list(collection)).find(
           (h) => h.config.url === inputs.url && Date.parse(h.created_at ?? "") >= startedAt - CLOCK_SKEW_MS,
         ),
-    ).catch((e: unknown) => {
-      throw alreadyExists(e, collection, inputs.url) ?? e;
+    ).catch(async (e: unknown) => {
+      throw (await alreadyExists(e, api, collection, inputs.url)) ?? e;
     });
     hook = made.value;
     converge = made.adopted && differs(hook, inputs);
@@ -229,15 +229,28 @@ export async function createOrAdopt(
 /** Tolerated difference between this machine's clock and the server's when matching `created_at`. */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-function alreadyExists(e: unknown, collection: string, url: string): HostingApiError | undefined {
+/** The platform's refusal of a second hook for one URL, as the error that names the hook to adopt. */
+async function alreadyExists(
+  e: unknown,
+  api: ReturnType<typeof webhookApi>,
+  collection: string,
+  url: string,
+): Promise<HostingApiError | undefined> {
   if (!isHostingApiError(e) || e.status !== 422 || !/already exists/i.test(e.message)) return undefined;
+  // The answer does not say which hook has the URL: one list read finds it.
+  const existing = await api
+    .list(collection)
+    .then((hooks) => hooks.find((h) => h.config.url === url))
+    .catch(() => undefined);
   return new HostingApiError({
     code: "validation_failed",
     status: 422,
     method: "POST",
     path: collection,
-    apiMessage: `a webhook for ${url} already exists there`,
-    hint: "Set importId to its id to bring it under management instead of creating a second one",
+    apiMessage: `a webhook for ${url} already exists there${existing ? ` (id ${existing.id})` : ""}`,
+    hint: existing
+      ? `Set importId to ${existing.id} to bring it under management instead of creating a second one`
+      : "Set importId to its id to bring it under management instead of creating a second one",
   });
 }
 

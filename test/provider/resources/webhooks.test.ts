@@ -292,9 +292,13 @@ describe("RepositoryWebhook lifecycle", () => {
     }
   });
 
-  it("tells the user to use importId when the URL is already hooked", async () => {
-    await api(emulator, "POST", "/repos/acme-eng/api/hooks", { config: { url: base.url } });
-    await expect(repoProvider.create(await checked(base))).rejects.toThrow(/already exists.*importId/);
+  it("tells the user which importId to set when the URL is already hooked", async () => {
+    const made = await api(emulator, "POST", "/repos/acme-eng/api/hooks", { config: { url: base.url } });
+    const id = (made.body as { id: number }).id;
+    await expect(repoProvider.create(await checked(base))).rejects.toThrow(
+      new RegExp(`already exists there \\(id ${id}\\).*Set importId to ${id} `),
+    );
+    expect(emulator.store.state.repoHooks).toHaveLength(1);
   });
 
   it.each([
@@ -384,6 +388,18 @@ describe("GlobalWebhook", () => {
     expect(updated.outs).toMatchObject({ active: true, secret: "g", events: ["repository", "user"] });
     await globalProvider.delete(created.id, updated.outs);
     expect(await globalProvider.read(created.id, updated.outs)).toEqual({});
+  });
+
+  it("refuses a second global webhook for a URL, naming the importId to set", async () => {
+    const made = await api(emulator, "POST", "/admin/hooks", {
+      name: "web",
+      config: { url: "https://dup.example" },
+    });
+    const id = (made.body as { id: number }).id;
+    await expect(globalProvider.create(await globalInputs({ url: "https://dup.example" }))).rejects.toThrow(
+      new RegExp(`already exists there \\(id ${id}\\).*Set importId to ${id} `),
+    );
+    expect(emulator.store.state.globalHooks).toHaveLength(1);
   });
 
   it.each([
