@@ -88,7 +88,7 @@ function startInstalledEmulator(dir: string): Promise<string> {
 }
 
 describe("installing pulumi-hosting", () => {
-  it("packs only the built library, its sandbox server, README and CHANGELOG", () => {
+  it("packs only the built library, its sandbox server and import command, README and CHANGELOG", () => {
     const [report] = JSON.parse(
       execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
         cwd: ROOT,
@@ -99,9 +99,10 @@ describe("installing pulumi-hosting", () => {
     expect(paths).toEqual(expect.arrayContaining(["package.json", "README.md", "CHANGELOG.md"]));
     expect(paths).toContain("dist/provider/kinds/repository-webhook.js");
     expect(paths).toContain("dist/emulator/cli.js");
+    expect(paths).toContain("dist/importer/cli.js");
     const unexpected = paths.filter(
       (p) =>
-        !/^dist\/(provider|emulator)\/.+\.(js|d\.ts|js\.map)$/.test(p) &&
+        !/^dist\/(provider|emulator|importer)\/.+\.(js|d\.ts|js\.map)$/.test(p) &&
         !["package.json", "README.md", "CHANGELOG.md"].includes(p),
     );
     expect(unexpected).toEqual([]);
