@@ -26,23 +26,7 @@ import type { AnyHostingProvider } from "../provider/internal/lifecycle";
 import { PROVIDERS } from "../provider/providers";
 import { budgetApi } from "../provider/resources/budgets/budget-api";
 import { registryApi } from "../provider/resources/private-registries/registry-api";
-import type { InventoryItem, ModuleKey, Reference } from "./inventory";
-
-/** Every kind discovery knows, in the order a module declares them. */
-export const KINDS = [
-  "OrgMembership",
-  "OrgRunnerGroup",
-  "RunnerGroupRunners",
-  "PrivateRegistry",
-  "OrgPropertyValue",
-  "RepositoryWebhook",
-  "RepositoryPropertyValue",
-  "DeploymentProtectionRule",
-  "EnterpriseRunnerGroup",
-  "Budget",
-  "GlobalWebhook",
-] as const;
-export type Kind = (typeof KINDS)[number];
+import type { InventoryItem, Kind, ModuleKey, Reference } from "./inventory";
 
 /** Kinds that adopt with `importId`; the others are keyed by names and adopt by construction. */
 const IMPORT_ID: ReadonlySet<string> = new Set([

@@ -5,6 +5,25 @@
  * it is; the TypeScript program writer is one consumer of it.
  */
 
+/**
+ * Every kind an import knows, in the order a module declares them: organisation settings first,
+ * then repositories', then the enterprise's and the site administration's.
+ */
+export const KINDS = [
+  "OrgMembership",
+  "OrgRunnerGroup",
+  "RunnerGroupRunners",
+  "PrivateRegistry",
+  "OrgPropertyValue",
+  "RepositoryWebhook",
+  "RepositoryPropertyValue",
+  "DeploymentProtectionRule",
+  "EnterpriseRunnerGroup",
+  "Budget",
+  "GlobalWebhook",
+] as const;
+export type Kind = (typeof KINDS)[number];
+
 /** Where an object is written: one module per organisation, one per enterprise, one for site-admin objects. */
 export type ModuleKey = { org: string } | { enterprise: string } | { siteAdmin: true };
 

@@ -10,8 +10,8 @@ import { parseArgs } from "node:util";
 import { resolveSettings } from "../provider/client/config";
 import { isHostingApiError } from "../provider/client/errors";
 import { client, configure } from "../provider/internal/context";
-import { discover, KINDS, type Kind, type Scope } from "./discover";
-import { type Inventory, type InventoryItem, moduleFile } from "./inventory";
+import { discover, type Scope } from "./discover";
+import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile } from "./inventory";
 import { assignNames, hostAndPathSlug, hostSlug, identifier, slug } from "./naming";
 import { writeProgram } from "./typescript";
 

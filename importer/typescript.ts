@@ -5,7 +5,7 @@
  * (Biome, 2 spaces, double quotes, 110 columns), so the files pass the formatter unchanged and two
  * runs over the same installation write the same bytes.
  */
-import { type Inventory, type InventoryItem, moduleFile } from "./inventory";
+import { type Inventory, type InventoryItem, KINDS, moduleFile } from "./inventory";
 import { identifier } from "./naming";
 
 const LINE_WIDTH = 110;
@@ -22,20 +22,7 @@ export interface ProgramOptions {
   nodeTypesVersion: string;
 }
 
-/** The order of kinds within a module: organisation settings first, then repositories'. */
-const KIND_ORDER = [
-  "OrgMembership",
-  "OrgRunnerGroup",
-  "RunnerGroupRunners",
-  "PrivateRegistry",
-  "OrgPropertyValue",
-  "RepositoryWebhook",
-  "RepositoryPropertyValue",
-  "DeploymentProtectionRule",
-  "EnterpriseRunnerGroup",
-  "Budget",
-  "GlobalWebhook",
-];
+const kindRank = (kind: string) => (KINDS as readonly string[]).indexOf(kind);
 
 /** File name -> contents, every file of the program. */
 export function writeProgram(inventory: Inventory, options: ProgramOptions): Map<string, string> {
@@ -77,7 +64,7 @@ function moduleSource(
   apiRoot: string,
 ): string {
   const ordered = [...items].sort(
-    (a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || a.name.localeCompare(b.name),
+    (a, b) => kindRank(a.kind) - kindRank(b.kind) || a.name.localeCompare(b.name),
   );
   const needsConfig = ordered.some((i) => Object.keys(i.secrets).length > 0);
   const what =
