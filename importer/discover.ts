@@ -384,6 +384,15 @@ function itemOf(
     if (!String(args.authType ?? "token").startsWith("oidc_")) secrets.value = "";
   }
   delete args.importId;
+  // Every list of this library's kinds is compared as a set: written sorted, so two imports of
+  // the same installation write the same bytes whatever order the server lists them in.
+  for (const [key, value] of Object.entries(args)) {
+    if (Array.isArray(value) && value.every((v) => typeof v === "string" || typeof v === "number")) {
+      args[key] = [...value].sort((a, b) =>
+        typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b)),
+      );
+    }
+  }
   const defaults = withoutDefaults(provider, args, secrets);
   if (IMPORT_ID.has(kind) && extra.importId !== undefined) defaults.importId = extra.importId;
   return { kind, id, name: "", module, args: defaults, secrets, refs: extra.refs ?? {} };

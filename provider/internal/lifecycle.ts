@@ -87,9 +87,12 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
   };
   const fieldDiff = (olds: O, news: z.infer<S>) =>
     diffFields(spec.rules, compare(olds as object), compare(news as object));
+  // What read will report for each field is what state holds (the outputs); where the program
+  // wrote it otherwise (left out, another form, a set in another order) and it means the same,
+  // that is recorded.
   const recordWritten = <T extends object>(outs: T, written: z.infer<S>, normalised: z.infer<S>): T => {
     const { [AS_WRITTEN_KEY]: _previous, ...rest } = outs as Record<string, unknown>;
-    const form = asWritten(spec.rules, written, normalised);
+    const form = asWritten(spec.rules, written, normalised, rest, compare);
     return (form === undefined ? rest : { ...rest, [AS_WRITTEN_KEY]: form }) as T;
   };
   return quietErrors({

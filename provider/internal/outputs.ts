@@ -19,17 +19,28 @@ export type AsWritten = Record<string, [unknown] | [unknown, unknown]>;
 type Rules = Record<string, FieldRule>;
 
 /**
- * What `AS_WRITTEN_KEY` holds for inputs `written` by the program, given what check made of them;
- * undefined when they are the same. A secret's written form is never recorded (outputs are not all
- * encrypted).
+ * What `AS_WRITTEN_KEY` holds for inputs `written` by the program, `normalised` (check's reading of
+ * them) and the `outputs` state holds (what a read of the unchanged object reports): the fields
+ * whose outputs mean what the program asked for but are written otherwise. A field whose outputs
+ * differ in meaning (the object was left unlike the program) is not recorded, so it keeps showing.
+ * A secret's written form is never recorded (outputs are not all encrypted). Undefined when none.
  */
-export function asWritten(rules: object, written: object, normalised: object): AsWritten | undefined {
+export function asWritten(
+  rules: object,
+  written: object,
+  normalised: object,
+  outputs: object,
+  compare: (values: object) => object = (v) => v,
+): AsWritten | undefined {
   const raw = written as Record<string, unknown>;
-  const made = normalised as Record<string, unknown>;
+  const wanted = compare(normalised) as Record<string, unknown>;
+  const made = outputs as Record<string, unknown>;
+  const held = compare(outputs) as Record<string, unknown>;
   const record: AsWritten = {};
   for (const [key, rule] of Object.entries(rules as Rules)) {
     const value = made[key];
     if (value === undefined || rule.secret) continue;
+    if (!sameValue(held[key], wanted[key], rule.set === true)) continue;
     if (raw[key] === undefined || raw[key] === null) {
       if (value !== null) record[key] = [value];
     } else if (JSON.stringify(raw[key]) !== JSON.stringify(value)) {

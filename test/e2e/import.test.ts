@@ -138,6 +138,9 @@ describe("hosting-import end to end", () => {
     expect(output).toContain("pulumi config set --secret hookAuditExampleComSecret <value>");
     const eng = readFileSync(join(program.dir, "acme-eng.ts"), "utf8");
     expect(eng).toContain("runnerGroupId: acmeEngRunnersBuildFleet.runnerGroupId,");
+    // Sets are written sorted, whatever order the server lists them in.
+    expect(eng).toContain('events: ["pull_request", "push"],');
+    expect(eng).toContain('value: ["eu", "us"],');
     // Defaults are left out: the second hook writes only what differs from them.
     expect(eng).toMatch(
       /RepositoryWebhook\("acme-eng-api-hook-ci-example-com-other", \{\n {2}owner: "acme-eng",\n {2}repository: "api",\n {2}url: "https:\/\/ci\.example\.com\/other",\n {2}insecureSsl: true,\n {2}active: false,\n {2}importId: \d+,\n\}\);/,
@@ -170,7 +173,7 @@ describe("hosting-import end to end", () => {
     emulator.controls.clearLog();
     const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");
     expect(drift.code, drift.output).toBe(0);
-    expect(drift.output).not.toMatch(/\[diff:/);
+    expect(drift.output, drift.output).not.toMatch(/\[diff:/);
     expect(writes()).toEqual([]);
   });
 

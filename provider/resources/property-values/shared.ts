@@ -172,7 +172,10 @@ export function valueMethods<I extends PropertyValueInputs>(
       // 404: the organisation or repository is gone (or left the enterprise): refresh drops it.
       const values = await readOrGone(() => readValues(client(), kind.collectionOf(identity)));
       if (!values) return {};
-      return { id, props: kind.fromId(parts(id), props, valueIn(values, identity.propertyName)) };
+      // A multi select in another order is the same value: state keeps the program's order.
+      const live = valueIn(values, identity.propertyName);
+      const value = props?.value !== undefined && sameValue(props.value, live, true) ? props.value : live;
+      return { id, props: kind.fromId(parts(id), props, value) };
     },
 
     async update(_id, _olds, news) {

@@ -146,6 +146,31 @@ describe("inputs as the program wrote them", () => {
     expect((await p.read("1", outs)).inputs).toEqual({ name: "n", importId: 42 });
   });
 
+  it("reports a set as the program ordered it, and keeps showing what the object was left unlike", async () => {
+    const { spec, provider: p } = provider({
+      create: vi.fn(async (i: Inputs) => ({ id: "1", outs: { ...i, tags: ["b", "a"], serverId: 1 } })),
+    });
+    const { outs } = await p.create({ name: "n", tags: ["a", "b"] });
+    expect(outs).toMatchObject({
+      __asWritten: {
+        tags: [
+          ["b", "a"],
+          ["a", "b"],
+        ],
+      },
+    });
+    vi.mocked(spec.read).mockResolvedValueOnce({
+      id: "1",
+      props: { name: "n", tags: ["b", "a"], serverId: 1 },
+    });
+    expect((await p.read("1", outs)).inputs).toEqual({ name: "n", tags: ["a", "b"] });
+    // A create that left the object unlike the program records nothing for that field.
+    const unlike = provider({
+      create: vi.fn(async () => ({ id: "1", outs: { name: "n", tags: ["x"], serverId: 1 } })),
+    });
+    expect((await unlike.provider.create({ name: "n", tags: ["a"] })).outs).not.toHaveProperty("__asWritten");
+  });
+
   it("never records a secret's written form", async () => {
     const secrets = z.object({ token: z.string().trim() });
     const p = defineProvider("Thing", {
