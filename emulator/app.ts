@@ -37,7 +37,13 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
     console.error(err);
     return c.json({ message: "Server Error", documentation_url: DOCS_URL }, 500);
   });
-  app.notFound((c) => c.json({ message: "Not Found", documentation_url: DOCS_URL }, 404));
+  // Outside the API root the platform's web front answers, with an HTML page: a client pointed at a
+  // wrong API root (`/api/v4`) can tell that from a missing object.
+  app.notFound((c) =>
+    c.req.path.startsWith("/_emulator")
+      ? c.json({ message: "Not Found", documentation_url: DOCS_URL }, 404)
+      : c.html("<!DOCTYPE html><html><body><h1>Page not found</h1></body></html>", 404),
+  );
 
   const control = controlRoutes();
   control.use("*", persist);

@@ -103,8 +103,18 @@ export function permissionHint(
   if (acceptedScopes) needs.push(`a classic token with one of the scopes ${acceptedScopes}`);
   if (acceptedPermissions)
     needs.push(`a fine-grained or app token with the permission ${acceptedPermissions}`);
-  if (needs.length === 0) return undefined;
-  return `This endpoint needs ${needs.join(", or ")}`;
+  const endpoint = needs.length > 0 ? needs.join(", or ") : undefined;
+  // The platform answers 404, not 403, to a caller who may not know the object exists: a 404 says
+  // "not found or not allowed", and the causes are given in the order they are met in practice.
+  if (status === 404) {
+    const causes = [
+      "a name or id in the path is wrong, or the object was deleted",
+      "the token's user cannot see it (not a member, or not an admin of it)",
+      ...(endpoint ? [`the token lacks what the endpoint needs: ${endpoint}`] : []),
+    ];
+    return `Not found, or not allowed to this token. Likely causes, in order: ${causes.map((c, i) => `(${i + 1}) ${c}`).join("; ")}`;
+  }
+  return endpoint === undefined ? undefined : `This endpoint needs ${endpoint}`;
 }
 
 /** Replaces every occurrence of the secret in a text; used on anything that may reach a log or error. */
@@ -117,8 +127,9 @@ export function isHostingApiError(e: unknown): e is HostingApiError {
   return e instanceof HostingApiError;
 }
 
+/** A 404 of the API. A 404 from something that is not the API (a wrong base URL) is never "gone". */
 export function isNotFound(e: unknown): boolean {
-  return isHostingApiError(e) && e.status === 404;
+  return isHostingApiError(e) && e.status === 404 && e.code === "not_found";
 }
 
 export function isRateLimited(e: unknown): boolean {
@@ -177,6 +188,18 @@ export function errorFromResponse(
   const acceptedPermissions = response.headers.get("x-accepted-service-permissions");
   const acceptedScopes = response.headers.get("x-accepted-oauth-scopes");
   const body = isRecord(response.data) ? response.data : {};
+  if (response.status === 404 && !isApiErrorBody(response)) {
+    // Every answer of the API is JSON; a 404 page of something else means the address is wrong,
+    // and must never read as "the object is gone" (refresh would drop it from state).
+    return new HostingApiError({
+      code: "configuration",
+      status: 404,
+      method: response.method,
+      path: response.path,
+      apiMessage: clean(response.apiMessage),
+      hint: "The server answered without the API's error body, so this address is not the API root. Check hosting:baseUrl (or HOSTING_BASE_URL): https://host, or the full API root such as https://host/api/v3",
+    });
+  }
   return new HostingApiError({
     code: override.code ?? codeForStatus(response.status),
     status: response.status,
@@ -195,6 +218,12 @@ export function errorFromResponse(
   });
 }
 
+/** Whether an error answer is the API's own: a JSON body with a message. */
+function isApiErrorBody(response: FailedResponse): boolean {
+  const type = response.headers.get("content-type") ?? "";
+  return /json/i.test(type) && isRecord(response.data) && typeof response.data.message === "string";
+}
+
 /** The error for a request that got no answer: refused, reset, timed out. */
 export function networkError(
   method: string,
@@ -205,18 +234,31 @@ export function networkError(
 ): HostingApiError {
   const code = errorCode(cause);
   const timeout = TIMEOUT_ERRORS.has(code);
-  const reason = redact(cause instanceof Error ? cause.message : String(cause), token);
+  const tls = isTlsFailure(code, cause);
+  // OpenSSL's reasons run over several lines of library internals: the first line says it.
+  const full = redact(cause instanceof Error ? cause.message : String(cause), token);
+  const reason = tls ? (full.split("\n")[0] ?? full).replace(/:error:[0-9A-F]+:.*$/, "") : full;
   return new HostingApiError({
     code: timeout ? "timeout" : "network_error",
     method,
     path,
-    apiMessage: `${timeout ? "timed out" : "network failure"} talking to ${origin}: ${reason}${code ? ` (${code})` : ""}`,
+    apiMessage: `${timeout ? "timed out" : tls ? "no TLS answer" : "network failure"} talking to ${origin}: ${reason}${code ? ` (${code})` : ""}`,
     ...optionalHint(
-      code === "ECONNREFUSED" || code === "ENOTFOUND"
-        ? "Check hosting:baseUrl (or HOSTING_BASE_URL) and that the server is running"
-        : undefined,
+      tls && origin.startsWith("https:")
+        ? `The server did not answer TLS: if it serves plain http, write ${origin.replace(/^https:/, "http:")} in hosting:baseUrl (or HOSTING_BASE_URL); else check its certificate`
+        : code === "ECONNREFUSED" || code === "ENOTFOUND"
+          ? "Check hosting:baseUrl (or HOSTING_BASE_URL) and that the server is running"
+          : undefined,
     ),
   });
+}
+
+/** A TLS handshake that failed: OpenSSL's codes (`ERR_SSL_*`) or an EPROTO naming SSL. */
+function isTlsFailure(code: string, cause: unknown): boolean {
+  if (code.startsWith("ERR_SSL_") || code.startsWith("ERR_TLS_")) return true;
+  const text =
+    cause instanceof Error ? `${cause.message} ${String((cause as { cause?: unknown }).cause ?? "")}` : "";
+  return code === "EPROTO" && /ssl|tls/i.test(text);
 }
 
 /** The error for an answer the client cannot use (a body of the wrong shape, a link elsewhere). */

@@ -4,7 +4,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { MAX_REQUEST_BODY_BYTES } from "../../emulator/http";
-import { call, expectErrorBody, fillRoute, seedWorld, servedRoutes, stateOf, useSandbox } from "./helpers";
+import {
+  call,
+  expectErrorBody,
+  fillRoute,
+  seedWorld,
+  servedRoutes,
+  stateOf,
+  TOKENS,
+  useSandbox,
+} from "./helpers";
 
 const sandbox = useSandbox();
 
@@ -143,5 +152,15 @@ describe("request body size", () => {
       rawBody: bodyOfSize(4 * MAX_REQUEST_BODY_BYTES),
     });
     expect(response.status).toBe(401);
+  });
+});
+
+describe("outside the API root", () => {
+  it("answers an HTML page, as the platform's web front does, so a wrong API root shows", async () => {
+    const response = await fetch(`${sandbox.emulator.origin}/api/v4/repos/acme-eng/api/hooks`, {
+      headers: { authorization: `Bearer ${TOKENS.siteAdmin}` },
+    });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toMatch(/text\/html/);
   });
 });

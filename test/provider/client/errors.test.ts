@@ -239,15 +239,25 @@ describe("permissionHint", () => {
   });
 
   it("names both, scopes first", () => {
-    expect(permissionHint(404, "administration=write", "repo")).toBe(
+    expect(permissionHint(403, "administration=write", "repo")).toBe(
       "This endpoint needs a classic token with one of the scopes repo, " +
         "or a fine-grained or app token with the permission administration=write",
     );
   });
 
-  it("has nothing to say on a 403 or 404 without headers", () => {
+  it("gives a 404 as not found or not allowed, with the likely causes in order", () => {
+    const causes =
+      "Not found, or not allowed to this token. Likely causes, in order: (1) a name or id in the path is " +
+      "wrong, or the object was deleted; (2) the token's user cannot see it (not a member, or not an admin of it)";
+    expect(permissionHint(404, undefined, undefined)).toBe(causes);
+    expect(permissionHint(404, "administration=write", "repo")).toBe(
+      `${causes}; (3) the token lacks what the endpoint needs: a classic token with one of the scopes repo, ` +
+        "or a fine-grained or app token with the permission administration=write",
+    );
+  });
+
+  it("has nothing to say on a 403 without headers", () => {
     expect(permissionHint(403, undefined, undefined)).toBeUndefined();
-    expect(permissionHint(404, undefined, undefined)).toBeUndefined();
     expect(permissionHint(403, "", "")).toBeUndefined();
   });
 

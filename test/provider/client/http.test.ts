@@ -20,6 +20,10 @@ import {
   RESET_MARGIN_MS,
 } from "../../../provider/client/rate-limit";
 
+const CAUSES =
+  "Not found, or not allowed to this token. Likely causes, in order: (1) a name or id in the path is wrong, " +
+  "or the object was deleted; (2) the token's user cannot see it (not a member, or not an admin of it)";
+
 const TOKEN = "hst_S3cretT0kenValue_9f8e7d";
 /** A fixed instant on a whole second, so epoch-second headers are exact. */
 const T0 = 1_767_225_600_000;
@@ -338,6 +342,19 @@ describe("error mapping", () => {
     );
   });
 
+  it("maps a 404 of something that is not the API (a wrong base URL) to a configuration error, never gone", async () => {
+    handler = (_req, res) => {
+      res.writeHead(404, { "content-type": "text/html" });
+      res.end("<html><body>Not Found</body></html>");
+    };
+    const { client } = makeClient();
+    const error = await failure(client.get("/repos/acme/api"));
+    expect(error.code).toBe("configuration");
+    expect(error.status).toBe(404);
+    expect(isNotFound(error)).toBe(false);
+    expect(error.message).toMatch(/not the API root\. Check hosting:baseUrl \(or HOSTING_BASE_URL\)/);
+  });
+
   it("maps a 404, with the permission hint when the server names one", async () => {
     handler = sequence(status(404, { message: "Not Found" }), (res) =>
       json(res, 404, { message: "Not Found" }, { "x-accepted-service-permissions": "metadata=read" }),
@@ -348,12 +365,12 @@ describe("error mapping", () => {
     expect(plain.status).toBe(404);
     expect(isNotFound(plain)).toBe(true);
     expect(isAmbiguous(plain)).toBe(false);
-    expect(plain.message).toBe("GET /api/v3/repos/acme/missing returned 404: Not Found");
+    expect(plain.message).toBe(`GET /api/v3/repos/acme/missing returned 404: Not Found. ${CAUSES}`);
     const hinted = await failure(client.delete("/repos/acme/secret"));
     expect(hinted.method).toBe("DELETE");
     expect(hinted.message).toBe(
-      "DELETE /api/v3/repos/acme/secret returned 404: Not Found. " +
-        "This endpoint needs a fine-grained or app token with the permission metadata=read",
+      `DELETE /api/v3/repos/acme/secret returned 404: Not Found. ${CAUSES}; ` +
+        "(3) the token lacks what the endpoint needs: a fine-grained or app token with the permission metadata=read",
     );
     expect(seen).toHaveLength(2);
     expect(delays).toEqual([]);
@@ -706,6 +723,20 @@ describe("retries", () => {
     expect(logs).toHaveLength(3);
     expect(logs.every((l) => l.includes("network_error (ECONNREFUSED)"))).toBe(true);
     expectNoToken(error, logs);
+  });
+
+  it("says to write http:// when https reaches a plain http server, without OpenSSL's dump", async () => {
+    handler = sequence(status(200, {}));
+    const { client } = makeClient(
+      { apiRoot: `${origin.replace(/^http:/, "https:")}/api/v3` },
+      { maxAttempts: 1 },
+    );
+    const error = await failure(client.get("/user"));
+    expect(error.code).toBe("network_error");
+    expect(error.message).toContain(`no TLS answer talking to ${origin.replace(/^http:/, "https:")}`);
+    expect(error.message).toContain(`if it serves plain http, write ${origin} in hosting:baseUrl`);
+    expect(error.message).not.toMatch(/ssl3_get_record|openssl|deps\//i);
+    expect(error.message.split("\n")).toHaveLength(1);
   });
 
   it("reports a timeout with code timeout, and retries a GET after one", async () => {
