@@ -107,12 +107,11 @@ export function permissionHint(
   // The platform answers 404, not 403, to a caller who may not know the object exists: a 404 says
   // "not found or not allowed", and the causes are given in the order they are met in practice.
   if (status === 404) {
-    const causes = [
+    return `${NOT_FOUND}. ${likelyCauses([
       "a name or id in the path is wrong, or the object was deleted",
       "the token's user cannot see it (not a member, or not an admin of it)",
       ...(endpoint ? [`the token lacks what the endpoint needs: ${endpoint}`] : []),
-    ];
-    return `Not found, or not allowed to this token. Likely causes, in order: ${causes.map((c, i) => `(${i + 1}) ${c}`).join("; ")}`;
+    ])}`;
   }
   return endpoint === undefined ? undefined : `This endpoint needs ${endpoint}`;
 }
@@ -266,23 +265,32 @@ export function unexpectedResponse(method: string, path: string, message: string
   return new HostingApiError({ code: "unexpected_response", method, path, apiMessage: message });
 }
 
+/** What every 404 says first: the platform answers 404 to a caller who may not see an object. */
+const NOT_FOUND = "Not found, or not allowed to this token";
+
+function likelyCauses(causes: readonly string[]): string {
+  return `Likely causes, in order: ${causes.map((c, i) => `(${i + 1}) ${c}`).join("; ")}`;
+}
+
 /**
- * A provider's own not-found error: the object a program names (an `importId`, a group, an
- * organisation) does not exist, said in the program's terms with what to check.
+ * A provider's own not-found error, in the words of every 404: what the program named (an
+ * `importId`, a group, an organisation) was not found or not allowed, and the likely causes in the
+ * order they are met, in the program's terms.
  */
 export function notFoundError(init: {
   method: string;
   path: string;
-  message: string;
-  hint?: string;
+  /** What was not found, as the program names it, e.g. `OrgMembership acme-eng/mona`. */
+  what: string;
+  causes: readonly string[];
 }): HostingApiError {
   return new HostingApiError({
     code: "not_found",
     status: 404,
     method: init.method,
     path: init.path,
-    apiMessage: init.message,
-    ...optionalHint(init.hint),
+    apiMessage: `${init.what}: ${NOT_FOUND.charAt(0).toLowerCase()}${NOT_FOUND.slice(1)}`,
+    hint: likelyCauses(init.causes),
   });
 }
 

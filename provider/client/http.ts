@@ -176,7 +176,7 @@ export class HostingClient {
       const pageItems = select ? select(page.data) : page.data;
       if (!Array.isArray(pageItems)) {
         const url = new URL(/^https?:\/\//.test(next) ? next : this.apiRoot + next);
-        throw unexpectedResponse("GET", url.pathname, "expected a list in the response body");
+        throw unexpectedResponse("GET", this.shown(url), "expected a list in the response body");
       }
       items.push(...pageItems);
       next = parseLinkHeader(page.headers.get("link")).next;
@@ -185,9 +185,18 @@ export class HostingClient {
     return schema ? items.map((item) => validate(schema, item, "GET", path)) : items;
   }
 
+  /**
+   * A URL as errors and logs show it: below the API root, as programs and the API's docs write
+   * paths, whatever prefix the base URL carries (`/api/v3`, a proxy's).
+   */
+  private shown(url: URL): string {
+    const below = `${url.pathname}/`.startsWith(`${this.rootPath}/`);
+    return (below ? url.pathname.slice(this.rootPath.length) || "/" : url.pathname) + url.search;
+  }
+
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = this.resolve(path, options.query);
-    const display = url.pathname + url.search;
+    const display = this.shown(url);
     const idempotent = isIdempotent(method, options.idempotent);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.settings.token}`,

@@ -222,8 +222,12 @@ function noEnvironment(w: Where, path: string): HostingApiError {
   return notFoundError({
     method: "POST",
     path,
-    message: `${KIND}: there is no environment "${w.environment}" in ${w.owner}/${w.repository}, or no such repository`,
-    hint: "Check the names, and that the token administers the repository (classic scope repo, or the fine-grained permission administration write)",
+    what: `${KIND} of environment "${w.environment}" in ${w.owner}/${w.repository}`,
+    causes: [
+      `there is no environment "${w.environment}" in ${w.owner}/${w.repository}, or no such repository`,
+      "the token's user does not administer the repository",
+      "the token lacks the classic scope repo (or the fine-grained permission administration write)",
+    ],
   });
 }
 

@@ -142,8 +142,12 @@ const membershipApi = (c: HostingClient) => ({
       throw notFoundError({
         method: "PUT",
         path,
-        message: `OrgMembership ${org}/${username}: there is no user ${username} or no organisation ${org}`,
-        hint: `Check both names, and that the token belongs to an owner of ${org} (classic scope admin:org, or the fine-grained permission members write)`,
+        what: `OrgMembership ${org}/${username}`,
+        causes: [
+          `there is no user ${username}, or no organisation ${org}`,
+          `the token's user is not an owner of ${org}`,
+          "the token lacks the classic scope admin:org (or the fine-grained permission members write)",
+        ],
       });
     }
   },
@@ -158,8 +162,8 @@ const membershipApi = (c: HostingClient) => ({
       throw notFoundError({
         method: "GET",
         path,
-        message: `OrgMembership: there is no organisation ${org}`,
-        hint: "Check the name, and that the token can see the organisation",
+        what: `OrgMembership of ${org}`,
+        causes: [`there is no organisation ${org}`, `the token's user cannot see ${org}`],
       });
     }
   },

@@ -246,7 +246,7 @@ describe("private registries end to end", () => {
   });
 
   it("never showed the values in any output, the client's request log included", () => {
-    expect(transcript).toContain("hosting: POST /api/v3/orgs/acme-eng/private-registries");
+    expect(transcript).toContain("hosting: POST /orgs/acme-eng/private-registries");
     expect(transcript).not.toContain(FIRST);
     expect(transcript).not.toContain(SECOND);
   });

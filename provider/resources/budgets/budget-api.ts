@@ -96,8 +96,12 @@ export function budgetApi(c: HostingClient, enterprise: string) {
     notFoundError({
       method: e.method ?? "GET",
       path: e.path ?? collection,
-      message: `Budget: there is no enterprise ${enterprise}, or the token cannot see it`,
-      hint: "Check the enterprise slug, and that the token is a classic token of an enterprise admin or billing manager with the scope manage_billing:enterprise",
+      what: `Budget of the enterprise ${enterprise}`,
+      causes: [
+        `there is no enterprise ${enterprise} (check the slug)`,
+        "the token's user is not an admin or billing manager of the enterprise",
+        "the token is not a classic token with the scope manage_billing:enterprise",
+      ],
     });
 
   /**
@@ -162,8 +166,8 @@ export function budgetApi(c: HostingClient, enterprise: string) {
       throw notFoundError({
         method: "GET",
         path: path(budgetId),
-        message: `importId ${budgetId}: enterprise ${enterprise} has no such budget`,
-        hint: `List the budgets with GET ${collection} and use the id of the one to adopt`,
+        what: `importId ${budgetId}`,
+        causes: [`enterprise ${enterprise} has no such budget (list them with GET ${collection} for the id)`],
       });
     },
 
@@ -189,8 +193,10 @@ export function budgetApi(c: HostingClient, enterprise: string) {
           notFoundError({
             method: "PATCH",
             path: path(budgetId),
-            message: `Budget ${enterprise}/${budgetId} no longer exists`,
-            hint: "Run pulumi refresh to drop it from the state; the next pulumi up creates it again",
+            what: `Budget ${enterprise}/${budgetId}`,
+            causes: [
+              "it was deleted outside Pulumi: pulumi up --refresh drops it from the state and creates it again",
+            ],
           })
         );
       }

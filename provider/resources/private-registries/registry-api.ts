@@ -48,8 +48,12 @@ export const registryApi = (c: HostingClient) => ({
           ? notFoundError({
               method: "POST",
               path,
-              message: `PrivateRegistry: there is no organisation ${org}`,
-              hint: `Check the name, and that the token belongs to an owner of ${org} (classic scope admin:org, or the fine-grained permission organization_private_registries write)`,
+              what: `PrivateRegistry of ${org}`,
+              causes: [
+                `there is no organisation ${org}`,
+                `the token's user is not an owner of ${org}`,
+                "the token lacks the classic scope admin:org (or the fine-grained permission organization_private_registries write)",
+              ],
             })
           : e;
       }
@@ -86,8 +90,11 @@ export async function readImport(c: HostingClient, org: string, name: string): P
     throw notFoundError({
       method: "GET",
       path: registryPath(org, name),
-      message: `importId ${name}: no private registry of that name in ${org}`,
-      hint: "Check the name (e.g. NPM_REGISTRY_SECRET, as the organisation's settings list it) and that the token belongs to an owner",
+      what: `importId ${name}`,
+      causes: [
+        `${org} has no private registry of that name (names look like NPM_REGISTRY_SECRET, as the organisation's settings list them)`,
+        `the token's user is not an owner of ${org}`,
+      ],
     });
   }
 }

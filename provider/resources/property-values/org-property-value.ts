@@ -65,10 +65,11 @@ const orgValues: ValueKind<OrgPropertyValueInputs> = {
   collectionOf: ({ org }) => ({
     path: `/organizations/${encodeURIComponent(org)}/org-properties/values`,
     apiVersion: API_VERSION_2026,
-    notFound: {
-      message: `there is no organisation ${org}, or it does not belong to an enterprise (organisation custom properties are defined by an enterprise)`,
-      hint: `Check the name, and that the token belongs to an admin of ${org} (classic scope admin:org, or the fine-grained permission custom_properties_for_organizations write)`,
-    },
+    notFound: [
+      `there is no organisation ${org}, or it does not belong to an enterprise (organisation custom properties are defined by an enterprise)`,
+      `the token's user is not an admin of ${org}`,
+      "the token lacks the classic scope admin:org (or the fine-grained permission custom_properties_for_organizations write)",
+    ],
   }),
   fromId: ([org = "", propertyName = ""], recorded, value: PropertyValue) => ({
     org: recorded?.org ?? org,

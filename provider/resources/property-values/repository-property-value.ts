@@ -70,10 +70,11 @@ const repositoryValues: ValueKind<RepositoryPropertyValueInputs> = {
   idOf: (inputs) => joinId(inputs.owner, inputs.repository, inputs.propertyName),
   collectionOf: ({ owner, repository }) => ({
     path: `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repository)}/properties/values`,
-    notFound: {
-      message: `there is no repository ${owner}/${repository}, or the token cannot administer it`,
-      hint: "Check the names, and that the token belongs to an admin of the repository (classic scope repo, or the fine-grained permission repository_custom_properties write)",
-    },
+    notFound: [
+      `there is no repository ${owner}/${repository}`,
+      "the token's user cannot administer the repository",
+      "the token lacks the classic scope repo (or the fine-grained permission repository_custom_properties write)",
+    ],
   }),
   fromId: ([owner = "", repository = "", propertyName = ""], recorded, value: PropertyValue) => ({
     owner: recorded?.owner ?? owner,

@@ -70,7 +70,8 @@ export interface ValueCollection {
   path: string;
   /** The `X-Service-Api-Version` the collection is documented with, when not the default. */
   apiVersion?: string;
-  notFound: { message: string; hint: string };
+  /** The likely causes of a 404 there, in order. */
+  notFound: readonly string[];
 }
 
 /**
@@ -149,8 +150,8 @@ export function valueMethods<I extends PropertyValueInputs>(
       throw notFoundError({
         method: "PATCH",
         path: collection.path,
-        message: `${kind.kind} ${kind.idOf(inputs)}: ${collection.notFound.message}`,
-        hint: collection.notFound.hint,
+        what: `${kind.kind} ${kind.idOf(inputs)}`,
+        causes: collection.notFound,
       });
     }
   };

@@ -155,7 +155,15 @@ async function createGroup<I extends GroupSettingsInputs>(
     const path = `${collection}/${inputs.importId}`;
     live = await readGroup(c, path, k.access, desired.runners !== undefined).catch((e: unknown) => {
       throw isNotFound(e)
-        ? notFoundError({ method: "GET", path, message: `importId ${inputs.importId}: no such runner group` })
+        ? notFoundError({
+            method: "GET",
+            path,
+            what: `importId ${inputs.importId}`,
+            causes: [
+              "there is no runner group with that id (it is the number in the group's URL)",
+              "the token's user does not administer its owner",
+            ],
+          })
         : e;
     });
   } else {

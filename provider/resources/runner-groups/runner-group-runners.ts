@@ -78,8 +78,11 @@ async function setRunners(org: string, groupId: number, runners: number[]): Prom
         ? notFoundError({
             method: "PUT",
             path,
-            message: `runner group ${groupId} does not exist in ${org}`,
-            hint: "Check runnerGroupId (an OrgRunnerGroup's runnerGroupId output) and that the token administers the organisation",
+            what: `runner group ${groupId} of ${org}`,
+            causes: [
+              "runnerGroupId is wrong (give an OrgRunnerGroup's runnerGroupId output), or the group was deleted",
+              `the token's user does not administer ${org}`,
+            ],
           })
         : e;
     });

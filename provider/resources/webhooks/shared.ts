@@ -199,8 +199,11 @@ export async function createOrAdopt(
         ? notFoundError({
             method: "GET",
             path,
-            message: `importId ${inputs.importId}: no such webhook`,
-            hint: "Check the id (it is the number at the end of the webhook's URL) and that the token can read it",
+            what: `importId ${inputs.importId}`,
+            causes: [
+              "there is no webhook with that id there (it is the number at the end of the webhook's URL)",
+              "the token cannot read the webhooks there",
+            ],
           })
         : e;
     });

@@ -287,11 +287,11 @@ describe("error mapping", () => {
     expect(error.code).toBe("unauthorized");
     expect(error.status).toBe(401);
     expect(error.method).toBe("GET");
-    expect(error.path).toBe("/api/v3/user");
+    expect(error.path).toBe("/user");
     expect(error.apiMessage).toBe("Bad credentials");
     expect(error.documentationUrl).toBe("https://docs.example.com/rest/auth");
     expect(error.message).toBe(
-      "GET /api/v3/user returned 401: Bad credentials. The token is missing, unknown or expired: " +
+      "GET /user returned 401: Bad credentials. The token is missing, unknown or expired: " +
         "set hosting:token (or HOSTING_TOKEN) to a valid token [https://docs.example.com/rest/auth]",
     );
     expect(seen).toHaveLength(1);
@@ -310,11 +310,11 @@ describe("error mapping", () => {
     expect(error.code).toBe("forbidden");
     expect(error.status).toBe(403);
     expect(error.method).toBe("PUT");
-    expect(error.path).toBe("/api/v3/orgs/acme/settings");
+    expect(error.path).toBe("/orgs/acme/settings");
     expect(error.acceptedPermissions).toBe("organization_administration=write");
     expect(error.acceptedScopes).toBeUndefined();
     expect(error.message).toBe(
-      "PUT /api/v3/orgs/acme/settings returned 403: Resource not accessible by personal access token. " +
+      "PUT /orgs/acme/settings returned 403: Resource not accessible by personal access token. " +
         "This endpoint needs a fine-grained or app token with the permission organization_administration=write",
     );
     expect(seen).toHaveLength(1);
@@ -365,11 +365,11 @@ describe("error mapping", () => {
     expect(plain.status).toBe(404);
     expect(isNotFound(plain)).toBe(true);
     expect(isAmbiguous(plain)).toBe(false);
-    expect(plain.message).toBe(`GET /api/v3/repos/acme/missing returned 404: Not Found. ${CAUSES}`);
+    expect(plain.message).toBe(`GET /repos/acme/missing returned 404: Not Found. ${CAUSES}`);
     const hinted = await failure(client.delete("/repos/acme/secret"));
     expect(hinted.method).toBe("DELETE");
     expect(hinted.message).toBe(
-      `DELETE /api/v3/repos/acme/secret returned 404: Not Found. ${CAUSES}; ` +
+      `DELETE /repos/acme/secret returned 404: Not Found. ${CAUSES}; ` +
         "(3) the token lacks what the endpoint needs: a fine-grained or app token with the permission metadata=read",
     );
     expect(seen).toHaveLength(2);
@@ -394,7 +394,7 @@ describe("error mapping", () => {
     expect(error.code).toBe("validation_failed");
     expect(error.status).toBe(422);
     expect(error.method).toBe("POST");
-    expect(error.path).toBe("/api/v3/orgs/acme/hooks");
+    expect(error.path).toBe("/orgs/acme/hooks");
     expect(error.errors).toEqual([
       { resource: "Hook", field: "config.url", code: "missing_field" },
       { resource: "Hook", field: "name", code: "custom", message: "name is reserved" },
@@ -404,7 +404,7 @@ describe("error mapping", () => {
     ]);
     expect(error.documentationUrl).toBe("https://docs.example.com/rest/hooks#create");
     expect(error.message).toBe(
-      "POST /api/v3/orgs/acme/hooks returned 422: Validation Failed " +
+      "POST /orgs/acme/hooks returned 422: Validation Failed " +
         "(Hook.config.url missing_field; name: name is reserved; events must not be empty; invalid; 42) " +
         "[https://docs.example.com/rest/hooks#create]",
     );
@@ -420,7 +420,7 @@ describe("error mapping", () => {
     const error = await failure(client.post("/x"));
     expect(error.code).toBe(expected);
     expect(error.status).toBe(code);
-    expect(error.message).toBe(`POST /api/v3/x returned ${code}: nope`);
+    expect(error.message).toBe(`POST /x returned ${code}: nope`);
     expect(seen).toHaveLength(1);
   });
 
@@ -451,7 +451,7 @@ describe("error mapping", () => {
     handler = (_req, res) => json(res, 404, { message: "Not Found" });
     const { client } = makeClient();
     const error = await failure(client.get("/orgs/acme/hooks", { query: { page: 3 } }));
-    expect(error.path).toBe("/api/v3/orgs/acme/hooks?page=3");
+    expect(error.path).toBe("/orgs/acme/hooks?page=3");
   });
 });
 
@@ -520,7 +520,7 @@ describe("pagination", () => {
     const { client } = makeClient();
     const error = await failure(client.paginate("/orgs/acme/hooks"));
     expect(error.code).toBe("unexpected_response");
-    expect(error.message).toBe("GET /api/v3/orgs/acme/hooks: expected a list in the response body");
+    expect(error.message).toBe("GET /orgs/acme/hooks: expected a list in the response body");
   });
 
   it("refuses a Link to another origin and sends nothing there", async () => {
@@ -574,8 +574,8 @@ describe("retries", () => {
     expect(delays[0]).toBeGreaterThanOrEqual(5);
     expect(delays[0]).toBeLessThanOrEqual(10);
     expect(logs).toEqual([
-      `hosting: ${method} /api/v3/orgs/acme/thing -> 502 in 0ms attempt 1`,
-      `hosting: ${method} /api/v3/orgs/acme/thing -> 200 in 0ms attempt 2`,
+      `hosting: ${method} /orgs/acme/thing -> 502 in 0ms attempt 1`,
+      `hosting: ${method} /orgs/acme/thing -> 200 in 0ms attempt 2`,
     ]);
   });
 
@@ -624,7 +624,7 @@ describe("retries", () => {
     expect(error.status).toBe(502);
     expect(error.code).toBe("server_error");
     expect(error.apiMessage).toBe("Bad Gateway");
-    expect(error.message).toBe("GET /api/v3/orgs/acme returned 502: Bad Gateway");
+    expect(error.message).toBe("GET /orgs/acme returned 502: Bad Gateway");
     expect(isAmbiguous(error)).toBe(true);
   });
 
@@ -675,8 +675,8 @@ describe("retries", () => {
     expect(response.data).toEqual({ again: true });
     expect(seen).toHaveLength(2);
     expect(delays).toHaveLength(1);
-    expect(logs[0]).toMatch(/^hosting: GET \/api\/v3\/orgs\/acme -> network_error \(.+\) attempt 1$/);
-    expect(logs[1]).toBe("hosting: GET /api/v3/orgs/acme -> 200 in 0ms attempt 2");
+    expect(logs[0]).toMatch(/^hosting: GET \/orgs\/acme -> network_error \(.+\) attempt 1$/);
+    expect(logs[1]).toBe("hosting: GET /orgs/acme -> 200 in 0ms attempt 2");
   });
 
   it("does not retry a POST whose connection was reset, and calls it a network error", async () => {
@@ -689,8 +689,8 @@ describe("retries", () => {
     expect(error.code).toBe("network_error");
     expect(error.status).toBeUndefined();
     expect(error.method).toBe("POST");
-    expect(error.path).toBe("/api/v3/orgs/acme/hooks");
-    expect(error.message).toContain(`POST /api/v3/orgs/acme/hooks: network failure talking to ${origin}`);
+    expect(error.path).toBe("/orgs/acme/hooks");
+    expect(error.message).toContain(`POST /orgs/acme/hooks: network failure talking to ${origin}`);
     expect(isAmbiguous(error)).toBe(true);
     expect(logs).toHaveLength(1);
     expectNoToken(error, logs);
@@ -752,10 +752,8 @@ describe("retries", () => {
       const retried = makeClient({}, { dispatcher: mock });
       expect((await retried.client.get("/slow")).data).toEqual({ late: true });
       expect(retried.delays).toHaveLength(2);
-      expect(retried.logs[0]).toBe(
-        "hosting: GET /api/v3/slow -> timeout (UND_ERR_HEADERS_TIMEOUT) attempt 1",
-      );
-      expect(retried.logs[1]).toBe("hosting: GET /api/v3/slow -> timeout (UND_ERR_BODY_TIMEOUT) attempt 2");
+      expect(retried.logs[0]).toBe("hosting: GET /slow -> timeout (UND_ERR_HEADERS_TIMEOUT) attempt 1");
+      expect(retried.logs[1]).toBe("hosting: GET /slow -> timeout (UND_ERR_BODY_TIMEOUT) attempt 2");
 
       pool
         .intercept({ path: "/api/v3/hooks", method: "POST" })
@@ -765,7 +763,7 @@ describe("retries", () => {
       expect(error.code).toBe("timeout");
       expect(error.status).toBeUndefined();
       expect(error.message).toMatch(
-        new RegExp(`^POST /api/v3/hooks: timed out talking to ${origin}: .+ \\(UND_ERR_HEADERS_TIMEOUT\\)$`),
+        new RegExp(`^POST /hooks: timed out talking to ${origin}: .+ \\(UND_ERR_HEADERS_TIMEOUT\\)$`),
       );
       expect(isAmbiguous(error)).toBe(true);
       expect(delays).toEqual([]);
@@ -793,9 +791,7 @@ describe("rate limits", () => {
     expect(response.data).toEqual({ made: 1 });
     expect(seen.map((s) => s.method)).toEqual([method, method]);
     expect(delays).toEqual([2000]);
-    expect(logs).toContain(
-      `hosting: ${method} /api/v3/orgs/acme/hooks rate limited (secondary); waiting 2000ms`,
-    );
+    expect(logs).toContain(`hosting: ${method} /orgs/acme/hooks rate limited (secondary); waiting 2000ms`);
   });
 
   it.each(["GET", "POST", "PATCH"] as const)(
@@ -844,7 +840,7 @@ describe("rate limits", () => {
     expect(delays).toEqual([30_000 + 1_000]);
     expect(RESET_MARGIN_MS).toBe(1_000);
     expect(seen).toHaveLength(2);
-    expect(logs).toContain("hosting: PUT /api/v3/orgs/acme/x rate limited (primary); waiting 31000ms");
+    expect(logs).toContain("hosting: PUT /orgs/acme/x rate limited (primary); waiting 31000ms");
   });
 
   it("fails with rate_limited instead of waiting beyond maxRateLimitWaitMs", async () => {
@@ -862,7 +858,7 @@ describe("rate limits", () => {
     expect(error.status).toBe(403);
     expect(isRateLimited(error)).toBe(true);
     expect(error.message).toBe(
-      "GET /api/v3/orgs/acme returned 403: API rate limit exceeded. " +
+      "GET /orgs/acme returned 403: API rate limit exceeded. " +
         "The server's primary rate limit is exhausted; try again in 3601s",
     );
     expect(seen).toHaveLength(1);

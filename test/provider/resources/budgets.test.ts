@@ -298,7 +298,7 @@ describe("Budget", () => {
       },
     ]);
     await expect(budgets.create(budgets.inputsOf(news as never))).rejects.toThrow(
-      /importId 00000000-0000-4000-8000-000000000000: enterprise acme has no such budget/,
+      /importId 00000000-0000-4000-8000-000000000000: not found, or not allowed to this token\. Likely causes, in order: \(1\) enterprise acme has no such budget/,
     );
   });
 
@@ -374,7 +374,7 @@ describe("tokens and enterprises", () => {
 
   it("an unknown enterprise fails saying so", async () => {
     await expect(budgets.create(await checked({ ...ORG, enterprise: "nope" }))).rejects.toThrow(
-      /there is no enterprise nope, or the token cannot see it/,
+      /Budget of the enterprise nope: not found, or not allowed to this token\. Likely causes, in order: \(1\) there is no enterprise nope \(check the slug\); \(2\) the token's user is not an admin or billing manager/,
     );
     const id = "nope/00000000-0000-4000-8000-000000000000";
     await expect(budgets.read(id)).rejects.toThrow(/there is no enterprise nope/);

@@ -233,7 +233,9 @@ describe("DeploymentProtectionRule lifecycle", () => {
     useToken(emulator, "svcs_install");
     await expect(provider.create(await checked(base))).rejects.toThrow(/administration=write/);
     useToken(emulator, "svcp_member");
-    await expect(provider.create(await checked(base))).rejects.toThrow(/token administers the repository/);
+    await expect(provider.create(await checked(base))).rejects.toThrow(
+      /\(2\) the token's user does not administer the repository/,
+    );
     expect(serverRules()).toEqual([]);
   });
 });

@@ -233,13 +233,15 @@ describe("OrgMembership lifecycle", () => {
   it("says clearly when the user does not exist", async () => {
     const inputs = await checked({ org: "acme-eng", username: "nobody", role: "admin" });
     await expect(provider.create(inputs)).rejects.toThrow(
-      /OrgMembership acme-eng\/nobody: there is no user nobody or no organisation acme-eng/,
+      /OrgMembership acme-eng\/nobody: not found, or not allowed to this token\. Likely causes, in order: \(1\) there is no user nobody, or no organisation acme-eng; \(2\)/,
     );
   });
 
   it("says clearly when the organisation does not exist, and deletes from it as done", async () => {
     const inputs = await checked({ org: "nope", username: "mona" });
-    await expect(provider.create(inputs)).rejects.toThrow(/OrgMembership: there is no organisation nope/);
+    await expect(provider.create(inputs)).rejects.toThrow(
+      /OrgMembership of nope: not found, or not allowed to this token\. Likely causes, in order: \(1\) there is no organisation nope/,
+    );
     const outs: OrgMembershipOutputs = { ...inputs, state: "active" };
     await expect(provider.delete("nope/mona", outs)).resolves.toBeUndefined();
     await expect(provider.delete("nope/mona", { ...outs, onDestroy: "downgrade" })).resolves.toBeUndefined();

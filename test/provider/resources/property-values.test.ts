@@ -232,7 +232,7 @@ describe("OrgPropertyValue lifecycle", () => {
   it("fails clearly for an organisation outside any enterprise (solo), changing nothing", async () => {
     const inputs = await checkedOrg({ ...tier, org: "solo" });
     await expect(orgProvider.create(inputs)).rejects.toThrow(
-      "OrgPropertyValue solo/tier: there is no organisation solo, or it does not belong to an enterprise",
+      "OrgPropertyValue solo/tier: not found, or not allowed to this token. Likely causes, in order: (1) there is no organisation solo, or it does not belong to an enterprise",
     );
     expect(emulator.store.state.orgPropertyValues).toEqual([]);
   });
@@ -310,7 +310,7 @@ describe("RepositoryPropertyValue lifecycle", () => {
     useToken(emulator, "svcp_member");
     const inputs = await checkedRepo(repoTier);
     await expect(repoProvider.create(inputs)).rejects.toThrow(
-      "RepositoryPropertyValue acme-eng/api/tier: there is no repository acme-eng/api, or the token cannot administer it",
+      "RepositoryPropertyValue acme-eng/api/tier: not found, or not allowed to this token. Likely causes, in order: (1) there is no repository acme-eng/api; (2) the token's user cannot administer the repository",
     );
   });
 

@@ -323,7 +323,9 @@ describe("RunnerGroupRunners", () => {
   it("names the group when it does not exist", async () => {
     await expect(
       membership.create(await runnersInputs({ runnerGroupId: 999, runners: [1] })),
-    ).rejects.toThrow(/runner group 999 does not exist in acme-eng/);
+    ).rejects.toThrow(
+      /runner group 999 of acme-eng: not found, or not allowed to this token\. Likely causes, in order: \(1\) runnerGroupId is wrong/,
+    );
   });
 
   it("refuses runners of another organisation with the server's reason", async () => {
