@@ -22,18 +22,26 @@ import {
   defaultSleep,
   detectRateLimit,
   type HeaderBag,
+  parseRetryAfter,
   SECONDARY_LIMIT_FALLBACK_MS,
 } from "./rate-limit";
 import {
   DEFAULT_BASE_DELAY_MS,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_MAX_DELAY_MS,
+  DEFAULT_MAX_RETRY_AFTER_MS,
   type HttpMethod,
   isIdempotent,
   RetryPolicy,
 } from "./retry";
 
-export { DEFAULT_BASE_DELAY_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_DELAY_MS, type HttpMethod };
+export {
+  DEFAULT_BASE_DELAY_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  type HttpMethod,
+};
 
 export const MEDIA_TYPE = "application/vnd.service+json";
 export const USER_AGENT = "pulumi-hosting";
@@ -83,6 +91,8 @@ export interface ClientOptions {
   maxAttempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** The longest `retry-after` of a 5xx waited out; past it the request fails saying when to retry. */
+  maxRetryAfterMs?: number;
   maxRateLimitWaitMs?: number;
   maxRateLimitRetries?: number;
   secondaryFallbackMs?: number;
@@ -125,6 +135,7 @@ export class HostingClient {
       maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       baseDelayMs: options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS,
       maxDelayMs: options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
       maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS,
       maxRateLimitRetries: options.maxRateLimitRetries ?? DEFAULT_MAX_RATE_LIMIT_RETRIES,
       secondaryFallbackMs: options.secondaryFallbackMs ?? SECONDARY_LIMIT_FALLBACK_MS,
@@ -263,9 +274,18 @@ export class HostingClient {
         });
       }
 
-      const wait = this.retry.afterStatus(attempt, idempotent, status, bag.get("retry-after"));
-      if (wait === undefined) throw errorFromResponse(failed, this.settings.token);
-      await this.opts.sleep(wait);
+      const asked = parseRetryAfter(bag.get("retry-after"), this.opts.now());
+      const decision = this.retry.afterStatus(attempt, idempotent, status, asked);
+      if (!decision.retry) {
+        const later =
+          decision.askedMs === undefined
+            ? {}
+            : {
+                hint: `The server asked to retry after ${Math.ceil(decision.askedMs / 1000)}s, longer than this client waits (${Math.round(this.opts.maxRetryAfterMs / 1000)}s); try again after ${new Date(this.opts.now() + decision.askedMs).toISOString()}`,
+              };
+        throw errorFromResponse(failed, this.settings.token, later);
+      }
+      await this.opts.sleep(decision.waitMs);
     }
   }
 

@@ -2,7 +2,9 @@
  * Retry policy for failures that are not rate limits (those are `rate-limit.ts`), kept apart from the
  * transport. Which requests may be sent again, and after how long:
  * - idempotent requests (GET, HEAD, PUT, DELETE, or any request that opts in) after a 5xx or a
- *   network failure, honouring a `retry-after` the server sends with its 5xx;
+ *   network failure, honouring a `retry-after` the server sends with its 5xx in full, up to
+ *   `maxRetryAfterMs`; past it the request fails, saying when to try again (never sooner than
+ *   the server asked);
  * - any request after a connection failure, because nothing reached the server;
  * - never a POST after an ambiguous failure: the provider looks for what it may have made instead.
  */
@@ -13,6 +15,8 @@ export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const DEFAULT_MAX_ATTEMPTS = 4;
 export const DEFAULT_BASE_DELAY_MS = 250;
 export const DEFAULT_MAX_DELAY_MS = 8_000;
+/** The longest `retry-after` of a 5xx this client waits out; a longer one fails saying when to retry. */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "HEAD", "PUT", "DELETE"]);
 
@@ -23,7 +27,11 @@ export interface RetryOptions {
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  maxRetryAfterMs: number;
 }
+
+/** After an answer: wait and send again, or stop (with the server's wait when it was too long). */
+export type RetryDecision = { retry: true; waitMs: number } | { retry: false; askedMs?: number };
 
 /** Whether a request may be repeated after an ambiguous failure; `override` is the caller's say. */
 export function isIdempotent(method: HttpMethod, override: boolean | undefined): boolean {
@@ -42,18 +50,21 @@ export class RetryPolicy {
     return safe && attempt < this.opts.maxAttempts ? this.backoff(attempt) : undefined;
   }
 
-  /** The wait before attempt `attempt + 1` after an answer of `status`, or undefined: do not retry. */
+  /**
+   * Whether to send attempt `attempt + 1` after an answer of `status`, and after how long. A 5xx's
+   * `retry-after` (seconds or an HTTP date, `retryAfterMs`) is waited in full, never shortened.
+   */
   afterStatus(
     attempt: number,
     idempotent: boolean,
     status: number,
-    retryAfter: string | undefined,
-  ): number | undefined {
-    if (status < 500 || !idempotent || attempt >= this.opts.maxAttempts) return undefined;
-    const seconds = Number(retryAfter);
-    return Number.isFinite(seconds) && seconds > 0
-      ? Math.min(seconds * 1000, this.opts.maxDelayMs)
-      : this.backoff(attempt);
+    retryAfterMs: number | undefined,
+  ): RetryDecision {
+    if (status < 500 || !idempotent || attempt >= this.opts.maxAttempts) return { retry: false };
+    if (retryAfterMs === undefined || retryAfterMs <= 0)
+      return { retry: true, waitMs: this.backoff(attempt) };
+    if (retryAfterMs > this.opts.maxRetryAfterMs) return { retry: false, askedMs: retryAfterMs };
+    return { retry: true, waitMs: retryAfterMs };
   }
 
   /** Full-jitter exponential backoff (AWS architecture blog), capped. */

@@ -603,16 +603,31 @@ describe("retries", () => {
     }
   });
 
-  it("waits retry-after seconds on a 503, capped at maxDelayMs", async () => {
+  it("waits a 503's retry-after in full, never sooner than the server asked", async () => {
     handler = sequence(status(503, { message: "maintenance" }, { "retry-after": "3" }), ok());
     const wide = makeClient({}, { maxDelayMs: 8_000 });
     await wide.client.get("/x");
     expect(wide.delays).toEqual([3000]);
 
+    // The backoff cap does not shorten it: 30 s asked, 30 s waited.
     seen = [];
+    handler = sequence(status(503, { message: "maintenance" }, { "retry-after": "30" }), ok());
     const narrow = makeClient({}, { maxDelayMs: 100 });
     await narrow.client.get("/x");
-    expect(narrow.delays).toEqual([100]);
+    expect(narrow.delays).toEqual([30_000]);
+  });
+
+  it("fails saying when to retry when a 503's retry-after is past the bound, sending nothing more", async () => {
+    handler = sequence(status(503, { message: "maintenance" }, { "retry-after": "600" }), ok());
+    const { client, delays } = makeClient({}, { maxRetryAfterMs: 60_000 });
+    const error = await failure(client.get("/x"));
+    expect(error.status).toBe(503);
+    expect(seen).toHaveLength(1);
+    expect(delays).toEqual([]);
+    expect(error.message).toContain(
+      "The server asked to retry after 600s, longer than this client waits (60s); try again after ",
+    );
+    expect(error.message).toMatch(/try again after \d{4}-\d\d-\d\dT/);
   });
 
   it("gives up after maxAttempts with the last status", async () => {
