@@ -5,6 +5,7 @@
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { integerParam } from "../provider/client/routes";
 import type { ServerEnv } from "./context";
 
 export const DOCS_URL = "https://docs.hosting.invalid/rest";
@@ -101,14 +102,13 @@ export function paginate<T>(c: Context<ServerEnv>, items: readonly T[], max = PE
 }
 
 /**
- * A path id (`hook_id`, `group_id`, `runner_id`, `org_id`, ...): a plain decimal integer, digits
+ * A path id (`hook_id`, `runner_group_id`, `runner_id`, `org_id`, ...): a plain decimal integer, digits
  * only, without sign, spaces, exponent, hex prefix or leading zero, within the safe integer range.
  * Anything else names no object: 404, as on the platform (docs/DECISIONS.md).
  */
 export function pathId(c: Context<ServerEnv>, name: string): number {
-  const raw = c.req.param(name) ?? "";
-  const id = /^[1-9][0-9]*$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(id)) throw notFound();
+  const id = integerParam(c.req.param(name) ?? "");
+  if (id === undefined) throw notFound();
   return id;
 }
 

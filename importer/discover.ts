@@ -13,6 +13,7 @@ import { z } from "zod";
 import { isHostingApiError } from "../provider/client/errors";
 import type { HostingClient } from "../provider/client/http";
 import { itemsOf } from "../provider/client/pagination";
+import { ROUTES } from "../provider/client/routes";
 import {
   API_VERSION_2026,
   apiDeploymentProtectionRuleListSchema,
@@ -49,21 +50,20 @@ const IDENTITY = new Set([
   "environment",
 ]);
 
-/** Every path discovery reads, in one place. */
-const enc = encodeURIComponent;
+/** Every path discovery reads, from the route table. */
 const PATHS = {
-  members: (org: string) => `/orgs/${enc(org)}/members`,
-  invitations: (org: string) => `/orgs/${enc(org)}/invitations`,
-  orgGroups: (org: string) => `/orgs/${enc(org)}/actions/runner-groups`,
-  enterpriseGroups: (ent: string) => `/enterprises/${enc(ent)}/actions/runner-groups`,
-  orgValues: (org: string) => `/organizations/${enc(org)}/org-properties/values`,
-  repos: (org: string) => `/orgs/${enc(org)}/repos`,
-  hooks: (owner: string, repo: string) => `/repos/${enc(owner)}/${enc(repo)}/hooks`,
-  repoValues: (owner: string, repo: string) => `/repos/${enc(owner)}/${enc(repo)}/properties/values`,
-  environments: (owner: string, repo: string) => `/repos/${enc(owner)}/${enc(repo)}/environments`,
-  rules: (owner: string, repo: string, env: string) =>
-    `/repos/${enc(owner)}/${enc(repo)}/environments/${enc(env)}/deployment_protection_rules`,
-  globalHooks: () => "/admin/hooks",
+  members: (org: string) => ROUTES.members.list.path({ org }),
+  invitations: (org: string) => ROUTES.members.invitations.path({ org }),
+  orgGroups: (org: string) => ROUTES.orgRunnerGroups.list.path({ org }),
+  enterpriseGroups: (enterprise: string) => ROUTES.enterpriseRunnerGroups.list.path({ enterprise }),
+  orgValues: (org: string) => ROUTES.propertyValues.org.path({ org }),
+  repos: (org: string) => ROUTES.meta.orgRepos.path({ org }),
+  hooks: (owner: string, repo: string) => ROUTES.repoHooks.list.path({ owner, repo }),
+  repoValues: (owner: string, repo: string) => ROUTES.propertyValues.repo.path({ owner, repo }),
+  environments: (owner: string, repo: string) => ROUTES.protectionRules.environments.path({ owner, repo }),
+  rules: (owner: string, repo: string, environment_name: string) =>
+    ROUTES.protectionRules.list.path({ owner, repo, environment_name }),
+  globalHooks: () => ROUTES.globalHooks.list.path({}),
 };
 
 /** The few fields of list items the spec's excerpt does not describe that discovery reads. */

@@ -9,7 +9,9 @@
  * caller's role (403), the budgets feature (404 "Feature not enabled"), the budget id (404 when
  * unknown or not a UUID), then the body.
  */
+
 import type { Context, Hono } from "hono";
+import { ROUTES } from "../../provider/client/routes";
 import { API_VERSION_2026, BUDGET_ID_PATTERN, BUDGET_SCOPES } from "../../provider/client/schemas";
 import { type AccessRule, callerOf } from "../auth";
 import {
@@ -41,10 +43,10 @@ const WRITE: AccessRule = { scopes: ["manage_billing:enterprise", "admin:org"], 
 /** Deletes: enterprise admins only. */
 const DELETE: AccessRule = { scopes: ["manage_billing:enterprise"], ...BUDGETS_API };
 
-const B = "/enterprises/:enterprise/settings/billing/budgets";
+const B = ROUTES.budgets;
 
 export function budgetRoutes(app: Hono<ServerEnv>): void {
-  app.get(B, guard(READ), (c) => {
+  app.get(B.list.pattern, guard(READ), (c) => {
     const { state, enterprise } = budgetsContext(c, assertMayRead);
     const scope = c.req.query("scope");
     if (scope !== undefined && !(BUDGET_SCOPES as readonly string[]).includes(scope)) {
@@ -69,7 +71,7 @@ export function budgetRoutes(app: Hono<ServerEnv>): void {
     });
   });
 
-  app.post(B, guard(WRITE), async (c) => {
+  app.post(B.create.pattern, guard(WRITE), async (c) => {
     const { store, state, enterprise, role } = budgetsContext(c, mayWriteSome);
     const fields = budgetFromCreate(state, enterprise, await readBody(c));
     assertMayWrite(role, fields);
@@ -79,9 +81,9 @@ export function budgetRoutes(app: Hono<ServerEnv>): void {
     return c.json({ message: "Budget successfully created", budget: render(budget) });
   });
 
-  app.get(`${B}/:budget_id`, guard(READ), (c) => c.json(render(budgetOf(c, assertMayRead).budget)));
+  app.get(B.get.pattern, guard(READ), (c) => c.json(render(budgetOf(c, assertMayRead).budget)));
 
-  app.patch(`${B}/:budget_id`, guard(WRITE), async (c) => {
+  app.patch(B.update.pattern, guard(WRITE), async (c) => {
     const { state, enterprise, role, budget } = budgetOf(c, mayWriteSome);
     const next = budgetFromUpdate(state, enterprise, budget, await readBody(c));
     assertMayWrite(role, budget, next);
@@ -92,7 +94,7 @@ export function budgetRoutes(app: Hono<ServerEnv>): void {
     return c.json({ message: "Budget successfully updated", budget: render(updated) });
   });
 
-  app.delete(`${B}/:budget_id`, guard(DELETE), (c) => {
+  app.delete(B.delete.pattern, guard(DELETE), (c) => {
     const { state, budget } = budgetOf(c, assertMayDelete);
     state.budgets = state.budgets.filter((b) => b.id !== budget.id);
     return c.json({ message: "Budget successfully deleted", budget_id: budget.id });

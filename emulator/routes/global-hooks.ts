@@ -2,7 +2,9 @@
  * Global webhooks (`/admin/hooks`): site administrators with a classic token only; everyone else
  * gets 404, as on the platform. PATCH resets every omitted parameter to its default.
  */
+
 import type { Context, Hono } from "hono";
+import { ROUTES } from "../../provider/client/routes";
 import { GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../provider/client/schemas";
 import type { AccessRule } from "../auth";
 import type { ServerEnv } from "../context";
@@ -23,12 +25,14 @@ import {
 
 const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", "app_installation"] };
 
+const R = ROUTES.globalHooks;
+
 export function globalHookRoutes(app: Hono<ServerEnv>): void {
-  app.get("/admin/hooks", guard(SITE_ADMIN), (c) => {
+  app.get(R.list.pattern, guard(SITE_ADMIN), (c) => {
     return c.json(paginate(c, c.get("store").state.globalHooks).map((h) => render(c, h)));
   });
 
-  app.post("/admin/hooks", guard(SITE_ADMIN), async (c) => {
+  app.post(R.create.pattern, guard(SITE_ADMIN), async (c) => {
     const store = c.get("store");
     const body = await readBody(c);
     if (body.name === undefined) throw missingField("Hook", "name");
@@ -48,9 +52,9 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, hook), 201);
   });
 
-  app.get("/admin/hooks/:hook_id", guard(SITE_ADMIN), (c) => c.json(render(c, findHook(c))));
+  app.get(R.get.pattern, guard(SITE_ADMIN), (c) => c.json(render(c, findHook(c))));
 
-  app.patch("/admin/hooks/:hook_id", guard(SITE_ADMIN), async (c) => {
+  app.patch(R.update.pattern, guard(SITE_ADMIN), async (c) => {
     const hook = findHook(c);
     const body = await readBody(c);
     // Omitted parameters are reset to their default or removed (spec, global webhooks PATCH).
@@ -68,13 +72,13 @@ export function globalHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, hook));
   });
 
-  app.delete("/admin/hooks/:hook_id", guard(SITE_ADMIN), (c) => {
+  app.delete(R.delete.pattern, guard(SITE_ADMIN), (c) => {
     const hook = findHook(c);
     deleteHook(c.get("store"), hook);
     return c.body(null, 204);
   });
 
-  app.post("/admin/hooks/:hook_id/pings", guard(SITE_ADMIN), (c) => {
+  app.post(R.ping.pattern, guard(SITE_ADMIN), (c) => {
     recordDelivery(c.get("store"), findHook(c), "ping", null);
     return c.body(null, 204);
   });

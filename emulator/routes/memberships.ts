@@ -13,7 +13,9 @@
  *   an active member. An organisation always keeps one owner: demoting or removing the last one is
  *   refused.
  */
+
 import type { Context, Hono } from "hono";
+import { ROUTES } from "../../provider/client/routes";
 import {
   ORG_MEMBER_FILTERS,
   ORG_MEMBER_ROLE_FILTERS,
@@ -48,8 +50,10 @@ const RESOURCE = "OrganizationMembership";
 /** How the caller sees an organisation on the public routes. */
 type View = "owner" | "member" | "public";
 
+const M = ROUTES.members;
+
 export function membershipRoutes(app: Hono<ServerEnv>): void {
-  app.get("/orgs/:org/members", guard(PUBLIC), (c) => {
+  app.get(M.list.pattern, guard(PUBLIC), (c) => {
     const org = requireOrg(c);
     const view = viewOf(c, org);
     const filter = queryChoice(c, "filter", ORG_MEMBER_FILTERS);
@@ -71,7 +75,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(paginate(c, users).map((u) => userSummary(c, u)));
   });
 
-  app.get("/orgs/:org/members/:username", guard(PUBLIC), (c) => {
+  app.get(M.check.pattern, guard(PUBLIC), (c) => {
     const org = requireOrg(c);
     const username = c.req.param("username");
     if (viewOf(c, org) === "public") {
@@ -86,7 +90,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
-  app.delete("/orgs/:org/members/:username", guard(WRITE), (c) => {
+  app.delete(M.remove.pattern, guard(WRITE), (c) => {
     const { org, user } = ownerAction(c, "remove members from");
     if (!activeMember(org, user.login)) throw notFound();
     refuseLastOwner(org, user, "remove");
@@ -94,7 +98,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
-  app.get("/orgs/:org/public_members", guard(PUBLIC), (c) => {
+  app.get(M.listPublic.pattern, guard(PUBLIC), (c) => {
     const org = requireOrg(c);
     const users = c.get("store").state.fixture.users.filter((u) => {
       const member = activeMember(org, u.login);
@@ -103,7 +107,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(paginate(c, users).map((u) => userSummary(c, u)));
   });
 
-  app.get("/orgs/:org/public_members/:username", guard(PUBLIC), (c) => {
+  app.get(M.checkPublic.pattern, guard(PUBLIC), (c) => {
     const org = requireOrg(c);
     const user = findUser(c.get("store").state, c.req.param("username"));
     const member = user && activeMember(org, user.login);
@@ -113,7 +117,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
 
   // The spec's excerpt does not show it; the platform lists pending invitations to owners only,
   // oldest first, with the role as invitations name it (`direct_member` for a member).
-  app.get("/orgs/:org/invitations", guard(READ), (c) => {
+  app.get(M.invitations.pattern, guard(READ), (c) => {
     const org = requireOrg(c);
     if (orgRole(callerOf(c), org) !== "admin") {
       throw forbidden(`You must be an owner of ${org.login} to list its invitations.`);
@@ -139,7 +143,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     );
   });
 
-  app.get("/orgs/:org/memberships/:username", guard(READ), (c) => {
+  app.get(M.getMembership.pattern, guard(READ), (c) => {
     const caller = callerOf(c);
     const store = c.get("store");
     const org = requireOrg(c);
@@ -154,7 +158,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, org, user, membership));
   });
 
-  app.put("/orgs/:org/memberships/:username", guard(WRITE), async (c) => {
+  app.put(M.setMembership.pattern, guard(WRITE), async (c) => {
     const { caller, org, user } = ownerAction(c, "set memberships of");
     const store = c.get("store");
     const body = await readBody(c);
@@ -179,7 +183,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, org, user, membership));
   });
 
-  app.delete("/orgs/:org/memberships/:username", guard(WRITE), (c) => {
+  app.delete(M.removeMembership.pattern, guard(WRITE), (c) => {
     const { org, user } = ownerAction(c, "remove memberships of");
     const store = c.get("store");
     if (activeMember(org, user.login)) {

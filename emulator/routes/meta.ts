@@ -1,5 +1,7 @@
 /** The authenticated user, organisations and repositories: what clients read to orient themselves. */
+
 import type { Context, Hono } from "hono";
+import { ROUTES } from "../../provider/client/routes";
 import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
 import type { OrgRecord, RepoRecord } from "../fixture";
@@ -12,13 +14,13 @@ const USER: AccessRule = { refuse: ["app_installation"] };
 const METADATA: AccessRule = { permission: ["metadata", "read"] };
 
 export function metaRoutes(app: Hono<ServerEnv>): void {
-  app.get("/user", guard(USER), (c) => {
+  app.get(ROUTES.meta.user.pattern, guard(USER), (c) => {
     const { user } = callerOf(c);
     if (!user) throw forbidden("Resource not accessible by integration");
     return c.json({ ...userSummary(c, user), name: user.name });
   });
 
-  app.get("/orgs/:org", guard(METADATA), (c) => {
+  app.get(ROUTES.meta.org.pattern, guard(METADATA), (c) => {
     const org = findOrg(c.get("store").state, c.req.param("org"));
     if (!org) throw notFound();
     return c.json(orgSummary(c, org));
@@ -26,7 +28,7 @@ export function metaRoutes(app: Hono<ServerEnv>): void {
 
   // The spec's excerpt does not show it; the platform lists an organisation's repositories the
   // caller can see (private ones to its members), sorted by name, paginated.
-  app.get("/orgs/:org/repos", guard(METADATA), (c) => {
+  app.get(ROUTES.meta.orgRepos.pattern, guard(METADATA), (c) => {
     const state = c.get("store").state;
     const org = findOrg(state, c.req.param("org"));
     if (!org) throw notFound();
@@ -44,7 +46,7 @@ export function metaRoutes(app: Hono<ServerEnv>): void {
     return c.json(paginate(c, visible).map((r) => repoObject(c, r, org)));
   });
 
-  app.get("/repos/:owner/:repo", guard(METADATA), (c) => {
+  app.get(ROUTES.meta.repo.pattern, guard(METADATA), (c) => {
     const state = c.get("store").state;
     const owner = c.req.param("owner");
     const { repo, org } = readableRepo(state, callerOf(c), owner, c.req.param("repo"), METADATA);

@@ -9,7 +9,9 @@
  *   opens them and keeps the plaintext, which no API answer ever contains.
  * - PATCH answers 204 with no body; `auth_type` cannot change.
  */
+
 import type { Context, Hono } from "hono";
+import { ROUTES } from "../../provider/client/routes";
 import { type AccessRule, callerOf, orgRole } from "../auth";
 import type { ServerEnv } from "../context";
 import type { OrgRecord } from "../fixture";
@@ -32,10 +34,10 @@ import { type StoredPrivateRegistry, timestamp } from "../store";
 const READ: AccessRule = { scopes: ["admin:org"], permission: ["organization_private_registries", "read"] };
 const WRITE: AccessRule = { scopes: ["admin:org"], permission: ["organization_private_registries", "write"] };
 
-const R = "/orgs/:org/private-registries";
+const R = ROUTES.privateRegistries;
 
 export function privateRegistryRoutes(app: Hono<ServerEnv>): void {
-  app.get(R, guard(READ), (c) => {
+  app.get(R.list.pattern, guard(READ), (c) => {
     const { state, org } = orgContext(c);
     const registries = state.privateRegistries.filter((r) => r.org === org.login);
     return c.json({
@@ -45,13 +47,13 @@ export function privateRegistryRoutes(app: Hono<ServerEnv>): void {
   });
 
   // Registered before `{secret_name}`, which would otherwise take "public-key" as a name.
-  app.get(`${R}/public-key`, guard(READ), (c) => {
+  app.get(R.publicKey.pattern, guard(READ), (c) => {
     const { store, org } = orgContext(c);
     const key = currentKey(store, org);
     return c.json({ key_id: key.keyId, key: key.publicKey });
   });
 
-  app.post(R, guard(WRITE), async (c) => {
+  app.post(R.create.pattern, guard(WRITE), async (c) => {
     const { state, org } = orgContext(c);
     const body = await readBody(c);
     const settings = parseSettings(body, repositoriesOf(c, org), undefined);
@@ -69,9 +71,9 @@ export function privateRegistryRoutes(app: Hono<ServerEnv>): void {
     return c.json(renderRegistry(registry), 201);
   });
 
-  app.get(`${R}/:secret_name`, guard(READ), (c) => c.json(renderRegistry(registryContext(c).registry)));
+  app.get(R.get.pattern, guard(READ), (c) => c.json(renderRegistry(registryContext(c).registry)));
 
-  app.patch(`${R}/:secret_name`, guard(WRITE), async (c) => {
+  app.patch(R.update.pattern, guard(WRITE), async (c) => {
     const { org, registry } = registryContext(c);
     const body = await readBody(c);
     const settings = parseSettings(body, repositoriesOf(c, org), registry);
@@ -80,7 +82,7 @@ export function privateRegistryRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
-  app.delete(`${R}/:secret_name`, guard(WRITE), (c) => {
+  app.delete(R.delete.pattern, guard(WRITE), (c) => {
     const { state, registry } = registryContext(c);
     state.privateRegistries = state.privateRegistries.filter((r) => r !== registry);
     return c.body(null, 204);
@@ -92,7 +94,7 @@ export function privateRegistryRoutes(app: Hono<ServerEnv>): void {
  * and read the plaintext the server holds, which the API never shows.
  */
 export function privateRegistryControls(app: Hono<ServerEnv>): void {
-  app.post("/orgs/:org/private-registries/public-key/rotate", (c) => {
+  app.post(`${R.publicKey.pattern}/rotate`, (c) => {
     const store = c.get("store");
     const org = findOrg(store.state, c.req.param("org"));
     if (!org) throw notFound();
@@ -100,7 +102,7 @@ export function privateRegistryControls(app: Hono<ServerEnv>): void {
     return c.json({ key_id: key.keyId, key: key.publicKey });
   });
 
-  app.get("/orgs/:org/private-registries/:secret_name/value", (c) => {
+  app.get(`${R.get.pattern}/value`, (c) => {
     const state = c.get("store").state;
     const org = findOrg(state, c.req.param("org"));
     const registry = org && findRegistry(state, org.login, c.req.param("secret_name"));

@@ -12,7 +12,9 @@
  * GET lists the properties that have a value; PATCH sets only the properties it names (null
  * removes one) and answers 204.
  */
+
 import type { Hono } from "hono";
+import { ROUTES } from "../../provider/client/routes";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
 import { type AccessRule, callerOf, orgRole } from "../auth";
 import type { Caller, ServerEnv } from "../context";
@@ -38,17 +40,16 @@ const ORG_WRITE: AccessRule = {
 const REPO_READ: AccessRule = { permission: ["metadata", "read"], public: true };
 const REPO_WRITE: AccessRule = { scopes: ["repo"], permission: ["repository_custom_properties", "write"] };
 
-const ORG_VALUES = "/organizations/:org/org-properties/values";
-const REPO_VALUES = "/repos/:owner/:repo/properties/values";
+const V = ROUTES.propertyValues;
 
 export function propertyValueRoutes(app: Hono<ServerEnv>): void {
-  app.get(ORG_VALUES, guard(ORG_READ), (c) => {
+  app.get(V.org.pattern, guard(ORG_READ), (c) => {
     const state = c.get("store").state;
     const { org, definitions } = enterpriseOrg(state, c.req.param("org"), callerOf(c), "read");
     return c.json(valuesOf(state.orgPropertyValues, org.login, definitions));
   });
 
-  app.patch(ORG_VALUES, guard(ORG_WRITE), async (c) => {
+  app.patch(V.updateOrg.pattern, guard(ORG_WRITE), async (c) => {
     const state = c.get("store").state;
     const { org, definitions } = enterpriseOrg(state, c.req.param("org"), callerOf(c), "set");
     const updates = parseUpdates(await readBody(c), definitions, `the enterprise ${org.enterprise}`);
@@ -56,14 +57,14 @@ export function propertyValueRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
-  app.get(REPO_VALUES, guard(REPO_READ), (c) => {
+  app.get(V.repo.pattern, guard(REPO_READ), (c) => {
     const state = c.get("store").state;
     const owner = c.req.param("owner");
     const { repo, org } = readableRepo(state, c.get("caller"), owner, c.req.param("repo"), REPO_READ);
     return c.json(valuesOf(state.repoPropertyValues, repoKey(repo), org.repositoryProperties));
   });
 
-  app.patch(REPO_VALUES, guard(REPO_WRITE), async (c) => {
+  app.patch(V.updateRepo.pattern, guard(REPO_WRITE), async (c) => {
     const state = c.get("store").state;
     const repo = adminRepo(state, callerOf(c), c.req.param("owner"), c.req.param("repo"));
     const org = findOrg(state, repo.owner);

@@ -9,7 +9,9 @@
  *   (`repo`; Administration write, or read for the apps); anyone else gets 404, as on other
  *   repository administration routes.
  */
+
 import type { Context, Hono } from "hono";
+import { ROUTES } from "../../provider/client/routes";
 import { AVAILABLE_INTEGRATIONS_KEY } from "../../provider/client/schemas";
 import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
@@ -36,12 +38,12 @@ const WRITE: AccessRule = { scopes: ["repo"], permission: ["administration", "wr
 /** Environments are fixture data: they carry the time the fixture was made. */
 const FIXTURE_TIME = "2026-01-01T00:00:00Z";
 
-const P = "/repos/:owner/:repo/environments/:environment_name/deployment_protection_rules";
+const P = ROUTES.protectionRules;
 
 export function protectionRuleRoutes(app: Hono<ServerEnv>): void {
   // The spec's excerpt does not show it; the platform lists a repository's environments to whoever
   // may read the repository, as `{total_count, environments}`, paginated.
-  app.get("/repos/:owner/:repo/environments", guard(PUBLIC_READ), (c) => {
+  app.get(P.environments.pattern, guard(PUBLIC_READ), (c) => {
     const state = c.get("store").state;
     const owner = c.req.param("owner");
     const { repo } = readableRepo(state, c.get("caller"), owner, c.req.param("repo"), READ);
@@ -59,7 +61,7 @@ export function protectionRuleRoutes(app: Hono<ServerEnv>): void {
     return c.json({ total_count: all.length, environments: paginate(c, all) });
   });
 
-  app.get(P, guard(PUBLIC_READ), (c) => {
+  app.get(P.list.pattern, guard(PUBLIC_READ), (c) => {
     const { state, repo, environment } = readable(c);
     const rules = rulesOf(state, repo, environment);
     return c.json({
@@ -68,7 +70,7 @@ export function protectionRuleRoutes(app: Hono<ServerEnv>): void {
     });
   });
 
-  app.post(P, guard(WRITE), async (c) => {
+  app.post(P.create.pattern, guard(WRITE), async (c) => {
     const { state, repo, environment } = administered(c);
     const body = await readBody(c);
     const rule = enableIntegration(c.get("store"), repo, environment, body.integration_id);
@@ -76,7 +78,7 @@ export function protectionRuleRoutes(app: Hono<ServerEnv>): void {
   });
 
   // Registered before `/:protection_rule_id`, which would otherwise see "apps" as an id.
-  app.get(`${P}/apps`, guard(APPS), (c) => {
+  app.get(P.apps.pattern, guard(APPS), (c) => {
     const { state, repo } = administered(c);
     const apps = availableApps(state, repo);
     return c.json([
@@ -85,12 +87,12 @@ export function protectionRuleRoutes(app: Hono<ServerEnv>): void {
     ]);
   });
 
-  app.get(`${P}/:protection_rule_id`, guard(PUBLIC_READ), (c) => {
+  app.get(P.get.pattern, guard(PUBLIC_READ), (c) => {
     const where = readable(c);
     return c.json(renderRule(c, where.state, findRule(c, where)));
   });
 
-  app.delete(`${P}/:protection_rule_id`, guard(WRITE), (c) => {
+  app.delete(P.delete.pattern, guard(WRITE), (c) => {
     const where = administered(c);
     const rule = findRule(c, where);
     where.state.protectionRules = where.state.protectionRules.filter((r) => r !== rule);

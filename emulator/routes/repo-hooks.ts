@@ -1,5 +1,7 @@
 /** Repository webhooks: every route of the spec's table H. */
+
 import type { Context, Hono } from "hono";
+import { ROUTES } from "../../provider/client/routes";
 import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, REPOSITORY_WEBHOOK_EVENTS } from "../../provider/client/schemas";
 import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
@@ -33,15 +35,15 @@ const READ: AccessRule = { scopes: ["read:repo_hook", "repo"], permission: ["rep
 const WRITE: AccessRule = { scopes: ["write:repo_hook", "repo"], permission: ["repository_hooks", "write"] };
 const ADMIN: AccessRule = { scopes: ["admin:repo_hook", "repo"], permission: ["repository_hooks", "write"] };
 
-const H = "/repos/:owner/:repo/hooks";
+const R = ROUTES.repoHooks;
 
 export function repoHookRoutes(app: Hono<ServerEnv>): void {
-  app.get(H, guard(READ), (c) => {
+  app.get(R.list.pattern, guard(READ), (c) => {
     const { hooks } = context(c);
     return c.json(paginate(c, hooks).map((h) => render(c, h)));
   });
 
-  app.post(H, guard(WRITE), async (c) => {
+  app.post(R.create.pattern, guard(WRITE), async (c) => {
     const { store, repo, hooks } = context(c);
     const body = await readBody(c);
     parseName(body.name);
@@ -61,9 +63,9 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, hook), 201);
   });
 
-  app.get(`${H}/:hook_id`, guard(READ), (c) => c.json(render(c, findHook(c).hook)));
+  app.get(R.get.pattern, guard(READ), (c) => c.json(render(c, findHook(c).hook)));
 
-  app.patch(`${H}/:hook_id`, guard(WRITE), async (c) => {
+  app.patch(R.update.pattern, guard(WRITE), async (c) => {
     const { hook, hooks } = findHook(c);
     const body = await readBody(c);
     const config = body.config === undefined ? hook.config : parseConfig(body.config, hook.config);
@@ -84,15 +86,15 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(render(c, hook));
   });
 
-  app.delete(`${H}/:hook_id`, guard(ADMIN), (c) => {
+  app.delete(R.delete.pattern, guard(ADMIN), (c) => {
     const { store, hook } = findHook(c);
     deleteHook(store, hook);
     return c.body(null, 204);
   });
 
-  app.get(`${H}/:hook_id/config`, guard(READ), (c) => c.json(renderConfig(findHook(c).hook.config)));
+  app.get(R.getConfig.pattern, guard(READ), (c) => c.json(renderConfig(findHook(c).hook.config)));
 
-  app.patch(`${H}/:hook_id/config`, guard(WRITE), async (c) => {
+  app.patch(R.updateConfig.pattern, guard(WRITE), async (c) => {
     const { hook, hooks } = findHook(c);
     const config = parseConfig(await readBody(c), hook.config);
     assertUniqueUrl(hooks, config.url, hook.id, "repository");
@@ -100,7 +102,7 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(renderConfig(hook.config));
   });
 
-  app.get(`${H}/:hook_id/deliveries`, guard(READ), (c) => {
+  app.get(R.deliveries.pattern, guard(READ), (c) => {
     const { store, hook } = findHook(c);
     const all = store.state.deliveries.filter((d) => d.hook_id === hook.id).reverse();
     // Deliveries page by cursor: the id of the first delivery of the page. Link names the
@@ -121,13 +123,13 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
     return c.json(page.map(({ hook_id: _hookId, ...d }) => d));
   });
 
-  app.post(`${H}/:hook_id/pings`, guard(WRITE), (c) => {
+  app.post(R.ping.pattern, guard(WRITE), (c) => {
     const { store, hook, repo } = findHook(c);
     recordDelivery(store, hook, "ping", repo.id);
     return c.body(null, 204);
   });
 
-  app.post(`${H}/:hook_id/tests`, guard(WRITE), (c) => {
+  app.post(R.test.pattern, guard(WRITE), (c) => {
     const { store, hook, repo } = findHook(c);
     if (hook.events.includes("push") || hook.events.includes("*"))
       recordDelivery(store, hook, "push", repo.id);

@@ -6,7 +6,9 @@
  * Every runner is in exactly one group; a runner removed from a group returns to its owner's
  * default group; a default group cannot be deleted.
  */
+
 import type { Context, Hono } from "hono";
+import { ROUTES } from "../../provider/client/routes";
 import { type AccessRule, callerOf, orgRole } from "../auth";
 import type { ServerEnv } from "../context";
 import type { RunnerRecord } from "../fixture";
@@ -44,14 +46,14 @@ const ORG_WRITE: AccessRule = {
   permission: ["organization_self_hosted_runners", "write"],
 };
 
-const E = "/enterprises/:enterprise/actions/runner-groups";
-const O = "/orgs/:org/actions/runner-groups";
+const E = ROUTES.enterpriseRunnerGroups;
+const O = ROUTES.orgRunnerGroups;
 
 export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   for (const scope of ["enterprise", "org"] as const) {
-    const base = scope === "enterprise" ? E : O;
+    const R = scope === "enterprise" ? E : O;
 
-    app.get(base, access(scope, "read"), (c) => {
+    app.get(R.list.pattern, access(scope, "read"), (c) => {
       const { state, owner } = ownerContext(c, scope);
       let groups = state.runnerGroups.filter((g) => g.scope === scope && g.owner === owner);
       const visibleTo = c.req.query("visible_to_organization");
@@ -67,7 +69,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       });
     });
 
-    app.post(base, access(scope, "write"), async (c) => {
+    app.post(R.create.pattern, access(scope, "write"), async (c) => {
       const { store, state, owner } = ownerContext(c, scope);
       const body = await readBody(c);
       const name = parseName(body.name, true) as string;
@@ -94,11 +96,9 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       return c.json(render(c, group), 201);
     });
 
-    app.get(`${base}/:group_id`, access(scope, "read"), (c) =>
-      c.json(render(c, groupContext(c, scope).group)),
-    );
+    app.get(R.get.pattern, access(scope, "read"), (c) => c.json(render(c, groupContext(c, scope).group)));
 
-    app.patch(`${base}/:group_id`, access(scope, "write"), async (c) => {
+    app.patch(R.update.pattern, access(scope, "write"), async (c) => {
       const { state, owner, group } = groupContext(c, scope);
       const body = await readBody(c);
       const name = parseName(body.name, false);
@@ -113,13 +113,13 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       return c.json(render(c, group));
     });
 
-    app.delete(`${base}/:group_id`, access(scope, "write"), (c) => {
+    app.delete(R.delete.pattern, access(scope, "write"), (c) => {
       const { state, group } = groupContext(c, scope);
       deleteGroup(state, group);
       return c.body(null, 204);
     });
 
-    app.get(`${base}/:group_id/runners`, access(scope, "read"), (c) => {
+    app.get(R.runners.pattern, access(scope, "read"), (c) => {
       const { state, group } = groupContext(c, scope);
       const runners = runnersIn(state, group);
       return c.json({
@@ -128,13 +128,13 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       });
     });
 
-    app.put(`${base}/:group_id/runners`, access(scope, "write"), async (c) => {
+    app.put(R.setRunners.pattern, access(scope, "write"), async (c) => {
       const { state, group } = groupContext(c, scope);
       setRunners(state, group, parseRunnerIds(state, group, await requiredField(c, "runners")));
       return c.body(null, 204);
     });
 
-    app.put(`${base}/:group_id/runners/:runner_id`, access(scope, "write"), (c) => {
+    app.put(R.addRunner.pattern, access(scope, "write"), (c) => {
       const { state, group } = groupContext(c, scope);
       const id = pathId(c, "runner_id");
       // A runner of another owner, or none at all, is not found.
@@ -143,7 +143,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       return c.body(null, 204);
     });
 
-    app.delete(`${base}/:group_id/runners/:runner_id`, access(scope, "write"), (c) => {
+    app.delete(R.removeRunner.pattern, access(scope, "write"), (c) => {
       const { state, group } = groupContext(c, scope);
       const id = pathId(c, "runner_id");
       if (!releaseRunner(state, group, id)) throw notFound();
@@ -152,7 +152,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   }
 
   // Organisation access of enterprise groups.
-  app.get(`${E}/:group_id/organizations`, access("enterprise", "read"), (c) => {
+  app.get(E.organizations.pattern, access("enterprise", "read"), (c) => {
     const { state, group } = groupContext(c, "enterprise");
     const orgs = state.fixture.orgs.filter((o) => group.selectedOrganizationIds.includes(o.id));
     return c.json({
@@ -161,7 +161,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     });
   });
 
-  app.put(`${E}/:group_id/organizations`, access("enterprise", "write"), async (c) => {
+  app.put(E.setOrganizations.pattern, access("enterprise", "write"), async (c) => {
     const { state, owner, group } = groupContext(c, "enterprise");
     requireSelected(group);
     const ids = await requiredField(c, "selected_organization_ids");
@@ -169,7 +169,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
-  app.put(`${E}/:group_id/organizations/:org_id`, access("enterprise", "write"), (c) => {
+  app.put(E.addOrganization.pattern, access("enterprise", "write"), (c) => {
     const { state, owner, group } = groupContext(c, "enterprise");
     const orgId = pathId(c, "org_id");
     requireSelected(group);
@@ -179,7 +179,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     return c.body(null, 204);
   });
 
-  app.delete(`${E}/:group_id/organizations/:org_id`, access("enterprise", "write"), (c) => {
+  app.delete(E.removeOrganization.pattern, access("enterprise", "write"), (c) => {
     const { group } = groupContext(c, "enterprise");
     const id = pathId(c, "org_id");
     requireSelected(group);
@@ -188,7 +188,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   });
 
   // Repository access of organisation groups.
-  app.get(`${O}/:group_id/repositories`, access("org", "read"), (c) => {
+  app.get(O.repositories.pattern, access("org", "read"), (c) => {
     const { state, group } = groupContext(c, "org");
     const repos = state.fixture.repos.filter((r) => group.selectedRepositoryIds.includes(r.id));
     const rendered = repos.map((r) => ({
@@ -200,7 +200,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
     return c.json({ total_count: repos.length, repositories: paginate(c, rendered) });
   });
 
-  app.put(`${O}/:group_id/repositories`, access("org", "write"), async (c) => {
+  app.put(O.setRepositories.pattern, access("org", "write"), async (c) => {
     const { state, owner, group } = groupContext(c, "org");
     requireSelected(group);
     const ids = await requiredField(c, "selected_repository_ids");
@@ -209,7 +209,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   });
 
   // Runners of an organisation.
-  app.get("/orgs/:org/actions/runners", access("org", "read"), (c) => {
+  app.get(ROUTES.runners.listOrg.pattern, access("org", "read"), (c) => {
     const { state, owner } = ownerContext(c, "org");
     const runners = state.fixture.runners.filter((r) => r.org === owner);
     return c.json({
@@ -247,7 +247,7 @@ function ownerContext(c: Context<ServerEnv>, scope: Scope) {
 
 function groupContext(c: Context<ServerEnv>, scope: Scope) {
   const ctx = ownerContext(c, scope);
-  const id = pathId(c, "group_id");
+  const id = pathId(c, "runner_group_id");
   const group = ctx.state.runnerGroups.find((g) => g.scope === scope && g.owner === ctx.owner && g.id === id);
   if (!group) throw notFound();
   return { ...ctx, group };

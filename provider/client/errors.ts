@@ -328,3 +328,87 @@ function optionalHint(hint: string | undefined): { hint?: string } {
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null;
 }
+
+/** Where a provider's own error happened: the request it is about, when there is one. */
+export interface RequestAt {
+  method?: string | undefined;
+  path?: string | undefined;
+}
+
+function at(where: RequestAt | undefined): { method?: string; path?: string } {
+  return {
+    ...(where?.method ? { method: where.method } : {}),
+    ...(where?.path ? { path: where.path } : {}),
+  };
+}
+
+/** Something the program or the settings ask for that cannot be done; no request was sent. */
+export function configurationError(message: string, hint?: string): HostingApiError {
+  return new HostingApiError({ code: "configuration", apiMessage: message, ...optionalHint(hint) });
+}
+
+/** A change the provider refuses to make because it would break something (the last admin). */
+export function refusedError(message: string, hint: string): HostingApiError {
+  return new HostingApiError({ code: "conflict", apiMessage: message, hint });
+}
+
+/**
+ * The platform's 422 "already exists", restated: which object holds the name and how to adopt it.
+ * Keeps the failed request's method and path.
+ */
+export function alreadyExistsError(where: RequestAt, message: string, hint: string): HostingApiError {
+  return new HostingApiError({
+    code: "validation_failed",
+    status: 422,
+    ...at(where),
+    apiMessage: message,
+    hint,
+  });
+}
+
+/** A value the API may accept but this request cannot use (an app not available to an environment). */
+export function unavailableError(where: RequestAt, message: string, hint: string): HostingApiError {
+  return new HostingApiError({
+    code: "validation_failed",
+    status: 422,
+    ...at(where),
+    apiMessage: message,
+    hint,
+  });
+}
+
+/**
+ * A 404 that means "not allowed to this token" rather than "gone" (site-administration routes).
+ * It keeps status 404 but is not a not-found: nothing downstream takes it for a deleted object.
+ */
+export function notAllowedError(where: RequestAt, message: string, hint: string): HostingApiError {
+  return new HostingApiError({ code: "forbidden", status: 404, ...at(where), apiMessage: message, hint });
+}
+
+/**
+ * A 404 that means a feature is turned off. It has no status, so nothing downstream takes it for a
+ * deleted object.
+ */
+export function featureOffError(where: RequestAt, message: string, hint: string): HostingApiError {
+  return new HostingApiError({ code: "not_found", ...at(where), apiMessage: message, hint });
+}
+
+/** An enumeration value in an answer that this version does not know, so the object cannot be managed. */
+export function unknownValueError(what: string, field: string, value: unknown): HostingApiError {
+  return new HostingApiError({
+    code: "unexpected_response",
+    apiMessage: `${what} has ${field} ${JSON.stringify(value)}, which this version does not know`,
+  });
+}
+
+/** The value if the API's enumeration has it; else the object cannot be managed (`unknownValueError`). */
+export function knownValue<T extends string>(
+  values: readonly T[],
+  raw: string,
+  what: string,
+  field: string,
+): T {
+  const match = values.find((v) => v === raw);
+  if (match === undefined) throw unknownValueError(what, field, raw);
+  return match;
+}

@@ -32,6 +32,8 @@ export interface HostingProvider<I, O> extends ProviderMethods<I, O> {
    * applied, values in the form the methods act on. Throws on inputs check refuses.
    */
   inputsOf(written: I): I;
+  /** The inputs that are secrets (rules with `secret: true`): the resource class wraps them. */
+  readonly secrets: readonly string[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: registries hold providers of every shape
@@ -55,6 +57,24 @@ export interface ProviderSpec<S extends z.ZodObject, O extends object> {
    * object and shows, field by field, what adopting it will change.
    */
   adoptedId?: (inputs: z.infer<S>) => string | undefined;
+  /**
+   * What state records of the inputs check returns, where it must not be the program's text
+   * (PrivateRegistry records a digest in place of the value). `failed`: check refused them.
+   */
+  recordedInputs?: (
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+    failed: boolean,
+  ) => Promise<Record<string, unknown>>;
+  /**
+   * A check that needs the API, run at preview once the inputs are valid and known: the failure to
+   * show, or undefined. It decides itself when a request is worth it (`olds`: what state recorded;
+   * empty for a new resource), so a plain preview of an unchanged stack sends none.
+   */
+  preflight?: (
+    inputs: z.infer<S>,
+    olds: Partial<z.infer<S>>,
+  ) => Promise<pulumi.dynamic.CheckFailure | undefined>;
   create: ProviderMethods<z.infer<S>, O>["create"];
   read: ProviderMethods<z.infer<S>, O>["read"];
   update: ProviderMethods<z.infer<S>, O>["update"];
@@ -97,21 +117,31 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
   };
   return quietErrors({
     kind,
+    secrets: Object.entries(spec.rules as Record<string, FieldRule>)
+      .filter(([, rule]) => rule.secret === true)
+      .map(([name]) => name),
     async configure(request) {
       configure(request.config);
     },
     inputsOf,
     async check(olds, news) {
+      const recorded = async (failed: boolean) =>
+        (spec.recordedInputs ? await spec.recordedInputs(olds, news, failed) : news) as z.infer<S>;
       const checked = checkInputs(spec.inputs, news, spec.crossField);
-      if (checked.failures?.length || checked.inputs === undefined) return checked;
+      if (checked.failures?.length || checked.inputs === undefined) {
+        return { ...checked, inputs: await recorded(true) };
+      }
       // A resource not created yet (no recorded inputs) that adopts an object: show what changes.
       const isNew = Object.keys(olds).every((k) => k === PROVIDER_KEY);
-      const id = isNew && !containsUnknown(checked.inputs) ? spec.adoptedId?.(checked.inputs) : undefined;
+      const known = !containsUnknown(checked.inputs);
+      const id = isNew && known ? spec.adoptedId?.(checked.inputs) : undefined;
       if (id !== undefined) {
         const failure = await showAdoption(kind, spec, compare, id, checked.inputs);
-        if (failure) return { inputs: news as z.infer<S>, failures: [failure] };
+        if (failure) return { inputs: await recorded(true), failures: [failure] };
       }
-      return { inputs: news as z.infer<S> };
+      const failure = known ? await spec.preflight?.(checked.inputs, olds as Partial<z.infer<S>>) : undefined;
+      if (failure) return { inputs: await recorded(true), failures: [failure] };
+      return { inputs: await recorded(false) };
     },
     async diff(_id, olds, news) {
       const result = fieldDiff(olds, inputsOf(news));
@@ -199,23 +229,48 @@ function providerChanged(olds: unknown, news: unknown): boolean {
   return typeof before === "string" && typeof after === "string" && before !== after;
 }
 
-/** Runs a read: a 404 means the object is gone (undefined), anything else fails. */
-export async function readOrGone<T>(read: () => Promise<T>): Promise<T | undefined> {
+/**
+ * What a 404 means where it is ambiguous. `explain` is asked after a 404: it returns the error to
+ * show when the 404 meant something other than "gone" (the feature is off, the token may not use a
+ * site-administration route), or undefined when the object is gone. It may send requests.
+ */
+export interface NotFoundPolicy {
+  explain?: (notFound: unknown) => Promise<Error | undefined>;
+}
+
+/** Runs a read: a 404 means the object is gone (undefined) unless `policy` explains it otherwise. */
+export async function readOrGone<T>(
+  read: () => Promise<T>,
+  policy: NotFoundPolicy = {},
+): Promise<T | undefined> {
   try {
     return await read();
   } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
+    if (!isNotFound(e)) throw e;
+    const other = await policy.explain?.(e);
+    if (other) throw other;
+    return undefined;
   }
 }
 
-/** Runs a delete: a 404 means the object is already gone, which is what delete wants. */
-export async function deleteIgnoringGone(remove: () => Promise<unknown>): Promise<void> {
-  try {
-    await remove();
-  } catch (e) {
-    if (!isNotFound(e)) throw e;
-  }
+/** Runs a delete: a 404 means the object is already gone, which is what delete wants, unless `policy` explains it otherwise. */
+export async function deleteIgnoringGone(
+  remove: () => Promise<unknown>,
+  policy: NotFoundPolicy = {},
+): Promise<void> {
+  await readOrGone(remove, policy);
+}
+
+/** Tolerated difference between this machine's clock and the server's when matching `created_at`. */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * Whether an object's `created_at` (from the server's clock) falls after a create attempt began
+ * (this machine's clock), give or take the clock skew: how `findMade` tells a failed attempt's
+ * object from an older one.
+ */
+export function madeSince(createdAt: string | undefined, startedAt: number): boolean {
+  return Date.parse(createdAt ?? "") >= startedAt - CLOCK_SKEW_MS;
 }
 
 /** Attempts at a create that keeps failing ambiguously (each after looking for the object first). */

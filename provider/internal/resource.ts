@@ -48,6 +48,25 @@ export function resourceProps(outputs: readonly string[], args: object | undefin
  */
 export type OutputsOf<O> = { readonly [K in keyof O]-?: pulumi.Output<O[K]> };
 
+/** Secret inputs wrapped, so the engine stores them encrypted in the inputs of state too. */
+function withSecrets(args: object | undefined, secrets: readonly string[]): object | undefined {
+  if (args === undefined) return args;
+  const wrapped: Record<string, unknown> = { ...args };
+  for (const name of secrets) {
+    if (wrapped[name] !== undefined) wrapped[name] = pulumi.secret(wrapped[name]);
+  }
+  return wrapped;
+}
+
+/** Secret outputs encrypted in state even where the engine would not mark them. */
+function secretOutputs(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secrets: readonly string[],
+): pulumi.CustomResourceOptions | undefined {
+  if (secrets.length === 0) return opts;
+  return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] };
+}
+
 /** The base of every resource class: `new hosting.X(name, args, opts)` and `hosting.X.get(name, id)`. */
 export abstract class HostingResource extends pulumi.dynamic.Resource {
   /**
@@ -61,7 +80,14 @@ export abstract class HostingResource extends pulumi.dynamic.Resource {
     outputs: readonly string[],
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
-    super(serialisedProvider(provider), name, resourceProps(outputs, args), opts, "hosting", provider.kind);
+    super(
+      serialisedProvider(provider),
+      name,
+      resourceProps(outputs, withSecrets(args, provider.secrets)),
+      secretOutputs(opts, provider.secrets),
+      "hosting",
+      provider.kind,
+    );
   }
 
   /** Reads an existing object into the program without managing it; `id` is the resource's id. */

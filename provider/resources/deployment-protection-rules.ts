@@ -13,13 +13,15 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
-  HostingApiError,
+  type HostingApiError,
   isHostingApiError,
   isNotFound,
   notFoundError,
+  unavailableError,
   unexpectedResponse,
 } from "../client/errors";
 import type { HostingClient } from "../client/http";
+import { ROUTES } from "../client/routes";
 import {
   type ApiDeploymentProtectionRule,
   type ApiProtectionRuleApp,
@@ -147,8 +149,8 @@ function parseId(id: string): Where & { ruleId: number } {
   return { owner, repository, environment, ruleId: numericPart(rulePart, "ruleId", KIND) };
 }
 
-const rulesPath = (w: Where) =>
-  `/repos/${encodeURIComponent(w.owner)}/${encodeURIComponent(w.repository)}/environments/${encodeURIComponent(w.environment)}/deployment_protection_rules`;
+const P = ROUTES.protectionRules;
+const at = (w: Where) => ({ owner: w.owner, repo: w.repository, environment_name: w.environment });
 
 /** Picks the integrations out of a page of `/apps` (`[{total_count}, {available_...: [...]}]`). */
 const integrationsOf =
@@ -162,11 +164,16 @@ const integrationsOf =
   };
 
 const ruleApi = (c: HostingClient, where: Where) => {
-  const collection = rulesPath(where);
+  const collection = P.list.path(at(where));
+  const apps = P.apps.path(at(where));
   return {
     collection,
     get: async (ruleId: number) =>
-      (await c.get(`${collection}/${ruleId}`, { schema: apiDeploymentProtectionRuleSchema })).data,
+      (
+        await c.get(P.get.path({ ...at(where), protection_rule_id: ruleId }), {
+          schema: apiDeploymentProtectionRuleSchema,
+        })
+      ).data,
     /** The environment's rules come in one answer (the route takes no page parameters). */
     list: async () =>
       (await c.get(collection, { schema: apiDeploymentProtectionRuleListSchema })).data
@@ -174,14 +181,13 @@ const ruleApi = (c: HostingClient, where: Where) => {
     create: async (integrationId: number) =>
       (
         await c.post(
-          collection,
+          P.create.path(at(where)),
           { integration_id: integrationId },
           { schema: apiDeploymentProtectionRuleSchema },
         )
       ).data,
-    available: (): Promise<ApiProtectionRuleApp[]> =>
-      c.paginate(`${collection}/apps`, { select: integrationsOf(`${collection}/apps`) }),
-    delete: (ruleId: number) => c.delete(`${collection}/${ruleId}`),
+    available: (): Promise<ApiProtectionRuleApp[]> => c.paginate(apps, { select: integrationsOf(apps) }),
+    delete: (ruleId: number) => c.delete(P.delete.path({ ...at(where), protection_rule_id: ruleId })),
   };
 };
 
@@ -237,14 +243,11 @@ function unavailable(
   available: ApiProtectionRuleApp[],
 ): HostingApiError {
   const names = available.map((a) => `${a.slug} (${a.id})`).join(", ");
-  return new HostingApiError({
-    code: "validation_failed",
-    status: 422,
-    method: "POST",
-    path,
-    apiMessage: `${KIND}: integrationId ${inputs.integrationId} is not available to environment "${inputs.environment}" of ${inputs.owner}/${inputs.repository}; ${names ? `available: ${names}` : "none is available"}`,
-    hint: `Set integrationId to an available app's id, or install the app on ${inputs.owner}`,
-  });
+  return unavailableError(
+    { method: "POST", path },
+    `${KIND}: integrationId ${inputs.integrationId} is not available to environment "${inputs.environment}" of ${inputs.owner}/${inputs.repository}; ${names ? `available: ${names}` : "none is available"}`,
+    `Set integrationId to an available app's id, or install the app on ${inputs.owner}`,
+  );
 }
 
 export const deploymentProtectionRuleProvider = defineProvider<

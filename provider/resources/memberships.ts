@@ -13,8 +13,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { HostingApiError, isNotFound, notFoundError } from "../client/errors";
+import { isNotFound, notFoundError, refusedError } from "../client/errors";
 import type { HostingClient } from "../client/http";
+import { ROUTES } from "../client/routes";
 import {
   type ApiOrgMembership,
   apiOrgMembershipSchema,
@@ -122,19 +123,18 @@ export const orgMembershipRules: FieldRules<OrgMembershipInputs> = {
 // Provider
 // ---------------------------------------------------------------------------------------------
 
+const KIND = "OrgMembership";
 const ID_FORMAT = ["org", "username"] as const;
-
-const membershipPath = (org: string, username: string) =>
-  `/orgs/${encodeURIComponent(org)}/memberships/${encodeURIComponent(username)}`;
 
 const adminSchema = z.object({ login: z.string() }).loose();
 
 const membershipApi = (c: HostingClient) => ({
   get: async (org: string, username: string) =>
-    (await c.get(membershipPath(org, username), { schema: apiOrgMembershipSchema })).data,
+    (await c.get(ROUTES.members.getMembership.path({ org, username }), { schema: apiOrgMembershipSchema }))
+      .data,
   /** PUT invites a non-member, re-roles a member or a pending invitation; repeating it is harmless. */
   set: async (org: string, username: string, role: OrgMembershipRole) => {
-    const path = membershipPath(org, username);
+    const path = ROUTES.members.setMembership.path({ org, username });
     try {
       return (await c.put(path, { role }, { schema: apiOrgMembershipSchema })).data;
     } catch (e) {
@@ -142,7 +142,7 @@ const membershipApi = (c: HostingClient) => ({
       throw notFoundError({
         method: "PUT",
         path,
-        what: `OrgMembership ${org}/${username}`,
+        what: `${KIND} ${org}/${username}`,
         causes: [
           `there is no user ${username}, or no organisation ${org}`,
           `the token's user is not an owner of ${org}`,
@@ -153,7 +153,7 @@ const membershipApi = (c: HostingClient) => ({
   },
   /** The logins of the organisation's admins (owners). */
   admins: async (org: string) => {
-    const path = `/orgs/${encodeURIComponent(org)}/members`;
+    const path = ROUTES.members.list.path({ org });
     try {
       const admins = await c.paginate(path, { query: { role: "admin" }, schema: adminSchema });
       return admins.map((u) => u.login);
@@ -162,7 +162,7 @@ const membershipApi = (c: HostingClient) => ({
       throw notFoundError({
         method: "GET",
         path,
-        what: `OrgMembership of ${org}`,
+        what: `${KIND} of ${org}`,
         causes: [`there is no organisation ${org}`, `the token's user cannot see ${org}`],
       });
     }
@@ -183,88 +183,83 @@ async function refuseLastAdmin(
   const key = username.toLowerCase();
   const isAdmin = admins.some((a) => a.toLowerCase() === key);
   if (!isAdmin || admins.length > 1) return;
-  throw new HostingApiError({
-    code: "conflict",
-    apiMessage: `OrgMembership ${org}/${username}: refusing to ${action} ${username}, the last admin of ${org}; an organisation must keep at least one admin`,
-    hint:
-      action === "demote"
-        ? `Make another member of ${org} an admin first`
-        : `Make another member of ${org} an admin first, or set onDestroy to "retain" and run pulumi up before destroying`,
-  });
+  throw refusedError(
+    `${KIND} ${org}/${username}: refusing to ${action} ${username}, the last admin of ${org}; an organisation must keep at least one admin`,
+    action === "demote"
+      ? `Make another member of ${org} an admin first`
+      : `Make another member of ${org} an admin first, or set onDestroy to "retain" and run pulumi up before destroying`,
+  );
 }
 
-export const orgMembershipProvider = defineProvider<typeof orgMembershipInputs, OrgMembershipOutputs>(
-  "OrgMembership",
-  {
-    inputs: orgMembershipInputs,
-    rules: orgMembershipRules,
-    comparable,
+export const orgMembershipProvider = defineProvider<typeof orgMembershipInputs, OrgMembershipOutputs>(KIND, {
+  inputs: orgMembershipInputs,
+  rules: orgMembershipRules,
+  comparable,
 
-    async create(inputs) {
-      const c = client();
-      const id = joinId(inputs.org, inputs.username);
-      // Adoption changes nothing it need not: a membership (or invitation) that already has the
-      // role is taken as it is, without a write.
-      const existing = await readOrGone(() => membershipApi(c).get(inputs.org, inputs.username));
-      if (existing?.role === inputs.role) return { id, outs: orgMembershipOutputs(inputs, existing) };
-      // Creating with role member demotes a person who is already an admin: the guard applies.
-      if (inputs.role === "member") await refuseLastAdmin(c, inputs.org, inputs.username, "demote");
-      const membership = await membershipApi(c).set(inputs.org, inputs.username, inputs.role);
-      return { id, outs: orgMembershipOutputs(inputs, membership) };
-    },
-
-    async read(id, props) {
-      const [org = "", username = ""] = splitId(id, ID_FORMAT, "OrgMembership");
-      // No membership and no invitation: cancelled, declined, or the person left. Refresh drops it.
-      const membership = await readOrGone(() => membershipApi(client()).get(org, username));
-      if (!membership) return {};
-      const outs = orgMembershipOutputs(
-        {
-          org: props?.org ?? org,
-          username: props?.username ?? username,
-          onDestroy: props?.onDestroy ?? "remove",
-        },
-        membership,
-      );
-      // state is not in the rules, so it is an output only and never appears as an input.
-      return { id, props: outs };
-    },
-
-    async update(_id, olds, news) {
-      if (sameValue(olds.role, news.role)) {
-        // Only onDestroy changed: it lives in state, so nothing is sent.
-        return { outs: { ...news, state: olds.state } };
-      }
-      const c = client();
-      if (news.role === "member") await refuseLastAdmin(c, news.org, news.username, "demote");
-      const membership = await membershipApi(c).set(news.org, news.username, news.role);
-      return { outs: orgMembershipOutputs(news, membership) };
-    },
-
-    async delete(id, props) {
-      const [org = "", username = ""] = splitId(id, ID_FORMAT, "OrgMembership");
-      const c = client();
-      const mode = props?.onDestroy ?? "remove";
-      if (mode === "retain") return;
-      if (mode === "downgrade") {
-        // Gone already: a PUT now would invite them again.
-        const current = await readOrGone(() => membershipApi(c).get(org, username));
-        if (current?.role !== "admin") return;
-        await refuseLastAdmin(c, org, username, "demote");
-        await membershipApi(c).set(org, username, "member");
-        return;
-      }
-      try {
-        await refuseLastAdmin(c, org, username, "remove");
-      } catch (e) {
-        if (isNotFound(e)) return; // the organisation is gone, and the membership with it
-        throw e;
-      }
-      // Cancels a pending invitation, or removes an active member from the organisation.
-      await deleteIgnoringGone(() => c.delete(membershipPath(org, username)));
-    },
+  async create(inputs) {
+    const c = client();
+    const id = joinId(inputs.org, inputs.username);
+    // Adoption changes nothing it need not: a membership (or invitation) that already has the
+    // role is taken as it is, without a write.
+    const existing = await readOrGone(() => membershipApi(c).get(inputs.org, inputs.username));
+    if (existing?.role === inputs.role) return { id, outs: orgMembershipOutputs(inputs, existing) };
+    // Creating with role member demotes a person who is already an admin: the guard applies.
+    if (inputs.role === "member") await refuseLastAdmin(c, inputs.org, inputs.username, "demote");
+    const membership = await membershipApi(c).set(inputs.org, inputs.username, inputs.role);
+    return { id, outs: orgMembershipOutputs(inputs, membership) };
   },
-);
+
+  async read(id, props) {
+    const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+    // No membership and no invitation: cancelled, declined, or the person left. Refresh drops it.
+    const membership = await readOrGone(() => membershipApi(client()).get(org, username));
+    if (!membership) return {};
+    const outs = orgMembershipOutputs(
+      {
+        org: props?.org ?? org,
+        username: props?.username ?? username,
+        onDestroy: props?.onDestroy ?? "remove",
+      },
+      membership,
+    );
+    // state is not in the rules, so it is an output only and never appears as an input.
+    return { id, props: outs };
+  },
+
+  async update(_id, olds, news) {
+    if (sameValue(olds.role, news.role)) {
+      // Only onDestroy changed: it lives in state, so nothing is sent.
+      return { outs: { ...news, state: olds.state } };
+    }
+    const c = client();
+    if (news.role === "member") await refuseLastAdmin(c, news.org, news.username, "demote");
+    const membership = await membershipApi(c).set(news.org, news.username, news.role);
+    return { outs: orgMembershipOutputs(news, membership) };
+  },
+
+  async delete(id, props) {
+    const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+    const c = client();
+    const mode = props?.onDestroy ?? "remove";
+    if (mode === "retain") return;
+    if (mode === "downgrade") {
+      // Gone already: a PUT now would invite them again.
+      const current = await readOrGone(() => membershipApi(c).get(org, username));
+      if (current?.role !== "admin") return;
+      await refuseLastAdmin(c, org, username, "demote");
+      await membershipApi(c).set(org, username, "member");
+      return;
+    }
+    try {
+      await refuseLastAdmin(c, org, username, "remove");
+    } catch (e) {
+      if (isNotFound(e)) return; // the organisation is gone, and the membership with it
+      throw e;
+    }
+    // Cancels a pending invitation, or removes an active member from the organisation.
+    await deleteIgnoringGone(() => c.delete(ROUTES.members.removeMembership.path({ org, username })));
+  },
+});
 
 // ---------------------------------------------------------------------------------------------
 // Resource

@@ -285,7 +285,7 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     enterprise: "acme",
     username: "octocat",
     hook_id: String(template.startsWith("/admin/") ? world.globalHook : world.repoHook),
-    group_id: String(enterprise ? world.enterpriseGroup : world.orgGroup),
+    runner_group_id: String(enterprise ? world.enterpriseGroup : world.orgGroup),
     runner_id: enterprise ? "8" : "1",
     org_id: "100",
     environment_name: "release%2Feu",

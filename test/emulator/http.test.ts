@@ -34,7 +34,7 @@ function misspelt(id: string): string[] {
   ];
 }
 
-const ID_PARAMS = ["hook_id", "group_id", "runner_id", "org_id"];
+const ID_PARAMS = ["hook_id", "runner_group_id", "runner_id", "org_id"];
 const ROUTES_WITH_IDS = servedRoutes().filter((r) => ID_PARAMS.some((p) => r.includes(`:${p}`)));
 
 describe("path ids", () => {

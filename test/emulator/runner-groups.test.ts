@@ -1394,11 +1394,11 @@ describe("request log", () => {
     const { requests, counts } = (await control(sandbox.emulator, "GET", "/requests")).body;
     expect(counts.byRoute).toEqual({
       "POST /orgs/{org}/actions/runner-groups": 1,
-      "PUT /orgs/{org}/actions/runner-groups/{group_id}/runners": 1,
-      "DELETE /orgs/{org}/actions/runner-groups/{group_id}/runners/{runner_id}": 1,
+      "PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners": 1,
+      "DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}": 1,
       "POST /enterprises/{enterprise}/actions/runner-groups": 1,
-      "PUT /enterprises/{enterprise}/actions/runner-groups/{group_id}/organizations/{org_id}": 1,
-      "GET /enterprises/{enterprise}/actions/runner-groups/{group_id}": 2,
+      "PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations/{org_id}": 1,
+      "GET /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}": 2,
       "GET /orgs/{org}/actions/runners": 1,
     });
     expect(counts.total).toBe(8);

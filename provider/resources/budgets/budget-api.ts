@@ -9,8 +9,16 @@
  *   budgets feature is off. Only the first means "gone": the others fail with an error that says so
  *   and what to do, so refresh never drops a budget that still exists and destroy never forgets one.
  */
-import { HostingApiError, isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
+import {
+  alreadyExistsError,
+  featureOffError,
+  type HostingApiError,
+  isHostingApiError,
+  isNotFound,
+  notFoundError,
+} from "../../client/errors";
 import type { HostingClient } from "../../client/http";
+import { ROUTES } from "../../client/routes";
 import {
   API_VERSION_2026,
   type ApiBudget,
@@ -19,6 +27,7 @@ import {
   apiBudgetListSchema,
   apiBudgetSchema,
 } from "../../client/schemas";
+import { deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 
 /** A budget as the server has it, whichever answer it came from. */
 export interface LiveBudget {
@@ -74,8 +83,9 @@ const sameName = (a: string | undefined, b: string | undefined) =>
   (a ?? "").toLowerCase() === (b ?? "").toLowerCase();
 
 export function budgetApi(c: HostingClient, enterprise: string) {
-  const collection = `/enterprises/${encodeURIComponent(enterprise)}/settings/billing/budgets`;
-  const path = (budgetId: string) => `${collection}/${encodeURIComponent(budgetId)}`;
+  const B = ROUTES.budgets;
+  const collection = B.list.path({ enterprise });
+  const path = (budget_id: string) => B.get.path({ enterprise, budget_id });
 
   /**
    * The error to show for a 404 answer that does not mean "gone": the feature being off, named as
@@ -83,13 +93,11 @@ export function budgetApi(c: HostingClient, enterprise: string) {
    */
   const featureOff = (e: unknown): HostingApiError | undefined => {
     if (!isNotFound(e) || !isHostingApiError(e) || !FEATURE_OFF.test(e.apiMessage ?? "")) return undefined;
-    return new HostingApiError({
-      code: "not_found",
-      ...(e.method ? { method: e.method } : {}),
-      ...(e.path ? { path: e.path } : {}),
-      apiMessage: `budgets are not enabled for enterprise ${enterprise} (the server answered 404 "${e.apiMessage}")`,
-      hint: `Turn on budgets (enhanced billing) in the billing settings of ${enterprise}, or take the Budget resources of ${enterprise} out of the program; nothing was changed`,
-    });
+    return featureOffError(
+      e,
+      `budgets are not enabled for enterprise ${enterprise} (the server answered 404 "${e.apiMessage}")`,
+      `Turn on budgets (enhanced billing) in the billing settings of ${enterprise}, or take the Budget resources of ${enterprise} out of the program; nothing was changed`,
+    );
   };
 
   const noEnterprise = (e: HostingApiError) =>
@@ -148,16 +156,11 @@ export function budgetApi(c: HostingClient, enterprise: string) {
     },
 
     /** The budget, or undefined when it is gone (a 404 that means anything else fails). */
-    async read(budgetId: string): Promise<LiveBudget | undefined> {
-      try {
-        return liveBudget((await c.get(path(budgetId), { ...VERSION, schema: apiBudgetSchema })).data);
-      } catch (e) {
-        if (!isNotFound(e)) throw e;
-        const why = await whyNotFound(e);
-        if (why) throw why;
-        return undefined;
-      }
-    },
+    read: (budgetId: string): Promise<LiveBudget | undefined> =>
+      readOrGone(
+        async () => liveBudget((await c.get(path(budgetId), { ...VERSION, schema: apiBudgetSchema })).data),
+        { explain: whyNotFound },
+      ),
 
     /** The budget `importId` names, or an error saying there is none. */
     async adopt(budgetId: string): Promise<LiveBudget> {
@@ -174,13 +177,14 @@ export function budgetApi(c: HostingClient, enterprise: string) {
     /** One POST; its 404 and 422 answers are explained by `createFailure`. */
     create: async (body: ApiBudgetWrite) =>
       liveBudget(
-        (await c.post(collection, body, { ...VERSION, schema: apiBudgetEnvelopeSchema })).data.budget,
+        (await c.post(B.create.path({ enterprise }), body, { ...VERSION, schema: apiBudgetEnvelopeSchema }))
+          .data.budget,
       ),
 
     /** The whole desired state, so repeating it after a failure is safe. */
     async update(budgetId: string, body: ApiBudgetWrite): Promise<LiveBudget> {
       try {
-        const answer = await c.patch(path(budgetId), body, {
+        const answer = await c.patch(B.update.path({ enterprise, budget_id: budgetId }), body, {
           ...VERSION,
           idempotent: true,
           schema: apiBudgetEnvelopeSchema,
@@ -192,7 +196,7 @@ export function budgetApi(c: HostingClient, enterprise: string) {
           (await whyNotFound(e)) ??
           notFoundError({
             method: "PATCH",
-            path: path(budgetId),
+            path: B.update.path({ enterprise, budget_id: budgetId }),
             what: `Budget ${enterprise}/${budgetId}`,
             causes: [
               "it was deleted outside Pulumi: pulumi up --refresh drops it from the state and creates it again",
@@ -203,15 +207,10 @@ export function budgetApi(c: HostingClient, enterprise: string) {
     },
 
     /** Deletes the budget; one already gone is done, but the feature being off is an error. */
-    async remove(budgetId: string): Promise<void> {
-      try {
-        await c.delete(path(budgetId), VERSION);
-      } catch (e) {
-        if (!isNotFound(e)) throw e;
-        const off = featureOff(e);
-        if (off) throw off;
-      }
-    },
+    remove: (budgetId: string): Promise<void> =>
+      deleteIgnoringGone(() => c.delete(B.delete.path({ enterprise, budget_id: budgetId }), VERSION), {
+        explain: async (e) => featureOff(e),
+      }),
 
     /**
      * What a failed create means to the user: the feature off or the enterprise unknown (404), or
@@ -222,14 +221,11 @@ export function budgetApi(c: HostingClient, enterprise: string) {
       if (isNotFound(e)) return featureOff(e) ?? noEnterprise(e);
       if (e.status !== 422 || !e.errors.some((d) => d.code === "already_exists")) return e;
       const existing = await api.find(key).catch(() => undefined);
-      return new HostingApiError({
-        code: "validation_failed",
-        status: 422,
-        method: "POST",
-        path: collection,
-        apiMessage: `enterprise ${enterprise} already has a ${key.type} budget for ${key.productSku ?? "this SKU"} with scope ${key.scope}${key.entityName ? ` ${key.entityName}` : ""}${key.user ? ` (user ${key.user})` : ""}`,
-        hint: `Set importId${existing ? ` to "${existing.id}"` : ""} to bring it under management instead of creating a second one`,
-      });
+      return alreadyExistsError(
+        { method: "POST", path: collection },
+        `enterprise ${enterprise} already has a ${key.type} budget for ${key.productSku ?? "this SKU"} with scope ${key.scope}${key.entityName ? ` ${key.entityName}` : ""}${key.user ? ` (user ${key.user})` : ""}`,
+        `Set importId${existing ? ` to "${existing.id}"` : ""} to bring it under management instead of creating a second one`,
+      );
     },
   };
   return api;

@@ -11,7 +11,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { unexpectedResponse } from "../../client/errors";
+import { knownValue } from "../../client/errors";
 import {
   type ApiBudgetWrite,
   BUDGET_BUNDLE_SKU,
@@ -226,14 +226,6 @@ const budgetCombinations: CrossFieldRules<BudgetInputs> = (inputs, pending) => {
 const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v);
 
 /** The server's value of an enumerated field, or an error: this resource manages no other value. */
-function known<T extends string>(allowed: readonly T[], value: string, field: string, budgetId: string): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw unexpectedResponse(
-    "GET",
-    `budget ${budgetId}`,
-    `${field} "${value}" is not one this resource manages`,
-  );
-}
 
 /** What outputs keep from the program (or from state) rather than from the server. */
 interface Recorded {
@@ -249,7 +241,7 @@ interface Recorded {
  * same set, so a reordering on the server changes nothing in state or in what a preview shows.
  */
 function budgetOutputs(from: Recorded, live: LiveBudget): BudgetOutputs {
-  const scope = known(BUDGET_SCOPES, live.scope, "budget_scope", live.id);
+  const scope = knownValue(BUDGET_SCOPES, live.scope, `budget ${live.id}`, "budget_scope");
   const recorded = from.alerting?.recipients;
   const sameSet = recorded !== undefined && sameValue(recorded.map(lower), live.recipients.map(lower), true);
   return compact({
@@ -259,7 +251,7 @@ function budgetOutputs(from: Recorded, live: LiveBudget): BudgetOutputs {
     preventFurtherUsage: live.preventFurtherUsage,
     alerting: { willAlert: live.willAlert, recipients: sameSet ? recorded : live.recipients },
     scope,
-    type: known(BUDGET_TYPES, live.type, "budget_type", live.id),
+    type: knownValue(BUDGET_TYPES, live.type, `budget ${live.id}`, "budget_type"),
     entityName: live.entityName === "" ? undefined : live.entityName,
     productSku: live.productSku,
     user: scope === "user" ? (live.user ?? from.user) : undefined,
@@ -327,7 +319,7 @@ export const budgetRules: FieldRules<BudgetInputs> = {
 // ---------------------------------------------------------------------------------------------
 
 const parseId = (id: string) => {
-  const [enterprise = "", budgetId = ""] = splitId(id, ["enterprise", "budgetId"], "Budget");
+  const [enterprise = "", budgetId = ""] = splitId(id, ["enterprise", "budgetId"], KIND);
   return { enterprise, budgetId };
 };
 
@@ -335,7 +327,9 @@ const parseId = (id: string) => {
 const differs = (live: LiveBudget, inputs: BudgetInputs) =>
   diffFields(budgetRules, comparable(budgetOutputs(inputs, live)), comparable(inputs)).changes === true;
 
-export const budgetProvider = defineProvider<typeof budgetInputs, BudgetOutputs>("Budget", {
+const KIND = "Budget";
+
+export const budgetProvider = defineProvider<typeof budgetInputs, BudgetOutputs>(KIND, {
   inputs: budgetInputs,
   crossField: budgetCombinations,
   rules: budgetRules,

@@ -12,9 +12,9 @@
  *
  * The secret name is the server's (`NPM_REGISTRY_SECRET`); the id is `org/name`.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { HostingApiError } from "../../client/errors";
+import { configurationError, knownValue } from "../../client/errors";
 import {
   type ApiPrivateRegistry,
   PRIVATE_REGISTRY_AUTH_TYPES,
@@ -32,7 +32,7 @@ import {
   createWithoutDuplicates,
   defineProvider,
   deleteIgnoringGone,
-  type HostingProvider,
+  madeSince,
   PartialCreateError,
   readOrGone,
 } from "../../internal/lifecycle";
@@ -146,26 +146,26 @@ const crossField: CrossFieldRules<PrivateRegistryInputs> = (inputs, pending) => 
 /** What state knows that the API does not say: the org's spelling, the value's digest, importId. */
 type Recorded = Partial<PrivateRegistryOutputs> & { org: string };
 
-/** A value of one of the API's enumerations; one this version does not know cannot be managed. */
-function known<T extends string>(values: readonly T[], field: string, raw: string, name: string): T {
-  const match = values.find((v) => v === raw);
-  if (match !== undefined) return match;
-  throw new HostingApiError({
-    code: "unexpected_response",
-    apiMessage: `private registry ${name} has ${field} "${raw}", which this version does not know`,
-  });
-}
-
 /**
  * Outputs for the server's registry. A field the answer leaves out (the spec's field list is short)
  * keeps its recorded value; drift in it cannot be seen.
  */
 function registryOutputs(recorded: Recorded, api: ApiPrivateRegistry): PrivateRegistryOutputs {
-  const visibility = known(PRIVATE_REGISTRY_VISIBILITIES, "visibility", api.visibility, api.name);
+  const visibility = knownValue(
+    PRIVATE_REGISTRY_VISIBILITIES,
+    api.visibility,
+    `private registry ${api.name}`,
+    "visibility",
+  );
   return compact({
     org: recorded.org,
     importId: recorded.importId,
-    registryType: known(PRIVATE_REGISTRY_TYPES, "registry_type", api.registry_type, api.name),
+    registryType: knownValue(
+      PRIVATE_REGISTRY_TYPES,
+      api.registry_type,
+      `private registry ${api.name}`,
+      "registry_type",
+    ),
     url: api.url ?? recorded.url ?? "",
     visibility,
     username: api.username === undefined ? recorded.username : (api.username ?? undefined),
@@ -178,7 +178,7 @@ function registryOutputs(recorded: Recorded, api: ApiPrivateRegistry): PrivateRe
     authType:
       api.auth_type === undefined
         ? (recorded.authType ?? "token")
-        : known(PRIVATE_REGISTRY_AUTH_TYPES, "auth_type", api.auth_type, api.name),
+        : knownValue(PRIVATE_REGISTRY_AUTH_TYPES, api.auth_type, `private registry ${api.name}`, "auth_type"),
     ...oidcFromApi(api, recorded),
     name: api.name,
     createdAt: api.created_at ?? "",
@@ -245,9 +245,6 @@ const parseId = (id: string) => {
   return { org, name };
 };
 
-/** Tolerated difference between this machine's clock and the server's when matching `created_at`. */
-const CLOCK_SKEW_MS = 5 * 60_000;
-
 /**
  * The plaintext behind the inputs' digest, seen by check in this process; undefined without a
  * value. A digest with no plaintext at hand (an ignoreChanges on value) can be kept but not sent.
@@ -256,104 +253,101 @@ function plaintextFor(inputs: PrivateRegistryInputs, required: boolean): string 
   if (inputs.value === undefined) return undefined;
   const plaintext = plaintextOf(inputs.value);
   if (plaintext === undefined && required) {
-    throw new HostingApiError({
-      code: "configuration",
-      apiMessage: `${KIND} ${inputs.org}: the value to send is not known to this run (only its digest is), e.g. because of ignoreChanges on value`,
-      hint: "Give the value in the program and run pulumi up again",
-    });
+    throw configurationError(
+      `${KIND} ${inputs.org}: the value to send is not known to this run (only its digest is), e.g. because of ignoreChanges on value`,
+      "Give the value in the program and run pulumi up again",
+    );
   }
   return plaintext;
 }
 
-const defined = defineProvider<typeof privateRegistryInputs, PrivateRegistryOutputs>(KIND, {
-  inputs: privateRegistryInputs,
-  crossField,
-  rules: privateRegistryRules,
-  comparable,
-  adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+export const privateRegistryProvider = defineProvider<typeof privateRegistryInputs, PrivateRegistryOutputs>(
+  KIND,
+  {
+    inputs: privateRegistryInputs,
+    crossField,
+    rules: privateRegistryRules,
+    comparable,
+    adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
 
-  async create(inputs) {
-    const c = client();
-    const api = registryApi(c);
-    const plaintext = plaintextFor(inputs, true);
-    let registry: ApiPrivateRegistry;
-    let converge: boolean;
-    if (inputs.importId !== undefined) {
-      registry = await readImport(c, inputs.org, inputs.importId);
-      if (registry.auth_type !== undefined && registry.auth_type !== inputs.authType) {
-        throw new HostingApiError({
-          code: "configuration",
-          apiMessage: `importId ${inputs.importId}: the registry's authType is "${registry.auth_type}", the program says "${inputs.authType}"; the platform cannot change it`,
-          hint: "Set authType to the registry's, or create a new registry instead of adopting this one",
-        });
+    /**
+     * The plaintext value replaced by its digest, so the engine never records the value: the
+     * recorded digest is kept while the value matches it (or when the engine hands the recorded
+     * digest back, as `ignoreChanges` does). Refused inputs are recorded without the value.
+     */
+    async recordedInputs(olds, news, failed) {
+      const { value, ...rest } = news;
+      // Unknown during preview: a placeholder, not the value.
+      if (value === undefined || value === UNKNOWN) return news;
+      if (failed) return rest;
+      const digest =
+        value === olds.value && isDigest(value) ? value : await digestFor(String(value), olds.value);
+      return { ...rest, value: digest };
+    },
+
+    async create(inputs) {
+      const c = client();
+      const api = registryApi(c);
+      const plaintext = plaintextFor(inputs, true);
+      let registry: ApiPrivateRegistry;
+      let converge: boolean;
+      if (inputs.importId !== undefined) {
+        registry = await readImport(c, inputs.org, inputs.importId);
+        if (registry.auth_type !== undefined && registry.auth_type !== inputs.authType) {
+          throw configurationError(
+            `importId ${inputs.importId}: the registry's authType is "${registry.auth_type}", the program says "${inputs.authType}"; the platform cannot change it`,
+            "Set authType to the registry's, or create a new registry instead of adopting this one",
+          );
+        }
+        // The value cannot be read, so one given is always sent.
+        converge = plaintext !== undefined || differs(registry, inputs);
+      } else {
+        const made = await createWithoutDuplicates(
+          () => api.create(inputs.org, writeBody(inputs), plaintext),
+          async (startedAt) =>
+            (await api.list(inputs.org)).find(
+              (r) =>
+                r.registry_type === inputs.registryType &&
+                (r.url === undefined || r.url === inputs.url) &&
+                madeSince(r.created_at, startedAt),
+            ),
+        );
+        registry = made.value;
+        converge = made.adopted && differs(registry, inputs);
       }
-      // The value cannot be read, so one given is always sent.
-      converge = plaintext !== undefined || differs(registry, inputs);
-    } else {
-      const made = await createWithoutDuplicates(
-        () => api.create(inputs.org, writeBody(inputs), plaintext),
-        async (startedAt) =>
-          (await api.list(inputs.org)).find(
-            (r) =>
-              r.registry_type === inputs.registryType &&
-              (r.url === undefined || r.url === inputs.url) &&
-              Date.parse(r.created_at ?? "") >= startedAt - CLOCK_SKEW_MS,
-          ),
-      );
-      registry = made.value;
-      converge = made.adopted && differs(registry, inputs);
-    }
-    const id = joinId(inputs.org, registry.name);
-    if (!converge) return { id, outs: registryOutputs(inputs, registry) };
-    try {
-      await api.update(inputs.org, registry.name, writeBody(inputs), plaintext);
-      return { id, outs: registryOutputs(inputs, await api.get(inputs.org, registry.name)) };
-    } catch (e) {
-      throw new PartialCreateError(id, registryOutputs(inputs, registry), e);
-    }
-  },
+      const id = joinId(inputs.org, registry.name);
+      if (!converge) return { id, outs: registryOutputs(inputs, registry) };
+      try {
+        await api.update(inputs.org, registry.name, writeBody(inputs), plaintext);
+        return { id, outs: registryOutputs(inputs, await api.get(inputs.org, registry.name)) };
+      } catch (e) {
+        throw new PartialCreateError(id, registryOutputs(inputs, registry), e);
+      }
+    },
 
-  async read(id, props) {
-    const { org, name } = parseId(id);
-    const registry = await readOrGone(() => registryApi(client()).get(org, name));
-    if (!registry) return {};
-    return { id, props: registryOutputs({ ...props, org: props?.org ?? org }, registry) };
-  },
+    async read(id, props) {
+      const { org, name } = parseId(id);
+      const registry = await readOrGone(() => registryApi(client()).get(org, name));
+      if (!registry) return {};
+      return { id, props: registryOutputs({ ...props, org: props?.org ?? org }, registry) };
+    },
 
-  async update(id, olds, news) {
-    const { org, name } = parseId(id);
-    const api = registryApi(client());
-    // A new digest means a new value, which must be sent; an unchanged one is sent when at hand.
-    const plaintext = plaintextFor(news, news.value !== olds.value);
-    await api.update(org, name, writeBody(news), plaintext);
-    // PATCH answers 204 without a body: read the result once.
-    return { outs: registryOutputs(news, await api.get(org, name)) };
-  },
+    async update(id, olds, news) {
+      const { org, name } = parseId(id);
+      const api = registryApi(client());
+      // A new digest means a new value, which must be sent; an unchanged one is sent when at hand.
+      const plaintext = plaintextFor(news, news.value !== olds.value);
+      await api.update(org, name, writeBody(news), plaintext);
+      // PATCH answers 204 without a body: read the result once.
+      return { outs: registryOutputs(news, await api.get(org, name)) };
+    },
 
-  async delete(id) {
-    const { org, name } = parseId(id);
-    await deleteIgnoringGone(() => registryApi(client()).delete(org, name));
+    async delete(id) {
+      const { org, name } = parseId(id);
+      await deleteIgnoringGone(() => registryApi(client()).delete(org, name));
+    },
   },
-});
-
-/**
- * check, then the plaintext value replaced by its digest, so the engine never records the value:
- * the recorded digest is kept while the value matches it (or when the engine hands the recorded
- * digest back, as `ignoreChanges` does). Failed inputs are returned without the value.
- */
-export const privateRegistryProvider: HostingProvider<PrivateRegistryInputs, PrivateRegistryOutputs> = {
-  ...defined,
-  async check(olds, news) {
-    const result = await defined.check(olds, news);
-    if (!result.inputs) return result;
-    const { value, ...rest } = result.inputs;
-    // Unknown during preview: a placeholder, not the value.
-    if (value === undefined || value === UNKNOWN) return result;
-    if (result.failures?.length) return { ...result, inputs: rest };
-    const digest = value === olds.value && isDigest(value) ? value : await digestFor(value, olds.value);
-    return { ...result, inputs: { ...rest, value: digest } };
-  },
-};
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
@@ -380,11 +374,7 @@ const OUTPUTS = [
 export class PrivateRegistry extends HostingResource {
   constructor(name: string, args: PrivateRegistryArgs, opts?: pulumi.CustomResourceOptions) {
     // The value is a secret input, so the engine encrypts what check leaves in its place (the digest).
-    const secretArgs = args?.value === undefined ? args : { ...args, value: pulumi.secret(args.value) };
-    super(privateRegistryProvider, name, secretArgs, OUTPUTS, {
-      ...opts,
-      additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "value"],
-    });
+    super(privateRegistryProvider, name, args, OUTPUTS, opts);
   }
 }
 

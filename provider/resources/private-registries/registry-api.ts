@@ -7,6 +7,7 @@
 import { isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { itemsOf } from "../../client/pagination";
+import { ROUTES } from "../../client/routes";
 import {
   type ApiPrivateRegistry,
   apiPrivateRegistrySchema,
@@ -25,22 +26,20 @@ export interface ApiPrivateRegistryWrite extends Partial<Record<PrivateRegistryO
   selected_repository_ids?: number[];
 }
 
-export const registriesPath = (org: string) => `/orgs/${encodeURIComponent(org)}/private-registries`;
-export const registryPath = (org: string, name: string) =>
-  `${registriesPath(org)}/${encodeURIComponent(name)}`;
-const publicKeyPath = (org: string) => `${registriesPath(org)}/public-key`;
+const R = ROUTES.privateRegistries;
+const registryPath = (org: string, secret_name: string) => R.get.path({ org, secret_name });
 
 export const registryApi = (c: HostingClient) => ({
   get: async (org: string, name: string) =>
     (await c.get(registryPath(org, name), { schema: apiPrivateRegistrySchema })).data,
 
   list: (org: string) =>
-    c.paginate(registriesPath(org), { select: itemsOf("configurations"), schema: apiPrivateRegistrySchema }),
+    c.paginate(R.list.path({ org }), { select: itemsOf("configurations"), schema: apiPrivateRegistrySchema }),
 
   /** POST; with a plaintext, it is sealed for the organisation's key first. */
   create: (org: string, body: ApiPrivateRegistryWrite, plaintext: string | undefined) =>
     sealedWrite(c, org, plaintext, async (sealed) => {
-      const path = registriesPath(org);
+      const path = R.create.path({ org });
       try {
         return (await c.post(path, { ...body, ...sealed }, { schema: apiPrivateRegistrySchema })).data;
       } catch (e) {
@@ -65,10 +64,10 @@ export const registryApi = (c: HostingClient) => ({
    */
   update: (org: string, name: string, body: ApiPrivateRegistryWrite, plaintext: string | undefined) =>
     sealedWrite(c, org, plaintext, async (sealed) => {
-      await c.patch(registryPath(org, name), { ...body, ...sealed }, { idempotent: true });
+      await c.patch(R.update.path({ org, secret_name: name }), { ...body, ...sealed }, { idempotent: true });
     }),
 
-  delete: (org: string, name: string) => c.delete(registryPath(org, name)),
+  delete: (org: string, name: string) => c.delete(R.delete.path({ org, secret_name: name })),
 });
 
 /** Runs the write with the value sealed, or as it is when there is no value (OIDC). */
@@ -78,7 +77,9 @@ function sealedWrite<T>(
   plaintext: string | undefined,
   write: (sealed: { encrypted_value?: string; key_id?: string }) => Promise<T>,
 ): Promise<T> {
-  return plaintext === undefined ? write({}) : withSealedValue(c, publicKeyPath(org), plaintext, write);
+  return plaintext === undefined
+    ? write({})
+    : withSealedValue(c, R.publicKey.path({ org }), plaintext, write);
 }
 
 /** Reads the registry an `importId` names, or fails saying what to check. */

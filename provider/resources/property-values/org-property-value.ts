@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ROUTES } from "../../client/routes";
 import { API_VERSION_2026 } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { type FieldRules, lowerCased } from "../../internal/diff";
@@ -63,7 +64,8 @@ const orgValues: ValueKind<OrgPropertyValueInputs> = {
   idFormat: ["org", "propertyName"],
   idOf: (inputs) => joinId(inputs.org, inputs.propertyName),
   collectionOf: ({ org }) => ({
-    path: `/organizations/${encodeURIComponent(org)}/org-properties/values`,
+    // The GET and the PATCH of the values share this path.
+    path: ROUTES.propertyValues.org.path({ org }),
     apiVersion: API_VERSION_2026,
     notFound: [
       `there is no organisation ${org}, or it does not belong to an enterprise (organisation custom properties are defined by an enterprise)`,

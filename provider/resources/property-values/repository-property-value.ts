@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ROUTES } from "../../client/routes";
 import { fields } from "../../internal/check";
 import { type FieldRules, lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
@@ -69,7 +70,8 @@ const repositoryValues: ValueKind<RepositoryPropertyValueInputs> = {
   idFormat: ["owner", "repository", "propertyName"],
   idOf: (inputs) => joinId(inputs.owner, inputs.repository, inputs.propertyName),
   collectionOf: ({ owner, repository }) => ({
-    path: `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repository)}/properties/values`,
+    // The GET and the PATCH of the values share this path.
+    path: ROUTES.propertyValues.repo.path({ owner, repo: repository }),
     notFound: [
       `there is no repository ${owner}/${repository}`,
       "the token's user cannot administer the repository",

@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ROUTES } from "../../client/routes";
 import { fields } from "../../internal/check";
 import type { FieldRules } from "../../internal/diff";
 import { defineProvider } from "../../internal/lifecycle";
@@ -74,8 +75,16 @@ export const enterpriseRunnerGroupRules: FieldRules<EnterpriseRunnerGroupInputs>
 const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs> = {
   kind: "EnterpriseRunnerGroup",
   ownerPart: "enterprise",
-  access: { route: "organizations", bodyKey: "selected_organization_ids" },
-  collection: (enterprise) => `/enterprises/${encodeURIComponent(enterprise)}/actions/runner-groups`,
+  access: { items: "organizations", bodyKey: "selected_organization_ids" },
+  routes: {
+    collection: (enterprise) => ROUTES.enterpriseRunnerGroups.list.path({ enterprise }),
+    group: (enterprise, runner_group_id) =>
+      ROUTES.enterpriseRunnerGroups.get.path({ enterprise, runner_group_id }),
+    runners: (enterprise, runner_group_id) =>
+      ROUTES.enterpriseRunnerGroups.runners.path({ enterprise, runner_group_id }),
+    access: (enterprise, runner_group_id) =>
+      ROUTES.enterpriseRunnerGroups.organizations.path({ enterprise, runner_group_id }),
+  },
   owner: (values) => values.enterprise,
   desired: (values) => ({ access: values.selectedOrganizationIds, runners: values.runners }),
   outputs: (enterprise, importId, live) =>

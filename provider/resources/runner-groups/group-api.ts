@@ -6,7 +6,13 @@
  * deleted: destroy leaves it in place and says so.
  */
 import { z } from "zod";
-import { HostingApiError, isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
+import {
+  alreadyExistsError,
+  type HostingApiError,
+  isHostingApiError,
+  isNotFound,
+  notFoundError,
+} from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { itemsOf } from "../../client/pagination";
 import { apiRunnerGroupSchema } from "../../client/schemas";
@@ -29,11 +35,32 @@ import {
   settingsFromApi,
 } from "./shared";
 
-/** Where a kind keeps its access list: the sub-route (also the list's key) and the body key. */
+/** How a kind's access list is written: the key of its list answer and of the replace body. */
 export interface AccessList {
-  route: "organizations" | "repositories";
+  items: "organizations" | "repositories";
   bodyKey: "selected_organization_ids" | "selected_repository_ids";
 }
+
+/** The paths of a kind's groups, from the route table. */
+export interface GroupRoutes {
+  collection(owner: string): string;
+  group(owner: string, groupId: number | string): string;
+  runners(owner: string, groupId: number | string): string;
+  access(owner: string, groupId: number | string): string;
+}
+
+/** The paths of one group. */
+interface GroupAt {
+  group: string;
+  runners: string;
+  access: string;
+}
+
+const groupAt = (routes: GroupRoutes, owner: string, groupId: number | string): GroupAt => ({
+  group: routes.group(owner, groupId),
+  runners: routes.runners(owner, groupId),
+  access: routes.access(owner, groupId),
+});
 
 /** What converging aims for beyond the settings: the access list and, when managed, the runners. */
 export interface Desired {
@@ -47,7 +74,7 @@ export interface GroupKind<I extends GroupSettingsInputs> {
   /** The name of the owner part of the id (`enterprise` or `org`). */
   ownerPart: string;
   access: AccessList;
-  collection(owner: string): string;
+  routes: GroupRoutes;
   /** The owner the values name. */
   owner(values: Partial<I>): string | undefined;
   /** The access ids and runners the values ask for (inputs) or record (outputs). */
@@ -67,16 +94,15 @@ async function listIds(c: HostingClient, path: string, items: string): Promise<n
 /** Live state of a group: its settings and, when relevant, its access list and runners. */
 async function readGroup(
   c: HostingClient,
-  path: string,
+  at: GroupAt,
   access: AccessList,
   readRunners: boolean,
 ): Promise<LiveGroup> {
-  const api = (await c.get(path, { schema: apiRunnerGroupSchema })).data;
+  const api = (await c.get(at.group, { schema: apiRunnerGroupSchema })).data;
   return {
     settings: settingsFromApi(api),
-    access:
-      api.visibility === "selected" ? await listIds(c, `${path}/${access.route}`, access.route) : undefined,
-    runners: readRunners ? await listIds(c, `${path}/runners`, "runners") : undefined,
+    access: api.visibility === "selected" ? await listIds(c, at.access, access.items) : undefined,
+    runners: readRunners ? await listIds(c, at.runners, "runners") : undefined,
   };
 }
 
@@ -96,7 +122,7 @@ function settingsDiffer(live: LiveSettings, inputs: GroupSettingsInputs): boolea
  */
 async function converge(
   c: HostingClient,
-  path: string,
+  at: GroupAt,
   access: AccessList,
   live: LiveGroup,
   inputs: GroupSettingsInputs,
@@ -105,7 +131,7 @@ async function converge(
   let next = live;
   if (settingsDiffer(live.settings, inputs)) {
     const body = settingsBody(inputs);
-    const api = (await c.patch(path, body, { idempotent: true, schema: apiRunnerGroupSchema })).data;
+    const api = (await c.patch(at.group, body, { idempotent: true, schema: apiRunnerGroupSchema })).data;
     next = {
       ...live,
       settings: settingsFromApi(api),
@@ -114,12 +140,11 @@ async function converge(
   }
   if (inputs.visibility === "selected") {
     const want = desired.access ?? [];
-    if (!sameValue(next.access ?? [], want, true))
-      await c.put(`${path}/${access.route}`, { [access.bodyKey]: want });
+    if (!sameValue(next.access ?? [], want, true)) await c.put(at.access, { [access.bodyKey]: want });
     next = { ...next, access: want };
   }
   if (desired.runners !== undefined && !sameValue(next.runners, desired.runners, true)) {
-    await c.put(`${path}/runners`, { runners: desired.runners });
+    await c.put(at.runners, { runners: desired.runners });
   }
   return { ...next, runners: desired.runners };
 }
@@ -127,14 +152,11 @@ async function converge(
 function nameTaken(e: unknown, kind: string, name: string): HostingApiError | undefined {
   if (!isHostingApiError(e) || e.status !== 422 || !e.errors.some((d) => d.code === "already_exists"))
     return undefined;
-  return new HostingApiError({
-    code: "validation_failed",
-    status: 422,
-    ...(e.method ? { method: e.method } : {}),
-    ...(e.path ? { path: e.path } : {}),
-    apiMessage: `a runner group named "${name}" already exists`,
-    hint: `Set importId to its id to bring it under management as a ${kind}`,
-  });
+  return alreadyExistsError(
+    e,
+    `a runner group named "${name}" already exists`,
+    `Set importId to its id to bring it under management as a ${kind}`,
+  );
 }
 
 /**
@@ -147,17 +169,17 @@ async function createGroup<I extends GroupSettingsInputs>(
 ): Promise<{ id: string; outs: GroupOutputs<I> }> {
   const c = client();
   const owner = k.owner(inputs) ?? "";
-  const collection = k.collection(owner);
+  const collection = k.routes.collection(owner);
   const desired = k.desired(inputs);
   const outputsOf = (live: LiveGroup) => k.outputs(owner, inputs.importId, live);
   let live: LiveGroup;
   if (inputs.importId !== undefined) {
-    const path = `${collection}/${inputs.importId}`;
-    live = await readGroup(c, path, k.access, desired.runners !== undefined).catch((e: unknown) => {
+    const at = groupAt(k.routes, owner, inputs.importId);
+    live = await readGroup(c, at, k.access, desired.runners !== undefined).catch((e: unknown) => {
       throw isNotFound(e)
         ? notFoundError({
             method: "GET",
-            path,
+            path: at.group,
             what: `importId ${inputs.importId}`,
             causes: [
               "there is no runner group with that id (it is the number in the group's URL)",
@@ -190,14 +212,19 @@ async function createGroup<I extends GroupSettingsInputs>(
       };
       return { id: joinId(owner, made.value.id), outs: outputsOf(sent) };
     }
-    live = await readGroup(c, `${collection}/${made.value.id}`, k.access, desired.runners !== undefined);
+    live = await readGroup(
+      c,
+      groupAt(k.routes, owner, made.value.id),
+      k.access,
+      desired.runners !== undefined,
+    );
   }
   const groupId = live.settings.runnerGroupId;
   const id = joinId(owner, groupId);
   try {
     return {
       id,
-      outs: outputsOf(await converge(c, `${collection}/${groupId}`, k.access, live, inputs, desired)),
+      outs: outputsOf(await converge(c, groupAt(k.routes, owner, groupId), k.access, live, inputs, desired)),
     };
   } catch (e) {
     throw new PartialCreateError(id, outputsOf(live), e);
@@ -212,7 +239,7 @@ export function groupMethods<I extends GroupSettingsInputs>(
 } {
   const parseId = (id: string) => {
     const [owner = "", groupId = ""] = splitId(id, [k.ownerPart, "runnerGroupId"], k.kind);
-    return { owner, path: `${k.collection(owner)}/${groupId}` };
+    return { owner, at: groupAt(k.routes, owner, groupId) };
   };
   return {
     adoptedId: (inputs) =>
@@ -220,16 +247,16 @@ export function groupMethods<I extends GroupSettingsInputs>(
     create: (inputs) => createGroup(k, inputs),
 
     async read(id, props) {
-      const { owner, path } = parseId(id);
+      const { owner, at } = parseId(id);
       const managed = k.desired(props ?? {}).runners !== undefined;
-      const live = await readOrGone(() => readGroup(client(), path, k.access, managed));
+      const live = await readOrGone(() => readGroup(client(), at, k.access, managed));
       if (!live) return {};
       return { id, props: k.outputs(k.owner(props ?? {}) ?? owner, props?.importId, live) };
     },
 
     async update(id, olds, news) {
       const recorded: LiveGroup = { settings: olds, ...k.desired(olds) };
-      const next = await converge(client(), parseId(id).path, k.access, recorded, news, k.desired(news));
+      const next = await converge(client(), parseId(id).at, k.access, recorded, news, k.desired(news));
       return { outs: k.outputs(k.owner(news) ?? parseId(id).owner, news.importId, next) };
     },
 
@@ -240,7 +267,7 @@ export function groupMethods<I extends GroupSettingsInputs>(
         );
         return;
       }
-      await deleteIgnoringGone(() => client().delete(parseId(id).path));
+      await deleteIgnoringGone(() => client().delete(parseId(id).at.group));
     },
   };
 }

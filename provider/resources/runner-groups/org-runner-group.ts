@@ -4,6 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ROUTES } from "../../client/routes";
 import { fields } from "../../internal/check";
 import type { FieldRules } from "../../internal/diff";
 import { defineProvider } from "../../internal/lifecycle";
@@ -68,8 +69,13 @@ export const orgRunnerGroupRules: FieldRules<OrgRunnerGroupInputs> = {
 const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs> = {
   kind: "OrgRunnerGroup",
   ownerPart: "org",
-  access: { route: "repositories", bodyKey: "selected_repository_ids" },
-  collection: (org) => `/orgs/${encodeURIComponent(org)}/actions/runner-groups`,
+  access: { items: "repositories", bodyKey: "selected_repository_ids" },
+  routes: {
+    collection: (org) => ROUTES.orgRunnerGroups.list.path({ org }),
+    group: (org, runner_group_id) => ROUTES.orgRunnerGroups.get.path({ org, runner_group_id }),
+    runners: (org, runner_group_id) => ROUTES.orgRunnerGroups.runners.path({ org, runner_group_id }),
+    access: (org, runner_group_id) => ROUTES.orgRunnerGroups.repositories.path({ org, runner_group_id }),
+  },
   owner: (values) => values.org,
   // Runners of organisation groups belong to RunnerGroupRunners.
   desired: (values) => ({ access: values.selectedRepositoryIds, runners: undefined }),

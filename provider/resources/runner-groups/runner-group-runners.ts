@@ -2,13 +2,14 @@
  * RunnerGroupRunners: the authoritative set of runners of one organisation runner group
  * (`PUT /orgs/{org}/actions/runner-groups/{id}/runners`). A runner is in exactly one group; runners
  * left out, and every runner of the group when this resource is destroyed, return to the
- * organisation's default group.
+ * organisation's default group. A default group itself is refused at preview: nothing can leave it.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, notFoundError } from "../../client/errors";
 import { itemsOf } from "../../client/pagination";
-import { apiRunnerSchema } from "../../client/schemas";
+import { ROUTES } from "../../client/routes";
+import { apiRunnerGroupSchema, apiRunnerSchema } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { type FieldRules, sameValue } from "../../internal/diff";
@@ -65,12 +66,37 @@ export const runnerGroupRunnersRules: FieldRules<RunnerGroupRunnersInputs> = {
 
 const KIND = "RunnerGroupRunners";
 
-const runnersPath = (org: string, groupId: number) =>
-  `/orgs/${encodeURIComponent(org)}/actions/runner-groups/${groupId}/runners`;
+const runnersPath = (org: string, runner_group_id: number) =>
+  ROUTES.orgRunnerGroups.runners.path({ org, runner_group_id });
+
+/**
+ * A default group's membership cannot be declared: runners left out of it "return to the default
+ * group", that is, stay, so it would drift for ever. Refused at preview, with one read of the group
+ * when the group is new to this resource (none for a plain preview of an unchanged stack).
+ */
+async function refuseDefaultGroup(
+  inputs: RunnerGroupRunnersInputs,
+  olds: Partial<RunnerGroupRunnersInputs>,
+): Promise<pulumi.dynamic.CheckFailure | undefined> {
+  if (olds.runnerGroupId === inputs.runnerGroupId && olds.org?.toLowerCase() === inputs.org.toLowerCase()) {
+    return undefined;
+  }
+  const path = ROUTES.orgRunnerGroups.get.path({ org: inputs.org, runner_group_id: inputs.runnerGroupId });
+  // A group that cannot be read now is left to create, which says why.
+  const group = await client()
+    .get(path, { schema: apiRunnerGroupSchema })
+    .then((r) => r.data)
+    .catch(() => undefined);
+  if (!group?.default) return undefined;
+  return {
+    property: "runnerGroupId",
+    reason: `runner group ${inputs.runnerGroupId} is the default group of ${inputs.org}: runners cannot be removed from it (a runner left out returns to it), so its runners cannot be declared. Declare the runners of the other groups instead: a runner in none of them is in the default group`,
+  };
+}
 
 /** PUT replaces the whole membership, so repeating it is safe and there is nothing to look for. */
-async function setRunners(org: string, groupId: number, runners: number[]): Promise<void> {
-  const path = runnersPath(org, groupId);
+async function setRunners(org: string, runner_group_id: number, runners: number[]): Promise<void> {
+  const path = ROUTES.orgRunnerGroups.setRunners.path({ org, runner_group_id });
   await client()
     .put(path, { runners })
     .catch((e: unknown) => {
@@ -78,7 +104,7 @@ async function setRunners(org: string, groupId: number, runners: number[]): Prom
         ? notFoundError({
             method: "PUT",
             path,
-            what: `runner group ${groupId} of ${org}`,
+            what: `runner group ${runner_group_id} of ${org}`,
             causes: [
               "runnerGroupId is wrong (give an OrgRunnerGroup's runnerGroupId output), or the group was deleted",
               `the token's user does not administer ${org}`,
@@ -94,6 +120,7 @@ export const runnerGroupRunnersProvider = defineProvider<
 >(KIND, {
   inputs: runnerGroupRunnersInputs,
   rules: runnerGroupRunnersRules,
+  preflight: refuseDefaultGroup,
 
   async create(inputs) {
     // Adoption changes nothing it need not: a group that already holds exactly these runners is
@@ -135,7 +162,11 @@ export const runnerGroupRunnersProvider = defineProvider<
 
   async delete(id, props) {
     await deleteIgnoringGone(async () => {
-      await client().put(runnersPath(props.org, props.runnerGroupId), { runners: [] });
+      const path = ROUTES.orgRunnerGroups.setRunners.path({
+        org: props.org,
+        runner_group_id: props.runnerGroupId,
+      });
+      await client().put(path, { runners: [] });
       notice(`${KIND} ${id}: its runners returned to the organisation's default runner group`);
     });
   },

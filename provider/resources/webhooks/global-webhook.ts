@@ -5,19 +5,25 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { HostingApiError, isHostingApiError, isNotFound } from "../../client/errors";
+import { type HostingApiError, isHostingApiError, isNotFound, notAllowedError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
+import { ROUTES } from "../../client/routes";
 import { type ApiWebhook, GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../client/schemas";
 import { client } from "../../internal/context";
 import type { FieldRules } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
-import { defineProvider } from "../../internal/lifecycle";
+import {
+  defineProvider,
+  deleteIgnoringGone,
+  type NotFoundPolicy,
+  readOrGone,
+} from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
-  secretOptions,
+  type HookPlace,
   settingsFromApi,
   stateFromApi,
   WEBHOOK_OUTPUTS,
@@ -25,7 +31,6 @@ import {
   type WebhookState,
   webhookApi,
   webhookRules,
-  withSecret,
   writeBody,
 } from "./shared";
 
@@ -86,63 +91,52 @@ export const globalWebhookRules: FieldRules<GlobalWebhookInputs> = webhookRules;
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const ADMIN_HOOKS = "/admin/hooks";
+const GLOBAL_HOOKS: HookPlace = {
+  collection: ROUTES.globalHooks.list.path({}),
+  hook: (hook_id) => ROUTES.globalHooks.get.path({ hook_id }),
+};
 
-const hookPath = (id: string) => `${ADMIN_HOOKS}/${splitId(id, ["hookId"], "GlobalWebhook")[0] ?? ""}`;
+const hookIdOf = (id: string) => splitId(id, ["hookId"], "GlobalWebhook")[0] ?? "";
 
 /**
  * Site-administration routes answer 404 to anyone who is not a site administrator using a classic
  * token, so a 404 there is ambiguous. This probes the collection: when it is readable, the 404 meant
- * "gone"; when not, the error says what token is needed instead of dropping the resource.
+ * "gone" (undefined); when not, the error says what token is needed instead of dropping the resource.
  */
 async function explainAdminNotFound(
   c: HostingClient,
   original: unknown,
 ): Promise<HostingApiError | undefined> {
   try {
-    await c.get(ADMIN_HOOKS, { query: { per_page: 1 } });
+    await c.get(GLOBAL_HOOKS.collection, { query: { per_page: 1 } });
     return undefined;
   } catch (probe) {
     if (!isHostingApiError(probe) || ![401, 403, 404].includes(probe.status ?? 0)) throw probe;
   }
   let who = "this token";
   try {
-    const user = (await c.get<{ login?: string; site_admin?: boolean }>("/user")).data;
+    const user = (await c.get<{ login?: string; site_admin?: boolean }>(ROUTES.meta.user.path({}))).data;
     if (user?.login)
       who = `the token of ${user.login}${user.site_admin ? "" : " (not a site administrator)"}`;
   } catch {
     who = "this token (an app or installation token)";
   }
-  const e = isHostingApiError(original) ? original : undefined;
-  return new HostingApiError({
-    code: "forbidden",
-    status: 404,
-    ...(e?.method ? { method: e.method } : {}),
-    ...(e?.path ? { path: e.path } : {}),
-    apiMessage: `GlobalWebhook needs the classic personal access token of a site administrator; the server answered 404 to ${who}`,
-    hint: "Set hosting:token to a site administrator's classic token (fine-grained and app tokens are refused on /admin/hooks)",
-  });
+  return notAllowedError(
+    isHostingApiError(original) ? original : {},
+    `GlobalWebhook needs the classic personal access token of a site administrator; the server answered 404 to ${who}`,
+    "Set hosting:token to a site administrator's classic token (fine-grained and app tokens are refused on /admin/hooks)",
+  );
 }
 
-/**
- * Runs a request on a site-administration route. A 404 that means "not allowed" becomes the error
- * that says so; a 404 that means "gone" gives `undefined` when `gone` allows it, else fails as it was.
- */
-async function asSiteAdmin<T>(c: HostingClient, run: () => Promise<T>, gone: "fail"): Promise<T>;
-async function asSiteAdmin<T>(c: HostingClient, run: () => Promise<T>, gone: "allow"): Promise<T | undefined>;
-async function asSiteAdmin<T>(
-  c: HostingClient,
-  run: () => Promise<T>,
-  gone: "fail" | "allow",
-): Promise<T | undefined> {
+/** How a 404 of a site-administration route is read: gone only when the token may use the route. */
+const siteAdmin = (c: HostingClient): NotFoundPolicy => ({ explain: (e) => explainAdminNotFound(c, e) });
+
+/** Runs a write on a site-administration route: a 404 fails, saying what the token lacks when it lacks it. */
+async function asSiteAdmin<T>(c: HostingClient, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (e) {
-    if (!isNotFound(e)) throw e;
-    const denied = await explainAdminNotFound(c, e);
-    if (denied) throw denied;
-    if (gone === "allow") return undefined;
-    throw e;
+    throw (isNotFound(e) ? await explainAdminNotFound(c, e) : undefined) ?? e;
   }
 }
 
@@ -156,17 +150,15 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookInputs, 
     async create(inputs) {
       const c = client();
       const outputsOf = (api: ApiWebhook) => globalOutputs(inputs.importId, api, inputs.secret);
-      const hook = await asSiteAdmin(
-        c,
-        () => createOrAdopt(c, ADMIN_HOOKS, inputs, { name: "web", ...writeBody(inputs) }, joinId, outputsOf),
-        "fail",
+      const hook = await asSiteAdmin(c, () =>
+        createOrAdopt(c, GLOBAL_HOOKS, inputs, { name: "web", ...writeBody(inputs) }, joinId, outputsOf),
       );
       return { id: joinId(hook.id), outs: outputsOf(hook) };
     },
 
     async read(id, props) {
       const c = client();
-      const hook = await asSiteAdmin(c, () => webhookApi(c).get(hookPath(id)), "allow");
+      const hook = await readOrGone(() => webhookApi(c, GLOBAL_HOOKS).get(hookIdOf(id)), siteAdmin(c));
       if (!hook) return {};
       return { id, props: globalOutputs(props?.importId, hook, props?.secret) };
     },
@@ -174,13 +166,15 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookInputs, 
     async update(id, _olds, news) {
       const c = client();
       // PATCH resets omitted parameters to their defaults, so the whole desired state is always sent.
-      const hook = await asSiteAdmin(c, () => webhookApi(c).update(hookPath(id), writeBody(news)), "fail");
+      const hook = await asSiteAdmin(c, () =>
+        webhookApi(c, GLOBAL_HOOKS).update(hookIdOf(id), writeBody(news)),
+      );
       return { outs: globalOutputs(news.importId, hook, news.secret) };
     },
 
     async delete(id) {
       const c = client();
-      await asSiteAdmin(c, () => c.delete(hookPath(id)), "allow");
+      await deleteIgnoringGone(() => webhookApi(c, GLOBAL_HOOKS).delete(hookIdOf(id)), siteAdmin(c));
     },
   },
 );
@@ -192,7 +186,7 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookInputs, 
 /** A webhook of the whole installation (site administrators only). id: `hookId`. */
 export class GlobalWebhook extends HostingResource {
   constructor(name: string, args: GlobalWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(globalWebhookProvider, name, withSecret(args), WEBHOOK_OUTPUTS, secretOptions(opts));
+    super(globalWebhookProvider, name, args, WEBHOOK_OUTPUTS, opts);
   }
 }
 

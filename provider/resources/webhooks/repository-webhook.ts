@@ -1,6 +1,7 @@
 /** RepositoryWebhook: a webhook of one repository (`/repos/{owner}/{repo}/hooks`). */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ROUTES } from "../../client/routes";
 import type { ApiWebhook } from "../../client/schemas";
 import { EVENT_NAME_PATTERN, REPOSITORY_WEBHOOK_DEFAULT_EVENTS } from "../../client/schemas";
 import { fields } from "../../internal/check";
@@ -13,7 +14,7 @@ import { HostingResource, type OutputsOf } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
-  secretOptions,
+  type HookPlace,
   settingsFromApi,
   stateFromApi,
   WEBHOOK_OUTPUTS,
@@ -21,7 +22,6 @@ import {
   type WebhookState,
   webhookApi,
   webhookRules,
-  withSecret,
   writeBody,
 } from "./shared";
 
@@ -94,8 +94,11 @@ export const repositoryWebhookRules: FieldRules<RepositoryWebhookInputs> = {
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const hooksPath = (owner: string, repository: string) =>
-  `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repository)}/hooks`;
+/** The hooks of one repository. */
+const hooksOf = (owner: string, repo: string): HookPlace => ({
+  collection: ROUTES.repoHooks.list.path({ owner, repo }),
+  hook: (hook_id) => ROUTES.repoHooks.get.path({ owner, repo, hook_id }),
+});
 
 const ID_FORMAT = ["owner", "repository", "hookId"] as const;
 const parseId = (id: string) => {
@@ -113,18 +116,16 @@ export const repositoryWebhookProvider = defineProvider<
     inputs.importId === undefined ? undefined : joinId(inputs.owner, inputs.repository, inputs.importId),
 
   async create(inputs) {
-    const collection = hooksPath(inputs.owner, inputs.repository);
     const idOf = (hookId: number) => joinId(inputs.owner, inputs.repository, hookId);
     const outputsOf = (api: ApiWebhook) => repositoryOutputs(inputs, api, inputs.secret);
-    const hook = await createOrAdopt(client(), collection, inputs, writeBody(inputs), idOf, outputsOf);
+    const place = hooksOf(inputs.owner, inputs.repository);
+    const hook = await createOrAdopt(client(), place, inputs, writeBody(inputs), idOf, outputsOf);
     return { id: idOf(hook.id), outs: outputsOf(hook) };
   },
 
   async read(id, props) {
     const { owner, repository, hookId } = parseId(id);
-    const hook = await readOrGone(() =>
-      webhookApi(client()).get(`${hooksPath(owner, repository)}/${hookId}`),
-    );
+    const hook = await readOrGone(() => webhookApi(client(), hooksOf(owner, repository)).get(hookId));
     if (!hook) return {};
     const who = {
       owner: props?.owner ?? owner,
@@ -135,14 +136,14 @@ export const repositoryWebhookProvider = defineProvider<
   },
 
   async update(id, _olds, news) {
-    const path = `${hooksPath(news.owner, news.repository)}/${parseId(id).hookId}`;
-    const hook = await webhookApi(client()).update(path, writeBody(news));
+    const api = webhookApi(client(), hooksOf(news.owner, news.repository));
+    const hook = await api.update(parseId(id).hookId, writeBody(news));
     return { outs: repositoryOutputs(news, hook, news.secret) };
   },
 
   async delete(id) {
     const { owner, repository, hookId } = parseId(id);
-    await deleteIgnoringGone(() => client().delete(`${hooksPath(owner, repository)}/${hookId}`));
+    await deleteIgnoringGone(() => webhookApi(client(), hooksOf(owner, repository)).delete(hookId));
   },
 });
 
@@ -155,7 +156,7 @@ const OUTPUTS = ["owner", "repository", ...WEBHOOK_OUTPUTS, "testUrl", "deliveri
 /** A webhook of one repository. id: `owner/repository/hookId`. */
 export class RepositoryWebhook extends HostingResource {
   constructor(name: string, args: RepositoryWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryWebhookProvider, name, withSecret(args), OUTPUTS, secretOptions(opts));
+    super(repositoryWebhookProvider, name, args, OUTPUTS, opts);
   }
 }
 

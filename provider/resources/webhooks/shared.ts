@@ -8,9 +8,16 @@
  * Refresh can still tell whether the server has *a* secret: one removed outside Pulumi reads as
  * absent, one added outside Pulumi reads as `SECRET_SET_OUTSIDE`, and both show as drift.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { HostingApiError, isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
+import {
+  alreadyExistsError,
+  configurationError,
+  type HostingApiError,
+  isHostingApiError,
+  isNotFound,
+  notFoundError,
+} from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import {
   type ApiWebhook,
@@ -22,7 +29,7 @@ import {
 } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { sameValue } from "../../internal/diff";
-import { createWithoutDuplicates, PartialCreateError } from "../../internal/lifecycle";
+import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/lifecycle";
 
 // ---------------------------------------------------------------------------------------------
 // Args
@@ -121,7 +128,7 @@ export function writeBody(inputs: WebhookInputs): ApiWebhookWrite {
   const secret =
     inputs.secret !== undefined && inputs.secret !== SECRET_SET_OUTSIDE ? inputs.secret : undefined;
   if (secret === MASKED_SECRET) {
-    throw new HostingApiError({ code: "configuration", apiMessage: "secret must not be the mask ********" });
+    throw configurationError("secret must not be the mask ********");
   }
   return {
     active: inputs.active,
@@ -167,14 +174,22 @@ export const webhookRules = {
 // Provider helpers
 // ---------------------------------------------------------------------------------------------
 
-export const webhookApi = (c: HostingClient) => ({
-  get: async (path: string) => (await c.get(path, { schema: apiWebhookSchema })).data,
-  list: (path: string) => c.paginate(path, { schema: apiWebhookSchema }),
-  create: async (path: string, body: ApiWebhookWrite) =>
-    (await c.post(path, body, { schema: apiWebhookSchema })).data,
+/** Where one collection of hooks lives (a repository's, or the installation's): its paths. */
+export interface HookPlace {
+  collection: string;
+  hook(hookId: number | string): string;
+}
+
+export const webhookApi = (c: HostingClient, place: HookPlace) => ({
+  get: async (hookId: number | string) =>
+    (await c.get(place.hook(hookId), { schema: apiWebhookSchema })).data,
+  list: () => c.paginate(place.collection, { schema: apiWebhookSchema }),
+  create: async (body: ApiWebhookWrite) =>
+    (await c.post(place.collection, body, { schema: apiWebhookSchema })).data,
   /** Every update sends the whole desired state, so repeating it after a failure is safe. */
-  update: async (path: string, body: ApiWebhookWrite) =>
-    (await c.patch(path, body, { idempotent: true, schema: apiWebhookSchema })).data,
+  update: async (hookId: number | string, body: ApiWebhookWrite) =>
+    (await c.patch(place.hook(hookId), body, { idempotent: true, schema: apiWebhookSchema })).data,
+  delete: (hookId: number | string) => c.delete(place.hook(hookId)),
 });
 
 /**
@@ -183,23 +198,23 @@ export const webhookApi = (c: HostingClient) => ({
  */
 export async function createOrAdopt(
   c: HostingClient,
-  collection: string,
+  place: HookPlace,
   inputs: WebhookInputs,
   postBody: ApiWebhookWrite & { name?: "web" },
   idOf: (hookId: number) => string,
   outputsOf: (api: ApiWebhook) => object,
 ): Promise<ApiWebhook> {
-  const api = webhookApi(c);
+  const api = webhookApi(c, place);
   let hook: ApiWebhook;
   let converge: boolean;
   if (inputs.importId !== undefined) {
-    const path = `${collection}/${inputs.importId}`;
-    hook = await api.get(path).catch((e: unknown) => {
+    const importId = inputs.importId;
+    hook = await api.get(importId).catch((e: unknown) => {
       throw isNotFound(e)
         ? notFoundError({
             method: "GET",
-            path,
-            what: `importId ${inputs.importId}`,
+            path: place.hook(importId),
+            what: `importId ${importId}`,
             causes: [
               "there is no webhook with that id there (it is the number at the end of the webhook's URL)",
               "the token cannot read the webhooks there",
@@ -210,51 +225,43 @@ export async function createOrAdopt(
     converge = differs(hook, inputs);
   } else {
     const made = await createWithoutDuplicates(
-      () => api.create(collection, postBody),
+      () => api.create(postBody),
       async (startedAt) =>
-        (await api.list(collection)).find(
-          (h) => h.config.url === inputs.url && Date.parse(h.created_at ?? "") >= startedAt - CLOCK_SKEW_MS,
-        ),
+        (await api.list()).find((h) => h.config.url === inputs.url && madeSince(h.created_at, startedAt)),
     ).catch(async (e: unknown) => {
-      throw (await alreadyExists(e, api, collection, inputs.url)) ?? e;
+      throw (await alreadyExists(e, api, place, inputs.url)) ?? e;
     });
     hook = made.value;
     converge = made.adopted && differs(hook, inputs);
   }
   if (!converge) return hook;
   try {
-    return await api.update(`${collection}/${hook.id}`, writeBody(inputs));
+    return await api.update(hook.id, writeBody(inputs));
   } catch (e) {
     throw new PartialCreateError(idOf(hook.id), outputsOf(hook), e);
   }
 }
 
-/** Tolerated difference between this machine's clock and the server's when matching `created_at`. */
-const CLOCK_SKEW_MS = 5 * 60_000;
-
 /** The platform's refusal of a second hook for one URL, as the error that names the hook to adopt. */
 async function alreadyExists(
   e: unknown,
   api: ReturnType<typeof webhookApi>,
-  collection: string,
+  place: HookPlace,
   url: string,
 ): Promise<HostingApiError | undefined> {
   if (!isHostingApiError(e) || e.status !== 422 || !/already exists/i.test(e.message)) return undefined;
   // The answer does not say which hook has the URL: one list read finds it.
   const existing = await api
-    .list(collection)
+    .list()
     .then((hooks) => hooks.find((h) => h.config.url === url))
     .catch(() => undefined);
-  return new HostingApiError({
-    code: "validation_failed",
-    status: 422,
-    method: "POST",
-    path: collection,
-    apiMessage: `a webhook for ${url} already exists there${existing ? ` (id ${existing.id})` : ""}`,
-    hint: existing
+  return alreadyExistsError(
+    { method: "POST", path: place.collection },
+    `a webhook for ${url} already exists there${existing ? ` (id ${existing.id})` : ""}`,
+    existing
       ? `Set importId to ${existing.id} to bring it under management instead of creating a second one`
       : "Set importId to its id to bring it under management instead of creating a second one",
-  });
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -275,13 +282,3 @@ export const WEBHOOK_OUTPUTS = [
   "createdAt",
   "updatedAt",
 ] as const;
-
-/** Wrapping the input makes the engine store it encrypted in the inputs of state as well. */
-export function withSecret<T extends WebhookArgs>(args: T | undefined): T | undefined {
-  return args?.secret === undefined ? args : { ...args, secret: pulumi.secret(args.secret) };
-}
-
-/** The secret output is encrypted in state even where the engine would not mark it. */
-export function secretOptions(opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
-  return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "secret"] };
-}

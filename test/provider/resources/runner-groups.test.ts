@@ -161,7 +161,7 @@ describe("EnterpriseRunnerGroup", () => {
     emulator.controls.clearLog();
     await enterprise.update(created.id, read.props as never, inputs);
     expect(emulator.controls.counts().byRoute).toEqual({
-      "PUT /enterprises/{enterprise}/actions/runner-groups/{group_id}/organizations": 1,
+      "PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations": 1,
     });
     const group = emulator.store.state.runnerGroups.find((g) => g.id === created.outs.runnerGroupId);
     expect(group?.selectedOrganizationIds).toEqual([ACME_ENG]);
@@ -267,7 +267,7 @@ describe("OrgRunnerGroup", () => {
     const next = await orgInputs({ name: "g", visibility: "selected", selectedRepositoryIds: [1000, 1001] });
     await orgGroups.update(created.id, created.outs, next);
     expect(emulator.controls.counts().byRoute).toEqual({
-      "PUT /orgs/{org}/actions/runner-groups/{group_id}/repositories": 1,
+      "PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories": 1,
     });
   });
 
@@ -329,8 +329,32 @@ describe("RunnerGroupRunners", () => {
   });
 
   it("refuses runners of another organisation with the server's reason", async () => {
-    await expect(membership.create(await runnersInputs({ runnerGroupId: 2, runners: [5] }))).rejects.toThrow(
-      /not runners of acme-eng: 5/,
-    );
+    const group = await orgGroups.create(await orgInputs({ name: "g" }));
+    const inputs = await runnersInputs({ runnerGroupId: group.outs.runnerGroupId, runners: [5] });
+    await expect(membership.create(inputs)).rejects.toThrow(/not runners of acme-eng: 5/);
+  });
+
+  it("refuses a default group at preview, reading the group only when it is new to the resource", async () => {
+    // Group 2 is acme-eng's default group: a runner left out of it returns to it, so it would drift for ever.
+    const refused = await membership.check({}, { org: "acme-eng", runnerGroupId: 2, runners: [1] });
+    expect(refused.failures).toEqual([
+      {
+        property: "runnerGroupId",
+        reason: expect.stringMatching(
+          /^runner group 2 is the default group of acme-eng: runners cannot be removed from it/,
+        ),
+      },
+    ]);
+    const group = await orgGroups.create(await orgInputs({ name: "g" }));
+    const news = { org: "acme-eng", runnerGroupId: group.outs.runnerGroupId, runners: [1] };
+    emulator.controls.clearLog();
+    expect((await membership.check({}, news)).failures).toBeUndefined();
+    expect(emulator.controls.counts().byRoute).toEqual({
+      "GET /orgs/{org}/actions/runner-groups/{runner_group_id}": 1,
+    });
+    // An unchanged group (a plain preview of a deployed stack) sends nothing.
+    emulator.controls.clearLog();
+    expect((await membership.check(news, { ...news, runners: [1, 2] })).failures).toBeUndefined();
+    expect(emulator.controls.counts().total).toBe(0);
   });
 });

@@ -419,3 +419,16 @@ describe("GlobalWebhook", () => {
     expect(emulator.store.state.globalHooks).toHaveLength(1);
   });
 });
+
+describe("ids that name another path", () => {
+  it("are refused before any request", async () => {
+    emulator.controls.clearLog();
+    await expect(repoProvider.read("acme-eng/api/..%2F..%2Fx", {})).rejects.toThrow(
+      /hook_id must be a positive decimal integer, got "\.\.\/\.\.\/x"/,
+    );
+    await expect(globalProvider.delete("..%2Fusers", {} as never)).rejects.toThrow(
+      /hook_id must be a positive/,
+    );
+    expect(emulator.controls.counts().total).toBe(0);
+  });
+});
