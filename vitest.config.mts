@@ -17,6 +17,7 @@ export default defineConfig({
             "test/provider/client/**/*.test.ts",
             "test/provider/internal/**/*.test.ts",
             "test/importer/**/*.test.ts",
+            "test/scripts/**/*.test.ts",
           ],
         },
       },

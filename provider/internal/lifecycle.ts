@@ -34,6 +34,12 @@ export interface HostingProvider<I, O> extends ProviderMethods<I, O> {
   inputsOf(written: I): I;
   /** The inputs that are secrets (rules with `secret: true`): the resource class wraps them. */
   readonly secrets: readonly string[];
+  /** What the kind declares about itself, for its reference: id parts, input schema, field rules. */
+  readonly declared: {
+    readonly idFormat: readonly string[];
+    readonly inputs: z.ZodObject;
+    readonly rules: Readonly<Record<string, FieldRule>>;
+  };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: registries hold providers of every shape
@@ -44,6 +50,8 @@ export type AnyHostingProvider = HostingProvider<any, any>;
  * diff follow from them), and the four methods that talk to the API.
  */
 export interface ProviderSpec<S extends z.ZodObject, O extends object> {
+  /** The parts of the resource's id, in order (`["owner", "repository", "hookId"]`). */
+  idFormat: readonly string[];
   /** The zod schema of the inputs, defaults included; check validates with it. */
   inputs: S;
   /** Rules across fields, run by check after the schema passed. */
@@ -117,6 +125,11 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
   };
   return quietErrors({
     kind,
+    declared: {
+      idFormat: spec.idFormat,
+      inputs: spec.inputs,
+      rules: spec.rules as Record<string, FieldRule>,
+    },
     secrets: Object.entries(spec.rules as Record<string, FieldRule>)
       .filter(([, rule]) => rule.secret === true)
       .map(([name]) => name),

@@ -100,6 +100,7 @@ export type DeploymentProtectionRuleOutputs = DeploymentProtectionRuleInputs & {
   ruleId: number;
   /** Whether the rule is enabled for the environment, as the server reports it. */
   enabled: boolean;
+  /** The app behind the rule: `{id, slug, integrationUrl}`. */
   app: ProtectionRuleApp;
 };
 
@@ -254,6 +255,7 @@ export const deploymentProtectionRuleProvider = defineProvider<
   typeof deploymentProtectionRuleInputs,
   DeploymentProtectionRuleOutputs
 >(KIND, {
+  idFormat: ID_FORMAT,
   inputs: deploymentProtectionRuleInputs,
   rules: deploymentProtectionRuleRules,
   comparable,
@@ -301,8 +303,11 @@ export const deploymentProtectionRuleProvider = defineProvider<
 const OUTPUTS = ["owner", "repository", "environment", "integrationId", "ruleId", "enabled", "app"] as const;
 
 /**
- * An app enabled as a custom deployment protection rule of one environment. Every argument
- * replaces it. id: `owner/repository/environment/ruleId`, each part URL-encoded.
+ * An app enabled as a custom deployment protection rule of one environment
+ * (`/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules`): deployments
+ * to the environment wait for the app's approval. The API has no update route, so every argument
+ * replaces it. Needs a token that administers the repository: classic scope `repo`, or the
+ * fine-grained permission `administration` write. Example: `examples/protection-rules/`.
  */
 export class DeploymentProtectionRule extends HostingResource {
   constructor(name: string, args: DeploymentProtectionRuleArgs, opts?: pulumi.CustomResourceOptions) {

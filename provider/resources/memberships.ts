@@ -192,6 +192,7 @@ async function refuseLastAdmin(
 }
 
 export const orgMembershipProvider = defineProvider<typeof orgMembershipInputs, OrgMembershipOutputs>(KIND, {
+  idFormat: ID_FORMAT,
   inputs: orgMembershipInputs,
   rules: orgMembershipRules,
   comparable,
@@ -267,7 +268,11 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipInputs, 
 
 const OUTPUTS = ["org", "username", "role", "onDestroy", "state"] as const;
 
-/** A person's membership of an organisation. id: `org/username`. */
+/**
+ * A person's membership of an organisation (`/orgs/{org}/memberships/{username}`). Needs the token
+ * of an organisation owner: classic scope `admin:org`, or the fine-grained permission `members`
+ * write. Names compare case-insensitively. Example: `examples/memberships/`.
+ */
 export class OrgMembership extends HostingResource {
   constructor(name: string, args: OrgMembershipArgs, opts?: pulumi.CustomResourceOptions) {
     super(orgMembershipProvider, name, args, OUTPUTS, opts);

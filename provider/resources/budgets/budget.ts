@@ -319,7 +319,7 @@ export const budgetRules: FieldRules<BudgetInputs> = {
 // ---------------------------------------------------------------------------------------------
 
 const parseId = (id: string) => {
-  const [enterprise = "", budgetId = ""] = splitId(id, ["enterprise", "budgetId"], KIND);
+  const [enterprise = "", budgetId = ""] = splitId(id, ID_FORMAT, KIND);
   return { enterprise, budgetId };
 };
 
@@ -328,8 +328,10 @@ const differs = (live: LiveBudget, inputs: BudgetInputs) =>
   diffFields(budgetRules, comparable(budgetOutputs(inputs, live)), comparable(inputs)).changes === true;
 
 const KIND = "Budget";
+const ID_FORMAT = ["enterprise", "budgetId"] as const;
 
 export const budgetProvider = defineProvider<typeof budgetInputs, BudgetOutputs>(KIND, {
+  idFormat: ID_FORMAT,
   inputs: budgetInputs,
   crossField: budgetCombinations,
   rules: budgetRules,
@@ -405,7 +407,15 @@ const OUTPUTS = [
   "budgetId",
 ] as const;
 
-/** A spending limit of an enterprise. id: `enterprise/budgetId`. */
+/**
+ * A spending limit of an enterprise for one product or SKU
+ * (`/enterprises/{enterprise}/settings/billing/budgets`, with API version `2026-03-10`). Needs a
+ * **classic token**: an enterprise admin or billing manager with `manage_billing:enterprise` (or
+ * `admin:enterprise`) may do everything but delete, which only an enterprise admin may do; an
+ * organisation admin with `admin:org` may create and update the budgets of their organisation and
+ * its repositories, but read none. Fine-grained and app tokens are refused by the API. Example:
+ * `examples/budgets/`.
+ */
 export class Budget extends HostingResource {
   constructor(name: string, args: BudgetArgs, opts?: pulumi.CustomResourceOptions) {
     super(budgetProvider, name, args, OUTPUTS, opts);

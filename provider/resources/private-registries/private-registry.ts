@@ -129,7 +129,9 @@ export type PrivateRegistryInputs = z.infer<typeof privateRegistryInputs>;
 export type PrivateRegistryOutputs = PrivateRegistryInputs & {
   /** The secret name the platform gave the registry, e.g. `NPM_REGISTRY_SECRET`. */
   name: string;
+  /** When the registry was created, as the server reports it (ISO 8601). */
   createdAt: string;
+  /** When the registry was last changed, as the server reports it (ISO 8601). */
   updatedAt: string;
 };
 
@@ -264,6 +266,7 @@ function plaintextFor(inputs: PrivateRegistryInputs, required: boolean): string 
 export const privateRegistryProvider = defineProvider<typeof privateRegistryInputs, PrivateRegistryOutputs>(
   KIND,
   {
+    idFormat: ID_FORMAT,
     inputs: privateRegistryInputs,
     crossField,
     rules: privateRegistryRules,
@@ -370,7 +373,12 @@ const OUTPUTS = [
   "updatedAt",
 ] as const;
 
-/** An organisation's private registry, its value sealed on the client. id: `org/name`. */
+/**
+ * A package registry that the organisation's dependency updates may use
+ * (`/orgs/{org}/private-registries`), with its credential **sealed on the client**. Needs the token
+ * of an organisation owner: classic scope `admin:org`, or the fine-grained permission
+ * `organization_private_registries` write. Example: `examples/private-registries/`.
+ */
 export class PrivateRegistry extends HostingResource {
   constructor(name: string, args: PrivateRegistryArgs, opts?: pulumi.CustomResourceOptions) {
     // The value is a secret input, so the engine encrypts what check leaves in its place (the digest).

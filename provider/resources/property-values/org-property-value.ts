@@ -84,6 +84,7 @@ export const orgPropertyValueProvider = defineProvider<
   typeof orgPropertyValueInputs,
   OrgPropertyValueOutputs
 >(orgValues.kind, {
+  idFormat: orgValues.idFormat,
   inputs: orgPropertyValueInputs,
   rules: orgPropertyValueRules,
   // Organisation names are case-insensitive on the platform; property names are compared as written.
@@ -97,7 +98,13 @@ export const orgPropertyValueProvider = defineProvider<
 
 const OUTPUTS = ["org", "propertyName", "value"] as const;
 
-/** One custom property's value of one organisation. id: `org/propertyName`. */
+/**
+ * One custom property's value of one organisation (`/organizations/{org}/org-properties/values`,
+ * sent with `X-Service-Api-Version: 2026-03-10`). The properties are defined by the organisation's
+ * enterprise, so the organisation must belong to one. Needs the token of an organisation admin:
+ * classic scope `admin:org` (`read:org` to refresh), or the fine-grained permission
+ * `custom_properties_for_organizations` write. Example: `examples/property-values/`.
+ */
 export class OrgPropertyValue extends HostingResource {
   constructor(name: string, args: OrgPropertyValueArgs, opts?: pulumi.CustomResourceOptions) {
     super(orgPropertyValueProvider, name, args, OUTPUTS, opts);

@@ -90,6 +90,7 @@ export const repositoryPropertyValueProvider = defineProvider<
   typeof repositoryPropertyValueInputs,
   RepositoryPropertyValueOutputs
 >(repositoryValues.kind, {
+  idFormat: repositoryValues.idFormat,
   inputs: repositoryPropertyValueInputs,
   rules: repositoryPropertyValueRules,
   // Owner and repository names are case-insensitive on the platform; property names are compared as written.
@@ -103,7 +104,12 @@ export const repositoryPropertyValueProvider = defineProvider<
 
 const OUTPUTS = ["owner", "repository", "propertyName", "value"] as const;
 
-/** One custom property's value of one repository. id: `owner/repository/propertyName`. */
+/**
+ * One custom property's value of one repository (`/repos/{owner}/{repo}/properties/values`). The
+ * properties are defined by the organisation that owns the repository. Needs a token that
+ * administers the repository: classic scope `repo`, or the fine-grained permission
+ * `repository_custom_properties` write.
+ */
 export class RepositoryPropertyValue extends HostingResource {
   constructor(name: string, args: RepositoryPropertyValueArgs, opts?: pulumi.CustomResourceOptions) {
     super(repositoryPropertyValueProvider, name, args, OUTPUTS, opts);

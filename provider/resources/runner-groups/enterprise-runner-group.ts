@@ -102,6 +102,7 @@ export const enterpriseRunnerGroupProvider = defineProvider<
   typeof enterpriseRunnerGroupInputs,
   EnterpriseRunnerGroupOutputs
 >(ENTERPRISE_GROUPS.kind, {
+  idFormat: [ENTERPRISE_GROUPS.ownerPart, "runnerGroupId"],
   inputs: enterpriseRunnerGroupInputs,
   crossField: groupRules("selectedOrganizationIds"),
   rules: enterpriseRunnerGroupRules,
@@ -114,7 +115,12 @@ export const enterpriseRunnerGroupProvider = defineProvider<
 
 const OUTPUTS = ["enterprise", "selectedOrganizationIds", "runners", ...GROUP_OUTPUTS] as const;
 
-/** A runner group of an enterprise. id: `enterprise/runnerGroupId`. */
+/**
+ * A self-hosted runner group of an enterprise (`/enterprises/{enterprise}/actions/runner-groups`),
+ * with its organisation access and, when `runners` is given, its runners. Needs a classic token with
+ * `manage_runners:enterprise` of an enterprise owner; fine-grained and app tokens are refused by the
+ * API. Example: `examples/runner-groups/`.
+ */
 export class EnterpriseRunnerGroup extends HostingResource {
   constructor(name: string, args: EnterpriseRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(enterpriseRunnerGroupProvider, name, args, OUTPUTS, opts);

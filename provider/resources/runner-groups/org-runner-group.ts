@@ -92,6 +92,7 @@ const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs> = {
 export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupInputs, OrgRunnerGroupOutputs>(
   ORG_GROUPS.kind,
   {
+    idFormat: [ORG_GROUPS.ownerPart, "runnerGroupId"],
     inputs: orgRunnerGroupInputs,
     crossField: groupRules("selectedRepositoryIds"),
     rules: orgRunnerGroupRules,
@@ -105,7 +106,11 @@ export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupInputs
 
 const OUTPUTS = ["org", "selectedRepositoryIds", ...GROUP_OUTPUTS] as const;
 
-/** A runner group of an organisation. id: `org/runnerGroupId`. */
+/**
+ * A self-hosted runner group of an organisation (`/orgs/{org}/actions/runner-groups`), with its
+ * repository access; its runners are managed by `RunnerGroupRunners`. Needs `admin:org` (or the
+ * fine-grained permission `organization_self_hosted_runners` write) of an owner.
+ */
 export class OrgRunnerGroup extends HostingResource {
   constructor(name: string, args: OrgRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(orgRunnerGroupProvider, name, args, OUTPUTS, opts);

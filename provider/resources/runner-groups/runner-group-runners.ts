@@ -65,6 +65,7 @@ export const runnerGroupRunnersRules: FieldRules<RunnerGroupRunnersInputs> = {
 // ---------------------------------------------------------------------------------------------
 
 const KIND = "RunnerGroupRunners";
+const ID_FORMAT = ["org", "runnerGroupId"] as const;
 
 const runnersPath = (org: string, runner_group_id: number) =>
   ROUTES.orgRunnerGroups.runners.path({ org, runner_group_id });
@@ -118,6 +119,7 @@ export const runnerGroupRunnersProvider = defineProvider<
   typeof runnerGroupRunnersInputs,
   RunnerGroupRunnersOutputs
 >(KIND, {
+  idFormat: ID_FORMAT,
   inputs: runnerGroupRunnersInputs,
   rules: runnerGroupRunnersRules,
   preflight: refuseDefaultGroup,
@@ -144,7 +146,7 @@ export const runnerGroupRunnersProvider = defineProvider<
   },
 
   async read(id, props) {
-    const [org = "", groupPart = ""] = splitId(id, ["org", "runnerGroupId"], KIND);
+    const [org = "", groupPart = ""] = splitId(id, ID_FORMAT, KIND);
     const runnerGroupId = numericPart(groupPart, "runnerGroupId", KIND);
     const path = runnersPath(org, runnerGroupId);
     const runners = await readOrGone(() =>
@@ -179,8 +181,12 @@ export const runnerGroupRunnersProvider = defineProvider<
 const OUTPUTS = ["org", "runnerGroupId", "runners"] as const;
 
 /**
- * The authoritative set of runners of one organisation runner group. Destroying it returns those
- * runners to the organisation's default group. id: `org/runnerGroupId`.
+ * The **authoritative** set of runners of one organisation runner group (a runner is in exactly one
+ * group; `PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners`). **Destroying it
+ * returns all the group's runners to the organisation's default runner group** (the run's output
+ * says so). A default group itself is refused at preview: runners left out of it return to it, so
+ * its set cannot be declared; declare the runners of the other groups instead. Needs `admin:org` (or
+ * `organization_self_hosted_runners` write) of an owner.
  */
 export class RunnerGroupRunners extends HostingResource {
   constructor(name: string, args: RunnerGroupRunnersArgs, opts?: pulumi.CustomResourceOptions) {

@@ -69,6 +69,7 @@ export interface GroupState {
   runnerGroupId: number;
   /** Whether this is the owner's default group (never deleted on destroy). */
   isDefault: boolean;
+  /** The API URL that lists the group's runners. */
   runnersUrl: string;
 }
 

@@ -96,7 +96,9 @@ const GLOBAL_HOOKS: HookPlace = {
   hook: (hook_id) => ROUTES.globalHooks.get.path({ hook_id }),
 };
 
-const hookIdOf = (id: string) => splitId(id, ["hookId"], "GlobalWebhook")[0] ?? "";
+const KIND = "GlobalWebhook";
+const ID_FORMAT = ["hookId"] as const;
+const hookIdOf = (id: string) => splitId(id, ID_FORMAT, KIND)[0] ?? "";
 
 /**
  * Site-administration routes answer 404 to anyone who is not a site administrator using a classic
@@ -140,50 +142,52 @@ async function asSiteAdmin<T>(c: HostingClient, run: () => Promise<T>): Promise<
   }
 }
 
-export const globalWebhookProvider = defineProvider<typeof globalWebhookInputs, GlobalWebhookOutputs>(
-  "GlobalWebhook",
-  {
-    inputs: globalWebhookInputs,
-    rules: globalWebhookRules,
-    adoptedId: (inputs) => inputs.importId,
+export const globalWebhookProvider = defineProvider<typeof globalWebhookInputs, GlobalWebhookOutputs>(KIND, {
+  idFormat: ID_FORMAT,
+  inputs: globalWebhookInputs,
+  rules: globalWebhookRules,
+  adoptedId: (inputs) => inputs.importId,
 
-    async create(inputs) {
-      const c = client();
-      const outputsOf = (api: ApiWebhook) => globalOutputs(inputs.importId, api, inputs.secret);
-      const hook = await asSiteAdmin(c, () =>
-        createOrAdopt(c, GLOBAL_HOOKS, inputs, { name: "web", ...writeBody(inputs) }, joinId, outputsOf),
-      );
-      return { id: joinId(hook.id), outs: outputsOf(hook) };
-    },
-
-    async read(id, props) {
-      const c = client();
-      const hook = await readOrGone(() => webhookApi(c, GLOBAL_HOOKS).get(hookIdOf(id)), siteAdmin(c));
-      if (!hook) return {};
-      return { id, props: globalOutputs(props?.importId, hook, props?.secret) };
-    },
-
-    async update(id, _olds, news) {
-      const c = client();
-      // PATCH resets omitted parameters to their defaults, so the whole desired state is always sent.
-      const hook = await asSiteAdmin(c, () =>
-        webhookApi(c, GLOBAL_HOOKS).update(hookIdOf(id), writeBody(news)),
-      );
-      return { outs: globalOutputs(news.importId, hook, news.secret) };
-    },
-
-    async delete(id) {
-      const c = client();
-      await deleteIgnoringGone(() => webhookApi(c, GLOBAL_HOOKS).delete(hookIdOf(id)), siteAdmin(c));
-    },
+  async create(inputs) {
+    const c = client();
+    const outputsOf = (api: ApiWebhook) => globalOutputs(inputs.importId, api, inputs.secret);
+    const hook = await asSiteAdmin(c, () =>
+      createOrAdopt(c, GLOBAL_HOOKS, inputs, { name: "web", ...writeBody(inputs) }, joinId, outputsOf),
+    );
+    return { id: joinId(hook.id), outs: outputsOf(hook) };
   },
-);
+
+  async read(id, props) {
+    const c = client();
+    const hook = await readOrGone(() => webhookApi(c, GLOBAL_HOOKS).get(hookIdOf(id)), siteAdmin(c));
+    if (!hook) return {};
+    return { id, props: globalOutputs(props?.importId, hook, props?.secret) };
+  },
+
+  async update(id, _olds, news) {
+    const c = client();
+    // PATCH resets omitted parameters to their defaults, so the whole desired state is always sent.
+    const hook = await asSiteAdmin(c, () =>
+      webhookApi(c, GLOBAL_HOOKS).update(hookIdOf(id), writeBody(news)),
+    );
+    return { outs: globalOutputs(news.importId, hook, news.secret) };
+  },
+
+  async delete(id) {
+    const c = client();
+    await deleteIgnoringGone(() => webhookApi(c, GLOBAL_HOOKS).delete(hookIdOf(id)), siteAdmin(c));
+  },
+});
 
 // ---------------------------------------------------------------------------------------------
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-/** A webhook of the whole installation (site administrators only). id: `hookId`. */
+/**
+ * A webhook of the whole installation (`/admin/hooks`). Needs the **classic token of a site
+ * administrator**; any other token gets an error saying so (the API answers 404 to everyone else,
+ * which the provider never mistakes for a deleted hook). Nothing forces replacement.
+ */
 export class GlobalWebhook extends HostingResource {
   constructor(name: string, args: GlobalWebhookArgs, opts?: pulumi.CustomResourceOptions) {
     super(globalWebhookProvider, name, args, WEBHOOK_OUTPUTS, opts);

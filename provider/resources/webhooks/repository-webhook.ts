@@ -58,7 +58,12 @@ export const repositoryWebhookInputs = z.object({
 
 export type RepositoryWebhookInputs = z.infer<typeof repositoryWebhookInputs>;
 export type RepositoryWebhookOutputs = RepositoryWebhookInputs &
-  WebhookState & { testUrl: string; deliveriesUrl: string };
+  WebhookState & {
+    /** The API URL that makes the hook deliver the repository's latest push again. */
+    testUrl: string;
+    /** The API URL that lists the hook's recent deliveries. */
+    deliveriesUrl: string;
+  };
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -100,16 +105,18 @@ const hooksOf = (owner: string, repo: string): HookPlace => ({
   hook: (hook_id) => ROUTES.repoHooks.get.path({ owner, repo, hook_id }),
 });
 
+const KIND = "RepositoryWebhook";
 const ID_FORMAT = ["owner", "repository", "hookId"] as const;
 const parseId = (id: string) => {
-  const [owner = "", repository = "", hookId = ""] = splitId(id, ID_FORMAT, "RepositoryWebhook");
+  const [owner = "", repository = "", hookId = ""] = splitId(id, ID_FORMAT, KIND);
   return { owner, repository, hookId };
 };
 
 export const repositoryWebhookProvider = defineProvider<
   typeof repositoryWebhookInputs,
   RepositoryWebhookOutputs
->("RepositoryWebhook", {
+>(KIND, {
+  idFormat: ID_FORMAT,
   inputs: repositoryWebhookInputs,
   rules: repositoryWebhookRules,
   adoptedId: (inputs) =>
@@ -153,7 +160,11 @@ export const repositoryWebhookProvider = defineProvider<
 
 const OUTPUTS = ["owner", "repository", ...WEBHOOK_OUTPUTS, "testUrl", "deliveriesUrl"] as const;
 
-/** A webhook of one repository. id: `owner/repository/hookId`. */
+/**
+ * A webhook of one repository (`/repos/{owner}/{repo}/hooks`). Needs a token that administers the
+ * repository: classic scope `admin:repo_hook` (or `write:repo_hook` without delete, or `repo`), or
+ * the fine-grained permission `repository_hooks` write. Example: `examples/webhooks/`.
+ */
 export class RepositoryWebhook extends HostingResource {
   constructor(name: string, args: RepositoryWebhookArgs, opts?: pulumi.CustomResourceOptions) {
     super(repositoryWebhookProvider, name, args, OUTPUTS, opts);

@@ -89,8 +89,11 @@ export interface WebhookInputs {
 export interface WebhookState {
   /** The webhook's id on the server (the `X-Service-Hook-ID` of its deliveries). */
   hookId: number;
+  /** The API URL that sends the hook a `ping` event. */
   pingUrl: string;
+  /** When the hook was created, as the server reports it (ISO 8601). */
   createdAt: string;
+  /** When the hook was last changed, as the server reports it (ISO 8601). */
   updatedAt: string;
 }
 

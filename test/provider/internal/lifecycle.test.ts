@@ -21,6 +21,7 @@ const forbidden = new HostingApiError({ code: "forbidden", status: 403 });
 
 function provider(overrides: Partial<ProviderSpec<typeof inputs, Outputs>> = {}) {
   const spec: ProviderSpec<typeof inputs, Outputs> = {
+    idFormat: ["id"],
     inputs,
     rules: { name: { replace: true }, tags: { set: true } },
     create: vi.fn(async (i: Inputs) => ({ id: "1", outs: { ...i, serverId: 1 } })),
@@ -131,6 +132,7 @@ describe("inputs as the program wrote them", () => {
 
   it("reports a value written in another form (an id as a number) in the program's form", async () => {
     const spec: ProviderSpec<typeof ids, IdInputs & { serverId: number }> = {
+      idFormat: ["id"],
       inputs: ids,
       rules: { name: {}, importId: { createOnly: true } },
       create: vi.fn(async (i: IdInputs) => ({ id: "1", outs: { ...i, serverId: 1 } })),
@@ -174,6 +176,7 @@ describe("inputs as the program wrote them", () => {
   it("never records a secret's written form", async () => {
     const secrets = z.object({ token: z.string().trim() });
     const p = defineProvider("Thing", {
+      idFormat: ["id"],
       inputs: secrets,
       rules: { token: { secret: true } },
       create: async (i: { token: string }) => ({ id: "1", outs: i }),
