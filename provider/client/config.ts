@@ -1,4 +1,4 @@
-import { HostingApiError } from "./errors";
+import { configurationError } from "./errors";
 import { API_VERSION_DEFAULT } from "./schemas";
 
 export { API_VERSION_2026, API_VERSION_DEFAULT, KNOWN_API_VERSIONS } from "./schemas";
@@ -25,18 +25,20 @@ export function normaliseBaseUrl(raw: string, source = "hosting:baseUrl"): strin
   try {
     url = new URL(text);
   } catch {
-    throw configError(
+    throw configurationError(
       `${source} must be an absolute http(s) URL such as https://hosting.example.com; got "${text}"`,
     );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw configError(`${source} must use http or https; got "${url.protocol.replace(/:$/, "")}"`);
+    throw configurationError(`${source} must use http or https; got "${url.protocol.replace(/:$/, "")}"`);
   }
   if (url.username || url.password) {
-    throw configError(`${source} must not carry credentials; set hosting:token (or HOSTING_TOKEN) instead`);
+    throw configurationError(
+      `${source} must not carry credentials; set hosting:token (or HOSTING_TOKEN) instead`,
+    );
   }
   if (url.search || url.hash) {
-    throw configError(`${source} must not have a query or fragment; got "${text}"`);
+    throw configurationError(`${source} must not have a query or fragment; got "${text}"`);
   }
   const path = url.pathname.replace(/\/+$/, "");
   return `${url.origin}${path === "" ? SELF_MANAGED_API_PREFIX : path}`;
@@ -66,19 +68,19 @@ export function resolveSettings(
   };
   const base = pick("baseUrl", "HOSTING_BASE_URL");
   if (!base) {
-    throw configError(
+    throw configurationError(
       "No API address: set the stack config hosting:baseUrl or the environment variable HOSTING_BASE_URL",
     );
   }
   const token = pick("token", "HOSTING_TOKEN");
   if (!token) {
-    throw configError(
+    throw configurationError(
       "No token: set the secret stack config hosting:token (pulumi config set --secret hosting:token ...) or HOSTING_TOKEN",
     );
   }
   const version = pick("apiVersion", "HOSTING_API_VERSION");
   if (version && !/^\d{4}-\d{2}-\d{2}$/.test(version.value)) {
-    throw configError(
+    throw configurationError(
       `${version.source} must be a date such as ${API_VERSION_DEFAULT}; got "${version.value}"`,
     );
   }
@@ -87,8 +89,4 @@ export function resolveSettings(
     token: token.value,
     apiVersion: version?.value,
   };
-}
-
-function configError(message: string): HostingApiError {
-  return new HostingApiError({ code: "configuration", apiMessage: message });
 }

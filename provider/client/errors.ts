@@ -353,21 +353,11 @@ export function refusedError(message: string, hint: string): HostingApiError {
 }
 
 /**
- * The platform's 422 "already exists", restated: which object holds the name and how to adopt it.
- * Keeps the failed request's method and path.
+ * The API's 422, restated in the program's terms: a name already taken and the object to adopt
+ * instead, or a value the request cannot use (an app not available to an environment) and those
+ * that are. Keeps the failed request's method and path.
  */
-export function alreadyExistsError(where: RequestAt, message: string, hint: string): HostingApiError {
-  return new HostingApiError({
-    code: "validation_failed",
-    status: 422,
-    ...at(where),
-    apiMessage: message,
-    hint,
-  });
-}
-
-/** A value the API may accept but this request cannot use (an app not available to an environment). */
-export function unavailableError(where: RequestAt, message: string, hint: string): HostingApiError {
+export function validationError(where: RequestAt, message: string, hint: string): HostingApiError {
   return new HostingApiError({
     code: "validation_failed",
     status: 422,
@@ -391,6 +381,11 @@ export function notAllowedError(where: RequestAt, message: string, hint: string)
  */
 export function featureOffError(where: RequestAt, message: string, hint: string): HostingApiError {
   return new HostingApiError({ code: "not_found", ...at(where), apiMessage: message, hint });
+}
+
+/** An answer the provider cannot use, where no single request is to blame (a malformed public key). */
+export function unusableAnswerError(message: string): HostingApiError {
+  return new HostingApiError({ code: "unexpected_response", apiMessage: message });
 }
 
 /** An enumeration value in an answer that this version does not know, so the object cannot be managed. */

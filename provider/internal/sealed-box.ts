@@ -8,7 +8,7 @@
  * serialised provider. Public keys are fetched once per key route per process and fetched again
  * when the server refuses a value as sealed for another key (the key was rotated).
  */
-import { HostingApiError, isHostingApiError } from "../client/errors";
+import { isHostingApiError, unusableAnswerError } from "../client/errors";
 import type { HostingClient } from "../client/http";
 import { type ApiRegistryPublicKey, apiRegistryPublicKeySchema } from "../client/schemas";
 
@@ -34,10 +34,9 @@ export async function seal(plaintext: string, publicKey: string): Promise<string
     key = new Uint8Array();
   }
   if (key.length !== s.crypto_box_PUBLICKEYBYTES) {
-    throw new HostingApiError({
-      code: "unexpected_response",
-      apiMessage: `the server's public key is not a base64 Curve25519 key of ${s.crypto_box_PUBLICKEYBYTES} bytes`,
-    });
+    throw unusableAnswerError(
+      `the server's public key is not a base64 Curve25519 key of ${s.crypto_box_PUBLICKEYBYTES} bytes`,
+    );
   }
   return s.to_base64(s.crypto_box_seal(plaintext, key), s.base64_variants.ORIGINAL);
 }

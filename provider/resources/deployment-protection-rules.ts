@@ -17,8 +17,8 @@ import {
   isHostingApiError,
   isNotFound,
   notFoundError,
-  unavailableError,
   unexpectedResponse,
+  validationError,
 } from "../client/errors";
 import type { HostingClient } from "../client/http";
 import { ROUTES } from "../client/routes";
@@ -244,7 +244,7 @@ function unavailable(
   available: ApiProtectionRuleApp[],
 ): HostingApiError {
   const names = available.map((a) => `${a.slug} (${a.id})`).join(", ");
-  return unavailableError(
+  return validationError(
     { method: "POST", path },
     `${KIND}: integrationId ${inputs.integrationId} is not available to environment "${inputs.environment}" of ${inputs.owner}/${inputs.repository}; ${names ? `available: ${names}` : "none is available"}`,
     `Set integrationId to an available app's id, or install the app on ${inputs.owner}`,

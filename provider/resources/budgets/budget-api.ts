@@ -10,12 +10,12 @@
  *   and what to do, so refresh never drops a budget that still exists and destroy never forgets one.
  */
 import {
-  alreadyExistsError,
   featureOffError,
   type HostingApiError,
   isHostingApiError,
   isNotFound,
   notFoundError,
+  validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { ROUTES } from "../../client/routes";
@@ -221,7 +221,7 @@ export function budgetApi(c: HostingClient, enterprise: string) {
       if (isNotFound(e)) return featureOff(e) ?? noEnterprise(e);
       if (e.status !== 422 || !e.errors.some((d) => d.code === "already_exists")) return e;
       const existing = await api.find(key).catch(() => undefined);
-      return alreadyExistsError(
+      return validationError(
         { method: "POST", path: collection },
         `enterprise ${enterprise} already has a ${key.type} budget for ${key.productSku ?? "this SKU"} with scope ${key.scope}${key.entityName ? ` ${key.entityName}` : ""}${key.user ? ` (user ${key.user})` : ""}`,
         `Set importId${existing ? ` to "${existing.id}"` : ""} to bring it under management instead of creating a second one`,

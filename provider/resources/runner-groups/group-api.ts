@@ -7,11 +7,11 @@
  */
 import { z } from "zod";
 import {
-  alreadyExistsError,
   type HostingApiError,
   isHostingApiError,
   isNotFound,
   notFoundError,
+  validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { itemsOf } from "../../client/pagination";
@@ -152,7 +152,7 @@ async function converge(
 function nameTaken(e: unknown, kind: string, name: string): HostingApiError | undefined {
   if (!isHostingApiError(e) || e.status !== 422 || !e.errors.some((d) => d.code === "already_exists"))
     return undefined;
-  return alreadyExistsError(
+  return validationError(
     e,
     `a runner group named "${name}" already exists`,
     `Set importId to its id to bring it under management as a ${kind}`,

@@ -11,12 +11,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
-  alreadyExistsError,
   configurationError,
   type HostingApiError,
   isHostingApiError,
   isNotFound,
   notFoundError,
+  validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import {
@@ -258,7 +258,7 @@ async function alreadyExists(
     .list()
     .then((hooks) => hooks.find((h) => h.config.url === url))
     .catch(() => undefined);
-  return alreadyExistsError(
+  return validationError(
     { method: "POST", path: place.collection },
     `a webhook for ${url} already exists there${existing ? ` (id ${existing.id})` : ""}`,
     existing
