@@ -31,6 +31,7 @@ import {
   apiDeploymentProtectionRuleSchema,
 } from "../client/schemas";
 import { fields } from "../internal/check";
+import { collectionReads } from "../internal/collection-reads";
 import { client, notice } from "../internal/context";
 import { type FieldRules, lowerCased } from "../internal/diff";
 import { joinId, numericPart, splitId } from "../internal/ids";
@@ -167,28 +168,42 @@ const integrationsOf =
 const ruleApi = (c: HostingClient, where: Where) => {
   const collection = P.list.path(at(where));
   const apps = P.apps.path(at(where));
+  /** The environment's rules come in one answer (the route takes no page parameters). */
+  const list = async () =>
+    (await c.get(collection, { schema: apiDeploymentProtectionRuleListSchema })).data
+      .custom_deployment_protection_rules;
+  const writing = <T>(run: () => Promise<T>) => collectionReads.write(c, collection, run);
   return {
     collection,
-    get: async (ruleId: number) =>
-      (
-        await c.get(P.get.path({ ...at(where), protection_rule_id: ruleId }), {
-          schema: apiDeploymentProtectionRuleSchema,
-        })
-      ).data,
-    /** The environment's rules come in one answer (the route takes no page parameters). */
-    list: async () =>
-      (await c.get(collection, { schema: apiDeploymentProtectionRuleListSchema })).data
-        .custom_deployment_protection_rules,
-    create: async (integrationId: number) =>
-      (
-        await c.post(
-          P.create.path(at(where)),
-          { integration_id: integrationId },
-          { schema: apiDeploymentProtectionRuleSchema },
-        )
-      ).data,
+    /** One rule; reads of several rules of the environment in a run share its list. */
+    get: (ruleId: number) =>
+      collectionReads.read(c, {
+        collection,
+        key: String(ruleId),
+        keyOf: (r: ApiDeploymentProtectionRule) => String(r.id),
+        list,
+        single: async () =>
+          (
+            await c.get(P.get.path({ ...at(where), protection_rule_id: ruleId }), {
+              schema: apiDeploymentProtectionRuleSchema,
+            })
+          ).data,
+      }),
+    list,
+    create: (integrationId: number) =>
+      writing(
+        async () =>
+          (
+            await c.post(
+              P.create.path(at(where)),
+              { integration_id: integrationId },
+              { schema: apiDeploymentProtectionRuleSchema },
+            )
+          ).data,
+      ),
     available: (): Promise<ApiProtectionRuleApp[]> => c.paginate(apps, { select: integrationsOf(apps) }),
-    delete: (ruleId: number) => c.delete(P.delete.path({ ...at(where), protection_rule_id: ruleId })),
+    delete: (ruleId: number) =>
+      writing(() => c.delete(P.delete.path({ ...at(where), protection_rule_id: ruleId }))),
   };
 };
 

@@ -27,6 +27,7 @@ import {
   apiBudgetListSchema,
   apiBudgetSchema,
 } from "../../client/schemas";
+import { collectionReads } from "../../internal/collection-reads";
 import { deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 
 /** A budget as the server has it, whichever answer it came from. */
@@ -155,12 +156,25 @@ export function budgetApi(c: HostingClient, enterprise: string) {
       return found && liveBudget(found, key.productSku);
     },
 
-    /** The budget, or undefined when it is gone (a 404 that means anything else fails). */
-    read: (budgetId: string): Promise<LiveBudget | undefined> =>
-      readOrGone(
-        async () => liveBudget((await c.get(path(budgetId), { ...VERSION, schema: apiBudgetSchema })).data),
+    /**
+     * The budget, or undefined when it is gone (a 404 that means anything else fails). Reads of
+     * several budgets of the enterprise in a run share its list; `wantedSku` picks the SKU a list
+     * item's array names, as the program manages it.
+     */
+    read: async (budgetId: string, wantedSku?: string): Promise<LiveBudget | undefined> => {
+      const found = await readOrGone(
+        () =>
+          collectionReads.read(c, {
+            collection,
+            key: budgetId,
+            keyOf: (b: ApiBudget) => b.id,
+            list: () => api.list(),
+            single: async () => (await c.get(path(budgetId), { ...VERSION, schema: apiBudgetSchema })).data,
+          }),
         { explain: whyNotFound },
-      ),
+      );
+      return found && liveBudget(found, wantedSku);
+    },
 
     /** The budget `importId` names, or an error saying there is none. */
     async adopt(budgetId: string): Promise<LiveBudget> {
@@ -175,20 +189,25 @@ export function budgetApi(c: HostingClient, enterprise: string) {
     },
 
     /** One POST; its 404 and 422 answers are explained by `createFailure`. */
-    create: async (body: ApiBudgetWrite) =>
-      liveBudget(
-        (await c.post(B.create.path({ enterprise }), body, { ...VERSION, schema: apiBudgetEnvelopeSchema }))
-          .data.budget,
-      ),
+    create: (body: ApiBudgetWrite) =>
+      collectionReads.write(c, collection, async () => {
+        const answer = await c.post(B.create.path({ enterprise }), body, {
+          ...VERSION,
+          schema: apiBudgetEnvelopeSchema,
+        });
+        return liveBudget(answer.data.budget);
+      }),
 
     /** The whole desired state, so repeating it after a failure is safe. */
     async update(budgetId: string, body: ApiBudgetWrite): Promise<LiveBudget> {
       try {
-        const answer = await c.patch(B.update.path({ enterprise, budget_id: budgetId }), body, {
-          ...VERSION,
-          idempotent: true,
-          schema: apiBudgetEnvelopeSchema,
-        });
+        const answer = await collectionReads.write(c, collection, () =>
+          c.patch(B.update.path({ enterprise, budget_id: budgetId }), body, {
+            ...VERSION,
+            idempotent: true,
+            schema: apiBudgetEnvelopeSchema,
+          }),
+        );
         return liveBudget(answer.data.budget);
       } catch (e) {
         if (!isNotFound(e)) throw e;
@@ -208,9 +227,15 @@ export function budgetApi(c: HostingClient, enterprise: string) {
 
     /** Deletes the budget; one already gone is done, but the feature being off is an error. */
     remove: (budgetId: string): Promise<void> =>
-      deleteIgnoringGone(() => c.delete(B.delete.path({ enterprise, budget_id: budgetId }), VERSION), {
-        explain: async (e) => featureOff(e),
-      }),
+      deleteIgnoringGone(
+        () =>
+          collectionReads.write(c, collection, () =>
+            c.delete(B.delete.path({ enterprise, budget_id: budgetId }), VERSION),
+          ),
+        {
+          explain: async (e) => featureOff(e),
+        },
+      ),
 
     /**
      * What a failed create means to the user: the feature off or the enterprise unknown (404), or

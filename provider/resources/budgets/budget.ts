@@ -368,7 +368,7 @@ export const budgetProvider = defineProvider<typeof budgetInputs, BudgetOutputs>
 
   async read(id, props) {
     const { enterprise, budgetId } = parseId(id);
-    const live = await budgetApi(client(), enterprise).read(budgetId);
+    const live = await budgetApi(client(), enterprise).read(budgetId, props?.productSku);
     if (!live) return {};
     return {
       id,

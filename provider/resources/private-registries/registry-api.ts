@@ -13,6 +13,7 @@ import {
   apiPrivateRegistrySchema,
   type PrivateRegistryOidcField,
 } from "../../client/schemas";
+import { collectionReads } from "../../internal/collection-reads";
 import { withSealedValue } from "../../internal/sealed-box";
 
 /** The body of a create or a full update, as the provider sends it (the sealed value travels apart). */
@@ -29,19 +30,36 @@ export interface ApiPrivateRegistryWrite extends Partial<Record<PrivateRegistryO
 const R = ROUTES.privateRegistries;
 const registryPath = (org: string, secret_name: string) => R.get.path({ org, secret_name });
 
-export const registryApi = (c: HostingClient) => ({
-  get: async (org: string, name: string) =>
-    (await c.get(registryPath(org, name), { schema: apiPrivateRegistrySchema })).data,
+const listOf = (c: HostingClient, org: string) =>
+  c.paginate(R.list.path({ org }), { select: itemsOf("configurations"), schema: apiPrivateRegistrySchema });
 
-  list: (org: string) =>
-    c.paginate(R.list.path({ org }), { select: itemsOf("configurations"), schema: apiPrivateRegistrySchema }),
+/** Writes to an organisation's registries: lists of them from before a write are not used after it. */
+const writing = <T>(c: HostingClient, org: string, run: () => Promise<T>) =>
+  collectionReads.write(c, R.list.path({ org }), run);
+
+export const registryApi = (c: HostingClient) => ({
+  /** One registry; reads of several registries of an organisation in a run share its list. */
+  get: (org: string, name: string) =>
+    collectionReads.read(c, {
+      collection: R.list.path({ org }),
+      key: name,
+      keyOf: (r: ApiPrivateRegistry) => r.name,
+      list: () => listOf(c, org),
+      single: async () => (await c.get(registryPath(org, name), { schema: apiPrivateRegistrySchema })).data,
+    }),
+
+  list: (org: string) => listOf(c, org),
 
   /** POST; with a plaintext, it is sealed for the organisation's key first. */
   create: (org: string, body: ApiPrivateRegistryWrite, plaintext: string | undefined) =>
     sealedWrite(c, org, plaintext, async (sealed) => {
       const path = R.create.path({ org });
       try {
-        return (await c.post(path, { ...body, ...sealed }, { schema: apiPrivateRegistrySchema })).data;
+        return await writing(
+          c,
+          org,
+          async () => (await c.post(path, { ...body, ...sealed }, { schema: apiPrivateRegistrySchema })).data,
+        );
       } catch (e) {
         throw isNotFound(e)
           ? notFoundError({
@@ -64,10 +82,13 @@ export const registryApi = (c: HostingClient) => ({
    */
   update: (org: string, name: string, body: ApiPrivateRegistryWrite, plaintext: string | undefined) =>
     sealedWrite(c, org, plaintext, async (sealed) => {
-      await c.patch(R.update.path({ org, secret_name: name }), { ...body, ...sealed }, { idempotent: true });
+      await writing(c, org, () =>
+        c.patch(R.update.path({ org, secret_name: name }), { ...body, ...sealed }, { idempotent: true }),
+      );
     }),
 
-  delete: (org: string, name: string) => c.delete(R.delete.path({ org, secret_name: name })),
+  delete: (org: string, name: string) =>
+    writing(c, org, () => c.delete(R.delete.path({ org, secret_name: name }))),
 });
 
 /** Runs the write with the value sealed, or as it is when there is no value (OIDC). */

@@ -17,6 +17,7 @@ import { z } from "zod";
 import { isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { type ApiPropertyValue, apiPropertyValueSchema, PROPERTY_NAME_PATTERN } from "../../client/schemas";
+import { SHARED_READ_MS } from "../../internal/collection-reads";
 import { client } from "../../internal/context";
 import { type FieldRules, sameValue } from "../../internal/diff";
 import { splitId } from "../../internal/ids";
@@ -73,13 +74,6 @@ export interface ValueCollection {
   /** The likely causes of a 404 there, in order. */
   notFound: readonly string[];
 }
-
-/**
- * How long an answer is shared after it was sent: long enough for every read of one refresh to
- * reuse it, short enough that a process living longer (tests calling the provider directly) soon
- * sees changes made by other means.
- */
-export const SHARED_READ_MS = 10_000;
 
 const reads = new SharedReads<ApiPropertyValue[]>(SHARED_READ_MS);
 

@@ -16,6 +16,7 @@ import {
 import type { HostingClient } from "../../client/http";
 import { itemsOf } from "../../client/pagination";
 import { apiRunnerGroupSchema } from "../../client/schemas";
+import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
 import { sameValue } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
@@ -51,12 +52,16 @@ export interface GroupRoutes {
 
 /** The paths of one group. */
 interface GroupAt {
+  collection: string;
+  id: string;
   group: string;
   runners: string;
   access: string;
 }
 
 const groupAt = (routes: GroupRoutes, owner: string, groupId: number | string): GroupAt => ({
+  collection: routes.collection(owner),
+  id: String(groupId),
   group: routes.group(owner, groupId),
   runners: routes.runners(owner, groupId),
   access: routes.access(owner, groupId),
@@ -98,7 +103,14 @@ async function readGroup(
   access: AccessList,
   readRunners: boolean,
 ): Promise<LiveGroup> {
-  const api = (await c.get(at.group, { schema: apiRunnerGroupSchema })).data;
+  // Reads of several groups of one owner in a run share the owner's list of groups.
+  const api = await collectionReads.read(c, {
+    collection: at.collection,
+    key: at.id,
+    keyOf: (g) => String(g.id),
+    list: () => c.paginate(at.collection, { select: itemsOf("runner_groups"), schema: apiRunnerGroupSchema }),
+    single: async () => (await c.get(at.group, { schema: apiRunnerGroupSchema })).data,
+  });
   return {
     settings: settingsFromApi(api),
     access: api.visibility === "selected" ? await listIds(c, at.access, access.items) : undefined,
@@ -131,7 +143,11 @@ async function converge(
   let next = live;
   if (settingsDiffer(live.settings, inputs)) {
     const body = settingsBody(inputs);
-    const api = (await c.patch(at.group, body, { idempotent: true, schema: apiRunnerGroupSchema })).data;
+    const api = await collectionReads.write(
+      c,
+      at.collection,
+      async () => (await c.patch(at.group, body, { idempotent: true, schema: apiRunnerGroupSchema })).data,
+    );
     next = {
       ...live,
       settings: settingsFromApi(api),
@@ -195,7 +211,12 @@ async function createGroup<I extends GroupSettingsInputs>(
       ...(desired.runners !== undefined ? { runners: desired.runners } : {}),
     };
     const made = await createWithoutDuplicates(
-      async () => (await c.post(collection, body, { schema: apiRunnerGroupSchema })).data,
+      () =>
+        collectionReads.write(
+          c,
+          collection,
+          async () => (await c.post(collection, body, { schema: apiRunnerGroupSchema })).data,
+        ),
       async () =>
         (
           await c.paginate(collection, { select: itemsOf("runner_groups"), schema: apiRunnerGroupSchema })
@@ -267,7 +288,9 @@ export function groupMethods<I extends GroupSettingsInputs>(
         );
         return;
       }
-      await deleteIgnoringGone(() => client().delete(parseId(id).at.group));
+      const { at } = parseId(id);
+      const c = client();
+      await deleteIgnoringGone(() => collectionReads.write(c, at.collection, () => c.delete(at.group)));
     },
   };
 }

@@ -28,6 +28,7 @@ import {
   WEBHOOK_CONTENT_TYPES,
 } from "../../client/schemas";
 import { fields } from "../../internal/check";
+import { collectionReads } from "../../internal/collection-reads";
 import { sameValue } from "../../internal/diff";
 import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/lifecycle";
 
@@ -183,17 +184,34 @@ export interface HookPlace {
   hook(hookId: number | string): string;
 }
 
-export const webhookApi = (c: HostingClient, place: HookPlace) => ({
-  get: async (hookId: number | string) =>
-    (await c.get(place.hook(hookId), { schema: apiWebhookSchema })).data,
-  list: () => c.paginate(place.collection, { schema: apiWebhookSchema }),
-  create: async (body: ApiWebhookWrite) =>
-    (await c.post(place.collection, body, { schema: apiWebhookSchema })).data,
-  /** Every update sends the whole desired state, so repeating it after a failure is safe. */
-  update: async (hookId: number | string, body: ApiWebhookWrite) =>
-    (await c.patch(place.hook(hookId), body, { idempotent: true, schema: apiWebhookSchema })).data,
-  delete: (hookId: number | string) => c.delete(place.hook(hookId)),
-});
+/**
+ * The hooks of one place. Reads of several hooks of one place in a run share the collection's list
+ * (`collectionReads`); every write goes through it, so no list from before a write is used after it.
+ */
+export const webhookApi = (c: HostingClient, place: HookPlace) => {
+  const list = () => c.paginate(place.collection, { schema: apiWebhookSchema });
+  const writing = <T>(run: () => Promise<T>) => collectionReads.write(c, place.collection, run);
+  return {
+    get: (hookId: number | string) =>
+      collectionReads.read(c, {
+        collection: place.collection,
+        key: String(hookId),
+        keyOf: (h: ApiWebhook) => String(h.id),
+        list,
+        single: async () => (await c.get(place.hook(hookId), { schema: apiWebhookSchema })).data,
+      }),
+    list,
+    create: (body: ApiWebhookWrite) =>
+      writing(async () => (await c.post(place.collection, body, { schema: apiWebhookSchema })).data),
+    /** Every update sends the whole desired state, so repeating it after a failure is safe. */
+    update: (hookId: number | string, body: ApiWebhookWrite) =>
+      writing(
+        async () =>
+          (await c.patch(place.hook(hookId), body, { idempotent: true, schema: apiWebhookSchema })).data,
+      ),
+    delete: (hookId: number | string) => writing(() => c.delete(place.hook(hookId))),
+  };
+};
 
 /**
  * Creates, or adopts `importId`, without ever leaving a duplicate: after an ambiguous failure it

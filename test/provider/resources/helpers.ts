@@ -1,6 +1,8 @@
 /** Shared set-up of the lifecycle suites: a sandbox server and a provider configured against it. */
+
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../../emulator/index";
+import { collectionReads } from "../../../provider/internal/collection-reads";
 import { configure } from "../../../provider/internal/context";
 
 export async function startSandbox(): Promise<RunningEmulator> {
@@ -23,6 +25,8 @@ export function useSandbox(bind: (emulator: RunningEmulator) => void): void {
   beforeEach(async () => {
     if (!emulator) return;
     await control(emulator, "POST", "/reset");
+    // Each test starts as a new provider process would: no list of an earlier test answers its reads.
+    collectionReads.clear();
     useToken(emulator, "svcp_siteadmin");
   });
 }

@@ -5,6 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
 import { UNKNOWN } from "../../../provider/internal/check";
+import { collectionReads } from "../../../provider/internal/collection-reads";
 import {
   type GlobalWebhookInputs,
   globalWebhookProvider as globalProvider,
@@ -430,5 +431,27 @@ describe("ids that name another path", () => {
       /hook_id must be a positive/,
     );
     expect(emulator.controls.counts().total).toBe(0);
+  });
+});
+
+describe("refresh of many hooks of one repository", () => {
+  it("shares the repository's list: 1 single GET, then one list page per 100 hooks", async () => {
+    const made = [];
+    for (let i = 0; i < 120; i++) {
+      made.push(await repoProvider.create(await checked({ ...base, url: `https://ci.example.com/h/${i}` })));
+    }
+    collectionReads.clear(); // a refresh is a new provider process
+    emulator.controls.clearLog();
+    const read = await Promise.all(made.map((m) => repoProvider.read(m.id, m.outs)));
+    expect(read.map((r) => r.props?.url)).toEqual(made.map((m) => m.outs.url));
+    expect(emulator.controls.counts().byRoute).toEqual({
+      "GET /repos/{owner}/{repo}/hooks/{hook_id}": 1,
+      "GET /repos/{owner}/{repo}/hooks": 2,
+    });
+    // A hook deleted outside Pulumi is not in the list: its single GET says it is gone.
+    await api(emulator, "DELETE", `/repos/acme-eng/api/hooks/${made[0]?.outs.hookId}`);
+    collectionReads.clear();
+    expect(await repoProvider.read(made[1]?.id ?? "", made[1]?.outs)).toMatchObject({ id: made[1]?.id });
+    expect(await repoProvider.read(made[0]?.id ?? "", made[0]?.outs)).toEqual({});
   });
 });
