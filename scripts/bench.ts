@@ -7,7 +7,8 @@
  *
  * Environment: BENCH_N (default 300; a list such as 300,1000), BENCH_LATENCY_MS (default 0,25),
  * BENCH_PARALLEL (e.g. 4,8,16,32,64: also run up and destroy with --parallel P at 25 ms),
- * BENCH_REPEAT (default 1: samples per figure, the median kept). Needs the Pulumi CLI on PATH; everything else lives in a temporary folder
+ * BENCH_REPEAT (default 1: samples per figure, the median kept), BENCH_MIX (`hooks`: every resource a
+ * webhook of one repository, where refresh reads share the repository's list; default a mix of families). Needs the Pulumi CLI on PATH; everything else lives in a temporary folder
  * removed at the end.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -15,7 +16,15 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmulator } from "../emulator/index";
 import { BenchProgram, gnuTimeAvailable, packLibrary, requirePulumi } from "./bench/cli";
-import { FLOOR_JS, MIX_DESCRIPTION, MIX_JS, mixCounts, OURS_JS } from "./bench/programs";
+import {
+  FLOOR_JS,
+  HOOKS_DESCRIPTION,
+  HOOKS_ONLY,
+  MIX_DESCRIPTION,
+  MIX_JS,
+  mixCounts,
+  OURS_JS,
+} from "./bench/programs";
 import {
   BOUND_EXPLANATION,
   type Cell,
@@ -131,7 +140,7 @@ async function main(): Promise<void> {
       `load average (1 min) at start ${loadAtStart[0]?.toFixed(1)}, at end ${loadAtEnd[0]?.toFixed(1)}: ` +
         "other work on the machine skews the figures; ours and the floor alternate operation by operation",
       "",
-      `ours: ${MIX_DESCRIPTION}`,
+      `ours: ${HOOKS_ONLY ? HOOKS_DESCRIPTION : MIX_DESCRIPTION}`,
       ...counts.map(
         (n) =>
           `  N=${n}: ${Object.entries(mixCounts(n))

@@ -14,9 +14,27 @@ const REPOS = [
   ["acme-ops", "infra"],
 ];
 
+// BENCH_MIX=hooks: every resource a webhook of one repository (the collection-read case).
+const HOOKS_ONLY = process.env.BENCH_MIX === "hooks";
+
 exports.mix = function mix(n) {
   const specs = [];
   for (let i = 0; i < n; i++) {
+    if (HOOKS_ONLY) {
+      specs.push({
+        key: "r" + i,
+        family: "RepositoryWebhook",
+        args: {
+          owner: "acme-eng",
+          repository: "api",
+          url: "https://ci.example.com/hooks/" + i,
+          contentType: "json",
+          secret: "secret-" + i,
+          events: ["push", "pull_request"],
+        },
+      });
+      continue;
+    }
     const block = Math.floor(i / 10);
     const slot = i % 10;
     const key = "r" + i;
@@ -59,6 +77,12 @@ exports.mix = function mix(n) {
 };
 `;
 
+/** Whether BENCH_MIX asks for webhooks of one repository only (read by the programs too). */
+export const HOOKS_ONLY = process.env.BENCH_MIX === "hooks";
+
+export const HOOKS_DESCRIPTION =
+  "BENCH_MIX=hooks: every resource a RepositoryWebhook of acme-eng/api (distinct URLs, json, a secret, 2 events)";
+
 export const MIX_DESCRIPTION = [
   "per 10 resources: 5 RepositoryWebhook (3 on acme-eng/api, 1 acme-eng/web, 1 acme-ops/infra; distinct",
   "URLs, json, a secret, 2 events), 2 GlobalWebhook (distinct URLs), 2 OrgRunnerGroup (acme-eng and",
@@ -77,7 +101,7 @@ export function mixCounts(n: number): Record<string, number> {
   for (let i = 0; i < n; i++) {
     const block = Math.floor(i / 10);
     const slot = i % 10;
-    if (slot < 5) add("RepositoryWebhook");
+    if (HOOKS_ONLY || slot < 5) add("RepositoryWebhook");
     else if (slot === 6 && block === 0 && n > 7) add("RunnerGroupRunners");
     else if (slot === 6 && block === 1) add("OrgMembership");
     else if (slot < 7) add("GlobalWebhook");
