@@ -34,6 +34,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          globalSetup: ["test/e2e/global-setup.ts"],
           testTimeout: 600_000,
           hookTimeout: 600_000,
           fileParallelism: false,

@@ -119,8 +119,9 @@ beforeAll(async () => {
   program = new PulumiProgram("import", "");
   rmSync(join(program.dir, "index.js"));
   output = await hostingImport(program.dir);
-  program.npm("install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error");
-  await program.initStack(emulator.origin, TOKEN);
+  // The written package.json asks for what the template holds (the packed library, @pulumi/pulumi,
+  // TypeScript), so the program's node_modules stays the template's link.
+  await program.initStackFromEnvironment(emulator.origin, TOKEN);
 });
 
 afterAll(async () => {
@@ -156,8 +157,14 @@ describe("hosting-import end to end", () => {
   });
 
   it("adopts every object with no write beyond the secrets, and the drift check is clean", async () => {
-    await program.ok("config", "set", "--secret", "acmeEngApiHookCiExampleComHookSecret", "hook-secret");
-    await program.ok("config", "set", "--secret", "hookAuditExampleComSecret", "audit-secret");
+    await program.ok(
+      "config",
+      "set-all",
+      "--secret",
+      "acmeEngApiHookCiExampleComHookSecret=hook-secret",
+      "--secret",
+      "hookAuditExampleComSecret=audit-secret",
+    );
     emulator.controls.clearLog();
     const up = await program.ok("up", "--yes", "--skip-preview");
     const declared = readdirSync(program.dir)

@@ -58,16 +58,44 @@ function hostingResources(program: PulumiProgram) {
 
 const children: ChildProcess[] = [];
 
-afterAll(() => {
-  for (const child of children) child.kill();
+/**
+ * Stops a server started with `npx` and everything under it: `npx` runs the server as its child,
+ * so killing `npx` alone would leave the server running. It runs in its own process group, which
+ * is signalled as a whole.
+ */
+function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+  return exited;
+}
+
+/** Whether any process of the group is still alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+afterAll(async () => {
+  await Promise.all(children.map(stopGroup));
 });
 
 /** Starts `npx hosting-emulator --port 0` in the program's folder; resolves to its origin. */
-function startInstalledEmulator(dir: string): Promise<string> {
+function startInstalledEmulator(dir: string): Promise<{ origin: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
     const child = spawn("npx", ["--no-install", "hosting-emulator", "--port", "0"], {
       cwd: dir,
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
     children.push(child);
     let out = "";
@@ -77,7 +105,7 @@ function startInstalledEmulator(dir: string): Promise<string> {
       const match = /^listening on (http:\/\/\S+)\/api\/v3$/m.exec(out);
       if (match?.[1]) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve({ origin: match[1], child });
       }
     });
     child.stderr.on("data", (chunk: Buffer) => {
@@ -124,8 +152,8 @@ describe("installing pulumi-hosting", () => {
     expect(existsSync(join(installed, "provider"))).toBe(false);
     expect(existsSync(join(installed, "test"))).toBe(false);
 
-    const origin = await startInstalledEmulator(program.dir);
-    await program.initStack(origin, "svcp_siteadmin");
+    const { origin, child } = await startInstalledEmulator(program.dir);
+    await program.initStackFromEnvironment(origin, "svcp_siteadmin");
     const up = await program.ok("up", "--yes", "--skip-preview");
     const created = Number(/\+ (\d+) created/.exec(up.output)?.[1]);
     // Every resource of the demo, and the stack.
@@ -144,6 +172,13 @@ describe("installing pulumi-hosting", () => {
     for (const r of hostingResources(program)) {
       expect(String(r.outputs?.__provider)).toContain('require("pulumi-hosting/kinds/');
     }
+
+    // Stopping it stops the server under npx too: nothing of the group is left running.
+    const pid = child.pid ?? 0;
+    expect(groupAlive(pid)).toBe(true);
+    await stopGroup(child);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(groupAlive(pid)).toBe(false);
   });
 
   describe(`with the lowest supported @pulumi/pulumi (${LOWEST_PULUMI})`, () => {
@@ -167,11 +202,9 @@ new hosting.OrgMembership("mona", { org: "acme-eng", username: "mona" });
       expect(program.node('console.log(require("@pulumi/pulumi/package.json").version)').trim()).toBe(
         LOWEST_PULUMI,
       );
-      await program.initStack(emulator.origin, "svcp_siteadmin");
+      await program.initStackFromEnvironment(emulator.origin, "svcp_siteadmin");
       await program.ok("up", "--yes", "--skip-preview");
       expect(emulator.store.state.repoHooks).toHaveLength(1);
-      const clean = await program.run("preview", "--refresh", "--expect-no-changes");
-      expect(clean.code, clean.output).toBe(0);
       const hook = emulator.store.state.repoHooks[0];
       if (hook) hook.active = false;
       const drift = await program.run("preview", "--refresh", "--expect-no-changes", "--diff");
@@ -179,6 +212,9 @@ new hosting.OrgMembership("mona", { org: "acme-eng", username: "mona" });
       // The refresh shows the server's change; the update sets the default the program leaves.
       expect(drift.output).toMatch(/active\s*:\s*true\s*=>\s*false/);
       expect(drift.output).toMatch(/-\s*active\s*:\s*false/);
+      // The membership, untouched, previews clean: one resource to update, the hook.
+      expect(drift.output).toMatch(/~ 1 to update/);
+      expect(drift.output).not.toMatch(/~ .*::mona/);
       await program.ok("destroy", "--yes", "--skip-preview");
       expect(emulator.store.state.repoHooks).toEqual([]);
     });

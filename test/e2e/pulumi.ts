@@ -1,13 +1,23 @@
 /**
- * Drives the real Pulumi CLI for the end-to-end suite: a temporary program that installs the
- * library from `npm pack` output, a file backend, and no network beyond the sandbox server.
+ * Drives the real Pulumi CLI for the end-to-end suite: a temporary program whose `node_modules`
+ * links to the template the global setup installed once (the packed library under a
+ * `node_modules`, as users have it), a file backend, and no network beyond the sandbox server.
+ * Every CLI invocation is counted (the global setup prints the total).
  */
 
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Controls } from "../../emulator/controls";
+import { inject } from "vitest";
 
 export const ROOT = resolve(__dirname, "../..");
 
@@ -36,49 +46,33 @@ export function requirePulumi(): void {
   }
 }
 
-let packed: string | undefined;
-
-/** Packs the built library once per process, as a user would receive it. */
+/** The `npm pack` tarball of the built library, made once by the global setup. */
 export function packLibrary(): string {
-  if (packed) return packed;
-  const dir = mkdtempSync(join(tmpdir(), "hosting-pack-"));
-  const out = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
-  const name = out.trim().split("\n").at(-1) ?? "";
-  packed = join(dir, name);
-  return packed;
+  return inject("e2e").tarball;
 }
 
 /**
- * How the program gets the library: `packed` installs the `npm pack` tarball under its
- * `node_modules`, as users do; `linked` is a program inside this repository whose
- * `node_modules/pulumi-hosting` links to the checkout (as the examples and the demo), so the library
- * is loaded from outside any `node_modules`; `{ git }` installs from a git URL, as the README says.
+ * How the program gets the library: `packed` links its `node_modules` to the template (the `npm
+ * pack` tarball installed once, under a `node_modules`, as users have it); `linked` is a program
+ * inside this repository whose `node_modules/pulumi-hosting` links to the checkout (as the examples
+ * and the demo), so the library is loaded from outside any `node_modules`; `{ git }` installs from a
+ * git URL, as the README says.
  */
 export type LibraryInstall = "packed" | "linked" | { git: string };
 
 export interface ProgramOptions {
   library?: LibraryInstall;
-  /** The program's @pulumi/pulumi version; the checkout's by default. */
+  /** The program's @pulumi/pulumi version (installed for this program); the template's by default. */
   pulumiVersion?: string;
   /** Further packages the program installs (e.g. `typescript` for a TypeScript program). */
   devDependencies?: Record<string, string>;
-}
-
-/** A `take` for `noChangePreviews`: the requests by route template since the last call, then cleared. */
-export function takeRequests(controls: Controls): () => Record<string, number> {
-  return () => {
-    const counts = controls.counts().byRoute;
-    controls.clearLog();
-    return counts;
-  };
+  /** Environment of every CLI run (and so of the program and provider processes). */
+  env?: Record<string, string>;
 }
 
 export class PulumiProgram {
   readonly dir: string;
-  private readonly env: NodeJS.ProcessEnv;
+  private env: NodeJS.ProcessEnv;
 
   constructor(name: string, program: string, options: ProgramOptions = {}) {
     const library = options.library ?? "packed";
@@ -101,6 +95,7 @@ export class PulumiProgram {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+      ...options.env,
     };
     // Credentials come from stack config only, so the test proves they stay out of state.
     delete env.HOSTING_TOKEN;
@@ -109,6 +104,10 @@ export class PulumiProgram {
     if (library === "linked") {
       mkdirSync(join(this.dir, "node_modules"));
       symlinkSync(ROOT, join(this.dir, "node_modules", "pulumi-hosting"), "dir");
+      return;
+    }
+    if (library === "packed" && !options.pulumiVersion && !options.devDependencies) {
+      symlinkSync(join(inject("e2e").template, "node_modules"), join(this.dir, "node_modules"), "dir");
       return;
     }
     const pulumiVersion =
@@ -130,8 +129,33 @@ export class PulumiProgram {
   /** Creates the stack `dev` with the server's address and the token (a secret) as stack config. */
   async initStack(origin: string, token: string): Promise<void> {
     await this.ok("stack", "init", "dev");
-    await this.ok("config", "set", "hosting:baseUrl", origin);
-    await this.ok("config", "set", "--secret", "hosting:token", token);
+    await this.ok(
+      "config",
+      "set-all",
+      "--plaintext",
+      `hosting:baseUrl=${origin}`,
+      "--secret",
+      `hosting:token=${token}`,
+    );
+  }
+
+  /**
+   * Creates the stack `dev` with the server's address and the token in the environment
+   * (`HOSTING_BASE_URL`, `HOSTING_TOKEN`), as CI jobs often give them: one invocation.
+   */
+  async initStackFromEnvironment(origin: string, token: string): Promise<void> {
+    this.setEnv({ HOSTING_BASE_URL: origin, HOSTING_TOKEN: token });
+    await this.ok("stack", "init", "dev");
+  }
+
+  /** Adds to the environment of later CLI runs. */
+  setEnv(values: Record<string, string>): void {
+    this.env = { ...this.env, ...values };
+  }
+
+  /** Rewrites the program (index.js): a new program costs no CLI invocation. */
+  declare(program: string): void {
+    writeFileSync(join(this.dir, "index.js"), program);
   }
 
   /** Runs npm in the program's folder (e.g. to install another version of the library). */
@@ -149,6 +173,7 @@ export class PulumiProgram {
    * synchronous spawn would deadlock.
    */
   run(...args: string[]): Promise<RunResult> {
+    appendFileSync(inject("e2e").invocations, `${this.dir} pulumi ${args[0]} ${args[1] ?? ""}\n`);
     return new Promise((resolvePromise, reject) => {
       const child = spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
         cwd: this.dir,
@@ -180,24 +205,26 @@ export class PulumiProgram {
     return result;
   }
 
-  /**
-   * The two no-change previews every end-to-end suite runs, without refresh and with it, each
-   * failing unless `--expect-no-changes` holds. `take` returns (and clears) the requests the server
-   * saw since it was last called, so each preview's requests can be counted.
-   */
-  async noChangePreviews<T>(take: () => T): Promise<{ withoutRefresh: T; withRefresh: T }> {
-    take();
-    await this.ok("preview", "--expect-no-changes");
-    const withoutRefresh = take();
-    await this.ok("preview", "--refresh", "--expect-no-changes");
-    return { withoutRefresh, withRefresh: take() };
+  /** The checkpoint file of the file backend. */
+  private statePath(): string {
+    const stacks = join(this.dir, ".state/.pulumi/stacks");
+    const project = readdirSync(stacks)[0] ?? "";
+    return join(stacks, project, "dev.json");
   }
 
   /** The raw checkpoint file of the file backend, exactly as stored on disk. */
   stateFile(): string {
-    const stacks = join(this.dir, ".state/.pulumi/stacks");
-    const project = readdirSync(stacks)[0] ?? "";
-    return readFileSync(join(stacks, project, "dev.json"), "utf8");
+    return readFileSync(this.statePath(), "utf8");
+  }
+
+  /**
+   * Rewrites the checkpoint in place (what `stack export`, an edit and `stack import` do, without
+   * two CLI invocations): the file backend reads it again at the next command.
+   */
+  editState(edit: (resources: Array<Record<string, unknown>>) => void): void {
+    const checkpoint = JSON.parse(this.stateFile());
+    edit(checkpoint.checkpoint.latest.resources);
+    writeFileSync(this.statePath(), JSON.stringify(checkpoint, null, 4));
   }
 
   resources(): Array<{ urn: string; type: string; id?: string; outputs?: Record<string, unknown> }> {

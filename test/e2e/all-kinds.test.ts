@@ -1,0 +1,685 @@
+/**
+ * One stack declaring every kind, through the real Pulumi CLI against the sandbox server: what only
+ * the engine shows. Create; a plain preview with no request; a refresh preview with its requests
+ * per route; one batch of changes made outside Pulumi, then one `preview --refresh --diff` that
+ * names every drifted field (and none of the changes that are not drift); convergence; token
+ * rotation and `--run-program`; one batch of deletions made outside Pulumi, refresh and recreation
+ * (with a registry value changed in code and sealed for a rotated key); budgets turned off; the
+ * last-admin guard; and destroy applying each membership's onDestroy. Bad input is checked in
+ * process (test/provider/resources/*); one preview here shows how the engine prints a check failure.
+ * The program is rewritten between steps (`declare`), which costs no CLI invocation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultFixture, type RunningEmulator, startEmulator } from "../../emulator/index";
+import { ORG_BUDGET_ARGS, USER_BUDGET_ARGS } from "../provider/resources/budget-args";
+import { PulumiProgram, type RunResult, requirePulumi } from "./pulumi";
+
+/** What changes made outside Pulumi use. */
+const TOKEN = "svcp_siteadmin";
+/** The stack's token: the site administrator's too, revoked and replaced by NEW_TOKEN in the rotation step. */
+const OLD_TOKEN = "svcp_rotation_old";
+const NEW_TOKEN = "svcp_rotation_new";
+const HOOK_SECRET = "e2e-hook-secret-4f1c";
+const GLOBAL_SECRET = "e2e-global-secret-9a2b";
+const FIRST_VALUE = "e2e-registry-token-31c9";
+const SECOND_VALUE = "e2e-registry-token-rotated-8e04";
+const W1 = "acme-eng/api/.github/workflows/deploy.yml@refs/heads/main";
+const W2 = "acme-eng/web/.github/workflows/deploy.yml@refs/heads/main";
+const BUDGETS = "/enterprises/acme/settings/billing/budgets";
+const REGISTRIES = "/orgs/acme-eng/private-registries";
+
+interface Options {
+  /** A bad argument, to show how the engine prints a check failure. */
+  bad?: boolean;
+  /** acme-ops's only admin, declared with this role and onDestroy (absent: not declared). */
+  opsAdmin?: { role: "admin" | "member"; onDestroy?: "remove" | "retain" };
+}
+
+/** The program: every kind, with `options` varying what the guard steps need. */
+function programOf(options: Options = {}): string {
+  const admin = options.opsAdmin
+    ? `new hosting.OrgMembership("ops-admin", ${JSON.stringify({ org: "acme-ops", username: "admin", ...options.opsAdmin })});`
+    : "";
+  const bad = options.bad
+    ? `new hosting.EnterpriseRunnerGroup("bad", { enterprise: "acme", name: "x", visibility: "private" });`
+    : "";
+  return `
+const pulumi = require("@pulumi/pulumi");
+const hosting = require("pulumi-hosting");
+const ci = new hosting.RepositoryWebhook("ci", {
+  owner: "acme-eng", repository: "api", url: "https://ci.example.com/hook", contentType: "json",
+  secret: "${HOOK_SECRET}", events: ["push", "pull_request"],
+});
+new hosting.RepositoryWebhook("ci-other", { owner: "acme-eng", repository: "api", url: "https://ci.example.com/other" });
+new hosting.GlobalWebhook("audit", {
+  url: "https://audit.example.com/hook", secret: "${GLOBAL_SECRET}", events: ["organization", "user", "repository"],
+});
+new hosting.EnterpriseRunnerGroup("deployers", {
+  enterprise: "acme", name: "deployers", visibility: "selected", selectedOrganizationIds: [100], runners: [7],
+  restrictedToWorkflows: true, selectedWorkflows: ["${W1}", "${W2}"],
+});
+const builders = new hosting.OrgRunnerGroup("builders", {
+  org: "acme-eng", name: "builders", visibility: "selected", selectedRepositoryIds: [1000],
+});
+new hosting.RunnerGroupRunners("builders-runners", { org: "acme-eng", runnerGroupId: builders.runnerGroupId, runners: [1, 2] });
+// The default group of acme-ops, adopted to change a setting; destroy must leave it in place.
+new hosting.OrgRunnerGroup("ops-default", { org: "acme-ops", name: "Default", importId: 3, allowsPublicRepositories: true });
+new hosting.OrgMembership("mona", { org: "acme-eng", username: "mona" });
+new hosting.OrgMembership("octocat", { org: "acme-eng", username: "octocat", role: "admin", onDestroy: "downgrade" });
+new hosting.OrgMembership("hubot", { org: "acme-ops", username: "hubot", onDestroy: "retain" });
+${admin}
+new hosting.OrgPropertyValue("cost", { org: "acme-eng", propertyName: "cost_center", value: "cc-1234" });
+new hosting.OrgPropertyValue("tier", { org: "acme-eng", propertyName: "tier", value: "gold" });
+new hosting.OrgPropertyValue("regions", { org: "acme-eng", propertyName: "regions", value: ["eu", "us"] });
+new hosting.RepositoryPropertyValue("api-tier", { owner: "acme-eng", repository: "api", propertyName: "tier", value: "silver" });
+new hosting.RepositoryPropertyValue("api-cost", { owner: "acme-eng", repository: "api", propertyName: "cost_center", value: "cc-api" });
+const gate = new hosting.DeploymentProtectionRule("release-gate", {
+  owner: "acme-eng", repository: "api", environment: "release/eu", integrationId: 101,
+});
+new hosting.Budget("actions", ${JSON.stringify(ORG_BUDGET_ARGS)});
+new hosting.Budget("mona-credits", ${JSON.stringify(USER_BUDGET_ARGS)});
+new hosting.PrivateRegistry("npm", {
+  org: "acme-eng", registryType: "npm_registry", url: "https://npm.example.com/registry",
+  visibility: "selected", selectedRepositoryIds: [1000], username: "ci-bot",
+  value: pulumi.secret(process.env.REGISTRY_VALUE),
+});
+new hosting.PrivateRegistry("maven", {
+  org: "acme-eng", registryType: "maven_repository", url: "https://jfrog.example.com/maven",
+  visibility: "all", authType: "oidc_jfrog", jfrogOidcProviderName: "acme",
+});
+${bad}
+exports.hookId = ci.hookId;
+exports.ruleId = gate.ruleId;
+`;
+}
+
+let emulator: RunningEmulator;
+let program: PulumiProgram;
+/** Every CLI output of the run, searched for the secret values at the end. */
+let transcript = "";
+
+async function run(...args: string[]): Promise<RunResult> {
+  const result = await program.run(...args);
+  transcript += `\n${result.output}`;
+  return result;
+}
+
+async function ok(...args: string[]): Promise<RunResult> {
+  const result = await run(...args);
+  if (result.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${result.code}:\n${result.output}`);
+  return result;
+}
+
+/** Requests since the last call, as `METHOD route` -> count. */
+function requestsSince(): Record<string, number> {
+  const counts = emulator.controls.counts().byRoute;
+  emulator.controls.clearLog();
+  return counts;
+}
+
+const writesSince = () =>
+  Object.fromEntries(Object.entries(requestsSince()).filter(([route]) => !route.startsWith("GET ")));
+
+/** A change made outside Pulumi, as an administrator would make it. */
+async function api(method: string, path: string, body?: unknown, version?: string): Promise<void> {
+  const response = await fetch(`${emulator.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+      ...(version ? { "x-service-api-version": version } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  expect(response.status, `${method} ${path}: ${await response.text()}`).toBeLessThan(300);
+}
+
+async function control(method: string, path: string, body?: unknown): Promise<number> {
+  const response = await fetch(`${emulator.origin}/_emulator${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  await response.text();
+  return response.status;
+}
+
+const state = () => emulator.store.state;
+const groupNamed = (name: string) => state().runnerGroups.find((g) => g.name === name);
+const groupOf = (runner: number) => state().runnerGroupOf[String(runner)];
+const hookAt = (url: string) => state().repoHooks.find((h) => h.config.url === url);
+const registry = (name: string) => state().privateRegistries.find((r) => r.name === name);
+const actionsBudget = () => state().budgets.find((b) => b.scope === "organization");
+const protectionRules = () => state().protectionRules.map((r) => [r.environment, r.appId, r.id] as const);
+
+/** The server's view of one person in one organisation. */
+function person(org: string, login: string): { member?: string; invited?: string } {
+  const member = state().fixture.orgs.find((o) => o.login === org)?.members[login];
+  const invitation = state().invitations.find((i) => i.org === org && i.login === login);
+  return { ...(member ? { member: member.role } : {}), ...(invitation ? { invited: invitation.role } : {}) };
+}
+
+function propertyValues(): Record<string, unknown> {
+  return Object.fromEntries([
+    ...state().orgPropertyValues.map((v) => [`org:${v.name}`, v.value]),
+    ...state().repoPropertyValues.map((v) => [`repo:${v.name}`, v.value]),
+  ]);
+}
+
+const CONVERGED_VALUES = {
+  "org:cost_center": "cc-1234",
+  "org:tier": "gold",
+  "org:regions": ["eu", "us"],
+  "repo:tier": "silver",
+  "repo:cost_center": "cc-api",
+};
+
+/** The stack's resources of this library: name -> {type, id, outputs}. */
+function stack(): Record<string, { kind: string; id?: string; outputs: Record<string, unknown> }> {
+  const found: Record<string, { kind: string; id?: string; outputs: Record<string, unknown> }> = {};
+  for (const r of program.resources()) {
+    if (!r.type.startsWith("pulumi-nodejs:dynamic/hosting:")) continue;
+    found[r.urn.split("::").at(-1) ?? ""] = {
+      kind: r.type.replace("pulumi-nodejs:dynamic/hosting:", ""),
+      ...(r.id ? { id: r.id } : {}),
+      outputs: r.outputs ?? {},
+    };
+  }
+  return found;
+}
+
+const figures: Record<string, unknown> = {};
+
+beforeAll(async () => {
+  requirePulumi();
+  const fixture = defaultFixture();
+  const admin = fixture.tokens[TOKEN];
+  if (!admin) throw new Error(`the fixture lost ${TOKEN}`);
+  fixture.tokens[OLD_TOKEN] = { ...admin };
+  emulator = await startEmulator({ port: 0, fixture });
+  // The client logs every request to stderr, which the CLI shows: the log lines are searched too.
+  program = new PulumiProgram("all-kinds", programOf(), {
+    env: { REGISTRY_VALUE: FIRST_VALUE, HOSTING_DEBUG: "1" },
+  });
+  await program.initStack(emulator.origin, OLD_TOKEN);
+});
+
+afterAll(async () => {
+  console.log(`all-kinds e2e, API requests per step: ${JSON.stringify(figures, null, 2)}`);
+  await emulator?.close();
+});
+
+describe("a stack of every kind, end to end", () => {
+  it("prints a check failure naming the resource and the field, with no request", async () => {
+    program.declare(programOf({ bad: true }));
+    emulator.controls.clearLog();
+    const preview = await run("preview");
+    expect(preview.code).not.toBe(0);
+    expect(preview.output).toMatch(/hosting:EnterpriseRunnerGroup \(bad\):/);
+    expect(preview.output).toMatch(
+      /property visibility value \{private\} has a problem: visibility must be one of "all", "selected"/,
+    );
+    expect(requestsSince()).toEqual({});
+    program.declare(programOf());
+  });
+
+  it("creates every kind, with the requests each needs", async () => {
+    emulator.controls.clearLog();
+    await ok("up", "--yes", "--skip-preview");
+    const created = requestsSince();
+    figures.create = created;
+    const writes = Object.fromEntries(Object.entries(created).filter(([r]) => !r.startsWith("GET ")));
+    expect(writes).toEqual({
+      "POST /repos/{owner}/{repo}/hooks": 2,
+      "POST /admin/hooks": 1,
+      "POST /enterprises/{enterprise}/actions/runner-groups": 1,
+      "POST /orgs/{org}/actions/runner-groups": 1,
+      "PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners": 1,
+      "PATCH /orgs/{org}/actions/runner-groups/{runner_group_id}": 1,
+      // mona and hubot invited, octocat (a member) made an admin.
+      "PUT /orgs/{org}/memberships/{username}": 3,
+      "PATCH /organizations/{org}/org-properties/values": 3,
+      "PATCH /repos/{owner}/{repo}/properties/values": 2,
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
+      "POST /enterprises/{enterprise}/settings/billing/budgets": 2,
+      "POST /orgs/{org}/private-registries": 2,
+    });
+    // Creates of kinds keyed by names read first, and the registry's key is fetched once.
+    expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
+    expect(
+      created["GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules"],
+    ).toBe(1);
+
+    expect(hookAt("https://ci.example.com/hook")).toMatchObject({
+      events: ["push", "pull_request"],
+      active: true,
+    });
+    expect(hookAt("https://ci.example.com/hook")?.config).toMatchObject({
+      content_type: "json",
+      secret: HOOK_SECRET,
+    });
+    expect(state().globalHooks[0]?.config.secret).toBe(GLOBAL_SECRET);
+    const deployers = groupNamed("deployers");
+    const builders = groupNamed("builders");
+    expect(deployers).toMatchObject({
+      visibility: "selected",
+      selectedOrganizationIds: [100],
+      selectedWorkflows: [W1, W2],
+    });
+    expect(builders).toMatchObject({ visibility: "selected", selectedRepositoryIds: [1000] });
+    expect(groupOf(7)).toBe(deployers?.id);
+    expect([groupOf(1), groupOf(2), groupOf(3)]).toEqual([builders?.id, builders?.id, 2]);
+    expect(state().runnerGroups.find((g) => g.id === 3)?.allowsPublicRepositories).toBe(true);
+    expect(person("acme-eng", "mona")).toEqual({ invited: "member" });
+    expect(person("acme-eng", "octocat")).toEqual({ member: "admin" });
+    expect(person("acme-ops", "hubot")).toEqual({ invited: "member" });
+    expect(propertyValues()).toEqual(CONVERGED_VALUES);
+    const [rule] = protectionRules();
+    expect(rule?.slice(0, 2)).toEqual(["release/eu", 101]);
+    expect(
+      state()
+        .budgets.map((b) => [b.scope, b.amount])
+        .sort(),
+    ).toEqual([
+      ["organization", 100],
+      ["user", 30],
+    ]);
+    expect(registry("NPM_REGISTRY_SECRET")).toMatchObject({
+      value: FIRST_VALUE,
+      visibility: "selected",
+      selectedRepositoryIds: [1000],
+      username: "ci-bot",
+    });
+    expect(registry("MAVEN_REPOSITORY_SECRET")?.value).toBeNull();
+
+    const resources = stack();
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(11);
+    expect(resources.mona?.outputs).toMatchObject({ role: "member", state: "pending", onDestroy: "remove" });
+    expect(resources["release-gate"]?.id).toBe(`acme-eng/api/release%2Feu/${rule?.[2]}`);
+    expect(resources["release-gate"]?.outputs).toMatchObject({
+      environment: "release/eu",
+      ruleId: rule?.[2],
+      enabled: true,
+      app: { id: 101, slug: "deploy-gate" },
+    });
+    expect(resources.actions?.id).toBe(`acme/${resources.actions?.outputs.budgetId}`);
+    expect(resources.cost?.id).toBe("acme-eng/cost_center");
+    expect(resources["api-tier"]?.id).toBe("acme-eng/api/tier");
+  });
+
+  it("keeps secrets, the registry value (any ciphertext of it too) and the token out of the state file", () => {
+    const file = program.stateFile();
+    for (const secret of [TOKEN, HOOK_SECRET, GLOBAL_SECRET, FIRST_VALUE]) expect(file).not.toContain(secret);
+    expect(file).not.toContain("encrypted_value");
+    expect(file).not.toMatch(/scrypt\$/);
+    const npm = program.resources().find((r) => r.id === "acme-eng/NPM_REGISTRY_SECRET") as
+      | { inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }
+      | undefined;
+    // Both are encrypted secrets (the engine's `ciphertext` form), never the digest in the clear.
+    expect(JSON.stringify(npm?.inputs?.value)).toContain("ciphertext");
+    expect(JSON.stringify(npm?.outputs?.value)).toContain("ciphertext");
+    const sizes = Object.values(stack()).map((r) => String(r.outputs.__provider));
+    for (const provider of sizes) {
+      expect(provider).toContain('require("pulumi-hosting/kinds/');
+      expect(provider.length).toBeLessThanOrEqual(512);
+    }
+  });
+
+  it("previews no change with no request, and refreshes with one read per resource or less", async () => {
+    emulator.controls.clearLog();
+    const plain = await run("preview", "--expect-no-changes");
+    expect(plain.code, plain.output).toBe(0);
+    expect(requestsSince()).toEqual({});
+    const refresh = await run("preview", "--refresh", "--expect-no-changes");
+    expect(refresh.code, refresh.output).toBe(0);
+    const reads = requestsSince();
+    figures.refresh = reads;
+    expect(reads).toEqual({
+      // Two hooks of one repository: the first read is its own GET, the second shares the list.
+      "GET /repos/{owner}/{repo}/hooks/{hook_id}": 1,
+      "GET /repos/{owner}/{repo}/hooks": 1,
+      "GET /admin/hooks/{hook_id}": 1,
+      "GET /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}": 1,
+      "GET /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations": 1,
+      "GET /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/runners": 1,
+      // builders (acme-eng) and ops-default (acme-ops): one group of each owner, read on its own.
+      "GET /orgs/{org}/actions/runner-groups/{runner_group_id}": 2,
+      "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/repositories": 1,
+      "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/runners": 1,
+      "GET /orgs/{org}/memberships/{username}": 3,
+      "GET /organizations/{org}/org-properties/values": 1,
+      "GET /repos/{owner}/{repo}/properties/values": 1,
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}": 1,
+      "GET /enterprises/{enterprise}/settings/billing/budgets/{budget_id}": 1,
+      "GET /enterprises/{enterprise}/settings/billing/budgets": 1,
+      "GET /orgs/{org}/private-registries/{secret_name}": 1,
+      "GET /orgs/{org}/private-registries": 1,
+    });
+  });
+
+  it("names every field changed outside Pulumi, and none of the changes that are not drift", async () => {
+    const ci = hookAt("https://ci.example.com/hook");
+    const other = hookAt("https://ci.example.com/other");
+    const deployers = groupNamed("deployers");
+    // Drift: a hook deactivated, organisation access changed, a runner moved back to the default
+    // group, a role changed, two values changed, an amount changed, a registry's URL and another's
+    // visibility changed.
+    await api("PATCH", `/repos/acme-eng/api/hooks/${ci?.id}`, {
+      active: false,
+      config: { url: "https://ci.example.com/hook", content_type: "json", secret: HOOK_SECRET },
+    });
+    await api("PUT", `/enterprises/acme/actions/runner-groups/${deployers?.id}/organizations`, {
+      selected_organization_ids: [101],
+    });
+    await api("PUT", "/orgs/acme-eng/actions/runner-groups/2/runners/2");
+    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "admin" });
+    await api(
+      "PATCH",
+      "/organizations/acme-eng/org-properties/values",
+      { properties: [{ property_name: "tier", value: "silver" }] },
+      "2026-03-10",
+    );
+    await api("PATCH", "/repos/acme-eng/api/properties/values", {
+      properties: [{ property_name: "tier", value: "bronze" }],
+    });
+    await api("PATCH", `${BUDGETS}/${actionsBudget()?.id}`, { budget_amount: 500 }, "2026-03-10");
+    await api("PATCH", `${REGISTRIES}/NPM_REGISTRY_SECRET`, { url: "https://elsewhere.example.com" });
+    await api("PATCH", `${REGISTRIES}/MAVEN_REPOSITORY_SECRET`, { visibility: "private" });
+    // Not drift: events, workflows, a multi select and recipients reordered; an invitation accepted.
+    await api("PATCH", `/repos/acme-eng/api/hooks/${other?.id}`, {
+      events: ["push"],
+      config: { url: "https://ci.example.com/other" },
+    });
+    await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
+      name: "deployers",
+      visibility: "selected",
+      restricted_to_workflows: true,
+      selected_workflows: [W2, W1],
+    });
+    await api(
+      "PATCH",
+      "/organizations/acme-eng/org-properties/values",
+      { properties: [{ property_name: "regions", value: ["us", "eu"] }] },
+      "2026-03-10",
+    );
+    await api(
+      "PATCH",
+      `${BUDGETS}/${actionsBudget()?.id}`,
+      { budget_alerting: { alert_recipients: ["admin", "billie"] } },
+      "2026-03-10",
+    );
+    expect(await control("POST", "/orgs/acme-ops/invitations/hubot/accept")).toBe(200);
+
+    const drift = await run("preview", "--refresh", "--expect-no-changes", "--diff");
+    expect(drift.code).not.toBe(0);
+    const out = drift.output;
+    // Each refresh shows the server's value; each update sets the program's back (where the program
+    // leaves a field at its default, the update removes the value read back).
+    expect(out).toMatch(/active\s*:\s*true\s*=>\s*false/);
+    expect(out).toMatch(/-\s*active\s*:\s*false/);
+    expect(out).toMatch(/selectedOrganizationIds/);
+    expect(out).toMatch(/runners/);
+    expect(out).toMatch(/role\s*:\s*"member"\s*=>\s*"admin"/);
+    expect(out).toMatch(/-\s*role\s*:\s*"admin"/);
+    expect(out).toMatch(/value\s*:\s*"silver"\s*=>\s*"gold"/);
+    expect(out).toMatch(/value\s*:\s*"bronze"\s*=>\s*"silver"/);
+    expect(out).toMatch(/amount\s*:\s*500\s*=>\s*100/);
+    expect(out).toMatch(
+      /url\s*:\s*"https:\/\/elsewhere\.example\.com"\s*=>\s*"https:\/\/npm\.example\.com\/registry"/,
+    );
+    expect(out).toMatch(/visibility\s*:\s*"private"\s*=>\s*"all"/);
+    // Not drift: no secret, workflow, property name or recipient change; the accepted invitation is
+    // shown as refreshed state only, never as an update of hubot.
+    expect(out).not.toMatch(/secret\s*:.*=>/);
+    expect(out).not.toMatch(/selectedWorkflows\s*:\s*\[[^\]]*=>/);
+    expect(out).not.toMatch(/propertyName\s*:.*=>/);
+    expect(out).not.toMatch(/~ (alerting|recipients|productSku|scope|entityName)/);
+    expect(out).toMatch(/state\s*:\s*"pending"\s*=>\s*"active"/);
+    expect(out).not.toMatch(/~ .*::hubot/);
+    expect(out).not.toMatch(/~ .*::ci-other/);
+    expect(out).not.toMatch(/~ .*::regions/);
+    expect(out).toMatch(/~ 9 to update/);
+
+    const refreshOnly = await run("refresh", "--preview-only", "--expect-no-changes");
+    expect(refreshOnly.code).not.toBe(0);
+  });
+
+  it("converges on up --refresh, writing only what drifted", async () => {
+    emulator.controls.clearLog();
+    await ok("up", "--refresh", "--yes", "--skip-preview");
+    const writes = writesSince();
+    figures.converge = writes;
+    expect(writes).toEqual({
+      "PATCH /repos/{owner}/{repo}/hooks/{hook_id}": 1,
+      "PUT /enterprises/{enterprise}/actions/runner-groups/{runner_group_id}/organizations": 1,
+      "PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners": 1,
+      "PUT /orgs/{org}/memberships/{username}": 1,
+      "PATCH /organizations/{org}/org-properties/values": 1,
+      "PATCH /repos/{owner}/{repo}/properties/values": 1,
+      "PATCH /enterprises/{enterprise}/settings/billing/budgets/{budget_id}": 1,
+      "PATCH /orgs/{org}/private-registries/{secret_name}": 2,
+    });
+    expect(hookAt("https://ci.example.com/hook")).toMatchObject({
+      active: true,
+      config: { secret: HOOK_SECRET },
+    });
+    expect(groupNamed("deployers")?.selectedOrganizationIds).toEqual([100]);
+    expect(groupOf(2)).toBe(groupNamed("builders")?.id);
+    expect(person("acme-eng", "mona")).toEqual({ invited: "member" });
+    expect(person("acme-ops", "hubot")).toEqual({ member: "member" });
+    expect(propertyValues()).toEqual({ ...CONVERGED_VALUES, "org:regions": ["us", "eu"] });
+    expect(actionsBudget()?.amount).toBe(100);
+    expect(registry("NPM_REGISTRY_SECRET")).toMatchObject({
+      url: "https://npm.example.com/registry",
+      value: FIRST_VALUE,
+    });
+    expect(registry("MAVEN_REPOSITORY_SECRET")?.visibility).toBe("all");
+    expect(stack().hubot?.outputs).toMatchObject({ state: "active" });
+  });
+
+  it("after the token is rotated, the drift check needs --run-program, and then passes", async () => {
+    // The platform revokes the old token and issues a new one; the stack config follows.
+    const tokens = state().fixture.tokens;
+    const old = tokens[OLD_TOKEN];
+    if (!old) throw new Error("the old token is missing");
+    tokens[NEW_TOKEN] = old;
+    delete tokens[OLD_TOKEN];
+    await ok("config", "set", "--secret", "hosting:token", NEW_TOKEN);
+
+    emulator.controls.clearLog();
+    const stale = await run("preview", "--refresh", "--expect-no-changes");
+    expect(stale.code).not.toBe(0);
+    expect(stale.output).toMatch(/401/);
+    expect(emulator.controls.log.map((r) => r.status)).toContain(401);
+
+    emulator.controls.clearLog();
+    // Also the clean drift check after convergence: nothing is left to change.
+    const current = await run("preview", "--refresh", "--run-program", "--expect-no-changes");
+    expect(current.code, current.output).toBe(0);
+    const statuses = emulator.controls.log.map((r) => r.status);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+  });
+
+  it("drops what was deleted outside Pulumi on refresh, and up recreates it", async () => {
+    const old = {
+      hook: hookAt("https://ci.example.com/hook")?.id,
+      group: groupNamed("builders")?.id,
+      budget: actionsBudget()?.id,
+      rule: protectionRules()[0]?.[2],
+    };
+    await api("DELETE", `/repos/acme-eng/api/hooks/${old.hook}`);
+    await api("DELETE", `/orgs/acme-eng/actions/runner-groups/${old.group}`);
+    expect(groupOf(1)).toBe(2);
+    expect(await control("POST", "/orgs/acme-eng/members/octocat/leave")).toBe(204);
+    await api("DELETE", `${BUDGETS}/${old.budget}`, undefined, "2026-03-10");
+    await api("DELETE", `${REGISTRIES}/MAVEN_REPOSITORY_SECRET`);
+    await api(
+      "DELETE",
+      `/repos/acme-eng/api/environments/release%2Feu/deployment_protection_rules/${old.rule}`,
+    );
+    // A value removed outside Pulumi reads as null (the resource stays); a multi select changed.
+    await api(
+      "PATCH",
+      "/organizations/acme-eng/org-properties/values",
+      {
+        properties: [
+          { property_name: "cost_center", value: null },
+          { property_name: "regions", value: ["apac"] },
+        ],
+      },
+      "2026-03-10",
+    );
+
+    // The stack still holds the old token's configuration: the program gives the new one.
+    const refreshed = await ok("refresh", "--yes", "--run-program", "--skip-preview", "--diff");
+    expect(refreshed.output).toMatch(/"apac"/);
+    const names = Object.keys(stack());
+    for (const gone of [
+      "ci",
+      "builders",
+      "builders-runners",
+      "octocat",
+      "actions",
+      "maven",
+      "release-gate",
+    ]) {
+      expect(names).not.toContain(gone);
+    }
+    expect(names).toContain("ops-default");
+    expect(stack().cost?.outputs.value ?? null).toBeNull();
+
+    // Meanwhile the registry's key was rotated and the program's value changed: the plan updates
+    // npm's value only, and never shows the digest. The program also declares acme-ops's only admin,
+    // as an admin: adopted with no write.
+    expect(await control("POST", `${REGISTRIES}/public-key/rotate`)).toBe(200);
+    program.setEnv({ REGISTRY_VALUE: SECOND_VALUE });
+    program.declare(programOf({ opsAdmin: { role: "admin" } }));
+    const plan = await run("preview", "--json");
+    expect(plan.code, plan.output).toBe(0);
+    const steps = (JSON.parse(plan.stdout) as { steps: PlanStep[] }).steps;
+    const npm = steps.find((st) => st.urn.endsWith("::npm"));
+    expect(npm?.op).toBe("update");
+    expect(steps.find((st) => st.urn.endsWith("::ops-admin"))?.op).toBe("create");
+    const before = npm?.oldState?.inputs ?? {};
+    const after = npm?.newState?.inputs ?? {};
+    // The plan shows secrets masked: npm's update differs in nothing but the (secret) value.
+    expect(Object.keys(after).length).toBeGreaterThan(5);
+    const differing = Object.keys(after).filter(
+      (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+    );
+    expect(differing.filter((k) => k !== "value")).toEqual([]);
+    expect(plan.stdout).not.toMatch(/scrypt\$/);
+
+    emulator.controls.clearLog();
+    await ok("up", "--yes", "--skip-preview");
+    const writes = writesSince();
+    figures.recreate = writes;
+    expect(writes).toEqual({
+      "POST /repos/{owner}/{repo}/hooks": 1,
+      "POST /orgs/{org}/actions/runner-groups": 1,
+      "PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners": 1,
+      "PUT /orgs/{org}/memberships/{username}": 1,
+      "POST /enterprises/{enterprise}/settings/billing/budgets": 1,
+      "POST /orgs/{org}/private-registries": 1,
+      "PATCH /orgs/{org}/private-registries/{secret_name}": 1,
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
+      "PATCH /organizations/{org}/org-properties/values": 2,
+    });
+    expect(hookAt("https://ci.example.com/hook")?.id).not.toBe(old.hook);
+    expect(hookAt("https://ci.example.com/hook")?.config.secret).toBe(HOOK_SECRET);
+    const builders = groupNamed("builders");
+    expect(builders?.id).not.toBe(old.group);
+    expect([groupOf(1), groupOf(2)]).toEqual([builders?.id, builders?.id]);
+    expect(person("acme-eng", "octocat")).toEqual({ invited: "admin" });
+    expect(actionsBudget()?.id).not.toBe(old.budget);
+    expect(state().budgets).toHaveLength(2);
+    expect(registry("NPM_REGISTRY_SECRET")?.value).toBe(SECOND_VALUE);
+    expect(registry("MAVEN_REPOSITORY_SECRET")).toBeDefined();
+    expect(protectionRules()).toHaveLength(1);
+    expect(protectionRules()[0]?.[2]).not.toBe(old.rule);
+    expect(propertyValues()).toEqual({ ...CONVERGED_VALUES, "org:regions": ["eu", "us"] });
+    expect(stack()["ops-admin"]?.outputs).toMatchObject({
+      role: "admin",
+      state: "active",
+      onDestroy: "remove",
+    });
+    expect(await control("POST", "/orgs/acme-eng/invitations/octocat/accept")).toBe(200);
+  });
+
+  it("with the budgets feature off, refresh fails saying so and what to do, and drops nothing", async () => {
+    expect(await control("PUT", "/enterprises/acme/features/budgets", { enabled: false })).toBe(200);
+    const failed = await run("refresh", "--yes", "--skip-preview");
+    expect(failed.code).not.toBe(0);
+    expect(failed.output).toContain(
+      'budgets are not enabled for enterprise acme (the server answered 404 "Feature not enabled")',
+    );
+    expect(failed.output).toContain("Turn on budgets (enhanced billing) in the billing settings of acme");
+    expect(Object.keys(stack())).toEqual(expect.arrayContaining(["actions", "mona-credits"]));
+    expect(await control("PUT", "/enterprises/acme/features/budgets", { enabled: true })).toBe(200);
+  });
+
+  it("refuses to demote or remove the last admin of an organisation, changing nothing", async () => {
+    program.declare(programOf({ opsAdmin: { role: "member" } }));
+    const demote = await run("up", "--yes", "--skip-preview");
+    expect(demote.code).not.toBe(0);
+    expect(demote.output).toContain(
+      "refusing to demote admin, the last admin of acme-ops; an organisation must keep at least one admin",
+    );
+    expect(demote.output).toContain("Make another member of acme-ops an admin first");
+    expect(person("acme-ops", "admin")).toEqual({ member: "admin" });
+    expect(stack()["ops-admin"]?.outputs).toMatchObject({ role: "admin" });
+
+    program.declare(programOf());
+    const remove = await run("up", "--yes", "--skip-preview");
+    expect(remove.code).not.toBe(0);
+    expect(remove.output).toContain("refusing to remove admin, the last admin of acme-ops");
+    expect(remove.output).toContain('set onDestroy to "retain"');
+    expect(person("acme-ops", "admin")).toEqual({ member: "admin" });
+
+    // onDestroy "retain" is recorded with no write; destroy then leaves the admin in place.
+    program.declare(programOf({ opsAdmin: { role: "admin", onDestroy: "retain" } }));
+    emulator.controls.clearLog();
+    await ok("up", "--yes", "--skip-preview");
+    expect(writesSince()).toEqual({});
+    expect(stack()["ops-admin"]?.outputs).toMatchObject({ onDestroy: "retain" });
+  });
+
+  it("destroy removes what it made, applies each onDestroy and leaves default groups", async () => {
+    emulator.controls.clearLog();
+    const destroy = await ok("destroy", "--yes", "--skip-preview");
+    figures.destroy = writesSince();
+    expect(destroy.output).toMatch(/default runner group: it cannot be deleted and was left in place/);
+    expect(destroy.output).toMatch(/returned to the organisation's default runner group/);
+    expect(stack()).toEqual({});
+    expect(state().repoHooks).toEqual([]);
+    expect(state().globalHooks).toEqual([]);
+    expect(state().runnerGroups.filter((g) => !g.default)).toEqual([]);
+    expect(state().runnerGroups.filter((g) => g.default)).toHaveLength(4);
+    expect([groupOf(1), groupOf(2), groupOf(7)]).toEqual([2, 2, 1]);
+    // remove (mona, an invitation: cancelled), downgrade (octocat), retain (hubot, the ops admin).
+    expect(person("acme-eng", "mona")).toEqual({});
+    expect(person("acme-eng", "octocat")).toEqual({ member: "member" });
+    expect(person("acme-ops", "hubot")).toEqual({ member: "member" });
+    expect(person("acme-ops", "admin")).toEqual({ member: "admin" });
+    expect(state().invitations).toEqual([]);
+    expect(propertyValues()).toEqual({});
+    expect(protectionRules()).toEqual([]);
+    expect(state().budgets).toEqual([]);
+    expect(state().privateRegistries).toEqual([]);
+  });
+
+  it("never showed a secret value in any output, the client's request log included", () => {
+    expect(transcript).toContain("hosting: POST /orgs/acme-eng/private-registries");
+    for (const secret of [FIRST_VALUE, SECOND_VALUE, HOOK_SECRET, GLOBAL_SECRET]) {
+      expect(transcript).not.toContain(secret);
+    }
+  });
+});
+
+interface PlanStep {
+  op: string;
+  urn: string;
+  oldState?: { inputs?: Record<string, unknown> };
+  newState?: { inputs?: Record<string, unknown> };
+}
