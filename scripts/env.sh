@@ -9,3 +9,5 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   eval "$(bash scripts/bootstrap.sh)" # now that @pulumi/pulumi is installed, its provider launcher too
 fi
 npm run --silent build
+# The end-to-end global setup builds only when this is not set (a direct `npx vitest` run).
+export PULUMI_HOSTING_BUILT=1

@@ -38,7 +38,10 @@ interface Project {
 
 export default function setup(project: Project): () => void {
   const work = mkdtempSync(join(tmpdir(), "hosting-e2e-"));
-  execFileSync("npm", ["run", "--silent", "build"], { cwd: ROOT, stdio: "inherit" });
+  // scripts/test.sh has just built it (and says so); a direct `npx vitest` run builds here.
+  if (process.env.PULUMI_HOSTING_BUILT !== "1") {
+    execFileSync("npm", ["run", "--silent", "build"], { cwd: ROOT, stdio: "inherit" });
+  }
   const packed = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], {
     cwd: ROOT,
     encoding: "utf8",
