@@ -170,6 +170,7 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
       // The input-shaped part of what was read, so refresh shows drift field by field.
       const result = await spec.read(id, props);
       if (result.props === undefined || result.inputs !== undefined) return result;
+      keepRecordedOrder(spec.rules, result.props, props);
       const written = (props as Record<string, unknown> | undefined)?.[AS_WRITTEN_KEY] as
         | AsWritten
         | undefined;
@@ -235,6 +236,21 @@ async function showAdoption<S extends z.ZodObject, O extends object>(
 }
 
 const shown = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
+
+/**
+ * A set read back in another order is the same set: state keeps the order it recorded, so a
+ * reordering on the server changes nothing in state, nor in what an update that happens for
+ * another field shows.
+ */
+function keepRecordedOrder(rules: object, read: object, recorded: object | undefined): void {
+  if (recorded === undefined) return;
+  const now = read as Record<string, unknown>;
+  const before = recorded as Record<string, unknown>;
+  for (const [key, rule] of Object.entries(rules as Record<string, FieldRule>)) {
+    if (!rule.set || !Array.isArray(now[key]) || !Array.isArray(before[key])) continue;
+    if (sameValue(now[key], before[key], true)) now[key] = before[key];
+  }
+}
 
 function providerChanged(olds: unknown, news: unknown): boolean {
   const before = (olds as Record<string, unknown>)[PROVIDER_KEY];

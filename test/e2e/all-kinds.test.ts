@@ -31,6 +31,8 @@ const REGISTRIES = "/orgs/acme-eng/private-registries";
 interface Options {
   /** A bad argument, to show how the engine prints a check failure. */
   bad?: boolean;
+  /** The app of the protection rule (101 unless given). */
+  integrationId?: number;
   /** acme-ops's only admin, declared with this role and onDestroy (absent: not declared). */
   opsAdmin?: { role: "admin" | "member"; onDestroy?: "remove" | "retain" };
 }
@@ -74,7 +76,7 @@ new hosting.OrgPropertyValue("regions", { org: "acme-eng", propertyName: "region
 new hosting.RepositoryPropertyValue("api-tier", { owner: "acme-eng", repository: "api", propertyName: "tier", value: "silver" });
 new hosting.RepositoryPropertyValue("api-cost", { owner: "acme-eng", repository: "api", propertyName: "cost_center", value: "cc-api" });
 const gate = new hosting.DeploymentProtectionRule("release-gate", {
-  owner: "acme-eng", repository: "api", environment: "release/eu", integrationId: 101,
+  owner: "acme-eng", repository: "api", environment: "release/eu", integrationId: ${options.integrationId ?? 101},
 });
 new hosting.Budget("actions", ${JSON.stringify(ORG_BUDGET_ARGS)});
 new hosting.Budget("mona-credits", ${JSON.stringify(USER_BUDGET_ARGS)});
@@ -210,17 +212,20 @@ afterAll(async () => {
 });
 
 describe("a stack of every kind, end to end", () => {
-  it("prints a check failure naming the resource and the field, with no request", async () => {
+  it("prints a check failure naming the resource and the field, with no request for it", async () => {
     program.declare(programOf({ bad: true }));
     emulator.controls.clearLog();
-    const preview = await run("preview");
+    const preview = await run("preview").finally(() => program.declare(programOf()));
     expect(preview.code).not.toBe(0);
     expect(preview.output).toMatch(/hosting:EnterpriseRunnerGroup \(bad\):/);
     expect(preview.output).toMatch(
       /property visibility value \{private\} has a problem: visibility must be one of "all", "selected"/,
     );
-    expect(requestsSince()).toEqual({});
-    program.declare(programOf());
+    // The bad group costs nothing. The only read allowed is RunnerGroupRunners checking that the
+    // group it is new to is not a default group (docs/DECISIONS.md); whether the engine gets to that
+    // check before it stops on the failure varies from run to run.
+    const preflight = "GET /orgs/{org}/actions/runner-groups/{runner_group_id}";
+    expect(Object.keys(requestsSince()).filter((route) => route !== preflight)).toEqual([]);
   });
 
   it("creates every kind, with the requests each needs", async () => {
@@ -359,13 +364,14 @@ describe("a stack of every kind, end to end", () => {
 
   it("names every field changed outside Pulumi, and none of the changes that are not drift", async () => {
     const ci = hookAt("https://ci.example.com/hook");
-    const other = hookAt("https://ci.example.com/other");
     const deployers = groupNamed("deployers");
     // Drift: a hook deactivated, organisation access changed, a runner moved back to the default
     // group, a role changed, two values changed, an amount changed, a registry's URL and another's
     // visibility changed.
+    // (Its events reordered in the same change are not drift.)
     await api("PATCH", `/repos/acme-eng/api/hooks/${ci?.id}`, {
       active: false,
+      events: ["pull_request", "push"],
       config: { url: "https://ci.example.com/hook", content_type: "json", secret: HOOK_SECRET },
     });
     await api("PUT", `/enterprises/acme/actions/runner-groups/${deployers?.id}/organizations`, {
@@ -385,11 +391,7 @@ describe("a stack of every kind, end to end", () => {
     await api("PATCH", `${BUDGETS}/${actionsBudget()?.id}`, { budget_amount: 500 }, "2026-03-10");
     await api("PATCH", `${REGISTRIES}/NPM_REGISTRY_SECRET`, { url: "https://elsewhere.example.com" });
     await api("PATCH", `${REGISTRIES}/MAVEN_REPOSITORY_SECRET`, { visibility: "private" });
-    // Not drift: events, workflows, a multi select and recipients reordered; an invitation accepted.
-    await api("PATCH", `/repos/acme-eng/api/hooks/${other?.id}`, {
-      events: ["push"],
-      config: { url: "https://ci.example.com/other" },
-    });
+    // Not drift: workflows, a multi select and recipients reordered; an invitation accepted.
     await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
       name: "deployers",
       visibility: "selected",
@@ -431,6 +433,9 @@ describe("a stack of every kind, end to end", () => {
     // Not drift: no secret, workflow, property name or recipient change; the accepted invitation is
     // shown as refreshed state only, never as an update of hubot.
     expect(out).not.toMatch(/secret\s*:.*=>/);
+    // (An update lists the fields it leaves alone, events among them, without an arrow.)
+    expect(out).not.toMatch(/events\s*:[^\n]*=>/);
+    expect(out).not.toMatch(/\[\d\]\s*:\s*"(push|pull_request)"\s*=>/);
     expect(out).not.toMatch(/selectedWorkflows\s*:\s*\[[^\]]*=>/);
     expect(out).not.toMatch(/propertyName\s*:.*=>/);
     expect(out).not.toMatch(/~ (alerting|recipients|productSku|scope|entityName)/);
@@ -444,9 +449,12 @@ describe("a stack of every kind, end to end", () => {
     expect(refreshOnly.code).not.toBe(0);
   });
 
-  it("converges on up --refresh, writing only what drifted", async () => {
+  it("converges on up --refresh, writing only what drifted, and replaces a rule whose app changed", async () => {
+    const oldRule = protectionRules()[0]?.[2];
+    program.declare(programOf({ integrationId: 102 }));
     emulator.controls.clearLog();
-    await ok("up", "--refresh", "--yes", "--skip-preview");
+    const up = await ok("up", "--refresh", "--yes", "--skip-preview");
+    expect(up.output).toMatch(/replaced/);
     const writes = writesSince();
     figures.converge = writes;
     expect(writes).toEqual({
@@ -458,6 +466,15 @@ describe("a stack of every kind, end to end", () => {
       "PATCH /repos/{owner}/{repo}/properties/values": 1,
       "PATCH /enterprises/{enterprise}/settings/billing/budgets/{budget_id}": 1,
       "PATCH /orgs/{org}/private-registries/{secret_name}": 2,
+      // The rule's replacement: the new app enabled before the old one is disabled.
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
+      "DELETE /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}": 1,
+    });
+    expect(protectionRules().map((r) => r.slice(0, 2))).toEqual([["release/eu", 102]]);
+    expect(protectionRules()[0]?.[2]).not.toBe(oldRule);
+    expect(stack()["release-gate"]?.outputs).toMatchObject({
+      integrationId: 102,
+      app: { slug: "change-window" },
     });
     expect(hookAt("https://ci.example.com/hook")).toMatchObject({
       active: true,
@@ -554,7 +571,7 @@ describe("a stack of every kind, end to end", () => {
     // as an admin: adopted with no write.
     expect(await control("POST", `${REGISTRIES}/public-key/rotate`)).toBe(200);
     program.setEnv({ REGISTRY_VALUE: SECOND_VALUE });
-    program.declare(programOf({ opsAdmin: { role: "admin" } }));
+    program.declare(programOf({ integrationId: 102, opsAdmin: { role: "admin" } }));
     const plan = await run("preview", "--json");
     expect(plan.code, plan.output).toBe(0);
     const steps = (JSON.parse(plan.stdout) as { steps: PlanStep[] }).steps;
@@ -573,7 +590,10 @@ describe("a stack of every kind, end to end", () => {
 
     emulator.controls.clearLog();
     await ok("up", "--yes", "--skip-preview");
-    const writes = writesSince();
+    const requests = requestsSince();
+    // The new value is sealed for the rotated key, fetched again once.
+    expect(requests["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
+    const writes = Object.fromEntries(Object.entries(requests).filter(([r]) => !r.startsWith("GET ")));
     figures.recreate = writes;
     expect(writes).toEqual({
       "POST /repos/{owner}/{repo}/hooks": 1,
@@ -620,7 +640,7 @@ describe("a stack of every kind, end to end", () => {
   });
 
   it("refuses to demote or remove the last admin of an organisation, changing nothing", async () => {
-    program.declare(programOf({ opsAdmin: { role: "member" } }));
+    program.declare(programOf({ integrationId: 102, opsAdmin: { role: "member" } }));
     const demote = await run("up", "--yes", "--skip-preview");
     expect(demote.code).not.toBe(0);
     expect(demote.output).toContain(
@@ -630,15 +650,16 @@ describe("a stack of every kind, end to end", () => {
     expect(person("acme-ops", "admin")).toEqual({ member: "admin" });
     expect(stack()["ops-admin"]?.outputs).toMatchObject({ role: "admin" });
 
-    program.declare(programOf());
+    program.declare(programOf({ integrationId: 102 }));
     const remove = await run("up", "--yes", "--skip-preview");
     expect(remove.code).not.toBe(0);
     expect(remove.output).toContain("refusing to remove admin, the last admin of acme-ops");
     expect(remove.output).toContain('set onDestroy to "retain"');
     expect(person("acme-ops", "admin")).toEqual({ member: "admin" });
 
-    // onDestroy "retain" is recorded with no write; destroy then leaves the admin in place.
-    program.declare(programOf({ opsAdmin: { role: "admin", onDestroy: "retain" } }));
+    // onDestroy "retain" is recorded with no write; destroy then leaves the admin in place. (No
+    // write at all: neither the registry's new value nor anything else shows a perpetual diff.)
+    program.declare(programOf({ integrationId: 102, opsAdmin: { role: "admin", onDestroy: "retain" } }));
     emulator.controls.clearLog();
     await ok("up", "--yes", "--skip-preview");
     expect(writesSince()).toEqual({});

@@ -63,16 +63,23 @@ const children: ChildProcess[] = [];
  * so killing `npx` alone would leave the server running. It runs in its own process group, which
  * is signalled as a whole.
  */
-function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null)
-    return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+async function stopGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined || !groupAlive(pid)) return;
+  signalGroup(pid, "SIGTERM");
+  // The server closes its connections and exits; one that does not within 5 s is killed.
+  for (let waited = 0; groupAlive(pid) && waited < 5_000; waited += 100) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
-    process.kill(-child.pid, "SIGTERM");
+    process.kill(-pid, signal);
   } catch {
     // already gone
   }
-  return exited;
 }
 
 /** Whether any process of the group is still alive. */
@@ -176,9 +183,11 @@ describe("installing pulumi-hosting", () => {
     // Stopping it stops the server under npx too: nothing of the group is left running.
     const pid = child.pid ?? 0;
     expect(groupAlive(pid)).toBe(true);
-    await stopGroup(child);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(groupAlive(pid)).toBe(false);
+    signalGroup(pid, "SIGTERM");
+    for (let waited = 0; groupAlive(pid) && waited < 10_000; waited += 100) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(groupAlive(pid), "a process of npx hosting-emulator outlived SIGTERM by 10 s").toBe(false);
   });
 
   describe(`with the lowest supported @pulumi/pulumi (${LOWEST_PULUMI})`, () => {

@@ -188,6 +188,22 @@ describe("inputs as the program wrote them", () => {
   });
 });
 
+describe("sets read back in another order", () => {
+  it("keep the order state recorded, in outputs and inputs", async () => {
+    const { provider: p } = provider();
+    const recorded = { name: "n", tags: ["a", "b"], serverId: 1 };
+    const read = await p.read("1", recorded);
+    expect(read.props?.tags).toEqual(["a", "b"]);
+    expect(read.inputs).toMatchObject({ tags: ["a", "b"] });
+  });
+
+  it("report another set as the server has it", async () => {
+    const { provider: p } = provider();
+    const read = await p.read("1", { name: "n", tags: ["a", "c"], serverId: 1 });
+    expect(read.props?.tags).toEqual(["b", "a"]);
+  });
+});
+
 describe("404 rules", () => {
   it("readOrGone: a 404 is gone, anything else fails", async () => {
     expect(await readOrGone(async () => "found")).toBe("found");
