@@ -1,14 +1,16 @@
 /**
  * The sandbox server's request pipeline: request log and fault injection for every API request;
  * then, per route, the guard (`guard.ts`: authentication, API version, secondary rate limit, access
- * rule) and the handler; state is persisted after every change. Paths no route serves go through
+ * rule) and the handler, as one transaction of the store. Paths no route serves go through
  * the same guard before their 404.
  */
-import { Hono, type MiddlewareHandler } from "hono";
+import { timingSafeEqual } from "node:crypto";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { authenticate } from "./auth";
 import type { ServerEnv } from "./context";
 import type { Controls, Fault } from "./controls";
 import { guard } from "./guard";
-import { API_PREFIX, ApiFailure, apiPath, DOCS_URL, notFound } from "./http";
+import { API_PREFIX, ApiFailure, apiPath, bufferBody, DOCS_URL, notFound } from "./http";
 import { budgetRoutes } from "./routes/budgets";
 import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
@@ -22,7 +24,7 @@ import { runnerGroupRoutes } from "./routes/runner-groups";
 import type { Store } from "./store";
 import { timestamp } from "./store";
 
-export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
+export function createApp(store: Store, controls: Controls, controlToken?: string): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   app.use("*", async (c, next) => {
     c.set("store", store);
@@ -45,12 +47,16 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
       : c.html("<!DOCTYPE html><html><body><h1>Page not found</h1></body></html>", 404),
   );
 
-  const control = controlRoutes();
-  control.use("*", persist);
+  // Middleware runs only for routes registered after it: it goes first, the routes after.
+  const control = new Hono<ServerEnv>();
+  if (controlToken !== undefined) control.use("*", requireControlToken(controlToken));
+  control.use("*", transact({ anonymousBodies: true }));
+  control.route("/", controlRoutes());
   app.route("/_emulator", control);
 
   const api = new Hono<ServerEnv>();
-  api.use("*", requestLog, faults, persist);
+  // Faults come first: one answering `after` replaces the answer of a request already committed.
+  api.use("*", requestLog, faults, transact({ anonymousBodies: false }));
   metaRoutes(api);
   repoHookRoutes(api);
   globalHookRoutes(api);
@@ -66,6 +72,24 @@ export function createApp(store: Store, controls: Controls): Hono<ServerEnv> {
   });
   app.route(API_PREFIX, api);
   return app;
+}
+
+/** With a control token, every control route needs it (compared in constant time). */
+function requireControlToken(token: string): MiddlewareHandler<ServerEnv> {
+  const expected = Buffer.from(`Bearer ${token}`);
+  return async (c, next) => {
+    const given = Buffer.from(c.req.header("authorization") ?? "");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return c.json(
+        {
+          message: "The control routes need Authorization: Bearer <control token>",
+          documentation_url: DOCS_URL,
+        },
+        401,
+      );
+    }
+    return next();
+  };
 }
 
 const requestLog: MiddlewareHandler<ServerEnv> = async (c, next) => {
@@ -112,7 +136,37 @@ function faultResponse(fault: Fault): Response {
   );
 }
 
-const persist: MiddlewareHandler<ServerEnv> = async (c, next) => {
-  await next();
-  if (c.req.method !== "GET" && c.res.status < 400) c.get("store").save();
-};
+/** Thrown out of a transaction whose request failed: what it wrote is undone. */
+const DISCARD = Symbol("discard");
+
+/**
+ * Each request is one transaction of the store, run after the transactions before it: its body is
+ * read first (a slow body holds up no one and acts on no stale view), and a request that fails, at
+ * any point up to and including the commit, leaves nothing applied. The body of an API request
+ * without valid credentials is not read at all: its guard answers 401 without it.
+ */
+function transact(options: { anonymousBodies: boolean }): MiddlewareHandler<ServerEnv> {
+  return async (c, next) => {
+    if (options.anonymousBodies || authenticates(c)) await bufferBody(c);
+    try {
+      await c.get("store").transaction(async () => {
+        await next();
+        if (c.error !== undefined || c.res.status >= 400) throw DISCARD;
+      });
+    } catch (e) {
+      if (e === DISCARD) return;
+      // The commit failed (a full disk, an unwritable file): nothing of the request is kept.
+      console.error(`hosting-emulator: ${c.req.method} ${apiPath(c.req.url)}: ${(e as Error).message}`);
+      c.res = undefined;
+      c.res = c.json({ message: "Server Error", documentation_url: DOCS_URL }, 500);
+    }
+  };
+}
+
+function authenticates(c: Context<ServerEnv>): boolean {
+  try {
+    return authenticate(c) !== undefined;
+  } catch {
+    return false;
+  }
+}

@@ -19,5 +19,7 @@ export interface ServerEnv {
     caller: Caller | undefined;
     /** Set when a fault dropped the connection: the log records status 0 (no answer). */
     dropped: boolean;
+    /** The request body, read in full before the request's transaction starts. */
+    bodyText: string;
   };
 }

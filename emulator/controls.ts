@@ -46,19 +46,38 @@ export interface RateLimitMode {
   remaining: number;
 }
 
+/** How many requests the log keeps by default: the newest, older ones dropping out. */
+export const DEFAULT_LOG_SIZE = 10_000;
+
 export class Controls {
-  readonly log: LoggedRequest[] = [];
+  private entries: LoggedRequest[] = [];
   faults: Fault[] = [];
   rateLimit: RateLimitMode | undefined;
   private seq = 0;
   private faultId = 0;
 
+  /** `logSize`: how many requests the log keeps (a ring: the oldest drops out). */
+  constructor(readonly logSize = DEFAULT_LOG_SIZE) {
+    if (!Number.isSafeInteger(logSize) || logSize < 1) {
+      throw new Error(`the request log size must be a positive integer; got ${logSize}`);
+    }
+  }
+
+  /** The logged requests, oldest first (at most `logSize`; `seq` keeps counting past them). */
+  get log(): readonly LoggedRequest[] {
+    return this.entries.length > this.logSize ? this.entries.slice(-this.logSize) : this.entries;
+  }
+
   record(entry: Omit<LoggedRequest, "seq">): void {
-    this.log.push({ seq: ++this.seq, ...entry });
+    // Dropping a batch at a time keeps recording O(1) amortised and the log within 1.1 x logSize.
+    if (this.entries.length >= this.logSize + Math.ceil(this.logSize / 10)) {
+      this.entries = this.entries.slice(-this.logSize + 1);
+    }
+    this.entries.push({ seq: ++this.seq, ...entry });
   }
 
   clearLog(): void {
-    this.log.length = 0;
+    this.entries = [];
   }
 
   counts(): { total: number; byMethod: Record<string, number>; byRoute: Record<string, number> } {
@@ -107,11 +126,26 @@ export class Controls {
   }
 }
 
+/**
+ * Whether `path` matches `pattern`, where `*` matches any run of characters. Without a regular
+ * expression: the first and last literal parts anchor the ends and each part between is taken at
+ * its leftmost place, which is correct for `*` alone and never backtracks, so a pattern of many
+ * stars costs no more than a scan per part.
+ */
 export function matchPath(pattern: string, path: string): boolean {
-  const regex = new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`);
-  return regex.test(path);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+  const parts = pattern.split("*");
+  if (parts.length === 1) return pattern === path;
+  const first = parts[0] ?? "";
+  const last = parts[parts.length - 1] ?? "";
+  if (first.length + last.length > path.length || !path.startsWith(first) || !path.endsWith(last)) {
+    return false;
+  }
+  let at = first.length;
+  const end = path.length - last.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = path.indexOf(part, at);
+    if (found < 0 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
 }

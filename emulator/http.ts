@@ -20,6 +20,15 @@ export const API_PREFIX = "/api/v3";
  */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 
+/** How deep a request body may nest objects and arrays (the deepest body served needs 4). */
+export const MAX_BODY_DEPTH = 32;
+
+/** How many items one array of a request body may hold. */
+export const MAX_ARRAY_ITEMS = 10_000;
+
+/** How many items an error list shows; one more item says how many were left out. */
+export const MAX_ERRORS = 100;
+
 export interface ErrorItem {
   resource?: string;
   field?: string;
@@ -29,13 +38,16 @@ export interface ErrorItem {
 
 /** Thrown by handlers; the app turns it into the platform's error body. */
 export class ApiFailure extends Error {
+  readonly errors?: ErrorItem[];
+
   constructor(
     readonly status: ContentfulStatusCode,
     message: string,
-    readonly errors?: ErrorItem[],
+    errors?: ErrorItem[],
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
+    if (errors) this.errors = capped(errors);
   }
 
   body(): Record<string, unknown> {
@@ -45,6 +57,16 @@ export class ApiFailure extends Error {
       ...(this.errors ? { errors: this.errors } : {}),
     };
   }
+}
+
+/** The first `MAX_ERRORS` items, and one that counts the rest. */
+function capped(errors: ErrorItem[]): ErrorItem[] {
+  if (errors.length <= MAX_ERRORS) return errors;
+  const left = errors.length - MAX_ERRORS;
+  return [
+    ...errors.slice(0, MAX_ERRORS),
+    { code: "custom", message: `${left} more error${left === 1 ? "" : "s"} not shown` },
+  ];
 }
 
 export const badRequest = (message: string) => new ApiFailure(400, message);
@@ -112,9 +134,18 @@ export function pathId(c: Context<ServerEnv>, name: string): number {
   return id;
 }
 
+/**
+ * Reads the whole body of a request that has one, before its transaction starts: a body that
+ * arrives slowly must not act on what the store held when its request began.
+ */
+export async function bufferBody(c: Context<ServerEnv>): Promise<void> {
+  if (c.req.method === "GET" || c.req.method === "HEAD") return;
+  c.set("bodyText", await readText(c));
+}
+
 /** Parses a JSON object body; an unparsable body is a 400, as on the platform; a large one a 413. */
 export async function readBody(c: Context<ServerEnv>): Promise<Record<string, unknown>> {
-  const text = await readText(c);
+  const text = c.get("bodyText") ?? (await readText(c));
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {
@@ -125,7 +156,47 @@ export async function readBody(c: Context<ServerEnv>): Promise<Record<string, un
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw badRequest("Body should be a JSON object");
   }
+  checkBounds(parsed);
   return parsed as Record<string, unknown>;
+}
+
+/**
+ * Refuses (422, naming the field and the limit) a body nested deeper than `MAX_BODY_DEPTH` or with
+ * an array longer than `MAX_ARRAY_ITEMS`, before any handler walks it: nothing past the limits can
+ * reach a recursive or spreading code path. The walk keeps its own stack, so any depth is safe.
+ */
+function checkBounds(body: object): void {
+  const stack: Array<{ value: unknown; field: string; depth: number }> = [
+    { value: body, field: "", depth: 1 },
+  ];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { value, field, depth } = item;
+    if (typeof value !== "object" || value === null) continue;
+    const name = field || "body";
+    if (depth > MAX_BODY_DEPTH) {
+      throw invalidField(
+        "Body",
+        name,
+        `${name} nests deeper than ${MAX_BODY_DEPTH} levels, the most allowed`,
+      );
+    }
+    if (Array.isArray(value)) {
+      if (value.length > MAX_ARRAY_ITEMS) {
+        throw invalidField(
+          "Body",
+          name,
+          `${name} has ${value.length} items; at most ${MAX_ARRAY_ITEMS} are allowed`,
+        );
+      }
+      value.forEach((inner, i) => {
+        stack.push({ value: inner, field: `${name}[${i}]`, depth: depth + 1 });
+      });
+    } else {
+      for (const [key, inner] of Object.entries(value)) {
+        stack.push({ value: inner, field: field ? `${field}.${key}` : key, depth: depth + 1 });
+      }
+    }
+  }
 }
 
 /** Reads the body as text, refusing it (413) as soon as it passes `MAX_REQUEST_BODY_BYTES`. */

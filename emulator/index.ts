@@ -18,9 +18,21 @@ export interface EmulatorOptions {
   port?: number;
   /** Loopback by default: the sandbox server is for this machine only. */
   host?: string;
-  /** Persist state to this JSON file across restarts; in memory when absent. */
+  /** Keep state in this SQLite file across restarts; in memory when absent. */
   data?: string;
   fixture?: Fixture;
+  /**
+   * Required by `/_emulator/*` as `Authorization: Bearer <controlToken>` when given; a host other
+   * than loopback refuses to start without it (the control routes show every token and key).
+   */
+  controlToken?: string;
+  /** How many requests the control log keeps (default 10,000). */
+  logSize?: number;
+}
+
+/** Whether `host` only listens on this machine. */
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 export interface RunningEmulator {
@@ -35,13 +47,24 @@ export interface RunningEmulator {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const store = new Store(options.fixture ?? defaultFixture(), options.data);
-  const controls = new Controls();
-  const app = createApp(store, controls);
   const host = options.host ?? "127.0.0.1";
+  if (options.controlToken !== undefined && options.controlToken.trim() === "") {
+    throw new Error("the control token is empty; give one of visible characters");
+  }
+  if (!isLoopback(host) && options.controlToken === undefined) {
+    throw new Error(
+      `--host ${host} would let any machine that reaches it read every token and key on /_emulator/state: give --control-token T as well (then /_emulator/* needs "Authorization: Bearer T")`,
+    );
+  }
+  const controls = new Controls(options.logSize);
+  const store = new Store(options.fixture ?? defaultFixture(), options.data);
+  const app = createApp(store, controls, options.controlToken);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
-    s.once("error", reject);
+    s.once("error", (e) => {
+      store.close();
+      reject(e);
+    });
   });
   const { port } = server.address() as AddressInfo;
   const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
@@ -54,7 +77,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     close: () =>
       new Promise<void>((resolve, reject) => {
         if ("closeAllConnections" in server) server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
+        server.close((err) => {
+          store.close();
+          if (err) reject(err);
+          else resolve();
+        });
       }),
   };
 }

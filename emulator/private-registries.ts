@@ -51,7 +51,6 @@ export function currentKey(store: Store, org: OrgRecord): StoredRegistryKey {
 export function rotateKey(store: Store, org: OrgRecord): StoredRegistryKey {
   const key = newKey();
   store.state.registryKeys[org.login.toLowerCase()] = key;
-  store.save();
   return key;
 }
 

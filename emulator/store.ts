@@ -1,11 +1,11 @@
 /**
- * The sandbox server's state: the fixture plus everything created through the API, kept as one
- * JSON document. With a data file it survives restarts: every change is written to a temporary file
- * and renamed over the old one, so a crash never leaves half a file behind.
+ * The sandbox server's state: the fixture plus everything created through the API. It is kept in
+ * an SQLite database (in memory without a data file) and changed only inside transactions, one
+ * request at a time (docs/DECISIONS.md).
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { z } from "zod";
 import type {
   BudgetScope,
   BudgetType,
@@ -14,7 +14,9 @@ import type {
   PrivateRegistryType,
   PrivateRegistryVisibility,
 } from "../provider/client/schemas";
+import { DATABASE_FORMAT, Database, DataFileError, inspectDataFile } from "./database";
 import { defaultFixture, type Fixture } from "./fixture";
+import { type Dirty, Journal, type Layout } from "./journal";
 
 export interface StoredHookConfig {
   url: string;
@@ -226,15 +228,91 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
   return state;
 }
 
+/**
+ * How each key of the state is stored (journal.ts): collections that grow with use are `rows` or
+ * `map`, so writing one record costs the same at 100 records as at 50,000.
+ */
+export const STATE_LAYOUT: { readonly [K in keyof EmulatorState]-?: Layout } = {
+  schema: "document",
+  nextId: "document",
+  nextGroupId: "document",
+  fixture: "document",
+  repoHooks: "rows",
+  globalHooks: "rows",
+  deliveries: "rows",
+  runnerGroups: "rows",
+  runnerGroupOf: "map",
+  invitations: "rows",
+  protectionRules: "rows",
+  orgPropertyValues: "rows",
+  repoPropertyValues: "rows",
+  budgets: "rows",
+  budgetsOff: "document",
+  privateRegistries: "rows",
+  registryKeys: "map",
+};
+
+/** Every key written whole: what a fresh or reset state commits. */
+function everything(): Dirty {
+  const dirty: Dirty = { documents: new Set(), rows: new Map(), maps: new Map() };
+  for (const [name, layout] of Object.entries(STATE_LAYOUT)) {
+    if (layout === "document") dirty.documents.add(name);
+    else if (layout === "map") dirty.maps.set(name, "all");
+    else dirty.rows.set(name, { touched: new Set(), reshaped: true });
+  }
+  return dirty;
+}
+
+/**
+ * The sandbox server's state, in memory as plain objects and kept in an SQLite database
+ * (database.ts). Every API request runs as one transaction (`transaction`): one at a time, its
+ * writes journaled, committed together when it succeeds and undone, in memory and in the database,
+ * when anything fails.
+ */
 export class Store {
-  state: EmulatorState;
+  private journal: Journal<EmulatorState>;
+  private readonly database: Database;
+  private queue: Promise<unknown> = Promise.resolve();
+  private active = false;
 
   constructor(
     private readonly fixture: Fixture,
-    private readonly dataFile: string | undefined,
+    dataFile: string | undefined,
   ) {
-    this.state = this.load() ?? freshState(fixture);
-    this.save();
+    if (dataFile !== undefined && inspectDataFile(dataFile) === "json") migrateJsonFile(dataFile);
+    this.database = new Database(dataFile, STATE_LAYOUT);
+    try {
+      const where = dataFile ?? ":memory:";
+      const format = this.database.format();
+      if (format !== undefined && format !== DATABASE_FORMAT) {
+        throw new DataFileError(
+          where,
+          `is a sandbox database of format ${format}; this server reads ${DATABASE_FORMAT}`,
+        );
+      }
+      if (this.database.empty()) {
+        this.journal = new Journal(freshState(fixture), STATE_LAYOUT);
+        this.database.commit(this.journal.raw as unknown as Record<string, unknown>, everything());
+      } else {
+        const loaded = this.database.load() as Partial<EmulatorState>;
+        if (loaded.schema !== STATE_SCHEMA || !loaded.fixture) {
+          throw new DataFileError(
+            where,
+            `holds sandbox state of schema ${loaded.schema}; expected ${STATE_SCHEMA}: delete it (or use another --data file) to start from the fixture`,
+          );
+        }
+        // Collections added within a schema (a new family's) start empty in a file written before them.
+        this.journal = new Journal({ ...freshState(loaded.fixture), ...loaded }, STATE_LAYOUT);
+      }
+    } catch (e) {
+      this.database.close();
+      throw e;
+    }
+  }
+
+  /** The state; what is written through it is journaled and committed with the transaction. */
+  get state(): EmulatorState {
+    return this.journal.view;
   }
 
   nextId(): number {
@@ -249,39 +327,156 @@ export class Store {
     return randomUUID();
   }
 
+  /**
+   * Runs `work` as one transaction, after every transaction before it has finished: its writes
+   * are committed when it returns, and undone when it (or the commit) throws.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      this.save();
+      this.active = true;
+      try {
+        const result = await work();
+        this.commit();
+        return result;
+      } catch (e) {
+        this.journal.undo();
+        throw e;
+      } finally {
+        this.active = false;
+      }
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Commits what was written outside a transaction (by code that holds the store, such as a test
+   * or a benchmark filling it); inside one, its commit does that.
+   */
+  save(): void {
+    if (this.active) return;
+    try {
+      this.commit();
+    } catch (e) {
+      this.journal.undo();
+      throw e;
+    }
+  }
+
+  /** Back to the fixture: every key replaced, committed like any other write. */
   reset(): void {
-    this.state = freshState(this.fixture);
+    const fresh = freshState(this.fixture);
+    const state = this.state as unknown as Record<string, unknown>;
+    for (const key of Object.keys(STATE_LAYOUT)) state[key] = fresh[key as keyof EmulatorState];
     this.save();
   }
 
-  /** Writes the state to the data file, when there is one (atomic: temp file, then rename). */
-  save(): void {
-    if (!this.dataFile) return;
-    mkdirSync(dirname(this.dataFile), { recursive: true });
-    const temp = `${this.dataFile}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(this.state));
-    renameSync(temp, this.dataFile);
+  /** Makes the next `commits` commits fail as a full disk does (a control of the sandbox). */
+  failCommits(commits: number): void {
+    this.database.failCommits(commits);
   }
 
-  private load(): EmulatorState | undefined {
-    if (!this.dataFile) return undefined;
-    let text: string;
-    try {
-      text = readFileSync(this.dataFile, "utf8");
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw e;
-    }
-    const parsed = JSON.parse(text) as EmulatorState;
-    if (parsed.schema !== STATE_SCHEMA) {
-      throw new Error(
-        `${this.dataFile} holds sandbox state of schema ${parsed.schema}; expected ${STATE_SCHEMA}: delete it (or use another --data file) to start from the fixture`,
-      );
-    }
-    // Collections added within a schema (a new family's) start empty in a file written before them.
-    return { ...freshState(parsed.fixture), ...parsed };
+  close(): void {
+    this.database.close();
+  }
+
+  private commit(): void {
+    if (!this.journal.pending) return;
+    this.database.commit(this.journal.raw as unknown as Record<string, unknown>, this.journal.changed);
+    this.journal.settle();
   }
 }
+
+/**
+ * A JSON state file of schema 2 (what earlier versions wrote) becomes a database at the same path;
+ * the JSON is kept beside it as `<file>.schema-2.json`. A file of another shape is refused, untouched.
+ */
+function migrateJsonFile(file: string): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new DataFileError(file, `is not valid JSON (${(e as Error).message})`);
+  }
+  const result = jsonState.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue?.path.length ? issue.path.join(".") : "the file";
+    throw new DataFileError(
+      file,
+      `is not sandbox state of schema ${STATE_SCHEMA}: ${where}: ${issue?.message}`,
+    );
+  }
+  const state = {
+    ...freshState(result.data.fixture as unknown as Fixture),
+    ...(result.data as object),
+  } as EmulatorState;
+  // Ids are never handed out twice: the counters pass every id the file holds.
+  const highest = (items: Array<{ id: number }>) => items.reduce((max, item) => Math.max(max, item.id), 0);
+  state.nextId = Math.max(
+    state.nextId,
+    1 +
+      Math.max(
+        highest(state.repoHooks),
+        highest(state.globalHooks),
+        highest(state.deliveries),
+        highest(state.invitations),
+        highest(state.protectionRules),
+      ),
+  );
+  state.nextGroupId = Math.max(state.nextGroupId, 1 + highest(state.runnerGroups));
+  const next = `${file}.migrating`;
+  rmSync(next, { force: true });
+  const database = new Database(next, STATE_LAYOUT);
+  try {
+    database.commit(state as unknown as Record<string, unknown>, everything());
+  } finally {
+    database.close();
+  }
+  rmSync(`${next}-wal`, { force: true });
+  rmSync(`${next}-shm`, { force: true });
+  let kept = `${file}.schema-2.json`;
+  for (let n = 1; existsSync(kept); n++) kept = `${file}.schema-2.${n}.json`;
+  renameSync(file, kept);
+  renameSync(next, file);
+  console.error(
+    `hosting-emulator: ${file} was sandbox state in JSON; it is now an SQLite database (the JSON is kept as ${kept})`,
+  );
+}
+
+const record = z.looseObject({});
+const withId = z.looseObject({ id: z.number().int().nonnegative() });
+
+/** The shape of a schema-2 JSON state file, as far as the server relies on it. */
+const jsonState = z.looseObject({
+  schema: z.literal(STATE_SCHEMA),
+  nextId: z.number().int().positive(),
+  nextGroupId: z.number().int().positive().optional(),
+  fixture: z.looseObject({
+    enterprises: z.array(record),
+    users: z.array(record),
+    orgs: z.array(record),
+    repos: z.array(record),
+    runners: z.array(record),
+    apps: z.array(record).optional(),
+    tokens: z.record(z.string(), record),
+  }),
+  repoHooks: z.array(withId).optional(),
+  globalHooks: z.array(withId).optional(),
+  deliveries: z.array(withId).optional(),
+  runnerGroups: z.array(withId).optional(),
+  runnerGroupOf: z.record(z.string(), z.number().int()).optional(),
+  invitations: z.array(withId).optional(),
+  protectionRules: z.array(withId).optional(),
+  orgPropertyValues: z.array(record).optional(),
+  repoPropertyValues: z.array(record).optional(),
+  budgets: z.array(z.looseObject({ id: z.string() })).optional(),
+  budgetsOff: z.array(z.string()).optional(),
+  privateRegistries: z.array(record).optional(),
+  registryKeys: z.record(z.string(), record).optional(),
+});
 
 /** Timestamps as the platform writes them: ISO 8601, seconds precision, `Z`. */
 export function timestamp(date = new Date()): string {

@@ -7,8 +7,9 @@
 import { type Context, Hono } from "hono";
 import { setBudgetsFeature } from "../budgets";
 import type { ServerEnv } from "../context";
+import type { Fault } from "../controls";
 import type { OrgRecord, UserRecord } from "../fixture";
-import { ApiFailure, badRequest, notFound, readBody } from "../http";
+import { ApiFailure, badRequest, invalidField, notFound, readBody } from "../http";
 import { findEnterprise, findOrg, findUser } from "../lookup";
 import { acceptInvitation, cancelInvitation, isLastOwner, removeMember } from "../memberships";
 import { privateRegistryControls } from "./private-registries";
@@ -26,6 +27,18 @@ export function controlRoutes(): Hono<ServerEnv> {
 
   app.get("/state", (c) => c.json(c.get("store").state));
 
+  // The store's disk is full for the next `writes` commits: each fails, its request answers 500 and
+  // leaves nothing applied (what a full disk or an unwritable data file does).
+  app.put("/store/full", async (c) => {
+    const body = await readBody(c);
+    const writes = body.writes;
+    if (typeof writes !== "number" || !Number.isInteger(writes) || writes < 0 || writes > 1_000_000) {
+      throw invalidField("Store", "writes", "writes must be an integer from 0 to 1000000");
+    }
+    c.get("store").failCommits(writes);
+    return c.json({ writes });
+  });
+
   app.get("/requests", (c) => {
     const controls = c.get("controls");
     return c.json({ requests: controls.log, counts: controls.counts() });
@@ -39,30 +52,7 @@ export function controlRoutes(): Hono<ServerEnv> {
   app.get("/faults", (c) => c.json(c.get("controls").faults));
 
   app.post("/faults", async (c) => {
-    const body = await readBody(c);
-    if (typeof body.path !== "string" || !body.path.startsWith("/")) {
-      throw badRequest(
-        "path is required: a path below the API root such as /repos/acme-eng/api/hooks (* matches any run)",
-      );
-    }
-    if (body.status === undefined && body.latencyMs === undefined && body.drop !== true) {
-      throw badRequest("a fault needs status, latencyMs or drop");
-    }
-    if (body.when !== undefined && body.when !== "before" && body.when !== "after") {
-      throw badRequest('when must be "before" or "after"');
-    }
-    const fault = c.get("controls").addFault({
-      path: body.path,
-      when: (body.when as "before" | "after" | undefined) ?? "before",
-      remaining: typeof body.count === "number" && body.count > 0 ? body.count : 1,
-      ...(typeof body.method === "string" ? { method: body.method } : {}),
-      ...(typeof body.status === "number" ? { status: body.status } : {}),
-      ...(typeof body.latencyMs === "number" ? { latencyMs: body.latencyMs } : {}),
-      ...(body.drop === true ? { drop: true } : {}),
-      ...(typeof body.headers === "object" && body.headers !== null
-        ? { headers: body.headers as Record<string, string> }
-        : {}),
-    });
+    const fault = c.get("controls").addFault(parseFault(await readBody(c)));
     return c.json(fault, 201);
   });
 
@@ -124,6 +114,68 @@ export function controlRoutes(): Hono<ServerEnv> {
   privateRegistryControls(app);
 
   return app;
+}
+
+/** A header name as HTTP allows it (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A header value as HTTP allows it: visible Latin-1 and inner spaces or tabs, no line breaks. */
+const HEADER_VALUE = /^[\x21-\x7e\x80-\xff]([\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$|^$/;
+
+/** A fault as `POST /_emulator/faults` takes it; a field out of range is a 422 naming it. */
+function parseFault(body: Record<string, unknown>): Omit<Fault, "id"> {
+  const bad = (field: string, message: string) => invalidField("Fault", field, message);
+  if (typeof body.path !== "string" || !body.path.startsWith("/") || body.path.length > 2048) {
+    throw bad(
+      "path",
+      "path is required: a path below the API root such as /repos/acme-eng/api/hooks (* matches any run), at most 2048 characters",
+    );
+  }
+  if (body.status === undefined && body.latencyMs === undefined && body.drop !== true) {
+    throw bad("status", "a fault needs status, latencyMs or drop");
+  }
+  const integer = (field: string, min: number, max: number): number | undefined => {
+    const value = body[field];
+    if (value === undefined) return undefined;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+      throw bad(field, `${field} must be an integer from ${min} to ${max}`);
+    }
+    return value;
+  };
+  const status = integer("status", 100, 599);
+  const latencyMs = integer("latencyMs", 0, 600_000);
+  const count = integer("count", 1, 1_000_000);
+  if (body.when !== undefined && body.when !== "before" && body.when !== "after") {
+    throw bad("when", 'when must be "before" or "after"');
+  }
+  if (body.method !== undefined && (typeof body.method !== "string" || !HEADER_NAME.test(body.method))) {
+    throw bad("method", "method must be an HTTP method such as GET or POST");
+  }
+  if (body.drop !== undefined && typeof body.drop !== "boolean")
+    throw bad("drop", "drop must be true or false");
+  let headers: Record<string, string> | undefined;
+  if (body.headers !== undefined) {
+    if (typeof body.headers !== "object" || body.headers === null || Array.isArray(body.headers)) {
+      throw bad("headers", "headers must be an object of header names to string values");
+    }
+    headers = {};
+    for (const [name, value] of Object.entries(body.headers)) {
+      if (!HEADER_NAME.test(name)) throw bad(`headers.${name}`, `"${name}" is not a header name HTTP allows`);
+      if (typeof value !== "string" || !HEADER_VALUE.test(value)) {
+        throw bad(`headers.${name}`, `the value of ${name} must be a string of visible Latin-1 characters`);
+      }
+      headers[name] = value;
+    }
+  }
+  return {
+    path: body.path,
+    when: (body.when as "before" | "after" | undefined) ?? "before",
+    remaining: count ?? 1,
+    ...(typeof body.method === "string" ? { method: body.method } : {}),
+    ...(status !== undefined ? { status } : {}),
+    ...(latencyMs !== undefined ? { latencyMs } : {}),
+    ...(body.drop === true ? { drop: true } : {}),
+    ...(headers ? { headers } : {}),
+  };
 }
 
 function orgAndUser(c: Context<ServerEnv>): { org: OrgRecord; user: UserRecord } {

@@ -3,7 +3,8 @@
  * with counts, fault injection and the secondary-rate-limit mode.
  */
 import { describe, expect, it } from "vitest";
-import { defaultFixture } from "../../emulator/index";
+import { Controls, matchPath } from "../../emulator/controls";
+import { defaultFixture, startEmulator } from "../../emulator/index";
 import { freshState } from "../../emulator/store";
 import {
   call,
@@ -322,17 +323,70 @@ describe("faults", () => {
   });
 
   it.each([
-    ["no path", { status: 500 }, /path is required/],
-    ["a path without a leading slash", { path: "user", status: 500 }, /path is required/],
-    ["a path that is not a string", { path: 5, status: 500 }, /path is required/],
-    ["no effect", { path: "/user" }, /status, latencyMs or drop/],
-    ["drop other than true", { path: "/user", drop: "yes" }, /status, latencyMs or drop/],
-    ["a bad when", { path: "/user", status: 500, when: "during" }, /when must be/],
-  ])("refuses a fault with %s with 400", async (_label, body, message) => {
+    ["no path", { status: 500 }, "path", /path is required/],
+    ["a path without a leading slash", { path: "user", status: 500 }, "path", /path is required/],
+    ["a path that is not a string", { path: 5, status: 500 }, "path", /path is required/],
+    ["no effect", { path: "/user" }, "status", /status, latencyMs or drop/],
+    ["drop other than true", { path: "/user", drop: "yes" }, "status", /status, latencyMs or drop/],
+    ["a bad when", { path: "/user", status: 500, when: "during" }, "when", /when must be/],
+    ["status 99", { path: "/user", status: 99 }, "status", /from 100 to 599/],
+    ["status 600", { path: "/user", status: 600 }, "status", /from 100 to 599/],
+    ["a status that is not an integer", { path: "/user", status: 500.5 }, "status", /integer/],
+    ["a negative latency", { path: "/user", latencyMs: -1 }, "latencyMs", /from 0 to 600000/],
+    ["a count of 0", { path: "/user", status: 500, count: 0 }, "count", /from 1/],
+    [
+      "a header name with a space",
+      { path: "/user", status: 500, headers: { "retry after": "1" } },
+      "headers.retry after",
+      /header name/,
+    ],
+    [
+      "a header value outside Latin-1",
+      { path: "/user", status: 500, headers: { "x-a": "ā" } },
+      "headers.x-a",
+      /Latin-1/,
+    ],
+    [
+      "a header value with a line break",
+      { path: "/user", status: 500, headers: { "x-a": "1\r\nx-b: 2" } },
+      "headers.x-a",
+      /Latin-1/,
+    ],
+    [
+      "a header value that is not a string",
+      { path: "/user", status: 500, headers: { "x-a": 1 } },
+      "headers.x-a",
+      /string/,
+    ],
+    ["a method that is not a token", { path: "/user", status: 500, method: "GE T" }, "method", /HTTP method/],
+  ])("refuses a fault with %s with 422 naming the field", async (_label, body, field, message) => {
     const response = await control(sandbox.emulator, "POST", "/faults", body);
-    expect(response.status).toBe(400);
-    expectErrorBody(response.body, message);
+    expect(response.status).toBe(422);
+    expectErrorBody(response.body, "Validation Failed");
+    expect(response.body.errors[0]).toMatchObject({ resource: "Fault", field });
+    expect(response.body.errors[0].message).toMatch(message);
     expect((await control(sandbox.emulator, "GET", "/faults")).body).toEqual([]);
+  });
+
+  it("answers an accepted fault's headers as given", async () => {
+    await control(sandbox.emulator, "POST", "/faults", {
+      path: HOOKS,
+      status: 503,
+      headers: { "Retry-After": "7", "x-note": "caf\u00e9 \t ok" },
+    });
+    const response = await call(sandbox.emulator, "GET", HOOKS);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("7");
+  });
+
+  it("matches a path pattern of many stars without backtracking", async () => {
+    const pattern = `/${"*a".repeat(40)}*b`;
+    await control(sandbox.emulator, "POST", "/faults", { path: pattern, status: 500 });
+    const path = `/repos/${"a".repeat(60)}/x`;
+    // Before, a regular expression took seconds per request on such a pattern (exponential).
+    const response = await call(sandbox.emulator, "GET", path);
+    expect(response.status).toBe(404);
+    expect((await control(sandbox.emulator, "GET", "/faults")).body).toHaveLength(1);
   });
 
   it("refuses a fault body that is not JSON with 400", async () => {
@@ -379,5 +433,69 @@ describe("secondary rate limit", () => {
     expect(second.status).toBe(403);
     expect(second.headers.get("retry-after")).toBe("1");
     expect((await call(sandbox.emulator, "POST", HOOKS, { body })).status).toBe(201);
+  });
+});
+
+describe("path patterns", () => {
+  it.each([
+    ["/user", "/user", true],
+    ["/user", "/users", false],
+    ["/repos/*/hooks", "/repos/acme-eng/api/hooks", true],
+    ["/repos/*/hooks", "/repos/acme-eng/api/hooks/1", false],
+    ["/repos/*", "/repos/", true],
+    ["*", "/anything", true],
+    ["/a*b*c", "/abc", true],
+    ["/a*b*c", "/acb", false],
+    ["/a*a", "/a", false],
+    ["/*/hooks/*", "/repos/x/hooks/12", true],
+    ["/x*y*y", "/xyy", true],
+    ["/x*yy*y", "/xyyy", true],
+    ["/x*yy*y", "/xyy", false],
+  ])("%s matches %s: %s", (pattern, path, expected) => {
+    expect(matchPath(pattern, path)).toBe(expected);
+  });
+});
+
+describe("the request log", () => {
+  it("keeps the newest requests up to its size, counting on", () => {
+    const controls = new Controls(3);
+    for (let i = 0; i < 10; i++) {
+      controls.record({ method: "GET", path: `/${i}`, route: "/x", status: 200, at: "" });
+    }
+    expect(controls.log.map((r) => [r.seq, r.path])).toEqual([
+      [8, "/7"],
+      [9, "/8"],
+      [10, "/9"],
+    ]);
+    expect(controls.counts().total).toBe(3);
+  });
+
+  it("refuses a size that is not a positive integer", () => {
+    expect(() => new Controls(0)).toThrow(/positive integer/);
+  });
+});
+
+describe("the control token", () => {
+  it("is required to listen beyond loopback", async () => {
+    await expect(startEmulator({ port: 0, host: "0.0.0.0" })).rejects.toThrow(/--control-token/);
+  });
+
+  it("when given, guards every control route and leaves the API alone", async () => {
+    const emulator = await startEmulator({ port: 0, controlToken: "ctl-secret" });
+    try {
+      const without = await fetch(`${emulator.origin}/_emulator/state`);
+      expect(without.status).toBe(401);
+      const wrong = await fetch(`${emulator.origin}/_emulator/state`, {
+        headers: { authorization: "Bearer nope" },
+      });
+      expect(wrong.status).toBe(401);
+      const right = await fetch(`${emulator.origin}/_emulator/requests`, {
+        headers: { authorization: "Bearer ctl-secret" },
+      });
+      expect(right.status).toBe(200);
+      expect((await call(emulator, "GET", HOOKS)).status).toBe(200);
+    } finally {
+      await emulator.close();
+    }
   });
 });

@@ -1,0 +1,183 @@
+/**
+ * Change tracking for the sandbox server's state. Handlers keep working on plain objects and arrays
+ * (`state.repoHooks.push(hook)`, `hook.active = false`, `state.x = state.x.filter(...)`), but what
+ * they reach through `Journal.view` is a proxy that records every write: the old value, so a failed
+ * request is undone in memory, and which stored record it touched, so a commit writes only those
+ * records. Each top-level key of the state declares how it is stored (`Layout`):
+ *
+ * - `rows`: an array of records, one stored row each; appending costs one row, whatever the length.
+ * - `map`: an object of records by key, one stored entry each.
+ * - `document`: a value stored whole (counters, the fixture, small lists).
+ */
+
+export type Layout = "rows" | "map" | "document";
+
+/** Where a write landed: the top-level key, and the record of a `rows` or `map` collection. */
+interface Owner {
+  top: string;
+  /** The element of a `rows` collection. */
+  row?: object;
+  /** The key of a `map` collection. */
+  key?: string;
+}
+
+interface Change {
+  target: object;
+  key: PropertyKey;
+  had: boolean;
+  old: unknown;
+}
+
+/** What a transaction changed, per top-level key: enough for the store to write only that. */
+export interface Dirty {
+  /** `document` keys to write whole. */
+  documents: Set<string>;
+  /** `rows` collections: the records written to, and whether records were removed or reordered. */
+  rows: Map<string, { touched: Set<object>; reshaped: boolean }>;
+  /** `map` collections: the keys written to, or `"all"` when the whole object was replaced. */
+  maps: Map<string, Set<string> | "all">;
+}
+
+const isObject = (v: unknown): v is object => typeof v === "object" && v !== null;
+
+const isIndex = (key: PropertyKey): boolean => typeof key === "string" && /^(0|[1-9]\d*)$/.test(key);
+
+export class Journal<S extends object> {
+  private readonly proxies = new WeakMap<object, object>();
+  private readonly targets = new WeakMap<object, object>();
+  private readonly owners = new WeakMap<object, Owner>();
+  private changes: Change[] = [];
+  private dirty = emptyDirty();
+  readonly view: S;
+
+  constructor(
+    private readonly root: S,
+    private readonly layout: Readonly<Record<string, Layout>>,
+  ) {
+    this.view = this.wrap(root, { top: "" }) as S;
+  }
+
+  /** The state itself, never a proxy (for serialising it). */
+  get raw(): S {
+    return this.root;
+  }
+
+  /** Whether anything was written since the last `settle` or `undo`. */
+  get pending(): boolean {
+    return this.changes.length > 0;
+  }
+
+  /** What was written since the last `settle` or `undo`. */
+  get changed(): Dirty {
+    return this.dirty;
+  }
+
+  /** Forgets the undo records: what was written is committed. */
+  settle(): void {
+    this.changes = [];
+    this.dirty = emptyDirty();
+  }
+
+  /** Puts back every value written since the last `settle`, newest first. */
+  undo(): void {
+    for (const change of this.changes.reverse()) {
+      const target = change.target as Record<PropertyKey, unknown>;
+      if (change.had) target[change.key] = change.old;
+      else delete target[change.key];
+    }
+    this.changes = [];
+    this.dirty = emptyDirty();
+  }
+
+  /** A value as stored: any proxy inside it replaced by its target. */
+  unwrap<T>(value: T): T {
+    if (!isObject(value)) return value;
+    const target = this.targets.get(value);
+    if (target) return target as T;
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const inner = record[key];
+      if (isObject(inner)) record[key] = this.unwrap(inner);
+    }
+    return value;
+  }
+
+  private wrap(target: object, owner: Owner): object {
+    this.owners.set(target, owner);
+    const known = this.proxies.get(target);
+    if (known) return known;
+    const proxy = new Proxy(target, {
+      get: (t, key, receiver) => {
+        const value = Reflect.get(t, key, receiver);
+        if (!isObject(value) || typeof key === "symbol" || typeof value === "function") return value;
+        return this.wrap(value, this.childOwner(t, key, value));
+      },
+      set: (t, key, value) => {
+        const stored = this.unwrap(value);
+        this.record(t, key, stored);
+        (t as Record<PropertyKey, unknown>)[key] = stored;
+        return true;
+      },
+      deleteProperty: (t, key) => {
+        if (!Object.hasOwn(t, key)) return true;
+        this.record(t, key);
+        delete (t as Record<PropertyKey, unknown>)[key];
+        return true;
+      },
+      defineProperty: (t, key, descriptor) => {
+        this.record(t, key, descriptor.value);
+        return Reflect.defineProperty(t, key, { ...descriptor, value: this.unwrap(descriptor.value) });
+      },
+    });
+    this.proxies.set(target, proxy);
+    this.targets.set(proxy, target);
+    return proxy;
+  }
+
+  private childOwner(parent: object, key: string, child: object): Owner {
+    if (parent === this.root) return { top: key };
+    const owner = this.owners.get(parent) ?? { top: "" };
+    const layout = this.layout[owner.top];
+    const isCollection = owner.row === undefined && owner.key === undefined;
+    if (isCollection && layout === "rows" && Array.isArray(parent)) return { top: owner.top, row: child };
+    if (isCollection && layout === "map") return { top: owner.top, key };
+    return owner;
+  }
+
+  private record(target: object, key: PropertyKey, value?: unknown): void {
+    const had = Object.hasOwn(target, key);
+    const old = (target as Record<PropertyKey, unknown>)[key];
+    this.changes.push({ target, key, had, old });
+    this.markDirty(target, key, had, old, value);
+  }
+
+  private markDirty(target: object, key: PropertyKey, had: boolean, old: unknown, value: unknown): void {
+    const whole = target === this.root;
+    const owner: Owner = whole ? { top: String(key) } : (this.owners.get(target) ?? { top: "" });
+    const layout = this.layout[owner.top] ?? "document";
+    if (layout === "document") {
+      this.dirty.documents.add(owner.top);
+    } else if (layout === "map") {
+      const keys = this.dirty.maps.get(owner.top);
+      if (whole || keys === "all") this.dirty.maps.set(owner.top, "all");
+      else this.dirty.maps.set(owner.top, (keys ?? new Set<string>()).add(owner.key ?? String(key)));
+    } else {
+      let entry = this.dirty.rows.get(owner.top);
+      if (!entry) {
+        entry = { touched: new Set<object>(), reshaped: false };
+        this.dirty.rows.set(owner.top, entry);
+      }
+      if (whole) entry.reshaped = true;
+      else if (owner.row) entry.touched.add(owner.row);
+      else if (isIndex(key) && !had && isObject(value))
+        entry.touched.add(value); // an append
+      else if (key === "length" && typeof value === "number" && typeof old === "number" && value >= old) {
+        // the length an append leaves: its row was recorded by the index write
+      } else entry.reshaped = true; // overwritten or removed indexes: splice, pop, sort, `length = n`
+    }
+  }
+}
+
+function emptyDirty(): Dirty {
+  return { documents: new Set(), rows: new Map(), maps: new Map() };
+}
