@@ -89,6 +89,11 @@ export class Journal<S extends object> {
     this.dirty = emptyDirty();
   }
 
+  /** The tracked view of a record of the `rows` collection `top`, found by a raw read. */
+  track<T extends object>(top: string, record: T): T {
+    return (this.proxies.get(record) ?? this.wrap(record, { top, row: record })) as T;
+  }
+
   /** A value as stored: any proxy inside it replaced by its target. */
   unwrap<T>(value: T): T {
     if (!isObject(value)) return value;
@@ -102,15 +107,20 @@ export class Journal<S extends object> {
     return value;
   }
 
+  /**
+   * The proxy of `target`, made on first use. Reads are the hot path (a list scans every record),
+   * so a known proxy costs one lookup, and where a record lives is worked out once, when its proxy
+   * is made: records are not moved from one collection to another.
+   */
   private wrap(target: object, owner: Owner): object {
-    this.owners.set(target, owner);
     const known = this.proxies.get(target);
-    if (known) return known;
+    if (known !== undefined) return known;
+    this.owners.set(target, owner);
     const proxy = new Proxy(target, {
-      get: (t, key, receiver) => {
-        const value = Reflect.get(t, key, receiver);
-        if (!isObject(value) || typeof key === "symbol" || typeof value === "function") return value;
-        return this.wrap(value, this.childOwner(t, key, value));
+      get: (t, key) => {
+        const value = (t as Record<PropertyKey, unknown>)[key];
+        if (typeof value !== "object" || value === null) return value;
+        return this.proxies.get(value) ?? this.wrap(value, this.childOwner(t, key as string, value));
       },
       set: (t, key, value) => {
         const stored = this.unwrap(value);

@@ -228,6 +228,23 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
   return state;
 }
 
+/** The keys of the state kept as `rows`, and their records. */
+type RowsKey = {
+  [K in keyof EmulatorState]: EmulatorState[K] extends Array<infer U>
+    ? U extends object
+      ? K
+      : never
+    : never;
+}[keyof EmulatorState];
+type RowOf<K extends RowsKey> = EmulatorState[K] extends Array<infer U> ? U : never;
+
+/** The state as `Store.raw` shows it: records read-only. */
+export type RawState = {
+  readonly [K in keyof EmulatorState]: EmulatorState[K] extends Array<infer U>
+    ? ReadonlyArray<Readonly<U>>
+    : Readonly<EmulatorState[K]>;
+};
+
 /**
  * How each key of the state is stored (journal.ts): collections that grow with use are `rows` or
  * `map`, so writing one record costs the same at 100 records as at 50,000.
@@ -313,6 +330,19 @@ export class Store {
   /** The state; what is written through it is journaled and committed with the transaction. */
   get state(): EmulatorState {
     return this.journal.view;
+  }
+
+  /**
+   * The state itself, for reads on hot paths: a scan of raw records costs a tenth of one through
+   * the journal. Records are read-only here; `tracked` gives the one to write to.
+   */
+  get raw(): RawState {
+    return this.journal.raw;
+  }
+
+  /** The writable (journaled) view of a record found through `raw`. */
+  tracked<K extends RowsKey>(collection: K, record: Readonly<RowOf<K>>): RowOf<K> {
+    return this.journal.track(collection, record as object) as RowOf<K>;
   }
 
   nextId(): number {

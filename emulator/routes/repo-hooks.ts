@@ -104,7 +104,7 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
 
   app.get(R.deliveries.pattern, guard(READ), (c) => {
     const { store, hook } = findHook(c);
-    const all = store.state.deliveries.filter((d) => d.hook_id === hook.id).reverse();
+    const all = store.raw.deliveries.filter((d) => d.hook_id === hook.id).reverse();
     // Deliveries page by cursor: the id of the first delivery of the page. Link names the
     // cursors of the previous and the next page (spec, table H).
     const { perPage } = pageParams(c);
@@ -142,7 +142,7 @@ function context(c: Context<ServerEnv>) {
   const store = c.get("store");
   const repo = adminRepo(store.state, caller, c.req.param("owner") ?? "", c.req.param("repo") ?? "");
   const key = repoKey(repo);
-  const hooks = store.state.repoHooks.filter((h) => h.repo === key);
+  const hooks = store.raw.repoHooks.filter((h) => h.repo === key);
   return { store, repo, hooks };
 }
 
@@ -151,7 +151,7 @@ function findHook(c: Context<ServerEnv>) {
   const id = pathId(c, "hook_id");
   const hook = ctx.hooks.find((h) => h.id === id);
   if (!hook) throw notFound();
-  return { ...ctx, hook };
+  return { ...ctx, hook: ctx.store.tracked("repoHooks", hook) };
 }
 
 /**
