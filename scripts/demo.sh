@@ -10,17 +10,15 @@ mkdir -p "$DEMO/state"
 # The root program imports the library by name, as users do.
 ln -sfn .. node_modules/pulumi-hosting
 
-# Sandbox data of an older schema cannot be loaded: start the demo afresh (server data and stack).
-if [ -f "$DEMO/emulator.json" ] &&
-  ! node -e 'process.exit(require(process.argv[1]).schema === require("./dist/emulator/store").STATE_SCHEMA ? 0 : 1)' "$DEMO/emulator.json"; then
-  echo "the demo's sandbox data is of an older version: starting afresh"
-  rm -rf "$DEMO"
-  mkdir -p "$DEMO/state"
+# The sandbox's data was a JSON file before it was an SQLite database: the server migrates it on
+# first open (keeping the JSON beside it), so an older demo goes on where it stopped.
+if [ -f "$DEMO/emulator.json" ] && [ ! -f "$DEMO/sandbox.db" ]; then
+  mv "$DEMO/emulator.json" "$DEMO/sandbox.db"
 fi
 
 # A fixed port: refresh talks to the address recorded with the stack's provider, so it must not move.
 port="${HOSTING_DEMO_PORT:-3878}"
-node dist/emulator/cli.js --port "$port" --data "$DEMO/emulator.json" >"$DEMO/emulator.log" 2>&1 &
+node dist/emulator/cli.js --port "$port" --data "$DEMO/sandbox.db" >"$DEMO/emulator.log" 2>&1 &
 emulator_pid=$!
 trap 'kill "$emulator_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do
