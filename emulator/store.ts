@@ -4,7 +4,8 @@
  * request at a time (docs/DECISIONS.md).
  */
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import type {
   BudgetScope,
@@ -297,6 +298,7 @@ export class Store {
     dataFile: string | undefined,
   ) {
     if (dataFile !== undefined && inspectDataFile(dataFile) === "json") migrateJsonFile(dataFile);
+    if (dataFile !== undefined) removeStaleTemporaries(dataFile);
     this.database = new Database(dataFile, STATE_LAYOUT);
     try {
       const where = dataFile ?? ":memory:";
@@ -417,6 +419,22 @@ export class Store {
     this.database.commit(this.journal.raw as unknown as Record<string, unknown>, this.journal.changed);
     this.journal.settle();
   }
+}
+
+/**
+ * Earlier versions wrote `<file>.<pid>.tmp` and renamed it over the data file; one killed between
+ * the two left it behind. Nothing writes them any more: they are removed.
+ */
+function removeStaleTemporaries(file: string): void {
+  const folder = dirname(file);
+  const stale = new RegExp(`^${basename(file).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.\\d+\\.tmp$`);
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return; // the folder is made when the database is opened
+  }
+  for (const name of names) if (stale.test(name)) rmSync(join(folder, name), { force: true });
 }
 
 /**

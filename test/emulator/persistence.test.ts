@@ -159,6 +159,15 @@ describe("with a data file", () => {
     expect((await call(again, "GET", HOOKS)).body).toEqual([]);
   });
 
+  it("removes the temporary files earlier versions could leave behind, and nothing else", async () => {
+    fs.mkdirSync(join(file, ".."), { recursive: true });
+    fs.writeFileSync(`${file}.4242.tmp`, "{}");
+    fs.writeFileSync(join(file, "..", "notes.4242.tmp"), "mine");
+    await stop(await start(file));
+    expect(fs.existsSync(`${file}.4242.tmp`)).toBe(false);
+    expect(fs.existsSync(join(file, "..", "notes.4242.tmp"))).toBe(true);
+  });
+
   it("refuses a second server on the same file, naming it", async () => {
     await start(file);
     await expect(startEmulator({ port: 0, data: file })).rejects.toThrow(
