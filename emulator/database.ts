@@ -87,7 +87,6 @@ export class Database {
     insertRow: StatementSync;
     updateRow: StatementSync;
     deleteRow: StatementSync;
-    deleteRows: StatementSync;
     putEntry: StatementSync;
     deleteEntry: StatementSync;
     deleteEntries: StatementSync;
@@ -98,6 +97,8 @@ export class Database {
   private readonly members = new Map<string, Set<object>>();
   /** How many more commits fail as if the disk were full (`failCommits`). */
   private failing = 0;
+  /** The format the database declared when opened; undefined for a new one, until its first commit. */
+  readonly format: number | undefined;
 
   /**
    * Opens (creating when needed) the database at `file`, or one in memory. Refuses a database of
@@ -144,24 +145,19 @@ export class Database {
           : `is not a usable sandbox data file (${message})`,
       );
     }
+    const declared = this.db.prepare("SELECT value FROM documents WHERE name = '$format'").get() as
+      | { value: string }
+      | undefined;
+    this.format = declared === undefined ? undefined : Number(JSON.parse(declared.value));
     this.statements = {
       putDocument: this.db.prepare("INSERT OR REPLACE INTO documents (name, value) VALUES (?, ?)"),
       insertRow: this.db.prepare("INSERT INTO rows (collection, value) VALUES (?, ?)"),
       updateRow: this.db.prepare("UPDATE rows SET value = ? WHERE id = ?"),
       deleteRow: this.db.prepare("DELETE FROM rows WHERE id = ?"),
-      deleteRows: this.db.prepare("DELETE FROM rows WHERE collection = ?"),
       putEntry: this.db.prepare("INSERT OR REPLACE INTO entries (collection, key, value) VALUES (?, ?, ?)"),
       deleteEntry: this.db.prepare("DELETE FROM entries WHERE collection = ? AND key = ?"),
       deleteEntries: this.db.prepare("DELETE FROM entries WHERE collection = ?"),
     };
-  }
-
-  /** The format the database declares, undefined when it is new. */
-  format(): number | undefined {
-    const row = this.db.prepare("SELECT value FROM documents WHERE name = '$format'").get() as
-      | { value: string }
-      | undefined;
-    return row === undefined ? undefined : Number(JSON.parse(row.value));
   }
 
   /** Every top-level value stored, rebuilt as the state holds it, and the records' row ids noted. */
@@ -209,11 +205,6 @@ export class Database {
       }
     }
     return loaded;
-  }
-
-  /** Whether the database holds no state yet. */
-  empty(): boolean {
-    return this.format() === undefined;
   }
 
   /**
@@ -289,7 +280,9 @@ export class Database {
         }
         membership.set(name, now);
       }
-      this.statements.putDocument.run("$format", JSON.stringify(DATABASE_FORMAT));
+      // Written with the first state: a database that declares a format holds a whole state.
+      if (this.format === undefined)
+        this.statements.putDocument.run("$format", JSON.stringify(DATABASE_FORMAT));
       if (this.failing > 0) {
         this.failing--;
         throw new Error("database or disk is full (simulated by /_emulator/store/full)");
@@ -305,6 +298,7 @@ export class Database {
     }
     for (const [members, records] of appended) for (const record of records) members.add(record);
     for (const [name, members] of membership) this.members.set(name, members);
+    (this as { format: number | undefined }).format = DATABASE_FORMAT;
   }
 
   /** The next `commits` commits write everything, then fail before COMMIT as a full disk does. */

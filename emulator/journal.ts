@@ -135,8 +135,9 @@ export class Journal<S extends object> {
         return true;
       },
       defineProperty: (t, key, descriptor) => {
-        this.record(t, key, descriptor.value);
-        return Reflect.defineProperty(t, key, { ...descriptor, value: this.unwrap(descriptor.value) });
+        const stored = this.unwrap(descriptor.value);
+        this.record(t, key, stored);
+        return Reflect.defineProperty(t, key, { ...descriptor, value: stored });
       },
     });
     this.proxies.set(target, proxy);

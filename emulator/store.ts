@@ -302,14 +302,14 @@ export class Store {
     this.database = new Database(dataFile, STATE_LAYOUT);
     try {
       const where = dataFile ?? ":memory:";
-      const format = this.database.format();
+      const format = this.database.format;
       if (format !== undefined && format !== DATABASE_FORMAT) {
         throw new DataFileError(
           where,
           `is a sandbox database of format ${format}; this server reads ${DATABASE_FORMAT}`,
         );
       }
-      if (this.database.empty()) {
+      if (format === undefined) {
         this.journal = new Journal(freshState(fixture), STATE_LAYOUT);
         this.database.commit(this.journal.raw as unknown as Record<string, unknown>, everything());
       } else {
@@ -427,14 +427,18 @@ export class Store {
  */
 function removeStaleTemporaries(file: string): void {
   const folder = dirname(file);
-  const stale = new RegExp(`^${basename(file).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.\\d+\\.tmp$`);
+  const prefix = `${basename(file)}.`;
   let names: string[];
   try {
     names = readdirSync(folder);
   } catch {
     return; // the folder is made when the database is opened
   }
-  for (const name of names) if (stale.test(name)) rmSync(join(folder, name), { force: true });
+  for (const name of names) {
+    if (name.startsWith(prefix) && /^\d+\.tmp$/.test(name.slice(prefix.length))) {
+      rmSync(join(folder, name), { force: true });
+    }
+  }
 }
 
 /**

@@ -30,11 +30,7 @@ export function controlRoutes(): Hono<ServerEnv> {
   // The store's disk is full for the next `writes` commits: each fails, its request answers 500 and
   // leaves nothing applied (what a full disk or an unwritable data file does).
   app.put("/store/full", async (c) => {
-    const body = await readBody(c);
-    const writes = body.writes;
-    if (typeof writes !== "number" || !Number.isInteger(writes) || writes < 0 || writes > 1_000_000) {
-      throw invalidField("Store", "writes", "writes must be an integer from 0 to 1000000");
-    }
+    const writes = integerField("Store", await readBody(c), "writes", 0, 1_000_000);
     c.get("store").failCommits(writes);
     return c.json({ writes });
   });
@@ -121,6 +117,32 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A header value as HTTP allows it: visible Latin-1 and inner spaces or tabs, no line breaks. */
 const HEADER_VALUE = /^[\x21-\x7e\x80-\xff]([\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?$|^$/;
 
+/** An integer field of a control body within `min`..`max`; anything else is a 422 naming it. */
+function integerField(
+  resource: string,
+  body: Record<string, unknown>,
+  field: string,
+  min: number,
+  max: number,
+): number {
+  const value = body[field];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw invalidField(resource, field, `${field} must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/** `integerField` where the body may leave the field out. */
+function optionalInteger(
+  resource: string,
+  body: Record<string, unknown>,
+  field: string,
+  min: number,
+  max: number,
+): number | undefined {
+  return body[field] === undefined ? undefined : integerField(resource, body, field, min, max);
+}
+
 /** A fault as `POST /_emulator/faults` takes it; a field out of range is a 422 naming it. */
 function parseFault(body: Record<string, unknown>): Omit<Fault, "id"> {
   const bad = (field: string, message: string) => invalidField("Fault", field, message);
@@ -133,17 +155,9 @@ function parseFault(body: Record<string, unknown>): Omit<Fault, "id"> {
   if (body.status === undefined && body.latencyMs === undefined && body.drop !== true) {
     throw bad("status", "a fault needs status, latencyMs or drop");
   }
-  const integer = (field: string, min: number, max: number): number | undefined => {
-    const value = body[field];
-    if (value === undefined) return undefined;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-      throw bad(field, `${field} must be an integer from ${min} to ${max}`);
-    }
-    return value;
-  };
-  const status = integer("status", 100, 599);
-  const latencyMs = integer("latencyMs", 0, 600_000);
-  const count = integer("count", 1, 1_000_000);
+  const status = optionalInteger("Fault", body, "status", 100, 599);
+  const latencyMs = optionalInteger("Fault", body, "latencyMs", 0, 600_000);
+  const count = optionalInteger("Fault", body, "count", 1, 1_000_000);
   if (body.when !== undefined && body.when !== "before" && body.when !== "after") {
     throw bad("when", 'when must be "before" or "after"');
   }
