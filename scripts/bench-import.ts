@@ -9,13 +9,10 @@
  */
 import { startEmulator } from "../emulator/index";
 import { run } from "../importer/run";
+import { numbers } from "./bench/run";
 
 const REPOS = ["acme-eng/api", "acme-eng/web", "acme-ops/infra"];
 const TOKEN = "svcp_siteadmin";
-
-function numbers(name: string, fallback: string): number[] {
-  return (process.env[name]?.trim() || fallback).split(",").map((v) => Number(v.trim()));
-}
 
 async function fill(url: string, n: number): Promise<void> {
   const call = async (method: string, path: string, body: unknown) => {

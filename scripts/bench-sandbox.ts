@@ -11,27 +11,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../emulator/index";
-import { type StoredHook, timestamp } from "../emulator/store";
+import type { Store, StoredHook } from "../emulator/store";
+import { newHook } from "../emulator/webhooks";
+import { numbers } from "./bench/run";
 
 const TOKEN = "svcp_siteadmin";
 const HOOKS = "/repos/acme-eng/api/hooks";
 
-function numbers(name: string, fallback: string): number[] {
-  return (process.env[name]?.trim() || fallback).split(",").map((v) => Number(v.trim()));
-}
-
-function seedHook(id: number): StoredHook {
-  const at = timestamp();
-  return {
-    id,
+function seedHook(store: Store, n: number): StoredHook {
+  return newHook(store, {
     repo: "acme-eng/api",
     active: true,
     events: ["push"],
-    config: { url: `https://seed.example.com/${id}`, content_type: "json", insecure_ssl: "0" },
-    created_at: at,
-    updated_at: at,
-    last_response: { code: null, status: "unused", message: null },
-  };
+    config: { url: `https://seed.example.com/${n}`, content_type: "json", insecure_ssl: "0" },
+  });
 }
 
 function median(values: number[]): number {
@@ -48,7 +41,7 @@ async function measure(
     const emulator = await startEmulator({ port: 0, data: join(dir, "sandbox.db") });
     try {
       const { store } = emulator;
-      for (let i = 0; i < records; i++) store.state.repoHooks.push(seedHook(store.nextId()));
+      for (let i = 0; i < records; i++) store.state.repoHooks.push(seedHook(store, i));
       store.save();
       const latencies: number[] = [];
       const started = performance.now();

@@ -3,76 +3,14 @@
  * run with the current node. Its first stdout line is `listening on <apiRoot>`; SIGTERM stops it;
  * bad options exit 2.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { spawnCli, startCli, useBuiltCli } from "./cli-process";
 
-const ROOT = resolve(__dirname, "../..");
-const CLI = join(ROOT, "dist/emulator/cli.js");
-const SOURCES = [join(ROOT, "emulator"), join(ROOT, "emulator/routes"), join(ROOT, "provider/client")];
-
-/** The newest modification time of the TypeScript sources the CLI is built from. */
-function newestSource(): number {
-  let newest = 0;
-  for (const folder of SOURCES) {
-    for (const name of readdirSync(folder)) {
-      if (name.endsWith(".ts")) newest = Math.max(newest, statSync(join(folder, name)).mtimeMs);
-    }
-  }
-  return newest;
-}
-
-beforeAll(() => {
-  if (!existsSync(CLI) || statSync(CLI).mtimeMs < newestSource()) {
-    execFileSync(
-      process.execPath,
-      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
-      {
-        cwd: ROOT,
-        stdio: "pipe",
-      },
-    );
-  }
-  expect(existsSync(CLI)).toBe(true);
-}, 120_000);
-
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-});
-
-interface Started {
-  child: ChildProcess;
-  firstLine: string;
-}
-
-function startCli(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  return new Promise((resolvePromise, reject) => {
-    let stdout = "";
-    let stderr = "";
-    const timer = setTimeout(() => reject(new Error(`no first line within 15 s; stderr: ${stderr}`)), 15_000);
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const newline = stdout.indexOf("\n");
-      if (newline >= 0) {
-        clearTimeout(timer);
-        resolvePromise({ child, firstLine: stdout.slice(0, newline) });
-      }
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`exited (${code ?? signal}) before listening; stderr: ${stderr}`));
-    });
-  });
-}
+useBuiltCli();
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   if (child.exitCode !== null || child.signalCode !== null) {
@@ -88,8 +26,7 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
  * instead of failing is stopped with SIGTERM (and then exits 0).
  */
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
+  const child = spawnCli(args);
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -190,8 +127,4 @@ describe("hosting-emulator", () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^usage: hosting-emulator \[--port N\] \[--data FILE\]/);
   });
-});
-
-afterAll(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
 });

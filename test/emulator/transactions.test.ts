@@ -5,14 +5,15 @@
  * 500; and a server killed with SIGKILL while it creates keeps every write it acknowledged and never
  * hands an id out twice.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator/index";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
+import { startCli, useBuiltCli } from "./cli-process";
 import {
   call,
   fillRoute,
@@ -268,26 +269,14 @@ describe("a hostile body", () => {
 });
 
 describe("a server killed with SIGKILL while it creates", () => {
-  const CLI = resolve(__dirname, "../../dist/emulator/cli.js");
+  useBuiltCli();
   const dir = mkdtempSync(join(tmpdir(), "hosting-emulator-kill-"));
   const file = join(dir, "sandbox.db");
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function startServer(): Promise<{ child: ChildProcess; url: string }> {
-    const child = spawn(process.execPath, [CLI, "--data", file], { stdio: ["ignore", "pipe", "pipe"] });
-    return new Promise((resolvePromise, reject) => {
-      let out = "";
-      let err = "";
-      child.stderr?.on("data", (c: Buffer) => {
-        err += c.toString();
-      });
-      child.stdout?.on("data", (c: Buffer) => {
-        out += c.toString();
-        const match = /listening on (\S+)/.exec(out);
-        if (match?.[1]) resolvePromise({ child, url: match[1] });
-      });
-      child.on("exit", (code) => reject(new Error(`the server exited (${code}) before listening: ${err}`)));
-    });
+  async function startServer(): Promise<{ child: ChildProcess; url: string }> {
+    const { child, firstLine } = await startCli(["--data", file]);
+    return { child, url: firstLine.slice("listening on ".length) };
   }
 
   it("keeps every acknowledged create and never hands an id out twice, over 20 kills", async () => {
