@@ -11,6 +11,7 @@ import type { ServerEnv } from "./context";
 import type { Controls, Fault } from "./controls";
 import { guard } from "./guard";
 import { API_PREFIX, ApiFailure, apiPath, bufferBody, DOCS_URL, notFound } from "./http";
+import { settleJobs } from "./jobs";
 import { budgetRoutes } from "./routes/budgets";
 import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
@@ -149,7 +150,9 @@ function transact(options: { anonymousBodies: boolean }): MiddlewareHandler<Serv
   return async (c, next) => {
     if (options.anonymousBodies || authenticates(c)) await bufferBody(c);
     try {
-      await c.get("store").transaction(async () => {
+      const store = c.get("store");
+      await store.transaction(async () => {
+        settleJobs(store);
         await next();
         if (c.error !== undefined || c.res.status >= 400) throw DISCARD;
       });

@@ -1,8 +1,9 @@
 /**
  * What tests and demos steer the sandbox server with (all under `/_emulator/`, never part of the
  * API): the request log with counts by method and route, fault injection, and a secondary-rate-limit
- * mode.
+ * mode, and how long background jobs take.
  */
+import { DEFAULT_JOB_DELAY_MS } from "./jobs";
 
 export interface LoggedRequest {
   seq: number;
@@ -53,6 +54,8 @@ export class Controls {
   private entries: LoggedRequest[] = [];
   faults: Fault[] = [];
   rateLimit: RateLimitMode | undefined;
+  /** How long a background job takes (jobs.ts). */
+  jobDelayMs = DEFAULT_JOB_DELAY_MS;
   private seq = 0;
   private faultId = 0;
 
@@ -123,6 +126,7 @@ export class Controls {
     this.clearLog();
     this.faults = [];
     this.rateLimit = undefined;
+    this.jobDelayMs = DEFAULT_JOB_DELAY_MS;
   }
 }
 

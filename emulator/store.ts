@@ -17,6 +17,7 @@ import type {
 } from "../provider/client/schemas";
 import { DATABASE_FORMAT, Database, DataFileError, inspectDataFile } from "./database";
 import { defaultFixture, type Fixture } from "./fixture";
+import type { StoredJob } from "./jobs";
 import { type Dirty, Journal, type Layout } from "./journal";
 
 export interface StoredHookConfig {
@@ -165,6 +166,8 @@ export interface EmulatorState {
   privateRegistries: StoredPrivateRegistry[];
   /** Organisation login (lower case) -> its current registry key pair, made on first use. */
   registryKeys: Record<string, StoredRegistryKey>;
+  /** Background jobs not yet done (jobs.ts). */
+  jobs: StoredJob[];
 }
 
 /**
@@ -199,6 +202,7 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     budgetsOff: [],
     privateRegistries: [],
     registryKeys: {},
+    jobs: [],
   };
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;
@@ -268,6 +272,7 @@ export const STATE_LAYOUT: { readonly [K in keyof EmulatorState]-?: Layout } = {
   budgetsOff: "document",
   privateRegistries: "rows",
   registryKeys: "map",
+  jobs: "rows",
 };
 
 /** Every key written whole: what a fresh or reset state commits. */

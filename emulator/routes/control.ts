@@ -69,6 +69,18 @@ export function controlRoutes(): Hono<ServerEnv> {
     return c.json(controls.rateLimit);
   });
 
+  // How long background jobs take (a statistics computation, a rename): 0 makes each done by the
+  // next request. Jobs already queued keep the time they were given.
+  app.get("/jobs", (c) =>
+    c.json({ delayMs: c.get("controls").jobDelayMs, pending: c.get("store").raw.jobs }),
+  );
+
+  app.put("/jobs", async (c) => {
+    const delayMs = integerField("Jobs", await readBody(c), "delayMs", 0, 3_600_000);
+    c.get("controls").jobDelayMs = delayMs;
+    return c.json({ delayMs });
+  });
+
   app.delete("/rate-limit", (c) => {
     c.get("controls").rateLimit = undefined;
     return c.body(null, 204);

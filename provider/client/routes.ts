@@ -86,7 +86,7 @@ function encodeParam(route: string, name: string, value: unknown): string {
   return encodeURIComponent(value);
 }
 
-function route<const S extends `${RouteMethod} /${string}`>(
+export function route<const S extends `${RouteMethod} /${string}`>(
   spec: S,
 ): Route<S extends `${RouteMethod} ${infer T}` ? T : never> {
   const space = spec.indexOf(" ");
