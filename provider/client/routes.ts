@@ -5,7 +5,7 @@
  * `schemas.ts` it is the API contract the sandbox server shares with the library.
  *
  * Parameters are typed from the template and checked and encoded in one place: an integer id
- * (`*_id` except `budget_id`) must be a positive decimal integer, and a name must be non-empty and
+ * (`*_id` except `budget_id` and `gist_id`, and `*_number`) must be a positive decimal integer, and a name must be non-empty and
  * not `.` or `..` (which a URL would resolve as a step up the path), and is percent-encoded, so a
  * value can never reach another path.
  */
@@ -17,9 +17,14 @@ type ParamNames<T extends string> = T extends `${string}{${infer P}}${infer Rest
   ? P | ParamNames<Rest>
   : never;
 
-/** Parameters that are not integer ids, although their names end in `_id`. */
-type TextIds = "budget_id";
-type IsInteger<P extends string> = P extends TextIds ? false : P extends `${string}_id` ? true : false;
+/** Parameters that are not integer ids, although their names end in `_id` (gist ids are hex). */
+type TextIds = "budget_id" | "gist_id";
+/** Integer parameters: ids (`*_id`) and numbers (`*_number`: issues, pull requests, alerts). */
+type IsInteger<P extends string> = P extends TextIds
+  ? false
+  : P extends `${string}_id` | `${string}_number`
+    ? true
+    : false;
 
 /** What a route's parameters take: integer ids as numbers (or their decimal strings), names as strings. */
 export type RouteParams<T extends string> = {
@@ -68,7 +73,7 @@ export function integerParam(text: string): number | undefined {
 }
 
 export function isIntegerParam(name: string): boolean {
-  return name.endsWith("_id") && name !== "budget_id";
+  return (name.endsWith("_id") || name.endsWith("_number")) && name !== "budget_id" && name !== "gist_id";
 }
 
 /** One parameter as it goes into a path: checked, then encoded. */
@@ -112,6 +117,15 @@ const REPO_HOOKS = "/repos/{owner}/{repo}/hooks";
 const RULES = "/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules";
 const BUDGETS = "/enterprises/{enterprise}/settings/billing/budgets";
 const REGISTRIES = "/orgs/{org}/private-registries";
+const STATS = "/repos/{owner}/{repo}/stats";
+const BRANCHES = "/repos/{owner}/{repo}/branches";
+const ALERTS = "depwatch/alerts";
+const ISSUE_TYPES = "/orgs/{org}/issue-types";
+const ISSUE_FIELDS = "/orgs/{org}/issue-fields";
+const CAMPAIGNS = "/orgs/{org}/campaigns";
+const PAT_REQUESTS = "/orgs/{org}/personal-access-token-requests";
+const PATS = "/orgs/{org}/personal-access-tokens";
+const USAGE = "/users/{username}/settings/billing";
 
 export const ROUTES = {
   meta: {
@@ -210,6 +224,192 @@ export const ROUTES = {
     get: route(`GET ${REGISTRIES}/{secret_name}`),
     update: route(`PATCH ${REGISTRIES}/{secret_name}`),
     delete: route(`DELETE ${REGISTRIES}/{secret_name}`),
+  },
+  statistics: {
+    codeFrequency: route(`GET ${STATS}/code_frequency`),
+    commitActivity: route(`GET ${STATS}/commit_activity`),
+    contributors: route(`GET ${STATS}/contributors`),
+    participation: route(`GET ${STATS}/participation`),
+    punchCard: route(`GET ${STATS}/punch_card`),
+  },
+  gpgKeys: {
+    list: route("GET /user/gpg_keys"),
+    create: route("POST /user/gpg_keys"),
+    get: route("GET /user/gpg_keys/{gpg_key_id}"),
+    delete: route("DELETE /user/gpg_keys/{gpg_key_id}"),
+    listForUser: route("GET /users/{username}/gpg_keys"),
+  },
+  sshKeys: {
+    list: route("GET /user/keys"),
+    create: route("POST /user/keys"),
+    get: route("GET /user/keys/{key_id}"),
+    delete: route("DELETE /user/keys/{key_id}"),
+    listForUser: route("GET /users/{username}/keys"),
+  },
+  sshSigningKeys: {
+    list: route("GET /user/ssh_signing_keys"),
+    create: route("POST /user/ssh_signing_keys"),
+    get: route("GET /user/ssh_signing_keys/{ssh_signing_key_id}"),
+    delete: route("DELETE /user/ssh_signing_keys/{ssh_signing_key_id}"),
+  },
+  orgAdmin: {
+    create: route("POST /admin/organizations"),
+    rename: route("PATCH /admin/organizations/{org}"),
+  },
+  branches: {
+    list: route(`GET ${BRANCHES}`),
+    get: route(`GET ${BRANCHES}/{branch}`),
+    rename: route(`POST ${BRANCHES}/{branch}/rename`),
+    mergeUpstream: route("POST /repos/{owner}/{repo}/merge-upstream"),
+    merge: route("POST /repos/{owner}/{repo}/merges"),
+  },
+  dependencySnapshots: {
+    create: route("POST /repos/{owner}/{repo}/dependency-graph/snapshots"),
+  },
+  reviewRequests: {
+    list: route("GET /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers"),
+    request: route("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers"),
+  },
+  dependencyAlerts: {
+    listEnterprise: route(`GET /enterprises/{enterprise}/${ALERTS}`),
+    listOrg: route(`GET /orgs/{org}/${ALERTS}`),
+    listRepo: route(`GET /repos/{owner}/{repo}/${ALERTS}`),
+    get: route(`GET /repos/{owner}/{repo}/${ALERTS}/{alert_number}`),
+    update: route(`PATCH /repos/{owner}/{repo}/${ALERTS}/{alert_number}`),
+  },
+  issueFieldValues: {
+    list: route("GET /repos/{owner}/{repo}/issues/{issue_number}/issue-field-values"),
+  },
+  notifications: {
+    list: route("GET /notifications"),
+    markRead: route("PUT /notifications"),
+    thread: route("GET /notifications/threads/{thread_id}"),
+  },
+  orgBlocks: {
+    list: route("GET /orgs/{org}/blocks"),
+    check: route("GET /orgs/{org}/blocks/{username}"),
+    block: route("PUT /orgs/{org}/blocks/{username}"),
+    unblock: route("DELETE /orgs/{org}/blocks/{username}"),
+  },
+  issueTypes: {
+    list: route(`GET ${ISSUE_TYPES}`),
+    create: route(`POST ${ISSUE_TYPES}`),
+    update: route(`PUT ${ISSUE_TYPES}/{issue_type_id}`),
+    delete: route(`DELETE ${ISSUE_TYPES}/{issue_type_id}`),
+  },
+  issueFields: {
+    list: route(`GET ${ISSUE_FIELDS}`),
+    create: route(`POST ${ISSUE_FIELDS}`),
+    update: route(`PATCH ${ISSUE_FIELDS}/{issue_field_id}`),
+    delete: route(`DELETE ${ISSUE_FIELDS}/{issue_field_id}`),
+  },
+  // The rest of the permission matrix (spec, Authentication): request and response bodies not
+  // shown, so the sandbox answers them, after their auth check, with a 501 (README, "Sandbox").
+  campaigns: {
+    list: route(`GET ${CAMPAIGNS}`),
+    create: route(`POST ${CAMPAIGNS}`),
+    get: route(`GET ${CAMPAIGNS}/{campaign_number}`),
+    update: route(`PATCH ${CAMPAIGNS}/{campaign_number}`),
+    delete: route(`DELETE ${CAMPAIGNS}/{campaign_number}`),
+  },
+  contentExclusion: {
+    get: route("GET /orgs/{org}/assistant/content_exclusion"),
+    set: route("PUT /orgs/{org}/assistant/content_exclusion"),
+  },
+  orgRoles: {
+    list: route("GET /orgs/{org}/organization-roles"),
+    get: route("GET /orgs/{org}/organization-roles/{role_id}"),
+  },
+  events: {
+    orgEventsForUser: route("GET /users/{username}/events/orgs/{org}"),
+  },
+  workspaceAccess: {
+    set: route("PUT /orgs/{org}/workspaces/access"),
+    addUsers: route("POST /orgs/{org}/workspaces/access/selected_users"),
+    removeUsers: route("DELETE /orgs/{org}/workspaces/access/selected_users"),
+  },
+  patRequests: {
+    list: route(`GET ${PAT_REQUESTS}`),
+    reviewAll: route(`POST ${PAT_REQUESTS}`),
+    review: route(`POST ${PAT_REQUESTS}/{pat_request_id}`),
+    repositories: route(`GET ${PAT_REQUESTS}/{pat_request_id}/repositories`),
+  },
+  pats: {
+    list: route(`GET ${PATS}`),
+    updateAll: route(`POST ${PATS}`),
+    update: route(`POST ${PATS}/{pat_id}`),
+    repositories: route(`GET ${PATS}/{pat_id}/repositories`),
+  },
+  codeQuality: {
+    findings: route("GET /repos/{owner}/{repo}/code-quality/findings"),
+    finding: route("GET /repos/{owner}/{repo}/code-quality/findings/{finding_number}"),
+  },
+  workspacesMetadata: {
+    devcontainers: route("GET /repos/{owner}/{repo}/workspaces/devcontainers"),
+    machines: route("GET /repos/{owner}/{repo}/workspaces/machines"),
+    workspaceMachines: route("GET /user/workspaces/{workspace_name}/machines"),
+  },
+  commitStatuses: {
+    create: route("POST /repos/{owner}/{repo}/statuses/{sha}"),
+    combined: route("GET /repos/{owner}/{repo}/commits/{ref}/status"),
+    list: route("GET /repos/{owner}/{repo}/commits/{ref}/statuses"),
+  },
+  agentConfiguration: {
+    get: route("GET /repos/{owner}/{repo}/assistant/cloud-agent/configuration"),
+  },
+  userBlocks: {
+    list: route("GET /user/blocks"),
+    check: route("GET /user/blocks/{username}"),
+    block: route("PUT /user/blocks/{username}"),
+    unblock: route("DELETE /user/blocks/{username}"),
+  },
+  emails: {
+    setVisibility: route("PATCH /user/email/visibility"),
+    list: route("GET /user/emails"),
+    add: route("POST /user/emails"),
+    delete: route("DELETE /user/emails"),
+    listPublic: route("GET /user/public_emails"),
+  },
+  followers: {
+    followers: route("GET /user/followers"),
+    following: route("GET /user/following"),
+    check: route("GET /user/following/{username}"),
+    follow: route("PUT /user/following/{username}"),
+    unfollow: route("DELETE /user/following/{username}"),
+  },
+  gists: {
+    create: route("POST /gists"),
+    update: route("PATCH /gists/{gist_id}"),
+    delete: route("DELETE /gists/{gist_id}"),
+    createComment: route("POST /gists/{gist_id}/comments"),
+    updateComment: route("PATCH /gists/{gist_id}/comments/{comment_id}"),
+    deleteComment: route("DELETE /gists/{gist_id}/comments/{comment_id}"),
+    fork: route("POST /gists/{gist_id}/forks"),
+    star: route("PUT /gists/{gist_id}/star"),
+    unstar: route("DELETE /gists/{gist_id}/star"),
+  },
+  interactionLimits: {
+    get: route("GET /user/interaction-limits"),
+    set: route("PUT /user/interaction-limits"),
+    remove: route("DELETE /user/interaction-limits"),
+  },
+  billingUsage: {
+    aiCredits: route(`GET ${USAGE}/ai_credit/usage`),
+    premiumRequests: route(`GET ${USAGE}/premium_request/usage`),
+    usage: route(`GET ${USAGE}/usage`),
+    summary: route(`GET ${USAGE}/usage/summary`),
+  },
+  repoInvitations: {
+    list: route("GET /repos/{owner}/{repo}/invitations"),
+  },
+  profile: {
+    update: route("PATCH /user"),
+    addSocialAccounts: route("POST /user/social_accounts"),
+    removeSocialAccounts: route("DELETE /user/social_accounts"),
+  },
+  subscriptions: {
+    mine: route("GET /user/subscriptions"),
+    forUser: route("GET /users/{username}/subscriptions"),
   },
 } as const;
 
