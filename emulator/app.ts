@@ -23,6 +23,7 @@ import { protectionRuleRoutes } from "./routes/protection-rules";
 import { repoHookRoutes } from "./routes/repo-hooks";
 import { runnerGroupRoutes } from "./routes/runner-groups";
 import { unmodelledRoutes } from "./routes/unmodelled";
+import { userKeyRoutes } from "./routes/user-keys";
 import type { Store } from "./store";
 import { timestamp } from "./store";
 
@@ -68,6 +69,7 @@ export function createApp(store: Store, controls: Controls, controlToken?: strin
   protectionRuleRoutes(api);
   budgetRoutes(api);
   privateRegistryRoutes(api);
+  userKeyRoutes(api);
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelledRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.

@@ -21,6 +21,10 @@ const IMPLIED_SCOPES = new Map<string, string[]>([
   ["admin:org_hook", []],
   ["admin:gpg_key", ["write:gpg_key", "read:gpg_key"]],
   ["write:gpg_key", ["read:gpg_key"]],
+  ["admin:public_key", ["write:public_key", "read:public_key"]],
+  ["write:public_key", ["read:public_key"]],
+  ["admin:ssh_signing_key", ["write:ssh_signing_key", "read:ssh_signing_key"]],
+  ["write:ssh_signing_key", ["read:ssh_signing_key"]],
   ["user", ["read:user", "user:email", "user:follow"]],
   ["admin:enterprise", ["manage_runners:enterprise", "manage_billing:enterprise", "read:enterprise"]],
 ]);

@@ -98,6 +98,11 @@ export interface Fixture {
   runners: RunnerRecord[];
   apps: AppRecord[];
   tokens: Record<string, TokenRecord>;
+  /**
+   * Login -> the email addresses the user owns (all verified). A GPG key's email is shown verified
+   * when it is one of its owner's. Optional: fixtures written before it have no addresses.
+   */
+  userEmails?: Record<string, string[]>;
 }
 
 /** Every classic scope the server knows; the site administrator's token holds them all. */
@@ -109,6 +114,8 @@ export const ALL_SCOPES = [
   "admin:enterprise",
   "manage_runners:enterprise",
   "admin:gpg_key",
+  "admin:public_key",
+  "admin:ssh_signing_key",
   "security_events",
   "notifications",
   "user",
@@ -221,5 +228,11 @@ export function defaultFixture(): Fixture {
         installationOrg: "acme-eng",
       },
     },
+    userEmails: Object.fromEntries(
+      ["admin", "olivia", "octocat", "mona", "hubot", "billie"].map((login) => [
+        login,
+        [`${login}@acme.example`],
+      ]),
+    ),
   };
 }

@@ -19,6 +19,7 @@ import { DATABASE_FORMAT, Database, DataFileError, inspectDataFile } from "./dat
 import { defaultFixture, type Fixture } from "./fixture";
 import type { StoredJob } from "./jobs";
 import { type Dirty, Journal, type Layout } from "./journal";
+import type { StoredGpgKey, StoredSshKey } from "./user-keys";
 
 export interface StoredHookConfig {
   url: string;
@@ -168,6 +169,10 @@ export interface EmulatorState {
   registryKeys: Record<string, StoredRegistryKey>;
   /** Background jobs not yet done (jobs.ts). */
   jobs: StoredJob[];
+  /** Users' GPG keys, SSH authentication keys and SSH signing keys (user-keys.ts). */
+  gpgKeys: StoredGpgKey[];
+  sshKeys: StoredSshKey[];
+  sshSigningKeys: StoredSshKey[];
 }
 
 /**
@@ -203,6 +208,9 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     privateRegistries: [],
     registryKeys: {},
     jobs: [],
+    gpgKeys: [],
+    sshKeys: [],
+    sshSigningKeys: [],
   };
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;
@@ -273,6 +281,9 @@ export const STATE_LAYOUT: { readonly [K in keyof EmulatorState]-?: Layout } = {
   privateRegistries: "rows",
   registryKeys: "map",
   jobs: "rows",
+  gpgKeys: "rows",
+  sshKeys: "rows",
+  sshSigningKeys: "rows",
 };
 
 /** Every key written whole: what a fresh or reset state commits. */

@@ -13,10 +13,12 @@ import {
   call,
   control,
   fillRoute,
+  gpgPublicKey,
   type Json,
   requiredHeaders,
   seedWorld,
   servedRoutes,
+  sshPublicKey,
   stateOf,
   TOKENS,
   type World,
@@ -305,6 +307,40 @@ const PRIVATE_REGISTRIES: Row[] = [
   { route: `DELETE ${PR}/:secret_name`, expect: orgOwner(204) },
 ];
 
+/**
+ * The signed-in user's keys (matrix, User permissions: GPG keys, Git SSH keys, SSH signing keys;
+ * UAT only): the key scopes (read/write/admin of gpg_key, public_key, ssh_signing_key), which only
+ * the site administrator holds, or the FG user permission; installation tokens refused. The
+ * `/users/{username}/...` lists are public. Bodies hold keys no row or seed uses.
+ */
+const ownKeys = (ok: number): Expected =>
+  authenticated({ siteAdmin: ok, owner: 403, member: 403, noScopes: 403, fineGrained: ok, install: 403 });
+/** Its key is made (by `openpgp`, asynchronously) before the rows run. */
+const GPG_KEY_CREATE: Row = { route: "POST /user/gpg_keys", expect: ownKeys(201) };
+beforeAll(async () => {
+  GPG_KEY_CREATE.body = { armored_public_key: await gpgPublicKey() };
+});
+const USER_KEYS: Row[] = [
+  { route: "GET /user/gpg_keys", expect: ownKeys(200) },
+  GPG_KEY_CREATE,
+  { route: "GET /user/gpg_keys/:gpg_key_id", expect: ownKeys(200) },
+  { route: "DELETE /user/gpg_keys/:gpg_key_id", expect: ownKeys(204) },
+  { route: "GET /users/:username/gpg_keys", expect: publicRoute(200) },
+  { route: "GET /user/keys", expect: ownKeys(200) },
+  { route: "POST /user/keys", body: { title: "matrix", key: sshPublicKey() }, expect: ownKeys(201) },
+  { route: "GET /user/keys/:key_id", expect: ownKeys(200) },
+  { route: "DELETE /user/keys/:key_id", expect: ownKeys(204) },
+  { route: "GET /users/:username/keys", expect: publicRoute(200) },
+  { route: "GET /user/ssh_signing_keys", expect: ownKeys(200) },
+  {
+    route: "POST /user/ssh_signing_keys",
+    body: { title: "matrix", key: sshPublicKey() },
+    expect: ownKeys(201),
+  },
+  { route: "GET /user/ssh_signing_keys/:ssh_signing_key_id", expect: ownKeys(200) },
+  { route: "DELETE /user/ssh_signing_keys/:ssh_signing_key_id", expect: ownKeys(204) },
+];
+
 const ROWS: Row[] = [
   ...META,
   ...REPO_HOOKS,
@@ -315,6 +351,7 @@ const ROWS: Row[] = [
   ...PROPERTY_VALUES,
   ...BUDGETS,
   ...PRIVATE_REGISTRIES,
+  ...USER_KEYS,
 ];
 
 let emulator: RunningEmulator;

@@ -3,6 +3,8 @@
  * test, and thin helpers that drive it over real HTTP with `fetch`.
  */
 
+import { generateKeyPairSync } from "node:crypto";
+import type * as openpgp from "openpgp" with { "resolution-mode": "import" };
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { createApp } from "../../emulator/app";
 import { Controls } from "../../emulator/controls";
@@ -193,6 +195,10 @@ export interface World {
   budget?: string;
   /** The secret name of a private registry of acme-eng. */
   registry: string;
+  /** admin's GPG key, SSH key and SSH signing key (`seedUserKeys`). */
+  gpgKey?: number;
+  sshKey?: number;
+  sshSigningKey?: number;
 }
 
 /**
@@ -228,6 +234,7 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
     }),
     budget: await seedBudget(emulator),
     registry: await seedRegistry(emulator),
+    ...(await seedUserKeys(emulator)),
   };
 }
 
@@ -292,6 +299,9 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     protection_rule_id: String(world.protectionRule),
     budget_id: world.budget ?? "00000000-0000-4000-8000-000000000000",
     secret_name: world.registry,
+    gpg_key_id: String(world.gpgKey ?? 1),
+    key_id: String(world.sshKey ?? 1),
+    ssh_signing_key_id: String(world.sshSigningKey ?? 1),
   };
   return template.replace(/:([a-z_]+)/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];
@@ -353,5 +363,76 @@ async function readResponse<T>(response: Response): Promise<ApiResponse<T>> {
     headers: response.headers,
     body: (text ? JSON.parse(text) : undefined) as T,
     text,
+  };
+}
+
+/** The key types `sshPublicKey` makes, by their OpenSSH names. */
+export type SshKeyKind = "ssh-ed25519" | "ssh-rsa" | "ecdsa-sha2-nistp256" | "ecdsa-sha2-nistp384";
+
+/**
+ * A fresh public key line as OpenSSH writes it (`<type> <base64> <comment>`): a key pair from
+ * `node:crypto`, its public key written in the SSH wire format (RFC 4253 6.6, RFC 5656 3.1).
+ */
+export function sshPublicKey(type: SshKeyKind = "ssh-ed25519", comment = "test@sandbox"): string {
+  const string = (b: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(b.length);
+    return Buffer.concat([length, b]);
+  };
+  const text = (t: string) => string(Buffer.from(t, "latin1"));
+  const b64 = (v: string | undefined) => Buffer.from(v ?? "", "base64url");
+  // An mpint is signed: a leading 1 bit needs a zero byte in front.
+  const mpint = (b: Buffer) => string((b[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.alloc(1), b]) : b);
+  let wire: Buffer;
+  if (type === "ssh-ed25519") {
+    const jwk = generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" });
+    wire = Buffer.concat([text(type), string(b64(jwk.x))]);
+  } else if (type === "ssh-rsa") {
+    const jwk = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ format: "jwk" });
+    wire = Buffer.concat([text(type), mpint(b64(jwk.e)), mpint(b64(jwk.n))]);
+  } else {
+    const curve = type === "ecdsa-sha2-nistp256" ? "nistp256" : "nistp384";
+    const namedCurve = curve === "nistp256" ? "P-256" : "P-384";
+    const jwk = generateKeyPairSync("ec", { namedCurve }).publicKey.export({ format: "jwk" });
+    const point = Buffer.concat([Buffer.from([4]), b64(jwk.x), b64(jwk.y)]);
+    wire = Buffer.concat([text(type), text(curve), string(point)]);
+  }
+  return `${type} ${wire.toString("base64")}${comment ? ` ${comment}` : ""}`;
+}
+
+/** `openpgp` is an ES module: loaded with `import()` from these CommonJS-typed files. */
+export function loadOpenpgp(): Promise<typeof openpgp> {
+  return import("openpgp");
+}
+
+/** A fresh ASCII-armored GPG public key (Curve25519, fast) with the given user IDs. */
+export async function gpgPublicKey(
+  emails: string[] = ["admin@acme.example"],
+  options: { keyExpirationTime?: number } = {},
+): Promise<string> {
+  const { generateKey } = await loadOpenpgp();
+  const { publicKey } = await generateKey({
+    type: "ecc",
+    curve: "curve25519Legacy",
+    userIDs: emails.map((email) => ({ name: email.split("@")[0] ?? email, email })),
+    format: "armored",
+    ...options,
+  });
+  return publicKey;
+}
+
+/** Adds a GPG key, an SSH key and an SSH signing key to admin; returns their ids. */
+export async function seedUserKeys(
+  emulator: RunningEmulator,
+): Promise<{ gpgKey: number; sshKey: number; sshSigningKey: number }> {
+  const post = async (path: string, body: unknown): Promise<number> => {
+    const response = await call(emulator, "POST", path, { body });
+    expect(response.status, `${path}: ${response.text}`).toBe(201);
+    return response.body.id;
+  };
+  return {
+    gpgKey: await post("/user/gpg_keys", { name: "seed", armored_public_key: await gpgPublicKey() }),
+    sshKey: await post("/user/keys", { title: "seed", key: sshPublicKey() }),
+    sshSigningKey: await post("/user/ssh_signing_keys", { title: "seed", key: sshPublicKey() }),
   };
 }

@@ -1,0 +1,364 @@
+/**
+ * The signed-in user's keys: GPG keys (spec, concepts, GPG key), SSH authentication keys and SSH
+ * signing keys (bodies from the platform's published description; docs/DECISIONS.md). A GPG key is
+ * read with the maintained `openpgp` library, never by hand; an SSH key line is checked down to its
+ * key material, which `node:crypto` must accept as a public key of the declared type.
+ */
+import { createPublicKey } from "node:crypto";
+import type * as openpgp from "openpgp" with { "resolution-mode": "import" };
+import type { Fixture, UserRecord } from "./fixture";
+import { type ErrorItem, invalidField, missingField, validationFailed } from "./http";
+import { ownValue } from "./records";
+import { timestamp } from "./store";
+
+/** What a GPG key or subkey may be used for, from its key flags. */
+export interface GpgCapabilities {
+  sign: boolean;
+  encryptComms: boolean;
+  encryptStorage: boolean;
+  certify: boolean;
+}
+
+export interface StoredGpgSubkey {
+  id: number;
+  keyId: string;
+  publicKey: string;
+  capabilities: GpgCapabilities;
+  createdAt: string;
+  expiresAt: string | null;
+  revoked: boolean;
+}
+
+/** A GPG key as read when it was added; `verified` of its emails is worked out when rendered. */
+export interface StoredGpgKey {
+  id: number;
+  /** The owner's login. */
+  user: string;
+  name: string | null;
+  keyId: string;
+  publicKey: string;
+  /** The addresses of the key's self-certified user IDs, in key order, without duplicates. */
+  emails: string[];
+  capabilities: GpgCapabilities;
+  createdAt: string;
+  expiresAt: string | null;
+  revoked: boolean;
+  subkeys: StoredGpgSubkey[];
+  /** The armored text as it was given. */
+  rawKey: string;
+}
+
+/** An SSH key of a user: an authentication key (`/user/keys`) or a signing key (`/user/ssh_signing_keys`). */
+export interface StoredSshKey {
+  id: number;
+  /** The owner's login. */
+  user: string;
+  title: string;
+  /** `<type> <base64>`, the comment dropped (as the platform returns it). */
+  key: string;
+  createdAt: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GPG keys
+
+const GPG_RESOURCE = "GpgKey";
+
+/**
+ * `openpgp` is an ES module (its types say so), which this CommonJS package loads with `import()`:
+ * once, on the first GPG key.
+ */
+let library: Promise<typeof openpgp> | undefined;
+const loadOpenpgp = () => {
+  library ??= import("openpgp");
+  return library;
+};
+
+/** The key as the platform stores it, before ids are given; throws the 422 of a key it refuses. */
+export interface ParsedGpgKey {
+  keyId: string;
+  publicKey: string;
+  emails: string[];
+  capabilities: GpgCapabilities;
+  createdAt: string;
+  expiresAt: string | null;
+  revoked: boolean;
+  subkeys: Array<Omit<StoredGpgSubkey, "id">>;
+}
+
+const notAGpgKey = (why: string) =>
+  invalidField(
+    GPG_RESOURCE,
+    "armored_public_key",
+    `armored_public_key is not an ASCII-armored PGP public key: ${why}`,
+  );
+
+/**
+ * Reads `armored_public_key`: one ASCII-armored PGP public key block. A block that does not parse
+ * (malformed, truncated, not a key such as a message or a signature) or that holds a private key is
+ * a 422 naming the field.
+ */
+export async function parseGpgKey(armored: unknown): Promise<ParsedGpgKey> {
+  if (armored === undefined || armored === null) throw missingField(GPG_RESOURCE, "armored_public_key");
+  if (typeof armored !== "string") {
+    throw invalidField(GPG_RESOURCE, "armored_public_key", "armored_public_key must be a string");
+  }
+  const lib = await loadOpenpgp();
+  let key: openpgp.Key;
+  try {
+    key = await lib.readKey({ armoredKey: armored });
+  } catch (e) {
+    throw notAGpgKey((e as Error).message);
+  }
+  // A private key block must never be stored, even though its public part could be extracted.
+  if (key.isPrivate()) throw notAGpgKey("it holds a private key; send the public key only");
+  const primary = key.keyPacket;
+  const selfCertification = await primarySelfCertification(key);
+  const subkeys: ParsedGpgKey["subkeys"] = [];
+  for (const subkey of key.subkeys) {
+    const binding = latest(subkey.bindingSignatures);
+    subkeys.push({
+      keyId: keyIdOf(subkey),
+      publicKey: packetBase64(lib, subkey.keyPacket),
+      capabilities: capabilities(binding, subkey.getAlgorithmInfo().algorithm, false),
+      createdAt: timestamp(subkey.getCreationTime()),
+      expiresAt: expiry(await subkey.getExpirationTime().catch(() => null)),
+      revoked: binding ? await subkey.isRevoked(binding, primary).catch(() => false) : false,
+    });
+  }
+  return {
+    keyId: keyIdOf(key),
+    publicKey: packetBase64(lib, primary),
+    emails: await certifiedEmails(key),
+    capabilities: capabilities(selfCertification, key.getAlgorithmInfo().algorithm, true),
+    createdAt: timestamp(key.getCreationTime()),
+    expiresAt: expiry(await key.getExpirationTime().catch(() => null)),
+    revoked: await key.isRevoked().catch(() => false),
+    subkeys,
+  };
+}
+
+/** The 16-hex-digit key id, upper case, as the platform shows it. */
+function keyIdOf(key: { getKeyID(): openpgp.KeyID }): string {
+  return key.getKeyID().toHex().toUpperCase();
+}
+
+/** The key packet alone, with its packet header, base64: the key material, not a key ring. */
+function packetBase64(lib: typeof openpgp, packet: openpgp.AnyKeyPacket): string {
+  const list = new lib.PacketList<openpgp.AnyPacket>();
+  list.push(packet);
+  return Buffer.from(list.write()).toString("base64");
+}
+
+function latest(signatures: readonly openpgp.SignaturePacket[]): openpgp.SignaturePacket | undefined {
+  return [...signatures].sort((a, b) => (b.created?.getTime() ?? 0) - (a.created?.getTime() ?? 0))[0];
+}
+
+/** The self-certification that carries the primary key's flags: the primary user ID's, newest first. */
+async function primarySelfCertification(key: openpgp.Key): Promise<openpgp.SignaturePacket | undefined> {
+  const certifications = key.users.flatMap((u) => (u.userID ? u.selfCertifications : []));
+  const primary = certifications.filter((s) => s.isPrimaryUserID);
+  return latest(primary.length > 0 ? primary : certifications);
+}
+
+/**
+ * Capabilities from the key flags of the signature. A key without flags (older keys) gets what its
+ * algorithm can do: RSA everything, encryption-only algorithms encryption, signature algorithms
+ * signing (and certification on the primary key).
+ */
+/** The key flags of a signature's first octet (RFC 9580, 5.2.3.29). */
+const KEY_FLAGS = { certifyKeys: 0x01, signData: 0x02, encryptCommunication: 0x04, encryptStorage: 0x08 };
+
+function capabilities(
+  signature: openpgp.SignaturePacket | undefined,
+  algorithm: string,
+  primary: boolean,
+): GpgCapabilities {
+  const flags = signature?.keyFlags?.[0];
+  if (flags !== undefined) {
+    return {
+      sign: (flags & KEY_FLAGS.signData) !== 0,
+      encryptComms: (flags & KEY_FLAGS.encryptCommunication) !== 0,
+      encryptStorage: (flags & KEY_FLAGS.encryptStorage) !== 0,
+      certify: (flags & KEY_FLAGS.certifyKeys) !== 0,
+    };
+  }
+  const encrypts = /^(rsa|elgamal|ecdh|x25519|x448)/.test(algorithm) && algorithm !== "rsaSign";
+  const signs = !/^(elgamal|ecdh|x25519|x448)/.test(algorithm) && algorithm !== "rsaEncrypt";
+  return { sign: signs, encryptComms: encrypts, encryptStorage: encrypts, certify: primary && signs };
+}
+
+/** The addresses of the user IDs whose self-certification verifies; a forged user ID names no one. */
+async function certifiedEmails(key: openpgp.Key): Promise<string[]> {
+  const emails: string[] = [];
+  for (const user of key.users) {
+    const email = user.userID?.email;
+    if (!email || emails.includes(email)) continue;
+    if (
+      await user.verify().then(
+        () => true,
+        () => false,
+      )
+    )
+      emails.push(email);
+  }
+  return emails;
+}
+
+function expiry(time: Date | number | null): string | null {
+  return time instanceof Date ? timestamp(time) : null;
+}
+
+/** The same key (by key id) may be added once per user (docs/DECISIONS.md). */
+export function assertNewGpgKey(keys: readonly StoredGpgKey[], user: string, keyId: string): void {
+  if (keys.some((k) => k.user === user && k.keyId === keyId)) {
+    throw validationFailed({
+      resource: GPG_RESOURCE,
+      field: "key_id",
+      code: "already_exists",
+      message: `key_id ${keyId} already exists`,
+    });
+  }
+}
+
+/** The addresses the user owns: a key's email is verified when it is one of them. */
+export function userEmails(fixture: Readonly<Fixture>, user: UserRecord): readonly string[] {
+  return ownValue(fixture.userEmails ?? {}, user.login) ?? [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// SSH keys
+
+/** The key types the platform accepts (DSA keys are no longer accepted; docs/DECISIONS.md). */
+export const SSH_KEY_TYPES = [
+  "ssh-ed25519",
+  "ssh-rsa",
+  "ecdsa-sha2-nistp256",
+  "ecdsa-sha2-nistp384",
+  "ecdsa-sha2-nistp521",
+  "sk-ssh-ed25519@openssh.com",
+  "sk-ecdsa-sha2-nistp256@openssh.com",
+] as const;
+type SshKeyType = (typeof SSH_KEY_TYPES)[number];
+
+const EC_CURVES: Record<string, string> = { nistp256: "P-256", nistp384: "P-384", nistp521: "P-521" };
+const EC_COORDINATE_BYTES: Record<string, number> = { nistp256: 32, nistp384: 48, nistp521: 66 };
+
+/** The body of a POST to `/user/keys` or `/user/ssh_signing_keys`, checked. */
+export interface SshKeyInput {
+  title: string;
+  key: string;
+}
+
+/**
+ * Reads `{title, key}`. `key` must be `<type> <base64> [comment]` of an accepted type whose base64
+ * decodes to that type's OpenSSH public key, a key `node:crypto` accepts; `title` (optional) a
+ * string, defaulting to the key's comment. The comment is dropped from the stored key.
+ */
+export function parseSshKeyInput(body: Record<string, unknown>, resource: string): SshKeyInput {
+  if (body.key === undefined || body.key === null) throw missingField(resource, "key");
+  if (typeof body.key !== "string") throw invalidField(resource, "key", "key must be a string");
+  const parts = body.key.trim().split(/\s+/);
+  const [type, data] = parts;
+  const comment = parts.slice(2).join(" ");
+  const refuse = (why: string) =>
+    validationFailed({
+      resource,
+      field: "key",
+      code: "custom",
+      message: `key is invalid. ${why}. Keys start with ${SSH_KEY_TYPES.map((t) => `'${t}'`).join(", ")}`,
+    } satisfies ErrorItem);
+  if (!type || !(SSH_KEY_TYPES as readonly string[]).includes(type)) {
+    throw refuse(type ? `'${type}' is not an accepted key type` : "It is empty");
+  }
+  if (!data) throw refuse("The key data after the type is missing");
+  const why = sshKeyProblem(type as SshKeyType, data);
+  if (why) throw refuse(why);
+  let title = comment;
+  if (body.title !== undefined && body.title !== null) {
+    if (typeof body.title !== "string") throw invalidField(resource, "title", "title must be a string");
+    title = body.title;
+  }
+  return { title, key: `${type} ${data}` };
+}
+
+/** Why the base64 part is not a public key of the declared type, or undefined when it is one. */
+function sshKeyProblem(type: SshKeyType, data: string): string | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data) || data.length % 4 !== 0) return "The key data is not base64";
+  const reader = new WireReader(Buffer.from(data, "base64"));
+  const embedded = reader.string()?.toString("latin1");
+  if (embedded === undefined) return "The key data is truncated";
+  if (embedded !== type) return `The key data is of type '${embedded}', not '${type}'`;
+  const jwk = sshJwk(type, reader);
+  if (!jwk || !reader.done()) return "The key data is not a well-formed public key of its type";
+  try {
+    createPublicKey({ key: jwk, format: "jwk" });
+  } catch {
+    return "The key data is not a valid public key of its type";
+  }
+  return undefined;
+}
+
+/** The key material after the type string as a JWK, or undefined when its fields are malformed. */
+function sshJwk(type: SshKeyType, reader: WireReader): import("node:crypto").JsonWebKey | undefined {
+  const b64url = (b: Buffer) => b.toString("base64url");
+  if (type === "ssh-ed25519" || type === "sk-ssh-ed25519@openssh.com") {
+    const point = reader.string();
+    if (point?.length !== 32) return undefined;
+    if (type.startsWith("sk-") && !reader.string()) return undefined; // the application (`ssh:`)
+    return { kty: "OKP", crv: "Ed25519", x: b64url(point) };
+  }
+  if (type === "ssh-rsa") {
+    const e = reader.string();
+    const n = reader.string();
+    if (!e || !n) return undefined;
+    return { kty: "RSA", e: b64url(stripZeros(e)), n: b64url(stripZeros(n)) };
+  }
+  const curve = reader.string()?.toString("latin1");
+  const point = reader.string();
+  if (!curve || !point || !type.includes(curve)) return undefined;
+  if (type.startsWith("sk-") && !reader.string()) return undefined;
+  const size = EC_COORDINATE_BYTES[curve];
+  const crv = EC_CURVES[curve];
+  // Only uncompressed points (0x04 || X || Y), the form OpenSSH writes.
+  if (!size || !crv || point.length !== 1 + 2 * size || point[0] !== 4) return undefined;
+  return {
+    kty: "EC",
+    crv,
+    x: b64url(point.subarray(1, 1 + size)),
+    y: b64url(point.subarray(1 + size)),
+  };
+}
+
+/** An mpint without its sign byte or leading zeros, as JWK wants it. */
+function stripZeros(b: Buffer): Buffer {
+  let i = 0;
+  while (i < b.length - 1 && b[i] === 0) i++;
+  return b.subarray(i);
+}
+
+/** Reads the SSH wire format (RFC 4251): strings as a 32-bit big-endian length, then the bytes. */
+class WireReader {
+  private offset = 0;
+  constructor(private readonly bytes: Buffer) {}
+
+  string(): Buffer | undefined {
+    if (this.offset + 4 > this.bytes.length) return undefined;
+    const length = this.bytes.readUInt32BE(this.offset);
+    const start = this.offset + 4;
+    if (start + length > this.bytes.length) return undefined;
+    this.offset = start + length;
+    return this.bytes.subarray(start, start + length);
+  }
+
+  done(): boolean {
+    return this.offset === this.bytes.length;
+  }
+}
+
+/** A key already in use (among `keys`) is refused with the platform's message. */
+export function assertSshKeyUnused(keys: readonly StoredSshKey[], key: string, resource: string): void {
+  if (keys.some((k) => k.key === key)) {
+    throw validationFailed({ resource, field: "key", code: "custom", message: "key is already in use" });
+  }
+}
