@@ -367,7 +367,12 @@ async function readResponse<T>(response: Response): Promise<ApiResponse<T>> {
 }
 
 /** The key types `sshPublicKey` makes, by their OpenSSH names. */
-export type SshKeyKind = "ssh-ed25519" | "ssh-rsa" | "ecdsa-sha2-nistp256" | "ecdsa-sha2-nistp384";
+export type SshKeyKind =
+  | "ssh-ed25519"
+  | "ssh-rsa"
+  | "ecdsa-sha2-nistp256"
+  | "ecdsa-sha2-nistp384"
+  | "ecdsa-sha2-nistp521";
 
 /**
  * A fresh public key line as OpenSSH writes it (`<type> <base64> <comment>`): a key pair from
@@ -391,8 +396,8 @@ export function sshPublicKey(type: SshKeyKind = "ssh-ed25519", comment = "test@s
     const jwk = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ format: "jwk" });
     wire = Buffer.concat([text(type), mpint(b64(jwk.e)), mpint(b64(jwk.n))]);
   } else {
-    const curve = type === "ecdsa-sha2-nistp256" ? "nistp256" : "nistp384";
-    const namedCurve = curve === "nistp256" ? "P-256" : "P-384";
+    const curve = type.slice("ecdsa-sha2-".length);
+    const namedCurve = `P-${curve.slice("nistp".length)}`;
     const jwk = generateKeyPairSync("ec", { namedCurve }).publicKey.export({ format: "jwk" });
     const point = Buffer.concat([Buffer.from([4]), b64(jwk.x), b64(jwk.y)]);
     wire = Buffer.concat([text(type), text(curve), string(point)]);

@@ -386,16 +386,20 @@ describe("conditional requests", () => {
   });
 });
 
-/** The wire form of a security key (FIDO) ed25519 public key: type, key, application. */
-function securityKeyLine(): string {
-  const jwk = generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" });
+/** The wire form of a security key (FIDO) public key: type, (curve,) key, application. */
+function securityKeyLine(kind: "ed25519" | "ecdsa" = "ed25519"): string {
   const field = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
-  const type = "sk-ssh-ed25519@openssh.com";
-  const wire = Buffer.concat([
-    field(Buffer.from(type)),
-    field(Buffer.from(jwk.x ?? "", "base64url")),
-    field(Buffer.from("ssh:")),
-  ]);
+  const text = (t: string) => field(Buffer.from(t));
+  const b64 = (v: string | undefined) => Buffer.from(v ?? "", "base64url");
+  if (kind === "ed25519") {
+    const jwk = generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" });
+    const type = "sk-ssh-ed25519@openssh.com";
+    return `${type} ${Buffer.concat([text(type), field(b64(jwk.x)), text("ssh:")]).toString("base64")}`;
+  }
+  const jwk = generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ format: "jwk" });
+  const type = "sk-ecdsa-sha2-nistp256@openssh.com";
+  const point = Buffer.concat([Buffer.from([4]), b64(jwk.x), b64(jwk.y)]);
+  const wire = Buffer.concat([text(type), text("nistp256"), field(point), text("ssh:")]);
   return `${type} ${wire.toString("base64")}`;
 }
 
@@ -428,7 +432,9 @@ describe("POST /user/keys", () => {
       sshPublicKey("ssh-rsa", "rsa key"),
       sshPublicKey("ecdsa-sha2-nistp256"),
       sshPublicKey("ecdsa-sha2-nistp384"),
-      securityKeyLine(),
+      sshPublicKey("ecdsa-sha2-nistp521"),
+      securityKeyLine("ed25519"),
+      securityKeyLine("ecdsa"),
     ];
     const titles = [];
     for (const line of lines) {
@@ -436,8 +442,8 @@ describe("POST /user/keys", () => {
       expect(response.status, `${line}: ${response.text}`).toBe(201);
       titles.push(response.body.title);
     }
-    expect(titles).toEqual(["", "rsa key", "test@sandbox", "test@sandbox", ""]);
-    expect((await get("/user/keys")).body).toHaveLength(5);
+    expect(titles).toEqual(["", "rsa key", "test@sandbox", "test@sandbox", "test@sandbox", "", ""]);
+    expect((await get("/user/keys")).body).toHaveLength(7);
   });
 
   it("refuses a key line that is not a public key of its declared type (422 naming key)", async () => {
