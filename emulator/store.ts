@@ -143,6 +143,24 @@ export interface StoredRegistryKey {
   privateKey: string;
 }
 
+/** A notification thread of one user (spec, concepts, Notification thread; notifications.ts). */
+export interface StoredThread {
+  /** A decimal integer as a string, unique among threads. */
+  id: string;
+  /** The login of the user it belongs to. */
+  user: string;
+  /** The repository's id: an organisation rename leaves it valid. */
+  repoId: number;
+  subject: { title: string; type: string; path: string };
+  reason: string;
+  unread: boolean;
+  updatedAt: string;
+  lastReadAt: string | null;
+  participating: boolean;
+  /** The last time anything of the thread changed (Last-Modified): ISO 8601, seconds. */
+  changedAt: string;
+}
+
 export interface EmulatorState {
   schema: typeof STATE_SCHEMA;
   nextId: number;
@@ -168,6 +186,8 @@ export interface EmulatorState {
   registryKeys: Record<string, StoredRegistryKey>;
   /** Background jobs not yet done (jobs.ts). */
   jobs: StoredJob[];
+  /** Notification threads of every user (notifications.ts), seeded from the fixture. */
+  notificationThreads: StoredThread[];
 }
 
 /**
@@ -203,6 +223,10 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     privateRegistries: [],
     registryKeys: {},
     jobs: [],
+    notificationThreads: (fixture.notifications ?? []).map((n) => ({
+      ...structuredClone(n),
+      changedAt: n.lastReadAt && n.lastReadAt > n.updatedAt ? n.lastReadAt : n.updatedAt,
+    })),
   };
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;
@@ -273,6 +297,7 @@ export const STATE_LAYOUT: { readonly [K in keyof EmulatorState]-?: Layout } = {
   privateRegistries: "rows",
   registryKeys: "map",
   jobs: "rows",
+  notificationThreads: "rows",
 };
 
 /** Every key written whole: what a fresh or reset state commits. */

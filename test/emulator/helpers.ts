@@ -292,6 +292,7 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     protection_rule_id: String(world.protectionRule),
     budget_id: world.budget ?? "00000000-0000-4000-8000-000000000000",
     secret_name: world.registry,
+    thread_id: "1",
   };
   return template.replace(/:([a-z_]+)/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];
