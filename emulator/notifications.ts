@@ -4,9 +4,11 @@
  * job when there are many), and how a new notification lands on a thread (a control: the platform
  * does it by itself when something happens on a repository).
  *
- * Times: every change of a user's threads gets a time one second past the user's last change at
+ * Times: `updated_at` is when the notification arrived. Every change of a user's threads is also
+ * stamped (`changedAt`, what `Last-Modified` shows) one second past the user's previous change at
  * least, so `Last-Modified` (an HTTP date: seconds) moves on with every change and a poll with the
- * previous `If-Modified-Since` never misses one made in the same second.
+ * previous `If-Modified-Since` never misses a change made in the same second; in a burst of changes
+ * it runs ahead of the clock by a second a change.
  */
 import type { Context } from "hono";
 import type { ServerEnv } from "./context";
@@ -78,11 +80,9 @@ export function lastModifiedOf(store: Store, login: string): string {
   return last;
 }
 
-/** The time of a change now: one second past the user's last change at least (see above). */
-function nextChange(store: Store, login: string, after: string[] = []): string {
-  const floor = [lastModifiedOf(store, login), ...after].reduce((a, b) => (a > b ? a : b));
-  const now = Date.now();
-  return timestamp(new Date(Math.max(now, Date.parse(floor) + 1000)));
+/** The stamp of a change now: one second past the user's last change at least (see above). */
+function nextChange(store: Store, login: string): string {
+  return timestamp(new Date(Math.max(Date.now(), Date.parse(lastModifiedOf(store, login)) + 1000)));
 }
 
 /**
@@ -170,16 +170,17 @@ export interface Delivery {
 export function deliver(store: Store, delivery: Delivery): StoredThread {
   // A pending mark-as-read must not catch a notification that arrives after it was asked for.
   const pending = pendingJobs(store, MARK_READ_JOB, { user: delivery.user }).map((j) =>
-    String(j.data.lastReadAt),
+    Date.parse(String(j.data.lastReadAt)),
   );
-  const now = nextChange(store, delivery.user, pending);
+  const now = timestamp(new Date(Math.max(Date.now(), ...pending.map((t) => t + 1000))));
+  const changedAt = nextChange(store, delivery.user);
   if (delivery.thread) {
     const thread = store.tracked("notificationThreads", delivery.thread);
     if (delivery.reason !== undefined && delivery.reason !== thread.reason) thread.reason = delivery.reason;
     thread.participating ||= PARTICIPATING_REASONS.has(thread.reason);
     thread.unread = true;
     thread.updatedAt = now;
-    thread.changedAt = now;
+    thread.changedAt = changedAt;
     return thread;
   }
   const reason = delivery.reason ?? "subscribed";
@@ -194,7 +195,7 @@ export function deliver(store: Store, delivery: Delivery): StoredThread {
     updatedAt: now,
     lastReadAt: null,
     participating: PARTICIPATING_REASONS.has(reason),
-    changedAt: now,
+    changedAt,
   };
   store.state.notificationThreads.push(thread);
   return thread;
