@@ -4,6 +4,7 @@
  * costs no rate limit, marking read (205, or 202 and a job), one thread, and the reason rule.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
@@ -54,10 +55,7 @@ async function newThreads(count: number, user = "admin"): Promise<void> {
 const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
 ajv.addSchema(
   JSON.parse(
-    readFileSync(
-      new URL("../../node_modules/@octokit/openapi/generated/ghes-3.19.json", import.meta.url),
-      "utf8",
-    ),
+    readFileSync(join(__dirname, "../../node_modules/@octokit/openapi/generated/ghes-3.19.json"), "utf8"),
   ),
   "openapi",
 );
