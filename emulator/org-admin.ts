@@ -145,7 +145,7 @@ const ORG_LOGIN_KEYS: Array<{ what: string; move: (store: Store, rename: Rename)
       const to = r.to.toLowerCase();
       const pair = Object.hasOwn(keys, from) ? keys[from] : undefined;
       if (pair === undefined || from === to) return;
-      keys[to] = structuredClone(pair);
+      keys[to] = { ...pair };
       delete keys[from];
     },
   },
