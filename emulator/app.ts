@@ -17,6 +17,8 @@ import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
 import { membershipRoutes } from "./routes/memberships";
 import { metaRoutes } from "./routes/meta";
+import { notificationRoutes } from "./routes/notifications";
+import { orgAdminRoutes } from "./routes/org-admin";
 import { privateRegistryRoutes } from "./routes/private-registries";
 import { propertyValueRoutes } from "./routes/property-values";
 import { protectionRuleRoutes } from "./routes/protection-rules";
@@ -70,6 +72,8 @@ export function createApp(store: Store, controls: Controls, controlToken?: strin
   budgetRoutes(api);
   privateRegistryRoutes(api);
   userKeyRoutes(api);
+  notificationRoutes(api);
+  orgAdminRoutes(api);
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelledRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.

@@ -144,6 +144,24 @@ export interface StoredRegistryKey {
   privateKey: string;
 }
 
+/** A notification thread of one user (spec, concepts, Notification thread; notifications.ts). */
+export interface StoredThread {
+  /** A decimal integer as a string, unique among threads. */
+  id: string;
+  /** The login of the user it belongs to. */
+  user: string;
+  /** The repository's id: an organisation rename leaves it valid. */
+  repoId: number;
+  subject: { title: string; type: string; path: string };
+  reason: string;
+  unread: boolean;
+  updatedAt: string;
+  lastReadAt: string | null;
+  participating: boolean;
+  /** The last time anything of the thread changed (Last-Modified): ISO 8601, seconds. */
+  changedAt: string;
+}
+
 export interface EmulatorState {
   schema: typeof STATE_SCHEMA;
   nextId: number;
@@ -173,6 +191,8 @@ export interface EmulatorState {
   gpgKeys: StoredGpgKey[];
   sshKeys: StoredSshKey[];
   sshSigningKeys: StoredSshKey[];
+  /** Notification threads of every user (notifications.ts), seeded from the fixture. */
+  notificationThreads: StoredThread[];
 }
 
 /**
@@ -211,6 +231,10 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     gpgKeys: [],
     sshKeys: [],
     sshSigningKeys: [],
+    notificationThreads: (fixture.notifications ?? []).map((n) => ({
+      ...structuredClone(n),
+      changedAt: n.lastReadAt && n.lastReadAt > n.updatedAt ? n.lastReadAt : n.updatedAt,
+    })),
   };
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;
@@ -284,6 +308,7 @@ export const STATE_LAYOUT: { readonly [K in keyof EmulatorState]-?: Layout } = {
   gpgKeys: "rows",
   sshKeys: "rows",
   sshSigningKeys: "rows",
+  notificationThreads: "rows",
 };
 
 /** Every key written whole: what a fresh or reset state commits. */

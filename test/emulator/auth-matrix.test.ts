@@ -341,6 +341,35 @@ const USER_KEYS: Row[] = [
   { route: "DELETE /user/ssh_signing_keys/:ssh_signing_key_id", expect: ownKeys(204) },
 ];
 
+/**
+ * Notifications (API version 2026-03-10): classic tokens only, scope notifications or repo
+ * (Authentication 5-6); each caller sees their own threads, so admin's thread is a 404 to others.
+ */
+const classicNotifications = (ok: number, others = ok): Expected =>
+  authenticated({
+    siteAdmin: ok,
+    owner: others,
+    member: others,
+    noScopes: 403,
+    fineGrained: 403,
+    install: 403,
+  });
+const NOTIFICATIONS: Row[] = [
+  { route: "GET /notifications", expect: classicNotifications(200) },
+  { route: "PUT /notifications", body: {}, expect: classicNotifications(205) },
+  { route: "GET /notifications/threads/:thread_id", expect: classicNotifications(200, 404) },
+];
+
+/** Organisation creation and rename: site administration (Authentication 5-6). */
+const ORG_ADMIN: Row[] = [
+  {
+    route: "POST /admin/organizations",
+    body: { login: "matrix-org", admin: "olivia" },
+    expect: siteAdminOnly(201),
+  },
+  { route: "PATCH /admin/organizations/:org", body: { login: "acme-renamed" }, expect: siteAdminOnly(202) },
+];
+
 const ROWS: Row[] = [
   ...META,
   ...REPO_HOOKS,
@@ -352,6 +381,8 @@ const ROWS: Row[] = [
   ...BUDGETS,
   ...PRIVATE_REGISTRIES,
   ...USER_KEYS,
+  ...NOTIFICATIONS,
+  ...ORG_ADMIN,
 ];
 
 let emulator: RunningEmulator;

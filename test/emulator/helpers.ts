@@ -302,6 +302,7 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     gpg_key_id: String(world.gpgKey ?? 1),
     key_id: String(world.sshKey ?? 1),
     ssh_signing_key_id: String(world.sshSigningKey ?? 1),
+    thread_id: "1",
   };
   return template.replace(/:([a-z_]+)/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];

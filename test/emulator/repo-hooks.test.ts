@@ -2,7 +2,12 @@
  * Repository webhooks: every route of the spec's table H (Endpoints, Repository webhooks), the
  * webhook resource shape (Concepts, Repository webhook), validation errors, pagination and Limits.
  */
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv from "ajv";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultFixture, type RunningEmulator, startEmulator } from "../../emulator/index";
 import {
   type ApiResponse,
   call,
@@ -704,5 +709,128 @@ describe("owner and admin tokens", () => {
     ).toBe(200);
     expect((await call(sandbox.emulator, "POST", `${HOOKS}/${hook.id}/pings`, { token })).status).toBe(204);
     expect((await call(sandbox.emulator, "DELETE", `${HOOKS}/${hook.id}`, { token })).status).toBe(204);
+  });
+});
+
+describe("H/{hook_id}/config: the rest of table H and the description's webhook-config", () => {
+  /** A second server whose fixture adds tokens holding one webhook permission each. */
+  let scoped: RunningEmulator;
+  beforeAll(async () => {
+    const fixture = defaultFixture();
+    fixture.tokens.svcp_hookwrite = {
+      kind: "classic",
+      user: "olivia",
+      scopes: ["write:repo_hook"],
+      permissions: {},
+    };
+    fixture.tokens.svc_pat_hookread = {
+      kind: "fine_grained",
+      user: "admin",
+      scopes: [],
+      permissions: { repository_hooks: "read" },
+    };
+    scoped = await startEmulator({ port: 0, fixture });
+  });
+  afterAll(async () => {
+    await scoped?.close();
+  });
+
+  const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
+  ajv.addSchema(
+    JSON.parse(
+      readFileSync(join(__dirname, "../../node_modules/@octokit/openapi/generated/ghes-3.19.json"), "utf8"),
+    ),
+    "openapi",
+  );
+  const validConfig = ajv.compile({ $ref: "openapi#/components/schemas/webhook-config" });
+
+  it("GET and PATCH bodies satisfy the description's webhook-config", async () => {
+    const hook = await createRepoHook(sandbox.emulator, {
+      config: { url: "https://example.com/schema", secret: "s", insecure_ssl: 1 },
+    });
+    const get = await call(sandbox.emulator, "GET", `${HOOKS}/${hook.id}/config`);
+    const patch = await call(sandbox.emulator, "PATCH", `${HOOKS}/${hook.id}/config`, {
+      body: { content_type: "json" },
+    });
+    for (const body of [get.body, patch.body]) {
+      expect(validConfig(body), JSON.stringify(validConfig.errors)).toBe(true);
+      expect(
+        Object.keys(body).every((k) => ["content_type", "insecure_ssl", "secret", "url"].includes(k)),
+      ).toBe(true);
+    }
+  });
+
+  it("PATCH with an empty body keeps url, content_type and insecure_ssl and removes the secret", async () => {
+    const hook = await createRepoHook(sandbox.emulator, {
+      config: { url: "https://example.com/empty", content_type: "json", insecure_ssl: "1", secret: "s" },
+    });
+    const response = await call(sandbox.emulator, "PATCH", `${HOOKS}/${hook.id}/config`, { body: {} });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      url: "https://example.com/empty",
+      content_type: "json",
+      insecure_ssl: "1",
+    });
+  });
+
+  it("PATCH takes insecure_ssl as a number and answers it as a string", async () => {
+    const hook = await createRepoHook(sandbox.emulator);
+    for (const [given, answered] of [
+      [1, "1"],
+      [0, "0"],
+    ] as const) {
+      const response = await call(sandbox.emulator, "PATCH", `${HOOKS}/${hook.id}/config`, {
+        body: { insecure_ssl: given },
+      });
+      expect(response.body.insecure_ssl).toBe(answered);
+    }
+  });
+
+  it("PATCH refuses a content_type other than json or form, and changes nothing", async () => {
+    const hook = await createRepoHook(sandbox.emulator);
+    expectValidationFailed(
+      await call(sandbox.emulator, "PATCH", `${HOOKS}/${hook.id}/config`, { body: { content_type: "xml" } }),
+      "content_type",
+      "invalid",
+    );
+    expect((await call(sandbox.emulator, "GET", `${HOOKS}/${hook.id}/config`)).body.content_type).toBe(
+      "form",
+    );
+  });
+
+  it("PATCH leaves the hook's active state and events alone", async () => {
+    const hook = await createRepoHook(sandbox.emulator, {
+      config: { url: "https://example.com/ev" },
+      events: ["push", "pull_request"],
+      active: false,
+    });
+    await call(sandbox.emulator, "PATCH", `${HOOKS}/${hook.id}/config`, {
+      body: { url: "https://example.com/ev2" },
+    });
+    const after = await call(sandbox.emulator, "GET", `${HOOKS}/${hook.id}`);
+    expect(after.body).toMatchObject({
+      active: false,
+      events: ["push", "pull_request"],
+      config: { url: "https://example.com/ev2" },
+    });
+  });
+
+  it("write:repo_hook reads and writes the config; a read-only fine-grained token only reads it", async () => {
+    const hook = await createRepoHook(scoped, { config: { url: "https://example.com/scoped" } });
+    const path = `${HOOKS}/${hook.id}/config`;
+    const write = "svcp_hookwrite";
+    expect((await call(scoped, "GET", path, { token: write })).status).toBe(200);
+    const patched = await call(scoped, "PATCH", path, { token: write, body: { content_type: "json" } });
+    expect(patched.status).toBe(200);
+    expect(patched.headers.get("x-accepted-oauth-scopes")).toBe("write:repo_hook, repo");
+    const read = "svc_pat_hookread";
+    const got = await call(scoped, "GET", path, { token: read });
+    expect(got.status).toBe(200);
+    expect(got.headers.get("x-accepted-service-permissions")).toBe("repository_hooks=read");
+    const refused = await call(scoped, "PATCH", path, { token: read, body: { content_type: "form" } });
+    expect(refused.status).toBe(403);
+    expectErrorBody(refused.body, "Resource not accessible by personal access token");
+    expect(refused.headers.get("x-accepted-service-permissions")).toBe("repository_hooks=write");
+    expect((await call(scoped, "GET", path)).body.content_type).toBe("json");
   });
 });

@@ -1,0 +1,223 @@
+/**
+ * Enterprise organisation administration (spec, endpoints, Enterprise organization
+ * administration): creating an organisation, and renaming one, which the platform does as a
+ * queued job after its 202. A rename moves everything the state keys by the organisation's login
+ * to the new login at once, when the job runs (`ORG_LOGIN_KEYS`).
+ */
+import type { OrgRecord } from "./fixture";
+import { type ErrorItem, validationFailed } from "./http";
+import { pendingJobs, registerJob } from "./jobs";
+import { findOrg, findUser } from "./lookup";
+import type { Store } from "./store";
+
+export const RENAME_JOB = "orgs.rename";
+
+export const RENAME_MESSAGE = "Job queued to rename organization. It may take a few minutes to complete.";
+
+/** The platform's rule for logins: letters, digits and single hyphens inside, at most 39. */
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+
+const RESOURCE = "Organization";
+
+export interface Rename {
+  /** The login as the organisation spells it now. */
+  from: string;
+  to: string;
+}
+
+/**
+ * Every place the state holds an organisation's login, each moved from `from` to `to` by a rename.
+ * A family that stores an organisation's login (alone, or in an `owner/name` key) adds its entry
+ * here: what is not listed stays under the old name and is lost to the organisation.
+ */
+const ORG_LOGIN_KEYS: Array<{ what: string; move: (store: Store, rename: Rename) => void }> = [
+  {
+    what: "organisations' login",
+    move: (store, r) => {
+      for (const org of store.state.fixture.orgs) if (isOrg(org.login, r)) org.login = r.to;
+    },
+  },
+  {
+    what: "repositories' owner",
+    move: (store, r) => {
+      for (const repo of store.state.fixture.repos) if (isOrg(repo.owner, r)) repo.owner = r.to;
+    },
+  },
+  {
+    what: "runners' organisation",
+    move: (store, r) => {
+      for (const runner of store.state.fixture.runners)
+        if (runner.org && isOrg(runner.org, r)) runner.org = r.to;
+    },
+  },
+  {
+    what: "apps' installations",
+    move: (store, r) => {
+      for (const app of store.state.fixture.apps) {
+        if (app.installedOn.some((o) => isOrg(o, r)))
+          app.installedOn = app.installedOn.map((o) => (isOrg(o, r) ? r.to : o));
+      }
+    },
+  },
+  {
+    what: "installation tokens' organisation",
+    move: (store, r) => {
+      for (const token of Object.values(store.state.fixture.tokens)) {
+        if (token.installationOrg && isOrg(token.installationOrg, r)) token.installationOrg = r.to;
+      }
+    },
+  },
+  {
+    what: "invitations' organisation",
+    move: (store, r) => {
+      for (const i of store.raw.invitations) if (isOrg(i.org, r)) store.tracked("invitations", i).org = r.to;
+    },
+  },
+  {
+    what: "repository webhooks' owner/name",
+    move: (store, r) => {
+      for (const h of store.raw.repoHooks) {
+        const repo = h.repo && movedPath(h.repo, r);
+        if (repo) store.tracked("repoHooks", h).repo = repo;
+      }
+    },
+  },
+  {
+    what: "organisation runner groups' owner",
+    move: (store, r) => {
+      for (const g of store.raw.runnerGroups) {
+        if (g.scope === "org" && isOrg(g.owner, r)) store.tracked("runnerGroups", g).owner = r.to;
+      }
+    },
+  },
+  {
+    what: "protection rules' owner/name",
+    move: (store, r) => {
+      for (const rule of store.raw.protectionRules) {
+        const repo = movedPath(rule.repo, r);
+        if (repo) store.tracked("protectionRules", rule).repo = repo;
+      }
+    },
+  },
+  {
+    what: "organisation property values' target",
+    move: (store, r) => {
+      for (const v of store.raw.orgPropertyValues) {
+        if (isOrg(v.target, r)) store.tracked("orgPropertyValues", v).target = r.to;
+      }
+    },
+  },
+  {
+    what: "repository property values' owner/name",
+    move: (store, r) => {
+      for (const v of store.raw.repoPropertyValues) {
+        const target = movedPath(v.target, r);
+        if (target) store.tracked("repoPropertyValues", v).target = target;
+      }
+    },
+  },
+  {
+    what: "budgets' entity name (organisation and repository scopes)",
+    move: (store, r) => {
+      for (const b of store.raw.budgets) {
+        if (b.scope === "organization" && isOrg(b.entityName, r)) {
+          store.tracked("budgets", b).entityName = r.to;
+        } else if (b.scope === "repository") {
+          const [owner = "", ...rest] = b.entityName.split("/");
+          if (rest.length === 1 && isOrg(owner, r))
+            store.tracked("budgets", b).entityName = `${r.to}/${rest[0]}`;
+        }
+      }
+    },
+  },
+  {
+    what: "private registries' organisation",
+    move: (store, r) => {
+      for (const p of store.raw.privateRegistries)
+        if (isOrg(p.org, r)) store.tracked("privateRegistries", p).org = r.to;
+    },
+  },
+  {
+    what: "private registry key pairs (keyed by lower-case login)",
+    move: (store, r) => {
+      const keys = store.state.registryKeys;
+      const from = r.from.toLowerCase();
+      const to = r.to.toLowerCase();
+      const pair = Object.hasOwn(keys, from) ? keys[from] : undefined;
+      if (pair === undefined || from === to) return;
+      keys[to] = { ...pair };
+      delete keys[from];
+    },
+  },
+];
+
+/** Whether `value` names the organisation being renamed (logins are case-insensitive). */
+function isOrg(value: string, rename: Rename): boolean {
+  return value.toLowerCase() === rename.from.toLowerCase();
+}
+
+/** An `owner/name` key (lower case) of the renamed organisation, moved; undefined for others. */
+function movedPath(key: string, rename: Rename): string | undefined {
+  const slash = key.indexOf("/");
+  if (slash < 0 || !isOrg(key.slice(0, slash), rename)) return undefined;
+  return `${rename.to}${key.slice(slash)}`.toLowerCase();
+}
+
+/** Renames the organisation everywhere the state names it. */
+export function renameOrg(store: Store, rename: Rename): void {
+  for (const key of ORG_LOGIN_KEYS) key.move(store, rename);
+}
+
+registerJob(RENAME_JOB, (store, data) => {
+  const org = store.raw.fixture.orgs.find((o) => o.id === data.orgId);
+  // The organisation is renamed from the login it has now, whatever it was when queued.
+  if (org) renameOrg(store, { from: org.login, to: String(data.to) });
+});
+
+/** A pending rename of the organisation, if any. */
+export function pendingRename(store: Store, org: OrgRecord): boolean {
+  return pendingJobs(store, RENAME_JOB, { orgId: org.id }).length > 0;
+}
+
+/**
+ * Checks a login for a new or renamed organisation (`self`: the one being renamed): a string by the
+ * platform's rules, naming no other user or organisation, nor the target of a pending rename.
+ */
+export function checkLogin(store: Store, raw: unknown, self?: OrgRecord): string {
+  if (raw === undefined || raw === null || raw === "") {
+    throw validationFailed({
+      resource: RESOURCE,
+      field: "login",
+      code: "missing_field",
+      message: "login is missing",
+    });
+  }
+  const invalid = (message: string): ErrorItem => ({
+    resource: RESOURCE,
+    field: "login",
+    code: "invalid",
+    message,
+  });
+  if (typeof raw !== "string" || !LOGIN.test(raw)) {
+    throw validationFailed(
+      invalid(
+        "login may only contain letters, digits and single hyphens, cannot begin or end with a hyphen, and is at most 39 characters",
+      ),
+    );
+  }
+  const key = raw.toLowerCase();
+  const org = findOrg(store.state, raw);
+  const takenByOrg = org !== undefined && (org.id !== self?.id || org.login === raw);
+  const reserved = store.raw.jobs.some(
+    (j) => j.kind === RENAME_JOB && String(j.data.to).toLowerCase() === key,
+  );
+  if (takenByOrg || findUser(store.state, raw) || reserved) {
+    throw validationFailed({
+      resource: RESOURCE,
+      field: "login",
+      code: "already_exists",
+      message: `login ${raw} is already taken`,
+    });
+  }
+  return raw;
+}

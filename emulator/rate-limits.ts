@@ -1,0 +1,86 @@
+/**
+ * The primary rate limit of the routes that count requests (the notification routes): a count per
+ * token in a window of one hour from the token's first counted request, shown in the
+ * `X-RateLimit-*` headers. The spec states no numbers ("Numeric rate limit values: not shown") and
+ * only one rule, that a 304 of notification polling consumes none (Errors); the limit is the
+ * platform's usual 5,000 an hour, a control setting so tests can run out of it
+ * (docs/DECISIONS.md, "Notifications").
+ *
+ * The counts live in memory beside the other controls, never in the store: a request that fails,
+ * and is undone, still counted, as on the platform, and the state tests compare stays the same.
+ */
+import type { Context } from "hono";
+import type { ServerEnv } from "./context";
+import type { Controls } from "./controls";
+import { ApiFailure } from "./http";
+
+/** Requests a token may make in one window. */
+export const DEFAULT_RATE_LIMIT = 5_000;
+export const RATE_LIMIT_WINDOW_MS = 60 * 60 * 1000;
+
+interface Window {
+  used: number;
+  /** When the window ends: epoch milliseconds. */
+  resetAt: number;
+}
+
+interface RateLimits {
+  limit: number;
+  windows: Map<string, Window>;
+}
+
+/** One set of counts per server (its Controls), so servers in one process never share them. */
+const BY_SERVER = new WeakMap<Controls, RateLimits>();
+
+function limitsOf(controls: Controls): RateLimits {
+  let limits = BY_SERVER.get(controls);
+  if (!limits) {
+    limits = { limit: DEFAULT_RATE_LIMIT, windows: new Map() };
+    BY_SERVER.set(controls, limits);
+  }
+  return limits;
+}
+
+/** Sets the limit (a control) and starts every token's window afresh. */
+export function setRateLimit(controls: Controls, limit: number): void {
+  const limits = limitsOf(controls);
+  limits.limit = limit;
+  limits.windows.clear();
+}
+
+export function rateLimitOf(controls: Controls): number {
+  return limitsOf(controls).limit;
+}
+
+/**
+ * Counts the request against its token when `charge` (a 304 of polling passes false) and sets the
+ * `X-RateLimit-*` headers; a token with nothing left gets the platform's 403, without the request
+ * being done.
+ */
+export function chargeRateLimit(c: Context<ServerEnv>, charge: boolean, now = Date.now()): void {
+  const limits = limitsOf(c.get("controls"));
+  const token = /\S+$/.exec(c.req.header("authorization") ?? "")?.[0] ?? "";
+  let window = limits.windows.get(token);
+  if (!window || window.resetAt <= now) {
+    window = { used: 0, resetAt: now + RATE_LIMIT_WINDOW_MS };
+    limits.windows.set(token, window);
+  }
+  const headers = (used: number): Record<string, string> => ({
+    "X-RateLimit-Limit": String(limits.limit),
+    "X-RateLimit-Remaining": String(Math.max(0, limits.limit - used)),
+    "X-RateLimit-Used": String(used),
+    "X-RateLimit-Reset": String(Math.ceil(window.resetAt / 1000)),
+    "X-RateLimit-Resource": "core",
+  });
+  if (charge && window.used >= limits.limit) {
+    const user = c.get("caller")?.user;
+    throw new ApiFailure(
+      403,
+      `API rate limit exceeded${user ? ` for user ID ${user.id}` : ""}.`,
+      undefined,
+      headers(window.used),
+    );
+  }
+  if (charge) window.used++;
+  for (const [name, value] of Object.entries(headers(window.used))) c.header(name, value);
+}
