@@ -12,6 +12,7 @@ import type { OrgRecord, UserRecord } from "../fixture";
 import { ApiFailure, badRequest, invalidField, notFound, readBody } from "../http";
 import { findEnterprise, findOrg, findUser } from "../lookup";
 import { acceptInvitation, cancelInvitation, isLastOwner, removeMember } from "../memberships";
+import { branchControls } from "./branches";
 import { privateRegistryControls } from "./private-registries";
 
 export function controlRoutes(): Hono<ServerEnv> {
@@ -120,6 +121,7 @@ export function controlRoutes(): Hono<ServerEnv> {
     return c.json({ enterprise: enterprise.slug, budgets: body.enabled });
   });
   privateRegistryControls(app);
+  branchControls(app);
 
   return app;
 }

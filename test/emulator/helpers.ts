@@ -292,8 +292,10 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     protection_rule_id: String(world.protectionRule),
     budget_id: world.budget ?? "00000000-0000-4000-8000-000000000000",
     secret_name: world.registry,
+    branch: "main",
   };
-  return template.replace(/:([a-z_]+)/g, (_, name: string) => {
+  // A parameter that takes slashes is registered as `:branch{.+}`: the pattern goes with the name.
+  return template.replace(/:([a-z_]+)(?:\{[^}]*\})?/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];
     if (value === undefined) throw new Error(`no value for :${name} in ${template}`);
     return value;
