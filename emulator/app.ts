@@ -12,6 +12,7 @@ import type { Controls, Fault } from "./controls";
 import { guard } from "./guard";
 import { API_PREFIX, ApiFailure, apiPath, bufferBody, DOCS_URL, notFound } from "./http";
 import { settleJobs } from "./jobs";
+import { branchRoutes } from "./routes/branches";
 import { budgetRoutes } from "./routes/budgets";
 import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
@@ -24,6 +25,7 @@ import { propertyValueRoutes } from "./routes/property-values";
 import { protectionRuleRoutes } from "./routes/protection-rules";
 import { repoHookRoutes } from "./routes/repo-hooks";
 import { runnerGroupRoutes } from "./routes/runner-groups";
+import { statisticsRoutes } from "./routes/statistics";
 import { unmodelledRoutes } from "./routes/unmodelled";
 import { userKeyRoutes } from "./routes/user-keys";
 import type { Store } from "./store";
@@ -74,6 +76,8 @@ export function createApp(store: Store, controls: Controls, controlToken?: strin
   userKeyRoutes(api);
   notificationRoutes(api);
   orgAdminRoutes(api);
+  statisticsRoutes(api);
+  branchRoutes(api);
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelledRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.
@@ -111,7 +115,8 @@ const requestLog: MiddlewareHandler<ServerEnv> = async (c, next) => {
   c.get("controls").record({
     method: c.req.method,
     path: apiPath(c.req.url),
-    route: template.replace(API_PREFIX, "").replace(/:([a-z_]+)/g, "{$1}"),
+    // A parameter that takes slashes (`:branch{.+}`) is logged as the spec names it (`{branch}`).
+    route: template.replace(API_PREFIX, "").replace(/:([a-z_]+)(?:\{[^}]*\})?/g, "{$1}"),
     status: c.get("dropped") ? 0 : c.res.status,
     at: timestamp(),
   });

@@ -17,6 +17,14 @@ import type {
 } from "../provider/client/schemas";
 import { DATABASE_FORMAT, Database, DataFileError, inspectDataFile } from "./database";
 import { defaultFixture, type Fixture } from "./fixture";
+import {
+  type GitRepo,
+  type StatisticsCache,
+  type StoredBranch,
+  type StoredCommit,
+  type StoredRedirect,
+  seedGit,
+} from "./git";
 import type { StoredJob } from "./jobs";
 import { type Dirty, Journal, type Layout } from "./journal";
 import type { StoredGpgKey, StoredSshKey } from "./user-keys";
@@ -193,6 +201,15 @@ export interface EmulatorState {
   sshSigningKeys: StoredSshKey[];
   /** Notification threads of every user (notifications.ts), seeded from the fixture. */
   notificationThreads: StoredThread[];
+  /** Git data (git.ts). Repository key (`owner/name`, lower case) -> default branch, upstream, switches. */
+  gitRepos: Record<string, GitRepo>;
+  /** Every commit of every repository, one store shared by forks (as the platform's fork networks). */
+  commits: StoredCommit[];
+  branches: StoredBranch[];
+  /** Old branch names that answer 301 to the branch's current name. */
+  branchRedirects: StoredRedirect[];
+  /** Repository key -> the default-branch commit its statistics were (or are being) computed for. */
+  statisticsCache: Record<string, StatisticsCache>;
 }
 
 /**
@@ -235,7 +252,14 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
       ...structuredClone(n),
       changedAt: n.lastReadAt && n.lastReadAt > n.updatedAt ? n.lastReadAt : n.updatedAt,
     })),
+    gitRepos: {},
+    commits: [],
+    branches: [],
+    branchRedirects: [],
+    statisticsCache: {},
   };
+  // Data files written before the fixture had git data hold a fixture without it.
+  seedGit(state, state.fixture.git ?? [], Date.now());
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;
   const defaultGroup = (scope: StoredRunnerGroup["scope"], owner: string): StoredRunnerGroup => ({
@@ -309,6 +333,11 @@ export const STATE_LAYOUT: { readonly [K in keyof EmulatorState]-?: Layout } = {
   sshKeys: "rows",
   sshSigningKeys: "rows",
   notificationThreads: "rows",
+  gitRepos: "map",
+  commits: "rows",
+  branches: "rows",
+  branchRedirects: "rows",
+  statisticsCache: "map",
 };
 
 /** Every key written whole: what a fresh or reset state commits. */

@@ -12,6 +12,7 @@ import type { OrgRecord, UserRecord } from "../fixture";
 import { ApiFailure, badRequest, invalidField, notFound, readBody } from "../http";
 import { findEnterprise, findOrg, findUser } from "../lookup";
 import { acceptInvitation, cancelInvitation, isLastOwner, removeMember } from "../memberships";
+import { branchControls } from "./branches";
 import { notificationControls } from "./notifications";
 import { privateRegistryControls } from "./private-registries";
 
@@ -122,6 +123,7 @@ export function controlRoutes(): Hono<ServerEnv> {
   });
   privateRegistryControls(app);
   notificationControls(app);
+  branchControls(app);
 
   return app;
 }

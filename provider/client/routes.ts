@@ -119,6 +119,23 @@ const BUDGETS = "/enterprises/{enterprise}/settings/billing/budgets";
 const REGISTRIES = "/orgs/{org}/private-registries";
 const STATS = "/repos/{owner}/{repo}/stats";
 const BRANCHES = "/repos/{owner}/{repo}/branches";
+
+/** A router pattern whose `:N` parameter takes the rest of the path, slashes included. */
+type Slashed<P extends string, N extends string> = P extends `${infer Head}:${N}${infer Rest}`
+  ? `${Head}:${N}{.+}${Rest}`
+  : P;
+
+/**
+ * A route whose `{name}` may hold slashes (branch names such as `release/1.0`): the client sends it
+ * percent-encoded (`release%2F1.0`), the platform also takes it raw, and the router's `:name{.+}`
+ * matches both (docs/DECISIONS.md).
+ */
+function slashed<T extends string, N extends string>(
+  r: Route<T>,
+  name: N,
+): Omit<Route<T>, "pattern"> & { readonly pattern: Slashed<Pattern<T>, N> } {
+  return { ...r, pattern: r.pattern.replace(`:${name}`, `:${name}{.+}`) as Slashed<Pattern<T>, N> };
+}
 const ALERTS = "depwatch/alerts";
 const ISSUE_TYPES = "/orgs/{org}/issue-types";
 const ISSUE_FIELDS = "/orgs/{org}/issue-fields";
@@ -258,8 +275,8 @@ export const ROUTES = {
   },
   branches: {
     list: route(`GET ${BRANCHES}`),
-    get: route(`GET ${BRANCHES}/{branch}`),
-    rename: route(`POST ${BRANCHES}/{branch}/rename`),
+    get: slashed(route(`GET ${BRANCHES}/{branch}`), "branch"),
+    rename: slashed(route(`POST ${BRANCHES}/{branch}/rename`), "branch"),
     mergeUpstream: route("POST /repos/{owner}/{repo}/merge-upstream"),
     merge: route("POST /repos/{owner}/{repo}/merges"),
   },

@@ -370,6 +370,41 @@ const ORG_ADMIN: Row[] = [
   { route: "PATCH /admin/organizations/:org", body: { login: "acme-renamed" }, expect: siteAdminOnly(202) },
 ];
 
+/**
+ * Statistics of acme-eng/api (private; FG Metadata read; public): its readers, the installation
+ * included (metadata read). The compiled ones answer 202 on the first GET after a reset.
+ */
+const ST = "/repos/:owner/:repo/stats";
+const STATISTICS: Row[] = [
+  { route: `GET ${ST}/code_frequency`, expect: privateRepoRead(202) },
+  { route: `GET ${ST}/commit_activity`, expect: privateRepoRead(202) },
+  { route: `GET ${ST}/contributors`, expect: privateRepoRead(202) },
+  { route: `GET ${ST}/participation`, expect: privateRepoRead(200) },
+  { route: `GET ${ST}/punch_card`, expect: privateRepoRead(200) },
+];
+
+/**
+ * Branches of acme-eng/api (`main`, its default branch). Reads: FG Contents read, public (the
+ * installation has no Contents permission: the private repository is hidden from it). Writes:
+ * `repo` (or `public_repo` on a public repository), FG Contents write, push access (octocat, a
+ * member, pushes); renaming the default branch needs an admin (octocat gets 403). api is no fork,
+ * so merge-upstream ends in a 422 for everyone allowed that far.
+ */
+const BR = "/repos/:owner/:repo/branches";
+const branchWrite = (ok: number, member = ok): Expected =>
+  authenticated({ siteAdmin: ok, owner: ok, member, noScopes: 403, fineGrained: ok, install: 403 });
+const BRANCHES: Row[] = [
+  { route: `GET ${BR}`, expect: { ...privateRepoRead(200), install: 404 } },
+  { route: `GET ${BR}/:branch{.+}`, expect: { ...privateRepoRead(200), install: 404 } },
+  { route: `POST ${BR}/:branch{.+}/rename`, body: { new_name: "matrix" }, expect: branchWrite(201, 403) },
+  { route: "POST /repos/:owner/:repo/merge-upstream", body: { branch: "main" }, expect: branchWrite(422) },
+  {
+    route: "POST /repos/:owner/:repo/merges",
+    body: { base: "main", head: "develop" },
+    expect: branchWrite(201),
+  },
+];
+
 const ROWS: Row[] = [
   ...META,
   ...REPO_HOOKS,
@@ -383,6 +418,8 @@ const ROWS: Row[] = [
   ...USER_KEYS,
   ...NOTIFICATIONS,
   ...ORG_ADMIN,
+  ...STATISTICS,
+  ...BRANCHES,
 ];
 
 let emulator: RunningEmulator;

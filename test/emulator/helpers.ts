@@ -303,8 +303,10 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     key_id: String(world.sshKey ?? 1),
     ssh_signing_key_id: String(world.sshSigningKey ?? 1),
     thread_id: "1",
+    branch: "main",
   };
-  return template.replace(/:([a-z_]+)/g, (_, name: string) => {
+  // A parameter that takes slashes is registered as `:branch{.+}`: the pattern goes with the name.
+  return template.replace(/:([a-z_]+)(?:\{[^}]*\})?/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];
     if (value === undefined) throw new Error(`no value for :${name} in ${template}`);
     return value;

@@ -14,6 +14,7 @@ describe("GET /orgs/{org}/repos", () => {
     expect(inside.status).toBe(200);
     expect(inside.body.map((r: { full_name: string }) => r.full_name)).toEqual([
       "acme-eng/api",
+      "acme-eng/empty",
       "acme-eng/web",
     ]);
     expect(inside.body[0]).toMatchObject({
