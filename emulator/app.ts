@@ -22,6 +22,7 @@ import { propertyValueRoutes } from "./routes/property-values";
 import { protectionRuleRoutes } from "./routes/protection-rules";
 import { repoHookRoutes } from "./routes/repo-hooks";
 import { runnerGroupRoutes } from "./routes/runner-groups";
+import { securityRoutes } from "./routes/security";
 import { unmodelledRoutes } from "./routes/unmodelled";
 import type { Store } from "./store";
 import { timestamp } from "./store";
@@ -68,6 +69,7 @@ export function createApp(store: Store, controls: Controls, controlToken?: strin
   protectionRuleRoutes(api);
   budgetRoutes(api);
   privateRegistryRoutes(api);
+  securityRoutes(api);
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelledRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.

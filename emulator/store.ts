@@ -19,6 +19,7 @@ import { DATABASE_FORMAT, Database, DataFileError, inspectDataFile } from "./dat
 import { defaultFixture, type Fixture } from "./fixture";
 import type { StoredJob } from "./jobs";
 import { type Dirty, Journal, type Layout } from "./journal";
+import type { DependencyAlertRecord, ManifestRecord, PullRequestRecord } from "./security-seed";
 
 export interface StoredHookConfig {
   url: string;
@@ -143,6 +144,29 @@ export interface StoredRegistryKey {
   privateKey: string;
 }
 
+/** A dependency snapshot a user submitted (only the latest per correlator and detector is kept). */
+export interface StoredSnapshot {
+  id: number;
+  /** `owner/repo` (lower case). */
+  repo: string;
+  version: number;
+  job: { id: string; correlator: string; html_url?: string };
+  sha: string;
+  ref: string;
+  detector: { name: string; version: string; url: string };
+  metadata?: Record<string, string | number | boolean | null>;
+  manifests: Record<string, ManifestRecord>;
+  scanned: string;
+  created_at: string;
+}
+
+/** A security manager of an organisation: reads and updates every alert of it. */
+export interface StoredSecurityManager {
+  /** The organisation's login (lower case). */
+  org: string;
+  login: string;
+}
+
 export interface EmulatorState {
   schema: typeof STATE_SCHEMA;
   nextId: number;
@@ -168,6 +192,15 @@ export interface EmulatorState {
   registryKeys: Record<string, StoredRegistryKey>;
   /** Background jobs not yet done (jobs.ts). */
   jobs: StoredJob[];
+  // Security and review families.
+  /** Pull requests, from the fixture; review requests add to them. */
+  pullRequests: PullRequestRecord[];
+  /** Dependency alerts, from the fixture; updates change them. */
+  dependencyAlerts: DependencyAlertRecord[];
+  /** User-submitted dependency snapshots. */
+  dependencySnapshots: StoredSnapshot[];
+  /** Security managers by organisation (a control sets them). */
+  securityManagers: StoredSecurityManager[];
 }
 
 /**
@@ -203,6 +236,10 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     privateRegistries: [],
     registryKeys: {},
     jobs: [],
+    pullRequests: structuredClone(fixture.pullRequests ?? []),
+    dependencyAlerts: structuredClone(fixture.dependencyAlerts ?? []),
+    dependencySnapshots: [],
+    securityManagers: [],
   };
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;
@@ -273,6 +310,10 @@ export const STATE_LAYOUT: { readonly [K in keyof EmulatorState]-?: Layout } = {
   privateRegistries: "rows",
   registryKeys: "map",
   jobs: "rows",
+  pullRequests: "rows",
+  dependencyAlerts: "rows",
+  dependencySnapshots: "rows",
+  securityManagers: "rows",
 };
 
 /** Every key written whole: what a fresh or reset state commits. */

@@ -13,6 +13,7 @@ import { ApiFailure, badRequest, invalidField, notFound, readBody } from "../htt
 import { findEnterprise, findOrg, findUser } from "../lookup";
 import { acceptInvitation, cancelInvitation, isLastOwner, removeMember } from "../memberships";
 import { privateRegistryControls } from "./private-registries";
+import { securityControls } from "./security";
 
 export function controlRoutes(): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
@@ -120,6 +121,7 @@ export function controlRoutes(): Hono<ServerEnv> {
     return c.json({ enterprise: enterprise.slug, budgets: body.enabled });
   });
   privateRegistryControls(app);
+  securityControls(app);
 
   return app;
 }

@@ -292,6 +292,10 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     protection_rule_id: String(world.protectionRule),
     budget_id: world.budget ?? "00000000-0000-4000-8000-000000000000",
     secret_name: world.registry,
+    // Seed facts: pull request #7, alert #1 and issue #1 of acme-eng/api.
+    pull_number: "7",
+    alert_number: "1",
+    issue_number: "1",
   };
   return template.replace(/:([a-z_]+)/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];
