@@ -25,6 +25,7 @@ import { propertyValueRoutes } from "./routes/property-values";
 import { protectionRuleRoutes } from "./routes/protection-rules";
 import { repoHookRoutes } from "./routes/repo-hooks";
 import { runnerGroupRoutes } from "./routes/runner-groups";
+import { securityRoutes } from "./routes/security";
 import { statisticsRoutes } from "./routes/statistics";
 import { unmodelledRoutes } from "./routes/unmodelled";
 import { userKeyRoutes } from "./routes/user-keys";
@@ -78,6 +79,7 @@ export function createApp(store: Store, controls: Controls, controlToken?: strin
   orgAdminRoutes(api);
   statisticsRoutes(api);
   branchRoutes(api);
+  securityRoutes(api);
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelledRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.

@@ -3,6 +3,15 @@
  * demo, the tests and anyone trying the library rely on these names and tokens.
  */
 
+import type {
+  DependencyAlertRecord,
+  DependencyGraphSource,
+  IssueRecord,
+  PullRequestRecord,
+  TeamRecord,
+} from "./security-seed";
+import { securityFixture } from "./security-seed";
+
 export type TokenKind = "classic" | "fine_grained" | "app_installation";
 
 export interface TokenRecord {
@@ -100,6 +109,18 @@ export interface Fixture {
   runners: RunnerRecord[];
   apps: AppRecord[];
   tokens: Record<string, TokenRecord>;
+  // Security and review families (security-seed.ts). Optional: a data file or a fixture written
+  // before them has none, and their routes then find nothing.
+  /** Teams of organisations (acme-eng: `platform`, with octocat). */
+  teams?: TeamRecord[];
+  /** Issues with field values; #2 of acme-eng/api transferred, #3 deleted. */
+  issues?: IssueRecord[];
+  /** Pull requests (#7 of acme-eng/api); copied into the state, where review requests change them. */
+  pullRequests?: PullRequestRecord[];
+  /** Dependency alerts; copied into the state, where updates change them. */
+  dependencyAlerts?: DependencyAlertRecord[];
+  /** What the platform detects by itself (automatic submissions, static analysis). */
+  dependencyGraph?: DependencyGraphSource[];
   /**
    * The git data of repositories (branches, commit histories, earlier renames, forks), which the
    * branch and statistics routes serve. Commit times are ages, made absolute when the state is
@@ -467,5 +488,6 @@ export function defaultFixture(): Fixture {
       },
     ],
     git: defaultGit(),
+    ...securityFixture(),
   };
 }

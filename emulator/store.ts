@@ -27,6 +27,7 @@ import {
 } from "./git";
 import type { StoredJob } from "./jobs";
 import { type Dirty, Journal, type Layout } from "./journal";
+import type { DependencyAlertRecord, ManifestRecord, PullRequestRecord } from "./security-seed";
 import type { StoredGpgKey, StoredSshKey } from "./user-keys";
 
 export interface StoredHookConfig {
@@ -170,6 +171,29 @@ export interface StoredThread {
   changedAt: string;
 }
 
+/** A dependency snapshot a user submitted (only the latest per correlator and detector is kept). */
+export interface StoredSnapshot {
+  id: number;
+  /** `owner/repo` (lower case). */
+  repo: string;
+  version: number;
+  job: { id: string; correlator: string; html_url?: string };
+  sha: string;
+  ref: string;
+  detector: { name: string; version: string; url: string };
+  metadata?: Record<string, string | number | boolean | null>;
+  manifests: Record<string, ManifestRecord>;
+  scanned: string;
+  created_at: string;
+}
+
+/** A security manager of an organisation: reads and updates every alert of it. */
+export interface StoredSecurityManager {
+  /** The organisation's login (lower case). */
+  org: string;
+  login: string;
+}
+
 export interface EmulatorState {
   schema: typeof STATE_SCHEMA;
   nextId: number;
@@ -210,6 +234,15 @@ export interface EmulatorState {
   branchRedirects: StoredRedirect[];
   /** Repository key -> the default-branch commit its statistics were (or are being) computed for. */
   statisticsCache: Record<string, StatisticsCache>;
+  // Security and review families.
+  /** Pull requests, from the fixture; review requests add to them. */
+  pullRequests: PullRequestRecord[];
+  /** Dependency alerts, from the fixture; updates change them. */
+  dependencyAlerts: DependencyAlertRecord[];
+  /** User-submitted dependency snapshots. */
+  dependencySnapshots: StoredSnapshot[];
+  /** Security managers by organisation (a control sets them). */
+  securityManagers: StoredSecurityManager[];
 }
 
 /**
@@ -257,6 +290,10 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     branches: [],
     branchRedirects: [],
     statisticsCache: {},
+    pullRequests: structuredClone(fixture.pullRequests ?? []),
+    dependencyAlerts: structuredClone(fixture.dependencyAlerts ?? []),
+    dependencySnapshots: [],
+    securityManagers: [],
   };
   // Data files written before the fixture had git data hold a fixture without it.
   seedGit(state, state.fixture.git ?? [], Date.now());
@@ -338,6 +375,10 @@ export const STATE_LAYOUT: { readonly [K in keyof EmulatorState]-?: Layout } = {
   branches: "rows",
   branchRedirects: "rows",
   statisticsCache: "map",
+  pullRequests: "rows",
+  dependencyAlerts: "rows",
+  dependencySnapshots: "rows",
+  securityManagers: "rows",
 };
 
 /** Every key written whole: what a fresh or reset state commits. */

@@ -15,6 +15,7 @@ import { acceptInvitation, cancelInvitation, isLastOwner, removeMember } from ".
 import { branchControls } from "./branches";
 import { notificationControls } from "./notifications";
 import { privateRegistryControls } from "./private-registries";
+import { securityControls } from "./security";
 
 export function controlRoutes(): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
@@ -124,6 +125,7 @@ export function controlRoutes(): Hono<ServerEnv> {
   privateRegistryControls(app);
   notificationControls(app);
   branchControls(app);
+  securityControls(app);
 
   return app;
 }

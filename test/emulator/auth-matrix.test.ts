@@ -405,6 +405,63 @@ const BRANCHES: Row[] = [
   },
 ];
 
+/**
+ * Security and review routes on acme-eng/api (private). Snapshots: scope repo, FG Contents write,
+ * the organisation's members write. Alerts: security_events (repo includes it) or FG Dependabot
+ * alerts, seen by the organisation's members; the update and the enterprise list exist in
+ * 2026-03-10 only; the organisation list needs an owner (or security manager); the enterprise list
+ * refuses app and fine-grained tokens (Authentication 5) and serves any member of the enterprise
+ * (octocat sees no alert: he owns no organisation). Issue field values and the review request list
+ * are public reads of a private repository; requesting reviewers needs repo or Pull requests write.
+ */
+const repoWrite = (ok: number): Expected =>
+  authenticated({ siteAdmin: ok, owner: ok, member: ok, noScopes: 403, fineGrained: ok, install: 403 });
+const SNAPSHOT = {
+  version: 0,
+  job: { id: "matrix", correlator: "matrix" },
+  sha: "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3",
+  ref: "refs/heads/main",
+  detector: { name: "matrix", version: "1.0.0", url: "https://example.com/matrix" },
+  scanned: "2026-01-10T09:00:00Z",
+};
+const DA = "depwatch/alerts";
+const SECURITY: Row[] = [
+  { route: "POST /repos/:owner/:repo/dependency-graph/snapshots", body: SNAPSHOT, expect: repoWrite(201) },
+  {
+    route: `GET /enterprises/:enterprise/${DA}`,
+    expect: authenticated({
+      siteAdmin: 200,
+      owner: 200,
+      member: 200,
+      noScopes: 403,
+      fineGrained: 403,
+      install: 403,
+    }),
+  },
+  { route: `GET /orgs/:org/${DA}`, expect: { ...orgOwner(200), member: 403 } },
+  { route: `GET /repos/:owner/:repo/${DA}`, expect: repoWrite(200) },
+  { route: `GET /repos/:owner/:repo/${DA}/:alert_number`, expect: repoWrite(200) },
+  {
+    route: `PATCH /repos/:owner/:repo/${DA}/:alert_number`,
+    body: { state: "dismissed", dismissed_reason: "not_used" },
+    expect: repoWrite(200),
+  },
+  // deploy-gate holds neither Issues nor Pull requests: the private repository stays hidden from it.
+  {
+    route: "GET /repos/:owner/:repo/issues/:issue_number/issue-field-values",
+    expect: { ...privateRepoRead(200), install: 404 },
+  },
+  {
+    route: "GET /repos/:owner/:repo/pulls/:pull_number/requested_reviewers",
+    expect: { ...privateRepoRead(200), install: 404 },
+  },
+  {
+    route: "POST /repos/:owner/:repo/pulls/:pull_number/requested_reviewers",
+    body: { reviewers: ["olivia"] },
+    expect: repoWrite(201),
+  },
+];
+
 const ROWS: Row[] = [
   ...META,
   ...REPO_HOOKS,
@@ -420,6 +477,7 @@ const ROWS: Row[] = [
   ...ORG_ADMIN,
   ...STATISTICS,
   ...BRANCHES,
+  ...SECURITY,
 ];
 
 let emulator: RunningEmulator;

@@ -304,6 +304,10 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     ssh_signing_key_id: String(world.sshSigningKey ?? 1),
     thread_id: "1",
     branch: "main",
+    // Seed facts: pull request #7, alert #1 and issue #1 of acme-eng/api.
+    pull_number: "7",
+    alert_number: "1",
+    issue_number: "1",
   };
   // A parameter that takes slashes is registered as `:branch{.+}`: the pattern goes with the name.
   return template.replace(/:([a-z_]+)(?:\{[^}]*\})?/g, (_, name: string) => {
