@@ -17,6 +17,7 @@ import { controlRoutes } from "./routes/control";
 import { globalHookRoutes } from "./routes/global-hooks";
 import { membershipRoutes } from "./routes/memberships";
 import { metaRoutes } from "./routes/meta";
+import { orgConfigRoutes } from "./routes/org-config";
 import { privateRegistryRoutes } from "./routes/private-registries";
 import { propertyValueRoutes } from "./routes/property-values";
 import { protectionRuleRoutes } from "./routes/protection-rules";
@@ -68,6 +69,7 @@ export function createApp(store: Store, controls: Controls, controlToken?: strin
   protectionRuleRoutes(api);
   budgetRoutes(api);
   privateRegistryRoutes(api);
+  orgConfigRoutes(api);
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelledRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.

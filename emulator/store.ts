@@ -143,6 +143,58 @@ export interface StoredRegistryKey {
   privateKey: string;
 }
 
+/** A user blocked by an organisation. */
+export interface StoredOrgBlock {
+  /** The organisation's login. */
+  org: string;
+  /** The blocked user's login, as the fixture spells it. */
+  login: string;
+  createdAt: string;
+}
+
+export type IssueColor = "gray" | "blue" | "green" | "yellow" | "orange" | "red" | "pink" | "purple";
+
+/** An organisation's issue type. */
+export interface StoredIssueType {
+  id: number;
+  /** The organisation's login. */
+  org: string;
+  name: string;
+  description: string | null;
+  color: IssueColor | null;
+  isEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type IssueFieldDataType = "text" | "date" | "single_select" | "multi_select" | "number";
+
+/** One option of a select issue field. */
+export interface StoredIssueFieldOption {
+  id: number;
+  name: string;
+  description: string | null;
+  color: IssueColor;
+  priority: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An organisation's issue field. */
+export interface StoredIssueField {
+  id: number;
+  /** The organisation's login. */
+  org: string;
+  name: string;
+  description: string | null;
+  dataType: IssueFieldDataType;
+  visibility: "organization_members_only" | "all";
+  /** The options of a select field, by priority; empty for the other data types. */
+  options: StoredIssueFieldOption[];
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface EmulatorState {
   schema: typeof STATE_SCHEMA;
   nextId: number;
@@ -168,6 +220,10 @@ export interface EmulatorState {
   registryKeys: Record<string, StoredRegistryKey>;
   /** Background jobs not yet done (jobs.ts). */
   jobs: StoredJob[];
+  /** Users blocked by organisations, oldest block first. */
+  orgBlocks: StoredOrgBlock[];
+  issueTypes: StoredIssueType[];
+  issueFields: StoredIssueField[];
 }
 
 /**
@@ -203,6 +259,9 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     privateRegistries: [],
     registryKeys: {},
     jobs: [],
+    orgBlocks: [],
+    issueTypes: [],
+    issueFields: [],
   };
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;
@@ -273,6 +332,9 @@ export const STATE_LAYOUT: { readonly [K in keyof EmulatorState]-?: Layout } = {
   privateRegistries: "rows",
   registryKeys: "map",
   jobs: "rows",
+  orgBlocks: "rows",
+  issueTypes: "rows",
+  issueFields: "rows",
 };
 
 /** Every key written whole: what a fresh or reset state commits. */
