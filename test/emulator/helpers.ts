@@ -193,9 +193,12 @@ export interface World {
   budget?: string;
   /** The secret name of a private registry of acme-eng. */
   registry: string;
-  /** An issue type and a single-select issue field of acme-eng; hubot is blocked by acme-eng. */
-  issueType: number;
-  issueField: number;
+  /**
+   * An issue type and a single-select issue field of acme-eng (hubot is blocked by acme-eng);
+   * routes name ids no one made when absent.
+   */
+  issueType?: number;
+  issueField?: number;
 }
 
 /**
@@ -297,8 +300,8 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     protection_rule_id: String(world.protectionRule),
     budget_id: world.budget ?? "00000000-0000-4000-8000-000000000000",
     secret_name: world.registry,
-    issue_type_id: String(world.issueType),
-    issue_field_id: String(world.issueField),
+    issue_type_id: String(world.issueType ?? 999_999),
+    issue_field_id: String(world.issueField ?? 999_999),
   };
   // octocat is a member of acme-eng, whom the organisation cannot block: its block routes act on
   // hubot, whom `seedWorld` blocked.
