@@ -3,7 +3,11 @@
  * enums from the platform's description): data types, options of select fields and their
  * replacement on PATCH, uniqueness, limits, who may, and 422s that change nothing.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/index";
 import { MAX_FIELD_OPTIONS, MAX_ISSUE_FIELDS } from "../../emulator/org-config";
 import { type ApiResponse, call, expectErrorBody, type Json, stateOf, TOKENS, useSandbox } from "./helpers";
 
@@ -394,5 +398,34 @@ describe("not found and who may", () => {
       body: { name: "X", data_type: "date" },
     });
     expect(fineGrained.status).toBe(200);
+  });
+});
+
+describe("persistence", () => {
+  it("keeps fields, replaced options and blocks across a restart with a data file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hosting-emulator-org-config-"));
+    const data = join(dir, "state.db");
+    try {
+      let server = await startEmulator({ port: 0, data });
+      const created = await call(server, "POST", F, { body: PRIORITY });
+      expect(created.status, created.text).toBe(200);
+      const [high] = created.body.options;
+      const patched = await call(server, "PATCH", `${F}/${created.body.id}`, {
+        body: { options: [high, { name: "Later", color: "gray", priority: 9 }] },
+      });
+      expect(patched.status, patched.text).toBe(200);
+      expect((await call(server, "PUT", "/orgs/acme-eng/blocks/mona")).status).toBe(204);
+      await server.close();
+      server = await startEmulator({ port: 0, data });
+      try {
+        const fields = await call(server, "GET", F);
+        expect(fields.body).toEqual([patched.body]);
+        expect((await call(server, "GET", "/orgs/acme-eng/blocks/mona")).status).toBe(204);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
