@@ -20,6 +20,7 @@ import { membershipRoutes } from "./routes/memberships";
 import { metaRoutes } from "./routes/meta";
 import { notificationRoutes } from "./routes/notifications";
 import { orgAdminRoutes } from "./routes/org-admin";
+import { orgConfigRoutes } from "./routes/org-config";
 import { privateRegistryRoutes } from "./routes/private-registries";
 import { propertyValueRoutes } from "./routes/property-values";
 import { protectionRuleRoutes } from "./routes/protection-rules";
@@ -80,6 +81,7 @@ export function createApp(store: Store, controls: Controls, controlToken?: strin
   statisticsRoutes(api);
   branchRoutes(api);
   securityRoutes(api);
+  orgConfigRoutes(api);
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelledRoutes(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.

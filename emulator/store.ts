@@ -194,6 +194,58 @@ export interface StoredSecurityManager {
   login: string;
 }
 
+/** A user blocked by an organisation. */
+export interface StoredOrgBlock {
+  /** The organisation's login. */
+  org: string;
+  /** The blocked user's login, as the fixture spells it. */
+  login: string;
+  createdAt: string;
+}
+
+export type IssueColor = "gray" | "blue" | "green" | "yellow" | "orange" | "red" | "pink" | "purple";
+
+/** An organisation's issue type. */
+export interface StoredIssueType {
+  id: number;
+  /** The organisation's login. */
+  org: string;
+  name: string;
+  description: string | null;
+  color: IssueColor | null;
+  isEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type IssueFieldDataType = "text" | "date" | "single_select" | "multi_select" | "number";
+
+/** One option of a select issue field. */
+export interface StoredIssueFieldOption {
+  id: number;
+  name: string;
+  description: string | null;
+  color: IssueColor;
+  priority: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An organisation's issue field. */
+export interface StoredIssueField {
+  id: number;
+  /** The organisation's login. */
+  org: string;
+  name: string;
+  description: string | null;
+  dataType: IssueFieldDataType;
+  visibility: "organization_members_only" | "all";
+  /** The options of a select field, by priority; empty for the other data types. */
+  options: StoredIssueFieldOption[];
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface EmulatorState {
   schema: typeof STATE_SCHEMA;
   nextId: number;
@@ -243,6 +295,10 @@ export interface EmulatorState {
   dependencySnapshots: StoredSnapshot[];
   /** Security managers by organisation (a control sets them). */
   securityManagers: StoredSecurityManager[];
+  /** Users blocked by organisations, oldest block first. */
+  orgBlocks: StoredOrgBlock[];
+  issueTypes: StoredIssueType[];
+  issueFields: StoredIssueField[];
 }
 
 /**
@@ -294,6 +350,9 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
     dependencyAlerts: structuredClone(fixture.dependencyAlerts ?? []),
     dependencySnapshots: [],
     securityManagers: [],
+    orgBlocks: [],
+    issueTypes: [],
+    issueFields: [],
   };
   // Data files written before the fixture had git data hold a fixture without it.
   seedGit(state, state.fixture.git ?? [], Date.now());
@@ -379,6 +438,9 @@ export const STATE_LAYOUT: { readonly [K in keyof EmulatorState]-?: Layout } = {
   dependencyAlerts: "rows",
   dependencySnapshots: "rows",
   securityManagers: "rows",
+  orgBlocks: "rows",
+  issueTypes: "rows",
+  issueFields: "rows",
 };
 
 /** Every key written whole: what a fresh or reset state commits. */

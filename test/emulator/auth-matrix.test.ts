@@ -462,6 +462,32 @@ const SECURITY: Row[] = [
   },
 ];
 
+/**
+ * Organisation configuration of acme-eng (spec, permission matrix: Blocking users, Issue types,
+ * Issue fields; UAT and IAT). Blocks are an owners' matter, reads included (`read:org`, writes
+ * `admin:org`; FG `organization_user_blocking`); issue types and fields are read by members
+ * (`read:org`) and written by owners (`admin:org`; FG `issue_types`, `issue_fields`). deploy-gate
+ * holds none of these permissions. The block routes act on hubot, blocked by `seedWorld`.
+ */
+const orgMemberRead = (ok: number): Expected => ({ ...orgOwner(ok), member: ok });
+const OB = "/orgs/:org/blocks";
+const IT = "/orgs/:org/issue-types";
+const IF = "/orgs/:org/issue-fields";
+const ORG_CONFIG: Row[] = [
+  { route: `GET ${OB}`, expect: orgOwner(200) },
+  { route: `GET ${OB}/:username`, expect: orgOwner(204) },
+  { route: `PUT ${OB}/:username`, expect: orgOwner(204) },
+  { route: `DELETE ${OB}/:username`, expect: orgOwner(204) },
+  { route: `GET ${IT}`, expect: orgMemberRead(200) },
+  { route: `POST ${IT}`, body: { name: "Matrix", is_enabled: true }, expect: orgOwner(200) },
+  { route: `PUT ${IT}/:issue_type_id`, body: { name: "Renamed", is_enabled: false }, expect: orgOwner(200) },
+  { route: `DELETE ${IT}/:issue_type_id`, expect: orgOwner(204) },
+  { route: `GET ${IF}`, expect: orgMemberRead(200) },
+  { route: `POST ${IF}`, body: { name: "Matrix", data_type: "text" }, expect: orgOwner(200) },
+  { route: `PATCH ${IF}/:issue_field_id`, body: { name: "Renamed" }, expect: orgOwner(200) },
+  { route: `DELETE ${IF}/:issue_field_id`, expect: orgOwner(204) },
+];
+
 const ROWS: Row[] = [
   ...META,
   ...REPO_HOOKS,
@@ -478,6 +504,7 @@ const ROWS: Row[] = [
   ...STATISTICS,
   ...BRANCHES,
   ...SECURITY,
+  ...ORG_CONFIG,
 ];
 
 let emulator: RunningEmulator;

@@ -199,14 +199,21 @@ export interface World {
   gpgKey?: number;
   sshKey?: number;
   sshSigningKey?: number;
+  /**
+   * An issue type and a single-select issue field of acme-eng (hubot is blocked by acme-eng);
+   * routes name ids no one made when absent.
+   */
+  issueType?: number;
+  issueField?: number;
 }
 
 /**
  * Creates, as the site administrator: a webhook on acme-eng/api, a global webhook, and a runner
  * group with visibility `selected` in enterprise acme (organisation acme-eng, runner 8) and in
  * organisation acme-eng (repository api, runner 1); deploy-gate as a protection rule of
- * acme-eng/api's environment `release/eu`; a budget of acme for organisation acme-eng; and an OIDC
- * private registry of acme-eng (no sealed value needed).
+ * acme-eng/api's environment `release/eu`; a budget of acme for organisation acme-eng; an OIDC
+ * private registry of acme-eng (no sealed value needed); and in acme-eng an issue type, a
+ * single-select issue field and a block of hubot (`seedOrgConfig`).
  */
 export async function seedWorld(emulator: RunningEmulator): Promise<World> {
   const post = async (path: string, body: unknown): Promise<number> => {
@@ -235,6 +242,7 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
     budget: await seedBudget(emulator),
     registry: await seedRegistry(emulator),
     ...(await seedUserKeys(emulator)),
+    ...(await seedOrgConfig(emulator)),
   };
 }
 
@@ -308,7 +316,12 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     pull_number: "7",
     alert_number: "1",
     issue_number: "1",
+    issue_type_id: String(world.issueType ?? 999_999),
+    issue_field_id: String(world.issueField ?? 999_999),
   };
+  // octocat is a member of acme-eng, whom the organisation cannot block: its block routes act on
+  // hubot, whom `seedWorld` blocked.
+  if (template.startsWith("/orgs/:org/blocks/")) values.username = BLOCKED_USER;
   // A parameter that takes slashes is registered as `:branch{.+}`: the pattern goes with the name.
   return template.replace(/:([a-z_]+)(?:\{[^}]*\})?/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];
@@ -447,4 +460,31 @@ export async function seedUserKeys(
     sshKey: await post("/user/keys", { title: "seed", key: sshPublicKey() }),
     sshSigningKey: await post("/user/ssh_signing_keys", { title: "seed", key: sshPublicKey() }),
   };
+}
+
+/** The user `seedWorld` blocks in acme-eng. */
+export const BLOCKED_USER = "hubot";
+
+/**
+ * Creates, as the site administrator, an issue type and a single-select issue field of acme-eng
+ * (both answer 200) and blocks hubot there.
+ */
+export async function seedOrgConfig(
+  emulator: RunningEmulator,
+): Promise<{ issueType: number; issueField: number }> {
+  const type = await call(emulator, "POST", "/orgs/acme-eng/issue-types", {
+    body: { name: "Seed", is_enabled: true, color: "gray" },
+  });
+  expect(type.status, type.text).toBe(200);
+  const field = await call(emulator, "POST", "/orgs/acme-eng/issue-fields", {
+    body: {
+      name: "Seed",
+      data_type: "single_select",
+      options: [{ name: "One", color: "blue", priority: 1 }],
+    },
+  });
+  expect(field.status, field.text).toBe(200);
+  const block = await call(emulator, "PUT", `/orgs/acme-eng/blocks/${BLOCKED_USER}`);
+  expect(block.status, block.text).toBe(204);
+  return { issueType: type.body.id, issueField: field.body.id };
 }
