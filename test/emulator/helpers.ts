@@ -355,3 +355,9 @@ async function readResponse<T>(response: Response): Promise<ApiResponse<T>> {
     text,
   };
 }
+
+/**
+ * The fixture's app user access token (UAT): deploy-gate acting for octocat, with the app's
+ * repository permissions and its user permissions (README, "Fixture").
+ */
+export const APP_USER_TOKEN = "svcu_user";
