@@ -9,7 +9,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
-import { ROUTES, type Route } from "../../provider/client/routes";
 import {
   APP_USER_TOKEN,
   call,
@@ -17,11 +16,13 @@ import {
   expectErrorBody,
   fillRoute,
   type Json,
+  MODELLED_ELSEWHERE,
   requiredHeaders,
   seedWorld,
   servedRoutes,
   stateOf,
   TOKENS,
+  UNMODELLED_PARAMS,
   type World,
 } from "./helpers";
 
@@ -392,20 +393,6 @@ const ADMIN_ORG = grantedTo("siteAdmin", "owner", "fineGrained");
 /** Routes needing `repo` (or a scope it implies): every classic token with repo, and fine-grained. */
 const REPO_SCOPE = grantedTo("siteAdmin", "owner", "member", "fineGrained");
 
-/** Values for the parameters of objects the sandbox does not model (never looked up). */
-const UNMODELLED_PARAMS: Record<string, string> = {
-  campaign_number: "1",
-  role_id: "1",
-  pat_request_id: "1",
-  pat_id: "1",
-  finding_number: "1",
-  workspace_name: "octocat-workspace",
-  sha: "0123456789abcdef0123456789abcdef01234567",
-  ref: "main",
-  gist_id: "aa5a315d61ae9438b18d",
-  comment_id: "1",
-};
-
 const CAMPAIGNS = "/orgs/:org/campaigns";
 const PAT_REQUESTS = "/orgs/:org/personal-access-token-requests";
 const PATS = "/orgs/:org/personal-access-tokens";
@@ -502,31 +489,6 @@ const NOT_MODELLED: Row[] = [
   { route: "GET /user/subscriptions", expect: grantedTo(...ANY_CLASSIC, "fineGrained", "uat") },
   { route: "GET /users/:username/subscriptions", expect: { ...anyToken(501), none: 501 } },
 ];
-
-/**
- * Routes other families of this branch's siblings model: still 501 here, their rows come with
- * them. The integrator deletes this list when the branches are merged.
- */
-const MODELLED_ELSEWHERE = new Set(
-  (
-    [
-      "statistics",
-      "branches",
-      "gpgKeys",
-      "sshKeys",
-      "sshSigningKeys",
-      "orgBlocks",
-      "issueTypes",
-      "issueFields",
-      "dependencySnapshots",
-      "dependencyAlerts",
-      "issueFieldValues",
-      "reviewRequests",
-      "notifications",
-      "orgAdmin",
-    ] as const
-  ).flatMap((family) => Object.values(ROUTES[family]).map((r: Route) => `${r.method} ${r.pattern}`)),
-);
 
 const ROWS: Row[] = [
   ...META,
