@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import type { Caller, ServerEnv } from "./context";
-import type { OrgRecord } from "./fixture";
+import type { OrgRecord, TokenKind } from "./fixture";
 import { ApiFailure, forbidden, notFound, unauthorized } from "./http";
 import { activeMember } from "./memberships";
 import { ownValue } from "./records";
@@ -40,13 +40,26 @@ export function expandScopes(scopes: readonly string[]): Set<string> {
   return all;
 }
 
+/** Kinds of token an endpoint can refuse outright: every kind but classic (and OAuth) tokens. */
+export type RefusableKind = Exclude<TokenKind, "classic">;
+
+/**
+ * The "app tokens" of the spec (Authentication 5): installation and user access tokens alike. A
+ * route refusing app tokens lists both; a user token is refused where the spec says "UAT" is not
+ * among the token kinds only when the rule says so.
+ */
+export const APP_TOKENS: readonly RefusableKind[] = ["app_installation", "app_user"];
+
 export interface AccessRule {
   /** Classic scopes, any one of which grants access. */
   scopes?: string[];
   /** Fine-grained or app permission group and level, e.g. `["repository_hooks", "write"]`. */
   permission?: [group: string, level: "read" | "write"];
-  /** Token kinds the endpoint refuses outright (spec, Authentication 5). */
-  refuse?: Array<"fine_grained" | "app_installation">;
+  /**
+   * Token kinds the endpoint refuses outright: app and fine-grained tokens where the spec says so
+   * (Authentication 5), installation tokens on "UAT only" rows of the permission matrix.
+   */
+  refuse?: readonly RefusableKind[];
   /** Site-administration route: classic token of a site administrator only, 404 to anyone else. */
   siteAdmin?: boolean;
   /**
@@ -97,9 +110,9 @@ export function refusal(caller: Caller, rule: AccessRule): ApiFailure | undefine
   if (rule.siteAdmin && !(kind === "classic" && caller.user?.siteAdmin)) return notFound();
   if (kind !== "classic" && rule.refuse?.includes(kind)) {
     return forbidden(
-      kind === "app_installation"
-        ? "Resource not accessible by integration"
-        : "Resource not accessible by fine-grained personal access token",
+      kind === "fine_grained"
+        ? "Resource not accessible by fine-grained personal access token"
+        : "Resource not accessible by integration",
     );
   }
   if (kind === "classic") {
@@ -113,14 +126,15 @@ export function refusal(caller: Caller, rule: AccessRule): ApiFailure | undefine
       }
     }
   } else if (rule.permission) {
+    // Fine-grained, installation and user tokens alike: the permission group and its level.
     const [group, level] = rule.permission;
     const permissions = caller.token.permissions;
     const granted = ownValue(permissions, group) ?? ownValue(permissions, "*");
     if (!granted || (level === "write" && granted !== "write")) {
       return forbidden(
-        kind === "app_installation"
-          ? "Resource not accessible by integration"
-          : "Resource not accessible by personal access token",
+        kind === "fine_grained"
+          ? "Resource not accessible by personal access token"
+          : "Resource not accessible by integration",
       );
     }
   }
@@ -139,7 +153,10 @@ export function callerOf(c: Context<ServerEnv>): Caller {
   return caller;
 }
 
-/** The caller's membership of an organisation, if any (installation tokens act for their org). */
+/**
+ * The caller's membership of an organisation, if any (installation tokens act for their org; user
+ * tokens, classic and fine-grained tokens for their user).
+ */
 export function orgRole(caller: Caller | undefined, org: OrgRecord): "admin" | "member" | undefined {
   if (!caller) return undefined;
   if (caller.token.kind === "app_installation") {

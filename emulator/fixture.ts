@@ -12,12 +12,19 @@ import type {
 } from "./security-seed";
 import { securityFixture } from "./security-seed";
 
-export type TokenKind = "classic" | "fine_grained" | "app_installation";
+/**
+ * The token kinds of the spec (Authentication 1): classic (and OAuth app) tokens, fine-grained
+ * personal access tokens, app installation access tokens (IAT) and app user access tokens (UAT: an
+ * app acting for a user, governed by the app's permissions as far as the user may go).
+ */
+export type TokenKind = "classic" | "fine_grained" | "app_installation" | "app_user";
 
 export interface TokenRecord {
   kind: TokenKind;
   /** The user the token acts as (for an installation token, the app's bot login). */
   user: string;
+  /** App user tokens: the slug of the app acting for `user`. */
+  app?: string;
   /** Classic and OAuth tokens: granted scopes. */
   scopes: string[];
   /** Fine-grained and app tokens: permission group -> level. `*` grants every group. */
@@ -336,6 +343,11 @@ export const ALL_SCOPES = [
   "notifications",
   "user",
   "site_admin",
+  // The scopes of routes the sandbox does not model (README, "Sandbox"): the platform's `copilot`
+  // and `codespace` under the spec's names (`assistant`, `workspace`), and `gist`.
+  "assistant",
+  "workspace",
+  "gist",
 ];
 
 export function defaultFixture(): Fixture {
@@ -444,6 +456,33 @@ export function defaultFixture(): Fixture {
         scopes: [],
         permissions: { deployments: "write", actions: "read", metadata: "read", environments: "read" },
         installationOrg: "acme-eng",
+      },
+      // deploy-gate acting for octocat (an app user access token): the app's repository
+      // permissions, which its installation token has too, plus the user (account) permissions the
+      // app requests, which only a user token exercises.
+      svcu_user: {
+        kind: "app_user",
+        user: "octocat",
+        app: "deploy-gate",
+        scopes: [],
+        permissions: {
+          deployments: "write",
+          actions: "read",
+          metadata: "read",
+          environments: "read",
+          blocking: "write",
+          email_addresses: "write",
+          followers: "write",
+          gists: "write",
+          git_ssh_keys: "write",
+          gpg_keys: "write",
+          interaction_limits: "write",
+          plan: "read",
+          profile: "write",
+          ssh_signing_keys: "write",
+          starring: "write",
+          watching: "write",
+        },
       },
     },
     userEmails: Object.fromEntries(

@@ -13,7 +13,7 @@
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../provider/client/routes";
 import { API_VERSION_2026, BUDGET_ID_PATTERN, BUDGET_SCOPES } from "../../provider/client/schemas";
-import { type AccessRule, callerOf } from "../auth";
+import { type AccessRule, APP_TOKENS, callerOf } from "../auth";
 import {
   assertFeatureOn,
   assertMayDelete,
@@ -33,7 +33,7 @@ import type { StoredBudget } from "../store";
 
 /** App and fine-grained tokens are refused; budgets exist in API version 2026-03-10 only (spec, Versioning). */
 const BUDGETS_API: Pick<AccessRule, "refuse" | "apiVersion"> = {
-  refuse: ["fine_grained", "app_installation"],
+  refuse: ["fine_grained", ...APP_TOKENS],
   apiVersion: API_VERSION_2026,
 };
 /** Reads: enterprise admins and billing managers (`admin:enterprise` implies `manage_billing:enterprise`). */

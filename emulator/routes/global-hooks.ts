@@ -6,7 +6,7 @@
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../provider/client/routes";
 import { GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../provider/client/schemas";
-import type { AccessRule } from "../auth";
+import { type AccessRule, APP_TOKENS } from "../auth";
 import type { ServerEnv } from "../context";
 import { guard } from "../guard";
 import { apiRoot, missingField, notFound, paginate, pathId, readBody } from "../http";
@@ -23,7 +23,7 @@ import {
   renderHook,
 } from "../webhooks";
 
-const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", "app_installation"] };
+const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", ...APP_TOKENS] };
 
 const R = ROUTES.globalHooks;
 

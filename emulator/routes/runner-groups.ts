@@ -9,7 +9,7 @@
 
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../provider/client/routes";
-import { type AccessRule, callerOf, orgRole } from "../auth";
+import { type AccessRule, APP_TOKENS, callerOf, orgRole } from "../auth";
 import type { ServerEnv } from "../context";
 import type { RunnerRecord } from "../fixture";
 import { guard } from "../guard";
@@ -35,7 +35,7 @@ import type { EmulatorState, Store, StoredRunnerGroup } from "../store";
 
 const ENTERPRISE: AccessRule = {
   scopes: ["manage_runners:enterprise"],
-  refuse: ["fine_grained", "app_installation"],
+  refuse: ["fine_grained", ...APP_TOKENS],
 };
 const ORG_READ: AccessRule = {
   scopes: ["admin:org"],

@@ -4,7 +4,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { defaultFixture, type Fixture } from "../../emulator/index";
-import { call, createGlobalHook, createRepoHook, expectErrorBody, TOKENS, useSandbox } from "./helpers";
+import { API_VERSION_2026 } from "../../provider/client/schemas";
+import {
+  APP_USER_TOKEN,
+  call,
+  createGlobalHook,
+  createRepoHook,
+  expectErrorBody,
+  TOKENS,
+  useSandbox,
+} from "./helpers";
 
 /** The default fixture plus classic tokens holding only one webhook scope each. */
 function fixtureWithHookScopes(): Fixture {
@@ -32,6 +41,21 @@ function fixtureWithHookScopes(): Fixture {
     user: "admin",
     scopes: [],
     permissions: { repository_hooks: "read" },
+  };
+  // App tokens holding the permissions of "UAT only" routes: only the user token may use them.
+  fixture.tokens.svcs_userperms = {
+    kind: "app_installation",
+    user: "deploy-gate[bot]",
+    scopes: [],
+    permissions: { email_addresses: "write", organization_events: "read" },
+    installationOrg: "acme-eng",
+  };
+  fixture.tokens.svcu_events = {
+    kind: "app_user",
+    user: "octocat",
+    app: "deploy-gate",
+    scopes: [],
+    permissions: { organization_events: "read", followers: "read" },
   };
   return fixture;
 }
@@ -345,5 +369,83 @@ describe("X-Service-Api-Version", () => {
     });
     expect(response.status).toBe(400);
     expect((await call(sandbox.emulator, "GET", HOOKS)).body).toEqual([]);
+  });
+});
+
+describe("app user access tokens (UAT)", () => {
+  const UAT = APP_USER_TOKEN;
+
+  it("act as their user", async () => {
+    const response = await call(sandbox.emulator, "GET", "/user", { token: UAT });
+    expect(response.status).toBe(200);
+    expect(response.body.login).toBe("octocat");
+    // Permissions, not scopes, govern them: no X-OAuth-Scopes.
+    expect(response.headers.get("x-oauth-scopes")).toBeNull();
+  });
+
+  it("are served on UAT-only routes where an installation token with the same permission is refused", async () => {
+    const routes: Array<[string, string, string]> = [
+      ["GET", "/user/emails", "email_addresses=read"],
+      ["GET", "/users/octocat/events/orgs/acme-eng", "organization_events=read"],
+    ];
+    for (const [method, path, permission] of routes) {
+      const refused = await call(sandbox.emulator, method, path, { token: "svcs_userperms" });
+      expect(refused.status, path).toBe(403);
+      expectErrorBody(refused.body, "Resource not accessible by integration");
+      expect(refused.headers.get("x-accepted-service-permissions"), path).toBe(permission);
+    }
+    expect((await call(sandbox.emulator, "GET", "/user/emails", { token: UAT })).status).toBe(501);
+    const events = await call(sandbox.emulator, "GET", "/users/octocat/events/orgs/acme-eng", {
+      token: "svcu_events",
+    });
+    expect(events.status).toBe(501);
+    expect(events.headers.get("x-sandbox-not-modelled")).toBe("GET /users/{username}/events/orgs/{org}");
+  });
+
+  it("are refused without the route's permission, or with read where it writes", async () => {
+    const missing = await call(sandbox.emulator, "GET", "/users/octocat/events/orgs/acme-eng", {
+      token: UAT,
+    });
+    expect(missing.status).toBe(403);
+    expectErrorBody(missing.body, "Resource not accessible by integration");
+    const hooks = await call(sandbox.emulator, "GET", HOOKS, { token: UAT });
+    expect(hooks.status).toBe(403);
+    expectErrorBody(hooks.body, "Resource not accessible by integration");
+    const read = await call(sandbox.emulator, "GET", "/user/following/mona", { token: "svcu_events" });
+    expect(read.status).toBe(501);
+    const write = await call(sandbox.emulator, "PUT", "/user/following/mona", { token: "svcu_events" });
+    expect(write.status).toBe(403);
+    expectErrorBody(write.body, "Resource not accessible by integration");
+    expect(write.headers.get("x-accepted-service-permissions")).toBe("followers=write");
+  });
+
+  it("are refused where the spec refuses app tokens, and get 404 on site administration", async () => {
+    for (const path of [
+      "/enterprises/acme/actions/runner-groups",
+      "/enterprises/acme/settings/billing/budgets",
+    ]) {
+      const response = await call(sandbox.emulator, "GET", path, {
+        token: UAT,
+        headers: { "x-service-api-version": API_VERSION_2026 },
+      });
+      expect(response.status, path).toBe(403);
+      expectErrorBody(response.body, "Resource not accessible by integration");
+    }
+    const hooks = await call(sandbox.emulator, "GET", "/admin/hooks", { token: UAT });
+    expect(hooks.status).toBe(404);
+  });
+
+  it("read what their user may read, as far as the app's permissions go", async () => {
+    // deploy-gate holds actions read; octocat is a member of acme-eng: the private repository's rules.
+    const rules = await call(
+      sandbox.emulator,
+      "GET",
+      "/repos/acme-eng/api/environments/production/deployment_protection_rules",
+      { token: UAT },
+    );
+    expect(rules.status).toBe(200);
+    // acme-ops/infra is private and octocat is no member of acme-ops.
+    const other = await call(sandbox.emulator, "GET", "/repos/acme-ops/infra", { token: UAT });
+    expect(other.status).toBe(404);
   });
 });

@@ -5,7 +5,18 @@
  */
 import { describe, expect, it } from "vitest";
 import { defaultFixture, type Fixture } from "../../emulator/index";
-import { call, fillRoute, requiredHeaders, seedWorld, servedRoutes, TOKENS, useSandbox } from "./helpers";
+import {
+  type ApiResponse,
+  call,
+  fillRoute,
+  MODELLED_ELSEWHERE,
+  requiredHeaders,
+  seedWorld,
+  servedRoutes,
+  TOKENS,
+  UNMODELLED_PARAMS,
+  useSandbox,
+} from "./helpers";
 
 const NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "prototype"];
 
@@ -17,7 +28,12 @@ function fixture(): Fixture {
 }
 
 const sandbox = useSandbox({ fixture: fixture() });
-const ROUTES = servedRoutes();
+const ROUTES = servedRoutes().filter((route) => !MODELLED_ELSEWHERE.has(route));
+
+/** A deliberate 501 of a route the sandbox does not model (it names the route in a header), or below 500. */
+const answered = (response: ApiResponse): boolean =>
+  response.status < 500 ||
+  (response.status === 501 && response.headers.get("x-sandbox-not-modelled") !== null);
 
 /** A JSON object with every name as a key (`__proto__` as an own key, as JSON.parse reads it). */
 const ODD_OBJECT = `{${NAMES.map((n) => `"${n}": {"name": "web", "url": "https://example.com/odd"}`).join(", ")}}`;
@@ -34,7 +50,8 @@ describe("names of built-in object properties", () => {
         protectionRule: 6,
         registry: "NPM_REGISTRY_SECRET",
       };
-      const response = await call(sandbox.emulator, method, fillRoute(template, world), { token: name });
+      const path = fillRoute(template, world, UNMODELLED_PARAMS);
+      const response = await call(sandbox.emulator, method, path, { token: name });
       expect(response.status, `${route} with the token ${name}`).toBe(401);
     }
   });
@@ -60,12 +77,17 @@ describe("names of built-in object properties", () => {
     const params = [...template.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string);
     for (const param of params) {
       for (const name of NAMES) {
-        const path = fillRoute(template, world, { [param]: name });
+        const path = fillRoute(template, world, { ...UNMODELLED_PARAMS, [param]: name });
         const response = await call(sandbox.emulator, method, path, {
           redirect: "manual",
           headers: requiredHeaders(route),
         });
-        expect(response.status, `${method} ${path}`).toBe(404);
+        // Objects the sandbox does not model are not looked up: their routes answer 501.
+        if (Object.hasOwn(UNMODELLED_PARAMS, param) && response.status === 501) {
+          expect(response.headers.get("x-sandbox-not-modelled"), `${method} ${path}`).not.toBeNull();
+        } else {
+          expect(response.status, `${method} ${path}`).toBe(404);
+        }
       }
     }
   });
@@ -75,23 +97,23 @@ describe("names of built-in object properties", () => {
     async (route) => {
       const world = await seedWorld(sandbox.emulator);
       const [method, template] = route.split(" ") as [string, string];
-      const path = fillRoute(template, world);
+      const path = fillRoute(template, world, UNMODELLED_PARAMS);
       for (const rawBody of [ODD_OBJECT, `{"config": ${ODD_OBJECT}, "name": "web"}`]) {
         const response = await call(sandbox.emulator, method, path, { rawBody });
-        expect(response.status, `${method} ${path} ${rawBody}`).toBeLessThan(500);
+        expect(answered(response), `${method} ${path} ${rawBody} -> ${response.status}`).toBe(true);
       }
     },
   );
 
   it.each(ROUTES.filter((r) => r.startsWith("GET ")))("%s: as query values, no 500", async (route) => {
     const world = await seedWorld(sandbox.emulator);
-    const path = fillRoute(route.slice("GET ".length), world);
+    const path = fillRoute(route.slice("GET ".length), world, UNMODELLED_PARAMS);
     const query = ["filter", "role", "visible_to_organization", "cursor", "per_page", "page"]
       .map((key, i) => `${key}=${NAMES[i]}`)
       .join("&");
     for (const token of [TOKENS.siteAdmin, null]) {
       const response = await call(sandbox.emulator, "GET", `${path}?${query}`, { token, redirect: "manual" });
-      expect(response.status, `GET ${path}?${query}`).toBeLessThan(500);
+      expect(answered(response), `GET ${path}?${query} -> ${response.status}`).toBe(true);
     }
   });
 
