@@ -17,7 +17,6 @@ import {
   startEmulator,
 } from "../../emulator/index";
 import { Store } from "../../emulator/store";
-import { ROUTES, type Route } from "../../provider/client/routes";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
 
 export const DOCS_URL = "https://docs.hosting.invalid/rest";
@@ -511,30 +510,3 @@ export const UNMODELLED_PARAMS: Record<string, string> = {
   gist_id: "aa5a315d61ae9438b18d",
   comment_id: "1",
 };
-
-/**
- * TEMPORARY, for the integrator to delete with its uses (auth-matrix.test.ts, records.test.ts):
- * routes of families modelled on other branches. On this branch they still answer 501, and their
- * auth-matrix rows and `fillRoute` values come with the branches that model them, so the suites
- * leave them out here.
- */
-export const MODELLED_ELSEWHERE: ReadonlySet<string> = new Set(
-  (
-    [
-      "statistics",
-      "branches",
-      "gpgKeys",
-      "sshKeys",
-      "sshSigningKeys",
-      "orgBlocks",
-      "issueTypes",
-      "issueFields",
-      "dependencySnapshots",
-      "dependencyAlerts",
-      "issueFieldValues",
-      "reviewRequests",
-      "notifications",
-      "orgAdmin",
-    ] as const
-  ).flatMap((family) => Object.values(ROUTES[family]).map((r: Route) => `${r.method} ${r.pattern}`)),
-);

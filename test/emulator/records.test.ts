@@ -9,7 +9,6 @@ import {
   type ApiResponse,
   call,
   fillRoute,
-  MODELLED_ELSEWHERE,
   requiredHeaders,
   seedWorld,
   servedRoutes,
@@ -28,7 +27,7 @@ function fixture(): Fixture {
 }
 
 const sandbox = useSandbox({ fixture: fixture() });
-const ROUTES = servedRoutes().filter((route) => !MODELLED_ELSEWHERE.has(route));
+const ROUTES = servedRoutes();
 
 /** A deliberate 501 of a route the sandbox does not model (it names the route in a header), or below 500. */
 const answered = (response: ApiResponse): boolean =>
