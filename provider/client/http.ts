@@ -4,7 +4,7 @@
  * process. Responses can be validated against a zod schema, so a surprise from the server fails
  * clearly instead of corrupting state. Errors are built in `errors.ts`.
  */
-import { Agent, type Dispatcher, request as undiciRequest } from "undici";
+import type { Agent, Dispatcher } from "undici";
 import type { z } from "zod";
 import { API_VERSION_DEFAULT, type ClientSettings } from "./config";
 import {
@@ -106,9 +106,24 @@ export interface ClientOptions {
 
 let sharedAgent: Agent | undefined;
 
+let undici: typeof import("undici") | undefined;
+
+/**
+ * undici, loaded on first use rather than with this module: a program and a plain preview send no
+ * request, and loading it costs about 40 ms in each process that would (docs/DECISIONS.md).
+ */
+function loadUndici(): typeof import("undici") {
+  undici ??= require("undici") as typeof import("undici");
+  return undici;
+}
+
 /** One keep-alive pool per process, shared by every client. */
 export function sharedDispatcher(): Agent {
-  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 32 });
+  sharedAgent ??= new (loadUndici().Agent)({
+    keepAliveTimeout: 10_000,
+    keepAliveMaxTimeout: 60_000,
+    connections: 32,
+  });
   return sharedAgent;
 }
 
@@ -316,7 +331,7 @@ export class HostingClient {
     const release = await this.limiter.acquire();
     const started = this.opts.now();
     try {
-      const response = await undiciRequest(url, {
+      const response = await loadUndici().request(url, {
         method,
         headers,
         body: body ?? null,
