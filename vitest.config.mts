@@ -1,5 +1,14 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * The suites that run the sandbox server in-process check every response it gives against the
+ * platform's published API description (test/conformance/).
+ */
+const CONFORMANCE = {
+  globalSetup: ["test/conformance/global-setup.ts"],
+  setupFiles: ["test/conformance/setup.ts"],
+};
+
 // Four suites, run together by `npm test`; each can be run alone with `--project NAME`.
 export default defineConfig({
   resolve: {
@@ -18,15 +27,20 @@ export default defineConfig({
             "test/provider/internal/**/*.test.ts",
             "test/importer/**/*.test.ts",
             "test/scripts/**/*.test.ts",
+            "test/conformance/**/*.test.ts",
           ],
         },
       },
-      { extends: true, test: { name: "emulator", include: ["test/emulator/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "emulator", include: ["test/emulator/**/*.test.ts"], ...CONFORMANCE },
+      },
       {
         extends: true,
         test: {
           name: "lifecycle",
           include: ["test/provider/resources/**/*.test.ts", "test/provider/*.test.ts"],
+          ...CONFORMANCE,
         },
       },
       {

@@ -12,6 +12,7 @@ import type { Controls, Fault } from "./controls";
 import { guard } from "./guard";
 import { API_PREFIX, ApiFailure, apiPath, bufferBody, DOCS_URL, notFound } from "./http";
 import { settleJobs } from "./jobs";
+import { notifyObservers, observed } from "./observe";
 import { branchRoutes } from "./routes/branches";
 import { budgetRoutes } from "./routes/budgets";
 import { controlRoutes } from "./routes/control";
@@ -116,14 +117,16 @@ const requestLog: MiddlewareHandler<ServerEnv> = async (c, next) => {
   // Routes run in the order they were registered, so the first match is the one that answered:
   // `.../apps` also matches `.../:protection_rule_id`, registered after it.
   const template = matched[0]?.path ?? "(unmatched)";
-  c.get("controls").record({
+  const request = {
     method: c.req.method,
     path: apiPath(c.req.url),
     // A parameter that takes slashes (`:branch{.+}`) is logged as the spec names it (`{branch}`).
     route: template.replace(API_PREFIX, "").replace(/:([a-z_]+)(?:\{[^}]*\})?/g, "{$1}"),
-    status: c.get("dropped") ? 0 : c.res.status,
-    at: timestamp(),
-  });
+  };
+  const dropped = c.get("dropped") === true;
+  c.get("controls").record({ ...request, status: dropped ? 0 : c.res.status, at: timestamp() });
+  // Only tests observe responses (`observe.ts`); a dropped connection has no answer to observe.
+  if (!dropped && observed()) await notifyObservers(c.res, request);
 };
 
 const faults: MiddlewareHandler<ServerEnv> = async (c, next) => {

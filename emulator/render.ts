@@ -4,7 +4,7 @@
  */
 import type { Context } from "hono";
 import type { ServerEnv } from "./context";
-import type { OrgRecord, UserRecord } from "./fixture";
+import type { OrgRecord, RepoRecord, UserRecord } from "./fixture";
 import { apiRoot } from "./http";
 
 /** The opaque `node_id` of an object: its type and id, base64. */
@@ -51,5 +51,102 @@ export function orgSummary(c: Context<ServerEnv>, org: OrgRecord): Record<string
     public_members_url: `${url}/public_members{/member}`,
     avatar_url: `${new URL(c.req.url).origin}/avatars/o/${org.id}`,
     description: org.description,
+  };
+}
+
+/**
+ * When the fixture's users, organisations and repositories were created (and last changed or
+ * pushed to): the fixture states no time, and a fixed one reads the same in every run.
+ */
+export const FIXTURE_CREATED_AT = "2026-01-01T00:00:00Z";
+
+/**
+ * An organisation where the platform shows an account (a repository's owner): the user summary's
+ * fields, with the organisation's identity and `type: "Organization"`.
+ */
+export function orgAsAccount(c: Context<ServerEnv>, org: OrgRecord): Record<string, unknown> {
+  const url = `${apiRoot(c)}/users/${org.login}`;
+  return {
+    login: org.login,
+    id: org.id,
+    node_id: nodeId("Organization", org.id),
+    avatar_url: `${new URL(c.req.url).origin}/avatars/o/${org.id}`,
+    avatar_provider_id: "",
+    url,
+    html_url: `${new URL(c.req.url).origin}/${org.login}`,
+    followers_url: `${url}/followers`,
+    following_url: `${url}/following{/other_user}`,
+    gists_url: `${url}/gists{/gist_id}`,
+    starred_url: `${url}/starred{/owner}{/repo}`,
+    subscriptions_url: `${url}/subscriptions`,
+    organizations_url: `${url}/orgs`,
+    repos_url: `${url}/repos`,
+    events_url: `${url}/events{/privacy}`,
+    received_events_url: `${url}/received_events`,
+    type: "Organization",
+    site_admin: false,
+  };
+}
+
+/**
+ * A repository as lists show it (the platform's minimal repository): identity, owner, visibility
+ * and the URL templates of its sub-resources.
+ */
+export function repoSummary(
+  c: Context<ServerEnv>,
+  repo: RepoRecord,
+  org: OrgRecord,
+): Record<string, unknown> {
+  const full = `${repo.owner}/${repo.name}`;
+  const api = `${apiRoot(c)}/repos/${full}`;
+  return {
+    id: repo.id,
+    node_id: nodeId("Repository", repo.id),
+    name: repo.name,
+    full_name: full,
+    owner: orgAsAccount(c, org),
+    private: repo.private,
+    visibility: repo.private ? "private" : "public",
+    html_url: `${new URL(c.req.url).origin}/${full}`,
+    description: null,
+    fork: false,
+    default_branch: "main",
+    url: api,
+    archive_url: `${api}/{archive_format}{/ref}`,
+    assignees_url: `${api}/assignees{/user}`,
+    blobs_url: `${api}/git/blobs{/sha}`,
+    branches_url: `${api}/branches{/branch}`,
+    collaborators_url: `${api}/collaborators{/collaborator}`,
+    comments_url: `${api}/comments{/number}`,
+    commits_url: `${api}/commits{/sha}`,
+    compare_url: `${api}/compare/{base}...{head}`,
+    contents_url: `${api}/contents/{+path}`,
+    contributors_url: `${api}/contributors`,
+    deployments_url: `${api}/deployments`,
+    downloads_url: `${api}/downloads`,
+    events_url: `${api}/events`,
+    forks_url: `${api}/forks`,
+    git_commits_url: `${api}/git/commits{/sha}`,
+    git_refs_url: `${api}/git/refs{/sha}`,
+    git_tags_url: `${api}/git/tags{/sha}`,
+    hooks_url: `${api}/hooks`,
+    issue_comment_url: `${api}/issues/comments{/number}`,
+    issue_events_url: `${api}/issues/events{/number}`,
+    issues_url: `${api}/issues{/number}`,
+    keys_url: `${api}/keys{/key_id}`,
+    labels_url: `${api}/labels{/name}`,
+    languages_url: `${api}/languages`,
+    merges_url: `${api}/merges`,
+    milestones_url: `${api}/milestones{/number}`,
+    notifications_url: `${api}/notifications{?since,all,participating}`,
+    pulls_url: `${api}/pulls{/number}`,
+    releases_url: `${api}/releases{/id}`,
+    stargazers_url: `${api}/stargazers`,
+    statuses_url: `${api}/statuses/{sha}`,
+    subscribers_url: `${api}/subscribers`,
+    subscription_url: `${api}/subscription`,
+    tags_url: `${api}/tags`,
+    teams_url: `${api}/teams`,
+    trees_url: `${api}/git/trees{/sha}`,
   };
 }

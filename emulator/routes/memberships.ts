@@ -137,6 +137,8 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
           created_at: i.created_at,
           inviter: inviter ? userSummary(c, inviter) : null,
           team_count: 0,
+          // Invitations to teams are not modelled: the list this names is empty.
+          invitation_teams_url: `${apiRoot(c)}/organizations/${org.id}/invitations/${i.id}/teams`,
           invitation_source: "member",
         };
       }),

@@ -4,11 +4,11 @@ import type { Context, Hono } from "hono";
 import { ROUTES } from "../../provider/client/routes";
 import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
-import type { OrgRecord, RepoRecord } from "../fixture";
+import type { OrgRecord, RepoRecord, UserRecord } from "../fixture";
 import { guard } from "../guard";
-import { apiRoot, forbidden, notFound, paginate } from "../http";
+import { forbidden, notFound, paginate } from "../http";
 import { findOrg, readableRepo } from "../lookup";
-import { nodeId, orgSummary, userSummary } from "../render";
+import { FIXTURE_CREATED_AT, orgAsAccount, orgSummary, repoSummary, userSummary } from "../render";
 
 const USER: AccessRule = { refuse: ["app_installation"] };
 const METADATA: AccessRule = { permission: ["metadata", "read"] };
@@ -17,13 +17,13 @@ export function metaRoutes(app: Hono<ServerEnv>): void {
   app.get(ROUTES.meta.user.pattern, guard(USER), (c) => {
     const { user } = callerOf(c);
     if (!user) throw forbidden("Resource not accessible by integration");
-    return c.json({ ...userSummary(c, user), name: user.name });
+    return c.json(privateUser(c, user));
   });
 
   app.get(ROUTES.meta.org.pattern, guard(METADATA), (c) => {
     const org = findOrg(c.get("store").state, c.req.param("org"));
     if (!org) throw notFound();
-    return c.json(orgSummary(c, org));
+    return c.json(orgFull(c, org));
   });
 
   // The spec's excerpt does not show it; the platform lists an organisation's repositories the
@@ -43,32 +43,112 @@ export function metaRoutes(app: Hono<ServerEnv>): void {
         }
       })
       .sort((a, b) => a.name.localeCompare(b.name));
-    return c.json(paginate(c, visible).map((r) => repoObject(c, r, org)));
+    return c.json(paginate(c, visible).map((r) => repoSummary(c, r, org)));
   });
 
   app.get(ROUTES.meta.repo.pattern, guard(METADATA), (c) => {
     const state = c.get("store").state;
     const owner = c.req.param("owner");
     const { repo, org } = readableRepo(state, callerOf(c), owner, c.req.param("repo"), METADATA);
-    return c.json(repoObject(c, repo, org));
+    return c.json(repoFull(c, repo, org));
   });
 }
 
-function repoObject(c: Context<ServerEnv>, repo: RepoRecord, org: OrgRecord): Record<string, unknown> {
-  const url = `${apiRoot(c)}/repos/${repo.owner}/${repo.name}`;
+/**
+ * The authenticated user as the platform shows them to themselves (its private user): the user
+ * summary, the profile (the fixture gives only a name; the other profile fields are empty), and
+ * counts of what the sandbox holds for them.
+ */
+function privateUser(c: Context<ServerEnv>, user: UserRecord): Record<string, unknown> {
+  const owned = c
+    .get("store")
+    .state.fixture.repos.filter((r) => r.owner.toLowerCase() === user.login.toLowerCase());
+  const privateRepos = owned.filter((r) => r.private).length;
   return {
-    id: repo.id,
-    node_id: nodeId("Repository", repo.id),
-    name: repo.name,
-    full_name: `${repo.owner}/${repo.name}`,
-    owner: { ...orgSummary(c, org), type: "Organization" },
-    private: repo.private,
-    visibility: repo.private ? "private" : "public",
-    html_url: `${new URL(c.req.url).origin}/${repo.owner}/${repo.name}`,
-    description: null,
-    fork: false,
-    url,
-    hooks_url: `${url}/hooks`,
-    default_branch: "main",
+    ...userSummary(c, user),
+    name: user.name,
+    company: null,
+    blog: "",
+    location: null,
+    email: null,
+    hireable: null,
+    bio: null,
+    twitter_username: null,
+    public_repos: owned.length - privateRepos,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    created_at: FIXTURE_CREATED_AT,
+    updated_at: FIXTURE_CREATED_AT,
+    private_gists: 0,
+    total_private_repos: privateRepos,
+    owned_private_repos: privateRepos,
+    disk_usage: 0,
+    collaborators: 0,
+    // Every fixture user signs in with a second factor unless the fixture says it is disabled.
+    two_factor_authentication: user.twoFactor !== "disabled",
+  };
+}
+
+/** An organisation as its own page shows it (the platform's full organisation). */
+function orgFull(c: Context<ServerEnv>, org: OrgRecord): Record<string, unknown> {
+  const repos = c
+    .get("store")
+    .state.fixture.repos.filter((r) => r.owner.toLowerCase() === org.login.toLowerCase());
+  return {
+    ...orgSummary(c, org),
+    html_url: `${new URL(c.req.url).origin}/${org.login}`,
+    has_organization_projects: true,
+    has_repository_projects: true,
+    public_repos: repos.filter((r) => !r.private).length,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    type: "Organization",
+    created_at: FIXTURE_CREATED_AT,
+    updated_at: FIXTURE_CREATED_AT,
+    archived_at: null,
+  };
+}
+
+/**
+ * A repository as its own page shows it (the platform's full repository): the summary, the clone
+ * URLs, and what the sandbox models of its content, which is nothing: no forks, stars, watchers,
+ * issues, pages or licence.
+ */
+function repoFull(c: Context<ServerEnv>, repo: RepoRecord, org: OrgRecord): Record<string, unknown> {
+  const origin = new URL(c.req.url);
+  const full = `${repo.owner}/${repo.name}`;
+  return {
+    ...repoSummary(c, repo, org),
+    organization: orgAsAccount(c, org),
+    clone_url: `${origin.origin}/${full}.git`,
+    git_url: `git://${origin.host}/${full}.git`,
+    ssh_url: `git@${origin.hostname}:${full}.git`,
+    svn_url: `${origin.origin}/${full}`,
+    mirror_url: null,
+    homepage: null,
+    language: null,
+    size: 0,
+    forks: 0,
+    forks_count: 0,
+    stargazers_count: 0,
+    watchers: 0,
+    watchers_count: 0,
+    subscribers_count: 0,
+    network_count: 0,
+    open_issues: 0,
+    open_issues_count: 0,
+    has_issues: true,
+    has_projects: true,
+    has_wiki: true,
+    has_pages: false,
+    has_discussions: false,
+    archived: false,
+    disabled: false,
+    license: null,
+    pushed_at: FIXTURE_CREATED_AT,
+    created_at: FIXTURE_CREATED_AT,
+    updated_at: FIXTURE_CREATED_AT,
   };
 }

@@ -15,7 +15,7 @@ import type { RunnerRecord } from "../fixture";
 import { guard } from "../guard";
 import { apiRoot, forbidden, missingField, notFound, paginate, pathId, readBody } from "../http";
 import { findOrg } from "../lookup";
-import { orgSummary } from "../render";
+import { orgSummary, repoSummary } from "../render";
 import {
   assertUniqueName,
   assignRunner,
@@ -191,13 +191,14 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
   app.get(O.repositories.pattern, access("org", "read"), (c) => {
     const { state, group } = groupContext(c, "org");
     const repos = state.fixture.repos.filter((r) => group.selectedRepositoryIds.includes(r.id));
-    const rendered = repos.map((r) => ({
-      id: r.id,
-      name: r.name,
-      full_name: `${r.owner}/${r.name}`,
-      private: r.private,
-    }));
-    return c.json({ total_count: repos.length, repositories: paginate(c, rendered) });
+    return c.json({
+      total_count: repos.length,
+      // A group's repositories belong to its organisation: each is shown with that owner.
+      repositories: paginate(c, repos).flatMap((r) => {
+        const owner = findOrg(state, r.owner);
+        return owner ? [repoSummary(c, r, owner)] : [];
+      }),
+    });
   });
 
   app.put(O.setRepositories.pattern, access("org", "write"), async (c) => {
