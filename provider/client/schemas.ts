@@ -555,7 +555,9 @@ export const apiContributorsSchema = z.array(
     })
     .loose(),
 );
-export const apiParticipationSchema = z.object({ all: z.array(z.number()), owner: z.array(z.number()) }).loose();
+export const apiParticipationSchema = z
+  .object({ all: z.array(z.number()), owner: z.array(z.number()) })
+  .loose();
 export const apiPunchCardSchema = z.array(z.tuple([z.number(), z.number(), z.number()]));
 
 const apiGpgSubkeySchema = z

@@ -66,7 +66,8 @@ const getSchema = z.strictObject({
     .string({ error: 'branch is required: a branch name such as "main" or "release/1.0"' })
     .min(1, "branch must not be empty")
     .refine((v) => v.trim() === v && !/[\s~^:?*[\\]|\.\.|^\/|\/$/.test(v), {
-      error: "branch is not a valid branch name (no spaces, ~ ^ : ? * [ \\ or .., nor a leading or trailing /)",
+      error:
+        "branch is not a valid branch name (no spaces, ~ ^ : ? * [ \\ or .., nor a leading or trailing /)",
     }),
 });
 

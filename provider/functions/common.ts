@@ -58,10 +58,17 @@ export function parseArgs<S extends z.ZodType>(fn: string, schema: S, args: unkn
   const reasons = result.error.issues.map((issue) => {
     const where = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") return `unknown argument(s): ${issue.keys.join(", ")}`;
+    let given: unknown = args;
+    for (const key of issue.path) given = (given as Record<PropertyKey, unknown> | undefined)?.[key];
+    const got = where === "" || given === undefined ? "" : ` (got ${JSON.stringify(given)})`;
     if (issue.code === "invalid_value") {
-      return `${where} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+      const allowed = issue.values.map((v) => JSON.stringify(v)).join(", ");
+      return given === undefined
+        ? `${where} is required: one of ${allowed}`
+        : `${where} must be one of ${allowed}${got}`;
     }
-    return where === "" || issue.message.startsWith(where) ? issue.message : `${where}: ${issue.message}`;
+    const reason = issue.message.startsWith(where) ? issue.message : `${where}: ${issue.message}`;
+    return `${where === "" ? issue.message : reason}${got}`;
   });
   throw new HostingApiError({
     code: "validation_failed",
@@ -75,10 +82,7 @@ export function parseArgs<S extends z.ZodType>(fn: string, schema: S, args: unkn
  * secret input is secret (`pulumi.output` carries the secret flag through `apply`); with an input
  * unknown during preview, the result is unknown and no request is sent.
  */
-export function outputOf<A, R>(
-  args: InputArgs<A>,
-  call: (args: A) => Promise<R>,
-): pulumi.Output<R> {
+export function outputOf<A, R>(args: InputArgs<A>, call: (args: A) => Promise<R>): pulumi.Output<R> {
   return (pulumi.output(args) as unknown as pulumi.Output<A>).apply(call) as pulumi.Output<R>;
 }
 

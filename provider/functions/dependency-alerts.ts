@@ -108,15 +108,13 @@ const argsSchema = z
     severity: oneOrMany("severity", DEPENDENCY_ALERT_SEVERITIES).optional(),
     ecosystem: oneOrMany("ecosystem", DEPENDENCY_ALERT_ECOSYSTEMS).optional(),
     package: z
-      .union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
+      .union([z.string().min(1), z.array(z.string().min(1)).min(1, "package must not be an empty list")], {
         error: "package takes a package name or a non-empty list of them",
       })
       .optional(),
-    scope: z.enum(DEPENDENCY_ALERT_SCOPES, { error: "scope must be runtime or development" }).optional(),
-    sort: z
-      .enum(DEPENDENCY_ALERT_SORTS, { error: `sort must be one of: ${DEPENDENCY_ALERT_SORTS.join(", ")}` })
-      .optional(),
-    direction: z.enum(["asc", "desc"], { error: "direction must be asc or desc" }).optional(),
+    scope: z.enum(DEPENDENCY_ALERT_SCOPES).optional(),
+    sort: z.enum(DEPENDENCY_ALERT_SORTS).optional(),
+    direction: z.enum(["asc", "desc"]).optional(),
     perPage: pageSize,
   })
   .superRefine((a, ctx) => {

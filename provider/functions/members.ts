@@ -38,16 +38,8 @@ export interface GetOrgMembersResult {
 
 const argsSchema = z.strictObject({
   org: fields.name("org"),
-  role: z
-    .enum(ORG_MEMBER_ROLE_FILTERS, {
-      error: `role must be one of ${ORG_MEMBER_ROLE_FILTERS.map((v) => `"${v}"`).join(", ")}`,
-    })
-    .default("all"),
-  filter: z
-    .enum(ORG_MEMBER_FILTERS, {
-      error: `filter must be one of ${ORG_MEMBER_FILTERS.map((v) => `"${v}"`).join(", ")}`,
-    })
-    .default("all"),
+  role: z.enum(ORG_MEMBER_ROLE_FILTERS).default("all"),
+  filter: z.enum(ORG_MEMBER_FILTERS).default("all"),
   perPage: pageSize,
 });
 

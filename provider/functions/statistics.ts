@@ -97,7 +97,7 @@ export interface GetRepositoryStatisticsResult<K extends StatisticsKind = Statis
 const argsSchema = z.strictObject({
   owner: fields.name("owner"),
   repository: fields.name("repository"),
-  kind: z.enum(STATISTICS_KINDS, { error: `kind must be one of: ${STATISTICS_KINDS.join(", ")}` }),
+  kind: z.enum(STATISTICS_KINDS),
   maxWaitMs: z
     .number({ error: `maxWaitMs must be an integer from 0 to ${MAX_STATISTICS_WAIT_MS}` })
     .int(`maxWaitMs must be an integer from 0 to ${MAX_STATISTICS_WAIT_MS}`)

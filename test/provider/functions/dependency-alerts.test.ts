@@ -66,7 +66,12 @@ describe("getDependencyAlerts", () => {
     const runtime = await getDependencyAlerts({ org: "acme-eng", scope: "development", package: "minimist" });
     expect(numbers(runtime.alerts)).toEqual(["acme-eng/api#2"]);
     const dismissed = await getDependencyAlerts({ org: "acme-eng", state: ["dismissed"] });
-    expect(dismissed.alerts[0]).toMatchObject({ number: 3, dismissedBy: "olivia", dismissedReason: "tolerable_risk" });
+    expect(dismissed.alerts[0]).toMatchObject({
+      number: 3,
+      dismissedBy: "olivia",
+      dismissedReason: "tolerable_risk",
+    });
+    expect(counts(emulator)[ORG]).toBe(3);
   });
 
   it("lists an enterprise's alerts with API version 2026-03-10, every page", async () => {
@@ -90,7 +95,12 @@ describe("getDependencyAlerts", () => {
       { "x-service-api-version": "2026-03-10" },
     );
     expect(patched.status).toBe(200);
-    const open = await getDependencyAlerts({ owner: "acme-eng", repository: "api", severity: "critical", state: "open" });
+    const open = await getDependencyAlerts({
+      owner: "acme-eng",
+      repository: "api",
+      severity: "critical",
+      state: "open",
+    });
     expect(open.alerts).toEqual([]);
   });
 
@@ -101,10 +111,13 @@ describe("getDependencyAlerts", () => {
     [{ org: "acme-eng", severity: "severe" }, "severity takes one or a list of: low, medium, high, critical"],
     [{ org: "acme-eng", state: ["open", "closed"] }, "state takes one or a list of"],
     [{ org: "acme-eng", ecosystem: "cargo" }, "ecosystem takes one or a list of"],
-    [{ org: "acme-eng", scope: "test" }, "scope must be runtime or development"],
-    [{ org: "acme-eng", sort: "severity" }, "sort must be one of: created, updated, epss_percentage"],
-    [{ org: "acme-eng", direction: "up" }, "direction must be asc or desc"],
-    [{ org: "acme-eng", package: [] }, "package takes a package name"],
+    [{ org: "acme-eng", scope: "test" }, 'scope must be one of "development", "runtime" (got "test")'],
+    [
+      { org: "acme-eng", sort: "severity" },
+      'sort must be one of "created", "updated", "epss_percentage" (got "severity")',
+    ],
+    [{ org: "acme-eng", direction: "up" }, 'direction must be one of "asc", "desc"'],
+    [{ org: "acme-eng", package: [] }, "package must not be an empty list"],
   ])("refuses %j before any request", async (args, message) => {
     await expect(getDependencyAlerts(args as never)).rejects.toThrow(message);
     expect(Object.keys(counts(emulator))).toEqual([]);

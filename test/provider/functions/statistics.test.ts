@@ -45,7 +45,9 @@ describe("getRepositoryStatistics", () => {
   it("gives up after maxWaitMs, saying the statistic is still being computed", async () => {
     await computeIn(60_000);
     const started = Date.now();
-    await expect(getRepositoryStatistics({ ...api1, kind: "code_frequency", maxWaitMs: 1_200 })).rejects.toMatchObject({
+    await expect(
+      getRepositoryStatistics({ ...api1, kind: "code_frequency", maxWaitMs: 1_200 }),
+    ).rejects.toMatchObject({
       code: "timeout",
       message: expect.stringMatching(/code_frequency statistics of acme-eng\/api were still being computed/),
     });
@@ -63,7 +65,11 @@ describe("getRepositoryStatistics", () => {
 
   it("returns the immediate kinds in camelCase", async () => {
     const punch = await getRepositoryStatistics({ ...api1, kind: "punch_card" });
-    expect(punch.statistics[0]).toEqual({ day: expect.any(Number), hour: expect.any(Number), commits: expect.any(Number) });
+    expect(punch.statistics[0]).toEqual({
+      day: expect.any(Number),
+      hour: expect.any(Number),
+      commits: expect.any(Number),
+    });
     const participation = await getRepositoryStatistics({ ...api1, kind: "participation" });
     expect(participation.statistics.all).toHaveLength(52);
   });
@@ -76,9 +82,13 @@ describe("getRepositoryStatistics", () => {
   });
 
   it.each([
-    [{ ...api1, kind: "stars" }, "kind must be one of: code_frequency, commit_activity, contributors, participation, punch_card"],
+    [
+      { ...api1, kind: "stars" },
+      'kind must be one of "code_frequency", "commit_activity", "contributors", "participation", "punch_card" (got "stars")',
+    ],
     [{ ...api1, kind: "contributors", maxWaitMs: -1 }, "maxWaitMs must be an integer from 0 to 600000"],
     [{ owner: "acme-eng", kind: "contributors" }, "repository is required"],
+    [{ ...api1 }, 'kind is required: one of "code_frequency", "commit_activity"'],
   ])("refuses %j before any request", async (args, message) => {
     await expect(getRepositoryStatistics(args as never)).rejects.toThrow(message);
     expect(Object.keys(counts(emulator))).toEqual([]);
@@ -86,7 +96,11 @@ describe("getRepositoryStatistics", () => {
 
   it("is secret in its Output form when an input is", async () => {
     const result = await settle(
-      getRepositoryStatisticsOutput({ owner: "acme-eng", repository: pulumi.secret("api"), kind: "punch_card" }),
+      getRepositoryStatisticsOutput({
+        owner: "acme-eng",
+        repository: pulumi.secret("api"),
+        kind: "punch_card",
+      }),
     );
     expect(result.secret).toBe(true);
     expect(result.value.statistics.length).toBeGreaterThan(0);
