@@ -39,7 +39,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: "lifecycle",
-          include: ["test/provider/resources/**/*.test.ts", "test/provider/*.test.ts"],
+          include: [
+            "test/provider/resources/**/*.test.ts",
+            "test/provider/functions/**/*.test.ts",
+            "test/provider/*.test.ts",
+          ],
           ...CONFORMANCE,
         },
       },

@@ -9,6 +9,8 @@ export { HostingApiError, isNotFound, isRateLimited } from "./client/errors";
 export type { ClientOptions, RequestOptions } from "./client/http";
 export { HostingClient } from "./client/http";
 export type { BudgetProductSku } from "./client/schemas";
+// Functions: reads of what a program does not manage (provider/functions/).
+export * from "./functions/index";
 export type { BudgetAlertingArgs, BudgetArgs, BudgetScope, BudgetType } from "./resources/budgets";
 export { Budget } from "./resources/budgets";
 export type {

@@ -65,6 +65,12 @@ export interface RequestOptions {
    * PUT and DELETE are). A PATCH that sends the whole desired state may opt in.
    */
   idempotent?: boolean;
+  /**
+   * How many redirects (301, 302, 307, 308 with a `Location`) a GET follows, within the API root
+   * (a renamed branch answers 301 with where it is now). None by default: elsewhere a redirect is
+   * a surprise to report, not to follow.
+   */
+  followRedirects?: number;
 }
 
 /** Options of a request whose response body is validated: `data` is then the schema's output. */
@@ -84,6 +90,8 @@ export interface ApiResponse<T> {
   status: number;
   data: T;
   headers: HeaderBag;
+  /** The paths followed redirects led to, in order (below the API root); absent when none. */
+  redirectedTo?: string[];
 }
 
 export interface ClientOptions {
@@ -103,6 +111,9 @@ export interface ClientOptions {
   /** Receives one line per request; the token never appears in it. */
   log?: (line: string) => void;
 }
+
+/** Statuses whose `Location` a GET may follow when the caller asks (`followRedirects`). */
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 307, 308]);
 
 let sharedAgent: Agent | undefined;
 
@@ -221,8 +232,9 @@ export class HostingClient {
   }
 
   async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    const url = this.resolve(path, options.query);
-    const display = this.shown(url);
+    let url = this.resolve(path, options.query);
+    let display = this.shown(url);
+    const redirectedTo: string[] = [];
     const idempotent = isIdempotent(method, options.idempotent);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.settings.token}`,
@@ -252,7 +264,26 @@ export class HostingClient {
       const data = parseBody(text, bag.get("content-type"));
       if (status >= 200 && status < 300) {
         this.limiter.onSuccess();
-        return { status, data: data as T, headers: bag };
+        return {
+          status,
+          data: data as T,
+          headers: bag,
+          ...(redirectedTo.length > 0 ? { redirectedTo } : {}),
+        };
+      }
+      const location = bag.get("location");
+      if (
+        REDIRECTS.has(status) &&
+        location &&
+        method === "GET" &&
+        redirectedTo.length < (options.followRedirects ?? 0)
+      ) {
+        // `resolve` keeps the token on this host and below the API root, wherever the server points.
+        url = this.resolve(new URL(location, url).toString(), undefined);
+        display = this.shown(url);
+        redirectedTo.push(display);
+        attempt = 0;
+        continue;
       }
 
       const failed: FailedResponse = {

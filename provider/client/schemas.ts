@@ -453,3 +453,143 @@ export type ApiPrivateRegistry = z.infer<typeof apiPrivateRegistrySchema>;
 /** `GET /orgs/{org}/private-registries/public-key`: the Curve25519 key values are sealed for (base64). */
 export const apiRegistryPublicKeySchema = z.object({ key_id: z.string(), key: z.string() });
 export type ApiRegistryPublicKey = z.infer<typeof apiRegistryPublicKeySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// What the functions (`provider/functions/`) read. Only the fields they return are required; the
+// rest of each object passes through (`loose`).
+
+/** A user as lists show one (`login`, `id`, ...). */
+export const apiUserSummarySchema = z.object({ login: z.string(), id: z.number() }).loose();
+
+/** A branch of `GET /repos/{owner}/{repo}/branches` and `.../branches/{branch}`. */
+export const apiBranchSchema = z
+  .object({
+    name: z.string(),
+    commit: z.object({ sha: z.string() }).loose(),
+    protected: z.boolean(),
+  })
+  .loose();
+
+/** `state` of a dependency alert; the update sets open or dismissed, the platform the others. */
+export const DEPENDENCY_ALERT_STATES = ["auto_dismissed", "dismissed", "fixed", "open"] as const;
+export const DEPENDENCY_ALERT_SEVERITIES = ["low", "medium", "high", "critical"] as const;
+export const DEPENDENCY_ALERT_ECOSYSTEMS = [
+  "composer",
+  "go",
+  "maven",
+  "npm",
+  "nuget",
+  "pip",
+  "pub",
+  "rubygems",
+  "rust",
+] as const;
+export const DEPENDENCY_ALERT_SCOPES = ["development", "runtime"] as const;
+export const DEPENDENCY_ALERT_SORTS = ["created", "updated", "epss_percentage"] as const;
+
+const apiAlertPackageSchema = z.object({ ecosystem: z.string(), name: z.string() }).loose();
+
+export const apiDependencyAlertSchema = z
+  .object({
+    number: z.number(),
+    state: z.string(),
+    dependency: z
+      .object({
+        package: apiAlertPackageSchema,
+        manifest_path: z.string(),
+        scope: z.string().nullable().optional(),
+      })
+      .loose(),
+    security_advisory: z
+      .object({
+        ghsa_id: z.string(),
+        cve_id: z.string().nullable(),
+        summary: z.string(),
+        severity: z.string(),
+      })
+      .loose(),
+    security_vulnerability: z
+      .object({
+        severity: z.string(),
+        vulnerable_version_range: z.string(),
+        first_patched_version: z.object({ identifier: z.string() }).loose().nullable(),
+      })
+      .loose(),
+    url: z.string(),
+    html_url: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    dismissed_at: z.string().nullable(),
+    dismissed_by: apiUserSummarySchema.nullable(),
+    dismissed_reason: z.string().nullable(),
+    dismissed_comment: z.string().nullable(),
+    fixed_at: z.string().nullable(),
+    auto_dismissed_at: z.string().nullable().optional(),
+    assignees: z.array(apiUserSummarySchema).optional(),
+    /** In the enterprise and organisation lists only. */
+    repository: z.object({ name: z.string(), full_name: z.string() }).loose().optional(),
+  })
+  .loose();
+export type ApiDependencyAlert = z.infer<typeof apiDependencyAlertSchema>;
+
+/** The kinds of `GET /repos/{owner}/{repo}/stats/{kind}`. */
+export const STATISTICS_KINDS = [
+  "code_frequency",
+  "commit_activity",
+  "contributors",
+  "participation",
+  "punch_card",
+] as const;
+export type StatisticsKind = (typeof STATISTICS_KINDS)[number];
+
+export const apiCodeFrequencySchema = z.array(z.tuple([z.number(), z.number(), z.number()]));
+export const apiCommitActivitySchema = z.array(
+  z.object({ days: z.array(z.number()), total: z.number(), week: z.number() }).loose(),
+);
+export const apiContributorsSchema = z.array(
+  z
+    .object({
+      author: apiUserSummarySchema.nullable(),
+      total: z.number(),
+      weeks: z.array(z.object({ w: z.number(), a: z.number(), d: z.number(), c: z.number() }).loose()),
+    })
+    .loose(),
+);
+export const apiParticipationSchema = z
+  .object({ all: z.array(z.number()), owner: z.array(z.number()) })
+  .loose();
+export const apiPunchCardSchema = z.array(z.tuple([z.number(), z.number(), z.number()]));
+
+const apiGpgSubkeySchema = z
+  .object({
+    id: z.number(),
+    key_id: z.string(),
+    can_sign: z.boolean(),
+    can_encrypt_comms: z.boolean(),
+    can_encrypt_storage: z.boolean(),
+    can_certify: z.boolean(),
+    created_at: z.string(),
+    expires_at: z.string().nullable(),
+    revoked: z.boolean().optional(),
+  })
+  .loose();
+
+export const apiGpgKeySchema = z
+  .object({
+    id: z.number(),
+    name: z.string().nullable().optional(),
+    key_id: z.string(),
+    public_key: z.string(),
+    emails: z.array(z.object({ email: z.string(), verified: z.boolean() }).loose()),
+    subkeys: z.array(apiGpgSubkeySchema),
+    can_sign: z.boolean(),
+    can_encrypt_comms: z.boolean(),
+    can_encrypt_storage: z.boolean(),
+    can_certify: z.boolean(),
+    created_at: z.string(),
+    expires_at: z.string().nullable(),
+    revoked: z.boolean(),
+    raw_key: z.string().nullable().optional(),
+  })
+  .loose();
+export type ApiGpgKey = z.infer<typeof apiGpgKeySchema>;

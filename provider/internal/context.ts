@@ -1,14 +1,17 @@
 /**
  * The provider process's configuration: set by `configure` (stack config) and falling back to the
  * environment. The client is built here, inside the provider process, once per settings, so no
- * token or client ever lands in the serialised provider.
+ * token or client ever lands in the serialised provider. The functions (`provider/functions/`)
+ * run in the program process and take their clients from here too (`clientFor`), so a process
+ * holds one client, with its rate-limit window and retries, per settings.
  */
-import { resolveSettings, type SettingsSource } from "../client/config";
+import { type ClientSettings, resolveSettings, type SettingsSource } from "../client/config";
 import { type ClientOptions, HostingClient } from "../client/http";
 
 let source: SettingsSource = { get: () => undefined };
 let options: ClientOptions = {};
-let cached: { key: string; client: HostingClient } | undefined;
+/** Clients by settings (address, token, version); a rotated token makes a new one. */
+const clients = new Map<string, HostingClient>();
 
 /**
  * Called by the dynamic-provider host with the stack config (`hosting:*` keys, secrets decrypted);
@@ -18,18 +21,24 @@ export function configure(config: SettingsSource, clientOptions?: ClientOptions)
   source = config;
   if (clientOptions !== undefined) {
     options = clientOptions;
-    cached = undefined;
+    clients.clear();
   }
 }
 
 export function client(): HostingClient {
-  const settings = resolveSettings(source);
+  return clientFor(resolveSettings(source));
+}
+
+/** The process's client for these settings, built on first use. */
+export function clientFor(settings: ClientSettings): HostingClient {
   const key = `${settings.apiRoot}\u0000${settings.token}\u0000${settings.apiVersion ?? ""}`;
-  if (cached?.key !== key) {
+  let found = clients.get(key);
+  if (!found) {
     const log = process.env.HOSTING_DEBUG ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
-    cached = { key, client: new HostingClient(settings, log ? { ...options, log } : options) };
+    found = new HostingClient(settings, log ? { ...options, log } : options);
+    clients.set(key, found);
   }
-  return cached.client;
+  return found;
 }
 
 /**
