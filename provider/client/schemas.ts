@@ -453,3 +453,47 @@ export type ApiPrivateRegistry = z.infer<typeof apiPrivateRegistrySchema>;
 /** `GET /orgs/{org}/private-registries/public-key`: the Curve25519 key values are sealed for (base64). */
 export const apiRegistryPublicKeySchema = z.object({ key_id: z.string(), key: z.string() });
 export type ApiRegistryPublicKey = z.infer<typeof apiRegistryPublicKeySchema>;
+
+/** A GPG key of the signed-in user (spec, concepts, GPG key); its subkeys are read for their key ids. */
+export const apiGpgKeySchema = z
+  .object({
+    id: z.number(),
+    name: z.string().nullable().optional(),
+    primary_key_id: z.number().nullable().optional(),
+    key_id: z.string(),
+    emails: z
+      .array(z.object({ email: z.string(), verified: z.boolean().optional() }).loose())
+      .nullable()
+      .optional(),
+    subkeys: z
+      .array(z.object({ key_id: z.string() }).loose())
+      .nullable()
+      .optional(),
+    can_sign: z.boolean().optional(),
+    can_encrypt_comms: z.boolean().optional(),
+    can_encrypt_storage: z.boolean().optional(),
+    can_certify: z.boolean().optional(),
+    created_at: z.string().nullable().optional(),
+    expires_at: z.string().nullable().optional(),
+    revoked: z.boolean().optional(),
+    raw_key: z.string().nullable().optional(),
+  })
+  .loose();
+export type ApiGpgKey = z.infer<typeof apiGpgKeySchema>;
+
+/**
+ * An SSH authentication key (`/user/keys`) or signing key (`/user/ssh_signing_keys`) of the
+ * signed-in user; `verified`, `read_only` and `last_used` come with authentication keys only.
+ */
+export const apiSshKeySchema = z
+  .object({
+    id: z.number(),
+    key: z.string(),
+    title: z.string().nullable().optional(),
+    created_at: z.string().nullable().optional(),
+    verified: z.boolean().optional(),
+    read_only: z.boolean().optional(),
+    last_used: z.string().nullable().optional(),
+  })
+  .loose();
+export type ApiSshKey = z.infer<typeof apiSshKeySchema>;
