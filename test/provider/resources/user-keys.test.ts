@@ -4,6 +4,9 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
+import { HostingApiError } from "../../../provider/client/errors";
+import type { HostingClient } from "../../../provider/client/http";
+import type { ApiSshKey } from "../../../provider/client/schemas";
 import type { AnyHostingProvider } from "../../../provider/internal/lifecycle";
 import {
   userGpgKeyProvider as gpgProvider,
@@ -12,6 +15,7 @@ import {
   type UserGpgKeyInputs,
   type UserSshKeyInputs,
 } from "../../../provider/resources/user-keys";
+import { createOrAdoptKey, type KeyPlace } from "../../../provider/resources/user-keys/shared";
 import { gpgPublicKey, sshPublicKey } from "../../emulator/helpers";
 import { api, control, requestCounts, useSandbox } from "./helpers";
 
@@ -360,5 +364,59 @@ describe("UserGpgKey", () => {
     expect(state().gpgKeys).toHaveLength(1);
     expect(String(state().gpgKeys[0]?.id)).toBe(created.id);
     expect(requestCounts(emulator)["POST /user/gpg_keys"]).toBe(1);
+  });
+});
+
+describe("a retry refused as 'already in use' after an ambiguous failure", () => {
+  const line = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOEX8dCRTvrdtmB0ZcCtctj/qTTjTkNtUPywTvXo3728";
+  const place: KeyPlace<ApiSshKey> = {
+    kind: "UserSshKey",
+    field: "key",
+    collection: "/user/keys",
+    item: (id) => `/user/keys/${id}`,
+    schema: { parse: (v: unknown) => v } as never,
+    idOf: (k) => k.id,
+    addedAt: (k) => k.created_at ?? undefined,
+  };
+  const request = {
+    body: { key: line },
+    isThisKey: (k: ApiSshKey) => k.key === line,
+    hasSettings: () => true,
+    shown: "the key",
+  };
+  const inUse = () =>
+    new HostingApiError({ code: "validation_failed", status: 422, apiMessage: "key is already in use" });
+
+  /** A client whose first POST times out after the add, and whose list misses it once (a race). */
+  function racing(made: ApiSshKey | undefined) {
+    const calls: string[] = [];
+    let lists = 0;
+    const fake = {
+      post: async () => {
+        calls.push("POST");
+        if (calls.filter((c) => c === "POST").length === 1) {
+          throw new HostingApiError({ code: "timeout", apiMessage: "headers timeout" });
+        }
+        throw inUse();
+      },
+      paginate: async () => {
+        calls.push("LIST");
+        lists++;
+        return lists === 1 || made === undefined ? [] : [made];
+      },
+    };
+    return { client: fake as unknown as HostingClient, calls };
+  }
+
+  it("finds the key the failed attempt added instead of reporting the 422", async () => {
+    const made = { id: 5, key: line, title: "", created_at: new Date().toISOString() };
+    const { client, calls } = racing(made);
+    await expect(createOrAdoptKey(client, place, request)).resolves.toEqual(made);
+    expect(calls).toEqual(["POST", "LIST", "POST", "LIST"]);
+  });
+
+  it("reports it when the key is not the user's after all (another account's)", async () => {
+    const { client } = racing(undefined);
+    await expect(createOrAdoptKey(client, place, request)).rejects.toThrow(/in use by another account/);
   });
 });
