@@ -2,6 +2,8 @@
  * The demo program: the examples' resources declared together, run by `bash scripts/demo.sh`
  * against the sandbox server (see README).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { declareBudgets } from "./examples/budgets/budgets";
 import { declareMemberships } from "./examples/memberships/memberships";
@@ -9,6 +11,7 @@ import { declarePrivateRegistries } from "./examples/private-registries/private-
 import { declarePropertyValues } from "./examples/property-values/property-values";
 import { declareProtectionRules } from "./examples/protection-rules/protection-rules";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
+import { declareUserKeys } from "./examples/user-keys/user-keys";
 import { declareWebhooks } from "./examples/webhooks/webhooks";
 
 const config = new pulumi.Config();
@@ -71,4 +74,16 @@ export const privateRegistries = declarePrivateRegistries({
   npmRepositoryIds: [1000], // acme-eng/api
   mavenUrl: "https://acme.jfrog.example.com/artifactory/maven",
   jfrogProvider: "hosting",
+});
+
+// The keys of the token's user (admin): the demo public keys of examples/user-keys. Their GPG key's
+// address is admin's, so the sandbox shows it verified.
+const demoKey = (file: string) => readFileSync(join(__dirname, "examples/user-keys", file), "utf8");
+export const userKeys = declareUserKeys({
+  gpgKey: demoKey("demo-gpg.asc"),
+  gpgKeyName: "demo",
+  sshKey: demoKey("demo-ssh.pub"),
+  sshKeyTitle: "demo laptop",
+  signingKey: demoKey("demo-signing.pub"),
+  signingKeyTitle: "demo signing",
 });

@@ -17,8 +17,10 @@ import { ROUTES } from "../provider/client/routes";
 import {
   API_VERSION_2026,
   apiDeploymentProtectionRuleListSchema,
+  apiGpgKeySchema,
   apiPropertyValueSchema,
   apiRunnerGroupSchema,
+  apiSshKeySchema,
   apiWebhookSchema,
   MASKED_SECRET,
 } from "../provider/client/schemas";
@@ -37,6 +39,9 @@ const IMPORT_ID: ReadonlySet<string> = new Set([
   "EnterpriseRunnerGroup",
   "Budget",
   "PrivateRegistry",
+  "UserGpgKey",
+  "UserSshKey",
+  "UserSshSigningKey",
 ]);
 
 /** Arguments that name the object; always written, never compared with a default. */
@@ -64,6 +69,9 @@ const PATHS = {
   rules: (owner: string, repo: string, environment_name: string) =>
     ROUTES.protectionRules.list.path({ owner, repo, environment_name }),
   globalHooks: () => ROUTES.globalHooks.list.path({}),
+  gpgKeys: () => ROUTES.gpgKeys.list.path({}),
+  sshKeys: () => ROUTES.sshKeys.list.path({}),
+  sshSigningKeys: () => ROUTES.sshSigningKeys.list.path({}),
 };
 
 /** The few fields of list items the spec's excerpt does not describe that discovery reads. */
@@ -76,6 +84,8 @@ export interface Scope {
   orgs: string[];
   enterprise?: string | undefined;
   siteAdmin: boolean;
+  /** Read the signed-in user's (the token's user's) GPG, SSH and SSH signing keys. */
+  user?: boolean | undefined;
   /** `owner/name` (lower case) of the only repositories to read; all when empty. */
   repos: ReadonlySet<string>;
   kinds: ReadonlySet<Kind>;
@@ -334,6 +344,39 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
         hooks.map((h) => adopt("GlobalWebhook", String(h.id), { siteAdmin: true }, { importId: h.id })),
       );
     });
+  }
+
+  if (scope.user) {
+    progress("the signed-in user: reading keys");
+    /** One kind of the user's keys, each labelled for its resource name. */
+    const userKeys = async <T extends { id: number }>(
+      kind: Kind,
+      path: string,
+      schema: z.ZodType<T>,
+      labelOf: (key: T) => string | null | undefined,
+    ): Promise<void> => {
+      if (!wants(kind)) return;
+      await family(`${kind} keys of the signed-in user`, async () => {
+        const keys = await c.paginate(path, { schema });
+        await Promise.all(
+          keys.map(async (k) => {
+            const item = await adopt(kind, String(k.id), { user: true }, { importId: k.id });
+            const label = labelOf(k);
+            if (item && label) item.label = label;
+          }),
+        );
+      });
+    };
+    await Promise.all([
+      userKeys(
+        "UserGpgKey",
+        PATHS.gpgKeys(),
+        apiGpgKeySchema,
+        (k) => k.name || k.emails?.[0]?.email || k.key_id,
+      ),
+      userKeys("UserSshKey", PATHS.sshKeys(), apiSshKeySchema, (k) => k.title),
+      userKeys("UserSshSigningKey", PATHS.sshSigningKeys(), apiSshKeySchema, (k) => k.title),
+    ]);
   }
 
   return { items: found, warnings: warnings.sort(), failures: failures.sort() };

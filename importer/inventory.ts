@@ -7,7 +7,8 @@
 
 /**
  * Every kind an import knows, in the order a module declares them: organisation settings first,
- * then repositories', then the enterprise's and the site administration's.
+ * then repositories', then the enterprise's and the site administration's, then the signed-in
+ * user's keys.
  */
 export const KINDS = [
   "OrgMembership",
@@ -21,11 +22,17 @@ export const KINDS = [
   "EnterpriseRunnerGroup",
   "Budget",
   "GlobalWebhook",
+  "UserGpgKey",
+  "UserSshKey",
+  "UserSshSigningKey",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
-/** Where an object is written: one module per organisation, one per enterprise, one for site-admin objects. */
-export type ModuleKey = { org: string } | { enterprise: string } | { siteAdmin: true };
+/**
+ * Where an object is written: one module per organisation, one per enterprise, one for site-admin
+ * objects, one for the signed-in user's keys.
+ */
+export type ModuleKey = { org: string } | { enterprise: string } | { siteAdmin: true } | { user: true };
 
 /** An argument whose value is another object's output, e.g. a group's `runnerGroupId`. */
 export interface Reference {
@@ -67,9 +74,13 @@ export interface Inventory {
   requests: number;
 }
 
+/** The module of the signed-in user's keys. */
+export const USER_MODULE = "user-keys";
+
 /** The file (without extension) a module is written to. */
 export function moduleFile(key: ModuleKey): string {
   if ("org" in key) return key.org;
   if ("enterprise" in key) return `enterprise-${key.enterprise}`;
+  if ("user" in key) return USER_MODULE;
   return "site-admin";
 }

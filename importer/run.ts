@@ -15,7 +15,7 @@ import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile } from
 import { assignNames, hostAndPathSlug, hostSlug, identifier, slug } from "./naming";
 import { writeProgram } from "./typescript";
 
-export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--repo OWNER/NAME]...
+export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--user] [--repo OWNER/NAME]...
                       [--kinds K1,K2] [--out DIR] [--force] [--format typescript|json]
                       [--base-url URL] [--project NAME] [--library SPEC]
 The token is read from HOSTING_TOKEN, the address from HOSTING_BASE_URL (or --base-url).
@@ -139,6 +139,7 @@ function parseOptions(argv: string[]): Options {
       org: { type: "string", multiple: true },
       enterprise: { type: "string" },
       "site-admin": { type: "boolean" },
+      user: { type: "boolean" },
       repo: { type: "string", multiple: true },
       kinds: { type: "string" },
       out: { type: "string" },
@@ -186,8 +187,8 @@ function parseOptions(argv: string[]): Options {
     if (!/^[A-Za-z0-9._-]+$/.test(name))
       throw new Error(`--org and --enterprise take names such as acme-eng; got "${name}"`);
   }
-  if (orgs.length === 0 && values.enterprise === undefined && !values["site-admin"]) {
-    throw new Error("nothing to read: give --org NAME, --enterprise SLUG or --site-admin");
+  if (orgs.length === 0 && values.enterprise === undefined && !values["site-admin"] && !values.user) {
+    throw new Error("nothing to read: give --org NAME, --enterprise SLUG, --site-admin or --user");
   }
   const project = values.project ?? "hosting";
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(project))
@@ -198,6 +199,7 @@ function parseOptions(argv: string[]): Options {
       orgs: orgs.sort((a, b) => a.localeCompare(b)),
       enterprise: values.enterprise,
       siteAdmin: values["site-admin"] === true,
+      user: values.user === true,
       repos,
       kinds,
     },
@@ -246,6 +248,13 @@ export function nameCandidates(item: InventoryItem): string[] {
     }
     case "GlobalWebhook":
       return [`hook-${hostSlug(url)}`, `hook-${hostAndPathSlug(url)}`];
+    // The user's keys, by their name, title or first address (the key id where there is none).
+    case "UserGpgKey":
+      return [`gpg-key-${slug(item.label ?? "")}`];
+    case "UserSshKey":
+      return [`ssh-key-${slug(item.label ?? "")}`];
+    case "UserSshSigningKey":
+      return [`ssh-signing-key-${slug(item.label ?? "")}`];
     default:
       return [slug(`${scope}-${item.kind}-${item.id}`)];
   }

@@ -5,7 +5,7 @@
  * (Biome, 2 spaces, double quotes, 110 columns), so the files pass the formatter unchanged and two
  * runs over the same installation write the same bytes.
  */
-import { type Inventory, type InventoryItem, KINDS, moduleFile } from "./inventory";
+import { type Inventory, type InventoryItem, KINDS, moduleFile, USER_MODULE } from "./inventory";
 import { identifier } from "./naming";
 
 const LINE_WIDTH = 110;
@@ -50,9 +50,10 @@ export function writeProgram(inventory: Inventory, options: ProgramOptions): Map
   return files;
 }
 
-/** Organisations by name, then enterprises, then site administration. */
+/** Organisations by name, then enterprises, then site administration, then the user's keys. */
 function moduleOrder(a: string, b: string): number {
-  const rank = (f: string) => (f === "site-admin" ? 2 : f.startsWith("enterprise-") ? 1 : 0);
+  const rank = (f: string) =>
+    f === USER_MODULE ? 3 : f === "site-admin" ? 2 : f.startsWith("enterprise-") ? 1 : 0;
   return rank(a) - rank(b) || a.localeCompare(b);
 }
 
@@ -68,11 +69,13 @@ function moduleSource(
   );
   const needsConfig = ordered.some((i) => Object.keys(i.secrets).length > 0);
   const what =
-    file === "site-admin"
-      ? "Site administration"
-      : file.startsWith("enterprise-")
-        ? `The enterprise ${file.slice("enterprise-".length)}`
-        : `The organisation ${file}`;
+    file === USER_MODULE
+      ? "The keys of the signed-in user (the token's user)"
+      : file === "site-admin"
+        ? "Site administration"
+        : file.startsWith("enterprise-")
+          ? `The enterprise ${file.slice("enterprise-".length)}`
+          : `The organisation ${file}`;
   const lines: string[] = [
     "/**",
     ` * ${what}, as read from ${apiRoot}.`,

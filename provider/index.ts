@@ -46,6 +46,13 @@ export type {
 } from "./resources/runner-groups";
 export { EnterpriseRunnerGroup, OrgRunnerGroup, RunnerGroupRunners } from "./resources/runner-groups";
 export type {
+  GpgKeyEmail,
+  UserGpgKeyArgs,
+  UserSshKeyArgs,
+  UserSshSigningKeyArgs,
+} from "./resources/user-keys";
+export { UserGpgKey, UserSshKey, UserSshSigningKey } from "./resources/user-keys";
+export type {
   GlobalWebhookArgs,
   GlobalWebhookEvent,
   RepositoryWebhookArgs,

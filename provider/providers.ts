@@ -13,6 +13,7 @@ import {
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
 } from "./resources/runner-groups";
+import { userGpgKeyProvider, userSshKeyProvider, userSshSigningKeyProvider } from "./resources/user-keys";
 import { globalWebhookProvider, repositoryWebhookProvider } from "./resources/webhooks";
 
 export const PROVIDERS: readonly AnyHostingProvider[] = [
@@ -27,4 +28,7 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   deploymentProtectionRuleProvider,
   budgetProvider,
   privateRegistryProvider,
+  userGpgKeyProvider,
+  userSshKeyProvider,
+  userSshSigningKeyProvider,
 ];

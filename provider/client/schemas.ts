@@ -578,6 +578,7 @@ export const apiGpgKeySchema = z
   .object({
     id: z.number(),
     name: z.string().nullable().optional(),
+    primary_key_id: z.number().nullable().optional(),
     key_id: z.string(),
     public_key: z.string(),
     emails: z.array(z.object({ email: z.string(), verified: z.boolean() }).loose()),
@@ -593,3 +594,20 @@ export const apiGpgKeySchema = z
   })
   .loose();
 export type ApiGpgKey = z.infer<typeof apiGpgKeySchema>;
+
+/**
+ * An SSH authentication key (`/user/keys`) or signing key (`/user/ssh_signing_keys`) of the
+ * signed-in user; `verified`, `read_only` and `last_used` come with authentication keys only.
+ */
+export const apiSshKeySchema = z
+  .object({
+    id: z.number(),
+    key: z.string(),
+    title: z.string().nullable().optional(),
+    created_at: z.string().nullable().optional(),
+    verified: z.boolean().optional(),
+    read_only: z.boolean().optional(),
+    last_used: z.string().nullable().optional(),
+  })
+  .loose();
+export type ApiSshKey = z.infer<typeof apiSshKeySchema>;

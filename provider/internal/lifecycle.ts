@@ -58,6 +58,11 @@ export interface ProviderSpec<S extends z.ZodObject, O extends object> {
   crossField?: CrossFieldRules<z.infer<S>>;
   /** How diff compares each field (replace, set, create-only); read reports these fields as inputs. */
   rules: FieldRules<z.infer<S>>;
+  /**
+   * A replacement deletes the old object before it creates the new one: for objects the server
+   * refuses twice (a key already in use), where creating the new one first cannot succeed.
+   */
+  deleteBeforeReplace?: boolean;
   /** Brings values to the form diff compares (e.g. names lower-cased where the API ignores case). */
   comparable?: (values: object) => object;
   /**
@@ -157,7 +162,11 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
       return { inputs: await recorded(false) };
     },
     async diff(_id, olds, news) {
-      const result = fieldDiff(olds, inputsOf(news));
+      const fields = fieldDiff(olds, inputsOf(news));
+      const result =
+        spec.deleteBeforeReplace && (fields.replaces?.length ?? 0) > 0
+          ? { ...fields, deleteBeforeReplace: true }
+          : fields;
       if (result.changes || !providerChanged(olds, news)) return result;
       return { changes: true, replaces: [], deleteBeforeReplace: false };
     },

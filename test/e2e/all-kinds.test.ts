@@ -11,6 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultFixture, type RunningEmulator, startEmulator } from "../../emulator/index";
+import { gpgPublicKey, sshPublicKey } from "../emulator/helpers";
 import { ORG_BUDGET_ARGS, USER_BUDGET_ARGS } from "../provider/resources/budget-args";
 import { PulumiProgram, type RunResult, requirePulumi } from "./pulumi";
 
@@ -89,10 +90,35 @@ new hosting.PrivateRegistry("maven", {
   org: "acme-eng", registryType: "maven_repository", url: "https://jfrog.example.com/maven",
   visibility: "all", authType: "oidc_jfrog", jfrogOidcProviderName: "acme",
 });
+${keysProgram()}
 ${bad}
 exports.hookId = ci.hookId;
 exports.ruleId = gate.ruleId;
 `;
+}
+
+/**
+ * The signed-in user's keys (the token's user, admin): real keys made in beforeAll. The keys step
+ * changes them here, and every later program keeps what it changed.
+ */
+const keys = {
+  gpg: "",
+  ssh: "",
+  signing: "",
+  signingTitle: "signing",
+  adopt: undefined as { id: number; key: string } | undefined,
+};
+
+function keysProgram(): string {
+  const adopt =
+    keys.adopt === undefined
+      ? ""
+      : `new hosting.UserSshKey("adopted", { key: ${JSON.stringify(keys.adopt.key)}, title: "adopted", importId: ${keys.adopt.id} });`;
+  return `
+new hosting.UserGpgKey("gpg", { armoredPublicKey: ${JSON.stringify(keys.gpg)}, name: "e2e" });
+new hosting.UserSshKey("laptop", { key: ${JSON.stringify(keys.ssh)}, title: "laptop" });
+new hosting.UserSshSigningKey("signing", { key: ${JSON.stringify(keys.signing)}, title: ${JSON.stringify(keys.signingTitle)} });
+${adopt}`;
 }
 
 let emulator: RunningEmulator;
@@ -199,6 +225,9 @@ beforeAll(async () => {
   if (!admin) throw new Error(`the fixture lost ${TOKEN}`);
   fixture.tokens[OLD_TOKEN] = { ...admin };
   emulator = await startEmulator({ port: 0, fixture });
+  keys.gpg = await gpgPublicKey(["admin@acme.example"]);
+  keys.ssh = sshPublicKey("ssh-ed25519", "admin@laptop");
+  keys.signing = sshPublicKey("ecdsa-sha2-nistp256", "admin@signing");
   // The client logs every request to stderr, which the CLI shows: the log lines are searched too.
   program = new PulumiProgram("all-kinds", programOf(), {
     env: { REGISTRY_VALUE: FIRST_VALUE, HOSTING_DEBUG: "1" },
@@ -248,6 +277,9 @@ describe("a stack of every kind, end to end", () => {
       "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
       "POST /enterprises/{enterprise}/settings/billing/budgets": 2,
       "POST /orgs/{org}/private-registries": 2,
+      "POST /user/gpg_keys": 1,
+      "POST /user/keys": 1,
+      "POST /user/ssh_signing_keys": 1,
     });
     // Creates of kinds keyed by names read first, and the registry's key is fetched once.
     expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
@@ -298,7 +330,7 @@ describe("a stack of every kind, end to end", () => {
     expect(registry("MAVEN_REPOSITORY_SECRET")?.value).toBeNull();
 
     const resources = stack();
-    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(11);
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(14);
     expect(resources.mona?.outputs).toMatchObject({ role: "member", state: "pending", onDestroy: "remove" });
     expect(resources["release-gate"]?.id).toBe(`acme-eng/api/release%2Feu/${rule?.[2]}`);
     expect(resources["release-gate"]?.outputs).toMatchObject({
@@ -359,6 +391,9 @@ describe("a stack of every kind, end to end", () => {
       "GET /enterprises/{enterprise}/settings/billing/budgets": 1,
       "GET /orgs/{org}/private-registries/{secret_name}": 1,
       "GET /orgs/{org}/private-registries": 1,
+      "GET /user/gpg_keys/{gpg_key_id}": 1,
+      "GET /user/keys/{key_id}": 1,
+      "GET /user/ssh_signing_keys/{ssh_signing_key_id}": 1,
     });
   });
 
@@ -492,6 +527,85 @@ describe("a stack of every kind, end to end", () => {
     });
     expect(registry("MAVEN_REPOSITORY_SECRET")?.visibility).toBe("all");
     expect(stack().hubot?.outputs).toMatchObject({ state: "active" });
+  });
+
+  it("checks keys at preview, ignores a comment, replaces old key first, recreates a deleted one, adopts with importId", async () => {
+    const gpgKey = () => state().gpgKeys[0];
+    expect(gpgKey()).toMatchObject({ name: "e2e", user: "admin" });
+    expect(stack().gpg?.outputs).toMatchObject({
+      keyId: gpgKey()?.keyId,
+      emails: [{ email: "admin@acme.example", verified: true }],
+      canSign: true,
+    });
+    expect(stack().laptop?.outputs).toMatchObject({
+      key: keys.ssh.split(" ").slice(0, 2).join(" "),
+      verified: true,
+    });
+
+    // A bad key line fails the preview naming the field, with no request for it.
+    const good = keys.ssh;
+    keys.ssh = "ssh-dss AAAAB3NzaC1kc3M= old";
+    program.declare(programOf({ integrationId: 102 }));
+    emulator.controls.clearLog();
+    const bad = await run("preview");
+    keys.ssh = good;
+    expect(bad.code).not.toBe(0);
+    expect(bad.output).toMatch(/hosting:UserSshKey \(laptop\):/);
+    expect(bad.output).toMatch(/key type "ssh-dss" is not accepted/);
+    expect(Object.keys(requestsSince()).filter((r) => r.includes("/user/"))).toEqual([]);
+
+    // A new comment is no change; a new title replaces the signing key, deleting the old one first.
+    keys.ssh = `${good.split(" ").slice(0, 2).join(" ")} admin@new-laptop`;
+    keys.signingTitle = "signing-renamed";
+    const oldSigning = state().sshSigningKeys[0]?.id;
+    program.declare(programOf({ integrationId: 102 }));
+    emulator.controls.clearLog();
+    const replaced = await ok("up", "--yes", "--skip-preview");
+    expect(replaced.output).toMatch(/replaced/);
+    const log = emulator.controls.log.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.route}`);
+    expect(log).toEqual([
+      "DELETE /user/ssh_signing_keys/{ssh_signing_key_id}",
+      "POST /user/ssh_signing_keys",
+    ]);
+    emulator.controls.clearLog();
+    expect(state().sshSigningKeys.map((k) => k.title)).toEqual(["signing-renamed"]);
+    expect(state().sshSigningKeys[0]?.id).not.toBe(oldSigning);
+
+    // A key deleted outside Pulumi is drift; up --refresh adds it again.
+    await api("DELETE", `/user/gpg_keys/${gpgKey()?.id}`);
+    const drift = await run("preview", "--refresh", "--expect-no-changes");
+    expect(drift.code).not.toBe(0);
+    expect(drift.output).toMatch(/\+ .*UserGpgKey.*gpg.*create/);
+    emulator.controls.clearLog();
+    await ok("up", "--refresh", "--yes", "--skip-preview");
+    expect(writesSince()).toEqual({ "POST /user/gpg_keys": 1 });
+    expect(state().gpgKeys).toHaveLength(1);
+
+    // A key added by hand is adopted with importId: preview says what adopting it changes, and
+    // up converges the title by replacing the key (no route changes it).
+    const made = await fetch(`${emulator.url}/user/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ key: sshPublicKey(), title: "by hand" }),
+    });
+    expect(made.status).toBe(201);
+    const handMade = (await made.json()) as { id: number; key: string };
+    keys.adopt = { id: handMade.id, key: handMade.key };
+    program.declare(programOf({ integrationId: 102 }));
+    emulator.controls.clearLog();
+    const preview = await ok("preview");
+    expect(preview.output).toContain(
+      `UserSshKey ${handMade.id} (importId ${handMade.id}): adopting it will change title: "by hand" => "adopted"`,
+    );
+    expect(writesSince()).toEqual({});
+    await ok("up", "--yes", "--skip-preview");
+    expect(writesSince()).toEqual({ "DELETE /user/keys/{key_id}": 1, "POST /user/keys": 1 });
+    expect(
+      state()
+        .sshKeys.map((k) => k.title)
+        .sort(),
+    ).toEqual(["adopted", "laptop"]);
+    expect(stack().adopted?.outputs).toMatchObject({ key: handMade.key, title: "adopted" });
   });
 
   it("after the token is rotated, the drift check needs --run-program, and then passes", async () => {
@@ -688,6 +802,7 @@ describe("a stack of every kind, end to end", () => {
     expect(protectionRules()).toEqual([]);
     expect(state().budgets).toEqual([]);
     expect(state().privateRegistries).toEqual([]);
+    expect([state().gpgKeys, state().sshKeys, state().sshSigningKeys]).toEqual([[], [], []]);
   });
 
   it("never showed a secret value in any output, the client's request log included", () => {

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { gpgPublicKey, sshPublicKey } from "../emulator/helpers";
 import { PulumiProgram, packLibrary, ROOT, requirePulumi } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
@@ -87,6 +88,10 @@ async function fill(): Promise<void> {
     },
     V2026,
   );
+  // The signed-in user's keys (the token's user, admin).
+  await api("POST", "/user/gpg_keys", { name: "work", armored_public_key: await gpgPublicKey() });
+  await api("POST", "/user/keys", { title: "laptop", key: sshPublicKey("ssh-ed25519", "admin@laptop") });
+  await api("POST", "/user/ssh_signing_keys", { title: "signing", key: sshPublicKey("ecdsa-sha2-nistp256") });
 }
 
 /**
@@ -96,7 +101,7 @@ async function fill(): Promise<void> {
 function hostingImport(out: string): Promise<string> {
   const args = [
     join(ROOT, "dist/importer/cli.js"),
-    ...["--org", "acme-eng", "--org", "acme-ops", "--enterprise", "acme", "--site-admin"],
+    ...["--org", "acme-eng", "--org", "acme-ops", "--enterprise", "acme", "--site-admin", "--user"],
     ...["--out", out, "--force", "--library", `file:${packLibrary()}`],
   ];
   const env = { ...process.env, HOSTING_BASE_URL: emulator.origin, HOSTING_TOKEN: TOKEN };
@@ -133,7 +138,20 @@ describe("hosting-import end to end", () => {
     const files = readdirSync(program.dir)
       .filter((f) => f.endsWith(".ts"))
       .sort();
-    expect(files).toEqual(["acme-eng.ts", "acme-ops.ts", "enterprise-acme.ts", "index.ts", "site-admin.ts"]);
+    expect(files).toEqual([
+      "acme-eng.ts",
+      "acme-ops.ts",
+      "enterprise-acme.ts",
+      "index.ts",
+      "site-admin.ts",
+      "user-keys.ts",
+    ]);
+    const keys = readFileSync(join(program.dir, "user-keys.ts"), "utf8");
+    expect(keys).toContain('new hosting.UserGpgKey("gpg-key-work", {');
+    expect(keys).toContain("-----BEGIN PGP PUBLIC KEY BLOCK-----");
+    expect(keys).toContain('new hosting.UserSshKey("ssh-key-laptop", {');
+    expect(keys).toContain('new hosting.UserSshSigningKey("ssh-signing-key-signing", {');
+    expect(keys).not.toContain("admin@laptop"); // the comment is not part of the key
     // Each secret the API never returns, with the command that sets it.
     expect(output).toContain("pulumi config set --secret acmeEngApiHookCiExampleComHookSecret <value>");
     expect(output).toContain("pulumi config set --secret hookAuditExampleComSecret <value>");

@@ -45,6 +45,10 @@ const ARGS: Record<string, unknown> = {
     visibility: "all",
     value: "hook-secret",
   },
+  // Mocked resources run no check: the key material need not be real here.
+  UserGpgKey: { armoredPublicKey: "-----BEGIN PGP PUBLIC KEY BLOCK-----", name: "k" },
+  UserSshKey: { key: "ssh-ed25519 AAAA", title: "k" },
+  UserSshSigningKey: { key: "ssh-ed25519 AAAB", title: "k" },
 };
 
 const TOKEN = "svcp_must_not_leak";

@@ -96,3 +96,21 @@ describe("assignNames", () => {
     ]);
   });
 });
+
+describe("the signed-in user's keys", () => {
+  it("are named by their title, name or first address", () => {
+    const items = [
+      item("UserGpgKey", "3", { armoredPublicKey: "..." }, "admin@acme.example"),
+      item("UserSshKey", "4", { key: "ssh-ed25519 AAAA" }, "Work Laptop"),
+      item("UserSshKey", "5", { key: "ssh-ed25519 AAAB" }, "Work Laptop"),
+      item("UserSshSigningKey", "6", { key: "ssh-ed25519 AAAC" }, "signing"),
+    ];
+    assignNames(items, nameCandidates);
+    expect(items.map((i) => i.name)).toEqual([
+      "gpg-key-admin-acme-example",
+      "ssh-key-work-laptop",
+      "ssh-key-work-laptop-2",
+      "ssh-signing-key-signing",
+    ]);
+  });
+});

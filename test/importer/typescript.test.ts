@@ -170,3 +170,37 @@ describe("literal", () => {
     expect(literal({ a: 1 }, 0, true)).toBe('{\n  "a": 1\n}');
   });
 });
+
+describe("the signed-in user's keys", () => {
+  const user = { module: { user: true as const }, secrets: {}, refs: {} };
+  const keys: InventoryItem[] = [
+    {
+      ...user,
+      kind: "UserSshKey",
+      id: "7",
+      name: "ssh-key-laptop",
+      args: {
+        key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOEX8dCRTvrdtmB0ZcCtctj/qTTjTkNtUPywTvXo3728",
+        title: "laptop",
+        importId: 7,
+      },
+    },
+    {
+      ...base,
+      kind: "OrgMembership",
+      id: "acme-eng/mona",
+      name: "acme-eng-member-mona",
+      args: { org: "acme-eng", username: "mona" },
+    },
+  ];
+  const written = writeProgram({ ...inventory, items: keys }, options);
+
+  it("are written to their own module, after the organisations", () => {
+    expect(writeProgram(inventory, options).has("user-keys.ts")).toBe(false);
+    expect(written.get("index.ts")).toContain('import "./acme-eng";\nimport "./user-keys";\n');
+    const module = written.get("user-keys.ts") ?? "";
+    expect(module).toContain("The keys of the signed-in user (the token's user)");
+    expect(module).toContain('new hosting.UserSshKey("ssh-key-laptop", {');
+    expect(module).toContain("importId: 7,");
+  });
+});
