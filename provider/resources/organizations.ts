@@ -185,8 +185,8 @@ function organizationOutputs(
 
 export const organizationRules: FieldRules<OrganizationInputs> = {
   login: {},
-  admin: { createOnly: true },
-  profileName: { createOnly: true },
+  admin: { createOnly: true, refusedAfterCreate: true },
+  profileName: { createOnly: true, refusedAfterCreate: true },
   renameTimeoutSeconds: {},
   importId: { createOnly: true },
 };
