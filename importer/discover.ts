@@ -17,6 +17,8 @@ import { ROUTES } from "../provider/client/routes";
 import {
   API_VERSION_2026,
   apiDeploymentProtectionRuleListSchema,
+  apiIssueFieldSchema,
+  apiIssueTypeSchema,
   apiPropertyValueSchema,
   apiRunnerGroupSchema,
   apiWebhookSchema,
@@ -37,6 +39,9 @@ const IMPORT_ID: ReadonlySet<string> = new Set([
   "EnterpriseRunnerGroup",
   "Budget",
   "PrivateRegistry",
+  "IssueType",
+  "IssueField",
+  "Organization",
 ]);
 
 /** Arguments that name the object; always written, never compared with a default. */
@@ -64,6 +69,9 @@ const PATHS = {
   rules: (owner: string, repo: string, environment_name: string) =>
     ROUTES.protectionRules.list.path({ owner, repo, environment_name }),
   globalHooks: () => ROUTES.globalHooks.list.path({}),
+  issueTypes: (org: string) => ROUTES.issueTypes.list.path({ org }),
+  issueFields: (org: string) => ROUTES.issueFields.list.path({ org }),
+  blocks: (org: string) => ROUTES.orgBlocks.list.path({ org }),
 };
 
 /** The few fields of list items the spec's excerpt does not describe that discovery reads. */
@@ -220,6 +228,45 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
         }),
       );
     }
+    if (wants("IssueType")) {
+      orgFamilies.push(
+        family(`issue types of ${org}`, async () => {
+          const types = await c.paginate(PATHS.issueTypes(org), { schema: apiIssueTypeSchema });
+          await Promise.all(
+            types.map((t) => adopt("IssueType", joinId(org, t.id), module, { importId: t.id })),
+          );
+        }),
+      );
+    }
+    if (wants("IssueField")) {
+      orgFamilies.push(
+        family(`issue fields of ${org}`, async () => {
+          const fields = await c.paginate(PATHS.issueFields(org), { schema: apiIssueFieldSchema });
+          await Promise.all(
+            fields.map((f) => adopt("IssueField", joinId(org, f.id), module, { importId: f.id })),
+          );
+        }),
+      );
+    }
+    if (wants("OrgBlock")) {
+      orgFamilies.push(
+        family(`blocked users of ${org}`, async () => {
+          // The list is the read: a block is its pair of names, so no read per block.
+          for (const user of await c.paginate(PATHS.blocks(org), { schema: memberItem })) {
+            found.push(
+              itemOf(
+                providerOf.get("OrgBlock") as AnyHostingProvider,
+                "OrgBlock",
+                joinId(org, user.login),
+                module,
+                { org, username: user.login },
+                {},
+              ),
+            );
+          }
+        }),
+      );
+    }
     await Promise.all(orgFamilies);
     if (wants("RepositoryWebhook") || wants("RepositoryPropertyValue") || wants("DeploymentProtectionRule")) {
       await family(`repositories of ${org}`, async () => {
@@ -336,6 +383,16 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     });
   }
 
+  if (scope.siteAdmin && wants("Organization")) {
+    // The API lists no organisations: those named with --org are adopted by login.
+    progress("site administration: reading the organisations named with --org");
+    await family("organisations", async () => {
+      await Promise.all(
+        scope.orgs.map((org) => adopt("Organization", org, { siteAdmin: true }, { importId: org })),
+      );
+    });
+  }
+
   return { items: found, warnings: warnings.sort(), failures: failures.sort() };
 }
 
@@ -393,7 +450,9 @@ function itemOf(
       );
     }
   }
-  const defaults = withoutDefaults(provider, args, secrets);
+  // An adopting resource's arguments are read with its importId (an Organization needs no admin then).
+  const importId = IMPORT_ID.has(kind) ? extra.importId : undefined;
+  const defaults = withoutDefaults(provider, args, secrets, importId === undefined ? {} : { importId });
   if (IMPORT_ID.has(kind) && extra.importId !== undefined) defaults.importId = extra.importId;
   return { kind, id, name: "", module, args: defaults, secrets, refs: extra.refs ?? {} };
 }
@@ -403,8 +462,9 @@ function withoutDefaults(
   provider: AnyHostingProvider,
   args: Record<string, unknown>,
   secrets: Record<string, string>,
+  adopting: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  const placeholders = Object.fromEntries(Object.keys(secrets).map((k) => [k, "secret"]));
+  const placeholders = { ...adopting, ...Object.fromEntries(Object.keys(secrets).map((k) => [k, "secret"])) };
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
     if (value === undefined) continue;

@@ -15,12 +15,16 @@ export const KINDS = [
   "RunnerGroupRunners",
   "PrivateRegistry",
   "OrgPropertyValue",
+  "IssueType",
+  "IssueField",
+  "OrgBlock",
   "RepositoryWebhook",
   "RepositoryPropertyValue",
   "DeploymentProtectionRule",
   "EnterpriseRunnerGroup",
   "Budget",
   "GlobalWebhook",
+  "Organization",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 

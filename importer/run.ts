@@ -246,6 +246,14 @@ export function nameCandidates(item: InventoryItem): string[] {
     }
     case "GlobalWebhook":
       return [`hook-${hostSlug(url)}`, `hook-${hostAndPathSlug(url)}`];
+    case "IssueType":
+      return [`${slug(a.org ?? scope)}-issue-type-${slug(a.name ?? "")}`];
+    case "IssueField":
+      return [`${slug(a.org ?? scope)}-issue-field-${slug(a.name ?? "")}`];
+    case "OrgBlock":
+      return [`${slug(a.org ?? scope)}-block-${slug(a.username ?? "")}`];
+    case "Organization":
+      return [`org-${slug(a.login ?? "")}`];
     default:
       return [slug(`${scope}-${item.kind}-${item.id}`)];
   }

@@ -87,6 +87,16 @@ async function fill(): Promise<void> {
     },
     V2026,
   );
+  await api("POST", "/orgs/acme-eng/issue-types", { name: "Bug", is_enabled: true, color: "red" });
+  await api("POST", "/orgs/acme-eng/issue-fields", {
+    name: "Priority",
+    data_type: "single_select",
+    options: [
+      { name: "High", color: "red", priority: 1 },
+      { name: "Low", color: "gray", description: "Some day", priority: 2 },
+    ],
+  });
+  await api("PUT", "/orgs/acme-ops/blocks/mona", undefined);
 }
 
 /**
@@ -146,6 +156,26 @@ describe("hosting-import end to end", () => {
     expect(eng).toMatch(
       /RepositoryWebhook\("acme-eng-api-hook-ci-example-com-other", \{\n {2}owner: "acme-eng",\n {2}repository: "api",\n {2}url: "https:\/\/ci\.example\.com\/other",\n {2}insecureSsl: true,\n {2}active: false,\n {2}importId: \d+,\n\}\);/,
     );
+  });
+
+  it("writes issue types, fields and blocks per organisation, and the organisations for --site-admin", () => {
+    const eng = readFileSync(join(program.dir, "acme-eng.ts"), "utf8");
+    expect(eng).toMatch(
+      /IssueType\("acme-eng-issue-type-bug", \{\n {2}org: "acme-eng",\n {2}name: "Bug",\n {2}color: "red",\n {2}importId: \d+,\n\}\);/,
+    );
+    expect(eng).toContain('IssueField("acme-eng-issue-field-priority"');
+    expect(eng).toMatch(
+      /name: "High",\s+color: "red",[\s\S]*name: "Low",\s+color: "gray",\s+description: "Some day"/,
+    );
+    const ops = readFileSync(join(program.dir, "acme-ops.ts"), "utf8");
+    expect(ops).toMatch(
+      /OrgBlock\("acme-ops-block-mona", \{\n {2}org: "acme-ops",\n {2}username: "mona",\n\}\);/,
+    );
+    const admin = readFileSync(join(program.dir, "site-admin.ts"), "utf8");
+    expect(admin).toMatch(
+      /Organization\("org-acme-eng", \{\n {2}login: "acme-eng",\n {2}importId: "acme-eng",\n\}\);/,
+    );
+    expect(admin).toContain('Organization("org-acme-ops"');
   });
 
   it("fails at preview naming a secret that is not set, writing nothing", async () => {
