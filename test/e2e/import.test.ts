@@ -206,6 +206,8 @@ describe("hosting-import end to end", () => {
     expect(writes().sort()).toEqual([
       "PATCH /admin/hooks/{hook_id}",
       "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
+      // A block's create is its one PUT, which changes nothing for a user already blocked.
+      "PUT /orgs/{org}/blocks/{username}",
     ]);
     emulator.controls.clearLog();
     const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");
