@@ -6,6 +6,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
+import { UNKNOWN } from "../../../provider/internal/check";
 import {
   type OrganizationInputs,
   type OrganizationOutputs,
@@ -53,6 +54,12 @@ describe("Organization check", () => {
   ])("refuses %j naming %s, with no request", async (news, property, reason) => {
     const result = await provider.check({}, news);
     expect(result.failures?.find((f) => f.property === property)?.reason).toContain(reason);
+    expect(emulator.controls.log).toEqual([]);
+  });
+
+  it("lets values unknown during preview through untouched", async () => {
+    const result = await provider.check({}, { login: UNKNOWN, admin: UNKNOWN });
+    expect(result.failures ?? []).toEqual([]);
     expect(emulator.controls.log).toEqual([]);
   });
 
@@ -185,6 +192,13 @@ describe("Organization lifecycle", () => {
     expect(orgNamed("acme-core")?.id).toBe(id);
     const same = await provider.create(await checked({ login: "acme-eng", importId: "acme-eng" }));
     expect((same.outs as OrganizationOutputs).login).toBe("acme-eng");
+  });
+
+  it("reads by login alone (static get), and refuses a numeric id without state", async () => {
+    const read = await provider.read("acme-eng", undefined);
+    expect(read.id).toBe(String(orgNamed("acme-eng")?.id));
+    expect(read.props).toMatchObject({ login: "acme-eng" });
+    await expect(provider.read("100", undefined)).rejects.toThrow(/finds organisations by login only/);
   });
 
   it("names importId when there is no such organisation", async () => {
