@@ -18,6 +18,8 @@ import {
   API_VERSION_2026,
   apiDeploymentProtectionRuleListSchema,
   apiGpgKeySchema,
+  apiIssueFieldSchema,
+  apiIssueTypeSchema,
   apiPropertyValueSchema,
   apiRunnerGroupSchema,
   apiSshKeySchema,
@@ -42,6 +44,9 @@ const IMPORT_ID: ReadonlySet<string> = new Set([
   "UserGpgKey",
   "UserSshKey",
   "UserSshSigningKey",
+  "IssueType",
+  "IssueField",
+  "Organization",
 ]);
 
 /** Arguments that name the object; always written, never compared with a default. */
@@ -72,6 +77,9 @@ const PATHS = {
   gpgKeys: () => ROUTES.gpgKeys.list.path({}),
   sshKeys: () => ROUTES.sshKeys.list.path({}),
   sshSigningKeys: () => ROUTES.sshSigningKeys.list.path({}),
+  issueTypes: (org: string) => ROUTES.issueTypes.list.path({ org }),
+  issueFields: (org: string) => ROUTES.issueFields.list.path({ org }),
+  blocks: (org: string) => ROUTES.orgBlocks.list.path({ org }),
 };
 
 /** The few fields of list items the spec's excerpt does not describe that discovery reads. */
@@ -230,6 +238,45 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
         }),
       );
     }
+    if (wants("IssueType")) {
+      orgFamilies.push(
+        family(`issue types of ${org}`, async () => {
+          const types = await c.paginate(PATHS.issueTypes(org), { schema: apiIssueTypeSchema });
+          await Promise.all(
+            types.map((t) => adopt("IssueType", joinId(org, t.id), module, { importId: t.id })),
+          );
+        }),
+      );
+    }
+    if (wants("IssueField")) {
+      orgFamilies.push(
+        family(`issue fields of ${org}`, async () => {
+          const fields = await c.paginate(PATHS.issueFields(org), { schema: apiIssueFieldSchema });
+          await Promise.all(
+            fields.map((f) => adopt("IssueField", joinId(org, f.id), module, { importId: f.id })),
+          );
+        }),
+      );
+    }
+    if (wants("OrgBlock")) {
+      orgFamilies.push(
+        family(`blocked users of ${org}`, async () => {
+          // The list is the read: a block is its pair of names, so no read per block.
+          for (const user of await c.paginate(PATHS.blocks(org), { schema: memberItem })) {
+            found.push(
+              itemOf(
+                providerOf.get("OrgBlock") as AnyHostingProvider,
+                "OrgBlock",
+                joinId(org, user.login),
+                module,
+                { org, username: user.login },
+                {},
+              ),
+            );
+          }
+        }),
+      );
+    }
     await Promise.all(orgFamilies);
     if (wants("RepositoryWebhook") || wants("RepositoryPropertyValue") || wants("DeploymentProtectionRule")) {
       await family(`repositories of ${org}`, async () => {
@@ -379,6 +426,16 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     ]);
   }
 
+  if (scope.siteAdmin && wants("Organization")) {
+    // The API lists no organisations: those named with --org are adopted by login.
+    progress("site administration: reading the organisations named with --org");
+    await family("organisations", async () => {
+      await Promise.all(
+        scope.orgs.map((org) => adopt("Organization", org, { siteAdmin: true }, { importId: org })),
+      );
+    });
+  }
+
   return { items: found, warnings: warnings.sort(), failures: failures.sort() };
 }
 
@@ -436,7 +493,9 @@ function itemOf(
       );
     }
   }
-  const defaults = withoutDefaults(provider, args, secrets);
+  // An adopting resource's arguments are read with its importId (an Organization needs no admin then).
+  const importId = IMPORT_ID.has(kind) ? extra.importId : undefined;
+  const defaults = withoutDefaults(provider, args, secrets, importId === undefined ? {} : { importId });
   if (IMPORT_ID.has(kind) && extra.importId !== undefined) defaults.importId = extra.importId;
   return { kind, id, name: "", module, args: defaults, secrets, refs: extra.refs ?? {} };
 }
@@ -446,8 +505,9 @@ function withoutDefaults(
   provider: AnyHostingProvider,
   args: Record<string, unknown>,
   secrets: Record<string, string>,
+  adopting: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  const placeholders = Object.fromEntries(Object.keys(secrets).map((k) => [k, "secret"]));
+  const placeholders = { ...adopting, ...Object.fromEntries(Object.keys(secrets).map((k) => [k, "secret"])) };
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
     if (value === undefined) continue;

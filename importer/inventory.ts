@@ -16,6 +16,9 @@ export const KINDS = [
   "RunnerGroupRunners",
   "PrivateRegistry",
   "OrgPropertyValue",
+  "IssueType",
+  "IssueField",
+  "OrgBlock",
   "RepositoryWebhook",
   "RepositoryPropertyValue",
   "DeploymentProtectionRule",
@@ -25,6 +28,7 @@ export const KINDS = [
   "UserGpgKey",
   "UserSshKey",
   "UserSshSigningKey",
+  "Organization",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 

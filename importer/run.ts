@@ -255,6 +255,14 @@ export function nameCandidates(item: InventoryItem): string[] {
       return [`ssh-key-${slug(item.label ?? "")}`];
     case "UserSshSigningKey":
       return [`ssh-signing-key-${slug(item.label ?? "")}`];
+    case "IssueType":
+      return [`${slug(a.org ?? scope)}-issue-type-${slug(a.name ?? "")}`];
+    case "IssueField":
+      return [`${slug(a.org ?? scope)}-issue-field-${slug(a.name ?? "")}`];
+    case "OrgBlock":
+      return [`${slug(a.org ?? scope)}-block-${slug(a.username ?? "")}`];
+    case "Organization":
+      return [`org-${slug(a.login ?? "")}`];
     default:
       return [slug(`${scope}-${item.kind}-${item.id}`)];
   }

@@ -19,12 +19,25 @@ export type {
 } from "./resources/deployment-protection-rules";
 export { DeploymentProtectionRule } from "./resources/deployment-protection-rules";
 export type {
+  IssueColor,
+  IssueFieldArgs,
+  IssueFieldDataType,
+  IssueFieldOptionArgs,
+  IssueFieldVisibility,
+  IssueTypeArgs,
+} from "./resources/issue-config";
+export { IssueField, IssueType } from "./resources/issue-config";
+export type {
   OrgMembershipArgs,
   OrgMembershipOnDestroy,
   OrgMembershipRole,
   OrgMembershipState,
 } from "./resources/memberships";
 export { OrgMembership } from "./resources/memberships";
+export type { OrgBlockArgs } from "./resources/org-blocks";
+export { OrgBlock } from "./resources/org-blocks";
+export type { OrganizationArgs } from "./resources/organizations";
+export { Organization } from "./resources/organizations";
 export type {
   PrivateRegistryArgs,
   PrivateRegistryAuthType,

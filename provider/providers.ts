@@ -5,7 +5,10 @@
 import type { AnyHostingProvider } from "./internal/lifecycle";
 import { budgetProvider } from "./resources/budgets";
 import { deploymentProtectionRuleProvider } from "./resources/deployment-protection-rules";
+import { issueFieldProvider, issueTypeProvider } from "./resources/issue-config";
 import { orgMembershipProvider } from "./resources/memberships";
+import { orgBlockProvider } from "./resources/org-blocks";
+import { organizationProvider } from "./resources/organizations";
 import { privateRegistryProvider } from "./resources/private-registries";
 import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/property-values";
 import {
@@ -31,4 +34,8 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   userGpgKeyProvider,
   userSshKeyProvider,
   userSshSigningKeyProvider,
+  organizationProvider,
+  issueTypeProvider,
+  issueFieldProvider,
+  orgBlockProvider,
 ];

@@ -127,6 +127,7 @@ function defaultOf(provider: AnyHostingProvider, name: string): string | undefin
 function onChange(provider: AnyHostingProvider, name: string): string {
   const rule = provider.declared.rules[name];
   if (rule === undefined) return "not compared";
+  if (rule.refusedAfterCreate) return "refused after create";
   if (rule.createOnly) return "ignored after create";
   if (rule.replace) return "**replaces**";
   return "updates";

@@ -407,3 +407,11 @@ export function knownValue<T extends string>(
   if (match === undefined) throw unknownValueError(what, field, raw);
   return match;
 }
+
+/**
+ * Work the server accepted (a 202) and had not finished when the provider stopped waiting. It has
+ * no status, so nothing downstream takes it for a deleted object; the hint says what to do.
+ */
+export function stillPendingError(where: RequestAt, message: string, hint: string): HostingApiError {
+  return new HostingApiError({ code: "timeout", ...at(where), apiMessage: message, hint });
+}

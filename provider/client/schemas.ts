@@ -611,3 +611,50 @@ export const apiSshKeySchema = z
   })
   .loose();
 export type ApiSshKey = z.infer<typeof apiSshKeySchema>;
+/** `GET /orgs/{org}` (and the 201 of `POST /admin/organizations`): the organisation summary. */
+export const apiOrganizationSchema = z
+  .object({ login: z.string(), id: z.number().int(), name: z.string().nullable().optional() })
+  .loose();
+export type ApiOrganization = z.infer<typeof apiOrganizationSchema>;
+
+/** The colours of issue types and of issue field options (the platform's `issue-type.color`). */
+export const ISSUE_COLORS = ["gray", "blue", "green", "yellow", "orange", "red", "pink", "purple"] as const;
+export type IssueColor = (typeof ISSUE_COLORS)[number];
+export const ISSUE_FIELD_DATA_TYPES = ["text", "date", "single_select", "multi_select", "number"] as const;
+export type IssueFieldDataType = (typeof ISSUE_FIELD_DATA_TYPES)[number];
+/** The data types whose fields take options. */
+export const ISSUE_FIELD_SELECT_TYPES: readonly IssueFieldDataType[] = ["single_select", "multi_select"];
+export const ISSUE_FIELD_VISIBILITIES = ["organization_members_only", "all"] as const;
+export type IssueFieldVisibility = (typeof ISSUE_FIELD_VISIBILITIES)[number];
+
+export const apiIssueTypeSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable().optional(),
+  color: z.string().nullable().optional(),
+  is_enabled: z.boolean(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+});
+export type ApiIssueType = z.infer<typeof apiIssueTypeSchema>;
+
+export const apiIssueFieldOptionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable().optional(),
+  color: z.string(),
+  priority: z.number().int(),
+});
+export type ApiIssueFieldOption = z.infer<typeof apiIssueFieldOptionSchema>;
+
+export const apiIssueFieldSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable().optional(),
+  data_type: z.string(),
+  visibility: z.string().optional(),
+  options: z.array(apiIssueFieldOptionSchema).nullable().optional(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+});
+export type ApiIssueField = z.infer<typeof apiIssueFieldSchema>;

@@ -75,6 +75,19 @@ export class CollectionReads {
     return found ?? read.single();
   }
 
+  /**
+   * The object, from its collection's shared list, where the API has no single GET (issue types
+   * and issue fields): every read of the collection in a run shares one list, the first included;
+   * undefined when the list does not hold it (gone). A failed list fails the read.
+   */
+  async find<T>(client: HostingClient, read: Omit<CollectionRead<T>, "single">): Promise<T | undefined> {
+    const items = await this.lists.read(client, read.collection, async () => {
+      const list = await read.list();
+      return new Map(list.map((item) => [read.keyOf(item), item]));
+    });
+    return items.get(read.key) as T | undefined;
+  }
+
   /** Runs a write to an object of `collection`; lists from before or during it are not used after it. */
   write<R>(client: HostingClient, collection: string, run: () => Promise<R>): Promise<R> {
     this.countersOf(client).unlistable.add(collection);

@@ -13,6 +13,11 @@ export interface FieldRule {
   set?: boolean;
   /** Read only at create (e.g. `importId`): later changes are ignored. */
   createOnly?: boolean;
+  /**
+   * With `createOnly`: a value the API takes only at creation and can never change (an
+   * organisation's admin), so a change after create is refused at check rather than ignored.
+   */
+  refusedAfterCreate?: boolean;
   /** A secret: its value is never copied anywhere state keeps in plain text. */
   secret?: boolean;
 }

@@ -91,6 +91,15 @@ new hosting.PrivateRegistry("maven", {
   visibility: "all", authType: "oidc_jfrog", jfrogOidcProviderName: "acme",
 });
 ${keysProgram()}
+// An organisation of its own (the site administrator's), issue types and a field of acme-eng, a block.
+new hosting.Organization("platform", { login: "acme-platform", admin: "olivia", profileName: "ACME Platform" });
+new hosting.IssueType("bug", { org: "acme-eng", name: "Bug", color: "red" });
+new hosting.IssueType("task", { org: "acme-eng", name: "Task", description: "A piece of work" });
+new hosting.IssueField("priority", {
+  org: "acme-eng", name: "Priority", dataType: "single_select",
+  options: [{ name: "High", color: "red" }, { name: "Low", color: "gray" }],
+});
+new hosting.OrgBlock("block-billie", { org: "acme-eng", username: "billie" });
 ${bad}
 exports.hookId = ci.hookId;
 exports.ruleId = gate.ruleId;
@@ -280,6 +289,10 @@ describe("a stack of every kind, end to end", () => {
       "POST /user/gpg_keys": 1,
       "POST /user/keys": 1,
       "POST /user/ssh_signing_keys": 1,
+      "POST /admin/organizations": 1,
+      "POST /orgs/{org}/issue-types": 2,
+      "POST /orgs/{org}/issue-fields": 1,
+      "PUT /orgs/{org}/blocks/{username}": 1,
     });
     // Creates of kinds keyed by names read first, and the registry's key is fetched once.
     expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
@@ -330,7 +343,20 @@ describe("a stack of every kind, end to end", () => {
     expect(registry("MAVEN_REPOSITORY_SECRET")?.value).toBeNull();
 
     const resources = stack();
-    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(14);
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(18);
+    expect(state().fixture.orgs.find((o) => o.login === "acme-platform")?.members.olivia?.role).toBe("admin");
+    expect(
+      state()
+        .issueTypes.map((t) => [t.name, t.color])
+        .sort(),
+    ).toEqual([
+      ["Bug", "red"],
+      ["Task", null],
+    ]);
+    expect(state().issueFields[0]?.options.map((o) => o.name)).toEqual(["High", "Low"]);
+    expect(state().orgBlocks.map((b) => `${b.org}/${b.login}`)).toEqual(["acme-eng/billie"]);
+    expect(resources["block-billie"]?.id).toBe("acme-eng/billie");
+    expect(resources.bug?.id).toBe(`acme-eng/${state().issueTypes[0]?.id}`);
     expect(resources.mona?.outputs).toMatchObject({ role: "member", state: "pending", onDestroy: "remove" });
     expect(resources["release-gate"]?.id).toBe(`acme-eng/api/release%2Feu/${rule?.[2]}`);
     expect(resources["release-gate"]?.outputs).toMatchObject({
@@ -394,6 +420,11 @@ describe("a stack of every kind, end to end", () => {
       "GET /user/gpg_keys/{gpg_key_id}": 1,
       "GET /user/keys/{key_id}": 1,
       "GET /user/ssh_signing_keys/{ssh_signing_key_id}": 1,
+      "GET /orgs/{org}": 1,
+      // Two types of one organisation: one list (the API has no GET of one type).
+      "GET /orgs/{org}/issue-types": 1,
+      "GET /orgs/{org}/issue-fields": 1,
+      "GET /orgs/{org}/blocks/{username}": 1,
     });
   });
 
@@ -426,6 +457,18 @@ describe("a stack of every kind, end to end", () => {
     await api("PATCH", `${BUDGETS}/${actionsBudget()?.id}`, { budget_amount: 500 }, "2026-03-10");
     await api("PATCH", `${REGISTRIES}/NPM_REGISTRY_SECRET`, { url: "https://elsewhere.example.com" });
     await api("PATCH", `${REGISTRIES}/MAVEN_REPOSITORY_SECRET`, { visibility: "private" });
+    // An issue type's colour changed, a field's option deleted, a block removed (gone: recreated).
+    const bug = state().issueTypes.find((t) => t.name === "Bug");
+    await api("PUT", `/orgs/acme-eng/issue-types/${bug?.id}`, {
+      name: "Bug",
+      is_enabled: true,
+      color: "blue",
+    });
+    const priority = state().issueFields[0];
+    await api("PATCH", `/orgs/acme-eng/issue-fields/${priority?.id}`, {
+      options: [{ id: priority?.options[0]?.id, name: "High", color: "red", priority: 1 }],
+    });
+    await api("DELETE", "/orgs/acme-eng/blocks/billie");
     // Not drift: workflows, a multi select and recipients reordered; an invitation accepted.
     await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
       name: "deployers",
@@ -465,6 +508,10 @@ describe("a stack of every kind, end to end", () => {
       /url\s*:\s*"https:\/\/elsewhere\.example\.com"\s*=>\s*"https:\/\/npm\.example\.com\/registry"/,
     );
     expect(out).toMatch(/visibility\s*:\s*"private"\s*=>\s*"all"/);
+    expect(out).toMatch(/color\s*:\s*"blue"\s*=>\s*"red"/);
+    expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:IssueField: \(update\)/);
+    expect(out).toMatch(/\+ pulumi-nodejs:dynamic\/hosting:OrgBlock: \(create\)/);
+    expect(out).toMatch(/\+ 1 to create/);
     // Not drift: no secret, workflow, property name or recipient change; the accepted invitation is
     // shown as refreshed state only, never as an update of hubot.
     expect(out).not.toMatch(/secret\s*:.*=>/);
@@ -478,7 +525,7 @@ describe("a stack of every kind, end to end", () => {
     expect(out).not.toMatch(/~ .*::hubot/);
     expect(out).not.toMatch(/~ .*::ci-other/);
     expect(out).not.toMatch(/~ .*::regions/);
-    expect(out).toMatch(/~ 9 to update/);
+    expect(out).toMatch(/~ 11 to update/);
 
     const refreshOnly = await run("refresh", "--preview-only", "--expect-no-changes");
     expect(refreshOnly.code).not.toBe(0);
@@ -504,7 +551,13 @@ describe("a stack of every kind, end to end", () => {
       // The rule's replacement: the new app enabled before the old one is disabled.
       "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
       "DELETE /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}": 1,
+      "PUT /orgs/{org}/issue-types/{issue_type_id}": 1,
+      "PATCH /orgs/{org}/issue-fields/{issue_field_id}": 1,
+      "PUT /orgs/{org}/blocks/{username}": 1,
     });
+    expect(state().issueTypes.find((t) => t.name === "Bug")?.color).toBe("red");
+    expect(state().issueFields[0]?.options.map((o) => o.name)).toEqual(["High", "Low"]);
+    expect(state().orgBlocks).toHaveLength(1);
     expect(protectionRules().map((r) => r.slice(0, 2))).toEqual([["release/eu", 102]]);
     expect(protectionRules()[0]?.[2]).not.toBe(oldRule);
     expect(stack()["release-gate"]?.outputs).toMatchObject({
@@ -629,7 +682,8 @@ describe("a stack of every kind, end to end", () => {
     expect(current.code, current.output).toBe(0);
     const statuses = emulator.controls.log.map((r) => r.status);
     expect(statuses.length).toBeGreaterThan(0);
-    expect(statuses.every((s) => s === 200)).toBe(true);
+    // (A block's read answers 204: blocked.)
+    expect(statuses.every((s) => s === 200 || s === 204)).toBe(true);
   });
 
   it("drops what was deleted outside Pulumi on refresh, and up recreates it", async () => {
@@ -790,7 +844,8 @@ describe("a stack of every kind, end to end", () => {
     expect(state().repoHooks).toEqual([]);
     expect(state().globalHooks).toEqual([]);
     expect(state().runnerGroups.filter((g) => !g.default)).toEqual([]);
-    expect(state().runnerGroups.filter((g) => g.default)).toHaveLength(4);
+    // Four of the fixture's organisations and acme-platform's, which destroy leaves.
+    expect(state().runnerGroups.filter((g) => g.default)).toHaveLength(5);
     expect([groupOf(1), groupOf(2), groupOf(7)]).toEqual([2, 2, 1]);
     // remove (mona, an invitation: cancelled), downgrade (octocat), retain (hubot, the ops admin).
     expect(person("acme-eng", "mona")).toEqual({});
@@ -803,6 +858,14 @@ describe("a stack of every kind, end to end", () => {
     expect(state().budgets).toEqual([]);
     expect(state().privateRegistries).toEqual([]);
     expect([state().gpgKeys, state().sshKeys, state().sshSigningKeys]).toEqual([[], [], []]);
+    // The organisation stays (the API cannot delete one), and the run says so.
+    expect(destroy.output).toMatch(
+      /Organization acme-platform: the API cannot delete organisations; it is left in place/,
+    );
+    expect(state().fixture.orgs.map((o) => o.login)).toContain("acme-platform");
+    expect(state().issueTypes).toEqual([]);
+    expect(state().issueFields).toEqual([]);
+    expect(state().orgBlocks).toEqual([]);
   });
 
   it("never showed a secret value in any output, the client's request log included", () => {

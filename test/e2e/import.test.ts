@@ -92,6 +92,16 @@ async function fill(): Promise<void> {
   await api("POST", "/user/gpg_keys", { name: "work", armored_public_key: await gpgPublicKey() });
   await api("POST", "/user/keys", { title: "laptop", key: sshPublicKey("ssh-ed25519", "admin@laptop") });
   await api("POST", "/user/ssh_signing_keys", { title: "signing", key: sshPublicKey("ecdsa-sha2-nistp256") });
+  await api("POST", "/orgs/acme-eng/issue-types", { name: "Bug", is_enabled: true, color: "red" });
+  await api("POST", "/orgs/acme-eng/issue-fields", {
+    name: "Priority",
+    data_type: "single_select",
+    options: [
+      { name: "High", color: "red", priority: 1 },
+      { name: "Low", color: "gray", description: "Some day", priority: 2 },
+    ],
+  });
+  await api("PUT", "/orgs/acme-ops/blocks/mona", undefined);
 }
 
 /**
@@ -166,6 +176,26 @@ describe("hosting-import end to end", () => {
     );
   });
 
+  it("writes issue types, fields and blocks per organisation, and the organisations for --site-admin", () => {
+    const eng = readFileSync(join(program.dir, "acme-eng.ts"), "utf8");
+    expect(eng).toMatch(
+      /IssueType\("acme-eng-issue-type-bug", \{\n {2}org: "acme-eng",\n {2}name: "Bug",\n {2}color: "red",\n {2}importId: \d+,\n\}\);/,
+    );
+    expect(eng).toContain('IssueField("acme-eng-issue-field-priority"');
+    expect(eng).toMatch(
+      /name: "High",\s+color: "red",[\s\S]*name: "Low",\s+color: "gray",\s+description: "Some day"/,
+    );
+    const ops = readFileSync(join(program.dir, "acme-ops.ts"), "utf8");
+    expect(ops).toMatch(
+      /OrgBlock\("acme-ops-block-mona", \{\n {2}org: "acme-ops",\n {2}username: "mona",\n\}\);/,
+    );
+    const admin = readFileSync(join(program.dir, "site-admin.ts"), "utf8");
+    expect(admin).toMatch(
+      /Organization\("org-acme-eng", \{\n {2}login: "acme-eng",\n {2}importId: "acme-eng",\n\}\);/,
+    );
+    expect(admin).toContain('Organization("org-acme-ops"');
+  });
+
   it("fails at preview naming a secret that is not set, writing nothing", async () => {
     emulator.controls.clearLog();
     const missing = await program.run("preview");
@@ -194,6 +224,8 @@ describe("hosting-import end to end", () => {
     expect(writes().sort()).toEqual([
       "PATCH /admin/hooks/{hook_id}",
       "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
+      // A block's create is its one PUT, which changes nothing for a user already blocked.
+      "PUT /orgs/{org}/blocks/{username}",
     ]);
     emulator.controls.clearLog();
     const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");

@@ -102,4 +102,24 @@ describe("CollectionReads", () => {
     await reads.read(two, readOf(1));
     expect(calls).toEqual({ list: 0, single: [1, 1] });
   });
+
+  it("finds objects of a collection with no single GET through one shared list, the first read included", async () => {
+    const reads = new CollectionReads();
+    const client = new HostingClient(settings);
+    const items = [
+      { id: 1, v: "a" },
+      { id: 2, v: "b" },
+    ];
+    const { calls, readOf } = server(items);
+    const find = (id: number) => {
+      const { single: _none, ...read } = readOf(id);
+      return reads.find(client, read);
+    };
+    expect(await Promise.all([find(1), find(2), find(3)])).toEqual([items[0], items[1], undefined]);
+    expect(calls).toEqual({ list: 1, single: [] });
+    // A write forgets the list: the next read lists again.
+    await reads.write(client, "/c", async () => undefined);
+    await find(1);
+    expect(calls.list).toBe(2);
+  });
 });

@@ -1,0 +1,3 @@
+/** An organisation's issue configuration: IssueType and IssueField. */
+export * from "./issue-field";
+export * from "./issue-type";

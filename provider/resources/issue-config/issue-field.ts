@@ -1,0 +1,364 @@
+/**
+ * IssueField: one of an organisation's issue fields (`/orgs/{org}/issue-fields`). The data type is
+ * fixed at creation, so a change replaces the field (deleting the old one first: names are unique
+ * in the organisation). Select fields carry options, compared as a list by name: the list's order
+ * is the options' priority, and an update keeps the server's option (its id, and so the values
+ * issues hold) for every option whose name is still wanted, adds new names and deletes the rest.
+ * The API has no GET of one field: refresh reads the organisation's list, shared by every field of
+ * that organisation in the run.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { HostingClient } from "../../client/http";
+import { ROUTES } from "../../client/routes";
+import {
+  type ApiIssueField,
+  apiIssueFieldSchema,
+  ISSUE_FIELD_DATA_TYPES,
+  ISSUE_FIELD_SELECT_TYPES,
+  ISSUE_FIELD_VISIBILITIES,
+  type IssueColor,
+  type IssueFieldDataType,
+  type IssueFieldVisibility,
+} from "../../client/schemas";
+import { fields } from "../../internal/check";
+import { client } from "../../internal/context";
+import { type FieldRules, lowerCased, sameValue } from "../../internal/diff";
+import { joinId, splitId } from "../../internal/ids";
+import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
+import { compact } from "../../internal/outputs";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { issueColor, issueDescription, issueName } from "./issue-type";
+import {
+  adopted,
+  type ConfigCollection,
+  collectionNotFound,
+  createOnce,
+  findInCollection,
+  sameName,
+  writingTo,
+} from "./shared";
+
+// ---------------------------------------------------------------------------------------------
+// Args
+// ---------------------------------------------------------------------------------------------
+
+export type { IssueFieldDataType, IssueFieldVisibility };
+
+/** One option of a select field. */
+export interface IssueFieldOptionArgs {
+  /** The option's name, unique in the field (case-insensitively): how options are matched. */
+  name: pulumi.Input<string>;
+  /** `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. */
+  color: pulumi.Input<IssueColor>;
+  /** What the option means. Omitted: none. */
+  description?: pulumi.Input<string>;
+}
+
+export interface IssueFieldArgs {
+  /** The organisation. A change replaces the field. */
+  org: pulumi.Input<string>;
+  /** The field's name, unique in the organisation (case-insensitively). Updates in place. */
+  name: pulumi.Input<string>;
+  /**
+   * `text`, `date`, `number`, `single_select` or `multi_select`. Fixed at creation: a change
+   * replaces the field (the old one is deleted first, and the values issues held with it).
+   */
+  dataType: pulumi.Input<IssueFieldDataType>;
+  /** What the field is for, at most 1,024 characters. Omitted: none. Updates in place. */
+  description?: pulumi.Input<string>;
+  /** `organization_members_only` (default) or `all`. Updates in place. */
+  visibility?: pulumi.Input<IssueFieldVisibility>;
+  /**
+   * The options of a select field (required for `single_select` and `multi_select`, refused for
+   * the other types), in priority order. Compared as a list by name: an option keeps its id while
+   * its name stays; renaming one is deleting it and adding another. Updates in place.
+   */
+  options?: pulumi.Input<pulumi.Input<IssueFieldOptionArgs>[]>;
+  /**
+   * Adopt the organisation's existing field with this id instead of creating one: it is read, then
+   * converged to these args. Only read at create; later changes are ignored.
+   */
+  importId?: pulumi.Input<string | number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (defaults applied in check)
+// ---------------------------------------------------------------------------------------------
+
+/** The platform's limit on options of one field. */
+export const ISSUE_FIELD_OPTIONS_MAX = 100;
+
+const optionInput = z.object(
+  {
+    name: issueName("options[].name"),
+    color: issueColor("options[].color"),
+    description: issueDescription("options[].description"),
+  },
+  { error: "options must hold objects {name, color, description?}" },
+);
+
+export const issueFieldInputs = z.object({
+  org: fields.name("org"),
+  name: issueName("name"),
+  dataType: z.enum(ISSUE_FIELD_DATA_TYPES, {
+    error: `dataType must be one of ${ISSUE_FIELD_DATA_TYPES.join(", ")}`,
+  }),
+  description: issueDescription("description"),
+  visibility: z
+    .enum(ISSUE_FIELD_VISIBILITIES, {
+      error: `visibility must be one of ${ISSUE_FIELD_VISIBILITIES.join(", ")}`,
+    })
+    .default("organization_members_only"),
+  options: z
+    .array(optionInput, { error: "options must be a list of {name, color, description?}" })
+    .max(ISSUE_FIELD_OPTIONS_MAX, `options may hold at most ${ISSUE_FIELD_OPTIONS_MAX} options`)
+    .optional(),
+  importId: fields.numericId("importId").optional(),
+});
+
+export type IssueFieldInputs = z.infer<typeof issueFieldInputs>;
+export type IssueFieldOption = NonNullable<IssueFieldInputs["options"]>[number];
+export type IssueFieldOutputs = IssueFieldInputs & {
+  /** The field's id in the organisation. */
+  issueFieldId: number;
+};
+
+const isSelect = (dataType: string) => ISSUE_FIELD_SELECT_TYPES.includes(dataType as IssueFieldDataType);
+
+/** Options belong to select fields only, which need at least one; their names are unique. */
+function optionRules(inputs: IssueFieldInputs, pending: ReadonlySet<string>): pulumi.dynamic.CheckFailure[] {
+  if (pending.has("options") || pending.has("dataType")) return [];
+  const options = inputs.options;
+  if (!isSelect(inputs.dataType)) {
+    return options === undefined
+      ? []
+      : [
+          {
+            property: "options",
+            reason: `options are only for single_select and multi_select fields (dataType is ${inputs.dataType}); remove them`,
+          },
+        ];
+  }
+  if (options === undefined || options.length === 0) {
+    return [{ property: "options", reason: `a ${inputs.dataType} field needs at least one option` }];
+  }
+  const seen: string[] = [];
+  for (const option of options) {
+    if (typeof option?.name !== "string") continue;
+    if (seen.some((n) => sameName(n, option.name))) {
+      return [
+        {
+          property: "options",
+          reason: `options holds the name ${JSON.stringify(option.name)} twice (names compare case-insensitively)`,
+        },
+      ];
+    }
+    seen.push(option.name);
+  }
+  return [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// API <-> state
+// ---------------------------------------------------------------------------------------------
+
+function issueFieldOutputs(
+  who: { org: string; importId?: string | undefined },
+  api: ApiIssueField,
+): IssueFieldOutputs {
+  return compact({
+    org: who.org,
+    name: api.name,
+    dataType: api.data_type as IssueFieldDataType,
+    description: api.description ?? undefined,
+    visibility: (api.visibility ?? "organization_members_only") as IssueFieldVisibility,
+    options: api.options?.map((o) =>
+      compact({ name: o.name, color: o.color as IssueColor, description: o.description ?? undefined }),
+    ),
+    importId: who.importId,
+    issueFieldId: api.id,
+  });
+}
+
+/**
+ * The options to send: the list's order is the priority, and a wanted name the field already has
+ * (case-insensitively) is sent with that option's id, so the option (and the values issues hold
+ * with it) is kept; options not sent are deleted.
+ */
+function optionsBody(wanted: readonly IssueFieldOption[] | undefined, current: ApiIssueField | undefined) {
+  return wanted?.map((option, i) => {
+    const existing = current?.options?.find((o) => sameName(o.name, option.name));
+    return {
+      ...(existing ? { id: existing.id } : {}),
+      name: option.name,
+      color: option.color,
+      description: option.description ?? null,
+      priority: i + 1,
+    };
+  });
+}
+
+function updateBody(inputs: IssueFieldInputs, current: ApiIssueField | undefined) {
+  const options = optionsBody(inputs.options, current);
+  return {
+    name: inputs.name,
+    description: inputs.description ?? null,
+    visibility: inputs.visibility,
+    ...(options ? { options } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replace-on-change
+// ---------------------------------------------------------------------------------------------
+
+export const issueFieldRules: FieldRules<IssueFieldInputs> = {
+  org: { replace: true },
+  name: {},
+  dataType: { replace: true },
+  description: {},
+  visibility: {},
+  options: {},
+  importId: { createOnly: true },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Provider
+// ---------------------------------------------------------------------------------------------
+
+const KIND = "IssueField";
+const ID_FORMAT = ["org", "issueFieldId"] as const;
+
+const issueFields = (c: HostingClient, org: string): ConfigCollection<ApiIssueField> => ({
+  kind: KIND,
+  org,
+  path: ROUTES.issueFields.list.path({ org }),
+  list: () => c.paginate(ROUTES.issueFields.list.path({ org }), { schema: apiIssueFieldSchema }),
+});
+
+/**
+ * PATCH with the whole desired state, options mapped to the ids `current` has. Repeating it is
+ * safe only with the same ids, which a new option lacks: a PATCH that adds options is not repeated.
+ */
+async function patch(
+  c: HostingClient,
+  org: string,
+  id: number | string,
+  inputs: IssueFieldInputs,
+  current: ApiIssueField | undefined,
+) {
+  const at = issueFields(c, org);
+  const path = ROUTES.issueFields.update.path({ org, issue_field_id: id });
+  const body = updateBody(inputs, current);
+  const idempotent = body.options?.every((o) => "id" in o) ?? true;
+  try {
+    return (await writingTo(c, at, () => c.patch(path, body, { idempotent, schema: apiIssueFieldSchema })))
+      .data;
+  } catch (e) {
+    throw collectionNotFound(e, at, "PATCH");
+  }
+}
+
+function differs(api: ApiIssueField, inputs: IssueFieldInputs): boolean {
+  const live = issueFieldOutputs({ org: inputs.org }, api);
+  return (["name", "description", "visibility", "options"] as const).some(
+    (k) => !sameValue(live[k], inputs[k]),
+  );
+}
+
+export const issueFieldProvider = defineProvider<typeof issueFieldInputs, IssueFieldOutputs>(KIND, {
+  idFormat: ID_FORMAT,
+  inputs: issueFieldInputs,
+  crossField: optionRules,
+  rules: issueFieldRules,
+  comparable: lowerCased<IssueFieldInputs>("org"),
+  adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+
+  async create(inputs) {
+    const c = client();
+    const at = issueFields(c, inputs.org);
+    const outputsOf = (api: ApiIssueField) => issueFieldOutputs(inputs, api);
+    if (inputs.importId === undefined) {
+      const made = await createOnce(c, at, inputs.name, async () => {
+        const path = ROUTES.issueFields.create.path({ org: inputs.org });
+        const body = { ...updateBody(inputs, undefined), data_type: inputs.dataType };
+        return (await c.post(path, body, { schema: apiIssueFieldSchema })).data;
+      });
+      return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
+    }
+    const existing = await adopted(c, at, inputs.importId);
+    const id = joinId(inputs.org, existing.id);
+    if (existing.data_type !== inputs.dataType) {
+      throw new PartialCreateError(
+        id,
+        outputsOf(existing),
+        new Error(
+          `IssueField importId ${inputs.importId} is a ${existing.data_type} field and dataType is ${inputs.dataType}; a field's data type cannot change: set dataType to ${existing.data_type}`,
+        ),
+      );
+    }
+    if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
+    try {
+      return { id, outs: outputsOf(await patch(c, inputs.org, existing.id, inputs, existing)) };
+    } catch (e) {
+      throw new PartialCreateError(id, outputsOf(existing), e);
+    }
+  },
+
+  async read(id, props) {
+    const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+    const found = await findInCollection(client(), issueFields(client(), org), fieldId);
+    if (!found) return {};
+    return { id, props: issueFieldOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
+  },
+
+  async update(id, _olds, news) {
+    const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+    const c = client();
+    // The option ids the field has now (not as state last saw them): one list read.
+    const current =
+      news.options === undefined ? undefined : await findInCollection(c, issueFields(c, org), fieldId);
+    return { outs: issueFieldOutputs(news, await patch(c, org, fieldId, news, current)) };
+  },
+
+  async delete(id) {
+    const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+    const c = client();
+    await deleteIgnoringGone(() =>
+      writingTo(c, issueFields(c, org), () =>
+        c.delete(ROUTES.issueFields.delete.path({ org, issue_field_id: fieldId })),
+      ),
+    );
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Resource
+// ---------------------------------------------------------------------------------------------
+
+const OUTPUTS = [
+  "org",
+  "name",
+  "dataType",
+  "description",
+  "visibility",
+  "options",
+  "importId",
+  "issueFieldId",
+] as const;
+
+/**
+ * An issue field of an organisation (`/orgs/{org}/issue-fields`). Needs an organisation owner's
+ * token: classic scope `admin:org`, or the fine-grained permission `issue_fields` write. A change of
+ * `dataType` deletes the field before creating its replacement (names are unique in the
+ * organisation). Refresh reads the organisation's list once per run for all its fields. Example:
+ * `examples/organization/`.
+ */
+export class IssueField extends HostingResource {
+  constructor(name: string, args: IssueFieldArgs, opts?: pulumi.CustomResourceOptions) {
+    super(issueFieldProvider, name, args, OUTPUTS, { deleteBeforeReplace: true, ...opts });
+  }
+}
+
+export interface IssueField extends OutputsOf<IssueFieldOutputs> {}

@@ -1,0 +1,234 @@
+/**
+ * IssueType: one of an organisation's issue types (`/orgs/{org}/issue-types`). Everything but the
+ * organisation updates in place (PUT takes the whole body). The API has no GET of one type: refresh
+ * reads the organisation's list, shared by every type of that organisation in the run.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { HostingClient } from "../../client/http";
+import { ROUTES } from "../../client/routes";
+import { type ApiIssueType, apiIssueTypeSchema, ISSUE_COLORS, type IssueColor } from "../../client/schemas";
+import { fields } from "../../internal/check";
+import { client } from "../../internal/context";
+import { type FieldRules, lowerCased } from "../../internal/diff";
+import { joinId, splitId } from "../../internal/ids";
+import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
+import { compact } from "../../internal/outputs";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
+import {
+  adopted,
+  type ConfigCollection,
+  collectionNotFound,
+  createOnce,
+  findInCollection,
+  writingTo,
+} from "./shared";
+
+// ---------------------------------------------------------------------------------------------
+// Args
+// ---------------------------------------------------------------------------------------------
+
+export type { IssueColor };
+
+export interface IssueTypeArgs {
+  /** The organisation. A change replaces the type. */
+  org: pulumi.Input<string>;
+  /** The type's name, unique in the organisation (case-insensitively). Updates in place. */
+  name: pulumi.Input<string>;
+  /** What the type is for, at most 1,024 characters. Omitted: none. Updates in place. */
+  description?: pulumi.Input<string>;
+  /** `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place. */
+  color?: pulumi.Input<IssueColor>;
+  /** Whether issues can be given the type. Default true. Updates in place. */
+  isEnabled?: pulumi.Input<boolean>;
+  /**
+   * Adopt the organisation's existing type with this id instead of creating one: it is read, then
+   * converged to these args. Only read at create; later changes are ignored.
+   */
+  importId?: pulumi.Input<string | number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas (defaults applied in check)
+// ---------------------------------------------------------------------------------------------
+
+/** The platform's limits on names and descriptions of issue types and fields. */
+export const ISSUE_NAME_MAX = 255;
+export const ISSUE_DESCRIPTION_MAX = 1024;
+
+export const issueName = (label: string) =>
+  z
+    .string({ error: `${label} is required: a name such as "Bug"` })
+    .trim()
+    .min(1, `${label} must not be empty`)
+    .max(ISSUE_NAME_MAX, `${label} must be at most ${ISSUE_NAME_MAX} characters`);
+export const issueDescription = (label: string) =>
+  z
+    .string({ error: `${label} must be a string` })
+    .max(ISSUE_DESCRIPTION_MAX, `${label} must be at most ${ISSUE_DESCRIPTION_MAX} characters`)
+    .optional();
+export const issueColor = (label: string) =>
+  z.enum(ISSUE_COLORS, { error: `${label} must be one of ${ISSUE_COLORS.join(", ")}` });
+
+export const issueTypeInputs = z.object({
+  org: fields.name("org"),
+  name: issueName("name"),
+  description: issueDescription("description"),
+  color: issueColor("color").optional(),
+  isEnabled: z.boolean({ error: "isEnabled must be a boolean" }).default(true),
+  importId: fields.numericId("importId").optional(),
+});
+
+export type IssueTypeInputs = z.infer<typeof issueTypeInputs>;
+export type IssueTypeOutputs = IssueTypeInputs & {
+  /** The type's id in the organisation. */
+  issueTypeId: number;
+};
+
+// ---------------------------------------------------------------------------------------------
+// API <-> state
+// ---------------------------------------------------------------------------------------------
+
+function issueTypeOutputs(
+  who: { org: string; importId?: string | undefined },
+  api: ApiIssueType,
+): IssueTypeOutputs {
+  return compact({
+    org: who.org,
+    name: api.name,
+    description: api.description ?? undefined,
+    color: (api.color ?? undefined) as IssueColor | undefined,
+    isEnabled: api.is_enabled,
+    importId: who.importId,
+    issueTypeId: api.id,
+  });
+}
+
+/** The whole body: PUT keeps an omitted description or colour, so null clears one not wanted. */
+function writeBody(inputs: IssueTypeInputs) {
+  return {
+    name: inputs.name,
+    description: inputs.description ?? null,
+    color: inputs.color ?? null,
+    is_enabled: inputs.isEnabled,
+  };
+}
+
+function differs(api: ApiIssueType, inputs: IssueTypeInputs): boolean {
+  const body = writeBody(inputs);
+  return (
+    api.name !== body.name ||
+    (api.description ?? null) !== body.description ||
+    (api.color ?? null) !== body.color ||
+    api.is_enabled !== body.is_enabled
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replace-on-change
+// ---------------------------------------------------------------------------------------------
+
+export const issueTypeRules: FieldRules<IssueTypeInputs> = {
+  org: { replace: true },
+  name: {},
+  description: {},
+  color: {},
+  isEnabled: {},
+  importId: { createOnly: true },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Provider
+// ---------------------------------------------------------------------------------------------
+
+const KIND = "IssueType";
+const ID_FORMAT = ["org", "issueTypeId"] as const;
+
+const types = (c: HostingClient, org: string): ConfigCollection<ApiIssueType> => ({
+  kind: KIND,
+  org,
+  path: ROUTES.issueTypes.list.path({ org }),
+  list: () => c.paginate(ROUTES.issueTypes.list.path({ org }), { schema: apiIssueTypeSchema }),
+});
+
+/** PUT sends the whole desired state, so repeating it after an ambiguous failure is harmless. */
+async function put(c: HostingClient, org: string, id: number | string, inputs: IssueTypeInputs) {
+  const at = types(c, org);
+  const path = ROUTES.issueTypes.update.path({ org, issue_type_id: id });
+  try {
+    return (await writingTo(c, at, () => c.put(path, writeBody(inputs), { schema: apiIssueTypeSchema })))
+      .data;
+  } catch (e) {
+    throw collectionNotFound(e, at, "PUT");
+  }
+}
+
+export const issueTypeProvider = defineProvider<typeof issueTypeInputs, IssueTypeOutputs>(KIND, {
+  idFormat: ID_FORMAT,
+  inputs: issueTypeInputs,
+  rules: issueTypeRules,
+  comparable: lowerCased<IssueTypeInputs>("org"),
+  adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+
+  async create(inputs) {
+    const c = client();
+    const at = types(c, inputs.org);
+    const outputsOf = (api: ApiIssueType) => issueTypeOutputs(inputs, api);
+    if (inputs.importId === undefined) {
+      const made = await createOnce(c, at, inputs.name, async () => {
+        const path = ROUTES.issueTypes.create.path({ org: inputs.org });
+        return (await c.post(path, writeBody(inputs), { schema: apiIssueTypeSchema })).data;
+      });
+      return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
+    }
+    const existing = await adopted(c, at, inputs.importId);
+    const id = joinId(inputs.org, existing.id);
+    if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
+    try {
+      return { id, outs: outputsOf(await put(c, inputs.org, existing.id, inputs)) };
+    } catch (e) {
+      throw new PartialCreateError(id, outputsOf(existing), e);
+    }
+  },
+
+  async read(id, props) {
+    const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+    const found = await findInCollection(client(), types(client(), org), typeId);
+    if (!found) return {};
+    return { id, props: issueTypeOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
+  },
+
+  async update(id, _olds, news) {
+    const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+    return { outs: issueTypeOutputs(news, await put(client(), org, typeId, news)) };
+  },
+
+  async delete(id) {
+    const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+    const c = client();
+    await deleteIgnoringGone(() =>
+      writingTo(c, types(c, org), () =>
+        c.delete(ROUTES.issueTypes.delete.path({ org, issue_type_id: typeId })),
+      ),
+    );
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Resource
+// ---------------------------------------------------------------------------------------------
+
+const OUTPUTS = ["org", "name", "description", "color", "isEnabled", "importId", "issueTypeId"] as const;
+
+/**
+ * An issue type of an organisation (`/orgs/{org}/issue-types`). Needs an organisation owner's
+ * token: classic scope `admin:org`, or the fine-grained permission `issue_types` write. Refresh
+ * reads the organisation's list once per run for all its types. Example: `examples/organization/`.
+ */
+export class IssueType extends HostingResource {
+  constructor(name: string, args: IssueTypeArgs, opts?: pulumi.CustomResourceOptions) {
+    super(issueTypeProvider, name, args, OUTPUTS, opts);
+  }
+}
+
+export interface IssueType extends OutputsOf<IssueTypeOutputs> {}
