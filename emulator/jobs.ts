@@ -67,7 +67,10 @@ export function settleJobs(store: Store, now = Date.now()): void {
   if (jobs.length === 0) return;
   const due = jobs.filter((j) => Date.parse(j.dueAt) <= now);
   if (due.length === 0) return;
-  const ids = new Set(due.map((j) => j.id));
-  store.state.jobs = store.state.jobs.filter((j) => !ids.has(j.id));
-  for (const job of due) HANDLERS.get(job.kind)?.(store, job.data as Record<string, unknown>);
+  // One at a time, each dropped from the queue as it runs: the jobs due after it are still queued
+  // then, so a job can change their data (an organisation rename moves their repository).
+  for (const job of due) {
+    store.state.jobs = store.state.jobs.filter((j) => j.id !== job.id);
+    HANDLERS.get(job.kind)?.(store, job.data as Record<string, unknown>);
+  }
 }

@@ -149,6 +149,143 @@ const ORG_LOGIN_KEYS: Array<{ what: string; move: (store: Store, rename: Rename)
       delete keys[from];
     },
   },
+  {
+    what: "the fixture's git seeds (repository and upstream owner/name)",
+    move: (store, r) => {
+      for (const seed of store.state.fixture.git) {
+        const repo = movedPath(seed.repo, r);
+        if (repo) seed.repo = repo;
+        const upstream = seed.upstream && movedPath(seed.upstream, r);
+        if (upstream) seed.upstream = upstream;
+      }
+    },
+  },
+  {
+    what: "git repositories (keyed by owner/name) and their upstream",
+    move: (store, r) => {
+      const repos = store.state.gitRepos;
+      for (const [key, git] of Object.entries(store.raw.gitRepos)) {
+        const upstream = git.upstream && movedPath(git.upstream, r);
+        const moved = movedPath(key, r);
+        if (!moved && !upstream) continue;
+        const next = { ...git, ...(upstream ? { upstream } : {}) };
+        if (moved) delete repos[key];
+        repos[moved ?? key] = next;
+      }
+    },
+  },
+  {
+    what: "branches' owner/name",
+    move: (store, r) => {
+      for (const b of store.raw.branches) {
+        const repo = movedPath(b.repo, r);
+        if (repo) store.tracked("branches", b).repo = repo;
+      }
+    },
+  },
+  {
+    what: "branch redirects' owner/name",
+    move: (store, r) => {
+      for (const b of store.raw.branchRedirects) {
+        const repo = movedPath(b.repo, r);
+        if (repo) store.tracked("branchRedirects", b).repo = repo;
+      }
+    },
+  },
+  {
+    what: "statistics cache (keyed by owner/name)",
+    move: (store, r) => {
+      const cache = store.state.statisticsCache;
+      for (const [key, entry] of Object.entries(store.raw.statisticsCache)) {
+        const moved = movedPath(key, r);
+        if (!moved) continue;
+        delete cache[key];
+        cache[moved] = { ...entry };
+      }
+    },
+  },
+  {
+    what: "pending jobs' repository (branch renames, statistics computations)",
+    move: (store, r) => {
+      for (const job of store.raw.jobs) {
+        const repo = typeof job.data.repo === "string" ? movedPath(job.data.repo, r) : undefined;
+        if (repo) store.tracked("jobs", job).data = { ...job.data, repo };
+      }
+    },
+  },
+  {
+    what: "the fixture's teams, issues (and where they were transferred), pull requests, alerts and dependency graph",
+    move: (store, r) => {
+      const fixture = store.state.fixture;
+      for (const team of fixture.teams ?? []) if (isOrg(team.org, r)) team.org = r.to;
+      for (const issue of fixture.issues ?? []) {
+        const repo = movedPath(issue.repo, r);
+        if (repo) issue.repo = repo;
+        if (issue.transferredTo && isOrg(issue.transferredTo.owner, r)) issue.transferredTo.owner = r.to;
+      }
+      for (const seeded of [
+        ...(fixture.pullRequests ?? []),
+        ...(fixture.dependencyAlerts ?? []),
+        ...(fixture.dependencyGraph ?? []),
+      ]) {
+        const repo = movedPath(seeded.repo, r);
+        if (repo) seeded.repo = repo;
+      }
+    },
+  },
+  {
+    what: "pull requests' owner/name",
+    move: (store, r) => {
+      for (const pull of store.raw.pullRequests) {
+        const repo = movedPath(pull.repo, r);
+        if (repo) store.tracked("pullRequests", pull).repo = repo;
+      }
+    },
+  },
+  {
+    what: "dependency alerts' owner/name",
+    move: (store, r) => {
+      for (const alert of store.raw.dependencyAlerts) {
+        const repo = movedPath(alert.repo, r);
+        if (repo) store.tracked("dependencyAlerts", alert).repo = repo;
+      }
+    },
+  },
+  {
+    what: "dependency snapshots' owner/name",
+    move: (store, r) => {
+      for (const snapshot of store.raw.dependencySnapshots) {
+        const repo = movedPath(snapshot.repo, r);
+        if (repo) store.tracked("dependencySnapshots", snapshot).repo = repo;
+      }
+    },
+  },
+  {
+    what: "security managers' organisation (lower case)",
+    move: (store, r) => {
+      for (const m of store.raw.securityManagers) {
+        if (isOrg(m.org, r)) store.tracked("securityManagers", m).org = r.to.toLowerCase();
+      }
+    },
+  },
+  {
+    what: "organisation blocks' organisation",
+    move: (store, r) => {
+      for (const b of store.raw.orgBlocks) if (isOrg(b.org, r)) store.tracked("orgBlocks", b).org = r.to;
+    },
+  },
+  {
+    what: "issue types' organisation",
+    move: (store, r) => {
+      for (const t of store.raw.issueTypes) if (isOrg(t.org, r)) store.tracked("issueTypes", t).org = r.to;
+    },
+  },
+  {
+    what: "issue fields' organisation",
+    move: (store, r) => {
+      for (const f of store.raw.issueFields) if (isOrg(f.org, r)) store.tracked("issueFields", f).org = r.to;
+    },
+  },
 ];
 
 /** Whether `value` names the organisation being renamed (logins are case-insensitive). */

@@ -5,7 +5,7 @@
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../provider/client/routes";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
-import { type AccessRule, callerOf } from "../auth";
+import { type AccessRule, APP_TOKENS, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
 import {
   alertRepo,
@@ -36,7 +36,7 @@ const WRITE: AccessRule = {
 /** Classic tokens only (spec, Authentication 5), scope repo or security_events, version 2026-03-10. */
 const ENTERPRISE: AccessRule = {
   scopes: ["repo", "security_events"],
-  refuse: ["fine_grained", "app_installation"],
+  refuse: ["fine_grained", ...APP_TOKENS],
   apiVersion: API_VERSION_2026,
 };
 

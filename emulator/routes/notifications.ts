@@ -9,7 +9,7 @@
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../provider/client/routes";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
-import { type AccessRule, callerOf } from "../auth";
+import { type AccessRule, APP_TOKENS, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
 import { guard } from "../guard";
 import { invalidField, missingField, notFound, paginate, pathId, readBody } from "../http";
@@ -37,7 +37,7 @@ import { type StoredThread, timestamp } from "../store";
 
 const NOTIFICATIONS: AccessRule = {
   scopes: ["notifications", "repo"],
-  refuse: ["fine_grained", "app_installation"],
+  refuse: ["fine_grained", ...APP_TOKENS],
   apiVersion: API_VERSION_2026,
 };
 

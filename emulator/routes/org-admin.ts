@@ -5,7 +5,7 @@
  */
 import type { Hono } from "hono";
 import { ROUTES } from "../../provider/client/routes";
-import type { AccessRule } from "../auth";
+import { type AccessRule, APP_TOKENS } from "../auth";
 import type { ServerEnv } from "../context";
 import type { OrgRecord } from "../fixture";
 import { guard } from "../guard";
@@ -15,7 +15,7 @@ import { findOrg, findUser } from "../lookup";
 import { checkLogin, pendingRename, RENAME_JOB, RENAME_MESSAGE } from "../org-admin";
 import { orgSummary } from "../render";
 
-const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", "app_installation"] };
+const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", ...APP_TOKENS] };
 const RESOURCE = "Organization";
 
 export function orgAdminRoutes(app: Hono<ServerEnv>): void {

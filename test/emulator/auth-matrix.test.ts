@@ -365,10 +365,20 @@ const PRIVATE_REGISTRIES: Row[] = [
  * The signed-in user's keys (matrix, User permissions: GPG keys, Git SSH keys, SSH signing keys;
  * UAT only): the key scopes (read/write/admin of gpg_key, public_key, ssh_signing_key), which only
  * the site administrator holds, or the FG user permission; installation tokens refused. The
- * `/users/{username}/...` lists are public. Bodies hold keys no row or seed uses.
+ * `/users/{username}/...` lists are public. Bodies hold keys no row or seed uses. deploy-gate's user
+ * token holds the three user permissions and acts for octocat: it lists and adds octocat's keys, and
+ * the keys `seedWorld` made are admin's, so they are a 404 to it (`uatOnSeeded`).
  */
-const ownKeys = (ok: number): Expected =>
-  authenticated({ siteAdmin: ok, owner: 403, member: 403, noScopes: 403, fineGrained: ok, install: 403 });
+const ownKeys = (ok: number, uatOnSeeded = ok): Expected =>
+  authenticated({
+    siteAdmin: ok,
+    owner: 403,
+    member: 403,
+    noScopes: 403,
+    fineGrained: ok,
+    install: 403,
+    uat: uatOnSeeded,
+  });
 /** Its key is made (by `openpgp`, asynchronously) before the rows run. */
 const GPG_KEY_CREATE: Row = { route: "POST /user/gpg_keys", expect: ownKeys(201) };
 beforeAll(async () => {
@@ -377,13 +387,13 @@ beforeAll(async () => {
 const USER_KEYS: Row[] = [
   { route: "GET /user/gpg_keys", expect: ownKeys(200) },
   GPG_KEY_CREATE,
-  { route: "GET /user/gpg_keys/:gpg_key_id", expect: ownKeys(200) },
-  { route: "DELETE /user/gpg_keys/:gpg_key_id", expect: ownKeys(204) },
+  { route: "GET /user/gpg_keys/:gpg_key_id", expect: ownKeys(200, 404) },
+  { route: "DELETE /user/gpg_keys/:gpg_key_id", expect: ownKeys(204, 404) },
   { route: "GET /users/:username/gpg_keys", expect: publicRoute(200) },
   { route: "GET /user/keys", expect: ownKeys(200) },
   { route: "POST /user/keys", body: { title: "matrix", key: sshPublicKey() }, expect: ownKeys(201) },
-  { route: "GET /user/keys/:key_id", expect: ownKeys(200) },
-  { route: "DELETE /user/keys/:key_id", expect: ownKeys(204) },
+  { route: "GET /user/keys/:key_id", expect: ownKeys(200, 404) },
+  { route: "DELETE /user/keys/:key_id", expect: ownKeys(204, 404) },
   { route: "GET /users/:username/keys", expect: publicRoute(200) },
   { route: "GET /user/ssh_signing_keys", expect: ownKeys(200) },
   {
@@ -391,13 +401,14 @@ const USER_KEYS: Row[] = [
     body: { title: "matrix", key: sshPublicKey() },
     expect: ownKeys(201),
   },
-  { route: "GET /user/ssh_signing_keys/:ssh_signing_key_id", expect: ownKeys(200) },
-  { route: "DELETE /user/ssh_signing_keys/:ssh_signing_key_id", expect: ownKeys(204) },
+  { route: "GET /user/ssh_signing_keys/:ssh_signing_key_id", expect: ownKeys(200, 404) },
+  { route: "DELETE /user/ssh_signing_keys/:ssh_signing_key_id", expect: ownKeys(204, 404) },
 ];
 
 /**
  * Notifications (API version 2026-03-10): classic tokens only, scope notifications or repo
- * (Authentication 5-6); each caller sees their own threads, so admin's thread is a 404 to others.
+ * (Authentication 5-6), app tokens of both kinds refused; each caller sees their own threads, so
+ * admin's thread is a 404 to others.
  */
 const classicNotifications = (ok: number, others = ok): Expected =>
   authenticated({
@@ -407,6 +418,7 @@ const classicNotifications = (ok: number, others = ok): Expected =>
     noScopes: 403,
     fineGrained: 403,
     install: 403,
+    uat: 403,
   });
 const NOTIFICATIONS: Row[] = [
   { route: "GET /notifications", expect: classicNotifications(200) },
@@ -438,18 +450,19 @@ const STATISTICS: Row[] = [
 ];
 
 /**
- * Branches of acme-eng/api (`main`, its default branch). Reads: FG Contents read, public (the
- * installation has no Contents permission: the private repository is hidden from it). Writes:
+ * Branches of acme-eng/api (`main`, its default branch). Reads: FG Contents read, public (deploy-gate
+ * has no Contents permission: the private repository is hidden from its installation and from its
+ * user token alike). Writes:
  * `repo` (or `public_repo` on a public repository), FG Contents write, push access (octocat, a
  * member, pushes); renaming the default branch needs an admin (octocat gets 403). api is no fork,
  * so merge-upstream ends in a 422 for everyone allowed that far.
  */
 const BR = "/repos/:owner/:repo/branches";
 const branchWrite = (ok: number, member = ok): Expected =>
-  authenticated({ siteAdmin: ok, owner: ok, member, noScopes: 403, fineGrained: ok, install: 403 });
+  authenticated({ siteAdmin: ok, owner: ok, member, noScopes: 403, fineGrained: ok, install: 403, uat: 403 });
 const BRANCHES: Row[] = [
-  { route: `GET ${BR}`, expect: { ...privateRepoRead(200), install: 404 } },
-  { route: `GET ${BR}/:branch{.+}`, expect: { ...privateRepoRead(200), install: 404 } },
+  { route: `GET ${BR}`, expect: { ...privateRepoRead(200), install: 404, uat: 404 } },
+  { route: `GET ${BR}/:branch{.+}`, expect: { ...privateRepoRead(200), install: 404, uat: 404 } },
   { route: `POST ${BR}/:branch{.+}/rename`, body: { new_name: "matrix" }, expect: branchWrite(201, 403) },
   { route: "POST /repos/:owner/:repo/merge-upstream", body: { branch: "main" }, expect: branchWrite(422) },
   {
@@ -467,9 +480,19 @@ const BRANCHES: Row[] = [
  * refuses app and fine-grained tokens (Authentication 5) and serves any member of the enterprise
  * (octocat sees no alert: he owns no organisation). Issue field values and the review request list
  * are public reads of a private repository; requesting reviewers needs repo or Pull requests write.
+ * deploy-gate holds none of Contents, Dependabot alerts, Issues or Pull requests, for its
+ * installation nor for its user token; the enterprise list refuses both app token kinds.
  */
 const repoWrite = (ok: number): Expected =>
-  authenticated({ siteAdmin: ok, owner: ok, member: ok, noScopes: 403, fineGrained: ok, install: 403 });
+  authenticated({
+    siteAdmin: ok,
+    owner: ok,
+    member: ok,
+    noScopes: 403,
+    fineGrained: ok,
+    install: 403,
+    uat: 403,
+  });
 const SNAPSHOT = {
   version: 0,
   job: { id: "matrix", correlator: "matrix" },
@@ -490,6 +513,7 @@ const SECURITY: Row[] = [
       noScopes: 403,
       fineGrained: 403,
       install: 403,
+      uat: 403,
     }),
   },
   { route: `GET /orgs/:org/${DA}`, expect: { ...orgOwner(200), member: 403 } },
@@ -503,11 +527,11 @@ const SECURITY: Row[] = [
   // deploy-gate holds neither Issues nor Pull requests: the private repository stays hidden from it.
   {
     route: "GET /repos/:owner/:repo/issues/:issue_number/issue-field-values",
-    expect: { ...privateRepoRead(200), install: 404 },
+    expect: { ...privateRepoRead(200), install: 404, uat: 404 },
   },
   {
     route: "GET /repos/:owner/:repo/pulls/:pull_number/requested_reviewers",
-    expect: { ...privateRepoRead(200), install: 404 },
+    expect: { ...privateRepoRead(200), install: 404, uat: 404 },
   },
   {
     route: "POST /repos/:owner/:repo/pulls/:pull_number/requested_reviewers",

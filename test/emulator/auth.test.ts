@@ -423,6 +423,8 @@ describe("app user access tokens (UAT)", () => {
     for (const path of [
       "/enterprises/acme/actions/runner-groups",
       "/enterprises/acme/settings/billing/budgets",
+      "/enterprises/acme/depwatch/alerts",
+      "/notifications",
     ]) {
       const response = await call(sandbox.emulator, "GET", path, {
         token: UAT,
@@ -433,6 +435,11 @@ describe("app user access tokens (UAT)", () => {
     }
     const hooks = await call(sandbox.emulator, "GET", "/admin/hooks", { token: UAT });
     expect(hooks.status).toBe(404);
+    const rename = await call(sandbox.emulator, "PATCH", "/admin/organizations/acme-eng", {
+      token: UAT,
+      body: { login: "acme-renamed" },
+    });
+    expect(rename.status).toBe(404);
   });
 
   it("read what their user may read, as far as the app's permissions go", async () => {

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_RATE_LIMIT } from "../../emulator/rate-limits";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
 import {
+  APP_USER_TOKEN,
   type ApiResponse,
   type CallOptions,
   call,
@@ -467,7 +468,7 @@ describe("access", () => {
   });
 
   it("refuses fine-grained and app tokens, and classic tokens without notifications or repo", async () => {
-    for (const token of [TOKENS.fineGrained, TOKENS.install, TOKENS.noScopes]) {
+    for (const token of [TOKENS.fineGrained, TOKENS.install, APP_USER_TOKEN, TOKENS.noScopes]) {
       const response = await api("GET", "/notifications", { token });
       expect(response.status, token).toBe(403);
       expect(response.headers.get("x-accepted-oauth-scopes")).toBe("notifications, repo");

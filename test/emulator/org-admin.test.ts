@@ -142,8 +142,28 @@ describe("PATCH /admin/organizations/{org}", () => {
       headers: V2026,
       body: { read: false, last_read_at: "2026-01-31T00:00:00Z" },
     });
+    // And of the families keyed by owner/name or login besides: a dependency snapshot, a security
+    // manager, statistics compiled for the default branch. The fixture seeds the git data (branches,
+    // the legacy redirect, the fork acme-ops/infra of acme-eng/api), issues, pull request #7 and its
+    // team, alerts; `seedWorld` an organisation block, an issue type and an issue field.
+    const snapshot = await api("POST", "/repos/acme-eng/api/dependency-graph/snapshots", {
+      body: {
+        version: 0,
+        job: { id: "rename", correlator: "rename" },
+        sha: "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3",
+        ref: "refs/heads/main",
+        detector: { name: "rename", version: "1.0.0", url: "https://example.com/rename" },
+        scanned: "2026-01-10T09:00:00Z",
+      },
+    });
+    expect(snapshot.status, snapshot.text).toBe(201);
+    const manager = await control(sandbox.emulator, "PUT", "/orgs/acme-eng/security-managers/octocat");
+    expect(manager.status).toBe(204);
 
     await jobDelay(0);
+    expect((await api("GET", "/repos/acme-eng/api/stats/contributors")).status).toBe(202);
+    // The next request finishes the computation.
+    expect((await api("GET", "/repos/acme-eng/api/stats/contributors")).status).toBe(200);
     const response = await rename("acme-eng", "acme-core");
     expect(response.status, response.text).toBe(202);
     expect(response.body).toEqual({
@@ -200,10 +220,65 @@ describe("PATCH /admin/organizations/{org}", () => {
     expect(thread.body.repository.full_name).toBe("acme-core/api");
     expect(thread.body.subject.url).toBe(`${sandbox.emulator.url}/repos/acme-core/api/issues/1`);
 
-    const state = await stateOf(sandbox.emulator);
-    expect(JSON.stringify({ ...state, fixture: { ...state.fixture, notifications: [] } })).not.toMatch(
-      /acme-eng/i,
+    // Git data: branches, the earlier rename's redirect, statistics still compiled, the fork's upstream.
+    expect((await api("GET", "/repos/acme-core/api/branches/main")).body.name).toBe("main");
+    const legacy = await api("GET", "/repos/acme-core/api/branches/legacy", { redirect: "manual" });
+    expect(legacy.status).toBe(301);
+    expect(legacy.headers.get("location")).toBe(
+      `${sandbox.emulator.url}/repos/acme-core/api/branches/develop`,
     );
+    expect((await api("GET", "/repos/acme-core/api/stats/contributors")).status).toBe(200);
+    const sync = await api("POST", "/repos/acme-ops/infra/merge-upstream", { body: { branch: "main" } });
+    expect(sync.status, sync.text).toBe(200);
+    expect(sync.body.base_branch).toBe("acme-core:main");
+    // Security and review: the snapshot, alerts (octocat reads the organisation's as its security
+    // manager), issues (the transferred one sent to the new name), the pull request and its team.
+    const graph = await control(sandbox.emulator, "GET", "/repos/acme-core/api/dependency-graph");
+    expect(graph.body.snapshots.map((x: Json) => x.correlator)).toEqual(["rename"]);
+    const alerts = await api("GET", "/repos/acme-core/api/depwatch/alerts");
+    expect(alerts.body.map((a: Json) => a.number).sort()).toEqual([1, 2, 3]);
+    const managed = await api("GET", "/orgs/acme-core/depwatch/alerts", { token: TOKENS.member });
+    expect(managed.status, managed.text).toBe(200);
+    expect(managed.body.map((a: Json) => a.repository.full_name)).toContain("acme-core/api");
+    expect((await api("GET", "/repos/acme-core/api/issues/1/issue-field-values")).status).toBe(200);
+    const transferred = await api("GET", "/repos/acme-core/api/issues/2/issue-field-values", {
+      redirect: "manual",
+    });
+    expect(transferred.status).toBe(301);
+    expect(transferred.headers.get("location")).toBe(
+      `${sandbox.emulator.url}/repos/acme-core/web/issues/4/issue-field-values`,
+    );
+    const review = await api("POST", "/repos/acme-core/api/pulls/7/requested_reviewers", {
+      body: { team_reviewers: ["platform"] },
+    });
+    expect(review.status, review.text).toBe(201);
+    expect(review.body.requested_teams.map((t: Json) => t.slug)).toEqual(["platform"]);
+    // Organisation configuration.
+    expect((await api("GET", "/orgs/acme-core/blocks")).body.map((u: Json) => u.login)).toEqual(["hubot"]);
+    expect((await api("GET", "/orgs/acme-core/issue-types")).body.map((t: Json) => t.name)).toEqual(["Seed"]);
+    expect((await api("GET", "/orgs/acme-core/issue-fields")).body.map((f: Json) => f.name)).toEqual([
+      "Seed",
+    ]);
+
+    // Nothing in the state names the old login any more, the fixture's seeds included.
+    expect(JSON.stringify(await stateOf(sandbox.emulator))).not.toMatch(/acme-eng/i);
+  });
+
+  it("moves a branch rename queued while the organisation's rename was pending to the new name", async () => {
+    await jobDelay(200);
+    expect((await rename("acme-eng", "acme-core")).status).toBe(202);
+    // Queued after the organisation's rename, so done after it: under the new name.
+    const branch = await api("POST", "/repos/acme-eng/api/branches/develop/rename", {
+      body: { new_name: "next" },
+    });
+    expect(branch.status, branch.text).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const old = await api("GET", "/repos/acme-core/api/branches/develop", { redirect: "manual" });
+    expect(old.status).toBe(301);
+    expect(old.headers.get("location")).toBe(`${sandbox.emulator.url}/repos/acme-core/api/branches/next`);
+    const jobs = await control(sandbox.emulator, "GET", "/jobs");
+    expect(jobs.body.pending).toEqual([]);
+    expect(JSON.stringify(await stateOf(sandbox.emulator))).not.toMatch(/acme-eng/i);
   });
 
   it("keeps the old name while the rename is pending, and refuses a second rename meanwhile", async () => {

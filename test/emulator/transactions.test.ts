@@ -22,7 +22,9 @@ import {
   seedWorld,
   servedRoutes,
   TOKENS,
+  UNMODELLED_PARAMS,
   useSandbox,
+  type World,
 } from "./helpers";
 
 const sandbox = useSandbox();
@@ -224,48 +226,113 @@ describe("a hostile body", () => {
     nested(40),
   ];
 
-  it("never gets a 500 from any route, whatever the type of any field", async () => {
-    const world = await seedWorld(sandbox.emulator);
-    const routes = servedRoutes().filter((r) => /^(POST|PUT|PATCH) /.test(r));
-    const fields = [
-      "name",
-      "config",
-      "url",
-      "events",
-      "active",
-      "runners",
-      "visibility",
-      "selected_repository_ids",
-      "selected_organization_ids",
-      "selected_workflows",
-      "properties",
-      "budget_amount",
-      "budget_alerting",
-      "budget_scope",
-      "user",
-      "role",
-      "integration_id",
-      "registry_type",
-      "encrypted_value",
-      "key_id",
-    ];
-    const failures: string[] = [];
-    for (const route of routes) {
+  /**
+   * The fields of the families whose handlers read more than the common fields below, with a body
+   * that passes their checks of the other fields, so the hostile value reaches its own check.
+   */
+  const FAMILY_FIELDS: Array<{ route: RegExp; base?: Record<string, unknown>; fields: string[] }> = [
+    {
+      route: /^POST \/admin\/organizations$/,
+      base: { admin: "olivia" },
+      fields: ["login", "admin", "profile_name"],
+    },
+    { route: /^PATCH \/admin\/organizations\//, fields: ["login"] },
+    { route: /\/rename$/, fields: ["new_name"] },
+    { route: /\/merge-upstream$/, fields: ["branch"] },
+    {
+      route: /\/merges$/,
+      base: { base: "main", head: "develop" },
+      fields: ["base", "head", "commit_message"],
+    },
+    {
+      route: /\/dependency-graph\/snapshots$/,
+      base: {
+        version: 0,
+        job: { id: "hostile", correlator: "hostile" },
+        sha: "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3",
+        ref: "refs/heads/main",
+        detector: { name: "hostile", version: "1.0.0", url: "https://example.com/hostile" },
+        scanned: "2026-01-10T09:00:00Z",
+      },
+      fields: ["version", "job", "sha", "ref", "detector", "scanned", "manifests", "metadata"],
+    },
+    {
+      route: /\/depwatch\/alerts\//,
+      base: { state: "dismissed", dismissed_reason: "not_used" },
+      fields: ["state", "dismissed_reason", "dismissed_comment", "assignees"],
+    },
+    { route: /\/requested_reviewers$/, fields: ["reviewers", "team_reviewers"] },
+    { route: /\/issue-types/, base: { name: "Hostile" }, fields: ["is_enabled", "description", "color"] },
+    {
+      route: /\/issue-fields/,
+      base: { name: "Hostile", data_type: "single_select", options: [{ name: "One" }] },
+      fields: ["data_type", "description", "options"],
+    },
+    { route: /^PUT \/notifications$/, fields: ["last_read_at", "read"] },
+    { route: /^POST \/user\/(keys|ssh_signing_keys)$/, fields: ["title", "key"] },
+    { route: /^POST \/user\/gpg_keys$/, fields: ["armored_public_key"] },
+  ];
+
+  /** Fields the routes of many families read, sent to every route. */
+  const COMMON_FIELDS = [
+    "name",
+    "config",
+    "url",
+    "events",
+    "active",
+    "runners",
+    "visibility",
+    "selected_repository_ids",
+    "selected_organization_ids",
+    "selected_workflows",
+    "properties",
+    "budget_amount",
+    "budget_alerting",
+    "budget_scope",
+    "user",
+    "role",
+    "integration_id",
+    "registry_type",
+    "encrypted_value",
+    "key_id",
+  ];
+  let world: World;
+  const WRITES = servedRoutes().filter((r) => /^(POST|PUT|PATCH) /.test(r));
+
+  it("never gets a 500 from any route, whatever the type of any field: the world is seeded", async () => {
+    world = await seedWorld(sandbox.emulator);
+    expect(world.repoHook).toBeGreaterThan(0);
+  });
+
+  // One test per route, each with its own time: the routes share the seeded world, in order.
+  it.each(WRITES)(
+    "never gets a 500 from any route, whatever the type of any field: %s",
+    async (route) => {
       const [method, template] = route.split(" ") as [string, string];
-      const path = fillRoute(template, world);
-      for (const field of fields) {
+      const path = fillRoute(template, world, UNMODELLED_PARAMS);
+      const family = FAMILY_FIELDS.find((f) => f.route.test(route));
+      const fields = [...COMMON_FIELDS, ...(family?.fields ?? [])];
+      const failures: string[] = [];
+      sweep: for (const field of fields) {
         for (const value of odd) {
           const response = await call(sandbox.emulator, method, path, {
-            body: { [field]: value },
+            body: { ...family?.base, [field]: value },
             headers: requiredHeaders(route),
           });
-          if (response.status >= 500)
-            failures.push(`${route} {${field}: ${JSON.stringify(value).slice(0, 40)}}`);
+          // A route the sandbox does not model reads no body: its 501 names it, whatever the body.
+          if (
+            response.status === 501 &&
+            response.headers.get("x-sandbox-not-modelled") ===
+              route.replace(/:([a-z_]+)(\{[^}]*\})?/g, "{$1}")
+          )
+            break sweep;
+          if (response.status >= 500) failures.push(`{${field}: ${JSON.stringify(value).slice(0, 40)}}`);
         }
       }
-    }
-    expect(failures).toEqual([]);
-  }, 120_000);
+      expect(failures).toEqual([]);
+    },
+    60_000,
+  );
 });
 
 describe("a server killed with SIGKILL while it creates", () => {
