@@ -7,6 +7,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { declareBudgets } from "./examples/budgets/budgets";
 import { declareMemberships } from "./examples/memberships/memberships";
+import { declareOrganization } from "./examples/organization/organization";
 import { declarePrivateRegistries } from "./examples/private-registries/private-registries";
 import { declarePropertyValues } from "./examples/property-values/property-values";
 import { declareProtectionRules } from "./examples/protection-rules/protection-rules";
@@ -86,4 +87,13 @@ export const userKeys = declareUserKeys({
   sshKeyTitle: "demo laptop",
   signingKey: demoKey("demo-signing.pub"),
   signingKeyTitle: "demo signing",
+});
+
+// A new organisation of the installation (a site administrator's token), its issue types and
+// issue field, and a user it blocks.
+export const organization = declareOrganization({
+  login: "acme-platform",
+  admin: "olivia",
+  profileName: "ACME Platform",
+  blocked: "hubot",
 });

@@ -128,6 +128,15 @@ export const DIFFERENCES: readonly Difference[] = [
     why: "As for the list: the spec names BundlePricing, the description does not.",
   },
   {
+    method: "GET",
+    route: BUDGET,
+    status: 200,
+    kind: "schema",
+    at: "/budget_type",
+    what: "budget_type may be BundlePricing in a single budget.",
+    why: "As for the list: the spec names BundlePricing, the description does not.",
+  },
+  {
     method: "DELETE",
     route: BUDGET,
     status: 200,

@@ -49,6 +49,10 @@ const ARGS: Record<string, unknown> = {
   UserGpgKey: { armoredPublicKey: "-----BEGIN PGP PUBLIC KEY BLOCK-----", name: "k" },
   UserSshKey: { key: "ssh-ed25519 AAAA", title: "k" },
   UserSshSigningKey: { key: "ssh-ed25519 AAAB", title: "k" },
+  Organization: { login: "acme-new", admin: "admin" },
+  IssueType: { org: "acme-eng", name: "Bug", isEnabled: true },
+  IssueField: { org: "acme-eng", name: "Priority", dataType: "text" },
+  OrgBlock: { org: "acme-eng", username: "hubot" },
 };
 
 const TOKEN = "svcp_must_not_leak";

@@ -53,7 +53,7 @@ describe("POST /admin/organizations", () => {
       avatar_url: expect.stringMatching(/^http:\/\/.+\/avatars\/o\/103$/),
       description: "",
     });
-    expect((await api("GET", "/orgs/ACME-DATA")).body).toEqual(response.body);
+    expect((await api("GET", "/orgs/ACME-DATA")).body).toMatchObject(response.body);
     const membership = await api("GET", "/orgs/acme-data/memberships/olivia", { token: TOKENS.owner });
     expect(membership.status).toBe(200);
     expect(membership.body).toMatchObject({ state: "active", role: "admin" });
