@@ -303,9 +303,41 @@ export interface EmulatorState {
 
 /**
  * The shape of the stored state, fixture included. 2: the fixture gained billie, solo, release/eu
- * and repository property definitions, and the state the families that use them.
+ * and repository property definitions, and the state the families that use them. 3: the fixture
+ * gained git data, teams, issues, pull requests, dependency alerts and graph sources, user emails,
+ * notifications, the repository acme-eng/empty and the app user token `svcu_user`, and the state
+ * the families that use them; a file of schema 2 is upgraded when it is opened (`upgradeSchema2`).
  */
-export const STATE_SCHEMA = 2;
+export const STATE_SCHEMA = 3;
+
+/** The schema of the JSON state files earlier versions wrote, and of databases before schema 3. */
+const SCHEMA_2 = 2;
+
+/**
+ * The collections schema 3 added. A file of schema 2 holds none (a database reads them back empty):
+ * they start from `freshState` of the upgraded fixture, unless the file does hold records of one.
+ */
+const SCHEMA_3_COLLECTIONS = [
+  "gpgKeys",
+  "sshKeys",
+  "sshSigningKeys",
+  "notificationThreads",
+  "gitRepos",
+  "commits",
+  "branches",
+  "branchRedirects",
+  "statisticsCache",
+  "pullRequests",
+  "dependencyAlerts",
+  "dependencySnapshots",
+  "securityManagers",
+  "orgBlocks",
+  "issueTypes",
+  "issueFields",
+] as const satisfies ReadonlyArray<keyof EmulatorState>;
+
+/** A state as a data file holds it: of this schema or an earlier one, keys of later families absent. */
+type LoadedState = Omit<Partial<EmulatorState>, "schema"> & { schema?: unknown };
 
 /**
  * Runner group ids come from their own counter (`nextGroupId`), apart from the one hooks,
@@ -486,15 +518,25 @@ export class Store {
         this.journal = new Journal(freshState(fixture), STATE_LAYOUT);
         this.database.commit(this.journal.raw as unknown as Record<string, unknown>, everything());
       } else {
-        const loaded = this.database.load() as Partial<EmulatorState>;
-        if (loaded.schema !== STATE_SCHEMA || !loaded.fixture) {
+        const loaded = this.database.load() as LoadedState;
+        const schema = loaded.schema;
+        const stored = loaded.fixture;
+        if ((schema !== STATE_SCHEMA && schema !== SCHEMA_2) || !stored) {
           throw new DataFileError(
             where,
-            `holds sandbox state of schema ${loaded.schema}; expected ${STATE_SCHEMA}: delete it (or use another --data file) to start from the fixture`,
+            `holds sandbox state of schema ${schema}; expected ${STATE_SCHEMA} (or ${SCHEMA_2}, which is upgraded): delete it (or use another --data file) to start from the fixture`,
           );
         }
-        // Collections added within a schema (a new family's) start empty in a file written before them.
-        this.journal = new Journal({ ...freshState(loaded.fixture), ...loaded }, STATE_LAYOUT);
+        const state: Partial<EmulatorState> & { fixture: Fixture } =
+          schema === SCHEMA_2
+            ? upgradeSchema2({ ...loaded, fixture: stored })
+            : { ...loaded, schema: STATE_SCHEMA, fixture: stored };
+        // Collections added within a schema (a new family's) start empty in a file written before
+        // them; those of an upgrade start from the upgraded fixture.
+        this.journal = new Journal({ ...freshState(state.fixture), ...state }, STATE_LAYOUT);
+        // An upgraded file is written whole at once, so it is of the new schema from now on.
+        if (schema === SCHEMA_2)
+          this.database.commit(this.journal.raw as unknown as Record<string, unknown>, everything());
       }
     } catch (e) {
       this.database.close();
@@ -615,8 +657,9 @@ function removeStaleTemporaries(file: string): void {
 }
 
 /**
- * A JSON state file of schema 2 (what earlier versions wrote) becomes a database at the same path;
- * the JSON is kept beside it as `<file>.schema-2.json`. A file of another shape is refused, untouched.
+ * A JSON state file of schema 2 (what earlier versions wrote) becomes a database of schema 3
+ * (`upgradeSchema2`) at the same path; the JSON is kept beside it as `<file>.schema-2.json`. A file
+ * of another shape is refused, untouched.
  */
 function migrateJsonFile(file: string): void {
   let parsed: unknown;
@@ -629,15 +672,10 @@ function migrateJsonFile(file: string): void {
   if (!result.success) {
     const issue = result.error.issues[0];
     const where = issue?.path.length ? issue.path.join(".") : "the file";
-    throw new DataFileError(
-      file,
-      `is not sandbox state of schema ${STATE_SCHEMA}: ${where}: ${issue?.message}`,
-    );
+    throw new DataFileError(file, `is not sandbox state of schema ${SCHEMA_2}: ${where}: ${issue?.message}`);
   }
-  const state = {
-    ...freshState(result.data.fixture as unknown as Fixture),
-    ...(result.data as object),
-  } as EmulatorState;
+  const upgraded = upgradeSchema2(result.data as unknown as LoadedState & { fixture: Fixture });
+  const state = { ...freshState(upgraded.fixture), ...upgraded } as EmulatorState;
   // Ids are never handed out twice: the counters pass every id the file holds.
   const highest = (items: Array<{ id: number }>) => items.reduce((max, item) => Math.max(max, item.id), 0);
   state.nextId = Math.max(
@@ -676,7 +714,7 @@ const withId = z.looseObject({ id: z.number().int().nonnegative() });
 
 /** The shape of a schema-2 JSON state file, as far as the server relies on it. */
 const jsonState = z.looseObject({
-  schema: z.literal(STATE_SCHEMA),
+  schema: z.literal(SCHEMA_2),
   nextId: z.number().int().positive(),
   nextGroupId: z.number().int().positive().optional(),
   fixture: z.looseObject({
@@ -702,6 +740,67 @@ const jsonState = z.looseObject({
   privateRegistries: z.array(record).optional(),
   registryKeys: z.record(z.string(), record).optional(),
 });
+
+/**
+ * A state of schema 2 (a database, or a JSON file being migrated) brought to schema 3. Everything it
+ * holds is kept. Its fixture gains the keys it lacks, from the default fixture (git data, teams,
+ * issues, pull requests, alerts, graph sources, user emails, notifications), and the tokens, users
+ * and repositories of the default fixture it has none of by key (the token, the login, `owner/name`;
+ * case-insensitively) nor by id: a token only when its user (or, for an installation, its
+ * organisation) is in the fixture, a repository only when its owner organisation is. The
+ * collections it lacks, or holds empty among those of schema 3, then start from `freshState` of
+ * that fixture (the caller spreads it in).
+ */
+export function upgradeSchema2(
+  loaded: LoadedState & { fixture: Fixture },
+): Partial<EmulatorState> & { fixture: Fixture } {
+  const seed = defaultFixture();
+  const fixture = { ...loaded.fixture } as Fixture;
+  const filled = fixture as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(seed)) if (filled[key] === undefined) filled[key] = value;
+
+  const users = [...fixture.users];
+  const logins = new Set(users.map((u) => u.login.toLowerCase()));
+  const userIds = new Set(users.map((u) => u.id));
+  for (const user of seed.users) {
+    if (logins.has(user.login.toLowerCase()) || userIds.has(user.id)) continue;
+    users.push(user);
+    logins.add(user.login.toLowerCase());
+    userIds.add(user.id);
+  }
+  fixture.users = users;
+
+  const orgs = new Set(fixture.orgs.map((o) => o.login.toLowerCase()));
+  const repos = [...fixture.repos];
+  const paths = new Set(repos.map((r) => `${r.owner}/${r.name}`.toLowerCase()));
+  const repoIds = new Set(repos.map((r) => r.id));
+  for (const repo of seed.repos) {
+    const path = `${repo.owner}/${repo.name}`.toLowerCase();
+    if (paths.has(path) || repoIds.has(repo.id) || !orgs.has(repo.owner.toLowerCase())) continue;
+    repos.push(repo);
+    paths.add(path);
+    repoIds.add(repo.id);
+  }
+  fixture.repos = repos;
+
+  const tokens = { ...fixture.tokens };
+  for (const [token, record] of Object.entries(seed.tokens)) {
+    if (Object.hasOwn(tokens, token)) continue;
+    const holder = record.installationOrg
+      ? orgs.has(record.installationOrg.toLowerCase())
+      : logins.has(record.user.toLowerCase());
+    if (holder) tokens[token] = record;
+  }
+  fixture.tokens = tokens;
+
+  const upgraded: LoadedState = { ...loaded };
+  for (const key of SCHEMA_3_COLLECTIONS) {
+    const held = upgraded[key];
+    if (held === undefined || (Array.isArray(held) ? held.length === 0 : Object.keys(held).length === 0))
+      delete upgraded[key];
+  }
+  return { ...upgraded, schema: STATE_SCHEMA, fixture };
+}
 
 /** Timestamps as the platform writes them: ISO 8601, seconds precision, `Z`. */
 export function timestamp(date = new Date()): string {

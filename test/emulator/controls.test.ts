@@ -34,7 +34,7 @@ describe("health, state and reset", () => {
     const response = await control(sandbox.emulator, "GET", "/state");
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
-      schema: 2,
+      schema: 3,
       nextId: 1,
       repoHooks: [],
       globalHooks: [],

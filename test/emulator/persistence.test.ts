@@ -1,17 +1,29 @@
 /**
  * `startEmulator({ data })` keeps state in an SQLite file across restarts (emulator/store.ts,
  * emulator/database.ts): every request one transaction, nothing of a failed one applied, ids never
- * handed out twice; a JSON state file of schema 2 is migrated; a file that is no store is refused,
- * untouched. Without `data` nothing is written.
+ * handed out twice; a JSON state file of schema 2 is migrated; a database of schema 2 (written
+ * before the git, key, notification and security families) is upgraded with their seed; a file that
+ * is no store is refused, untouched. Without `data` nothing is written.
  */
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { defaultFixture, type Fixture } from "../../emulator/fixture";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
-import { freshState } from "../../emulator/store";
-import { call, control, createGlobalHook, createRepoHook, type Json, MASK } from "./helpers";
+import { type EmulatorState, freshState, STATE_SCHEMA } from "../../emulator/store";
+import { API_VERSION_2026 } from "../../provider/client/schemas";
+import {
+  APP_USER_TOKEN,
+  call,
+  control,
+  createGlobalHook,
+  createRepoHook,
+  type Json,
+  MASK,
+  TOKENS,
+} from "./helpers";
 
 const HOOKS = "/repos/acme-eng/api/hooks";
 let dir: string;
@@ -38,6 +50,88 @@ function storedRows(collection: string): Json[] {
         value: string;
       }>
     ).map((r) => JSON.parse(r.value));
+  } finally {
+    db.close();
+  }
+}
+
+/** The fixture keys, tokens and repositories the sandbox gained with schema 3. */
+const SCHEMA_3_FIXTURE_KEYS = [
+  "teams",
+  "issues",
+  "pullRequests",
+  "dependencyAlerts",
+  "dependencyGraph",
+  "git",
+  "userEmails",
+  "notifications",
+] as const;
+/** The state collections the sandbox gained with schema 3 (rows, then maps). */
+const SCHEMA_3_ROWS = [
+  "gpgKeys",
+  "sshKeys",
+  "sshSigningKeys",
+  "notificationThreads",
+  "commits",
+  "branches",
+  "branchRedirects",
+  "pullRequests",
+  "dependencyAlerts",
+  "dependencySnapshots",
+  "securityManagers",
+  "orgBlocks",
+  "issueTypes",
+  "issueFields",
+];
+const SCHEMA_3_MAPS = ["gitRepos", "statisticsCache"];
+
+type Schema2State = Omit<Partial<EmulatorState>, "schema"> & { schema: number };
+
+/**
+ * A fixture as a file of schema 2 holds it: none of the keys above, no app user token, no
+ * `acme-eng/empty`; and, as a file may, its own changes: olivia renamed, a token of its own, mona
+ * gone (the upgrade adds users the file lacks; it keeps everything the file has).
+ */
+function schema2Fixture(): Fixture {
+  const fixture = defaultFixture() as unknown as Record<string, unknown> & Fixture;
+  for (const key of SCHEMA_3_FIXTURE_KEYS) delete fixture[key];
+  delete fixture.tokens.svcu_user;
+  fixture.repos = fixture.repos.filter((r) => r.name !== "empty");
+  fixture.users = fixture.users
+    .filter((u) => u.login !== "mona")
+    .map((u) => (u.login === "olivia" ? { ...u, name: "Olivia Old" } : u));
+  fixture.tokens.svcp_kept = { kind: "classic", user: "olivia", scopes: ["read:org"], permissions: {} };
+  return fixture;
+}
+
+/** Checks what an upgrade of a schema-2 file gives: everything it had, and the new seed facts. */
+async function expectUpgraded(emulator: RunningEmulator): Promise<void> {
+  expect(emulator.store.state.schema).toBe(STATE_SCHEMA);
+  // Kept: the file's own users and tokens, as they were.
+  const olivia = await call(emulator, "GET", "/user", { token: "svcp_kept" });
+  expect(olivia.body).toMatchObject({ login: "olivia", name: "Olivia Old" });
+  // Added: what it lacked, by key.
+  expect(emulator.store.state.fixture.users.map((u) => u.login)).toContain("mona");
+  expect((await call(emulator, "GET", "/user", { token: APP_USER_TOKEN })).body.login).toBe("octocat");
+  expect((await call(emulator, "GET", "/repos/acme-eng/empty")).status).toBe(200);
+  // The new families start from the upgraded fixture's seed.
+  const branch = await call(emulator, "GET", "/repos/acme-eng/api/branches/main");
+  expect(branch.status).toBe(200);
+  const alerts = await call(emulator, "GET", "/repos/acme-eng/api/depwatch/alerts");
+  expect(alerts.body.map((a: Json) => a.number).sort()).toEqual([1, 2, 3]);
+  const threads = await call(emulator, "GET", "/notifications?all=true", {
+    headers: { "x-service-api-version": API_VERSION_2026 },
+  });
+  expect(threads.body.map((t: Json) => t.id).sort()).toEqual(["1", "2", "3"]);
+  expect((await call(emulator, "GET", "/repos/acme-eng/api/pulls/7/requested_reviewers")).status).toBe(200);
+}
+
+/** A document of the (closed) data file. */
+function storedDocument(name: string): unknown {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const row = db.prepare("SELECT value FROM documents WHERE name = ?").get(name) as { value: string };
+    return JSON.parse(row.value);
   } finally {
     db.close();
   }
@@ -184,10 +278,17 @@ describe("a JSON state file of schema 2", () => {
     return text;
   }
 
+  /** A state as a schema-2 JSON file holds it. */
+  function schema2State(): Schema2State {
+    const state: Schema2State = { ...freshState(schema2Fixture()), schema: 2 };
+    for (const key of [...SCHEMA_3_ROWS, ...SCHEMA_3_MAPS]) delete state[key as keyof Schema2State];
+    return state;
+  }
+
   it("is migrated on first open, kept beside it, and its ids are never handed out again", async () => {
-    const state = freshState();
+    const state = schema2State();
     state.nextId = 3;
-    state.repoHooks.push({
+    state.repoHooks?.push({
       id: 7,
       repo: "acme-eng/api",
       active: true,
@@ -205,13 +306,15 @@ describe("a JSON state file of schema 2", () => {
     const next = await createRepoHook(emulator, { config: { url: "https://example.com/new" } });
     expect(next.id).toBe(8);
     expect(fs.readFileSync(`${file}.schema-2.json`, "utf8")).toBe(text);
+    await expectUpgraded(emulator);
   });
 
   it.each([
     ["null", "null", /is not sandbox state of schema 2/],
-    ["a hook map instead of a list", { ...freshState(), repoHooks: {} }, /repoHooks/],
-    ["a counter that is not a number", { ...freshState(), nextId: "x" }, /nextId/],
+    ["a hook map instead of a list", { ...freshState(), schema: 2, repoHooks: {} }, /repoHooks/],
+    ["a counter that is not a number", { ...freshState(), schema: 2, nextId: "x" }, /nextId/],
     ["another schema", { schema: 99 }, /schema/],
+    ["a file of the current schema (no version wrote JSON of it)", { ...freshState() }, /schema 2: schema/],
     ["half a file", "{ half a file", /is not valid JSON/],
   ])("refuses %s, naming the file, and leaves it untouched", async (_, content, problem) => {
     const text = writeJson(content);
@@ -224,6 +327,77 @@ describe("a JSON state file of schema 2", () => {
     expect(error?.message).not.toMatch(/\n/);
     expect(fs.readFileSync(file, "utf8")).toBe(text);
     expect(fs.readdirSync(join(file, ".."))).toEqual(["sandbox.db"]);
+  });
+});
+
+describe("a database of schema 2", () => {
+  /**
+   * Makes the data file a version before schema 3 would have written: a server writes it with a
+   * hook, then the schema, the fixture and the collections of schema 3 are put back as they were.
+   */
+  async function writeSchema2Database(): Promise<number> {
+    const first = await start(file);
+    const hook = await createRepoHook(first, { config: { url: "https://example.com/schema-2" } });
+    await stop(first);
+    const db = new DatabaseSync(file);
+    try {
+      const put = db.prepare("UPDATE documents SET value = ? WHERE name = ?");
+      put.run("2", "schema");
+      put.run(JSON.stringify(schema2Fixture()), "fixture");
+      for (const collection of SCHEMA_3_ROWS)
+        db.prepare("DELETE FROM rows WHERE collection = ?").run(collection);
+      for (const collection of SCHEMA_3_MAPS)
+        db.prepare("DELETE FROM entries WHERE collection = ?").run(collection);
+    } finally {
+      db.close();
+    }
+    return hook.id;
+  }
+
+  it("is upgraded on open: everything it holds kept, the new fixture facts and collections added", async () => {
+    const hookId = await writeSchema2Database();
+    const emulator = await start(file);
+    expect((await call(emulator, "GET", HOOKS)).body.map((h: Json) => h.id)).toEqual([hookId]);
+    await expectUpgraded(emulator);
+    const next = await createRepoHook(emulator, { config: { url: "https://example.com/after" } });
+    expect(next.id).toBeGreaterThan(hookId);
+    const head = (await call(emulator, "GET", "/repos/acme-eng/api/branches/main")).body.commit.sha;
+    await stop(emulator);
+
+    // Written whole as schema 3 at once: a restart reads it as it is, the seeded git data included.
+    expect(storedDocument("schema")).toBe(STATE_SCHEMA);
+    expect(storedRows("commits").length).toBeGreaterThan(0);
+    const again = await start(file);
+    expect((await call(again, "GET", "/repos/acme-eng/api/branches/main")).body.commit.sha).toBe(head);
+    expect((await call(again, "GET", "/user", { token: "svcp_kept" })).body.name).toBe("Olivia Old");
+    expect((await call(again, "GET", HOOKS)).body.map((h: Json) => h.id)).toEqual([hookId, next.id]);
+  });
+
+  it("keeps the users and tokens it has as they are; a user whose id is taken, and their tokens, are not added", async () => {
+    await writeSchema2Database();
+    const db = new DatabaseSync(file);
+    try {
+      const fixture = schema2Fixture();
+      // The file's user 3 is not octocat: octocat (id 3) cannot be added, nor his app user token.
+      fixture.users = fixture.users.map((u) => (u.login === "octocat" ? { ...u, login: "octo-old" } : u));
+      fixture.tokens.svcp_member = { kind: "classic", user: "olivia", scopes: [], permissions: {} };
+      db.prepare("UPDATE documents SET value = ? WHERE name = 'fixture'").run(JSON.stringify(fixture));
+    } finally {
+      db.close();
+    }
+    const emulator = await start(file);
+    const logins = emulator.store.state.fixture.users.map((u) => u.login);
+    expect(logins).toContain("octo-old");
+    expect(logins).not.toContain("octocat");
+    expect(logins).toContain("mona");
+    expect(emulator.store.state.fixture.tokens.svcp_member).toEqual({
+      kind: "classic",
+      user: "olivia",
+      scopes: [],
+      permissions: {},
+    });
+    expect((await call(emulator, "GET", "/user", { token: TOKENS.member })).body.login).toBe("olivia");
+    expect((await call(emulator, "GET", "/user", { token: APP_USER_TOKEN })).status).toBe(401);
   });
 });
 
