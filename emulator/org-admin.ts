@@ -8,7 +8,7 @@ import type { OrgRecord } from "./fixture";
 import { type ErrorItem, validationFailed } from "./http";
 import { pendingJobs, registerJob } from "./jobs";
 import { findOrg, findUser } from "./lookup";
-import type { Store } from "./store";
+import type { RowOf, RowsKey, Store } from "./store";
 
 export const RENAME_JOB = "orgs.rename";
 
@@ -25,12 +25,49 @@ export interface Rename {
   to: string;
 }
 
+interface LoginKey {
+  what: string;
+  move: (store: Store, rename: Rename) => void;
+}
+
+/** The string fields of a collection's records. */
+type TextField<K extends RowsKey> = {
+  [F in keyof RowOf<K>]: RowOf<K>[F] extends string ? F : never;
+}[keyof RowOf<K>] &
+  string;
+
+/** Records of `collection` whose `field` is the organisation's login: moved to the new login. */
+function orgLoginsOf<K extends RowsKey>(collection: K, field: TextField<K>, what: string): LoginKey {
+  return {
+    what,
+    move: (store, r) => {
+      for (const row of store.raw[collection] as ReadonlyArray<Readonly<RowOf<K>>>) {
+        const value = row[field] as string;
+        if (isOrg(value, r)) (store.tracked(collection, row)[field] as string) = r.to;
+      }
+    },
+  };
+}
+
+/** Records of `collection` whose `field` is an `owner/name` of the organisation: moved with it. */
+function repoPathsOf<K extends RowsKey>(collection: K, field: TextField<K>, what: string): LoginKey {
+  return {
+    what,
+    move: (store, r) => {
+      for (const row of store.raw[collection] as ReadonlyArray<Readonly<RowOf<K>>>) {
+        const moved = movedPath(row[field] as string, r);
+        if (moved) (store.tracked(collection, row)[field] as string) = moved;
+      }
+    },
+  };
+}
+
 /**
  * Every place the state holds an organisation's login, each moved from `from` to `to` by a rename.
  * A family that stores an organisation's login (alone, or in an `owner/name` key) adds its entry
  * here: what is not listed stays under the old name and is lost to the organisation.
  */
-const ORG_LOGIN_KEYS: Array<{ what: string; move: (store: Store, rename: Rename) => void }> = [
+const ORG_LOGIN_KEYS: LoginKey[] = [
   {
     what: "organisations' login",
     move: (store, r) => {
@@ -67,12 +104,7 @@ const ORG_LOGIN_KEYS: Array<{ what: string; move: (store: Store, rename: Rename)
       }
     },
   },
-  {
-    what: "invitations' organisation",
-    move: (store, r) => {
-      for (const i of store.raw.invitations) if (isOrg(i.org, r)) store.tracked("invitations", i).org = r.to;
-    },
-  },
+  orgLoginsOf("invitations", "org", "invitations' organisation"),
   {
     what: "repository webhooks' owner/name",
     move: (store, r) => {
@@ -90,32 +122,9 @@ const ORG_LOGIN_KEYS: Array<{ what: string; move: (store: Store, rename: Rename)
       }
     },
   },
-  {
-    what: "protection rules' owner/name",
-    move: (store, r) => {
-      for (const rule of store.raw.protectionRules) {
-        const repo = movedPath(rule.repo, r);
-        if (repo) store.tracked("protectionRules", rule).repo = repo;
-      }
-    },
-  },
-  {
-    what: "organisation property values' target",
-    move: (store, r) => {
-      for (const v of store.raw.orgPropertyValues) {
-        if (isOrg(v.target, r)) store.tracked("orgPropertyValues", v).target = r.to;
-      }
-    },
-  },
-  {
-    what: "repository property values' owner/name",
-    move: (store, r) => {
-      for (const v of store.raw.repoPropertyValues) {
-        const target = movedPath(v.target, r);
-        if (target) store.tracked("repoPropertyValues", v).target = target;
-      }
-    },
-  },
+  repoPathsOf("protectionRules", "repo", "protection rules' owner/name"),
+  orgLoginsOf("orgPropertyValues", "target", "organisation property values' target"),
+  repoPathsOf("repoPropertyValues", "target", "repository property values' owner/name"),
   {
     what: "budgets' entity name (organisation and repository scopes)",
     move: (store, r) => {
@@ -130,13 +139,7 @@ const ORG_LOGIN_KEYS: Array<{ what: string; move: (store: Store, rename: Rename)
       }
     },
   },
-  {
-    what: "private registries' organisation",
-    move: (store, r) => {
-      for (const p of store.raw.privateRegistries)
-        if (isOrg(p.org, r)) store.tracked("privateRegistries", p).org = r.to;
-    },
-  },
+  orgLoginsOf("privateRegistries", "org", "private registries' organisation"),
   {
     what: "private registry key pairs (keyed by lower-case login)",
     move: (store, r) => {
@@ -174,24 +177,8 @@ const ORG_LOGIN_KEYS: Array<{ what: string; move: (store: Store, rename: Rename)
       }
     },
   },
-  {
-    what: "branches' owner/name",
-    move: (store, r) => {
-      for (const b of store.raw.branches) {
-        const repo = movedPath(b.repo, r);
-        if (repo) store.tracked("branches", b).repo = repo;
-      }
-    },
-  },
-  {
-    what: "branch redirects' owner/name",
-    move: (store, r) => {
-      for (const b of store.raw.branchRedirects) {
-        const repo = movedPath(b.repo, r);
-        if (repo) store.tracked("branchRedirects", b).repo = repo;
-      }
-    },
-  },
+  repoPathsOf("branches", "repo", "branches' owner/name"),
+  repoPathsOf("branchRedirects", "repo", "branch redirects' owner/name"),
   {
     what: "statistics cache (keyed by owner/name)",
     move: (store, r) => {
@@ -233,33 +220,9 @@ const ORG_LOGIN_KEYS: Array<{ what: string; move: (store: Store, rename: Rename)
       }
     },
   },
-  {
-    what: "pull requests' owner/name",
-    move: (store, r) => {
-      for (const pull of store.raw.pullRequests) {
-        const repo = movedPath(pull.repo, r);
-        if (repo) store.tracked("pullRequests", pull).repo = repo;
-      }
-    },
-  },
-  {
-    what: "dependency alerts' owner/name",
-    move: (store, r) => {
-      for (const alert of store.raw.dependencyAlerts) {
-        const repo = movedPath(alert.repo, r);
-        if (repo) store.tracked("dependencyAlerts", alert).repo = repo;
-      }
-    },
-  },
-  {
-    what: "dependency snapshots' owner/name",
-    move: (store, r) => {
-      for (const snapshot of store.raw.dependencySnapshots) {
-        const repo = movedPath(snapshot.repo, r);
-        if (repo) store.tracked("dependencySnapshots", snapshot).repo = repo;
-      }
-    },
-  },
+  repoPathsOf("pullRequests", "repo", "pull requests' owner/name"),
+  repoPathsOf("dependencyAlerts", "repo", "dependency alerts' owner/name"),
+  repoPathsOf("dependencySnapshots", "repo", "dependency snapshots' owner/name"),
   {
     what: "security managers' organisation (lower case)",
     move: (store, r) => {
@@ -268,24 +231,9 @@ const ORG_LOGIN_KEYS: Array<{ what: string; move: (store: Store, rename: Rename)
       }
     },
   },
-  {
-    what: "organisation blocks' organisation",
-    move: (store, r) => {
-      for (const b of store.raw.orgBlocks) if (isOrg(b.org, r)) store.tracked("orgBlocks", b).org = r.to;
-    },
-  },
-  {
-    what: "issue types' organisation",
-    move: (store, r) => {
-      for (const t of store.raw.issueTypes) if (isOrg(t.org, r)) store.tracked("issueTypes", t).org = r.to;
-    },
-  },
-  {
-    what: "issue fields' organisation",
-    move: (store, r) => {
-      for (const f of store.raw.issueFields) if (isOrg(f.org, r)) store.tracked("issueFields", f).org = r.to;
-    },
-  },
+  orgLoginsOf("orgBlocks", "org", "organisation blocks' organisation"),
+  orgLoginsOf("issueTypes", "org", "issue types' organisation"),
+  orgLoginsOf("issueFields", "org", "issue fields' organisation"),
 ];
 
 /** Whether `value` names the organisation being renamed (logins are case-insensitive). */

@@ -418,14 +418,14 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
 }
 
 /** The keys of the state kept as `rows`, and their records. */
-type RowsKey = {
+export type RowsKey = {
   [K in keyof EmulatorState]: EmulatorState[K] extends Array<infer U>
     ? U extends object
       ? K
       : never
     : never;
 }[keyof EmulatorState];
-type RowOf<K extends RowsKey> = EmulatorState[K] extends Array<infer U> ? U : never;
+export type RowOf<K extends RowsKey> = EmulatorState[K] extends Array<infer U> ? U : never;
 
 /** The state as `Store.raw` shows it: records read-only. */
 export type RawState = {
