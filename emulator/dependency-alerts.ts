@@ -20,8 +20,7 @@ import {
 } from "./http";
 import { findOrg, findRepo, findUser, repoKey } from "./lookup";
 import { activeMember } from "./memberships";
-import { nodeId, userSummary } from "./render";
-import { simpleRepository } from "./repo-objects";
+import { nodeId, simpleRepository, userSummary } from "./render";
 import {
   AGENT_LOGIN,
   type AlertSeverity,

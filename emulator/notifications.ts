@@ -12,11 +12,10 @@
  */
 import type { Context } from "hono";
 import type { ServerEnv } from "./context";
-import type { OrgRecord, RepoRecord } from "./fixture";
 import { apiRoot, invalidField } from "./http";
 import { pendingJobs, registerJob } from "./jobs";
 import { findOrg } from "./lookup";
-import { nodeId } from "./render";
+import { simpleRepository } from "./render";
 import { type EmulatorState, type Store, type StoredThread, timestamp } from "./store";
 
 /** The reasons the spec lists (the two whose names it cuts off are left out). */
@@ -210,7 +209,7 @@ export function renderThread(
   const repo = state.fixture.repos.find((r) => r.id === thread.repoId);
   const org = repo && findOrg(state, repo.owner);
   if (!repo || !org) return undefined;
-  const repository = minimalRepository(c, repo, org);
+  const repository = simpleRepository(c, repo, org);
   const subjectUrl = `${repository.url}/${thread.subject.path}`;
   const url = `${apiRoot(c)}/notifications/threads/${thread.id}`;
   return {
@@ -228,88 +227,5 @@ export function renderThread(
     last_read_at: thread.lastReadAt,
     url,
     subscription_url: `${url}/subscription`,
-  };
-}
-
-/**
- * The repository object embedded in a thread: the spec names its fields only in part ("a large
- * set of _url fields plus id, node_id, name, full_name, owner, private, html_url, description,
- * fork, url"); these are the fields the platform's description requires of a minimal repository.
- */
-export function minimalRepository(
-  c: Context<ServerEnv>,
-  repo: RepoRecord,
-  org: OrgRecord,
-): Record<string, unknown> & { url: string } {
-  const origin = new URL(c.req.url).origin;
-  const root = apiRoot(c);
-  const url = `${root}/repos/${repo.owner}/${repo.name}`;
-  const ownerUrl = `${root}/users/${org.login}`;
-  return {
-    id: repo.id,
-    node_id: nodeId("Repository", repo.id),
-    name: repo.name,
-    full_name: `${repo.owner}/${repo.name}`,
-    owner: {
-      login: org.login,
-      id: org.id,
-      node_id: nodeId("Organization", org.id),
-      avatar_url: `${origin}/avatars/o/${org.id}`,
-      avatar_provider_id: "",
-      url: ownerUrl,
-      html_url: `${origin}/${org.login}`,
-      followers_url: `${ownerUrl}/followers`,
-      following_url: `${ownerUrl}/following{/other_user}`,
-      gists_url: `${ownerUrl}/gists{/gist_id}`,
-      starred_url: `${ownerUrl}/starred{/owner}{/repo}`,
-      subscriptions_url: `${ownerUrl}/subscriptions`,
-      organizations_url: `${ownerUrl}/orgs`,
-      repos_url: `${ownerUrl}/repos`,
-      events_url: `${ownerUrl}/events{/privacy}`,
-      received_events_url: `${ownerUrl}/received_events`,
-      type: "Organization",
-      site_admin: false,
-    },
-    private: repo.private,
-    html_url: `${origin}/${repo.owner}/${repo.name}`,
-    description: null,
-    fork: false,
-    url,
-    archive_url: `${url}/{archive_format}{/ref}`,
-    assignees_url: `${url}/assignees{/user}`,
-    blobs_url: `${url}/git/blobs{/sha}`,
-    branches_url: `${url}/branches{/branch}`,
-    collaborators_url: `${url}/collaborators{/collaborator}`,
-    comments_url: `${url}/comments{/number}`,
-    commits_url: `${url}/commits{/sha}`,
-    compare_url: `${url}/compare/{base}...{head}`,
-    contents_url: `${url}/contents/{+path}`,
-    contributors_url: `${url}/contributors`,
-    deployments_url: `${url}/deployments`,
-    downloads_url: `${url}/downloads`,
-    events_url: `${url}/events`,
-    forks_url: `${url}/forks`,
-    git_commits_url: `${url}/git/commits{/sha}`,
-    git_refs_url: `${url}/git/refs{/sha}`,
-    git_tags_url: `${url}/git/tags{/sha}`,
-    hooks_url: `${url}/hooks`,
-    issue_comment_url: `${url}/issues/comments{/number}`,
-    issue_events_url: `${url}/issues/events{/number}`,
-    issues_url: `${url}/issues{/number}`,
-    keys_url: `${url}/keys{/key_id}`,
-    labels_url: `${url}/labels{/name}`,
-    languages_url: `${url}/languages`,
-    merges_url: `${url}/merges`,
-    milestones_url: `${url}/milestones{/number}`,
-    notifications_url: `${url}/notifications{?since,all,participating}`,
-    pulls_url: `${url}/pulls{/number}`,
-    releases_url: `${url}/releases{/id}`,
-    stargazers_url: `${url}/stargazers`,
-    statuses_url: `${url}/statuses/{sha}`,
-    subscribers_url: `${url}/subscribers`,
-    subscription_url: `${url}/subscription`,
-    tags_url: `${url}/tags`,
-    teams_url: `${url}/teams`,
-    trees_url: `${url}/git/trees{/sha}`,
   };
 }

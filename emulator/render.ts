@@ -13,15 +13,27 @@ export function nodeId(type: string, id: number): string {
 }
 
 export function userSummary(c: Context<ServerEnv>, user: UserRecord): Record<string, unknown> {
-  const url = `${apiRoot(c)}/users/${user.login}`;
+  return account(c, { login: user.login, id: user.id, type: "User", siteAdmin: user.siteAdmin });
+}
+
+/**
+ * An account as the platform shows one (the user summary): a user, or an organisation where an
+ * account stands (a repository's owner).
+ */
+function account(
+  c: Context<ServerEnv>,
+  who: { login: string; id: number; type: "User" | "Organization"; siteAdmin: boolean },
+): Record<string, unknown> {
+  const origin = new URL(c.req.url).origin;
+  const url = `${apiRoot(c)}/users/${who.login}`;
   return {
-    login: user.login,
-    id: user.id,
-    node_id: nodeId("User", user.id),
-    avatar_url: `${new URL(c.req.url).origin}/avatars/u/${user.id}`,
+    login: who.login,
+    id: who.id,
+    node_id: nodeId(who.type, who.id),
+    avatar_url: `${origin}/avatars/${who.type === "User" ? "u" : "o"}/${who.id}`,
     avatar_provider_id: "",
     url,
-    html_url: `${new URL(c.req.url).origin}/${user.login}`,
+    html_url: `${origin}/${who.login}`,
     followers_url: `${url}/followers`,
     following_url: `${url}/following{/other_user}`,
     gists_url: `${url}/gists{/gist_id}`,
@@ -31,8 +43,8 @@ export function userSummary(c: Context<ServerEnv>, user: UserRecord): Record<str
     repos_url: `${url}/repos`,
     events_url: `${url}/events{/privacy}`,
     received_events_url: `${url}/received_events`,
-    type: "User",
-    site_admin: user.siteAdmin,
+    type: who.type,
+    site_admin: who.siteAdmin,
   };
 }
 
@@ -65,38 +77,19 @@ export const FIXTURE_CREATED_AT = "2026-01-01T00:00:00Z";
  * fields, with the organisation's identity and `type: "Organization"`.
  */
 export function orgAsAccount(c: Context<ServerEnv>, org: OrgRecord): Record<string, unknown> {
-  const url = `${apiRoot(c)}/users/${org.login}`;
-  return {
-    login: org.login,
-    id: org.id,
-    node_id: nodeId("Organization", org.id),
-    avatar_url: `${new URL(c.req.url).origin}/avatars/o/${org.id}`,
-    avatar_provider_id: "",
-    url,
-    html_url: `${new URL(c.req.url).origin}/${org.login}`,
-    followers_url: `${url}/followers`,
-    following_url: `${url}/following{/other_user}`,
-    gists_url: `${url}/gists{/gist_id}`,
-    starred_url: `${url}/starred{/owner}{/repo}`,
-    subscriptions_url: `${url}/subscriptions`,
-    organizations_url: `${url}/orgs`,
-    repos_url: `${url}/repos`,
-    events_url: `${url}/events{/privacy}`,
-    received_events_url: `${url}/received_events`,
-    type: "Organization",
-    site_admin: false,
-  };
+  return account(c, { login: org.login, id: org.id, type: "Organization", siteAdmin: false });
 }
 
 /**
- * A repository as lists show it (the platform's minimal repository): identity, owner, visibility
- * and the URL templates of its sub-resources.
+ * A repository as the platform embeds one where its full field list is not shown (alerts,
+ * notification threads, pull requests: the description's `simple-repository`): identity, owner,
+ * visibility and the URL templates of its sub-resources.
  */
-export function repoSummary(
+export function simpleRepository(
   c: Context<ServerEnv>,
   repo: RepoRecord,
   org: OrgRecord,
-): Record<string, unknown> {
+): Record<string, unknown> & { url: string } {
   const full = `${repo.owner}/${repo.name}`;
   const api = `${apiRoot(c)}/repos/${full}`;
   return {
@@ -106,11 +99,9 @@ export function repoSummary(
     full_name: full,
     owner: orgAsAccount(c, org),
     private: repo.private,
-    visibility: repo.private ? "private" : "public",
     html_url: `${new URL(c.req.url).origin}/${full}`,
     description: null,
     fork: false,
-    default_branch: "main",
     url: api,
     archive_url: `${api}/{archive_format}{/ref}`,
     assignees_url: `${api}/assignees{/user}`,
@@ -148,5 +139,18 @@ export function repoSummary(
     tags_url: `${api}/tags`,
     teams_url: `${api}/teams`,
     trees_url: `${api}/git/trees{/sha}`,
+  };
+}
+
+/** A repository as lists show it (the platform's minimal repository). */
+export function repoSummary(
+  c: Context<ServerEnv>,
+  repo: RepoRecord,
+  org: OrgRecord,
+): Record<string, unknown> {
+  return {
+    ...simpleRepository(c, repo, org),
+    visibility: repo.private ? "private" : "public",
+    default_branch: "main",
   };
 }

@@ -12,8 +12,8 @@ import { guard } from "../guard";
 import { ApiFailure, apiRoot, forbidden, notFound, pathId, readBody, validationFailed } from "../http";
 import { findUser, readableRepo, repoKey } from "../lookup";
 import { activeMember } from "../memberships";
-import { nodeId, userSummary } from "../render";
-import { fullRepository, ownerObject, teamObject } from "../repo-objects";
+import { nodeId, orgAsAccount, userSummary } from "../render";
+import { fullRepository, teamObject } from "../repo-objects";
 import type { PullRequestRecord, TeamRecord } from "../security-seed";
 import { type EmulatorState, timestamp } from "../store";
 
@@ -165,7 +165,7 @@ function renderPull(
     label: `${org.login}:${side.ref}`,
     ref: side.ref,
     sha: side.sha,
-    user: ownerObject(c, org),
+    user: orgAsAccount(c, org),
     repo: fullRepository(c, repo, org),
   });
   const links = {
