@@ -4,8 +4,12 @@
  * read with the maintained `openpgp` library, never by hand; an SSH key line is checked down to its
  * key material, which `node:crypto` must accept as a public key of the declared type.
  */
-import { createPublicKey } from "node:crypto";
 import type * as openpgp from "openpgp" with { "resolution-mode": "import" };
+import {
+  SSH_KEY_TYPES,
+  type SshKeyType,
+  sshKeyDataProblem,
+} from "../provider/resources/user-keys/key-material";
 import type { Fixture, UserRecord } from "./fixture";
 import { type ErrorItem, invalidField, missingField, validationFailed } from "./http";
 import { ownValue } from "./records";
@@ -229,21 +233,6 @@ export function userEmails(fixture: Readonly<Fixture>, user: UserRecord): readon
 // ---------------------------------------------------------------------------------------------
 // SSH keys
 
-/** The key types the platform accepts (DSA keys are no longer accepted; docs/DECISIONS.md). */
-export const SSH_KEY_TYPES = [
-  "ssh-ed25519",
-  "ssh-rsa",
-  "ecdsa-sha2-nistp256",
-  "ecdsa-sha2-nistp384",
-  "ecdsa-sha2-nistp521",
-  "sk-ssh-ed25519@openssh.com",
-  "sk-ecdsa-sha2-nistp256@openssh.com",
-] as const;
-type SshKeyType = (typeof SSH_KEY_TYPES)[number];
-
-const EC_CURVES: Record<string, string> = { nistp256: "P-256", nistp384: "P-384", nistp521: "P-521" };
-const EC_COORDINATE_BYTES: Record<string, number> = { nistp256: 32, nistp384: 48, nistp521: 66 };
-
 /** The body of a POST to `/user/keys` or `/user/ssh_signing_keys`, checked. */
 export interface SshKeyInput {
   title: string;
@@ -282,77 +271,22 @@ export function parseSshKeyInput(body: Record<string, unknown>, resource: string
   return { title, key: `${type} ${data}` };
 }
 
-/** Why the base64 part is not a public key of the declared type, or undefined when it is one. */
+/** Why the base64 part is not a public key of the declared type, in the platform's words. */
 function sshKeyProblem(type: SshKeyType, data: string): string | undefined {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data) || data.length % 4 !== 0) return "The key data is not base64";
-  const reader = new WireReader(Buffer.from(data, "base64"));
-  const embedded = reader.string()?.toString("latin1");
-  if (embedded === undefined) return "The key data is truncated";
-  if (embedded !== type) return `The key data is of type '${embedded}', not '${type}'`;
-  const jwk = sshJwk(type, reader);
-  if (!jwk || !reader.done()) return "The key data is not a well-formed public key of its type";
-  try {
-    createPublicKey({ key: jwk, format: "jwk" });
-  } catch {
-    return "The key data is not a valid public key of its type";
-  }
-  return undefined;
-}
-
-/** The key material after the type string as a JWK, or undefined when its fields are malformed. */
-function sshJwk(type: SshKeyType, reader: WireReader): import("node:crypto").JsonWebKey | undefined {
-  const b64url = (b: Buffer) => b.toString("base64url");
-  if (type === "ssh-ed25519" || type === "sk-ssh-ed25519@openssh.com") {
-    const point = reader.string();
-    if (point?.length !== 32) return undefined;
-    if (type.startsWith("sk-") && !reader.string()) return undefined; // the application (`ssh:`)
-    return { kty: "OKP", crv: "Ed25519", x: b64url(point) };
-  }
-  if (type === "ssh-rsa") {
-    const e = reader.string();
-    const n = reader.string();
-    if (!e || !n) return undefined;
-    return { kty: "RSA", e: b64url(stripZeros(e)), n: b64url(stripZeros(n)) };
-  }
-  const curve = reader.string()?.toString("latin1");
-  const point = reader.string();
-  if (!curve || !point || !type.includes(curve)) return undefined;
-  if (type.startsWith("sk-") && !reader.string()) return undefined;
-  const size = EC_COORDINATE_BYTES[curve];
-  const crv = EC_CURVES[curve];
-  // Only uncompressed points (0x04 || X || Y), the form OpenSSH writes.
-  if (!size || !crv || point.length !== 1 + 2 * size || point[0] !== 4) return undefined;
-  return {
-    kty: "EC",
-    crv,
-    x: b64url(point.subarray(1, 1 + size)),
-    y: b64url(point.subarray(1 + size)),
-  };
-}
-
-/** An mpint without its sign byte or leading zeros, as JWK wants it. */
-function stripZeros(b: Buffer): Buffer {
-  let i = 0;
-  while (i < b.length - 1 && b[i] === 0) i++;
-  return b.subarray(i);
-}
-
-/** Reads the SSH wire format (RFC 4251): strings as a 32-bit big-endian length, then the bytes. */
-class WireReader {
-  private offset = 0;
-  constructor(private readonly bytes: Buffer) {}
-
-  string(): Buffer | undefined {
-    if (this.offset + 4 > this.bytes.length) return undefined;
-    const length = this.bytes.readUInt32BE(this.offset);
-    const start = this.offset + 4;
-    if (start + length > this.bytes.length) return undefined;
-    this.offset = start + length;
-    return this.bytes.subarray(start, start + length);
-  }
-
-  done(): boolean {
-    return this.offset === this.bytes.length;
+  const problem = sshKeyDataProblem(type, data);
+  switch (problem?.kind) {
+    case undefined:
+      return undefined;
+    case "not base64":
+      return "The key data is not base64";
+    case "truncated":
+      return "The key data is truncated";
+    case "other type":
+      return `The key data is of type '${problem.embedded}', not '${type}'`;
+    case "malformed":
+      return "The key data is not a well-formed public key of its type";
+    case "invalid":
+      return "The key data is not a valid public key of its type";
   }
 }
 

@@ -23,7 +23,7 @@ export const SSH_KEY_TYPES = [
   "sk-ssh-ed25519@openssh.com",
   "sk-ecdsa-sha2-nistp256@openssh.com",
 ] as const;
-type SshKeyType = (typeof SSH_KEY_TYPES)[number];
+export type SshKeyType = (typeof SSH_KEY_TYPES)[number];
 
 const EC_CURVES: Record<string, { crv: string; bytes: number }> = {
   nistp256: { crv: "P-256", bytes: 32 },
@@ -52,17 +52,44 @@ export function normaliseSshKey(line: string): string {
 }
 
 function sshKeyProblem(type: SshKeyType, data: string): string | undefined {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data) || data.length % 4 !== 0) return "has key data that is not base64";
+  const problem = sshKeyDataProblem(type, data);
+  switch (problem?.kind) {
+    case undefined:
+      return undefined;
+    case "not base64":
+      return "has key data that is not base64";
+    case "truncated":
+      return "has truncated key data";
+    case "other type":
+      return `has key data of type "${problem.embedded}", not "${type}"`;
+    case "malformed":
+      return `has key data that is not a well-formed ${type} public key`;
+    case "invalid":
+      return `has key data that is not a valid ${type} public key`;
+  }
+}
+
+/** Why the base64 part of a key line is not a public key of its type (each side words it). */
+export type SshKeyDataProblem =
+  | { kind: "not base64" | "truncated" | "malformed" | "invalid" }
+  | { kind: "other type"; embedded: string };
+
+/**
+ * Checks the base64 part of an OpenSSH key line: its wire form names `type` and holds a public key
+ * of that type that `node:crypto` accepts. The sandbox server checks keys with the same code.
+ */
+export function sshKeyDataProblem(type: SshKeyType, data: string): SshKeyDataProblem | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data) || data.length % 4 !== 0) return { kind: "not base64" };
   const reader = new WireReader(Buffer.from(data, "base64"));
   const embedded = reader.string()?.toString("latin1");
-  if (embedded === undefined) return "has truncated key data";
-  if (embedded !== type) return `has key data of type "${embedded}", not "${type}"`;
+  if (embedded === undefined) return { kind: "truncated" };
+  if (embedded !== type) return { kind: "other type", embedded };
   const jwk = sshJwk(type, reader);
-  if (!jwk || !reader.done()) return `has key data that is not a well-formed ${type} public key`;
+  if (!jwk || !reader.done()) return { kind: "malformed" };
   try {
     createPublicKey({ key: jwk, format: "jwk" });
   } catch {
-    return `has key data that is not a valid ${type} public key`;
+    return { kind: "invalid" };
   }
   return undefined;
 }
