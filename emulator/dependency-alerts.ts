@@ -5,6 +5,13 @@
  * published description (docs/DECISIONS.md).
  */
 import type { Context } from "hono";
+import {
+  DEPENDENCY_ALERT_ECOSYSTEMS,
+  DEPENDENCY_ALERT_SCOPES,
+  DEPENDENCY_ALERT_SEVERITIES,
+  DEPENDENCY_ALERT_SORTS,
+  DEPENDENCY_ALERT_STATES,
+} from "../provider/client/schemas";
 import { orgRole } from "./auth";
 import type { Caller, ServerEnv } from "./context";
 import type { EnterpriseRecord, OrgRecord, RepoRecord } from "./fixture";
@@ -23,7 +30,6 @@ import { activeMember } from "./memberships";
 import { nodeId, simpleRepository, userSummary } from "./render";
 import {
   AGENT_LOGIN,
-  type AlertSeverity,
   type DependencyAlertRecord,
   DISMISSED_REASONS,
   type DismissedReason,
@@ -32,21 +38,7 @@ import { type EmulatorState, type Store, timestamp } from "./store";
 
 const RESOURCE = "DependencyAlert";
 
-export const ALERT_STATES = ["auto_dismissed", "dismissed", "fixed", "open"] as const;
-export const SEVERITIES: readonly AlertSeverity[] = ["low", "medium", "high", "critical"];
-export const ECOSYSTEMS = [
-  "composer",
-  "go",
-  "maven",
-  "npm",
-  "nuget",
-  "pip",
-  "pub",
-  "rubygems",
-  "rust",
-] as const;
 export const CLASSIFICATIONS = ["general", "malware"] as const;
-export const SORTS = ["created", "updated", "epss_percentage"] as const;
 /** The most a dismissal comment may hold (the description's maxLength). */
 export const MAX_DISMISSED_COMMENT = 280;
 
@@ -179,7 +171,7 @@ export function pageOf(c: Context<ServerEnv>, items: Listed[], kind: ListKind): 
 /** Where an alert sits in the order: the sort value, then repository id and number (unique). */
 type SortKey = [value: string | number, repoId: number, number: number];
 
-function keyOf(item: Listed, sort: (typeof SORTS)[number]): SortKey {
+function keyOf(item: Listed, sort: (typeof DEPENDENCY_ALERT_SORTS)[number]): SortKey {
   const value =
     sort === "created"
       ? item.alert.createdAt
@@ -190,7 +182,7 @@ function keyOf(item: Listed, sort: (typeof SORTS)[number]): SortKey {
 }
 
 function ordering(c: Context<ServerEnv>) {
-  const sort = oneOf(c, "sort", SORTS) ?? "created";
+  const sort = oneOf(c, "sort", DEPENDENCY_ALERT_SORTS) ?? "created";
   const direction = oneOf(c, "direction", ["asc", "desc"] as const) ?? "desc";
   const sign = direction === "asc" ? 1 : -1;
   const compare = (a: SortKey, b: SortKey): number => {
@@ -299,16 +291,16 @@ function epssFilter(c: Context<ServerEnv>): ((value: number | undefined) => bool
 
 /** The query's filters, every one validated before any alert is looked at. */
 function filters(c: Context<ServerEnv>, kind: ListKind): (alert: DependencyAlertRecord) => boolean {
-  const states = listOf(c, "state", ALERT_STATES);
-  const severities = listOf(c, "severity", SEVERITIES);
-  const ecosystems = listOf(c, "ecosystem", ECOSYSTEMS);
+  const states = listOf(c, "state", DEPENDENCY_ALERT_STATES);
+  const severities = listOf(c, "severity", DEPENDENCY_ALERT_SEVERITIES);
+  const ecosystems = listOf(c, "ecosystem", DEPENDENCY_ALERT_ECOSYSTEMS);
   const classifications = listOf(c, "classification", CLASSIFICATIONS);
   const packages = listOf(c, "package");
   const manifests = kind === "repo" ? listOf(c, "manifest") : undefined;
   const assignees = listOf(c, "assignee")?.map((a) => a.toLowerCase());
   // `deployment` exists on the organisation list only; no alert of the sandbox has a deployment record.
   const has = listOf(c, "has", kind === "org" ? ["patch", "deployment"] : ["patch"]);
-  const scope = oneOf(c, "scope", ["development", "runtime"] as const);
+  const scope = oneOf(c, "scope", DEPENDENCY_ALERT_SCOPES);
   const epss = epssFilter(c);
   return (a) =>
     (!states || states.includes(a.state)) &&
