@@ -346,6 +346,27 @@ type LoadedState = Omit<Partial<EmulatorState>, "schema"> & { schema?: unknown }
  */
 const FIRST_GROUP_ID = 1;
 
+/** The default runner group every enterprise and organisation has, holding its runners. */
+export function defaultRunnerGroup(
+  id: number,
+  scope: StoredRunnerGroup["scope"],
+  owner: string,
+): StoredRunnerGroup {
+  return {
+    id,
+    scope,
+    owner,
+    name: "Default",
+    visibility: "all",
+    default: true,
+    selectedOrganizationIds: [],
+    selectedRepositoryIds: [],
+    allowsPublicRepositories: false,
+    restrictedToWorkflows: false,
+    selectedWorkflows: [],
+  };
+}
+
 export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
   const state: EmulatorState = {
     schema: STATE_SCHEMA,
@@ -390,19 +411,8 @@ export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
   seedGit(state, state.fixture.git ?? [], Date.now());
   // Every enterprise and organisation has a default runner group holding its runners.
   let groupId = FIRST_GROUP_ID;
-  const defaultGroup = (scope: StoredRunnerGroup["scope"], owner: string): StoredRunnerGroup => ({
-    id: groupId++,
-    scope,
-    owner,
-    name: "Default",
-    visibility: "all",
-    default: true,
-    selectedOrganizationIds: [],
-    selectedRepositoryIds: [],
-    allowsPublicRepositories: false,
-    restrictedToWorkflows: false,
-    selectedWorkflows: [],
-  });
+  const defaultGroup = (scope: StoredRunnerGroup["scope"], owner: string) =>
+    defaultRunnerGroup(groupId++, scope, owner);
   for (const e of state.fixture.enterprises) state.runnerGroups.push(defaultGroup("enterprise", e.slug));
   for (const o of state.fixture.orgs) state.runnerGroups.push(defaultGroup("org", o.login));
   for (const runner of state.fixture.runners) {

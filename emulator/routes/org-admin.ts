@@ -14,6 +14,7 @@ import { scheduleJob } from "../jobs";
 import { findOrg, findUser } from "../lookup";
 import { checkLogin, pendingRename, RENAME_JOB, RENAME_MESSAGE } from "../org-admin";
 import { orgSummary } from "../render";
+import { defaultRunnerGroup } from "../store";
 
 const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", ...APP_TOKENS] };
 const RESOURCE = "Organization";
@@ -49,19 +50,7 @@ export function orgAdminRoutes(app: Hono<ServerEnv>): void {
     };
     state.fixture.orgs.push(org);
     // Like the fixture's organisations (store.ts, freshState): a default runner group from the start.
-    state.runnerGroups.push({
-      id: store.newGroupId(),
-      scope: "org",
-      owner: login,
-      name: "Default",
-      visibility: "all",
-      default: true,
-      selectedOrganizationIds: [],
-      selectedRepositoryIds: [],
-      allowsPublicRepositories: false,
-      restrictedToWorkflows: false,
-      selectedWorkflows: [],
-    });
+    state.runnerGroups.push(defaultRunnerGroup(store.newGroupId(), "org", login));
     return c.json(orgSummary(c, org), 201);
   });
 
