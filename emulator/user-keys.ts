@@ -6,6 +6,7 @@
  */
 import type * as openpgp from "openpgp" with { "resolution-mode": "import" };
 import {
+  loadOpenpgp,
   SSH_KEY_TYPES,
   type SshKeyType,
   sshKeyDataProblem,
@@ -68,27 +69,10 @@ export interface StoredSshKey {
 
 const GPG_RESOURCE = "GpgKey";
 
-/**
- * `openpgp` is an ES module (its types say so), which this CommonJS package loads with `import()`:
- * once, on the first GPG key.
- */
-let library: Promise<typeof openpgp> | undefined;
-const loadOpenpgp = () => {
-  library ??= import("openpgp");
-  return library;
-};
-
 /** The key as the platform stores it, before ids are given; throws the 422 of a key it refuses. */
-export interface ParsedGpgKey {
-  keyId: string;
-  publicKey: string;
-  emails: string[];
-  capabilities: GpgCapabilities;
-  createdAt: string;
-  expiresAt: string | null;
-  revoked: boolean;
+export type ParsedGpgKey = Omit<StoredGpgKey, "id" | "user" | "name" | "rawKey" | "subkeys"> & {
   subkeys: Array<Omit<StoredGpgSubkey, "id">>;
-}
+};
 
 const notAGpgKey = (why: string) =>
   invalidField(

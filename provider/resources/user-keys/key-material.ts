@@ -159,7 +159,8 @@ export const PGP_PUBLIC_KEY_HEADER = "-----BEGIN PGP PUBLIC KEY BLOCK-----";
 export const PGP_PRIVATE_KEY_HEADER = "-----BEGIN PGP PRIVATE KEY BLOCK-----";
 
 let library: Promise<typeof openpgp> | undefined;
-const loadOpenpgp = () => {
+/** `openpgp`, loaded once, on first use (the sandbox server's key routes use it too). */
+export const loadOpenpgp = (): Promise<typeof openpgp> => {
   library ??= import("openpgp");
   return library;
 };
