@@ -67,6 +67,19 @@ function secretOutputs(
   return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] };
 }
 
+/**
+ * How many stack frames the SDK's constructor may capture for the promises it makes. The SDK gives
+ * each of the four promises of every declared property a captured and formatted stack
+ * (`debuggablePromise`), shown only when the program exits with one still pending, in a report that
+ * also names the resource and property: 64 stacks for a resource with 16 properties, and most of
+ * what a preview costs in the program (docs/DECISIONS.md, "Stacks the SDK never shows"). None are
+ * captured unless the SDK's promise-leak debugging is on. The resource's source position is not
+ * affected: the SDK captures it with a limit of its own.
+ */
+function promiseStackLimit(current: number): number {
+  return process.env.PULUMI_DEBUG_PROMISE_LEAKS ? current : 0;
+}
+
 /** The base of every resource class: `new hosting.X(name, args, opts)` and `hosting.X.get(name, id)`. */
 export abstract class HostingResource extends pulumi.dynamic.Resource {
   /**
@@ -80,14 +93,27 @@ export abstract class HostingResource extends pulumi.dynamic.Resource {
     outputs: readonly string[],
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
-    super(
-      serialisedProvider(provider),
-      name,
-      resourceProps(outputs, withSecrets(args, provider.secrets)),
-      secretOutputs(opts, provider.secrets),
-      "hosting",
-      provider.kind,
-    );
+    const props = resourceProps(outputs, withSecrets(args, provider.secrets));
+    const limit = Error.stackTraceLimit;
+    const lowered = promiseStackLimit(limit);
+    Error.stackTraceLimit = lowered;
+    try {
+      super(
+        serialisedProvider(provider),
+        name,
+        props,
+        secretOutputs(opts, provider.secrets),
+        "hosting",
+        provider.kind,
+      );
+    } catch (e) {
+      // Thrown while no frames were captured: give it the stack from here to the program's line.
+      Error.stackTraceLimit = limit;
+      if (lowered !== limit && e instanceof Error) Error.captureStackTrace(e, HostingResource);
+      throw e;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 
   /** Reads an existing object into the program without managing it; `id` is the resource's id. */
