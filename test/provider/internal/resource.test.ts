@@ -31,7 +31,7 @@ function observeInsideConstructor(): {
     transformations: [
       () => {
         seen.limit = Error.stackTraceLimit;
-        seen.stack = new Error("inside").stack;
+        seen.stack = new Error("inside").stack ?? "";
         return undefined;
       },
     ],
