@@ -5,7 +5,9 @@
 import type { Context } from "hono";
 import type { ServerEnv } from "./context";
 import type { OrgRecord, RepoRecord, UserRecord } from "./fixture";
+import { gitRepo } from "./git";
 import { apiRoot } from "./http";
+import { repoKey } from "./lookup";
 
 /** The opaque `node_id` of an object: its type and id, base64. */
 export function nodeId(type: string, id: number): string {
@@ -101,7 +103,8 @@ export function simpleRepository(
     private: repo.private,
     html_url: `${new URL(c.req.url).origin}/${full}`,
     description: null,
-    fork: false,
+    // A fork of the fixture (acme-ops/infra) names its upstream in the git data.
+    fork: gitRepo(c.get("store"), repoKey(repo)).upstream !== undefined,
     url: api,
     archive_url: `${api}/{archive_format}{/ref}`,
     assignees_url: `${api}/assignees{/user}`,

@@ -6,7 +6,9 @@
 import type { Context } from "hono";
 import type { ServerEnv } from "./context";
 import type { OrgRecord, RepoRecord } from "./fixture";
+import { gitRepo } from "./git";
 import { apiRoot } from "./http";
+import { repoKey } from "./lookup";
 import { nodeId, simpleRepository } from "./render";
 import type { TeamRecord } from "./security-seed";
 
@@ -24,6 +26,10 @@ export function fullRepository(
 ): Record<string, unknown> {
   const origin = new URL(c.req.url);
   const html = `${origin.origin}/${repo.owner}/${repo.name}`;
+  const store = c.get("store");
+  const key = repoKey(repo);
+  // Forks name their upstream in the git data; a default branch may have been renamed since the fixture.
+  const forks = Object.values(store.raw.gitRepos).filter((git) => git.upstream === key).length;
   return {
     ...simpleRepository(c, repo, org),
     clone_url: `${html}.git`,
@@ -33,10 +39,10 @@ export function fullRepository(
     mirror_url: null,
     homepage: null,
     language: null,
-    default_branch: DEFAULT_BRANCH,
+    default_branch: gitRepo(store, key).defaultBranch,
     visibility: repo.private ? "private" : "public",
-    forks: 0,
-    forks_count: 0,
+    forks,
+    forks_count: forks,
     stargazers_count: 0,
     watchers: 0,
     watchers_count: 0,

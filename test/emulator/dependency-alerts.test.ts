@@ -253,6 +253,12 @@ describe("organisation list", () => {
     expect(repository.hooks_url).toBe(`${sandbox.emulator.url}/repos/acme-eng/api/hooks`);
   });
 
+  it("shows a fork as one: acme-ops/infra, whose upstream is acme-eng/api", async () => {
+    const response = await get("/orgs/acme-ops/depwatch/alerts", TOKENS.siteAdmin);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body[0].repository).toMatchObject({ full_name: "acme-ops/infra", fork: true });
+  });
+
   it("refuses a member who is neither an owner nor a security manager, until made one", async () => {
     const refused = await get(ORG, TOKENS.member);
     expect(refused.status).toBe(403);

@@ -87,10 +87,14 @@ describe("review requests", () => {
       }),
     ]);
     expect(pull.head).toMatchObject({ ref: "feature/proxy-retry", label: "acme-eng:feature/proxy-retry" });
+    // acme-ops/infra is the one fork of acme-eng/api.
     expect(pull.head.repo).toMatchObject({
       full_name: "acme-eng/api",
       default_branch: "main",
       private: true,
+      fork: false,
+      forks: 1,
+      forks_count: 1,
     });
     expect(pull.base.ref).toBe("main");
     expect(pull._links.self).toEqual({ href: url });
