@@ -9,7 +9,7 @@
  * the installed version's code. Used from anywhere else (a program inside this repository), the
  * serialiser would inline the module by value, so the thin shim of `shim.ts` is used instead.
  */
-import { sep } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { AnyHostingProvider } from "./lifecycle";
 import { shimFor } from "./shim";
@@ -80,6 +80,46 @@ function promiseStackLimit(current: number): number {
   return process.env.PULUMI_DEBUG_PROMISE_LEAKS ? current : 0;
 }
 
+/** A frame as the SDK's `Resource.callsites()` gives it (private to the SDK). */
+interface Callsite {
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * Where this library's provider code lives: `provider/` here, and for the built package both
+ * `dist/provider/` and the `provider/` its source maps name.
+ */
+const OWN_SOURCES = ((): string[] => {
+  const providerDir = dirname(__dirname);
+  const root = dirname(providerDir);
+  return basename(root) === "dist"
+    ? [providerDir + sep, join(dirname(root), "provider") + sep]
+    : [providerDir + sep];
+})();
+
+/**
+ * The SDK takes a resource's source position from its stack, skipping a fixed number of frames:
+ * those of `Resource`, `CustomResource` and one class of the resource's package. Here two
+ * constructors (`HostingResource` and the kind's class) stand between `dynamic.Resource` and the
+ * program, so every resource would be placed at `super(...)` below. While the SDK's constructor runs,
+ * its `callsites` leaves out this library's frames, so the position is the program's line. A
+ * version of the SDK without that method keeps its own behaviour.
+ */
+function programCallsites(): (() => void) | undefined {
+  const sdk = pulumi.Resource as unknown as { callsites?: () => Callsite[] };
+  const callsites = sdk.callsites;
+  if (typeof callsites !== "function") return undefined;
+  sdk.callsites = () =>
+    callsites
+      .call(pulumi.Resource)
+      .filter((frame) => frame.file === undefined || !OWN_SOURCES.some((dir) => frame.file?.startsWith(dir)));
+  return () => {
+    sdk.callsites = callsites;
+  };
+}
+
 /** The base of every resource class: `new hosting.X(name, args, opts)` and `hosting.X.get(name, id)`. */
 export abstract class HostingResource extends pulumi.dynamic.Resource {
   /**
@@ -96,6 +136,7 @@ export abstract class HostingResource extends pulumi.dynamic.Resource {
     const props = resourceProps(outputs, withSecrets(args, provider.secrets));
     const limit = Error.stackTraceLimit;
     const lowered = promiseStackLimit(limit);
+    const restoreCallsites = programCallsites();
     Error.stackTraceLimit = lowered;
     try {
       super(
@@ -113,6 +154,7 @@ export abstract class HostingResource extends pulumi.dynamic.Resource {
       throw e;
     } finally {
       Error.stackTraceLimit = limit;
+      restoreCallsites?.();
     }
   }
 

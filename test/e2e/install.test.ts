@@ -178,6 +178,9 @@ describe("installing pulumi-hosting", () => {
     expect(drift.code, drift.output).toBe(0);
     for (const r of hostingResources(program)) {
       expect(String(r.outputs?.__provider)).toContain('require("pulumi-hosting/kinds/');
+      // Where the program declared it (the demo declares them in its examples), not a line of the
+      // installed library.
+      expect(r.sourcePosition).toMatch(/^project:\/\/\/examples\/[a-z-]+\/[a-z-]+\.ts#\d+,\d+$/);
     }
 
     // Stopping it stops the server under npx too: nothing of the group is left running.

@@ -227,7 +227,14 @@ export class PulumiProgram {
     writeFileSync(this.statePath(), JSON.stringify(checkpoint, null, 4));
   }
 
-  resources(): Array<{ urn: string; type: string; id?: string; outputs?: Record<string, unknown> }> {
+  resources(): Array<{
+    urn: string;
+    type: string;
+    id?: string;
+    outputs?: Record<string, unknown>;
+    /** Where the program declared it (`project:///index.ts#line,column`). */
+    sourcePosition?: string;
+  }> {
     return JSON.parse(this.stateFile()).checkpoint.latest?.resources ?? [];
   }
 }

@@ -1,11 +1,20 @@
 /**
  * The base resource class constructs through the SDK with no stack frames captured for the SDK's
  * promises, restores the program's limit afterwards, keeps the frames when the SDK's promise-leak
- * debugging is on, and gives an error thrown inside the SDK's constructor the program's stack.
+ * debugging is on, and gives an error thrown inside the SDK's constructor the program's stack. The
+ * source position the SDK sends for a resource is the program's line, not this library's.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RepositoryWebhook } from "../../../provider/index";
+
+/** The source position of each registration, as the SDK sends it to the engine. */
+const positions = new Map<string, { uri: string; line: number }>();
+
+interface PositionRequest {
+  getName(): string;
+  getSourceposition(): { getUri(): string; getLine(): number } | undefined;
+}
 
 beforeAll(async () => {
   await pulumi.runtime.setMocks(
@@ -17,6 +26,15 @@ beforeAll(async () => {
     "stack",
     true,
   );
+  const monitor = pulumi.runtime.getMonitor() as unknown as {
+    registerResource(req: PositionRequest, callback: unknown): unknown;
+  };
+  const register = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (req, callback) => {
+    const position = req.getSourceposition();
+    if (position) positions.set(req.getName(), { uri: position.getUri(), line: position.getLine() });
+    return register(req, callback);
+  };
 });
 
 const ARGS = { owner: "acme-eng", repository: "api", url: "https://ci.example.com/hook" };
@@ -82,4 +100,21 @@ describe("HostingResource construction", () => {
     expect(stack).toContain("resource.test.ts");
     expect(Error.stackTraceLimit).toBe(15);
   });
+
+  it("sends the program's line as the resource's source position", async () => {
+    const callsites = (pulumi.Resource as unknown as { callsites: unknown }).callsites;
+    const { hook, line } = declareHook("placed");
+    await new Promise<void>((resolve) => hook.urn.apply(() => resolve()));
+    expect(positions.get("placed")?.uri).toMatch(/resource\.test\.ts$/);
+    expect(positions.get("placed")?.line).toBe(line);
+    // The SDK's own method is back once the constructor returned.
+    expect((pulumi.Resource as unknown as { callsites: unknown }).callsites).toBe(callsites);
+  });
 });
+
+/** Declares a webhook from a named function (the SDK reads positions from named frames) and says on which line. */
+function declareHook(name: string): { hook: RepositoryWebhook; line: number } {
+  const here = Number(/:(\d+):\d+\)$/.exec(new Error().stack?.split("\n")[1] ?? "")?.[1]);
+  const hook = new RepositoryWebhook(name, ARGS);
+  return { hook, line: here + 1 };
+}
