@@ -12,9 +12,6 @@ import { repoKey } from "./lookup";
 import { nodeId, simpleRepository } from "./render";
 import type { TeamRecord } from "./security-seed";
 
-/** Every repository's default branch: the fixture names no other. */
-export const DEFAULT_BRANCH = "main";
-
 /** The fixture's repositories were all created at the same moment. */
 const REPO_CREATED_AT = "2025-01-01T00:00:00Z";
 

@@ -7,16 +7,19 @@ import { ROUTES } from "../../provider/client/routes";
 import { type AccessRule, callerOf, orgRole } from "../auth";
 import type { ServerEnv } from "../context";
 import { effectiveGraph, parseSnapshot, storeSnapshot } from "../dependency-graph";
+import { gitRepo } from "../git";
 import { guard } from "../guard";
 import { forbidden, notFound, readBody } from "../http";
 import { findRepo, readableRepo, repoKey } from "../lookup";
-import { DEFAULT_BRANCH } from "../repo-objects";
-import { type StoredSnapshot, timestamp } from "../store";
+import { type Store, type StoredSnapshot, timestamp } from "../store";
 
 /** Scope repo; FG Contents write. */
 const WRITE: AccessRule = { scopes: ["repo"], permission: ["contents", "write"] };
 
-const DEFAULT_REF = `refs/heads/${DEFAULT_BRANCH}`;
+/** The ref the dependency graph shows: the repository's default branch, as the git data has it now. */
+function defaultRef(store: Store, key: string): string {
+  return `refs/heads/${gitRepo(store, key).defaultBranch}`;
+}
 
 export function dependencySnapshotRoutes(app: Hono<ServerEnv>): void {
   app.post(ROUTES.dependencySnapshots.create.pattern, guard(WRITE), async (c) => {
@@ -35,7 +38,8 @@ export function dependencySnapshotRoutes(app: Hono<ServerEnv>): void {
     };
     storeSnapshot(store.state, snapshot);
     // The dependency graph shows the default branch: a snapshot of another ref is kept, and changes nothing.
-    const counted = snapshot.ref === DEFAULT_REF;
+    const shown = defaultRef(store, snapshot.repo);
+    const counted = snapshot.ref === shown;
     return c.json(
       {
         id: snapshot.id,
@@ -43,7 +47,7 @@ export function dependencySnapshotRoutes(app: Hono<ServerEnv>): void {
         result: counted ? "SUCCESS" : "ACCEPTED",
         message: counted
           ? "Dependency results for the repo have been successfully updated."
-          : `Snapshot accepted; the dependency graph shows ${DEFAULT_REF} only, so the repository's dependencies were not updated.`,
+          : `Snapshot accepted; the dependency graph shows ${shown} only, so the repository's dependencies were not updated.`,
       },
       201,
     );
@@ -56,14 +60,16 @@ export function dependencySnapshotRoutes(app: Hono<ServerEnv>): void {
  */
 export function dependencySnapshotControls(app: Hono<ServerEnv>): void {
   app.get("/repos/:owner/:repo/dependency-graph", (c) => {
-    const state = c.get("store").state;
+    const store = c.get("store");
+    const state = store.state;
     const repo = findRepo(state, c.req.param("owner"), c.req.param("repo"));
     if (!repo) throw notFound();
     const key = repoKey(repo);
+    const ref = defaultRef(store, key);
     return c.json({
       repository: `${repo.owner}/${repo.name}`,
-      ref: DEFAULT_REF,
-      manifests: effectiveGraph(state, key, DEFAULT_REF),
+      ref,
+      manifests: effectiveGraph(state, key, ref),
       snapshots: state.dependencySnapshots
         .filter((s) => s.repo === key)
         .map((s) => ({ id: s.id, correlator: s.job.correlator, detector: s.detector.name, ref: s.ref })),

@@ -257,6 +257,28 @@ describe("POST /repos/{owner}/{repo}/branches/{branch}/rename", () => {
       `${sandbox.emulator.url}${BRANCHES}/trunk`,
     );
     expect((await call(sandbox.emulator, "GET", `${API}/stats/code_frequency`)).status).toBe(202);
+    // The dependency graph follows the default branch: a snapshot of trunk counts, one of main does not.
+    const snapshot = (ref: string) => ({
+      version: 0,
+      job: { id: "rename-1", correlator: "rename", html_url: "https://ci.example.com/1" },
+      sha: "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3",
+      ref,
+      detector: { name: "rename-check", version: "1.0.0", url: "https://example.com/rename-check" },
+      scanned: "2026-01-10T09:00:00Z",
+      manifests: {},
+    });
+    const submit = (ref: string) =>
+      call(sandbox.emulator, "POST", `${API}/dependency-graph/snapshots`, {
+        body: snapshot(ref),
+        token: TOKENS.siteAdmin,
+      });
+    expect((await submit("refs/heads/trunk")).body.result).toBe("SUCCESS");
+    const old = await submit("refs/heads/main");
+    expect(old.body.result).toBe("ACCEPTED");
+    expect(old.body.message).toContain("refs/heads/trunk only");
+    expect((await control(sandbox.emulator, "GET", `${API}/dependency-graph`)).body.ref).toBe(
+      "refs/heads/trunk",
+    );
   });
 
   it("refuses bad names with a 422 naming new_name, and changes nothing", async () => {
