@@ -105,6 +105,11 @@ export function gitRepo(store: Store, key: string): GitRepo {
   return ownValue(store.raw.gitRepos, key) ?? { defaultBranch: "main", conflicts: false };
 }
 
+/** How many repositories are forks of `key` (their git data names it as upstream). */
+export function forkCount(store: Store, key: string): number {
+  return Object.values(store.raw.gitRepos).filter((git) => git.upstream === key).length;
+}
+
 export function findBranch(store: Store, key: string, name: string): StoredBranch | undefined {
   return store.raw.branches.find((b) => b.repo === key && b.name === name);
 }

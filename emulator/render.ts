@@ -145,7 +145,7 @@ export function simpleRepository(
   };
 }
 
-/** A repository as lists show it (the platform's minimal repository). */
+/** A repository as lists show it (the platform's minimal repository); its default branch is the git data's. */
 export function repoSummary(
   c: Context<ServerEnv>,
   repo: RepoRecord,
@@ -154,6 +154,6 @@ export function repoSummary(
   return {
     ...simpleRepository(c, repo, org),
     visibility: repo.private ? "private" : "public",
-    default_branch: "main",
+    default_branch: gitRepo(c.get("store"), repoKey(repo)).defaultBranch,
   };
 }

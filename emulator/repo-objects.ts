@@ -6,10 +6,10 @@
 import type { Context } from "hono";
 import type { ServerEnv } from "./context";
 import type { OrgRecord, RepoRecord } from "./fixture";
-import { gitRepo } from "./git";
+import { forkCount } from "./git";
 import { apiRoot } from "./http";
 import { repoKey } from "./lookup";
-import { nodeId, simpleRepository } from "./render";
+import { nodeId, repoSummary } from "./render";
 import type { TeamRecord } from "./security-seed";
 
 /** The fixture's repositories were all created at the same moment. */
@@ -23,12 +23,9 @@ export function fullRepository(
 ): Record<string, unknown> {
   const origin = new URL(c.req.url);
   const html = `${origin.origin}/${repo.owner}/${repo.name}`;
-  const store = c.get("store");
-  const key = repoKey(repo);
-  // Forks name their upstream in the git data; a default branch may have been renamed since the fixture.
-  const forks = Object.values(store.raw.gitRepos).filter((git) => git.upstream === key).length;
+  const forks = forkCount(c.get("store"), repoKey(repo));
   return {
-    ...simpleRepository(c, repo, org),
+    ...repoSummary(c, repo, org),
     clone_url: `${html}.git`,
     git_url: `git://${origin.host}/${repo.owner}/${repo.name}.git`,
     ssh_url: `git@${origin.hostname}:${repo.owner}/${repo.name}.git`,
@@ -36,8 +33,6 @@ export function fullRepository(
     mirror_url: null,
     homepage: null,
     language: null,
-    default_branch: gitRepo(store, key).defaultBranch,
-    visibility: repo.private ? "private" : "public",
     forks,
     forks_count: forks,
     stargazers_count: 0,

@@ -5,9 +5,10 @@ import { ROUTES } from "../../provider/client/routes";
 import { type AccessRule, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
 import type { OrgRecord, RepoRecord, UserRecord } from "../fixture";
+import { forkCount } from "../git";
 import { guard } from "../guard";
 import { forbidden, notFound, paginate } from "../http";
-import { findOrg, readableRepo } from "../lookup";
+import { findOrg, readableRepo, repoKey } from "../lookup";
 import { FIXTURE_CREATED_AT, orgAsAccount, orgSummary, repoSummary, userSummary } from "../render";
 
 const USER: AccessRule = { refuse: ["app_installation"] };
@@ -113,12 +114,13 @@ function orgFull(c: Context<ServerEnv>, org: OrgRecord): Record<string, unknown>
 
 /**
  * A repository as its own page shows it (the platform's full repository): the summary, the clone
- * URLs, and what the sandbox models of its content, which is nothing: no forks, stars, watchers,
- * issues, pages or licence.
+ * URLs, its forks (from the git data), and what the sandbox models of its content, which is
+ * nothing: no stars, watchers, issues, pages or licence.
  */
 function repoFull(c: Context<ServerEnv>, repo: RepoRecord, org: OrgRecord): Record<string, unknown> {
   const origin = new URL(c.req.url);
   const full = `${repo.owner}/${repo.name}`;
+  const forks = forkCount(c.get("store"), repoKey(repo));
   return {
     ...repoSummary(c, repo, org),
     organization: orgAsAccount(c, org),
@@ -130,8 +132,8 @@ function repoFull(c: Context<ServerEnv>, repo: RepoRecord, org: OrgRecord): Reco
     homepage: null,
     language: null,
     size: 0,
-    forks: 0,
-    forks_count: 0,
+    forks,
+    forks_count: forks,
     stargazers_count: 0,
     watchers: 0,
     watchers_count: 0,

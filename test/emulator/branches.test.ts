@@ -279,6 +279,12 @@ describe("POST /repos/{owner}/{repo}/branches/{branch}/rename", () => {
     expect((await control(sandbox.emulator, "GET", `${API}/dependency-graph`)).body.ref).toBe(
       "refs/heads/trunk",
     );
+    // The repository's own page and its organisation's list name trunk too; acme-ops/infra is its fork.
+    expect((await get(API, TOKENS.owner)).body).toMatchObject({ default_branch: "trunk", forks_count: 1 });
+    const listed = (await get("/orgs/acme-eng/repos", TOKENS.owner)).body.find(
+      (r: { name: string }) => r.name === "api",
+    );
+    expect(listed.default_branch).toBe("trunk");
   });
 
   it("refuses bad names with a 422 naming new_name, and changes nothing", async () => {
