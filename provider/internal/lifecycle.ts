@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { isAmbiguous, isNotFound } from "../client/errors";
 import { type CrossFieldRules, checkInputs, containsUnknown } from "./check";
 import { configure, notice } from "./context";
+import type { DeclaredKind } from "./declare";
 import { diffFields, type FieldRule, type FieldRules, sameValue } from "./diff";
 import { AS_WRITTEN_KEY, type AsWritten, asWritten, inputsFrom } from "./outputs";
 import { quietErrors } from "./quiet-errors";
@@ -34,30 +35,21 @@ export interface HostingProvider<I, O> extends ProviderMethods<I, O> {
   inputsOf(written: I): I;
   /** The inputs that are secrets (rules with `secret: true`): the resource class wraps them. */
   readonly secrets: readonly string[];
-  /** What the kind declares about itself, for its reference: id parts, input schema, field rules. */
-  readonly declared: {
-    readonly idFormat: readonly string[];
-    readonly inputs: z.ZodObject;
-    readonly rules: Readonly<Record<string, FieldRule>>;
-  };
+  /** What the kind declares about itself (kind.ts): fields, behaviour, outputs, identity, discovery. */
+  readonly declared: DeclaredKind;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: registries hold providers of every shape
 export type AnyHostingProvider = HostingProvider<any, any>;
 
 /**
- * What a resource family writes for one kind: its input schema and field rules as data (check and
- * diff follow from them), and the four methods that talk to the API.
+ * What a resource family writes for one kind beside its declaration (check and diff follow from
+ * the declaration's schema and field behaviour): rules across fields, and the four methods that
+ * talk to the API.
  */
 export interface ProviderSpec<S extends z.ZodObject, O extends object> {
-  /** The parts of the resource's id, in order (`["owner", "repository", "hookId"]`). */
-  idFormat: readonly string[];
-  /** The zod schema of the inputs, defaults included; check validates with it. */
-  inputs: S;
   /** Rules across fields, run by check after the schema passed. */
   crossField?: CrossFieldRules<z.infer<S>>;
-  /** How diff compares each field (replace, set, create-only); read reports these fields as inputs. */
-  rules: FieldRules<z.infer<S>>;
   /**
    * A replacement deletes the old object before it creates the new one: for objects the server
    * refuses twice (a key already in use), where creating the new one first cannot succeed.
@@ -105,9 +97,11 @@ const PROVIDER_KEY = "__provider";
  * `pulumi up` brings old state to the current form.
  */
 export function defineProvider<S extends z.ZodObject, O extends object>(
-  kind: string,
-  spec: ProviderSpec<S, O>,
+  declared: DeclaredKind<S>,
+  behaviour: ProviderSpec<S, O>,
 ): HostingProvider<z.infer<S>, O> {
+  const { kind } = declared;
+  const spec = { ...behaviour, inputs: declared.inputs, rules: declared.rules as FieldRules<z.infer<S>> };
   const compare = spec.comparable ?? ((values: object) => values);
   // check records the inputs as the program wrote them (see AS_WRITTEN_KEY); the methods that act
   // on them get the schema's reading of them, defaults applied.
@@ -130,14 +124,8 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
   };
   return quietErrors({
     kind,
-    declared: {
-      idFormat: spec.idFormat,
-      inputs: spec.inputs,
-      rules: spec.rules as Record<string, FieldRule>,
-    },
-    secrets: Object.entries(spec.rules as Record<string, FieldRule>)
-      .filter(([, rule]) => rule.secret === true)
-      .map(([name]) => name),
+    declared,
+    secrets: declared.secrets,
     async configure(request) {
       configure(request.config);
     },
@@ -206,7 +194,7 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
  */
 async function showAdoption<S extends z.ZodObject, O extends object>(
   kind: string,
-  spec: ProviderSpec<S, O>,
+  spec: ProviderSpec<S, O> & { rules: FieldRules<z.infer<S>> },
   compare: (values: object) => object,
   id: string,
   inputs: z.infer<S>,

@@ -123,16 +123,17 @@ function programCallsites(): (() => void) | undefined {
 /** The base of every resource class: `new hosting.X(name, args, opts)` and `hosting.X.get(name, id)`. */
 export abstract class HostingResource extends pulumi.dynamic.Resource {
   /**
-   * @param provider the kind's provider (its `kind` is the type token)
-   * @param outputs every output name, declared so the engine reports them before they are known
+   * @param provider the kind's provider: its `kind` is the type token, and its declaration names
+   *   every output, so the engine reports them before they are known
    */
   protected constructor(
     provider: AnyHostingProvider,
     name: string,
     args: object | undefined,
-    outputs: readonly string[],
     opts: pulumi.CustomResourceOptions | undefined,
+    legacyOutputs?: readonly string[],
   ) {
+    const outputs = legacyOutputs ?? provider.declared.outputNames;
     const props = resourceProps(outputs, withSecrets(args, provider.secrets));
     const limit = Error.stackTraceLimit;
     const lowered = promiseStackLimit(limit);

@@ -33,6 +33,7 @@ import {
 import { fields } from "../internal/check";
 import { collectionReads } from "../internal/collection-reads";
 import { client, notice } from "../internal/context";
+import { legacyKind } from "../internal/declare";
 import { type FieldRules, lowerCased } from "../internal/diff";
 import { joinId, numericPart, splitId } from "../internal/ids";
 import {
@@ -269,10 +270,7 @@ function unavailable(
 export const deploymentProtectionRuleProvider = defineProvider<
   typeof deploymentProtectionRuleInputs,
   DeploymentProtectionRuleOutputs
->(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: deploymentProtectionRuleInputs,
-  rules: deploymentProtectionRuleRules,
+>(legacyKind(KIND, ID_FORMAT, deploymentProtectionRuleInputs, deploymentProtectionRuleRules), {
   comparable,
 
   async create(inputs) {
@@ -326,7 +324,7 @@ const OUTPUTS = ["owner", "repository", "environment", "integrationId", "ruleId"
  */
 export class DeploymentProtectionRule extends HostingResource {
   constructor(name: string, args: DeploymentProtectionRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(deploymentProtectionRuleProvider, name, args, OUTPUTS, opts);
+    super(deploymentProtectionRuleProvider, name, args, opts, OUTPUTS);
   }
 }
 

@@ -25,6 +25,7 @@ import {
 } from "../client/schemas";
 import { fields } from "../internal/check";
 import { client } from "../internal/context";
+import { legacyKind } from "../internal/declare";
 import { type FieldRules, lowerCased, sameValue } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
@@ -191,76 +192,76 @@ async function refuseLastAdmin(
   );
 }
 
-export const orgMembershipProvider = defineProvider<typeof orgMembershipInputs, OrgMembershipOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: orgMembershipInputs,
-  rules: orgMembershipRules,
-  comparable,
+export const orgMembershipProvider = defineProvider<typeof orgMembershipInputs, OrgMembershipOutputs>(
+  legacyKind(KIND, ID_FORMAT, orgMembershipInputs, orgMembershipRules),
+  {
+    comparable,
 
-  async create(inputs) {
-    const c = client();
-    const id = joinId(inputs.org, inputs.username);
-    // Adoption changes nothing it need not: a membership (or invitation) that already has the
-    // role is taken as it is, without a write.
-    const existing = await readOrGone(() => membershipApi(c).get(inputs.org, inputs.username));
-    if (existing?.role === inputs.role) return { id, outs: orgMembershipOutputs(inputs, existing) };
-    // Creating with role member demotes a person who is already an admin: the guard applies.
-    if (inputs.role === "member") await refuseLastAdmin(c, inputs.org, inputs.username, "demote");
-    const membership = await membershipApi(c).set(inputs.org, inputs.username, inputs.role);
-    return { id, outs: orgMembershipOutputs(inputs, membership) };
-  },
+    async create(inputs) {
+      const c = client();
+      const id = joinId(inputs.org, inputs.username);
+      // Adoption changes nothing it need not: a membership (or invitation) that already has the
+      // role is taken as it is, without a write.
+      const existing = await readOrGone(() => membershipApi(c).get(inputs.org, inputs.username));
+      if (existing?.role === inputs.role) return { id, outs: orgMembershipOutputs(inputs, existing) };
+      // Creating with role member demotes a person who is already an admin: the guard applies.
+      if (inputs.role === "member") await refuseLastAdmin(c, inputs.org, inputs.username, "demote");
+      const membership = await membershipApi(c).set(inputs.org, inputs.username, inputs.role);
+      return { id, outs: orgMembershipOutputs(inputs, membership) };
+    },
 
-  async read(id, props) {
-    const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
-    // No membership and no invitation: cancelled, declined, or the person left. Refresh drops it.
-    const membership = await readOrGone(() => membershipApi(client()).get(org, username));
-    if (!membership) return {};
-    const outs = orgMembershipOutputs(
-      {
-        org: props?.org ?? org,
-        username: props?.username ?? username,
-        onDestroy: props?.onDestroy ?? "remove",
-      },
-      membership,
-    );
-    // state is not in the rules, so it is an output only and never appears as an input.
-    return { id, props: outs };
-  },
+    async read(id, props) {
+      const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+      // No membership and no invitation: cancelled, declined, or the person left. Refresh drops it.
+      const membership = await readOrGone(() => membershipApi(client()).get(org, username));
+      if (!membership) return {};
+      const outs = orgMembershipOutputs(
+        {
+          org: props?.org ?? org,
+          username: props?.username ?? username,
+          onDestroy: props?.onDestroy ?? "remove",
+        },
+        membership,
+      );
+      // state is not in the rules, so it is an output only and never appears as an input.
+      return { id, props: outs };
+    },
 
-  async update(_id, olds, news) {
-    if (sameValue(olds.role, news.role)) {
-      // Only onDestroy changed: it lives in state, so nothing is sent.
-      return { outs: { ...news, state: olds.state } };
-    }
-    const c = client();
-    if (news.role === "member") await refuseLastAdmin(c, news.org, news.username, "demote");
-    const membership = await membershipApi(c).set(news.org, news.username, news.role);
-    return { outs: orgMembershipOutputs(news, membership) };
-  },
+    async update(_id, olds, news) {
+      if (sameValue(olds.role, news.role)) {
+        // Only onDestroy changed: it lives in state, so nothing is sent.
+        return { outs: { ...news, state: olds.state } };
+      }
+      const c = client();
+      if (news.role === "member") await refuseLastAdmin(c, news.org, news.username, "demote");
+      const membership = await membershipApi(c).set(news.org, news.username, news.role);
+      return { outs: orgMembershipOutputs(news, membership) };
+    },
 
-  async delete(id, props) {
-    const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
-    const c = client();
-    const mode = props?.onDestroy ?? "remove";
-    if (mode === "retain") return;
-    if (mode === "downgrade") {
-      // Gone already: a PUT now would invite them again.
-      const current = await readOrGone(() => membershipApi(c).get(org, username));
-      if (current?.role !== "admin") return;
-      await refuseLastAdmin(c, org, username, "demote");
-      await membershipApi(c).set(org, username, "member");
-      return;
-    }
-    try {
-      await refuseLastAdmin(c, org, username, "remove");
-    } catch (e) {
-      if (isNotFound(e)) return; // the organisation is gone, and the membership with it
-      throw e;
-    }
-    // Cancels a pending invitation, or removes an active member from the organisation.
-    await deleteIgnoringGone(() => c.delete(ROUTES.members.removeMembership.path({ org, username })));
+    async delete(id, props) {
+      const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+      const c = client();
+      const mode = props?.onDestroy ?? "remove";
+      if (mode === "retain") return;
+      if (mode === "downgrade") {
+        // Gone already: a PUT now would invite them again.
+        const current = await readOrGone(() => membershipApi(c).get(org, username));
+        if (current?.role !== "admin") return;
+        await refuseLastAdmin(c, org, username, "demote");
+        await membershipApi(c).set(org, username, "member");
+        return;
+      }
+      try {
+        await refuseLastAdmin(c, org, username, "remove");
+      } catch (e) {
+        if (isNotFound(e)) return; // the organisation is gone, and the membership with it
+        throw e;
+      }
+      // Cancels a pending invitation, or removes an active member from the organisation.
+      await deleteIgnoringGone(() => c.delete(ROUTES.members.removeMembership.path({ org, username })));
+    },
   },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
@@ -275,7 +276,7 @@ const OUTPUTS = ["org", "username", "role", "onDestroy", "state"] as const;
  */
 export class OrgMembership extends HostingResource {
   constructor(name: string, args: OrgMembershipArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgMembershipProvider, name, args, OUTPUTS, opts);
+    super(orgMembershipProvider, name, args, opts, OUTPUTS);
   }
 }
 

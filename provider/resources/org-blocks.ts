@@ -12,6 +12,7 @@ import type { HostingClient } from "../client/http";
 import { ROUTES } from "../client/routes";
 import { fields } from "../internal/check";
 import { client } from "../internal/context";
+import { legacyKind } from "../internal/declare";
 import { type FieldRules, lowerCased } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
@@ -90,35 +91,38 @@ async function block(c: HostingClient, org: string, username: string): Promise<v
   }
 }
 
-export const orgBlockProvider = defineProvider<typeof orgBlockInputs, OrgBlockOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: orgBlockInputs,
-  rules: orgBlockRules,
-  comparable: lowerCased<OrgBlockInputs>("org", "username"),
+export const orgBlockProvider = defineProvider<typeof orgBlockInputs, OrgBlockOutputs>(
+  legacyKind(KIND, ID_FORMAT, orgBlockInputs, orgBlockRules),
+  {
+    comparable: lowerCased<OrgBlockInputs>("org", "username"),
 
-  async create(inputs) {
-    await block(client(), inputs.org, inputs.username);
-    return { id: joinId(inputs.org, inputs.username), outs: { org: inputs.org, username: inputs.username } };
-  },
+    async create(inputs) {
+      await block(client(), inputs.org, inputs.username);
+      return {
+        id: joinId(inputs.org, inputs.username),
+        outs: { org: inputs.org, username: inputs.username },
+      };
+    },
 
-  async read(id, props) {
-    const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
-    // 204: blocked; 404: not blocked (unblocked outside Pulumi), or the user or organisation is gone.
-    const blocked = await readOrGone(() => client().get(ROUTES.orgBlocks.check.path({ org, username })));
-    if (!blocked) return {};
-    return { id, props: { org: props?.org ?? org, username: props?.username ?? username } };
-  },
+    async read(id, props) {
+      const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+      // 204: blocked; 404: not blocked (unblocked outside Pulumi), or the user or organisation is gone.
+      const blocked = await readOrGone(() => client().get(ROUTES.orgBlocks.check.path({ org, username })));
+      if (!blocked) return {};
+      return { id, props: { org: props?.org ?? org, username: props?.username ?? username } };
+    },
 
-  async update(_id, _olds, news) {
-    // Both fields replace: only a respelling of a name (same block) gets here.
-    return { outs: { org: news.org, username: news.username } };
-  },
+    async update(_id, _olds, news) {
+      // Both fields replace: only a respelling of a name (same block) gets here.
+      return { outs: { org: news.org, username: news.username } };
+    },
 
-  async delete(id) {
-    const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
-    await deleteIgnoringGone(() => client().delete(ROUTES.orgBlocks.unblock.path({ org, username })));
+    async delete(id) {
+      const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+      await deleteIgnoringGone(() => client().delete(ROUTES.orgBlocks.unblock.path({ org, username })));
+    },
   },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
@@ -134,7 +138,7 @@ const OUTPUTS = ["org", "username"] as const;
  */
 export class OrgBlock extends HostingResource {
   constructor(name: string, args: OrgBlockArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgBlockProvider, name, args, OUTPUTS, opts);
+    super(orgBlockProvider, name, args, opts, OUTPUTS);
   }
 }
 

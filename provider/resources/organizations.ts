@@ -33,6 +33,7 @@ import { ROUTES } from "../client/routes";
 import { type ApiOrganization, apiOrganizationSchema } from "../client/schemas";
 import { fields } from "../internal/check";
 import { client, notice } from "../internal/context";
+import { legacyKind } from "../internal/declare";
 import type { FieldRules } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
 import {
@@ -320,60 +321,72 @@ function loginOf(id: string, props: Partial<OrganizationOutputs> | undefined): s
   return login;
 }
 
-export const organizationProvider = defineProvider<typeof organizationInputs, OrganizationOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: organizationInputs,
-  crossField: adminRule,
-  rules: organizationRules,
-  adoptedId: (inputs) => inputs.importId,
-  preflight: refuseCreateOnlyChange,
+export const organizationProvider = defineProvider<typeof organizationInputs, OrganizationOutputs>(
+  legacyKind(KIND, ID_FORMAT, organizationInputs, organizationRules),
+  {
+    crossField: adminRule,
+    adoptedId: (inputs) => inputs.importId,
+    preflight: refuseCreateOnlyChange,
 
-  async create(inputs) {
-    const c = client();
-    if (inputs.importId === undefined) {
-      const org = await createOrg(c, inputs);
-      return { id: joinId(org.id), outs: organizationOutputs(inputs, org) };
-    }
-    const importId = inputs.importId;
-    const existing = await readOrGone(() => getOrg(c, importId));
-    if (!existing) {
-      throw notFoundError({
-        method: "GET",
-        path: ROUTES.meta.org.path({ org: importId }),
-        what: `Organization importId ${importId}`,
-        causes: [`there is no organisation ${importId}`, "the token cannot see it"],
-      });
-    }
-    const id = joinId(existing.id);
-    if (existing.login === inputs.login) return { id, outs: organizationOutputs(inputs, existing) };
-    try {
-      const renamed = await rename(c, existing.id, existing.login, inputs.login, inputs.renameTimeoutSeconds);
-      return { id, outs: organizationOutputs(inputs, renamed) };
-    } catch (e) {
-      throw new PartialCreateError(id, organizationOutputs(inputs, existing), e);
-    }
-  },
+    async create(inputs) {
+      const c = client();
+      if (inputs.importId === undefined) {
+        const org = await createOrg(c, inputs);
+        return { id: joinId(org.id), outs: organizationOutputs(inputs, org) };
+      }
+      const importId = inputs.importId;
+      const existing = await readOrGone(() => getOrg(c, importId));
+      if (!existing) {
+        throw notFoundError({
+          method: "GET",
+          path: ROUTES.meta.org.path({ org: importId }),
+          what: `Organization importId ${importId}`,
+          causes: [`there is no organisation ${importId}`, "the token cannot see it"],
+        });
+      }
+      const id = joinId(existing.id);
+      if (existing.login === inputs.login) return { id, outs: organizationOutputs(inputs, existing) };
+      try {
+        const renamed = await rename(
+          c,
+          existing.id,
+          existing.login,
+          inputs.login,
+          inputs.renameTimeoutSeconds,
+        );
+        return { id, outs: organizationOutputs(inputs, renamed) };
+      } catch (e) {
+        throw new PartialCreateError(id, organizationOutputs(inputs, existing), e);
+      }
+    },
 
-  async read(id, props) {
-    const org = await readOrGone(() => getOrg(client(), loginOf(id, props)));
-    // Another organisation under the login (this one renamed away outside Pulumi): this one is gone.
-    if (!org || (/^\d+$/.test(id) && org.id !== Number(id))) return {};
-    return { id: /^\d+$/.test(id) ? id : joinId(org.id), props: organizationOutputs(props ?? {}, org) };
-  },
+    async read(id, props) {
+      const org = await readOrGone(() => getOrg(client(), loginOf(id, props)));
+      // Another organisation under the login (this one renamed away outside Pulumi): this one is gone.
+      if (!org || (/^\d+$/.test(id) && org.id !== Number(id))) return {};
+      return { id: /^\d+$/.test(id) ? id : joinId(org.id), props: organizationOutputs(props ?? {}, org) };
+    },
 
-  async update(id, olds, news) {
-    const [orgId = ""] = splitId(id, ID_FORMAT, KIND);
-    if (olds.login === news.login) return { outs: { ...news, orgId: olds.orgId } };
-    const renamed = await rename(client(), Number(orgId), olds.login, news.login, news.renameTimeoutSeconds);
-    return { outs: organizationOutputs(news, renamed) };
-  },
+    async update(id, olds, news) {
+      const [orgId = ""] = splitId(id, ID_FORMAT, KIND);
+      if (olds.login === news.login) return { outs: { ...news, orgId: olds.orgId } };
+      const renamed = await rename(
+        client(),
+        Number(orgId),
+        olds.login,
+        news.login,
+        news.renameTimeoutSeconds,
+      );
+      return { outs: organizationOutputs(news, renamed) };
+    },
 
-  async delete(_id, props) {
-    notice(
-      `Organization ${props.login}: the API cannot delete organisations; it is left in place and no longer managed by this stack`,
-    );
+    async delete(_id, props) {
+      notice(
+        `Organization ${props.login}: the API cannot delete organisations; it is left in place and no longer managed by this stack`,
+      );
+    },
   },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
@@ -390,7 +403,7 @@ const OUTPUTS = ["login", "admin", "profileName", "renameTimeoutSeconds", "impor
  */
 export class Organization extends HostingResource {
   constructor(name: string, args: OrganizationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(organizationProvider, name, args, OUTPUTS, opts);
+    super(organizationProvider, name, args, opts, OUTPUTS);
   }
 }
 

@@ -28,6 +28,7 @@ import {
 } from "../../client/schemas";
 import { type CrossFieldRules, fields } from "../../internal/check";
 import { client } from "../../internal/context";
+import { legacyKind } from "../../internal/declare";
 import { diffFields, type FieldRules, sameValue } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import { createWithoutDuplicates, defineProvider, PartialCreateError } from "../../internal/lifecycle";
@@ -330,64 +331,64 @@ const differs = (live: LiveBudget, inputs: BudgetInputs) =>
 const KIND = "Budget";
 const ID_FORMAT = ["enterprise", "budgetId"] as const;
 
-export const budgetProvider = defineProvider<typeof budgetInputs, BudgetOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: budgetInputs,
-  crossField: budgetCombinations,
-  rules: budgetRules,
-  comparable,
-  adoptedId: (inputs) =>
-    inputs.importId === undefined ? undefined : joinId(inputs.enterprise, inputs.importId),
+export const budgetProvider = defineProvider<typeof budgetInputs, BudgetOutputs>(
+  legacyKind(KIND, ID_FORMAT, budgetInputs, budgetRules),
+  {
+    crossField: budgetCombinations,
+    comparable,
+    adoptedId: (inputs) =>
+      inputs.importId === undefined ? undefined : joinId(inputs.enterprise, inputs.importId),
 
-  async create(inputs) {
-    const budgets = budgetApi(client(), inputs.enterprise);
-    let live: LiveBudget;
-    let converge: boolean;
-    if (inputs.importId !== undefined) {
-      live = await budgets.adopt(inputs.importId);
-      converge = differs(live, inputs);
-    } else {
-      // A POST that fails ambiguously may have made the budget: look for it by its key first.
-      const made = await createWithoutDuplicates(
-        () => budgets.create(writeBody(inputs)),
-        () => budgets.find(inputs),
-      ).catch(async (e: unknown) => {
-        throw await budgets.createFailure(e, inputs);
-      });
-      live = made.value;
-      converge = made.adopted && differs(live, inputs);
-    }
-    const id = joinId(inputs.enterprise, live.id);
-    if (!converge) return { id, outs: budgetOutputs(inputs, live) };
-    try {
-      return { id, outs: budgetOutputs(inputs, await budgets.update(live.id, writeBody(inputs))) };
-    } catch (e) {
-      throw new PartialCreateError(id, budgetOutputs(inputs, live), e);
-    }
-  },
+    async create(inputs) {
+      const budgets = budgetApi(client(), inputs.enterprise);
+      let live: LiveBudget;
+      let converge: boolean;
+      if (inputs.importId !== undefined) {
+        live = await budgets.adopt(inputs.importId);
+        converge = differs(live, inputs);
+      } else {
+        // A POST that fails ambiguously may have made the budget: look for it by its key first.
+        const made = await createWithoutDuplicates(
+          () => budgets.create(writeBody(inputs)),
+          () => budgets.find(inputs),
+        ).catch(async (e: unknown) => {
+          throw await budgets.createFailure(e, inputs);
+        });
+        live = made.value;
+        converge = made.adopted && differs(live, inputs);
+      }
+      const id = joinId(inputs.enterprise, live.id);
+      if (!converge) return { id, outs: budgetOutputs(inputs, live) };
+      try {
+        return { id, outs: budgetOutputs(inputs, await budgets.update(live.id, writeBody(inputs))) };
+      } catch (e) {
+        throw new PartialCreateError(id, budgetOutputs(inputs, live), e);
+      }
+    },
 
-  async read(id, props) {
-    const { enterprise, budgetId } = parseId(id);
-    const live = await budgetApi(client(), enterprise).read(budgetId, props?.productSku);
-    if (!live) return {};
-    return {
-      id,
-      props: budgetOutputs({ ...props, enterprise: props?.enterprise ?? enterprise }, live),
-    };
-  },
+    async read(id, props) {
+      const { enterprise, budgetId } = parseId(id);
+      const live = await budgetApi(client(), enterprise).read(budgetId, props?.productSku);
+      if (!live) return {};
+      return {
+        id,
+        props: budgetOutputs({ ...props, enterprise: props?.enterprise ?? enterprise }, live),
+      };
+    },
 
-  async update(id, _olds, news) {
-    const { enterprise, budgetId } = parseId(id);
-    return {
-      outs: budgetOutputs(news, await budgetApi(client(), enterprise).update(budgetId, writeBody(news))),
-    };
-  },
+    async update(id, _olds, news) {
+      const { enterprise, budgetId } = parseId(id);
+      return {
+        outs: budgetOutputs(news, await budgetApi(client(), enterprise).update(budgetId, writeBody(news))),
+      };
+    },
 
-  async delete(id) {
-    const { enterprise, budgetId } = parseId(id);
-    await budgetApi(client(), enterprise).remove(budgetId);
+    async delete(id) {
+      const { enterprise, budgetId } = parseId(id);
+      await budgetApi(client(), enterprise).remove(budgetId);
+    },
   },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
@@ -418,7 +419,7 @@ const OUTPUTS = [
  */
 export class Budget extends HostingResource {
   constructor(name: string, args: BudgetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(budgetProvider, name, args, OUTPUTS, opts);
+    super(budgetProvider, name, args, opts, OUTPUTS);
   }
 }
 

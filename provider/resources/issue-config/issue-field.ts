@@ -23,6 +23,7 @@ import {
 } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
+import { legacyKind } from "../../internal/declare";
 import { type FieldRules, lowerCased, sameValue } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
@@ -267,71 +268,71 @@ function differs(api: ApiIssueField, inputs: IssueFieldInputs): boolean {
   );
 }
 
-export const issueFieldProvider = defineProvider<typeof issueFieldInputs, IssueFieldOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: issueFieldInputs,
-  crossField: optionRules,
-  rules: issueFieldRules,
-  comparable: lowerCased<IssueFieldInputs>("org"),
-  adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+export const issueFieldProvider = defineProvider<typeof issueFieldInputs, IssueFieldOutputs>(
+  legacyKind(KIND, ID_FORMAT, issueFieldInputs, issueFieldRules),
+  {
+    crossField: optionRules,
+    comparable: lowerCased<IssueFieldInputs>("org"),
+    adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
 
-  async create(inputs) {
-    const c = client();
-    const at = issueFields(c, inputs.org);
-    const outputsOf = (api: ApiIssueField) => issueFieldOutputs(inputs, api);
-    if (inputs.importId === undefined) {
-      const made = await createOnce(c, at, inputs.name, async () => {
-        const path = ROUTES.issueFields.create.path({ org: inputs.org });
-        const body = { ...updateBody(inputs, undefined), data_type: inputs.dataType };
-        return (await c.post(path, body, { schema: apiIssueFieldSchema })).data;
-      });
-      return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
-    }
-    const existing = await adopted(c, at, inputs.importId);
-    const id = joinId(inputs.org, existing.id);
-    if (existing.data_type !== inputs.dataType) {
-      throw new PartialCreateError(
-        id,
-        outputsOf(existing),
-        new Error(
-          `IssueField importId ${inputs.importId} is a ${existing.data_type} field and dataType is ${inputs.dataType}; a field's data type cannot change: set dataType to ${existing.data_type}`,
+    async create(inputs) {
+      const c = client();
+      const at = issueFields(c, inputs.org);
+      const outputsOf = (api: ApiIssueField) => issueFieldOutputs(inputs, api);
+      if (inputs.importId === undefined) {
+        const made = await createOnce(c, at, inputs.name, async () => {
+          const path = ROUTES.issueFields.create.path({ org: inputs.org });
+          const body = { ...updateBody(inputs, undefined), data_type: inputs.dataType };
+          return (await c.post(path, body, { schema: apiIssueFieldSchema })).data;
+        });
+        return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
+      }
+      const existing = await adopted(c, at, inputs.importId);
+      const id = joinId(inputs.org, existing.id);
+      if (existing.data_type !== inputs.dataType) {
+        throw new PartialCreateError(
+          id,
+          outputsOf(existing),
+          new Error(
+            `IssueField importId ${inputs.importId} is a ${existing.data_type} field and dataType is ${inputs.dataType}; a field's data type cannot change: set dataType to ${existing.data_type}`,
+          ),
+        );
+      }
+      if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
+      try {
+        return { id, outs: outputsOf(await patch(c, inputs.org, existing.id, inputs, existing)) };
+      } catch (e) {
+        throw new PartialCreateError(id, outputsOf(existing), e);
+      }
+    },
+
+    async read(id, props) {
+      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const found = await findInCollection(client(), issueFields(client(), org), fieldId);
+      if (!found) return {};
+      return { id, props: issueFieldOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
+    },
+
+    async update(id, _olds, news) {
+      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const c = client();
+      // The option ids the field has now (not as state last saw them): one list read.
+      const current =
+        news.options === undefined ? undefined : await findInCollection(c, issueFields(c, org), fieldId);
+      return { outs: issueFieldOutputs(news, await patch(c, org, fieldId, news, current)) };
+    },
+
+    async delete(id) {
+      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const c = client();
+      await deleteIgnoringGone(() =>
+        writingTo(c, issueFields(c, org), () =>
+          c.delete(ROUTES.issueFields.delete.path({ org, issue_field_id: fieldId })),
         ),
       );
-    }
-    if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
-    try {
-      return { id, outs: outputsOf(await patch(c, inputs.org, existing.id, inputs, existing)) };
-    } catch (e) {
-      throw new PartialCreateError(id, outputsOf(existing), e);
-    }
+    },
   },
-
-  async read(id, props) {
-    const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
-    const found = await findInCollection(client(), issueFields(client(), org), fieldId);
-    if (!found) return {};
-    return { id, props: issueFieldOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
-  },
-
-  async update(id, _olds, news) {
-    const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
-    const c = client();
-    // The option ids the field has now (not as state last saw them): one list read.
-    const current =
-      news.options === undefined ? undefined : await findInCollection(c, issueFields(c, org), fieldId);
-    return { outs: issueFieldOutputs(news, await patch(c, org, fieldId, news, current)) };
-  },
-
-  async delete(id) {
-    const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
-    const c = client();
-    await deleteIgnoringGone(() =>
-      writingTo(c, issueFields(c, org), () =>
-        c.delete(ROUTES.issueFields.delete.path({ org, issue_field_id: fieldId })),
-      ),
-    );
-  },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
@@ -357,7 +358,7 @@ const OUTPUTS = [
  */
 export class IssueField extends HostingResource {
   constructor(name: string, args: IssueFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    super(issueFieldProvider, name, args, OUTPUTS, { deleteBeforeReplace: true, ...opts });
+    super(issueFieldProvider, name, args, { deleteBeforeReplace: true, ...opts }, OUTPUTS);
   }
 }
 

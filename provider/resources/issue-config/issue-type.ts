@@ -10,6 +10,7 @@ import { ROUTES } from "../../client/routes";
 import { type ApiIssueType, apiIssueTypeSchema, ISSUE_COLORS, type IssueColor } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
+import { legacyKind } from "../../internal/declare";
 import { type FieldRules, lowerCased } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
@@ -163,56 +164,56 @@ async function put(c: HostingClient, org: string, id: number | string, inputs: I
   }
 }
 
-export const issueTypeProvider = defineProvider<typeof issueTypeInputs, IssueTypeOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: issueTypeInputs,
-  rules: issueTypeRules,
-  comparable: lowerCased<IssueTypeInputs>("org"),
-  adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+export const issueTypeProvider = defineProvider<typeof issueTypeInputs, IssueTypeOutputs>(
+  legacyKind(KIND, ID_FORMAT, issueTypeInputs, issueTypeRules),
+  {
+    comparable: lowerCased<IssueTypeInputs>("org"),
+    adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
 
-  async create(inputs) {
-    const c = client();
-    const at = types(c, inputs.org);
-    const outputsOf = (api: ApiIssueType) => issueTypeOutputs(inputs, api);
-    if (inputs.importId === undefined) {
-      const made = await createOnce(c, at, inputs.name, async () => {
-        const path = ROUTES.issueTypes.create.path({ org: inputs.org });
-        return (await c.post(path, writeBody(inputs), { schema: apiIssueTypeSchema })).data;
-      });
-      return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
-    }
-    const existing = await adopted(c, at, inputs.importId);
-    const id = joinId(inputs.org, existing.id);
-    if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
-    try {
-      return { id, outs: outputsOf(await put(c, inputs.org, existing.id, inputs)) };
-    } catch (e) {
-      throw new PartialCreateError(id, outputsOf(existing), e);
-    }
-  },
+    async create(inputs) {
+      const c = client();
+      const at = types(c, inputs.org);
+      const outputsOf = (api: ApiIssueType) => issueTypeOutputs(inputs, api);
+      if (inputs.importId === undefined) {
+        const made = await createOnce(c, at, inputs.name, async () => {
+          const path = ROUTES.issueTypes.create.path({ org: inputs.org });
+          return (await c.post(path, writeBody(inputs), { schema: apiIssueTypeSchema })).data;
+        });
+        return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
+      }
+      const existing = await adopted(c, at, inputs.importId);
+      const id = joinId(inputs.org, existing.id);
+      if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
+      try {
+        return { id, outs: outputsOf(await put(c, inputs.org, existing.id, inputs)) };
+      } catch (e) {
+        throw new PartialCreateError(id, outputsOf(existing), e);
+      }
+    },
 
-  async read(id, props) {
-    const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
-    const found = await findInCollection(client(), types(client(), org), typeId);
-    if (!found) return {};
-    return { id, props: issueTypeOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
-  },
+    async read(id, props) {
+      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      const found = await findInCollection(client(), types(client(), org), typeId);
+      if (!found) return {};
+      return { id, props: issueTypeOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
+    },
 
-  async update(id, _olds, news) {
-    const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
-    return { outs: issueTypeOutputs(news, await put(client(), org, typeId, news)) };
-  },
+    async update(id, _olds, news) {
+      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      return { outs: issueTypeOutputs(news, await put(client(), org, typeId, news)) };
+    },
 
-  async delete(id) {
-    const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
-    const c = client();
-    await deleteIgnoringGone(() =>
-      writingTo(c, types(c, org), () =>
-        c.delete(ROUTES.issueTypes.delete.path({ org, issue_type_id: typeId })),
-      ),
-    );
+    async delete(id) {
+      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      const c = client();
+      await deleteIgnoringGone(() =>
+        writingTo(c, types(c, org), () =>
+          c.delete(ROUTES.issueTypes.delete.path({ org, issue_type_id: typeId })),
+        ),
+      );
+    },
   },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
@@ -227,7 +228,7 @@ const OUTPUTS = ["org", "name", "description", "color", "isEnabled", "importId",
  */
 export class IssueType extends HostingResource {
   constructor(name: string, args: IssueTypeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(issueTypeProvider, name, args, OUTPUTS, opts);
+    super(issueTypeProvider, name, args, opts, OUTPUTS);
   }
 }
 

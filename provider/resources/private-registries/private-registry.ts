@@ -26,6 +26,7 @@ import {
 } from "../../client/schemas";
 import { type CrossFieldRules, fields, selectedIdsFailure, UNKNOWN } from "../../internal/check";
 import { client } from "../../internal/context";
+import { legacyKind } from "../../internal/declare";
 import { diffFields, type FieldRules, lowerCased } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import {
@@ -264,12 +265,9 @@ function plaintextFor(inputs: PrivateRegistryInputs, required: boolean): string 
 }
 
 export const privateRegistryProvider = defineProvider<typeof privateRegistryInputs, PrivateRegistryOutputs>(
-  KIND,
+  legacyKind(KIND, ID_FORMAT, privateRegistryInputs, privateRegistryRules),
   {
-    idFormat: ID_FORMAT,
-    inputs: privateRegistryInputs,
     crossField,
-    rules: privateRegistryRules,
     comparable,
     adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
 
@@ -382,7 +380,7 @@ const OUTPUTS = [
 export class PrivateRegistry extends HostingResource {
   constructor(name: string, args: PrivateRegistryArgs, opts?: pulumi.CustomResourceOptions) {
     // The value is a secret input, so the engine encrypts what check leaves in its place (the digest).
-    super(privateRegistryProvider, name, args, OUTPUTS, opts);
+    super(privateRegistryProvider, name, args, opts, OUTPUTS);
   }
 }
 

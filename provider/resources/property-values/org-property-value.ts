@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { API_VERSION_2026 } from "../../client/schemas";
 import { fields } from "../../internal/check";
+import { legacyKind } from "../../internal/declare";
 import { type FieldRules, lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
@@ -83,10 +84,7 @@ const orgValues: ValueKind<OrgPropertyValueInputs> = {
 export const orgPropertyValueProvider = defineProvider<
   typeof orgPropertyValueInputs,
   OrgPropertyValueOutputs
->(orgValues.kind, {
-  idFormat: orgValues.idFormat,
-  inputs: orgPropertyValueInputs,
-  rules: orgPropertyValueRules,
+>(legacyKind(orgValues.kind, orgValues.idFormat, orgPropertyValueInputs, orgPropertyValueRules), {
   // Organisation names are case-insensitive on the platform; property names are compared as written.
   comparable: lowerCased<OrgPropertyValueInputs>("org"),
   ...valueMethods(orgValues),
@@ -107,7 +105,7 @@ const OUTPUTS = ["org", "propertyName", "value"] as const;
  */
 export class OrgPropertyValue extends HostingResource {
   constructor(name: string, args: OrgPropertyValueArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgPropertyValueProvider, name, args, OUTPUTS, opts);
+    super(orgPropertyValueProvider, name, args, opts, OUTPUTS);
   }
 }
 

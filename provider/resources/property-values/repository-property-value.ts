@@ -7,6 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { fields } from "../../internal/check";
+import { legacyKind } from "../../internal/declare";
 import { type FieldRules, lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
@@ -89,14 +90,19 @@ const repositoryValues: ValueKind<RepositoryPropertyValueInputs> = {
 export const repositoryPropertyValueProvider = defineProvider<
   typeof repositoryPropertyValueInputs,
   RepositoryPropertyValueOutputs
->(repositoryValues.kind, {
-  idFormat: repositoryValues.idFormat,
-  inputs: repositoryPropertyValueInputs,
-  rules: repositoryPropertyValueRules,
-  // Owner and repository names are case-insensitive on the platform; property names are compared as written.
-  comparable: lowerCased<RepositoryPropertyValueInputs>("owner", "repository"),
-  ...valueMethods(repositoryValues),
-});
+>(
+  legacyKind(
+    repositoryValues.kind,
+    repositoryValues.idFormat,
+    repositoryPropertyValueInputs,
+    repositoryPropertyValueRules,
+  ),
+  {
+    // Owner and repository names are case-insensitive on the platform; property names are compared as written.
+    comparable: lowerCased<RepositoryPropertyValueInputs>("owner", "repository"),
+    ...valueMethods(repositoryValues),
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
@@ -112,7 +118,7 @@ const OUTPUTS = ["owner", "repository", "propertyName", "value"] as const;
  */
 export class RepositoryPropertyValue extends HostingResource {
   constructor(name: string, args: RepositoryPropertyValueArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryPropertyValueProvider, name, args, OUTPUTS, opts);
+    super(repositoryPropertyValueProvider, name, args, opts, OUTPUTS);
   }
 }
 

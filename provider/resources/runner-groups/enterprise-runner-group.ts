@@ -7,6 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { fields } from "../../internal/check";
+import { legacyKind } from "../../internal/declare";
 import type { FieldRules } from "../../internal/diff";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
@@ -101,13 +102,18 @@ const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs> = {
 export const enterpriseRunnerGroupProvider = defineProvider<
   typeof enterpriseRunnerGroupInputs,
   EnterpriseRunnerGroupOutputs
->(ENTERPRISE_GROUPS.kind, {
-  idFormat: [ENTERPRISE_GROUPS.ownerPart, "runnerGroupId"],
-  inputs: enterpriseRunnerGroupInputs,
-  crossField: groupRules("selectedOrganizationIds"),
-  rules: enterpriseRunnerGroupRules,
-  ...groupMethods(ENTERPRISE_GROUPS),
-});
+>(
+  legacyKind(
+    ENTERPRISE_GROUPS.kind,
+    [ENTERPRISE_GROUPS.ownerPart, "runnerGroupId"],
+    enterpriseRunnerGroupInputs,
+    enterpriseRunnerGroupRules,
+  ),
+  {
+    crossField: groupRules("selectedOrganizationIds"),
+    ...groupMethods(ENTERPRISE_GROUPS),
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
@@ -123,7 +129,7 @@ const OUTPUTS = ["enterprise", "selectedOrganizationIds", "runners", ...GROUP_OU
  */
 export class EnterpriseRunnerGroup extends HostingResource {
   constructor(name: string, args: EnterpriseRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(enterpriseRunnerGroupProvider, name, args, OUTPUTS, opts);
+    super(enterpriseRunnerGroupProvider, name, args, opts, OUTPUTS);
   }
 }
 

@@ -6,6 +6,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { fields } from "../../internal/check";
+import { legacyKind } from "../../internal/declare";
 import type { FieldRules } from "../../internal/diff";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
@@ -90,12 +91,14 @@ const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs> = {
 };
 
 export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupInputs, OrgRunnerGroupOutputs>(
-  ORG_GROUPS.kind,
+  legacyKind(
+    ORG_GROUPS.kind,
+    [ORG_GROUPS.ownerPart, "runnerGroupId"],
+    orgRunnerGroupInputs,
+    orgRunnerGroupRules,
+  ),
   {
-    idFormat: [ORG_GROUPS.ownerPart, "runnerGroupId"],
-    inputs: orgRunnerGroupInputs,
     crossField: groupRules("selectedRepositoryIds"),
-    rules: orgRunnerGroupRules,
     ...groupMethods(ORG_GROUPS),
   },
 );
@@ -113,7 +116,7 @@ const OUTPUTS = ["org", "selectedRepositoryIds", ...GROUP_OUTPUTS] as const;
  */
 export class OrgRunnerGroup extends HostingResource {
   constructor(name: string, args: OrgRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgRunnerGroupProvider, name, args, OUTPUTS, opts);
+    super(orgRunnerGroupProvider, name, args, opts, OUTPUTS);
   }
 }
 

@@ -12,6 +12,7 @@ import { ROUTES } from "../../client/routes";
 import { apiRunnerGroupSchema, apiRunnerSchema } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
+import { legacyKind } from "../../internal/declare";
 import { type FieldRules, sameValue } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
@@ -118,10 +119,7 @@ async function setRunners(org: string, runner_group_id: number, runners: number[
 export const runnerGroupRunnersProvider = defineProvider<
   typeof runnerGroupRunnersInputs,
   RunnerGroupRunnersOutputs
->(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: runnerGroupRunnersInputs,
-  rules: runnerGroupRunnersRules,
+>(legacyKind(KIND, ID_FORMAT, runnerGroupRunnersInputs, runnerGroupRunnersRules), {
   preflight: refuseDefaultGroup,
 
   async create(inputs) {
@@ -190,7 +188,7 @@ const OUTPUTS = ["org", "runnerGroupId", "runners"] as const;
  */
 export class RunnerGroupRunners extends HostingResource {
   constructor(name: string, args: RunnerGroupRunnersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(runnerGroupRunnersProvider, name, args, OUTPUTS, opts);
+    super(runnerGroupRunnersProvider, name, args, opts, OUTPUTS);
   }
 }
 

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { type ApiGpgKey, apiGpgKeySchema } from "../../client/schemas";
 import { client } from "../../internal/context";
+import { legacyKind } from "../../internal/declare";
 import type { FieldRules } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
@@ -188,55 +189,55 @@ async function keyIdOf(armored: string): Promise<string> {
   throw new Error(`armoredPublicKey ${read.problem}`);
 }
 
-export const userGpgKeyProvider = defineProvider<typeof userGpgKeyInputs, UserGpgKeyOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: userGpgKeyInputs,
-  rules: userGpgKeyRules,
-  comparable,
-  deleteBeforeReplace: true,
-  adoptedId: (inputs) => inputs.importId,
+export const userGpgKeyProvider = defineProvider<typeof userGpgKeyInputs, UserGpgKeyOutputs>(
+  legacyKind(KIND, ID_FORMAT, userGpgKeyInputs, userGpgKeyRules),
+  {
+    comparable,
+    deleteBeforeReplace: true,
+    adoptedId: (inputs) => inputs.importId,
 
-  async preflight(inputs, olds) {
-    // Parsing is local but loads openpgp: a block already recorded was checked when it was new.
-    if (olds.armoredPublicKey === inputs.armoredPublicKey) return undefined;
-    const read = await readGpgKeyId(inputs.armoredPublicKey);
-    return "problem" in read
-      ? { property: "armoredPublicKey", reason: `armoredPublicKey ${read.problem}` }
-      : undefined;
-  },
+    async preflight(inputs, olds) {
+      // Parsing is local but loads openpgp: a block already recorded was checked when it was new.
+      if (olds.armoredPublicKey === inputs.armoredPublicKey) return undefined;
+      const read = await readGpgKeyId(inputs.armoredPublicKey);
+      return "problem" in read
+        ? { property: "armoredPublicKey", reason: `armoredPublicKey ${read.problem}` }
+        : undefined;
+    },
 
-  async create(inputs) {
-    let keyId: Promise<string> | undefined;
-    const wanted = () => {
-      keyId ??= keyIdOf(inputs.armoredPublicKey);
-      return keyId;
-    };
-    const key = await createOrAdoptKey(client(), GPG_KEYS, {
-      importId: inputs.importId,
-      body: { armored_public_key: inputs.armoredPublicKey, ...(inputs.name ? { name: inputs.name } : {}) },
-      isThisKey: async (k) => k.key_id.toUpperCase() === (await wanted()),
-      hasSettings: (k) => (k.name ?? undefined) === inputs.name,
-      shown: "the armored key",
-    });
-    return { id: joinId(key.id), outs: gpgKeyOutputs(inputs, key) };
-  },
+    async create(inputs) {
+      let keyId: Promise<string> | undefined;
+      const wanted = () => {
+        keyId ??= keyIdOf(inputs.armoredPublicKey);
+        return keyId;
+      };
+      const key = await createOrAdoptKey(client(), GPG_KEYS, {
+        importId: inputs.importId,
+        body: { armored_public_key: inputs.armoredPublicKey, ...(inputs.name ? { name: inputs.name } : {}) },
+        isThisKey: async (k) => k.key_id.toUpperCase() === (await wanted()),
+        hasSettings: (k) => (k.name ?? undefined) === inputs.name,
+        shown: "the armored key",
+      });
+      return { id: joinId(key.id), outs: gpgKeyOutputs(inputs, key) };
+    },
 
-  async read(id, props) {
-    const key = await readOrGone(() => keyApi(client(), GPG_KEYS).get(gpgKeyIdOf(id)));
-    if (!key) return {};
-    return { id, props: gpgKeyOutputs(props ?? {}, key) };
-  },
+    async read(id, props) {
+      const key = await readOrGone(() => keyApi(client(), GPG_KEYS).get(gpgKeyIdOf(id)));
+      if (!key) return {};
+      return { id, props: gpgKeyOutputs(props ?? {}, key) };
+    },
 
-  async update(_id, olds, news) {
-    // Every field replaces the key, so an update carries nothing the API could take (the armored
-    // text laid out otherwise): it records the program's inputs and sends nothing.
-    return { outs: { ...olds, ...news } };
-  },
+    async update(_id, olds, news) {
+      // Every field replaces the key, so an update carries nothing the API could take (the armored
+      // text laid out otherwise): it records the program's inputs and sends nothing.
+      return { outs: { ...olds, ...news } };
+    },
 
-  async delete(id) {
-    await deleteIgnoringGone(() => keyApi(client(), GPG_KEYS).delete(gpgKeyIdOf(id)));
+    async delete(id) {
+      await deleteIgnoringGone(() => keyApi(client(), GPG_KEYS).delete(gpgKeyIdOf(id)));
+    },
   },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
@@ -268,7 +269,7 @@ const OUTPUTS = [
  */
 export class UserGpgKey extends HostingResource {
   constructor(name: string, args: UserGpgKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(userGpgKeyProvider, name, args, OUTPUTS, opts);
+    super(userGpgKeyProvider, name, args, opts, OUTPUTS);
   }
 }
 

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { type ApiSshKey, apiSshKeySchema } from "../../client/schemas";
 import { client } from "../../internal/context";
+import { legacyKind } from "../../internal/declare";
 import type { FieldRules } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
@@ -131,40 +132,40 @@ function sshKeyProvider<O extends UserSshSigningKeyOutputs>(
   outputsOf: (importId: string | undefined, api: ApiSshKey) => O,
 ) {
   const keyIdOf = (id: string) => numericPart(splitId(id, ID_FORMAT, kind)[0] ?? "", "keyId", kind);
-  return defineProvider<typeof userSshKeyInputs, O>(kind, {
-    idFormat: ID_FORMAT,
-    inputs: userSshKeyInputs,
-    rules: userSshKeyRules,
-    deleteBeforeReplace: true,
-    adoptedId: (inputs) => inputs.importId,
+  return defineProvider<typeof userSshKeyInputs, O>(
+    legacyKind(kind, ID_FORMAT, userSshKeyInputs, userSshKeyRules),
+    {
+      deleteBeforeReplace: true,
+      adoptedId: (inputs) => inputs.importId,
 
-    async create(inputs) {
-      const key = await createOrAdoptKey(client(), place, {
-        importId: inputs.importId,
-        body: inputs.title === "" ? { key: inputs.key } : { key: inputs.key, title: inputs.title },
-        isThisKey: (k) => normaliseSshKey(k.key) === inputs.key,
-        hasSettings: (k) => (k.title ?? "") === inputs.title,
-        shown: `${inputs.key.slice(0, 40)}...`,
-      });
-      return { id: joinId(key.id), outs: outputsOf(inputs.importId, key) };
-    },
+      async create(inputs) {
+        const key = await createOrAdoptKey(client(), place, {
+          importId: inputs.importId,
+          body: inputs.title === "" ? { key: inputs.key } : { key: inputs.key, title: inputs.title },
+          isThisKey: (k) => normaliseSshKey(k.key) === inputs.key,
+          hasSettings: (k) => (k.title ?? "") === inputs.title,
+          shown: `${inputs.key.slice(0, 40)}...`,
+        });
+        return { id: joinId(key.id), outs: outputsOf(inputs.importId, key) };
+      },
 
-    async read(id, props) {
-      const key = await readOrGone(() => keyApi(client(), place).get(keyIdOf(id)));
-      if (!key) return {};
-      return { id, props: outputsOf(props?.importId, key) };
-    },
+      async read(id, props) {
+        const key = await readOrGone(() => keyApi(client(), place).get(keyIdOf(id)));
+        if (!key) return {};
+        return { id, props: outputsOf(props?.importId, key) };
+      },
 
-    async update(_id, olds, news) {
-      // Every field replaces the key, so an update carries nothing the API could take (a comment
-      // changed in the program): it records the program's inputs and sends nothing.
-      return { outs: { ...olds, ...news } };
-    },
+      async update(_id, olds, news) {
+        // Every field replaces the key, so an update carries nothing the API could take (a comment
+        // changed in the program): it records the program's inputs and sends nothing.
+        return { outs: { ...olds, ...news } };
+      },
 
-    async delete(id) {
-      await deleteIgnoringGone(() => keyApi(client(), place).delete(keyIdOf(id)));
+      async delete(id) {
+        await deleteIgnoringGone(() => keyApi(client(), place).delete(keyIdOf(id)));
+      },
     },
-  });
+  );
 }
 
 const SSH = ROUTES.sshKeys;
@@ -213,7 +214,7 @@ const SSH_OUTPUTS = [...SIGNING_OUTPUTS, "verified", "readOnly", "lastUsed"] as 
  */
 export class UserSshKey extends HostingResource {
   constructor(name: string, args: UserSshKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(userSshKeyProvider, name, args, SSH_OUTPUTS, opts);
+    super(userSshKeyProvider, name, args, opts, SSH_OUTPUTS);
   }
 }
 
@@ -227,7 +228,7 @@ export interface UserSshKey extends OutputsOf<UserSshKeyOutputs> {}
  */
 export class UserSshSigningKey extends HostingResource {
   constructor(name: string, args: UserSshSigningKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(userSshSigningKeyProvider, name, args, SIGNING_OUTPUTS, opts);
+    super(userSshSigningKeyProvider, name, args, opts, SIGNING_OUTPUTS);
   }
 }
 

@@ -8,7 +8,6 @@
  * Refresh can still tell whether the server has *a* secret: one removed outside Pulumi reads as
  * absent, one added outside Pulumi reads as `SECRET_SET_OUTSIDE`, and both show as drift.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   configurationError,
@@ -29,74 +28,71 @@ import {
 } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
+import { type ArgsOf, field, output } from "../../internal/declare";
 import { sameValue } from "../../internal/diff";
 import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/lifecycle";
 
 // ---------------------------------------------------------------------------------------------
-// Args
-// ---------------------------------------------------------------------------------------------
-
-/** Settings common to both kinds of webhook. */
-export interface WebhookArgs {
-  /** Where deliveries are POSTed: an absolute http(s) URL. Updates in place. */
-  url: pulumi.Input<string>;
-  /** Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place. */
-  contentType?: pulumi.Input<"json" | "form">;
-  /**
-   * Key for the HMAC signature of each delivery. Stored as a secret in state; the API never
-   * returns it, so a change made outside Pulumi cannot be seen (its removal can). Updates in place.
-   */
-  secret?: pulumi.Input<string>;
-  /** Skip TLS certificate verification of the target (discouraged). Default false. */
-  insecureSsl?: pulumi.Input<boolean>;
-  /** Whether deliveries are sent. Default true. */
-  active?: pulumi.Input<boolean>;
-  /**
-   * Adopt the existing webhook with this id instead of creating one: it is read, then converged to
-   * these args. Only read at create; later changes are ignored.
-   */
-  importId?: pulumi.Input<string | number>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
+// Declaration: the fields both kinds have
 // ---------------------------------------------------------------------------------------------
 
 export const commonInputs = {
-  url: fields.httpUrl("url"),
-  contentType: z
-    .enum(WEBHOOK_CONTENT_TYPES, { error: `contentType must be one of ${WEBHOOK_CONTENT_TYPES.join(", ")}` })
-    .default("form"),
-  secret: z
-    .string({ error: "secret must be a string" })
-    .min(1, "secret must not be empty; omit it instead")
-    .optional(),
-  insecureSsl: z.boolean({ error: "insecureSsl must be a boolean" }).default(false),
-  active: z.boolean({ error: "active must be a boolean" }).default(true),
-  importId: fields.numericId("importId").optional(),
+  url: field(fields.httpUrl("url"), {
+    description: "Where deliveries are POSTed: an absolute http(s) URL. Updates in place.",
+  }),
+  contentType: field(
+    z
+      .enum(WEBHOOK_CONTENT_TYPES, {
+        error: `contentType must be one of ${WEBHOOK_CONTENT_TYPES.join(", ")}`,
+      })
+      .default("form"),
+    { description: 'Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.' },
+  ),
+  secret: field(
+    z
+      .string({ error: "secret must be a string" })
+      .min(1, "secret must not be empty; omit it instead")
+      .optional(),
+    {
+      description:
+        "Key for the HMAC signature of each delivery. Stored as a secret in state; the API never returns it, so a change made outside Pulumi cannot be seen (its removal can). Updates in place.",
+      secret: true,
+    },
+  ),
+  insecureSsl: field(z.boolean({ error: "insecureSsl must be a boolean" }).default(false), {
+    description: "Skip TLS certificate verification of the target (discouraged). Default false.",
+  }),
+  active: field(z.boolean({ error: "active must be a boolean" }).default(true), {
+    description: "Whether deliveries are sent. Default true.",
+  }),
+  importId: field(fields.numericId("importId").optional(), {
+    description:
+      "Adopt the existing webhook with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.",
+    createOnly: true,
+  }),
 };
 
-/** The inputs both kinds have, as check leaves them. */
-export interface WebhookInputs {
-  url: string;
-  contentType: "json" | "form";
-  secret?: string | undefined;
-  insecureSsl: boolean;
-  active: boolean;
-  events: string[];
-  importId?: string | undefined;
-}
+const commonSchema = z.object(commonInputs);
 
-export interface WebhookState {
-  /** The webhook's id on the server (the `X-Service-Hook-ID` of its deliveries). */
-  hookId: number;
-  /** The API URL that sends the hook a `ping` event. */
-  pingUrl: string;
-  /** When the hook was created, as the server reports it (ISO 8601). */
-  createdAt: string;
-  /** When the hook was last changed, as the server reports it (ISO 8601). */
-  updatedAt: string;
-}
+/** Settings common to both kinds of webhook. */
+export type WebhookArgs = ArgsOf<typeof commonSchema>;
+
+/** The inputs both kinds have, as check leaves them. */
+export type WebhookInputs = z.infer<typeof commonSchema> & { events: string[] };
+
+/** The values the server sets on both kinds. */
+export const webhookOutputs = {
+  hookId: output(
+    z.number().int(),
+    "The webhook's id on the server (the `X-Service-Hook-ID` of its deliveries).",
+  ),
+  pingUrl: output(z.string(), "The API URL that sends the hook a `ping` event."),
+  createdAt: output(z.string(), "When the hook was created, as the server reports it (ISO 8601)."),
+  updatedAt: output(z.string(), "When the hook was last changed, as the server reports it (ISO 8601)."),
+};
+
+const stateSchema = z.object(webhookOutputs);
+export type WebhookState = z.infer<typeof stateSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -159,20 +155,6 @@ function differs(api: ApiWebhook, inputs: WebhookInputs): boolean {
     !sameValue(live.events, inputs.events, true)
   );
 }
-
-// ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const webhookRules = {
-  url: {},
-  contentType: {},
-  secret: { secret: true },
-  insecureSsl: {},
-  active: {},
-  events: { set: true },
-  importId: { createOnly: true },
-};
 
 // ---------------------------------------------------------------------------------------------
 // Provider helpers
@@ -284,22 +266,3 @@ async function alreadyExists(
       : "Set importId to its id to bring it under management instead of creating a second one",
   );
 }
-
-// ---------------------------------------------------------------------------------------------
-// Resource helpers
-// ---------------------------------------------------------------------------------------------
-
-/** Output names both kinds declare. */
-export const WEBHOOK_OUTPUTS = [
-  "url",
-  "contentType",
-  "secret",
-  "insecureSsl",
-  "events",
-  "active",
-  "importId",
-  "hookId",
-  "pingUrl",
-  "createdAt",
-  "updatedAt",
-] as const;
