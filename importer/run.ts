@@ -11,8 +11,8 @@ import { resolveSettings } from "../provider/client/config";
 import { isHostingApiError } from "../provider/client/errors";
 import { client, configure } from "../provider/internal/context";
 import { discover, type Scope } from "./discover";
-import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile } from "./inventory";
-import { assignNames, hostAndPathSlug, hostSlug, identifier, slug } from "./naming";
+import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile, providerOf } from "./inventory";
+import { assignNames, identifier, nameFrom, slug } from "./naming";
 import { writeProgram } from "./typescript";
 
 export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--user] [--repo OWNER/NAME]...
@@ -214,58 +214,14 @@ function parseOptions(argv: string[]): Options {
 
 /**
  * Readable names from what identifies the object for a person, from the shortest to the most
- * specific; collisions past the last get `-2`, `-3`, ... (naming.ts).
+ * specific, as the kind declares them (`discovery.names`); collisions past the last get `-2`, `-3`,
+ * ... (naming.ts).
  */
 export function nameCandidates(item: InventoryItem): string[] {
-  const a = item.args as Record<string, string | undefined>;
-  const scope = moduleFile(item.module);
-  const repo = `${slug(a.owner ?? "")}-${slug(a.repository ?? "")}`;
-  const url = a.url ?? "";
-  switch (item.kind) {
-    case "OrgMembership":
-      return [`${slug(a.org ?? scope)}-member-${slug(a.username ?? "")}`];
-    case "OrgRunnerGroup":
-    case "EnterpriseRunnerGroup":
-      return [`${slug(a.org ?? a.enterprise ?? scope)}-runners-${slug(a.name ?? "")}`];
-    case "RunnerGroupRunners":
-      return [`${slug(a.org ?? scope)}-runners-${slug(item.label ?? "group")}-members`];
-    case "PrivateRegistry":
-      return [
-        `${slug(a.org ?? scope)}-registry-${hostSlug(url)}`,
-        `${slug(a.org ?? scope)}-registry-${hostAndPathSlug(url)}`,
-      ];
-    case "OrgPropertyValue":
-      return [`${slug(a.org ?? scope)}-property-${slug(a.propertyName ?? "")}`];
-    case "RepositoryWebhook":
-      return [`${repo}-hook-${hostSlug(url)}`, `${repo}-hook-${hostAndPathSlug(url)}`];
-    case "RepositoryPropertyValue":
-      return [`${repo}-property-${slug(a.propertyName ?? "")}`];
-    case "DeploymentProtectionRule":
-      return [`${repo}-${slug(a.environment ?? "")}-gate-${slug(item.label ?? "app")}`];
-    case "Budget": {
-      const what = slug(a.entityName ?? a.user ?? String(a.scope ?? ""));
-      return [`${slug(a.enterprise ?? scope)}-budget-${what}-${slug(String(a.productSku ?? a.type ?? ""))}`];
-    }
-    case "GlobalWebhook":
-      return [`hook-${hostSlug(url)}`, `hook-${hostAndPathSlug(url)}`];
-    // The user's keys, by their name, title or first address (the key id where there is none).
-    case "UserGpgKey":
-      return [`gpg-key-${slug(item.label ?? "")}`];
-    case "UserSshKey":
-      return [`ssh-key-${slug(item.label ?? "")}`];
-    case "UserSshSigningKey":
-      return [`ssh-signing-key-${slug(item.label ?? "")}`];
-    case "IssueType":
-      return [`${slug(a.org ?? scope)}-issue-type-${slug(a.name ?? "")}`];
-    case "IssueField":
-      return [`${slug(a.org ?? scope)}-issue-field-${slug(a.name ?? "")}`];
-    case "OrgBlock":
-      return [`${slug(a.org ?? scope)}-block-${slug(a.username ?? "")}`];
-    case "Organization":
-      return [`org-${slug(a.login ?? "")}`];
-    default:
-      return [slug(`${scope}-${item.kind}-${item.id}`)];
-  }
+  const module = moduleFile(item.module);
+  const templates = providerOf(item.kind)?.declared.discovery?.names ?? [];
+  const names = templates.map((t) => nameFrom(t, item, module));
+  return names.length > 0 ? names : [slug(`${module}-${item.kind}-${item.id}`)];
 }
 
 function sortItems(items: InventoryItem[]): InventoryItem[] {

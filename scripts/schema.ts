@@ -130,7 +130,8 @@ export class Converter {
       ...(types.length > 1 ? types.filter((t) => t !== "null").map((t) => ({ ...node, type: t })) : []),
     ];
     if (alternatives.length === 1) return this.type(alternatives[0] as JsonSchema, defs, at);
-    if (alternatives.length > 1) return { oneOf: alternatives.map((c, i) => this.type(c, defs, `${at}[${i}]`)) };
+    if (alternatives.length > 1)
+      return { oneOf: alternatives.map((c, i) => this.type(c, defs, `${at}[${i}]`)) };
     const type = types.find((t) => t !== "null");
     switch (type) {
       case "string":
@@ -251,7 +252,10 @@ export function packageSchema(root: string): PackageSchema {
     resources,
     functions,
     language: {
-      nodejs: { packageName: "@pulumi-hosting/sdk", packageDescription: "Typed resources of the hosting provider plugin." },
+      nodejs: {
+        packageName: "@pulumi-hosting/sdk",
+        packageDescription: "Typed resources of the hosting provider plugin.",
+      },
       python: { packageName: "pulumi_hosting" },
       go: {
         importBasePath: "github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting",

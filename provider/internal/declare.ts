@@ -62,6 +62,11 @@ export interface DiscoveryPlace {
   enterprise?: string;
   /** The organisations named on the command line (site administration reads them by login). */
   orgs: readonly string[];
+  /**
+   * One read shared by the kinds listed at this place (the runner groups that both OrgRunnerGroup and
+   * RunnerGroupRunners list), made once per key however many kinds ask.
+   */
+  once<T>(key: string, read: () => Promise<T>): Promise<T>;
 }
 
 /** An argument whose value is another object's output, e.g. a group's `runnerGroupId`. */
@@ -95,6 +100,13 @@ export interface Discovery {
   what: (place: DiscoveryPlace) => string;
   /** The objects at a place. A 401, 403 or 404 skips the family with a warning. */
   list: (c: HostingClient, place: DiscoveryPlace) => Promise<Found[]>;
+  /**
+   * The resource names `hosting-import` gives the kind's objects, from the shortest to the most
+   * specific (importer/naming.ts `nameFrom`): `{arg}` is an argument as a slug, `{a|b}` the first
+   * that is set, `{url:host}` and `{url:hostpath}` a URL's host (and path), `{label}` the object's
+   * label, `{module}` the program module's name, `{=text}` a literal.
+   */
+  names: readonly string[];
   /** A label from what read reports, where the list gave none (a protection rule's app slug). */
   labelOf?: (props: Record<string, unknown>) => string | undefined;
   /**
@@ -171,7 +183,10 @@ export function declareKind<I extends z.ZodObject, O extends z.ZodObject>(
 }
 
 /** What a read function declares about itself: its arguments and its result, each field described. */
-export interface FunctionDeclaration<A extends z.ZodObject = z.ZodObject, R extends z.ZodObject = z.ZodObject> {
+export interface FunctionDeclaration<
+  A extends z.ZodObject = z.ZodObject,
+  R extends z.ZodObject = z.ZodObject,
+> {
   /** The function's name (`getOrgMembers`): its token is `hosting:index:getOrgMembers`. */
   name: string;
   /** What it reads, the routes and the token it needs (Markdown). */

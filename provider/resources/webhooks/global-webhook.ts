@@ -65,6 +65,7 @@ export const globalWebhookKind = declareKind({
   discovery: {
     scope: "siteAdmin",
     what: () => "global webhooks",
+    names: ["hook-{url:host}", "hook-{url:hostpath}"],
     async list(c) {
       const hooks = await webhookApi(c, GLOBAL_HOOKS).list();
       return hooks.map((h) => ({ id: String(h.id), importId: h.id }));

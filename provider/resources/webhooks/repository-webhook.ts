@@ -64,6 +64,7 @@ export const repositoryWebhookKind = declareKind({
   discovery: {
     scope: "repository",
     what: ({ owner, repo }) => `webhooks of ${owner}/${repo}`,
+    names: ["{owner}-{repository}-hook-{url:host}", "{owner}-{repository}-hook-{url:hostpath}"],
     async list(c, { owner = "", repo = "" }) {
       const hooks = await webhookApi(c, hooksOf(owner, repo)).list();
       return hooks.map((h) => ({ id: joinId(owner, repo, h.id), importId: h.id }));
