@@ -174,7 +174,9 @@ export function exampleOf(root: string, call: string): { file: string; code: str
 
 function notesOf(root: string, name: string): string[] {
   const path = join(root, REFERENCE_DIR, "notes", `${name}.md`);
-  return existsSync(path) ? [readFileSync(path, "utf8").trimEnd(), ""] : [];
+  if (!existsSync(path)) return [];
+  const text = readFileSync(path, "utf8").trimEnd();
+  return [...(text.startsWith("## ") ? [] : ["## Notes", ""]), text, ""];
 }
 
 const summary = (description: string) => (description.match(/^[^.]*\.(?=\s|$)/)?.[0] ?? description).trim();
