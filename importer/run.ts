@@ -5,7 +5,7 @@
  * command line, where `ps` would show it.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { resolveSettings } from "../provider/client/config";
 import { isHostingApiError } from "../provider/client/errors";
@@ -99,7 +99,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   } else {
     const files = writeProgram(inventory, {
       project: options.project,
-      librarySpec: options.library ?? ownVersion(),
+      librarySpec: options.library ?? installedSpec(io),
       ...programVersions(),
     });
     mkdirSync(options.out, { recursive: true });
@@ -237,7 +237,46 @@ function capital(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-/** This package's version: what the written program depends on unless `--library` says otherwise. */
+/**
+ * What the written program depends on unless `--library` says otherwise: the spec this package was
+ * installed from, as npm recorded it in the lockfile of the project it is installed in (a tarball
+ * or folder as an absolute `file:` path, a git URL with its commit), or its registry version. Run
+ * from a checkout, the checkout itself (with a warning: npm links a folder).
+ */
+export function installedSpec(io: Pick<Io, "err">, packageDir = ownPackageDir()): string {
+  const version = ownVersion();
+  if (packageDir === undefined) return version;
+  const parts = packageDir.split(sep);
+  const at = parts.lastIndexOf("node_modules");
+  if (at < 0) {
+    io.err(
+      `warning: hosting-import runs from a checkout; the program depends on file:${packageDir} (npm links a folder: for real stacks pass --library with a tarball or a git URL)`,
+    );
+    return `file:${packageDir}`;
+  }
+  const project = parts.slice(0, at).join(sep) || sep;
+  const key = parts.slice(at).join("/");
+  for (const lock of [
+    join(project, "node_modules", ".package-lock.json"),
+    join(project, "package-lock.json"),
+  ]) {
+    if (!existsSync(lock)) continue;
+    const entry = (JSON.parse(readFileSync(lock, "utf8")) as LockFile).packages?.[key];
+    const resolved = entry?.resolved;
+    if (resolved === undefined) continue;
+    if (resolved.startsWith("file:")) return `file:${resolve(project, resolved.slice("file:".length))}`;
+    if (/^(git\+|git:|github:|https?:\/\/.*\.git)/.test(resolved)) return resolved;
+    if (entry?.link === true) return `file:${resolve(project, resolved)}`;
+    return entry?.version ?? version;
+  }
+  return version;
+}
+
+interface LockFile {
+  packages?: Record<string, { resolved?: string; version?: string; link?: boolean }>;
+}
+
+/** This package's version. */
 function ownVersion(): string {
   return ownPackage().version ?? "0.0.0";
 }
@@ -260,14 +299,24 @@ interface PackageJson {
   peerDependencies?: Record<string, string>;
 }
 
-/** This package's package.json: the nearest one above this file (dist/importer or importer/). */
-function ownPackage(): PackageJson {
+/** This package's folder: the nearest one above this file (dist/importer or importer/) named pulumi-hosting. */
+function ownPackageDir(): string | undefined {
   for (let dir = __dirname; ; dir = dirname(dir)) {
     const path = join(dir, "package.json");
-    if (existsSync(path)) {
-      const json = JSON.parse(readFileSync(path, "utf8")) as PackageJson;
-      if (json.name === "pulumi-hosting") return json;
+    if (
+      existsSync(path) &&
+      (JSON.parse(readFileSync(path, "utf8")) as PackageJson).name === "pulumi-hosting"
+    ) {
+      return dir;
     }
-    if (dirname(dir) === dir) return {};
+    if (dirname(dir) === dir) return undefined;
   }
+}
+
+/** This package's package.json. */
+function ownPackage(): PackageJson {
+  const dir = ownPackageDir();
+  return dir === undefined
+    ? {}
+    : (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson);
 }
