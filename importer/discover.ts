@@ -164,6 +164,10 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
   return { items, warnings: warnings.sort(), failures: failures.sort() };
 }
 
+/** What the program says of an adopted object that its kind leaves to `retainOnDelete`. */
+export const RETAINED =
+  "Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).";
+
 /**
  * The resource that adopts an object: its arguments as a person writes them (defaults left out,
  * `importId` where the kind has one), and the secrets the API never returns read from config.
@@ -202,7 +206,12 @@ function itemOf(
   const importId = declared.adopts ? found.importId : undefined;
   const kept = withoutDefaults(provider, args, secrets, importId === undefined ? {} : { importId });
   if (importId !== undefined) kept.importId = importId;
-  return { kind: provider.kind, id: found.id, name: "", module, args: kept, secrets, refs };
+  const own = declared.discovery?.adopted;
+  Object.assign(kept, own?.args);
+  const adopted = own
+    ? { comment: own.comment, retainOnDelete: false }
+    : { comment: RETAINED, retainOnDelete: true };
+  return { kind: provider.kind, id: found.id, name: "", module, args: kept, secrets, refs, adopted };
 }
 
 /** The arguments without those equal to what the resource would use if they were left out. */

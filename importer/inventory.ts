@@ -60,6 +60,12 @@ export interface InventoryItem {
   secrets: Record<string, string>;
   /** Arguments that take another object's output. */
   refs: Record<string, Reference>;
+  /**
+   * The object existed before the stack: what destroy and removal from the program do to it, as
+   * the comment written above the resource, and whether the resource keeps it (`retainOnDelete`)
+   * rather than an argument of its own (a membership's `onDestroy`) deciding.
+   */
+  adopted: { comment: string; retainOnDelete: boolean };
 }
 
 export interface Inventory {

@@ -199,14 +199,14 @@ function properties(
 }
 
 export function resourceSpec(convert: Converter, declared: DeclaredKind): ResourceSpec {
+  // State records the inputs as the program wrote them (check returns them so): their input types.
   const inputs = properties(convert, declared.inputs, "input", declared.kind);
-  const state = properties(convert, declared.inputs, "output", declared.kind);
   const outputs = properties(convert, declared.outputs, "output", declared.kind);
   return {
     description: declared.description,
     inputProperties: inputs.properties,
     requiredInputs: inputs.required,
-    properties: { ...state.properties, ...outputs.properties },
+    properties: { ...inputs.properties, ...outputs.properties },
     required: [...new Set([...inputs.required, ...outputs.required])],
     aliases: [{ type: dynamicToken(declared.kind) }],
   };

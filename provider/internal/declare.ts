@@ -107,6 +107,12 @@ export interface Discovery {
    * label, `{module}` the program module's name, `{=text}` a literal.
    */
   names: readonly string[];
+  /**
+   * What destroy (or removing it from the program) does to an object the program adopted, which
+   * existed before the stack: the arguments written for it and the one-line comment above it.
+   * Absent: the resource gets `retainOnDelete`, so destroy leaves the object on the server.
+   */
+  adopted?: { args: Record<string, unknown>; comment: string };
   /** A label from what read reports, where the list gave none (a protection rule's app slug). */
   labelOf?: (props: Record<string, unknown>) => string | undefined;
   /**
