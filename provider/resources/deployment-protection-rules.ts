@@ -21,6 +21,7 @@ import {
   validationError,
 } from "../client/errors";
 import type { HostingClient } from "../client/http";
+import { itemsOf } from "../client/pagination";
 import { ROUTES } from "../client/routes";
 import {
   type ApiDeploymentProtectionRule,
@@ -33,8 +34,8 @@ import {
 import { fields } from "../internal/check";
 import { collectionReads } from "../internal/collection-reads";
 import { client, notice } from "../internal/context";
-import { legacyKind } from "../internal/declare";
-import { type FieldRules, lowerCased } from "../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
+import { lowerCased } from "../internal/diff";
 import { joinId, numericPart, splitId } from "../internal/ids";
 import {
   createWithoutDuplicates,
@@ -45,66 +46,105 @@ import {
 import { HostingResource, type OutputsOf } from "../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
-// Args
-// ---------------------------------------------------------------------------------------------
-
-export interface DeploymentProtectionRuleArgs {
-  /** The organisation or user owning the repository. A change replaces the rule. */
-  owner: pulumi.Input<string>;
-  /** The repository name (without `.git`). A change replaces the rule. */
-  repository: pulumi.Input<string>;
-  /**
-   * The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the
-   * provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces
-   * the rule.
-   */
-  environment: pulumi.Input<string>;
-  /**
-   * The id of the app to enable as a rule: one of the integrations available to the environment
-   * (apps usable as deployment protection rules installed on `owner`). A change replaces the rule.
-   */
-  integrationId: pulumi.Input<number>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (check refuses bad values before any request)
+// Declaration (there is no update route: every argument replaces the rule)
 // ---------------------------------------------------------------------------------------------
 
 /** The platform's limit on environment names. */
 const ENVIRONMENT_NAME_MAX = 255;
 
-export const deploymentProtectionRuleInputs = z.object({
-  owner: fields.name("owner"),
-  repository: fields.name("repository"),
-  environment: z
-    .string({ error: 'environment is required: an environment name such as "production" or "release/eu"' })
-    .min(1, "environment must not be empty")
-    .max(ENVIRONMENT_NAME_MAX, `environment must be at most ${ENVIRONMENT_NAME_MAX} characters`)
-    .refine((v) => v.trim() === v, { error: "environment must not start or end with spaces" }),
-  integrationId: z
-    .number({ error: "integrationId is required: the integer id of an app, such as 101" })
-    .int("integrationId must be an integer: the id of an app")
-    .positive("integrationId must be positive: the id of an app"),
-});
-
-export type DeploymentProtectionRuleInputs = z.infer<typeof deploymentProtectionRuleInputs>;
+const protectionRuleApp = z
+  .object({
+    id: z.number().int().meta({ description: "The app's id (the rule's `integrationId`)." }),
+    slug: z.string().meta({ description: "The app's slug, its name in URLs." }),
+    integrationUrl: z.string().meta({ description: "The app's API URL." }),
+  })
+  .meta({ id: "ProtectionRuleApp", description: "The app a rule enables." });
 
 /** The app a rule enables. */
-export interface ProtectionRuleApp {
-  id: number;
-  slug: string;
-  /** The app's API URL. */
-  integrationUrl: string;
-}
+export type ProtectionRuleApp = z.infer<typeof protectionRuleApp>;
 
-export type DeploymentProtectionRuleOutputs = DeploymentProtectionRuleInputs & {
-  /** The rule's id on the server (the last part of the resource id). */
-  ruleId: number;
-  /** Whether the rule is enabled for the environment, as the server reports it. */
-  enabled: boolean;
-  /** The app behind the rule: `{id, slug, integrationUrl}`. */
-  app: ProtectionRuleApp;
-};
+/** The fields of an environment in the list of a repository's environments that discovery reads. */
+const environmentItem = z.object({ name: z.string() });
+
+export const deploymentProtectionRuleKind = declareKind({
+  kind: "DeploymentProtectionRule",
+  description:
+    "An app enabled as a custom deployment protection rule of one environment (`/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules`): deployments to the environment wait for the app's approval. The API has no update route, so every argument replaces it. Needs a token that administers the repository: classic scope `repo`, or the fine-grained permission `administration` write.",
+  idFormat: ["owner", "repository", "environment", "ruleId"],
+  inputs: z.object({
+    owner: field(fields.name("owner"), {
+      description: "The organisation or user owning the repository. A change replaces the rule.",
+      replace: true,
+    }),
+    repository: field(fields.name("repository"), {
+      description: "The repository name (without `.git`). A change replaces the rule.",
+      replace: true,
+    }),
+    environment: field(
+      z
+        .string({
+          error: 'environment is required: an environment name such as "production" or "release/eu"',
+        })
+        .min(1, "environment must not be empty")
+        .max(ENVIRONMENT_NAME_MAX, `environment must be at most ${ENVIRONMENT_NAME_MAX} characters`)
+        .refine((v) => v.trim() === v, { error: "environment must not start or end with spaces" }),
+      {
+        description:
+          "The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.",
+        replace: true,
+      },
+    ),
+    integrationId: field(
+      z
+        .number({ error: "integrationId is required: the integer id of an app, such as 101" })
+        .int("integrationId must be an integer: the id of an app")
+        .positive("integrationId must be positive: the id of an app"),
+      {
+        description:
+          "The id of the app to enable as a rule: one of the integrations available to the environment (apps usable as deployment protection rules installed on `owner`). A change replaces the rule.",
+        replace: true,
+      },
+    ),
+  }),
+  outputs: z.object({
+    ruleId: output(z.number().int(), "The rule's id on the server (the last part of the resource id)."),
+    enabled: output(
+      z.boolean(),
+      "Whether the rule is enabled for the environment, as the server reports it.",
+    ),
+    app: output(protectionRuleApp, "The app behind the rule: `{id, slug, integrationUrl}`."),
+  }),
+  discovery: {
+    scope: "repository",
+    what: ({ owner, repo }) => `deployment protection rules of ${owner}/${repo}`,
+    async list(c, { owner = "", repo = "" }) {
+      const envs = await c.paginate(P.environments.path({ owner, repo }), {
+        select: itemsOf("environments"),
+        schema: environmentItem,
+      });
+      const rules = await Promise.all(
+        envs.map(async (env) => {
+          const list = apiDeploymentProtectionRuleListSchema.parse(
+            (await c.get(P.list.path({ owner, repo, environment_name: env.name }))).data,
+          );
+          return list.custom_deployment_protection_rules.map((rule) => ({
+            id: joinId(owner, repo, env.name, rule.id),
+          }));
+        }),
+      );
+      return rules.flat();
+    },
+    // A rule is known by its app.
+    labelOf: (props) => {
+      const slug = (props.app as { slug?: unknown } | undefined)?.slug;
+      return typeof slug === "string" && slug !== "" ? slug : undefined;
+    },
+  },
+});
+
+export type DeploymentProtectionRuleArgs = ArgsOf<typeof deploymentProtectionRuleKind.inputs>;
+export type DeploymentProtectionRuleInputs = z.infer<typeof deploymentProtectionRuleKind.inputs>;
+export type DeploymentProtectionRuleOutputs = OutputsOfKind<typeof deploymentProtectionRuleKind>;
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -130,25 +170,17 @@ function ruleOutputs(where: Where, api: ApiDeploymentProtectionRule): Deployment
 const comparable = lowerCased<DeploymentProtectionRuleInputs>("owner", "repository", "environment");
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change (there is no update route; `ruleId`, `enabled` and `app` are outputs only)
-// ---------------------------------------------------------------------------------------------
-
-export const deploymentProtectionRuleRules: FieldRules<DeploymentProtectionRuleInputs> = {
-  owner: { replace: true },
-  repository: { replace: true },
-  environment: { replace: true },
-  integrationId: { replace: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "DeploymentProtectionRule";
-const ID_FORMAT = ["owner", "repository", "environment", "ruleId"] as const;
+const KIND = deploymentProtectionRuleKind.kind;
 
 function parseId(id: string): Where & { ruleId: number } {
-  const [owner = "", repository = "", environment = "", rulePart = ""] = splitId(id, ID_FORMAT, KIND);
+  const [owner = "", repository = "", environment = "", rulePart = ""] = splitId(
+    id,
+    deploymentProtectionRuleKind.idFormat,
+    KIND,
+  );
   return { owner, repository, environment, ruleId: numericPart(rulePart, "ruleId", KIND) };
 }
 
@@ -268,9 +300,9 @@ function unavailable(
 }
 
 export const deploymentProtectionRuleProvider = defineProvider<
-  typeof deploymentProtectionRuleInputs,
+  typeof deploymentProtectionRuleKind.inputs,
   DeploymentProtectionRuleOutputs
->(legacyKind(KIND, ID_FORMAT, deploymentProtectionRuleInputs, deploymentProtectionRuleRules), {
+>(deploymentProtectionRuleKind, {
   comparable,
 
   async create(inputs) {
@@ -313,18 +345,13 @@ export const deploymentProtectionRuleProvider = defineProvider<
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["owner", "repository", "environment", "integrationId", "ruleId", "enabled", "app"] as const;
-
 /**
- * An app enabled as a custom deployment protection rule of one environment
- * (`/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules`): deployments
- * to the environment wait for the app's approval. The API has no update route, so every argument
- * replaces it. Needs a token that administers the repository: classic scope `repo`, or the
- * fine-grained permission `administration` write. Example: `examples/protection-rules/`.
+ * An app enabled as a custom deployment protection rule of one environment: see its declaration,
+ * `deploymentProtectionRuleKind`. Example: `examples/protection-rules/`.
  */
 export class DeploymentProtectionRule extends HostingResource {
   constructor(name: string, args: DeploymentProtectionRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(deploymentProtectionRuleProvider, name, args, opts, OUTPUTS);
+    super(deploymentProtectionRuleProvider, name, args, opts);
   }
 }
 
