@@ -117,6 +117,7 @@ export const deploymentProtectionRuleKind = declareKind({
   discovery: {
     scope: "repository",
     what: ({ owner, repo }) => `deployment protection rules of ${owner}/${repo}`,
+    names: ["{owner}-{repository}-{environment}-gate-{label|=app}"],
     async list(c, { owner = "", repo = "" }) {
       const envs = await c.paginate(P.environments.path({ owner, repo }), {
         select: itemsOf("environments"),

@@ -156,6 +156,7 @@ export const budgetKind = declareKind({
   discovery: {
     scope: "enterprise",
     what: ({ enterprise }) => `budgets of the enterprise ${enterprise}`,
+    names: ["{enterprise|module}-budget-{entityName|user|scope}-{productSku|type}"],
     async list(c, { enterprise = "" }) {
       const budgets = await budgetApi(c, enterprise).list();
       return budgets.map((b) => ({ id: joinId(enterprise, b.id), importId: b.id }));

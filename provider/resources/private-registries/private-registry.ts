@@ -124,6 +124,7 @@ export const privateRegistryKind = declareKind({
   discovery: {
     scope: "org",
     what: ({ org }) => `private registries of ${org}`,
+    names: ["{org|module}-registry-{url:host}", "{org|module}-registry-{url:hostpath}"],
     async list(c, { org = "" }) {
       const registries = await registryApi(c).list(org);
       return registries.map((r) => ({ id: joinId(org, r.name), importId: r.name }));
