@@ -20,20 +20,20 @@ import {
   type ApiOrgMembership,
   apiOrgMembershipSchema,
   ORG_MEMBERSHIP_ROLES,
-  type ORG_MEMBERSHIP_STATES,
+  ORG_MEMBERSHIP_STATES,
   type OrgMembershipRole,
 } from "../client/schemas";
 import { fields } from "../internal/check";
 import { client } from "../internal/context";
-import { legacyKind } from "../internal/declare";
-import { type FieldRules, lowerCased, sameValue } from "../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
+import { lowerCased, sameValue } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
 import { compact } from "../internal/outputs";
 import { HostingResource, type OutputsOf } from "../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration (`state` is an output only: it is never compared)
 // ---------------------------------------------------------------------------------------------
 
 /** What destroying the resource does to the person. */
@@ -42,51 +42,66 @@ export type OrgMembershipOnDestroy = (typeof ORG_MEMBERSHIP_ON_DESTROY)[number];
 export type OrgMembershipState = (typeof ORG_MEMBERSHIP_STATES)[number];
 export type { OrgMembershipRole };
 
-export interface OrgMembershipArgs {
-  /** The organisation. A change replaces the membership (the old one is destroyed per `onDestroy`). */
-  org: pulumi.Input<string>;
-  /**
-   * The person's login. A non-member is invited (the membership stays `pending` until they accept);
-   * an existing member is adopted and given `role`. A change replaces the membership.
-   */
-  username: pulumi.Input<string>;
-  /**
-   * `"member"` or `"admin"` (an organisation owner). Default `"member"`. Updates in place; a role
-   * changed outside Pulumi shows as drift. Demoting the organisation's last admin is refused.
-   */
-  role?: pulumi.Input<OrgMembershipRole>;
-  /**
-   * What destroying the resource does: `"remove"` (default) removes the person from the
-   * organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a
-   * plain member and stops managing them; `"retain"` stops managing them and changes nothing.
-   * Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on
-   * the new value. Removing the organisation's last admin is refused.
-   */
-  onDestroy?: pulumi.Input<OrgMembershipOnDestroy>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
-// ---------------------------------------------------------------------------------------------
-
-export const orgMembershipInputs = z.object({
-  org: fields.name("org"),
-  username: fields.name("username"),
-  role: z
-    .enum(ORG_MEMBERSHIP_ROLES, { error: `role must be one of ${ORG_MEMBERSHIP_ROLES.join(", ")}` })
-    .default("member"),
-  onDestroy: z
-    .enum(ORG_MEMBERSHIP_ON_DESTROY, {
-      error: `onDestroy must be one of ${ORG_MEMBERSHIP_ON_DESTROY.join(", ")}`,
-    })
-    .default("remove"),
+export const orgMembershipKind = declareKind({
+  kind: "OrgMembership",
+  description:
+    "A person's membership of an organisation (`/orgs/{org}/memberships/{username}`). Needs the token of an organisation owner: classic scope `admin:org`, or the fine-grained permission `members` write. Names compare case-insensitively.",
+  idFormat: ["org", "username"],
+  inputs: z.object({
+    org: field(fields.name("org"), {
+      description:
+        "The organisation. A change replaces the membership (the old one is destroyed per `onDestroy`).",
+      replace: true,
+    }),
+    username: field(fields.name("username"), {
+      description:
+        "The person's login. A non-member is invited (the membership stays `pending` until they accept); an existing member is adopted and given `role`. A change replaces the membership.",
+      replace: true,
+    }),
+    role: field(
+      z
+        .enum(ORG_MEMBERSHIP_ROLES, { error: `role must be one of ${ORG_MEMBERSHIP_ROLES.join(", ")}` })
+        .default("member"),
+      {
+        description:
+          '`"member"` or `"admin"` (an organisation owner). Default `"member"`. Updates in place; a role changed outside Pulumi shows as drift. Demoting the organisation\'s last admin is refused.',
+      },
+    ),
+    onDestroy: field(
+      z
+        .enum(ORG_MEMBERSHIP_ON_DESTROY, {
+          error: `onDestroy must be one of ${ORG_MEMBERSHIP_ON_DESTROY.join(", ")}`,
+        })
+        .default("remove"),
+      {
+        description:
+          'What destroying the resource does: `"remove"` (default) removes the person from the organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a plain member and stops managing them; `"retain"` stops managing them and changes nothing. Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on the new value. Removing the organisation\'s last admin is refused.',
+      },
+    ),
+  }),
+  outputs: z.object({
+    state: output(
+      z.enum(ORG_MEMBERSHIP_STATES),
+      "`pending` until the person accepts the invitation, then `active`.",
+    ),
+  }),
+  discovery: {
+    scope: "org",
+    what: ({ org }) => `memberships of ${org}`,
+    // The lists say everything (login and role), so no membership is read again.
+    async list(c, { org = "" }) {
+      const found = await listMemberships(c, org);
+      return found.map(({ username, role }) => ({
+        id: joinId(org, username),
+        inputs: { org, username, role },
+      }));
+    },
+  },
 });
 
-export type OrgMembershipInputs = z.infer<typeof orgMembershipInputs>;
-export type OrgMembershipOutputs = OrgMembershipInputs & {
-  /** `pending` until the person accepts the invitation, then `active`. */
-  state: OrgMembershipState;
-};
+export type OrgMembershipArgs = ArgsOf<typeof orgMembershipKind.inputs>;
+export type OrgMembershipInputs = z.infer<typeof orgMembershipKind.inputs>;
+export type OrgMembershipOutputs = OutputsOfKind<typeof orgMembershipKind>;
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -110,22 +125,11 @@ function orgMembershipOutputs(
 const comparable = lowerCased<OrgMembershipInputs>("org", "username");
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change (`state` is an output only: it is never compared)
-// ---------------------------------------------------------------------------------------------
-
-export const orgMembershipRules: FieldRules<OrgMembershipInputs> = {
-  org: { replace: true },
-  username: { replace: true },
-  role: {},
-  onDestroy: {},
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "OrgMembership";
-const ID_FORMAT = ["org", "username"] as const;
+const KIND = orgMembershipKind.kind;
+const ID_FORMAT = orgMembershipKind.idFormat;
 
 const adminSchema = z.object({ login: z.string() }).loose();
 
@@ -192,8 +196,37 @@ async function refuseLastAdmin(
   );
 }
 
-export const orgMembershipProvider = defineProvider<typeof orgMembershipInputs, OrgMembershipOutputs>(
-  legacyKind(KIND, ID_FORMAT, orgMembershipInputs, orgMembershipRules),
+const memberItem = z.object({ login: z.string() });
+const invitationItem = z.object({ login: z.string().nullable(), role: z.string() });
+
+/**
+ * Members (with their role) and pending invitations of an organisation, for `hosting-import`: the
+ * admins and the plain members are listed apart, since the member list does not say the role.
+ */
+async function listMemberships(
+  c: HostingClient,
+  org: string,
+): Promise<Array<{ username: string; role: OrgMembershipRole }>> {
+  const members = ROUTES.members.list.path({ org });
+  const [admins, plain, invitations] = await Promise.all([
+    c.paginate(members, { query: { role: "admin" }, schema: memberItem }),
+    c.paginate(members, { query: { role: "member" }, schema: memberItem }),
+    c.paginate(ROUTES.members.invitations.path({ org }), { schema: invitationItem }),
+  ]);
+  return [
+    ...admins.map((u) => ({ username: u.login, role: "admin" as const })),
+    ...plain.map((u) => ({ username: u.login, role: "member" as const })),
+    ...invitations
+      .filter((i): i is { login: string; role: string } => i.login !== null)
+      .map((i) => ({
+        username: i.login,
+        role: i.role === "admin" ? ("admin" as const) : ("member" as const),
+      })),
+  ];
+}
+
+export const orgMembershipProvider = defineProvider<typeof orgMembershipKind.inputs, OrgMembershipOutputs>(
+  orgMembershipKind,
   {
     comparable,
 
@@ -267,16 +300,13 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipInputs, 
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["org", "username", "role", "onDestroy", "state"] as const;
-
 /**
- * A person's membership of an organisation (`/orgs/{org}/memberships/{username}`). Needs the token
- * of an organisation owner: classic scope `admin:org`, or the fine-grained permission `members`
- * write. Names compare case-insensitively. Example: `examples/memberships/`.
+ * A person's membership of an organisation: see its declaration, `orgMembershipKind`. Example:
+ * `examples/memberships/`.
  */
 export class OrgMembership extends HostingResource {
   constructor(name: string, args: OrgMembershipArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgMembershipProvider, name, args, opts, OUTPUTS);
+    super(orgMembershipProvider, name, args, opts);
   }
 }
 

@@ -7,74 +7,67 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { fields } from "../../internal/check";
-import { legacyKind } from "../../internal/declare";
-import type { FieldRules } from "../../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { type GroupKind, groupMethods } from "./group-api";
-import {
-  GROUP_OUTPUTS,
-  type GroupOutputs,
-  groupFieldRules,
-  groupInputs,
-  groupRules,
-  type RunnerGroupArgsBase,
-  visibilityAs,
-} from "./shared";
+import { adoptableGroups, type GroupKind, groupMethods } from "./group-api";
+import { groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
-// Args
-// ---------------------------------------------------------------------------------------------
-
-export interface EnterpriseRunnerGroupArgs extends RunnerGroupArgsBase {
-  /** The enterprise slug. A change replaces the group. */
-  enterprise: pulumi.Input<string>;
-  /** `"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`. */
-  visibility?: pulumi.Input<"all" | "selected">;
-  /** Ids of the organisations that may use the group; a set. Only with visibility `"selected"`. */
-  selectedOrganizationIds?: pulumi.Input<pulumi.Input<number>[]>;
-  /**
-   * Ids of the enterprise runners in the group; an authoritative set (runners left out return to
-   * the default group). When absent, the group's runners are not managed.
-   */
-  runners?: pulumi.Input<pulumi.Input<number>[]>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
+// Declaration
 // ---------------------------------------------------------------------------------------------
 
 const VISIBILITY = z.enum(["all", "selected"], { error: 'visibility must be one of "all", "selected"' });
 
-export const enterpriseRunnerGroupInputs = z.object({
-  enterprise: fields.name("enterprise"),
-  ...groupInputs,
-  visibility: VISIBILITY.default("all"),
-  selectedOrganizationIds: fields.idList("selectedOrganizationIds").optional(),
-  runners: fields.idList("runners").optional(),
+export const enterpriseRunnerGroupKind = declareKind({
+  kind: "EnterpriseRunnerGroup",
+  description:
+    "A self-hosted runner group of an enterprise (`/enterprises/{enterprise}/actions/runner-groups`), with its organisation access and, when `runners` is given, its runners. Needs a classic token with `manage_runners:enterprise` of an enterprise owner; fine-grained and app tokens are refused by the API.",
+  idFormat: ["enterprise", "runnerGroupId"],
+  inputs: z.object({
+    enterprise: field(fields.name("enterprise"), {
+      description: "The enterprise slug. A change replaces the group.",
+      replace: true,
+    }),
+    selectedOrganizationIds: field(fields.idList("selectedOrganizationIds").optional(), {
+      description:
+        'Ids of the organisations that may use the group; a set. Only with visibility `"selected"`.',
+      set: true,
+    }),
+    runners: field(fields.idList("runners").optional(), {
+      description:
+        "Ids of the enterprise runners in the group; an authoritative set (runners left out return to the default group). When absent, the group's runners are not managed.",
+      set: true,
+    }),
+    name: groupName,
+    visibility: field(VISIBILITY.default("all"), {
+      description: '`"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`.',
+    }),
+    ...groupSettings,
+  }),
+  outputs: z.object(groupOutputs),
+  discovery: {
+    scope: "enterprise",
+    what: ({ enterprise }) => `runner groups of the enterprise ${enterprise}`,
+    async list(c, { enterprise = "" }) {
+      const groups = await adoptableGroups(c, ENTERPRISE_GROUPS.routes.collection(enterprise));
+      return groups.map((g) => ({ id: joinId(enterprise, g.id), importId: g.id }));
+    },
+  },
 });
 
-export type EnterpriseRunnerGroupInputs = z.infer<typeof enterpriseRunnerGroupInputs>;
-export type EnterpriseRunnerGroupOutputs = GroupOutputs<EnterpriseRunnerGroupInputs>;
-
-// ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const enterpriseRunnerGroupRules: FieldRules<EnterpriseRunnerGroupInputs> = {
-  enterprise: { replace: true },
-  selectedOrganizationIds: { set: true },
-  runners: { set: true },
-  ...groupFieldRules,
-};
+export type EnterpriseRunnerGroupArgs = ArgsOf<typeof enterpriseRunnerGroupKind.inputs>;
+export type EnterpriseRunnerGroupInputs = z.infer<typeof enterpriseRunnerGroupKind.inputs>;
+export type EnterpriseRunnerGroupOutputs = OutputsOfKind<typeof enterpriseRunnerGroupKind>;
 
 // ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
 const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs> = {
-  kind: "EnterpriseRunnerGroup",
+  kind: enterpriseRunnerGroupKind.kind,
   ownerPart: "enterprise",
   access: { items: "organizations", bodyKey: "selected_organization_ids" },
   routes: {
@@ -100,36 +93,24 @@ const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs> = {
 };
 
 export const enterpriseRunnerGroupProvider = defineProvider<
-  typeof enterpriseRunnerGroupInputs,
+  typeof enterpriseRunnerGroupKind.inputs,
   EnterpriseRunnerGroupOutputs
->(
-  legacyKind(
-    ENTERPRISE_GROUPS.kind,
-    [ENTERPRISE_GROUPS.ownerPart, "runnerGroupId"],
-    enterpriseRunnerGroupInputs,
-    enterpriseRunnerGroupRules,
-  ),
-  {
-    crossField: groupRules("selectedOrganizationIds"),
-    ...groupMethods(ENTERPRISE_GROUPS),
-  },
-);
+>(enterpriseRunnerGroupKind, {
+  crossField: groupRules("selectedOrganizationIds"),
+  ...groupMethods(ENTERPRISE_GROUPS),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["enterprise", "selectedOrganizationIds", "runners", ...GROUP_OUTPUTS] as const;
-
 /**
- * A self-hosted runner group of an enterprise (`/enterprises/{enterprise}/actions/runner-groups`),
- * with its organisation access and, when `runners` is given, its runners. Needs a classic token with
- * `manage_runners:enterprise` of an enterprise owner; fine-grained and app tokens are refused by the
- * API. Example: `examples/runner-groups/`.
+ * A self-hosted runner group of an enterprise: see its declaration, `enterpriseRunnerGroupKind`.
+ * Example: `examples/runner-groups/`.
  */
 export class EnterpriseRunnerGroup extends HostingResource {
   constructor(name: string, args: EnterpriseRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(enterpriseRunnerGroupProvider, name, args, opts, OUTPUTS);
+    super(enterpriseRunnerGroupProvider, name, args, opts);
   }
 }
 

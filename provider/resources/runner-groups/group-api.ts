@@ -15,7 +15,7 @@ import {
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { itemsOf } from "../../client/pagination";
-import { apiRunnerGroupSchema } from "../../client/schemas";
+import { type ApiRunnerGroup, apiRunnerGroupSchema } from "../../client/schemas";
 import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
 import { sameValue } from "../../internal/diff";
@@ -27,6 +27,7 @@ import {
   type ProviderMethods,
   readOrGone,
 } from "../../internal/lifecycle";
+import { SharedReads } from "../../internal/shared-reads";
 import {
   type GroupOutputs,
   type GroupSettingsInputs,
@@ -94,6 +95,24 @@ const idsSchema = z.object({ id: z.number().int() });
 async function listIds(c: HostingClient, path: string, items: string): Promise<number[]> {
   const entries = await c.paginate(path, { select: itemsOf(items), schema: idsSchema });
   return entries.map((e) => e.id);
+}
+
+/**
+ * Lists of groups in flight for `hosting-import`: OrgRunnerGroup and RunnerGroupRunners both list an
+ * organisation's groups, and when they are discovered together they share one list. Only a list in
+ * flight is shared (a fresh window of 0), so no answer from before is ever reused.
+ */
+const listing = new SharedReads<ApiRunnerGroup[]>(0);
+
+/**
+ * The groups of an owner that `hosting-import` adopts: every one but the default group (which is
+ * there whatever the program says, and whose runners cannot be declared).
+ */
+export async function adoptableGroups(c: HostingClient, collection: string): Promise<ApiRunnerGroup[]> {
+  const groups = await listing.read(c, collection, () =>
+    c.paginate(collection, { select: itemsOf("runner_groups"), schema: apiRunnerGroupSchema }),
+  );
+  return groups.filter((g) => !g.default);
 }
 
 /** Live state of a group: its settings and, when relevant, its access list and runners. */

@@ -6,69 +6,65 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { fields } from "../../internal/check";
-import { legacyKind } from "../../internal/declare";
-import type { FieldRules } from "../../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { type GroupKind, groupMethods } from "./group-api";
-import {
-  GROUP_OUTPUTS,
-  type GroupOutputs,
-  groupFieldRules,
-  groupInputs,
-  groupRules,
-  type RunnerGroupArgsBase,
-  visibilityAs,
-} from "./shared";
+import { adoptableGroups, type GroupKind, groupMethods } from "./group-api";
+import { groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
-// Args
-// ---------------------------------------------------------------------------------------------
-
-export interface OrgRunnerGroupArgs extends RunnerGroupArgsBase {
-  /** The organisation. A change replaces the group. */
-  org: pulumi.Input<string>;
-  /** `"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`. */
-  visibility?: pulumi.Input<"all" | "selected" | "private">;
-  /** Ids of the repositories that may use the group; a set. Only with visibility `"selected"`. */
-  selectedRepositoryIds?: pulumi.Input<pulumi.Input<number>[]>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
+// Declaration
 // ---------------------------------------------------------------------------------------------
 
 const VISIBILITY = z.enum(["all", "selected", "private"], {
   error: 'visibility must be one of "all", "selected", "private"',
 });
 
-export const orgRunnerGroupInputs = z.object({
-  org: fields.name("org"),
-  ...groupInputs,
-  visibility: VISIBILITY.default("all"),
-  selectedRepositoryIds: fields.idList("selectedRepositoryIds").optional(),
+export const orgRunnerGroupKind = declareKind({
+  kind: "OrgRunnerGroup",
+  description:
+    "A self-hosted runner group of an organisation (`/orgs/{org}/actions/runner-groups`), with its repository access; its runners are managed by `RunnerGroupRunners`. Needs `admin:org` (or the fine-grained permission `organization_self_hosted_runners` write) of an owner.",
+  idFormat: ["org", "runnerGroupId"],
+  inputs: z.object({
+    org: field(fields.name("org"), {
+      description: "The organisation. A change replaces the group.",
+      replace: true,
+    }),
+    selectedRepositoryIds: field(fields.idList("selectedRepositoryIds").optional(), {
+      description:
+        'Ids of the repositories that may use the group; a set. Only with visibility `"selected"`.',
+      set: true,
+    }),
+    name: groupName,
+    visibility: field(VISIBILITY.default("all"), {
+      description:
+        '`"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`.',
+    }),
+    ...groupSettings,
+  }),
+  outputs: z.object(groupOutputs),
+  discovery: {
+    scope: "org",
+    what: ({ org }) => `runner groups of ${org}`,
+    async list(c, { org = "" }) {
+      const groups = await adoptableGroups(c, ORG_GROUPS.routes.collection(org));
+      return groups.map((g) => ({ id: joinId(org, g.id), importId: g.id }));
+    },
+  },
 });
 
-export type OrgRunnerGroupInputs = z.infer<typeof orgRunnerGroupInputs>;
-export type OrgRunnerGroupOutputs = GroupOutputs<OrgRunnerGroupInputs>;
-
-// ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const orgRunnerGroupRules: FieldRules<OrgRunnerGroupInputs> = {
-  org: { replace: true },
-  selectedRepositoryIds: { set: true },
-  ...groupFieldRules,
-};
+export type OrgRunnerGroupArgs = ArgsOf<typeof orgRunnerGroupKind.inputs>;
+export type OrgRunnerGroupInputs = z.infer<typeof orgRunnerGroupKind.inputs>;
+export type OrgRunnerGroupOutputs = OutputsOfKind<typeof orgRunnerGroupKind>;
 
 // ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
 const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs> = {
-  kind: "OrgRunnerGroup",
+  kind: orgRunnerGroupKind.kind,
   ownerPart: "org",
   access: { items: "repositories", bodyKey: "selected_repository_ids" },
   routes: {
@@ -90,13 +86,8 @@ const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs> = {
     }),
 };
 
-export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupInputs, OrgRunnerGroupOutputs>(
-  legacyKind(
-    ORG_GROUPS.kind,
-    [ORG_GROUPS.ownerPart, "runnerGroupId"],
-    orgRunnerGroupInputs,
-    orgRunnerGroupRules,
-  ),
+export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupKind.inputs, OrgRunnerGroupOutputs>(
+  orgRunnerGroupKind,
   {
     crossField: groupRules("selectedRepositoryIds"),
     ...groupMethods(ORG_GROUPS),
@@ -107,16 +98,13 @@ export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupInputs
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["org", "selectedRepositoryIds", ...GROUP_OUTPUTS] as const;
-
 /**
- * A self-hosted runner group of an organisation (`/orgs/{org}/actions/runner-groups`), with its
- * repository access; its runners are managed by `RunnerGroupRunners`. Needs `admin:org` (or the
- * fine-grained permission `organization_self_hosted_runners` write) of an owner.
+ * A self-hosted runner group of an organisation: see its declaration, `orgRunnerGroupKind`.
+ * Example: `examples/runner-groups/`.
  */
 export class OrgRunnerGroup extends HostingResource {
   constructor(name: string, args: OrgRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgRunnerGroupProvider, name, args, opts, OUTPUTS);
+    super(orgRunnerGroupProvider, name, args, opts);
   }
 }
 

@@ -12,61 +12,85 @@ import { ROUTES } from "../../client/routes";
 import { apiRunnerGroupSchema, apiRunnerSchema } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
-import { legacyKind } from "../../internal/declare";
-import { type FieldRules, sameValue } from "../../internal/diff";
+import { type ArgsOf, declareKind, type Found, field } from "../../internal/declare";
+import { sameValue } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { adoptableGroups } from "./group-api";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration (the outputs are the inputs: the PUT answers 204 with no body)
 // ---------------------------------------------------------------------------------------------
 
-export interface RunnerGroupRunnersArgs {
-  /** The organisation. A change replaces the resource. */
-  org: pulumi.Input<string>;
-  /** The organisation runner group. A change replaces the resource. */
-  runnerGroupId: pulumi.Input<number>;
-  /**
-   * The runners of the group: an authoritative set. Runners not listed return to the default group;
-   * so does every runner of the group when this resource is destroyed.
-   */
-  runners: pulumi.Input<pulumi.Input<number>[]>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
-// ---------------------------------------------------------------------------------------------
-
-export const runnerGroupRunnersInputs = z.object({
-  org: fields.name("org"),
-  runnerGroupId: z
-    .number({ error: "runnerGroupId must be the integer id of an organisation runner group" })
-    .int("runnerGroupId must be an integer")
-    .positive("runnerGroupId must be positive"),
-  runners: fields.idList("runners"),
+export const runnerGroupRunnersKind = declareKind({
+  kind: "RunnerGroupRunners",
+  description:
+    "The **authoritative** set of runners of one organisation runner group (a runner is in exactly one group; `PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners`). **Destroying it returns all the group's runners to the organisation's default runner group** (the run's output says so). A default group itself is refused at preview: runners left out of it return to it, so its set cannot be declared; declare the runners of the other groups instead. Needs `admin:org` (or `organization_self_hosted_runners` write) of an owner.",
+  idFormat: ["org", "runnerGroupId"],
+  inputs: z.object({
+    org: field(fields.name("org"), {
+      description: "The organisation. A change replaces the resource.",
+      replace: true,
+    }),
+    runnerGroupId: field(
+      z
+        .number({ error: "runnerGroupId must be the integer id of an organisation runner group" })
+        .int("runnerGroupId must be an integer")
+        .positive("runnerGroupId must be positive"),
+      { description: "The organisation runner group. A change replaces the resource.", replace: true },
+    ),
+    runners: field(fields.idList("runners"), {
+      description:
+        "The runners of the group: an authoritative set. Runners not listed return to the default group; so does every runner of the group when this resource is destroyed.",
+      set: true,
+    }),
+  }),
+  outputs: z.object({}),
+  discovery: {
+    scope: "org",
+    what: ({ org }) => `runners of the runner groups of ${org}`,
+    // The lists say everything (the groups, then each group's runners), so nothing is read again.
+    async list(c, { org = "" }) {
+      const groups = await adoptableGroups(c, ROUTES.orgRunnerGroups.list.path({ org }));
+      const found = await Promise.all(
+        groups.map(async (g): Promise<Found | undefined> => {
+          const path = runnersPath(org, g.id);
+          const runners = await readOrGone(() =>
+            c.paginate(path, { select: itemsOf("runners"), schema: apiRunnerSchema }),
+          );
+          // A group gone since it was listed, or without runners, has nothing to declare.
+          if (runners === undefined || runners.length === 0) return undefined;
+          const id = joinId(org, g.id);
+          return {
+            id,
+            inputs: { org, runnerGroupId: g.id, runners: runners.map((r) => r.id) },
+            // The group's name says which group it is; its id is the group's output where the group
+            // is adopted too.
+            label: g.name,
+            refs: { runnerGroupId: { kind: "OrgRunnerGroup", id, output: "runnerGroupId" } },
+          };
+        }),
+      );
+      return found.filter((f) => f !== undefined);
+    },
+  },
 });
 
-export type RunnerGroupRunnersInputs = z.infer<typeof runnerGroupRunnersInputs>;
-/** The outputs are the inputs: the PUT answers 204 with no body. */
+export type RunnerGroupRunnersArgs = ArgsOf<typeof runnerGroupRunnersKind.inputs>;
+export type RunnerGroupRunnersInputs = z.infer<typeof runnerGroupRunnersKind.inputs>;
+/**
+ * The outputs are the inputs. (Not `OutputsOfKind`: the zod type of an empty `z.object({})` is
+ * `Record<string, never>`, which would make every field `never`.)
+ */
 export type RunnerGroupRunnersOutputs = RunnerGroupRunnersInputs;
-
-// ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const runnerGroupRunnersRules: FieldRules<RunnerGroupRunnersInputs> = {
-  org: { replace: true },
-  runnerGroupId: { replace: true },
-  runners: { set: true },
-};
 
 // ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "RunnerGroupRunners";
-const ID_FORMAT = ["org", "runnerGroupId"] as const;
+const KIND = runnerGroupRunnersKind.kind;
+const ID_FORMAT = runnerGroupRunnersKind.idFormat;
 
 const runnersPath = (org: string, runner_group_id: number) =>
   ROUTES.orgRunnerGroups.runners.path({ org, runner_group_id });
@@ -117,9 +141,9 @@ async function setRunners(org: string, runner_group_id: number, runners: number[
 }
 
 export const runnerGroupRunnersProvider = defineProvider<
-  typeof runnerGroupRunnersInputs,
+  typeof runnerGroupRunnersKind.inputs,
   RunnerGroupRunnersOutputs
->(legacyKind(KIND, ID_FORMAT, runnerGroupRunnersInputs, runnerGroupRunnersRules), {
+>(runnerGroupRunnersKind, {
   preflight: refuseDefaultGroup,
 
   async create(inputs) {
@@ -176,19 +200,10 @@ export const runnerGroupRunnersProvider = defineProvider<
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["org", "runnerGroupId", "runners"] as const;
-
-/**
- * The **authoritative** set of runners of one organisation runner group (a runner is in exactly one
- * group; `PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners`). **Destroying it
- * returns all the group's runners to the organisation's default runner group** (the run's output
- * says so). A default group itself is refused at preview: runners left out of it return to it, so
- * its set cannot be declared; declare the runners of the other groups instead. Needs `admin:org` (or
- * `organization_self_hosted_runners` write) of an owner.
- */
+/** The runners of one organisation runner group: see its declaration, `runnerGroupRunnersKind`. */
 export class RunnerGroupRunners extends HostingResource {
   constructor(name: string, args: RunnerGroupRunnersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(runnerGroupRunnersProvider, name, args, opts, OUTPUTS);
+    super(runnerGroupRunnersProvider, name, args, opts);
   }
 }
 
