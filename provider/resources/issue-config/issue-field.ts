@@ -42,7 +42,9 @@ import {
   type ConfigCollection,
   collectionNotFound,
   createOnce,
+  discoveryOf,
   findInCollection,
+  importIdField,
   sameName,
   writingTo,
 } from "./shared";
@@ -122,23 +124,13 @@ export const issueFieldKind = declareKind({
           "The options of a select field (required for `single_select` and `multi_select`, refused for the other types), in priority order. Compared as a list by name: an option keeps its id while its name stays; renaming one is deleting it and adding another. Updates in place.",
       },
     ),
-    importId: field(fields.numericId("importId").optional(), {
-      description:
-        "Adopt the organisation's existing field with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.",
-      createOnly: true,
-    }),
+    importId: importIdField("field"),
   }),
   outputs: z.object({
     issueFieldId: output(z.number().int(), "The field's id in the organisation."),
   }),
-  discovery: {
-    scope: "org",
-    what: ({ org }) => `issue fields of ${org}`,
-    async list(c, { org = "" }) {
-      const found = await c.paginate(ROUTES.issueFields.list.path({ org }), { schema: apiIssueFieldSchema });
-      return found.map((f) => ({ id: joinId(org, f.id), importId: f.id }));
-    },
-  },
+  // The collection is defined with the provider, below; it is called only when discovery runs.
+  discovery: discoveryOf("issue fields", (c, org) => issueFields(c, org)),
 });
 
 export type IssueFieldArgs = ArgsOf<typeof issueFieldKind.inputs>;

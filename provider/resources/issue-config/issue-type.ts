@@ -21,7 +21,9 @@ import {
   type ConfigCollection,
   collectionNotFound,
   createOnce,
+  discoveryOf,
   findInCollection,
+  importIdField,
   writingTo,
 } from "./shared";
 
@@ -72,23 +74,13 @@ export const issueTypeKind = declareKind({
     isEnabled: field(z.boolean({ error: "isEnabled must be a boolean" }).default(true), {
       description: "Whether issues can be given the type. Default true. Updates in place.",
     }),
-    importId: field(fields.numericId("importId").optional(), {
-      description:
-        "Adopt the organisation's existing type with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.",
-      createOnly: true,
-    }),
+    importId: importIdField("type"),
   }),
   outputs: z.object({
     issueTypeId: output(z.number().int(), "The type's id in the organisation."),
   }),
-  discovery: {
-    scope: "org",
-    what: ({ org }) => `issue types of ${org}`,
-    async list(c, { org = "" }) {
-      const types = await c.paginate(ROUTES.issueTypes.list.path({ org }), { schema: apiIssueTypeSchema });
-      return types.map((t) => ({ id: joinId(org, t.id), importId: t.id }));
-    },
-  },
+  // The collection is defined with the provider, below; it is called only when discovery runs.
+  discovery: discoveryOf("issue types", (c, org) => types(c, org)),
 });
 
 export type IssueTypeArgs = ArgsOf<typeof issueTypeKind.inputs>;
