@@ -33,8 +33,7 @@ import { ROUTES } from "../client/routes";
 import { type ApiOrganization, apiOrganizationSchema } from "../client/schemas";
 import { fields } from "../internal/check";
 import { client, notice } from "../internal/context";
-import { legacyKind } from "../internal/declare";
-import type { FieldRules } from "../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
 import { joinId, splitId } from "../internal/ids";
 import {
   createWithoutDuplicates,
@@ -46,37 +45,7 @@ import { compact } from "../internal/outputs";
 import { HostingResource, type OutputsOf } from "../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
-// Args
-// ---------------------------------------------------------------------------------------------
-
-export interface OrganizationArgs {
-  /**
-   * The organisation's login (its name in URLs). Updates in place: the platform renames it with a
-   * queued job, and `pulumi up` waits until the new name answers (see `renameTimeoutSeconds`).
-   */
-  login: pulumi.Input<string>;
-  /**
-   * The login of the user who manages the new organisation (made its owner). Required unless
-   * `importId` is set. Used only at creation: a later change is refused (add an `OrgMembership`
-   * with role `admin` to make someone else an owner).
-   */
-  admin?: pulumi.Input<string>;
-  /** The organisation's display name. Used only at creation: a later change is refused. */
-  profileName?: pulumi.Input<string>;
-  /**
-   * How long `pulumi up` waits for a rename to finish, in seconds (1 to 3600). Default 120.
-   * Changing it updates state only.
-   */
-  renameTimeoutSeconds?: pulumi.Input<number>;
-  /**
-   * Adopt the existing organisation with this login instead of creating one (renaming it when
-   * `login` differs). Only read at create; later changes are ignored.
-   */
-  importId?: pulumi.Input<string>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
+// Declaration (nothing replaces: there is no delete)
 // ---------------------------------------------------------------------------------------------
 
 /** The platform's rule for logins: letters, digits and single hyphens inside, at most 39. */
@@ -92,27 +61,68 @@ const login = (label: string) =>
 export const DEFAULT_RENAME_TIMEOUT_SECONDS = 120;
 const MAX_RENAME_TIMEOUT_SECONDS = 3600;
 
-export const organizationInputs = z.object({
-  login: login("login"),
-  admin: fields.name("admin").optional(),
-  profileName: z
-    .string({ error: "profileName must be a string" })
-    .min(1, "profileName must not be empty; omit it instead")
-    .optional(),
-  renameTimeoutSeconds: z
-    .number({ error: "renameTimeoutSeconds must be a number of seconds" })
-    .int("renameTimeoutSeconds must be a whole number of seconds")
-    .min(1, "renameTimeoutSeconds must be at least 1")
-    .max(MAX_RENAME_TIMEOUT_SECONDS, `renameTimeoutSeconds must be at most ${MAX_RENAME_TIMEOUT_SECONDS}`)
-    .default(DEFAULT_RENAME_TIMEOUT_SECONDS),
-  importId: login("importId").optional(),
+export const organizationKind = declareKind({
+  kind: "Organization",
+  description:
+    "An organisation of the installation (`POST /admin/organizations`, `PATCH /admin/organizations/{org}`, read with `GET /orgs/{org}`). Needs the **classic token of a site administrator**. A new `login` renames the organisation in place and waits for the rename job; `admin` and `profileName` are used only at creation. The API has no delete: destroy leaves the organisation in place and says so.",
+  idFormat: ["orgId"],
+  inputs: z.object({
+    login: field(login("login"), {
+      description:
+        "The organisation's login (its name in URLs). Updates in place: the platform renames it with a queued job, and `pulumi up` waits until the new name answers (see `renameTimeoutSeconds`).",
+    }),
+    admin: field(fields.name("admin").optional(), {
+      description:
+        "The login of the user who manages the new organisation (made its owner). Required unless `importId` is set. Used only at creation: a later change is refused (add an `OrgMembership` with role `admin` to make someone else an owner).",
+      createOnly: true,
+      refusedAfterCreate: true,
+    }),
+    profileName: field(
+      z
+        .string({ error: "profileName must be a string" })
+        .min(1, "profileName must not be empty; omit it instead")
+        .optional(),
+      {
+        description: "The organisation's display name. Used only at creation: a later change is refused.",
+        createOnly: true,
+        refusedAfterCreate: true,
+      },
+    ),
+    renameTimeoutSeconds: field(
+      z
+        .number({ error: "renameTimeoutSeconds must be a number of seconds" })
+        .int("renameTimeoutSeconds must be a whole number of seconds")
+        .min(1, "renameTimeoutSeconds must be at least 1")
+        .max(MAX_RENAME_TIMEOUT_SECONDS, `renameTimeoutSeconds must be at most ${MAX_RENAME_TIMEOUT_SECONDS}`)
+        .default(DEFAULT_RENAME_TIMEOUT_SECONDS),
+      {
+        description:
+          "How long `pulumi up` waits for a rename to finish, in seconds (1 to 3600). Default 120. Changing it updates state only.",
+      },
+    ),
+    importId: field(login("importId").optional(), {
+      description:
+        "Adopt the existing organisation with this login instead of creating one (renaming it when `login` differs). Only read at create; later changes are ignored.",
+      createOnly: true,
+    }),
+  }),
+  outputs: z.object({
+    orgId: output(z.number().int(), "The organisation's numeric id, which a rename keeps."),
+  }),
+  discovery: {
+    scope: "siteAdmin",
+    what: () => "organisations",
+    // The API lists no organisations: those named with --org are adopted by login (read accepts a
+    // login as the id).
+    async list(_c, { orgs }) {
+      return orgs.map((org) => ({ id: org, importId: org }));
+    },
+  },
 });
 
-export type OrganizationInputs = z.infer<typeof organizationInputs>;
-export type OrganizationOutputs = OrganizationInputs & {
-  /** The organisation's numeric id, which a rename keeps. */
-  orgId: number;
-};
+export type OrganizationArgs = ArgsOf<typeof organizationKind.inputs>;
+export type OrganizationInputs = z.infer<typeof organizationKind.inputs>;
+export type OrganizationOutputs = OutputsOfKind<typeof organizationKind>;
 
 /** A new organisation needs its admin; an adopted one has one already. */
 function adminRule(inputs: OrganizationInputs, pending: ReadonlySet<string>): pulumi.dynamic.CheckFailure[] {
@@ -181,23 +191,11 @@ function organizationOutputs(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change (nothing replaces: there is no delete)
-// ---------------------------------------------------------------------------------------------
-
-export const organizationRules: FieldRules<OrganizationInputs> = {
-  login: {},
-  admin: { createOnly: true, refusedAfterCreate: true },
-  profileName: { createOnly: true, refusedAfterCreate: true },
-  renameTimeoutSeconds: {},
-  importId: { createOnly: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "Organization";
-const ID_FORMAT = ["orgId"] as const;
+const KIND = organizationKind.kind;
+const ID_FORMAT = organizationKind.idFormat;
 
 /** The first pause between polls of a rename, and the longest. */
 const RENAME_POLL_FIRST_MS = 250;
@@ -321,8 +319,8 @@ function loginOf(id: string, props: Partial<OrganizationOutputs> | undefined): s
   return login;
 }
 
-export const organizationProvider = defineProvider<typeof organizationInputs, OrganizationOutputs>(
-  legacyKind(KIND, ID_FORMAT, organizationInputs, organizationRules),
+export const organizationProvider = defineProvider<typeof organizationKind.inputs, OrganizationOutputs>(
+  organizationKind,
   {
     crossField: adminRule,
     adoptedId: (inputs) => inputs.importId,
@@ -392,18 +390,10 @@ export const organizationProvider = defineProvider<typeof organizationInputs, Or
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["login", "admin", "profileName", "renameTimeoutSeconds", "importId", "orgId"] as const;
-
-/**
- * An organisation of the installation (`POST /admin/organizations`, `PATCH
- * /admin/organizations/{org}`, read with `GET /orgs/{org}`). Needs the **classic token of a site
- * administrator**. A new `login` renames the organisation in place and waits for the rename job;
- * `admin` and `profileName` are used only at creation. The API has no delete: destroy leaves the
- * organisation in place and says so. Example: `examples/organization/`.
- */
+/** An organisation of the installation: see its declaration, `organizationKind`. Example: `examples/organization/`. */
 export class Organization extends HostingResource {
   constructor(name: string, args: OrganizationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(organizationProvider, name, args, opts, OUTPUTS);
+    super(organizationProvider, name, args, opts);
   }
 }
 

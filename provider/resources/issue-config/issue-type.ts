@@ -10,8 +10,8 @@ import { ROUTES } from "../../client/routes";
 import { type ApiIssueType, apiIssueTypeSchema, ISSUE_COLORS, type IssueColor } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
-import { legacyKind } from "../../internal/declare";
-import { type FieldRules, lowerCased } from "../../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import { lowerCased } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
@@ -21,37 +21,17 @@ import {
   type ConfigCollection,
   collectionNotFound,
   createOnce,
+  discoveryOf,
   findInCollection,
+  importIdField,
   writingTo,
 } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration
 // ---------------------------------------------------------------------------------------------
 
 export type { IssueColor };
-
-export interface IssueTypeArgs {
-  /** The organisation. A change replaces the type. */
-  org: pulumi.Input<string>;
-  /** The type's name, unique in the organisation (case-insensitively). Updates in place. */
-  name: pulumi.Input<string>;
-  /** What the type is for, at most 1,024 characters. Omitted: none. Updates in place. */
-  description?: pulumi.Input<string>;
-  /** `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place. */
-  color?: pulumi.Input<IssueColor>;
-  /** Whether issues can be given the type. Default true. Updates in place. */
-  isEnabled?: pulumi.Input<boolean>;
-  /**
-   * Adopt the organisation's existing type with this id instead of creating one: it is read, then
-   * converged to these args. Only read at create; later changes are ignored.
-   */
-  importId?: pulumi.Input<string | number>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
-// ---------------------------------------------------------------------------------------------
 
 /** The platform's limits on names and descriptions of issue types and fields. */
 export const ISSUE_NAME_MAX = 255;
@@ -71,20 +51,41 @@ export const issueDescription = (label: string) =>
 export const issueColor = (label: string) =>
   z.enum(ISSUE_COLORS, { error: `${label} must be one of ${ISSUE_COLORS.join(", ")}` });
 
-export const issueTypeInputs = z.object({
-  org: fields.name("org"),
-  name: issueName("name"),
-  description: issueDescription("description"),
-  color: issueColor("color").optional(),
-  isEnabled: z.boolean({ error: "isEnabled must be a boolean" }).default(true),
-  importId: fields.numericId("importId").optional(),
+export const issueTypeKind = declareKind({
+  kind: "IssueType",
+  description:
+    "An issue type of an organisation (`/orgs/{org}/issue-types`). Needs an organisation owner's token: classic scope `admin:org`, or the fine-grained permission `issue_types` write. Refresh reads the organisation's list once per run for all its types.",
+  idFormat: ["org", "issueTypeId"],
+  inputs: z.object({
+    org: field(fields.name("org"), {
+      description: "The organisation. A change replaces the type.",
+      replace: true,
+    }),
+    name: field(issueName("name"), {
+      description: "The type's name, unique in the organisation (case-insensitively). Updates in place.",
+    }),
+    description: field(issueDescription("description"), {
+      description: "What the type is for, at most 1,024 characters. Omitted: none. Updates in place.",
+    }),
+    color: field(issueColor("color").optional(), {
+      description:
+        "`gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place.",
+    }),
+    isEnabled: field(z.boolean({ error: "isEnabled must be a boolean" }).default(true), {
+      description: "Whether issues can be given the type. Default true. Updates in place.",
+    }),
+    importId: importIdField("type"),
+  }),
+  outputs: z.object({
+    issueTypeId: output(z.number().int(), "The type's id in the organisation."),
+  }),
+  // The collection is defined with the provider, below; it is called only when discovery runs.
+  discovery: discoveryOf("issue types", (c, org) => types(c, org)),
 });
 
-export type IssueTypeInputs = z.infer<typeof issueTypeInputs>;
-export type IssueTypeOutputs = IssueTypeInputs & {
-  /** The type's id in the organisation. */
-  issueTypeId: number;
-};
+export type IssueTypeArgs = ArgsOf<typeof issueTypeKind.inputs>;
+export type IssueTypeInputs = z.infer<typeof issueTypeKind.inputs>;
+export type IssueTypeOutputs = OutputsOfKind<typeof issueTypeKind>;
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -126,24 +127,11 @@ function differs(api: ApiIssueType, inputs: IssueTypeInputs): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const issueTypeRules: FieldRules<IssueTypeInputs> = {
-  org: { replace: true },
-  name: {},
-  description: {},
-  color: {},
-  isEnabled: {},
-  importId: { createOnly: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "IssueType";
-const ID_FORMAT = ["org", "issueTypeId"] as const;
+const KIND = issueTypeKind.kind;
+const ID_FORMAT = issueTypeKind.idFormat;
 
 const types = (c: HostingClient, org: string): ConfigCollection<ApiIssueType> => ({
   kind: KIND,
@@ -164,8 +152,8 @@ async function put(c: HostingClient, org: string, id: number | string, inputs: I
   }
 }
 
-export const issueTypeProvider = defineProvider<typeof issueTypeInputs, IssueTypeOutputs>(
-  legacyKind(KIND, ID_FORMAT, issueTypeInputs, issueTypeRules),
+export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, IssueTypeOutputs>(
+  issueTypeKind,
   {
     comparable: lowerCased<IssueTypeInputs>("org"),
     adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
@@ -219,16 +207,10 @@ export const issueTypeProvider = defineProvider<typeof issueTypeInputs, IssueTyp
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["org", "name", "description", "color", "isEnabled", "importId", "issueTypeId"] as const;
-
-/**
- * An issue type of an organisation (`/orgs/{org}/issue-types`). Needs an organisation owner's
- * token: classic scope `admin:org`, or the fine-grained permission `issue_types` write. Refresh
- * reads the organisation's list once per run for all its types. Example: `examples/organization/`.
- */
+/** An issue type of an organisation: see its declaration, `issueTypeKind`. Example: `examples/organization/`. */
 export class IssueType extends HostingResource {
   constructor(name: string, args: IssueTypeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(issueTypeProvider, name, args, opts, OUTPUTS);
+    super(issueTypeProvider, name, args, opts);
   }
 }
 

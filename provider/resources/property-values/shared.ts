@@ -19,26 +19,31 @@ import type { HostingClient } from "../../client/http";
 import { type ApiPropertyValue, apiPropertyValueSchema, PROPERTY_NAME_PATTERN } from "../../client/schemas";
 import { SHARED_READ_MS } from "../../internal/collection-reads";
 import { client } from "../../internal/context";
-import { type FieldRules, sameValue } from "../../internal/diff";
+import { field } from "../../internal/declare";
+import { sameValue } from "../../internal/diff";
 import { splitId } from "../../internal/ids";
 import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
 import { SharedReads } from "../../internal/shared-reads";
 
 // ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
+// Declaration: the fields both kinds have
 // ---------------------------------------------------------------------------------------------
 
 /** A property's value: a string (string and single select), strings (multi select), or none. */
 export type PropertyValue = string | string[] | null;
 
-export const propertyValueInputs = {
-  propertyName: z
+/** A custom property's name; a new schema for each kind, which describes it in its own terms. */
+export const propertyNameSchema = () =>
+  z
     .string({ error: `propertyName is required: a custom property's name such as "cost_center"` })
     .regex(
       PROPERTY_NAME_PATTERN,
       `propertyName may hold only letters, digits, "_", "-", "$" and "#" (at most 75 characters)`,
-    ),
-  value: z
+    );
+
+/** The value, compared as a set: a multi select's order means nothing. */
+export const valueField = field(
+  z
     .union(
       [
         z.string().min(1, "value must not be an empty string; use null to remove the value"),
@@ -50,16 +55,18 @@ export const propertyValueInputs = {
     )
     .nullable()
     .default(null),
-};
+  {
+    description:
+      "The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.",
+    set: true,
+  },
+);
 
 /** What both kinds' inputs have; the rest names the organisation or repository. */
 export interface PropertyValueInputs {
   propertyName: string;
   value: PropertyValue;
 }
-
-/** The value is compared as a set: a multi select's order means nothing. */
-export const valueRule: FieldRules<Pick<PropertyValueInputs, "value">> = { value: { set: true } };
 
 // ---------------------------------------------------------------------------------------------
 // The values collection of one organisation or repository
