@@ -236,7 +236,10 @@ export type ArgsOf<S extends z.ZodType> = {
 export type NestedArgsOf<S extends z.ZodType> = InputOf<z.input<S>>;
 
 /** What state holds for a kind: its inputs as check reads them, and its output-only fields. */
-export type OutputsOfKind<D> = D extends DeclaredKind<infer I, infer O> ? z.infer<I> & z.infer<O> : never;
+export type OutputsOfKind<D> =
+  D extends DeclaredKind<infer I, infer O>
+    ? z.infer<I> & (keyof O["shape"] extends never ? unknown : z.infer<O>)
+    : never;
 
 /**
  * A kind whose fields are not declared with `field()` yet: its rules and outputs as lists. Only while

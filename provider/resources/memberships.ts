@@ -88,6 +88,7 @@ export const orgMembershipKind = declareKind({
   discovery: {
     scope: "org",
     what: ({ org }) => `memberships of ${org}`,
+    names: ["{org|module}-member-{username}"],
     // The lists say everything (login and role), so no membership is read again.
     async list(c, { org = "" }) {
       const found = await listMemberships(c, org);

@@ -12,7 +12,7 @@ import type { HostingClient } from "../client/http";
 import { ROUTES } from "../client/routes";
 import { fields } from "../internal/check";
 import { client } from "../internal/context";
-import { type ArgsOf, declareKind, field } from "../internal/declare";
+import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../internal/declare";
 import { lowerCased } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
@@ -45,6 +45,7 @@ export const orgBlockKind = declareKind({
   discovery: {
     scope: "org",
     what: ({ org }) => `blocked users of ${org}`,
+    names: ["{org|module}-block-{username}"],
     async list(c, { org = "" }) {
       // The list is the read: a block is its pair of names, so no read per block.
       const users = await c.paginate(ROUTES.orgBlocks.list.path({ org }), { schema: blockedUser });
@@ -55,11 +56,7 @@ export const orgBlockKind = declareKind({
 
 export type OrgBlockArgs = ArgsOf<typeof orgBlockKind.inputs>;
 export type OrgBlockInputs = z.infer<typeof orgBlockKind.inputs>;
-/**
- * The outputs are the inputs. (`OutputsOfKind` of a kind with no output-only fields would add
- * `Record<string, never>`, zod's reading of an empty object, which no inputs satisfy.)
- */
-export type OrgBlockOutputs = OrgBlockInputs;
+export type OrgBlockOutputs = OutputsOfKind<typeof orgBlockKind>;
 
 // ---------------------------------------------------------------------------------------------
 // Provider

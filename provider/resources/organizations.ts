@@ -112,6 +112,7 @@ export const organizationKind = declareKind({
   discovery: {
     scope: "siteAdmin",
     what: () => "organisations",
+    names: ["org-{login}"],
     // The API lists no organisations: those named with --org are adopted by login (read accepts a
     // login as the id).
     async list(_c, { orgs }) {

@@ -130,7 +130,9 @@ export const issueFieldKind = declareKind({
     issueFieldId: output(z.number().int(), "The field's id in the organisation."),
   }),
   // The collection is defined with the provider, below; it is called only when discovery runs.
-  discovery: discoveryOf("issue fields", (c, org) => issueFields(c, org)),
+  discovery: discoveryOf("issue fields", ["{org|module}-issue-field-{name}"], (c, org) =>
+    issueFields(c, org),
+  ),
 });
 
 export type IssueFieldArgs = ArgsOf<typeof issueFieldKind.inputs>;

@@ -80,7 +80,7 @@ export const issueTypeKind = declareKind({
     issueTypeId: output(z.number().int(), "The type's id in the organisation."),
   }),
   // The collection is defined with the provider, below; it is called only when discovery runs.
-  discovery: discoveryOf("issue types", (c, org) => types(c, org)),
+  discovery: discoveryOf("issue types", ["{org|module}-issue-type-{name}"], (c, org) => types(c, org)),
 });
 
 export type IssueTypeArgs = ArgsOf<typeof issueTypeKind.inputs>;

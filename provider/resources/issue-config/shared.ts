@@ -44,11 +44,13 @@ export const importIdField = (what: "type" | "field") =>
 /** Discovery of an organisation's issue types or fields: its list, each adopted by its id. */
 export function discoveryOf<T extends Named>(
   what: string,
+  names: readonly string[],
   collection: (c: HostingClient, org: string) => ConfigCollection<T>,
 ): Discovery {
   return {
     scope: "org",
     what: ({ org }) => `${what} of ${org}`,
+    names,
     async list(c, { org = "" }) {
       const items = await collection(c, org).list();
       return items.map((item) => ({ id: joinId(org, item.id), importId: item.id }));

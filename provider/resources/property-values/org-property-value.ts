@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { API_VERSION_2026, apiPropertyValueSchema } from "../../client/schemas";
 import { fields } from "../../internal/check";
-import { type ArgsOf, declareKind, field } from "../../internal/declare";
+import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
@@ -40,6 +40,7 @@ export const orgPropertyValueKind = declareKind({
   discovery: {
     scope: "org",
     what: ({ org }) => `organisation property values of ${org}`,
+    names: ["{org|module}-property-{propertyName}"],
     async list(c, { org = "" }) {
       const values = await c.paginate(ROUTES.propertyValues.org.path({ org }), {
         apiVersion: API_VERSION_2026,
@@ -52,11 +53,7 @@ export const orgPropertyValueKind = declareKind({
 
 export type OrgPropertyValueArgs = ArgsOf<typeof orgPropertyValueKind.inputs>;
 export type OrgPropertyValueInputs = z.infer<typeof orgPropertyValueKind.inputs>;
-/**
- * The outputs are the inputs. (`OutputsOfKind` of a kind with no output-only fields would add
- * `Record<string, never>`, zod's reading of an empty object, which no inputs satisfy.)
- */
-export type OrgPropertyValueOutputs = OrgPropertyValueInputs;
+export type OrgPropertyValueOutputs = OutputsOfKind<typeof orgPropertyValueKind>;
 
 // ---------------------------------------------------------------------------------------------
 // Provider

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { apiPropertyValueSchema } from "../../client/schemas";
 import { fields } from "../../internal/check";
-import { type ArgsOf, declareKind, field } from "../../internal/declare";
+import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
@@ -44,6 +44,7 @@ export const repositoryPropertyValueKind = declareKind({
   discovery: {
     scope: "repository",
     what: ({ owner, repo }) => `property values of ${owner}/${repo}`,
+    names: ["{owner}-{repository}-property-{propertyName}"],
     async list(c, { owner = "", repo = "" }) {
       const values = (await c.get<unknown[]>(ROUTES.propertyValues.repo.path({ owner, repo }))).data ?? [];
       return values
@@ -56,11 +57,7 @@ export const repositoryPropertyValueKind = declareKind({
 
 export type RepositoryPropertyValueArgs = ArgsOf<typeof repositoryPropertyValueKind.inputs>;
 export type RepositoryPropertyValueInputs = z.infer<typeof repositoryPropertyValueKind.inputs>;
-/**
- * The outputs are the inputs. (`OutputsOfKind` of a kind with no output-only fields would add
- * `Record<string, never>`, zod's reading of an empty object, which no inputs satisfy.)
- */
-export type RepositoryPropertyValueOutputs = RepositoryPropertyValueInputs;
+export type RepositoryPropertyValueOutputs = OutputsOfKind<typeof repositoryPropertyValueKind>;
 
 // ---------------------------------------------------------------------------------------------
 // Provider

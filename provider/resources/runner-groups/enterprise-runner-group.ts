@@ -51,6 +51,7 @@ export const enterpriseRunnerGroupKind = declareKind({
   discovery: {
     scope: "enterprise",
     what: ({ enterprise }) => `runner groups of the enterprise ${enterprise}`,
+    names: ["{enterprise|module}-runners-{name}"],
     async list(c, { enterprise = "" }) {
       const groups = await adoptableGroups(c, ENTERPRISE_GROUPS.routes.collection(enterprise));
       return groups.map((g) => ({ id: joinId(enterprise, g.id), importId: g.id }));

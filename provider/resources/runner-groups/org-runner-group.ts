@@ -48,8 +48,12 @@ export const orgRunnerGroupKind = declareKind({
   discovery: {
     scope: "org",
     what: ({ org }) => `runner groups of ${org}`,
-    async list(c, { org = "" }) {
-      const groups = await adoptableGroups(c, ORG_GROUPS.routes.collection(org));
+    names: ["{org|module}-runners-{name}"],
+    async list(c, { org = "", once }) {
+      // The same list RunnerGroupRunners reads: one request per organisation for both.
+      const groups = await once("orgRunnerGroups", () =>
+        adoptableGroups(c, ROUTES.orgRunnerGroups.list.path({ org })),
+      );
       return groups.map((g) => ({ id: joinId(org, g.id), importId: g.id }));
     },
   },

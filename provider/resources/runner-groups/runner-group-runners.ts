@@ -12,7 +12,7 @@ import { ROUTES } from "../../client/routes";
 import { apiRunnerGroupSchema, apiRunnerSchema } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
-import { type ArgsOf, declareKind, type Found, field } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { sameValue } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
@@ -50,9 +50,13 @@ export const runnerGroupRunnersKind = declareKind({
   discovery: {
     scope: "org",
     what: ({ org }) => `runners of the runner groups of ${org}`,
+    names: ["{org|module}-runners-{label|=group}-members"],
     // The lists say everything (the groups, then each group's runners), so nothing is read again.
-    async list(c, { org = "" }) {
-      const groups = await adoptableGroups(c, ROUTES.orgRunnerGroups.list.path({ org }));
+    async list(c, { org = "", once }) {
+      // The same list OrgRunnerGroup reads: one request per organisation for both.
+      const groups = await once("orgRunnerGroups", () =>
+        adoptableGroups(c, ROUTES.orgRunnerGroups.list.path({ org })),
+      );
       const found = await Promise.all(
         groups.map(async (g): Promise<Found | undefined> => {
           const path = runnersPath(org, g.id);
@@ -79,11 +83,8 @@ export const runnerGroupRunnersKind = declareKind({
 
 export type RunnerGroupRunnersArgs = ArgsOf<typeof runnerGroupRunnersKind.inputs>;
 export type RunnerGroupRunnersInputs = z.infer<typeof runnerGroupRunnersKind.inputs>;
-/**
- * The outputs are the inputs. (Not `OutputsOfKind`: the zod type of an empty `z.object({})` is
- * `Record<string, never>`, which would make every field `never`.)
- */
-export type RunnerGroupRunnersOutputs = RunnerGroupRunnersInputs;
+/** The outputs are the inputs. */
+export type RunnerGroupRunnersOutputs = OutputsOfKind<typeof runnerGroupRunnersKind>;
 
 // ---------------------------------------------------------------------------------------------
 // Provider
