@@ -30,27 +30,28 @@ import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } fr
 // Where the keys live
 // ---------------------------------------------------------------------------------------------
 
-const SSH = ROUTES.sshKeys;
-const SSH_KEYS: KeyPlace<ApiSshKey> = {
-  kind: "UserSshKey",
+/** Where one of the two kinds lives: they differ in their paths only. */
+const sshKeyPlace = (
+  kind: string,
+  collection: string,
+  item: (id: number | string) => string,
+): KeyPlace<ApiSshKey> => ({
+  kind,
   field: "key",
-  collection: SSH.list.path({}),
-  item: (key_id) => SSH.get.path({ key_id }),
+  collection,
+  item,
   schema: apiSshKeySchema,
   idOf: (k) => k.id,
   addedAt: (k) => k.created_at ?? undefined,
-};
+});
+
+const SSH = ROUTES.sshKeys;
+const SSH_KEYS = sshKeyPlace("UserSshKey", SSH.list.path({}), (key_id) => SSH.get.path({ key_id }));
 
 const SIGNING = ROUTES.sshSigningKeys;
-const SIGNING_KEYS: KeyPlace<ApiSshKey> = {
-  kind: "UserSshSigningKey",
-  field: "key",
-  collection: SIGNING.list.path({}),
-  item: (ssh_signing_key_id) => SIGNING.get.path({ ssh_signing_key_id }),
-  schema: apiSshKeySchema,
-  idOf: (k) => k.id,
-  addedAt: (k) => k.created_at ?? undefined,
-};
+const SIGNING_KEYS = sshKeyPlace("UserSshSigningKey", SIGNING.list.path({}), (ssh_signing_key_id) =>
+  SIGNING.get.path({ ssh_signing_key_id }),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Declarations (check refuses bad keys before any request; there is no update route)
