@@ -240,29 +240,3 @@ export type OutputsOfKind<D> =
   D extends DeclaredKind<infer I, infer O>
     ? z.infer<I> & (keyof O["shape"] extends never ? unknown : z.infer<O>)
     : never;
-
-/**
- * A kind whose fields are not declared with `field()` yet: its rules and outputs as lists. Only while
- * kinds move to declarations; `test/provider/internal/declare.test.ts` names the kinds still using it.
- */
-export function legacyKind<I extends z.ZodObject>(
-  kind: string,
-  idFormat: readonly string[],
-  inputs: I,
-  rules: Readonly<Record<string, FieldRule>>,
-): DeclaredKind<I, z.ZodObject> {
-  return {
-    kind,
-    description: "",
-    idFormat,
-    inputs,
-    outputs: z.object({}),
-    rules,
-    outputNames: Object.keys(rules),
-    secrets: Object.entries(rules)
-      .filter(([, r]) => r.secret === true)
-      .map(([n]) => n),
-    adopts: "importId" in rules,
-    identity: idFormat.filter((part) => part in rules),
-  };
-}

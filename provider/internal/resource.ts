@@ -131,10 +131,8 @@ export abstract class HostingResource extends pulumi.dynamic.Resource {
     name: string,
     args: object | undefined,
     opts: pulumi.CustomResourceOptions | undefined,
-    legacyOutputs?: readonly string[],
   ) {
-    const outputs = legacyOutputs ?? provider.declared.outputNames;
-    const props = resourceProps(outputs, withSecrets(args, provider.secrets));
+    const props = resourceProps(provider.declared.outputNames, withSecrets(args, provider.secrets));
     const limit = Error.stackTraceLimit;
     const lowered = promiseStackLimit(limit);
     const restoreCallsites = programCallsites();

@@ -22,6 +22,7 @@ import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
 import { notice } from "../../internal/context";
+import type { Discovery } from "../../internal/declare";
 import { createWithoutDuplicates, madeSince } from "../../internal/lifecycle";
 
 /** Where one kind of key lives and how its answers read. */
@@ -62,6 +63,29 @@ export function keyApi<T>(c: HostingClient, place: KeyPlace<T>) {
     create: (body: object) =>
       writing(async () => (await c.post(place.collection, body, { schema: place.schema })).data),
     delete: (id: number | string) => writing(() => c.delete(place.item(id))),
+  };
+}
+
+/**
+ * How `hosting-import` finds the signed-in user's keys of one kind: one list read, each key adopted
+ * by its id and labelled for its resource name (a title, a name, an address).
+ */
+export function keyDiscovery<T>(
+  place: KeyPlace<T>,
+  name: string,
+  labelOf: (key: T) => string | null | undefined,
+): Discovery {
+  return {
+    scope: "user",
+    what: () => `${place.kind} keys of the signed-in user`,
+    names: [`${name}-{label}`],
+    async list(c) {
+      const keys = await keyApi(c, place).list();
+      return keys.map((k) => {
+        const label = labelOf(k);
+        return { id: String(place.idOf(k)), importId: place.idOf(k), ...(label ? { label } : {}) };
+      });
+    },
   };
 }
 
