@@ -9,7 +9,9 @@
  *
  * Destroying is the user's choice (`onDestroy`): remove the person (the platform's only behaviour
  * in today's tools), downgrade them to a plain member, or retain them as they are. An organisation
- * must keep an admin: demoting or removing the last one is refused before any write.
+ * must keep an admin: demoting the last one is refused before any write; on destroy, removing or
+ * downgrading the last one is skipped with a warning (one organisation's deletes are decided one
+ * after another), and the token's own membership is removed only when the program says so.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -24,10 +26,11 @@ import {
   type OrgMembershipRole,
 } from "../client/schemas";
 import { fields } from "../internal/check";
-import { client } from "../internal/context";
+import { client, notice } from "../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
 import { lowerCased, sameValue } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
+import { AS_WRITTEN_KEY, type AsWritten } from "../internal/outputs";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
 import { compact } from "../internal/outputs";
 import { HostingResource, type OutputsOf } from "../internal/resource";
@@ -75,7 +78,7 @@ export const orgMembershipKind = declareKind({
         .default("remove"),
       {
         description:
-          'What destroying the resource does: `"remove"` (default) removes the person from the organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a plain member and stops managing them; `"retain"` stops managing them and changes nothing. Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on the new value. Removing the organisation\'s last admin is refused.',
+          'What destroying the resource does: `"remove"` (default) removes the person from the organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a plain member and stops managing them; `"retain"` stops managing them and changes nothing. Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on the new value. Destroy never removes or demotes the organisation\'s last admin (it warns and keeps them), nor the token\'s own user unless `"remove"` is written explicitly.',
       },
     ),
   }),
@@ -89,6 +92,11 @@ export const orgMembershipKind = declareKind({
     scope: "org",
     what: ({ org }) => `memberships of ${org}`,
     names: ["{org|module}-member-{username}"],
+    adopted: {
+      args: { onDestroy: "retain" },
+      comment:
+        'A member before this stack: destroy and removal from code leave the membership (onDestroy: "retain").',
+    },
     // The lists say everything (login and role), so no membership is read again.
     async list(c, { org = "" }) {
       const found = await listMemberships(c, org);
@@ -185,16 +193,56 @@ async function refuseLastAdmin(
   username: string,
   action: "demote" | "remove",
 ): Promise<void> {
-  const admins = await membershipApi(c).admins(org);
-  const key = username.toLowerCase();
-  const isAdmin = admins.some((a) => a.toLowerCase() === key);
-  if (!isAdmin || admins.length > 1) return;
+  if (!(await isLastAdmin(c, org, username))) return;
   throw refusedError(
     `${KIND} ${org}/${username}: refusing to ${action} ${username}, the last admin of ${org}; an organisation must keep at least one admin`,
     action === "demote"
       ? `Make another member of ${org} an admin first`
       : `Make another member of ${org} an admin first, or set onDestroy to "retain" and run pulumi up before destroying`,
   );
+}
+
+/** Whether `username` is the only admin of `org`. */
+async function isLastAdmin(c: HostingClient, org: string, username: string): Promise<boolean> {
+  const admins = await membershipApi(c).admins(org);
+  const key = username.toLowerCase();
+  return admins.length === 1 && admins[0]?.toLowerCase() === key;
+}
+
+/** The token's own login, read once per client. */
+const tokenUsers = new WeakMap<HostingClient, Promise<string | undefined>>();
+async function isTokenUser(c: HostingClient, username: string): Promise<boolean> {
+  let login = tokenUsers.get(c);
+  if (login === undefined) {
+    login = c
+      .get<{ login?: string }>(ROUTES.meta.user.path({}))
+      .then((r) => r.data?.login)
+      .catch(() => undefined); // an app token has no user of its own
+    tokenUsers.set(c, login);
+  }
+  return (await login)?.toLowerCase() === username.toLowerCase();
+}
+
+/**
+ * Whether the program wrote `key` itself rather than leaving it to its default: `__asWritten` holds
+ * `[default]` for a field left out, and nothing when every field was written as state holds it.
+ */
+function explicitly(props: object | undefined, key: string): boolean {
+  const written = (props as { [AS_WRITTEN_KEY]?: AsWritten } | undefined)?.[AS_WRITTEN_KEY];
+  return written?.[key]?.length !== 1;
+}
+
+/** Runs `work` after every earlier call for the same organisation has finished, in this process. */
+const queues = new Map<string, Promise<unknown>>();
+function oneAtATime<T>(org: string, work: () => Promise<T>): Promise<T> {
+  const key = org.toLowerCase();
+  const run = (queues.get(key) ?? Promise.resolve()).then(work, work);
+  const settled = run.catch(() => undefined);
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return run;
 }
 
 const memberItem = z.object({ login: z.string() });
@@ -277,22 +325,30 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipKind.inp
       const c = client();
       const mode = props?.onDestroy ?? "remove";
       if (mode === "retain") return;
-      if (mode === "downgrade") {
-        // Gone already: a PUT now would invite them again.
+      // The engine deletes in parallel: one organisation's demotions and removals are decided one
+      // after another, each on the admins as they are then, so the last owner is always seen.
+      await oneAtATime(org, async () => {
+        if (mode === "remove" && !explicitly(props, "onDestroy") && (await isTokenUser(c, username))) {
+          notice(
+            `${KIND} ${org}/${username}: kept ${username} in ${org}: it is the membership of the token's own user, which destroy removes only when the program sets onDestroy: "remove" explicitly`,
+          );
+          return;
+        }
         const current = await readOrGone(() => membershipApi(c).get(org, username));
-        if (current?.role !== "admin") return;
-        await refuseLastAdmin(c, org, username, "demote");
-        await membershipApi(c).set(org, username, "member");
-        return;
-      }
-      try {
-        await refuseLastAdmin(c, org, username, "remove");
-      } catch (e) {
-        if (isNotFound(e)) return; // the organisation is gone, and the membership with it
-        throw e;
-      }
-      // Cancels a pending invitation, or removes an active member from the organisation.
-      await deleteIgnoringGone(() => c.delete(ROUTES.members.removeMembership.path({ org, username })));
+        if (current === undefined) return; // gone already: a PUT now would invite them again
+        if (current.role === "admin" && (await isLastAdmin(c, org, username))) {
+          notice(
+            `${KIND} ${org}/${username}: kept ${username} as an admin of ${org}: the last admin of an organisation is never ${mode === "downgrade" ? "demoted" : "removed"} (the resource leaves the stack; the membership stays)`,
+          );
+          return;
+        }
+        if (mode === "downgrade") {
+          if (current.role === "admin") await membershipApi(c).set(org, username, "member");
+          return;
+        }
+        // Cancels a pending invitation, or removes an active member from the organisation.
+        await deleteIgnoringGone(() => c.delete(ROUTES.members.removeMembership.path({ org, username })));
+      });
     },
   },
 );
