@@ -9,23 +9,10 @@
  * and the rest is still read; any other failure stops discovery.
  */
 
-import { z } from "zod";
 import { isHostingApiError } from "../provider/client/errors";
 import type { HostingClient } from "../provider/client/http";
-import { itemsOf } from "../provider/client/pagination";
-import { ROUTES } from "../provider/client/routes";
-import {
-  API_VERSION_2026,
-  apiDeploymentProtectionRuleListSchema,
-  apiGpgKeySchema,
-  apiIssueFieldSchema,
-  apiIssueTypeSchema,
-  apiPropertyValueSchema,
-  apiRunnerGroupSchema,
-  apiSshKeySchema,
-  apiWebhookSchema,
-  MASKED_SECRET,
-} from "../provider/client/schemas";
+import { type ListRoute, type NoParams, ROUTES } from "../provider/client/routes";
+import { MASKED_SECRET } from "../provider/client/schemas";
 import { joinId } from "../provider/internal/ids";
 import type { AnyHostingProvider } from "../provider/internal/lifecycle";
 import { PROVIDERS } from "../provider/providers";
@@ -59,34 +46,6 @@ const IDENTITY = new Set([
   "propertyName",
   "environment",
 ]);
-
-/** Every path discovery reads, from the route table. */
-const PATHS = {
-  members: (org: string) => ROUTES.members.list.path({ org }),
-  invitations: (org: string) => ROUTES.members.invitations.path({ org }),
-  orgGroups: (org: string) => ROUTES.orgRunnerGroups.list.path({ org }),
-  enterpriseGroups: (enterprise: string) => ROUTES.enterpriseRunnerGroups.list.path({ enterprise }),
-  orgValues: (org: string) => ROUTES.propertyValues.org.path({ org }),
-  repos: (org: string) => ROUTES.meta.orgRepos.path({ org }),
-  hooks: (owner: string, repo: string) => ROUTES.repoHooks.list.path({ owner, repo }),
-  repoValues: (owner: string, repo: string) => ROUTES.propertyValues.repo.path({ owner, repo }),
-  environments: (owner: string, repo: string) => ROUTES.protectionRules.environments.path({ owner, repo }),
-  rules: (owner: string, repo: string, environment_name: string) =>
-    ROUTES.protectionRules.list.path({ owner, repo, environment_name }),
-  globalHooks: () => ROUTES.globalHooks.list.path({}),
-  gpgKeys: () => ROUTES.gpgKeys.list.path({}),
-  sshKeys: () => ROUTES.sshKeys.list.path({}),
-  sshSigningKeys: () => ROUTES.sshSigningKeys.list.path({}),
-  issueTypes: (org: string) => ROUTES.issueTypes.list.path({ org }),
-  issueFields: (org: string) => ROUTES.issueFields.list.path({ org }),
-  blocks: (org: string) => ROUTES.orgBlocks.list.path({ org }),
-};
-
-/** The few fields of list items the spec's excerpt does not describe that discovery reads. */
-const repoItem = z.object({ name: z.string(), owner: z.object({ login: z.string() }) });
-const environmentItem = z.object({ name: z.string() });
-const memberItem = z.object({ login: z.string() });
-const invitationItem = z.object({ login: z.string().nullable(), role: z.string() });
 
 export interface Scope {
   orgs: string[];
@@ -173,10 +132,7 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     if (wants("OrgRunnerGroup") || wants("RunnerGroupRunners")) {
       orgFamilies.push(
         family(`runner groups of ${org}`, async () => {
-          const groups = await c.paginate(PATHS.orgGroups(org), {
-            select: itemsOf("runner_groups"),
-            schema: apiRunnerGroupSchema,
-          });
+          const groups = await c.paginate(ROUTES.orgRunnerGroups.list, { org });
           await Promise.all(
             groups
 
@@ -226,10 +182,7 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     if (wants("OrgPropertyValue")) {
       orgFamilies.push(
         family(`organisation property values of ${org}`, async () => {
-          const values = await c.paginate(PATHS.orgValues(org), {
-            apiVersion: API_VERSION_2026,
-            schema: apiPropertyValueSchema,
-          });
+          const values = await c.paginate(ROUTES.propertyValues.org, { org });
           await Promise.all(
             values
               .filter((v) => v.value !== null)
@@ -241,7 +194,7 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     if (wants("IssueType")) {
       orgFamilies.push(
         family(`issue types of ${org}`, async () => {
-          const types = await c.paginate(PATHS.issueTypes(org), { schema: apiIssueTypeSchema });
+          const types = await c.paginate(ROUTES.issueTypes.list, { org });
           await Promise.all(
             types.map((t) => adopt("IssueType", joinId(org, t.id), module, { importId: t.id })),
           );
@@ -251,7 +204,7 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     if (wants("IssueField")) {
       orgFamilies.push(
         family(`issue fields of ${org}`, async () => {
-          const fields = await c.paginate(PATHS.issueFields(org), { schema: apiIssueFieldSchema });
+          const fields = await c.paginate(ROUTES.issueFields.list, { org });
           await Promise.all(
             fields.map((f) => adopt("IssueField", joinId(org, f.id), module, { importId: f.id })),
           );
@@ -262,7 +215,7 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
       orgFamilies.push(
         family(`blocked users of ${org}`, async () => {
           // The list is the read: a block is its pair of names, so no read per block.
-          for (const user of await c.paginate(PATHS.blocks(org), { schema: memberItem })) {
+          for (const user of await c.paginate(ROUTES.orgBlocks.list, { org })) {
             found.push(
               itemOf(
                 providerOf.get("OrgBlock") as AnyHostingProvider,
@@ -280,7 +233,7 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     await Promise.all(orgFamilies);
     if (wants("RepositoryWebhook") || wants("RepositoryPropertyValue") || wants("DeploymentProtectionRule")) {
       await family(`repositories of ${org}`, async () => {
-        const repos = (await c.paginate(PATHS.repos(org), { schema: repoItem })).filter(
+        const repos = (await c.paginate(ROUTES.meta.orgRepos, { org })).filter(
           (r) => scope.repos.size === 0 || scope.repos.has(`${r.owner.login}/${r.name}`.toLowerCase()),
         );
         progress(`${org}: ${repos.length} ${repos.length === 1 ? "repository" : "repositories"}`);
@@ -303,7 +256,7 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     if (wants("RepositoryWebhook")) {
       parts.push(
         family(`webhooks of ${where}`, async () => {
-          const hooks = await c.paginate(PATHS.hooks(owner, repo), { schema: apiWebhookSchema });
+          const hooks = await c.paginate(ROUTES.repoHooks.list, { owner, repo });
           await Promise.all(
             hooks.map((h) =>
               adopt("RepositoryWebhook", joinId(owner, repo, h.id), module, { importId: h.id }),
@@ -315,10 +268,9 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     if (wants("RepositoryPropertyValue")) {
       parts.push(
         family(`property values of ${where}`, async () => {
-          const values = (await c.get<unknown[]>(PATHS.repoValues(owner, repo))).data ?? [];
+          const values = (await c.get(ROUTES.propertyValues.repo, { owner, repo })).data;
           await Promise.all(
             values
-              .map((v) => apiPropertyValueSchema.parse(v))
               .filter((v) => v.value !== null)
               .map((v) => adopt("RepositoryPropertyValue", joinId(owner, repo, v.property_name), module)),
           );
@@ -328,15 +280,11 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     if (wants("DeploymentProtectionRule")) {
       parts.push(
         family(`deployment protection rules of ${where}`, async () => {
-          const envs = await c.paginate(PATHS.environments(owner, repo), {
-            select: itemsOf("environments"),
-            schema: environmentItem,
-          });
+          const envs = await c.paginate(ROUTES.protectionRules.environments, { owner, repo });
           await Promise.all(
             envs.map(async (env) => {
-              const list = apiDeploymentProtectionRuleListSchema.parse(
-                (await c.get(PATHS.rules(owner, repo, env.name))).data,
-              );
+              const rules = { owner, repo, environment_name: env.name };
+              const list = (await c.get(ROUTES.protectionRules.list, rules)).data;
               await Promise.all(
                 list.custom_deployment_protection_rules.map((rule) =>
                   adopt("DeploymentProtectionRule", joinId(owner, repo, env.name, rule.id), module),
@@ -358,10 +306,7 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     if (wants("EnterpriseRunnerGroup")) {
       parts.push(
         family(`runner groups of the enterprise ${ent}`, async () => {
-          const groups = await c.paginate(PATHS.enterpriseGroups(ent), {
-            select: itemsOf("runner_groups"),
-            schema: apiRunnerGroupSchema,
-          });
+          const groups = await c.paginate(ROUTES.enterpriseRunnerGroups.list, { enterprise: ent });
           await Promise.all(
             groups
               .filter((g) => !g.default)
@@ -386,7 +331,7 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
   if (scope.siteAdmin && wants("GlobalWebhook")) {
     progress("site administration: reading global webhooks");
     await family("global webhooks", async () => {
-      const hooks = await c.paginate(PATHS.globalHooks(), { schema: apiWebhookSchema });
+      const hooks = await c.paginate(ROUTES.globalHooks.list, {});
       await Promise.all(
         hooks.map((h) => adopt("GlobalWebhook", String(h.id), { siteAdmin: true }, { importId: h.id })),
       );
@@ -398,13 +343,12 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     /** One kind of the user's keys, each labelled for its resource name. */
     const userKeys = async <T extends { id: number }>(
       kind: Kind,
-      path: string,
-      schema: z.ZodType<T>,
+      route: ListRoute<NoParams, T>,
       labelOf: (key: T) => string | null | undefined,
     ): Promise<void> => {
       if (!wants(kind)) return;
       await family(`${kind} keys of the signed-in user`, async () => {
-        const keys = await c.paginate(path, { schema });
+        const keys = await c.paginate(route, {});
         await Promise.all(
           keys.map(async (k) => {
             const item = await adopt(kind, String(k.id), { user: true }, { importId: k.id });
@@ -415,14 +359,9 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
       });
     };
     await Promise.all([
-      userKeys(
-        "UserGpgKey",
-        PATHS.gpgKeys(),
-        apiGpgKeySchema,
-        (k) => k.name || k.emails?.[0]?.email || k.key_id,
-      ),
-      userKeys("UserSshKey", PATHS.sshKeys(), apiSshKeySchema, (k) => k.title),
-      userKeys("UserSshSigningKey", PATHS.sshSigningKeys(), apiSshKeySchema, (k) => k.title),
+      userKeys("UserGpgKey", ROUTES.gpgKeys.list, (k) => k.name || k.emails?.[0]?.email || k.key_id),
+      userKeys("UserSshKey", ROUTES.sshKeys.list, (k) => k.title),
+      userKeys("UserSshSigningKey", ROUTES.sshSigningKeys.list, (k) => k.title),
     ]);
   }
 
@@ -445,9 +384,9 @@ async function memberships(
   org: string,
 ): Promise<Array<{ username: string; role: string }>> {
   const [admins, members, invitations] = await Promise.all([
-    c.paginate(PATHS.members(org), { query: { role: "admin" }, schema: memberItem }),
-    c.paginate(PATHS.members(org), { query: { role: "member" }, schema: memberItem }),
-    c.paginate(PATHS.invitations(org), { schema: invitationItem }),
+    c.paginate(ROUTES.members.list, { org }, { query: { role: "admin" } }),
+    c.paginate(ROUTES.members.list, { org }, { query: { role: "member" } }),
+    c.paginate(ROUTES.members.invitations, { org }),
   ]);
   return [
     ...admins.map((u) => ({ username: u.login, role: "admin" })),

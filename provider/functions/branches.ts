@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../client/routes";
-import { apiBranchSchema } from "../client/schemas";
+import type { apiBranchSchema } from "../client/schemas";
 import { fields } from "../internal/check";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
 import { pageSize } from "./paging";
@@ -79,8 +79,9 @@ function branchOf(b: z.infer<typeof apiBranchSchema>): Branch {
 export async function getBranches(args: GetBranchesArgs, opts?: FunctionOptions): Promise<GetBranchesResult> {
   const a = parseArgs("getBranches", listSchema, args);
   const branches = await clientOf(opts).paginate(
-    ROUTES.branches.list.path({ owner: a.owner, repo: a.repository }),
-    { query: { protected: a.protected, per_page: a.perPage }, schema: apiBranchSchema },
+    ROUTES.branches.list,
+    { owner: a.owner, repo: a.repository },
+    { query: { protected: a.protected, per_page: a.perPage } },
   );
   return { owner: a.owner, repository: a.repository, branches: branches.map(branchOf) };
 }
@@ -92,8 +93,9 @@ export async function getBranches(args: GetBranchesArgs, opts?: FunctionOptions)
 export async function getBranch(args: GetBranchArgs, opts?: FunctionOptions): Promise<GetBranchResult> {
   const a = parseArgs("getBranch", getSchema, args);
   const response = await clientOf(opts).get(
-    ROUTES.branches.get.path({ owner: a.owner, repo: a.repository, branch: a.branch }),
-    { schema: apiBranchSchema, followRedirects: MAX_BRANCH_REDIRECTS },
+    ROUTES.branches.get,
+    { owner: a.owner, repo: a.repository, branch: a.branch },
+    { followRedirects: MAX_BRANCH_REDIRECTS },
   );
   return {
     owner: a.owner,

@@ -18,7 +18,6 @@ import type { HostingClient } from "../client/http";
 import { ROUTES } from "../client/routes";
 import {
   type ApiOrgMembership,
-  apiOrgMembershipSchema,
   ORG_MEMBERSHIP_ROLES,
   type ORG_MEMBERSHIP_STATES,
   type OrgMembershipRole,
@@ -126,22 +125,19 @@ export const orgMembershipRules: FieldRules<OrgMembershipInputs> = {
 const KIND = "OrgMembership";
 const ID_FORMAT = ["org", "username"] as const;
 
-const adminSchema = z.object({ login: z.string() }).loose();
-
 const membershipApi = (c: HostingClient) => ({
   get: async (org: string, username: string) =>
-    (await c.get(ROUTES.members.getMembership.path({ org, username }), { schema: apiOrgMembershipSchema }))
-      .data,
+    (await c.get(ROUTES.members.getMembership, { org, username })).data,
   /** PUT invites a non-member, re-roles a member or a pending invitation; repeating it is harmless. */
   set: async (org: string, username: string, role: OrgMembershipRole) => {
-    const path = ROUTES.members.setMembership.path({ org, username });
+    const route = ROUTES.members.setMembership;
     try {
-      return (await c.put(path, { role }, { schema: apiOrgMembershipSchema })).data;
+      return (await c.put(route, { org, username }, { role })).data;
     } catch (e) {
       if (!isNotFound(e)) throw e;
       throw notFoundError({
         method: "PUT",
-        path,
+        path: route.path({ org, username }),
         what: `${KIND} ${org}/${username}`,
         causes: [
           `there is no user ${username}, or no organisation ${org}`,
@@ -153,15 +149,15 @@ const membershipApi = (c: HostingClient) => ({
   },
   /** The logins of the organisation's admins (owners). */
   admins: async (org: string) => {
-    const path = ROUTES.members.list.path({ org });
+    const route = ROUTES.members.list;
     try {
-      const admins = await c.paginate(path, { query: { role: "admin" }, schema: adminSchema });
+      const admins = await c.paginate(route, { org }, { query: { role: "admin" } });
       return admins.map((u) => u.login);
     } catch (e) {
       if (!isNotFound(e)) throw e;
       throw notFoundError({
         method: "GET",
-        path,
+        path: route.path({ org }),
         what: `${KIND} of ${org}`,
         causes: [`there is no organisation ${org}`, `the token's user cannot see ${org}`],
       });
@@ -258,7 +254,7 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipInputs, 
       throw e;
     }
     // Cancels a pending invitation, or removes an active member from the organisation.
-    await deleteIgnoringGone(() => c.delete(ROUTES.members.removeMembership.path({ org, username })));
+    await deleteIgnoringGone(() => c.delete(ROUTES.members.removeMembership, { org, username }));
   },
 });
 

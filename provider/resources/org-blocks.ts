@@ -75,7 +75,7 @@ const notFound = (method: string, path: string, org: string, username: string) =
 async function block(c: HostingClient, org: string, username: string): Promise<void> {
   const path = ROUTES.orgBlocks.block.path({ org, username });
   try {
-    await c.put(path, undefined);
+    await c.put(ROUTES.orgBlocks.block, { org, username });
   } catch (e) {
     if (isNotFound(e)) throw notFound("PUT", path, org, username);
     if (isHostingApiError(e) && e.status === 422) {
@@ -104,7 +104,7 @@ export const orgBlockProvider = defineProvider<typeof orgBlockInputs, OrgBlockOu
   async read(id, props) {
     const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
     // 204: blocked; 404: not blocked (unblocked outside Pulumi), or the user or organisation is gone.
-    const blocked = await readOrGone(() => client().get(ROUTES.orgBlocks.check.path({ org, username })));
+    const blocked = await readOrGone(() => client().get(ROUTES.orgBlocks.check, { org, username }));
     if (!blocked) return {};
     return { id, props: { org: props?.org ?? org, username: props?.username ?? username } };
   },
@@ -116,7 +116,7 @@ export const orgBlockProvider = defineProvider<typeof orgBlockInputs, OrgBlockOu
 
   async delete(id) {
     const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
-    await deleteIgnoringGone(() => client().delete(ROUTES.orgBlocks.unblock.path({ org, username })));
+    await deleteIgnoringGone(() => client().delete(ROUTES.orgBlocks.unblock, { org, username }));
   },
 });
 

@@ -6,13 +6,19 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
-import { API_VERSION_2026 } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { type FieldRules, lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { type PropertyValue, propertyValueInputs, type ValueKind, valueMethods, valueRule } from "./shared";
+import {
+  type PropertyValue,
+  propertyValueInputs,
+  type ValueKind,
+  valueMethods,
+  valueRoutes,
+  valueRule,
+} from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Args
@@ -64,9 +70,7 @@ const orgValues: ValueKind<OrgPropertyValueInputs> = {
   idFormat: ["org", "propertyName"],
   idOf: (inputs) => joinId(inputs.org, inputs.propertyName),
   collectionOf: ({ org }) => ({
-    // The GET and the PATCH of the values share this path.
-    path: ROUTES.propertyValues.org.path({ org }),
-    apiVersion: API_VERSION_2026,
+    ...valueRoutes(ROUTES.propertyValues.org, ROUTES.propertyValues.updateOrg, { org }),
     notFound: [
       `there is no organisation ${org}, or it does not belong to an enterprise (organisation custom properties are defined by an enterprise)`,
       `the token's user is not an admin of ${org}`,

@@ -11,7 +11,14 @@ import { type FieldRules, lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { type PropertyValue, propertyValueInputs, type ValueKind, valueMethods, valueRule } from "./shared";
+import {
+  type PropertyValue,
+  propertyValueInputs,
+  type ValueKind,
+  valueMethods,
+  valueRoutes,
+  valueRule,
+} from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Args
@@ -70,8 +77,7 @@ const repositoryValues: ValueKind<RepositoryPropertyValueInputs> = {
   idFormat: ["owner", "repository", "propertyName"],
   idOf: (inputs) => joinId(inputs.owner, inputs.repository, inputs.propertyName),
   collectionOf: ({ owner, repository }) => ({
-    // The GET and the PATCH of the values share this path.
-    path: ROUTES.propertyValues.repo.path({ owner, repo: repository }),
+    ...valueRoutes(ROUTES.propertyValues.repo, ROUTES.propertyValues.updateRepo, { owner, repo: repository }),
     notFound: [
       `there is no repository ${owner}/${repository}`,
       "the token's user cannot administer the repository",

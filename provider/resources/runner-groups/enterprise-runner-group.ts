@@ -72,19 +72,16 @@ export const enterpriseRunnerGroupRules: FieldRules<EnterpriseRunnerGroupInputs>
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs> = {
+const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs, { enterprise: string }> = {
   kind: "EnterpriseRunnerGroup",
   ownerPart: "enterprise",
-  access: { items: "organizations", bodyKey: "selected_organization_ids" },
+  access: { bodyKey: "selected_organization_ids" },
   routes: {
-    collection: (enterprise) => ROUTES.enterpriseRunnerGroups.list.path({ enterprise }),
-    group: (enterprise, runner_group_id) =>
-      ROUTES.enterpriseRunnerGroups.get.path({ enterprise, runner_group_id }),
-    runners: (enterprise, runner_group_id) =>
-      ROUTES.enterpriseRunnerGroups.runners.path({ enterprise, runner_group_id }),
-    access: (enterprise, runner_group_id) =>
-      ROUTES.enterpriseRunnerGroups.organizations.path({ enterprise, runner_group_id }),
+    ...ROUTES.enterpriseRunnerGroups,
+    access: ROUTES.enterpriseRunnerGroups.organizations,
+    setAccess: ROUTES.enterpriseRunnerGroups.setOrganizations,
   },
+  ownerParams: (enterprise) => ({ enterprise }),
   owner: (values) => values.enterprise,
   desired: (values) => ({ access: values.selectedOrganizationIds, runners: values.runners }),
   outputs: (enterprise, importId, live) =>

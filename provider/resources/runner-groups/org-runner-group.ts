@@ -66,16 +66,16 @@ export const orgRunnerGroupRules: FieldRules<OrgRunnerGroupInputs> = {
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs> = {
+const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs, { org: string }> = {
   kind: "OrgRunnerGroup",
   ownerPart: "org",
-  access: { items: "repositories", bodyKey: "selected_repository_ids" },
+  access: { bodyKey: "selected_repository_ids" },
   routes: {
-    collection: (org) => ROUTES.orgRunnerGroups.list.path({ org }),
-    group: (org, runner_group_id) => ROUTES.orgRunnerGroups.get.path({ org, runner_group_id }),
-    runners: (org, runner_group_id) => ROUTES.orgRunnerGroups.runners.path({ org, runner_group_id }),
-    access: (org, runner_group_id) => ROUTES.orgRunnerGroups.repositories.path({ org, runner_group_id }),
+    ...ROUTES.orgRunnerGroups,
+    access: ROUTES.orgRunnerGroups.repositories,
+    setAccess: ROUTES.orgRunnerGroups.setRepositories,
   },
+  ownerParams: (org) => ({ org }),
   owner: (values) => values.org,
   // Runners of organisation groups belong to RunnerGroupRunners.
   desired: (values) => ({ access: values.selectedRepositoryIds, runners: undefined }),

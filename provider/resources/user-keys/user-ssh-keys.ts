@@ -9,7 +9,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
-import { type ApiSshKey, apiSshKeySchema } from "../../client/schemas";
+import type { ApiSshKey } from "../../client/schemas";
 import { client } from "../../internal/context";
 import type { FieldRules } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
@@ -125,9 +125,9 @@ export const userSshKeyRules: FieldRules<UserSshKeyInputs> = {
 const ID_FORMAT = ["keyId"] as const;
 
 /** The provider of one of the two kinds: they differ in their routes and outputs only. */
-function sshKeyProvider<O extends UserSshSigningKeyOutputs>(
+function sshKeyProvider<O extends UserSshSigningKeyOutputs, I>(
   kind: string,
-  place: KeyPlace<ApiSshKey>,
+  place: KeyPlace<ApiSshKey, I>,
   outputsOf: (importId: string | undefined, api: ApiSshKey) => O,
 ) {
   const keyIdOf = (id: string) => numericPart(splitId(id, ID_FORMAT, kind)[0] ?? "", "keyId", kind);
@@ -168,14 +168,13 @@ function sshKeyProvider<O extends UserSshSigningKeyOutputs>(
 }
 
 const SSH = ROUTES.sshKeys;
-export const userSshKeyProvider = sshKeyProvider<UserSshKeyOutputs>(
+export const userSshKeyProvider = sshKeyProvider<UserSshKeyOutputs, { key_id: number | string }>(
   "UserSshKey",
   {
     kind: "UserSshKey",
     field: "key",
-    collection: SSH.list.path({}),
-    item: (key_id) => SSH.get.path({ key_id }),
-    schema: apiSshKeySchema,
+    routes: SSH,
+    item: (key_id) => ({ key_id }),
     idOf: (k) => k.id,
     addedAt: (k) => k.created_at ?? undefined,
   },
@@ -183,14 +182,16 @@ export const userSshKeyProvider = sshKeyProvider<UserSshKeyOutputs>(
 );
 
 const SIGNING = ROUTES.sshSigningKeys;
-export const userSshSigningKeyProvider = sshKeyProvider<UserSshSigningKeyOutputs>(
+export const userSshSigningKeyProvider = sshKeyProvider<
+  UserSshSigningKeyOutputs,
+  { ssh_signing_key_id: number | string }
+>(
   "UserSshSigningKey",
   {
     kind: "UserSshSigningKey",
     field: "key",
-    collection: SIGNING.list.path({}),
-    item: (ssh_signing_key_id) => SIGNING.get.path({ ssh_signing_key_id }),
-    schema: apiSshKeySchema,
+    routes: SIGNING,
+    item: (ssh_signing_key_id) => ({ ssh_signing_key_id }),
     idOf: (k) => k.id,
     addedAt: (k) => k.created_at ?? undefined,
   },
