@@ -74,6 +74,14 @@ export interface RequestOptions {
   followRedirects?: number;
 }
 
+/** `post`, `patch` and `put`: a route of that method, its parameters and the body to send. */
+export type WriteMethod<M extends RouteMethod> = <P, A extends BodyAnswer>(
+  route: ClientRoute<M, P, A>,
+  params: NoInfer<P>,
+  body?: unknown,
+  options?: RequestOptions,
+) => Promise<ApiResponse<AnswerData<A>>>;
+
 /** What one exchange sends beyond its method and path. */
 interface Exchange extends RequestOptions {
   body?: unknown;
@@ -178,32 +186,11 @@ export class HostingClient {
     return this.call(route, params, undefined, options);
   }
   /** POST a body to a route; the answer is validated and typed by the route. */
-  post<P, A extends BodyAnswer>(
-    route: ClientRoute<"POST", P, A>,
-    params: NoInfer<P>,
-    body?: unknown,
-    options?: RequestOptions,
-  ): Promise<ApiResponse<AnswerData<A>>> {
-    return this.call(route, params, body, options);
-  }
+  readonly post: WriteMethod<"POST"> = this.writer();
   /** PATCH a body to a route; the answer is validated and typed by the route. */
-  patch<P, A extends BodyAnswer>(
-    route: ClientRoute<"PATCH", P, A>,
-    params: NoInfer<P>,
-    body?: unknown,
-    options?: RequestOptions,
-  ): Promise<ApiResponse<AnswerData<A>>> {
-    return this.call(route, params, body, options);
-  }
+  readonly patch: WriteMethod<"PATCH"> = this.writer();
   /** PUT a body to a route; the answer is validated and typed by the route. */
-  put<P, A extends BodyAnswer>(
-    route: ClientRoute<"PUT", P, A>,
-    params: NoInfer<P>,
-    body?: unknown,
-    options?: RequestOptions,
-  ): Promise<ApiResponse<AnswerData<A>>> {
-    return this.call(route, params, body, options);
-  }
+  readonly put: WriteMethod<"PUT"> = this.writer();
   /** DELETE a route; the answer is validated and typed by the route. */
   delete<P, A extends BodyAnswer>(
     route: ClientRoute<"DELETE", P, A>,
@@ -236,6 +223,10 @@ export class HostingClient {
       query = {}; // the next link carries the query
     }
     return items.map((item) => validate(route.answer.item, item, "GET", path)) as Array<ItemOf<A>>;
+  }
+
+  private writer<M extends RouteMethod>(): WriteMethod<M> {
+    return (route, params, body, options) => this.call(route, params, body, options);
   }
 
   /** One request of a route: the path built from its parameters, its version sent, its answer read. */

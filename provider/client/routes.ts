@@ -141,6 +141,18 @@ export type ListRoute<P, T> = ClientRoute<"GET", P, ListAnswer<z.ZodType<T>>>;
 /** A route the client may send as `M` with parameters `P`, whose answer it does not need. */
 export type AnyRoute<M extends RouteMethod, P> = ClientRoute<M, P, BodyAnswer>;
 
+/**
+ * The routes of a collection the client manages (`ROUTES.repoHooks`): list it and add to it with
+ * parameters `P`, read, update and delete one of its objects of type `T` with `P & I`.
+ */
+export interface CollectionRoutes<P, I, T> {
+  list: ListRoute<P, T>;
+  create: BodyRoute<"POST", P, T>;
+  get: BodyRoute<"GET", P & I, T>;
+  update: BodyRoute<"PATCH", P & I, T>;
+  delete: AnyRoute<"DELETE", P & I>;
+}
+
 export interface Route<
   T extends string = string,
   M extends RouteMethod = RouteMethod,

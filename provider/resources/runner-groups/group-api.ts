@@ -13,7 +13,7 @@ import {
   validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import type { AnyRoute, BodyRoute, ListRoute } from "../../client/routes";
+import type { AnyRoute, CollectionRoutes, ListRoute } from "../../client/routes";
 import type { ApiRunnerGroup } from "../../client/schemas";
 import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
@@ -46,12 +46,7 @@ type GroupParam = { runner_group_id: number | string };
  * The routes of a kind's groups, from the route table, for an owner named by parameters `O`
  * (`{enterprise}`, `{org}`): the family's routes, with its access list as `access`/`setAccess`.
  */
-export interface GroupRoutes<O> {
-  list: ListRoute<O, ApiRunnerGroup>;
-  create: BodyRoute<"POST", O, ApiRunnerGroup>;
-  get: BodyRoute<"GET", O & GroupParam, ApiRunnerGroup>;
-  update: BodyRoute<"PATCH", O & GroupParam, ApiRunnerGroup>;
-  delete: AnyRoute<"DELETE", O & GroupParam>;
+export interface GroupRoutes<O> extends CollectionRoutes<O, GroupParam, ApiRunnerGroup> {
   runners: ListRoute<O & GroupParam, { id: number }>;
   setRunners: AnyRoute<"PUT", O & GroupParam>;
   access: ListRoute<O & GroupParam, { id: number }>;

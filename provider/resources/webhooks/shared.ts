@@ -19,7 +19,7 @@ import {
   validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import type { AnyRoute, BodyRoute, ListRoute } from "../../client/routes";
+import type { CollectionRoutes } from "../../client/routes";
 import {
   type ApiWebhook,
   type ApiWebhookWrite,
@@ -179,14 +179,7 @@ export const webhookRules = {
 // ---------------------------------------------------------------------------------------------
 
 /** The routes of one collection of hooks (`ROUTES.repoHooks`, `ROUTES.globalHooks`), placed by `P`. */
-export interface HookRoutes<P> {
-  list: ListRoute<P, ApiWebhook>;
-  create: BodyRoute<"POST", P, ApiWebhook>;
-  get: BodyRoute<"GET", P & HookParam, ApiWebhook>;
-  update: BodyRoute<"PATCH", P & HookParam, ApiWebhook>;
-  delete: AnyRoute<"DELETE", P & HookParam>;
-}
-type HookParam = { hook_id: number | string };
+export type HookRoutes<P> = CollectionRoutes<P, { hook_id: number | string }, ApiWebhook>;
 
 /** Where one collection of hooks lives (a repository's, or the installation's): its routes and their parameters. */
 export interface HookPlace<P extends object> {
