@@ -10,7 +10,6 @@
  * and the rest is still read; any other failure stops discovery.
  */
 
-import { z } from "zod";
 import { isHostingApiError } from "../provider/client/errors";
 import type { HostingClient } from "../provider/client/http";
 import { ROUTES } from "../provider/client/routes";
@@ -39,9 +38,6 @@ export interface Discovery {
 
 /** Lines of progress (stderr). */
 export type Progress = (line: string) => void;
-
-/** The few fields of an organisation's repository list that discovery reads. */
-const repoItem = z.object({ name: z.string(), owner: z.object({ login: z.string() }) });
 
 /** An object found and read, before its references are settled. */
 interface Record_ {
@@ -115,7 +111,7 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     const repoKinds = kindsOf("repository");
     if (repoKinds.length === 0) continue;
     await family(`repositories of ${org}`, async () => {
-      const repos = (await c.paginate(ROUTES.meta.orgRepos.path({ org }), { schema: repoItem })).filter(
+      const repos = (await c.paginate(ROUTES.meta.orgRepos, { org })).filter(
         (r) => scope.repos.size === 0 || scope.repos.has(`${r.owner.login}/${r.name}`.toLowerCase()),
       );
       progress(`${org}: ${repos.length} ${repos.length === 1 ? "repository" : "repositories"}`);

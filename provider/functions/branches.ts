@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../client/routes";
-import { apiBranchSchema } from "../client/schemas";
+import type { apiBranchSchema } from "../client/schemas";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, described, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
@@ -96,8 +96,9 @@ function branchOf(b: z.infer<typeof apiBranchSchema>): Branch {
 export async function getBranches(args: GetBranchesArgs, opts?: FunctionOptions): Promise<GetBranchesResult> {
   const a = parseArgs(getBranchesFunction.name, getBranchesFunction.args, args);
   const branches = await clientOf(opts).paginate(
-    ROUTES.branches.list.path({ owner: a.owner, repo: a.repository }),
-    { query: { protected: a.protected, per_page: a.perPage }, schema: apiBranchSchema },
+    ROUTES.branches.list,
+    { owner: a.owner, repo: a.repository },
+    { query: { protected: a.protected, per_page: a.perPage } },
   );
   return { owner: a.owner, repository: a.repository, branches: branches.map(branchOf) };
 }
@@ -109,8 +110,9 @@ export async function getBranches(args: GetBranchesArgs, opts?: FunctionOptions)
 export async function getBranch(args: GetBranchArgs, opts?: FunctionOptions): Promise<GetBranchResult> {
   const a = parseArgs(getBranchFunction.name, getBranchFunction.args, args);
   const response = await clientOf(opts).get(
-    ROUTES.branches.get.path({ owner: a.owner, repo: a.repository, branch: a.branch }),
-    { schema: apiBranchSchema, followRedirects: MAX_BRANCH_REDIRECTS },
+    ROUTES.branches.get,
+    { owner: a.owner, repo: a.repository, branch: a.branch },
+    { followRedirects: MAX_BRANCH_REDIRECTS },
   );
   return {
     owner: a.owner,

@@ -7,9 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../client/routes";
 import {
-  API_VERSION_2026,
   type ApiDependencyAlert,
-  apiDependencyAlertSchema,
   DEPENDENCY_ALERT_ECOSYSTEMS,
   DEPENDENCY_ALERT_SCOPES,
   DEPENDENCY_ALERT_SEVERITIES,
@@ -186,16 +184,8 @@ export async function getDependencyAlerts(
 ): Promise<GetDependencyAlertsResult> {
   const a = parseArgs(getDependencyAlertsFunction.name, getDependencyAlertsFunction.args, args);
   const R = ROUTES.dependencyAlerts;
-  const [path, listed] =
-    a.enterprise !== undefined
-      ? [R.listEnterprise.path({ enterprise: a.enterprise }), `enterprise/${a.enterprise}`]
-      : a.org !== undefined
-        ? [R.listOrg.path({ org: a.org }), `org/${a.org}`]
-        : [
-            R.listRepo.path({ owner: a.owner as string, repo: a.repository as string }),
-            `repository/${a.owner}/${a.repository}`,
-          ];
-  const alerts = await clientOf(opts).paginate(path, {
+  const c = clientOf(opts);
+  const options = {
     query: {
       state: joined(a.state),
       severity: joined(a.severity),
@@ -206,10 +196,24 @@ export async function getDependencyAlerts(
       direction: a.direction,
       per_page: a.perPage,
     },
-    // The enterprise list exists in 2026-03-10 only (spec, Versioning); the others in both.
-    ...(a.enterprise !== undefined ? { apiVersion: API_VERSION_2026 } : {}),
-    schema: apiDependencyAlertSchema,
-  });
+  };
+  // Each route names its API version: the enterprise list exists in 2026-03-10 only (spec, Versioning).
+  let alerts: ApiDependencyAlert[];
+  let listed: string;
+  if (a.enterprise !== undefined) {
+    alerts = await c.paginate(R.listEnterprise, { enterprise: a.enterprise }, options);
+    listed = `enterprise/${a.enterprise}`;
+  } else if (a.org !== undefined) {
+    alerts = await c.paginate(R.listOrg, { org: a.org }, options);
+    listed = `org/${a.org}`;
+  } else {
+    alerts = await c.paginate(
+      R.listRepo,
+      { owner: a.owner as string, repo: a.repository as string },
+      options,
+    );
+    listed = `repository/${a.owner}/${a.repository}`;
+  }
   return { listed, alerts: alerts.map((alert) => alertOf(alert, a.owner, a.repository)) };
 }
 

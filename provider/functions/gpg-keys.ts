@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../client/routes";
-import { type ApiGpgKey, apiGpgKeySchema } from "../client/schemas";
+import type { ApiGpgKey } from "../client/schemas";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { gpgKeyEmailSchema } from "../resources/user-keys/user-gpg-key";
@@ -134,11 +134,12 @@ export async function getUserGpgKeys(
 ): Promise<GetUserGpgKeysResult> {
   const a = parseArgs(getUserGpgKeysFunction.name, getUserGpgKeysFunction.args, args);
   const G = ROUTES.gpgKeys;
-  const path = a.username === undefined ? G.list.path({}) : G.listForUser.path({ username: a.username });
-  const keys = await clientOf(opts).paginate(path, {
-    query: { per_page: a.perPage },
-    schema: apiGpgKeySchema,
-  });
+  const c = clientOf(opts);
+  const options = { query: { per_page: a.perPage } };
+  const keys =
+    a.username === undefined
+      ? await c.paginate(G.list, {}, options)
+      : await c.paginate(G.listForUser, { username: a.username }, options);
   return { ...(a.username === undefined ? {} : { username: a.username }), keys: keys.map(keyOf) };
 }
 

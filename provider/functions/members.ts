@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../client/routes";
-import { apiUserSummarySchema, ORG_MEMBER_FILTERS, ORG_MEMBER_ROLE_FILTERS } from "../client/schemas";
+import { ORG_MEMBER_FILTERS, ORG_MEMBER_ROLE_FILTERS } from "../client/schemas";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
@@ -54,21 +54,17 @@ export type GetOrgMembersResult = z.infer<typeof getOrgMembersFunction.result>;
 // Function
 // ---------------------------------------------------------------------------------------------
 
-const memberSchema = apiUserSummarySchema.extend({
-  type: z.string().optional(),
-  site_admin: z.boolean().optional(),
-});
-
 /** The members of `org` the token may see (outsiders see the public members only). */
 export async function getOrgMembers(
   args: GetOrgMembersArgs,
   opts?: FunctionOptions,
 ): Promise<GetOrgMembersResult> {
   const a = parseArgs(getOrgMembersFunction.name, getOrgMembersFunction.args, args);
-  const members = await clientOf(opts).paginate(ROUTES.members.list.path({ org: a.org }), {
-    query: { role: a.role, filter: a.filter, per_page: a.perPage },
-    schema: memberSchema,
-  });
+  const members = await clientOf(opts).paginate(
+    ROUTES.members.list,
+    { org: a.org },
+    { query: { role: a.role, filter: a.filter, per_page: a.perPage } },
+  );
   return {
     org: a.org,
     role: a.role,

@@ -8,17 +8,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { HostingApiError } from "../client/errors";
+import type { HostingClient } from "../client/http";
 import { defaultSleep } from "../client/rate-limit";
-import { ROUTES } from "../client/routes";
-import {
-  apiCodeFrequencySchema,
-  apiCommitActivitySchema,
-  apiContributorsSchema,
-  apiParticipationSchema,
-  apiPunchCardSchema,
-  STATISTICS_KINDS,
-  type StatisticsKind,
-} from "../client/schemas";
+import { type BodyAnswer, type ClientRoute, ROUTES } from "../client/routes";
+import { STATISTICS_KINDS, type StatisticsKind } from "../client/schemas";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
@@ -193,47 +186,49 @@ const EMPTY: { [K in StatisticsKind]: () => RepositoryStatistics[K] } = {
   punch_card: () => [],
 };
 
-const PARSE: { [K in StatisticsKind]: (data: unknown, path: string) => RepositoryStatistics[K] } = {
-  code_frequency: (data, path) =>
-    parsed(apiCodeFrequencySchema, data, path).map(([week, additions, deletions]) => ({
-      week,
-      additions,
-      deletions,
-    })),
-  commit_activity: (data, path) =>
-    parsed(apiCommitActivitySchema, data, path).map((w) => ({ week: w.week, total: w.total, days: w.days })),
-  contributors: (data, path) =>
-    parsed(apiContributorsSchema, data, path).map((c) => ({
+/** The parameters of a statistics route. */
+type Repository = { owner: string; repo: string };
+
+/** One statistic: its route (which validates the answer) and the answer in the result's terms. */
+interface Statistic<T> {
+  /** One GET: the value, or undefined while it is computed (202) or without commits (204). */
+  read(c: HostingClient, repository: Repository): Promise<{ status: number; value: T | undefined }>;
+  path(repository: Repository): string;
+}
+
+function statistic<S extends z.ZodType, T>(
+  route: ClientRoute<"GET", Repository, BodyAnswer<S, readonly [202, 204]>>,
+  map: (data: z.output<S>) => T,
+): Statistic<T> {
+  return {
+    async read(c, repository) {
+      const { status, data } = await c.get(route, repository);
+      return { status, value: data === undefined ? undefined : map(data) };
+    },
+    path: (repository) => route.path(repository),
+  };
+}
+
+const S = ROUTES.statistics;
+const STATISTIC: { [K in StatisticsKind]: Statistic<RepositoryStatistics[K]> } = {
+  code_frequency: statistic(S.codeFrequency, (weeks) =>
+    weeks.map(([week, additions, deletions]) => ({ week, additions, deletions })),
+  ),
+  commit_activity: statistic(S.commitActivity, (weeks) =>
+    weeks.map((w) => ({ week: w.week, total: w.total, days: w.days })),
+  ),
+  contributors: statistic(S.contributors, (contributors) =>
+    contributors.map((c) => ({
       login: c.author?.login ?? null,
       total: c.total,
       weeks: c.weeks.map((w) => ({ week: w.w, additions: w.a, deletions: w.d, commits: w.c })),
     })),
-  participation: (data, path) => {
-    const p = parsed(apiParticipationSchema, data, path);
-    return { all: p.all, owner: p.owner };
-  },
-  punch_card: (data, path) =>
-    parsed(apiPunchCardSchema, data, path).map(([day, hour, commits]) => ({ day, hour, commits })),
+  ),
+  participation: statistic(S.participation, (p) => ({ all: p.all, owner: p.owner })),
+  punch_card: statistic(S.punchCard, (hours) =>
+    hours.map(([day, hour, commits]) => ({ day, hour, commits })),
+  ),
 };
-
-const ROUTE_OF: { [K in StatisticsKind]: (typeof ROUTES.statistics)[keyof typeof ROUTES.statistics] } = {
-  code_frequency: ROUTES.statistics.codeFrequency,
-  commit_activity: ROUTES.statistics.commitActivity,
-  contributors: ROUTES.statistics.contributors,
-  participation: ROUTES.statistics.participation,
-  punch_card: ROUTES.statistics.punchCard,
-};
-
-function parsed<S extends z.ZodType>(schema: S, data: unknown, path: string): z.infer<S> {
-  const result = schema.safeParse(data);
-  if (result.success) return result.data;
-  throw new HostingApiError({
-    code: "unexpected_response",
-    method: "GET",
-    path,
-    apiMessage: `unexpected response body (${result.error.issues[0]?.message ?? "wrong shape"})`,
-  });
-}
 
 /** One statistic of a repository, waiting while it is computed. */
 export async function getRepositoryStatistics<K extends StatisticsKind>(
@@ -243,18 +238,17 @@ export async function getRepositoryStatistics<K extends StatisticsKind>(
   const a = parseArgs(getRepositoryStatisticsFunction.name, getRepositoryStatisticsFunction.args, args);
   const kind = a.kind as K;
   const client = clientOf(opts);
-  const path = ROUTE_OF[kind].path({ owner: a.owner, repo: a.repository });
+  const repository = { owner: a.owner, repo: a.repository };
+  const path = STATISTIC[kind].path(repository);
   const started = Date.now();
   let pause = STATISTICS_FIRST_POLL_MS;
   let asked = 0;
   for (;;) {
-    const response = await client.get<unknown>(path);
+    const { status, value } = await STATISTIC[kind].read(client, repository);
     asked++;
     const base = { owner: a.owner, repository: a.repository, kind };
-    if (response.status === 204) return { ...base, hasCommits: false, statistics: EMPTY[kind]() };
-    if (response.status !== 202) {
-      return { ...base, hasCommits: true, statistics: PARSE[kind](response.data, path) };
-    }
+    if (status === 204) return { ...base, hasCommits: false, statistics: EMPTY[kind]() };
+    if (value !== undefined) return { ...base, hasCommits: true, statistics: value };
     const left = a.maxWaitMs - (Date.now() - started);
     if (left <= 0) {
       throw new HostingApiError({

@@ -17,20 +17,11 @@ import {
   isHostingApiError,
   isNotFound,
   notFoundError,
-  unexpectedResponse,
   validationError,
 } from "../client/errors";
 import type { HostingClient } from "../client/http";
-import { itemsOf } from "../client/pagination";
 import { ROUTES } from "../client/routes";
-import {
-  type ApiDeploymentProtectionRule,
-  type ApiProtectionRuleApp,
-  AVAILABLE_INTEGRATIONS_KEY,
-  apiAvailableIntegrationsPageSchema,
-  apiDeploymentProtectionRuleListSchema,
-  apiDeploymentProtectionRuleSchema,
-} from "../client/schemas";
+import type { ApiDeploymentProtectionRule, ApiProtectionRuleApp } from "../client/schemas";
 import { fields } from "../internal/check";
 import { collectionReads } from "../internal/collection-reads";
 import { client, notice } from "../internal/context";
@@ -62,9 +53,6 @@ const protectionRuleApp = z
 
 /** The app a rule enables. */
 export type ProtectionRuleApp = z.infer<typeof protectionRuleApp>;
-
-/** The fields of an environment in the list of a repository's environments that discovery reads. */
-const environmentItem = z.object({ name: z.string() });
 
 export const deploymentProtectionRuleKind = declareKind({
   kind: "DeploymentProtectionRule",
@@ -119,15 +107,10 @@ export const deploymentProtectionRuleKind = declareKind({
     what: ({ owner, repo }) => `deployment protection rules of ${owner}/${repo}`,
     names: ["{owner}-{repository}-{environment}-gate-{label|=app}"],
     async list(c, { owner = "", repo = "" }) {
-      const envs = await c.paginate(P.environments.path({ owner, repo }), {
-        select: itemsOf("environments"),
-        schema: environmentItem,
-      });
+      const envs = await c.paginate(P.environments, { owner, repo });
       const rules = await Promise.all(
         envs.map(async (env) => {
-          const list = apiDeploymentProtectionRuleListSchema.parse(
-            (await c.get(P.list.path({ owner, repo, environment_name: env.name }))).data,
-          );
+          const list = (await c.get(P.list, { owner, repo, environment_name: env.name })).data;
           return list.custom_deployment_protection_rules.map((rule) => ({
             id: joinId(owner, repo, env.name, rule.id),
           }));
@@ -188,24 +171,11 @@ function parseId(id: string): Where & { ruleId: number } {
 const P = ROUTES.protectionRules;
 const at = (w: Where) => ({ owner: w.owner, repo: w.repository, environment_name: w.environment });
 
-/** Picks the integrations out of a page of `/apps` (`[{total_count}, {available_...: [...]}]`). */
-const integrationsOf =
-  (path: string) =>
-  (body: unknown): ApiProtectionRuleApp[] => {
-    const page = apiAvailableIntegrationsPageSchema.safeParse(body);
-    if (!page.success) {
-      throw unexpectedResponse("GET", path, `expected [{total_count}, {${AVAILABLE_INTEGRATIONS_KEY}}]`);
-    }
-    return page.data[1][AVAILABLE_INTEGRATIONS_KEY];
-  };
-
 const ruleApi = (c: HostingClient, where: Where) => {
   const collection = P.list.path(at(where));
-  const apps = P.apps.path(at(where));
+  const rule = (protection_rule_id: number) => ({ ...at(where), protection_rule_id });
   /** The environment's rules come in one answer (the route takes no page parameters). */
-  const list = async () =>
-    (await c.get(collection, { schema: apiDeploymentProtectionRuleListSchema })).data
-      .custom_deployment_protection_rules;
+  const list = async () => (await c.get(P.list, at(where))).data.custom_deployment_protection_rules;
   const writing = <T>(run: () => Promise<T>) => collectionReads.write(c, collection, run);
   return {
     collection,
@@ -216,28 +186,13 @@ const ruleApi = (c: HostingClient, where: Where) => {
         key: String(ruleId),
         keyOf: (r: ApiDeploymentProtectionRule) => String(r.id),
         list,
-        single: async () =>
-          (
-            await c.get(P.get.path({ ...at(where), protection_rule_id: ruleId }), {
-              schema: apiDeploymentProtectionRuleSchema,
-            })
-          ).data,
+        single: async () => (await c.get(P.get, rule(ruleId))).data,
       }),
     list,
     create: (integrationId: number) =>
-      writing(
-        async () =>
-          (
-            await c.post(
-              P.create.path(at(where)),
-              { integration_id: integrationId },
-              { schema: apiDeploymentProtectionRuleSchema },
-            )
-          ).data,
-      ),
-    available: (): Promise<ApiProtectionRuleApp[]> => c.paginate(apps, { select: integrationsOf(apps) }),
-    delete: (ruleId: number) =>
-      writing(() => c.delete(P.delete.path({ ...at(where), protection_rule_id: ruleId }))),
+      writing(async () => (await c.post(P.create, at(where), { integration_id: integrationId })).data),
+    available: (): Promise<ApiProtectionRuleApp[]> => c.paginate(P.apps, at(where)),
+    delete: (ruleId: number) => writing(() => c.delete(P.delete, rule(ruleId))),
   };
 };
 

@@ -20,7 +20,6 @@ import type { HostingClient } from "../client/http";
 import { ROUTES } from "../client/routes";
 import {
   type ApiOrgMembership,
-  apiOrgMembershipSchema,
   ORG_MEMBERSHIP_ROLES,
   ORG_MEMBERSHIP_STATES,
   type OrgMembershipRole,
@@ -30,9 +29,8 @@ import { client, notice } from "../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
 import { lowerCased, sameValue } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
-import { AS_WRITTEN_KEY, type AsWritten } from "../internal/outputs";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
-import { compact } from "../internal/outputs";
+import { AS_WRITTEN_KEY, type AsWritten, compact } from "../internal/outputs";
 import { HostingResource, type OutputsOf } from "../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
@@ -140,22 +138,19 @@ const comparable = lowerCased<OrgMembershipInputs>("org", "username");
 const KIND = orgMembershipKind.kind;
 const ID_FORMAT = orgMembershipKind.idFormat;
 
-const adminSchema = z.object({ login: z.string() }).loose();
-
 const membershipApi = (c: HostingClient) => ({
   get: async (org: string, username: string) =>
-    (await c.get(ROUTES.members.getMembership.path({ org, username }), { schema: apiOrgMembershipSchema }))
-      .data,
+    (await c.get(ROUTES.members.getMembership, { org, username })).data,
   /** PUT invites a non-member, re-roles a member or a pending invitation; repeating it is harmless. */
   set: async (org: string, username: string, role: OrgMembershipRole) => {
-    const path = ROUTES.members.setMembership.path({ org, username });
+    const route = ROUTES.members.setMembership;
     try {
-      return (await c.put(path, { role }, { schema: apiOrgMembershipSchema })).data;
+      return (await c.put(route, { org, username }, { role })).data;
     } catch (e) {
       if (!isNotFound(e)) throw e;
       throw notFoundError({
         method: "PUT",
-        path,
+        path: route.path({ org, username }),
         what: `${KIND} ${org}/${username}`,
         causes: [
           `there is no user ${username}, or no organisation ${org}`,
@@ -167,15 +162,15 @@ const membershipApi = (c: HostingClient) => ({
   },
   /** The logins of the organisation's admins (owners). */
   admins: async (org: string) => {
-    const path = ROUTES.members.list.path({ org });
+    const route = ROUTES.members.list;
     try {
-      const admins = await c.paginate(path, { query: { role: "admin" }, schema: adminSchema });
+      const admins = await c.paginate(route, { org }, { query: { role: "admin" } });
       return admins.map((u) => u.login);
     } catch (e) {
       if (!isNotFound(e)) throw e;
       throw notFoundError({
         method: "GET",
-        path,
+        path: route.path({ org }),
         what: `${KIND} of ${org}`,
         causes: [`there is no organisation ${org}`, `the token's user cannot see ${org}`],
       });
@@ -215,8 +210,8 @@ async function isTokenUser(c: HostingClient, username: string): Promise<boolean>
   let login = tokenUsers.get(c);
   if (login === undefined) {
     login = c
-      .get<{ login?: string }>(ROUTES.meta.user.path({}))
-      .then((r) => r.data?.login)
+      .get(ROUTES.meta.user, {})
+      .then((r) => r.data.login)
       .catch(() => undefined); // an app token has no user of its own
     tokenUsers.set(c, login);
   }
@@ -245,9 +240,6 @@ function oneAtATime<T>(org: string, work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-const memberItem = z.object({ login: z.string() });
-const invitationItem = z.object({ login: z.string().nullable(), role: z.string() });
-
 /**
  * Members (with their role) and pending invitations of an organisation, for `hosting-import`: the
  * admins and the plain members are listed apart, since the member list does not say the role.
@@ -256,11 +248,11 @@ async function listMemberships(
   c: HostingClient,
   org: string,
 ): Promise<Array<{ username: string; role: OrgMembershipRole }>> {
-  const members = ROUTES.members.list.path({ org });
+  const members = ROUTES.members.list;
   const [admins, plain, invitations] = await Promise.all([
-    c.paginate(members, { query: { role: "admin" }, schema: memberItem }),
-    c.paginate(members, { query: { role: "member" }, schema: memberItem }),
-    c.paginate(ROUTES.members.invitations.path({ org }), { schema: invitationItem }),
+    c.paginate(members, { org }, { query: { role: "admin" } }),
+    c.paginate(members, { org }, { query: { role: "member" } }),
+    c.paginate(ROUTES.members.invitations, { org }),
   ]);
   return [
     ...admins.map((u) => ({ username: u.login, role: "admin" as const })),
@@ -347,7 +339,7 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipKind.inp
           return;
         }
         // Cancels a pending invitation, or removes an active member from the organisation.
-        await deleteIgnoringGone(() => c.delete(ROUTES.members.removeMembership.path({ org, username })));
+        await deleteIgnoringGone(() => c.delete(ROUTES.members.removeMembership, { org, username }));
       });
     },
   },

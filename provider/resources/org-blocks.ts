@@ -22,9 +22,6 @@ import { HostingResource, type OutputsOf } from "../internal/resource";
 // Declaration (a block is its pair of names: both replace)
 // ---------------------------------------------------------------------------------------------
 
-/** The one field of a blocked user that discovery reads. */
-const blockedUser = z.object({ login: z.string() });
-
 export const orgBlockKind = declareKind({
   kind: "OrgBlock",
   description:
@@ -48,7 +45,7 @@ export const orgBlockKind = declareKind({
     names: ["{org|module}-block-{username}"],
     async list(c, { org = "" }) {
       // The list is the read: a block is its pair of names, so no read per block.
-      const users = await c.paginate(ROUTES.orgBlocks.list.path({ org }), { schema: blockedUser });
+      const users = await c.paginate(ROUTES.orgBlocks.list, { org });
       return users.map((user) => ({ id: joinId(org, user.login), inputs: { org, username: user.login } }));
     },
   },
@@ -81,7 +78,7 @@ const notFound = (method: string, path: string, org: string, username: string) =
 async function block(c: HostingClient, org: string, username: string): Promise<void> {
   const path = ROUTES.orgBlocks.block.path({ org, username });
   try {
-    await c.put(path, undefined);
+    await c.put(ROUTES.orgBlocks.block, { org, username });
   } catch (e) {
     if (isNotFound(e)) throw notFound("PUT", path, org, username);
     if (isHostingApiError(e) && e.status === 422) {
@@ -110,7 +107,7 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
   async read(id, props) {
     const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
     // 204: blocked; 404: not blocked (unblocked outside Pulumi), or the user or organisation is gone.
-    const blocked = await readOrGone(() => client().get(ROUTES.orgBlocks.check.path({ org, username })));
+    const blocked = await readOrGone(() => client().get(ROUTES.orgBlocks.check, { org, username }));
     if (!blocked) return {};
     return { id, props: { org: props?.org ?? org, username: props?.username ?? username } };
   },
@@ -122,7 +119,7 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
 
   async delete(id) {
     const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
-    await deleteIgnoringGone(() => client().delete(ROUTES.orgBlocks.unblock.path({ org, username })));
+    await deleteIgnoringGone(() => client().delete(ROUTES.orgBlocks.unblock, { org, username }));
   },
 });
 

@@ -30,7 +30,7 @@ import {
 } from "../client/errors";
 import type { HostingClient } from "../client/http";
 import { ROUTES } from "../client/routes";
-import { type ApiOrganization, apiOrganizationSchema } from "../client/schemas";
+import type { ApiOrganization } from "../client/schemas";
 import { fields } from "../internal/check";
 import { client, notice } from "../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
@@ -204,8 +204,7 @@ const RENAME_POLL_MAX_MS = 5_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const getOrg = async (c: HostingClient, org: string) =>
-  (await c.get(ROUTES.meta.org.path({ org }), { schema: apiOrganizationSchema })).data;
+const getOrg = async (c: HostingClient, org: string) => (await c.get(ROUTES.meta.org, { org })).data;
 
 /**
  * A 404 of a site-administration route: every caller but a site administrator with a classic token
@@ -214,8 +213,8 @@ const getOrg = async (c: HostingClient, org: string) =>
 async function siteAdminRefusal(c: HostingClient, original: unknown, method: string, path: string) {
   let who = "this token";
   try {
-    const user = (await c.get<{ login?: string; site_admin?: boolean }>(ROUTES.meta.user.path({}))).data;
-    if (user?.login)
+    const user = (await c.get(ROUTES.meta.user, {})).data;
+    if (user.login)
       who = `the token of ${user.login}${user.site_admin ? " (a site administrator: a fine-grained token?)" : " (not a site administrator)"}`;
   } catch {
     who = "this token (an app or installation token)";
@@ -233,7 +232,7 @@ async function createOrg(c: HostingClient, inputs: OrganizationInputs): Promise<
   const body = compact({ login: inputs.login, admin: inputs.admin, profile_name: inputs.profileName });
   try {
     const made = await createWithoutDuplicates(
-      async () => (await c.post(path, body, { schema: apiOrganizationSchema })).data,
+      async () => (await c.post(ROUTES.orgAdmin.create, {}, body)).data,
       // Logins are unique: an organisation with this login after a failed attempt is its work.
       () => readOrGone(() => getOrg(c, inputs.login)),
     );
@@ -269,7 +268,7 @@ async function rename(
   const path = ROUTES.orgAdmin.rename.path({ org: from });
   for (let attempt = 1; ; attempt++) {
     try {
-      await c.patch(path, { login: to });
+      await c.patch(ROUTES.orgAdmin.rename, { org: from }, { login: to });
       break;
     } catch (e) {
       if (renameInProgress(e)) break;

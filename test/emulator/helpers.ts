@@ -8,7 +8,7 @@ import type * as openpgp from "openpgp" with { "resolution-mode": "import" };
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { createApp } from "../../emulator/app";
 import { Controls } from "../../emulator/controls";
-import { ruleOf } from "../../emulator/guard";
+import { onlyVersionOf } from "../../emulator/guard";
 import { API_PREFIX } from "../../emulator/http";
 import {
   defaultFixture,
@@ -17,6 +17,7 @@ import {
   startEmulator,
 } from "../../emulator/index";
 import { Store } from "../../emulator/store";
+import { allRoutes } from "../../provider/client/routes";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
 
 export const DOCS_URL = "https://docs.hosting.invalid/rest";
@@ -174,13 +175,8 @@ export function servedRoutes(): string[] {
  * the `X-Service-Api-Version` of a route that exists in one version only.
  */
 export function requiredHeaders(route: string): Record<string, string> {
-  const app = createApp(new Store(defaultFixture(), undefined), new Controls());
-  for (const r of app.routes) {
-    if (`${r.method} ${r.path.slice(API_PREFIX.length)}` !== route) continue;
-    const version = ruleOf(r.handler)?.apiVersion;
-    if (version) return { "x-service-api-version": version };
-  }
-  return {};
+  const version = onlyVersionOf(allRoutes().find((r) => `${r.method} ${r.pattern}` === route));
+  return version ? { "x-service-api-version": version } : {};
 }
 
 /** Objects created by `seedWorld`, so every route template has something to act on. */

@@ -13,7 +13,6 @@ import type { HostingClient } from "../../client/http";
 import { ROUTES } from "../../client/routes";
 import {
   type ApiIssueField,
-  apiIssueFieldSchema,
   ISSUE_FIELD_DATA_TYPES,
   ISSUE_FIELD_SELECT_TYPES,
   ISSUE_FIELD_VISIBILITIES,
@@ -235,7 +234,7 @@ const issueFields = (c: HostingClient, org: string): ConfigCollection<ApiIssueFi
   kind: KIND,
   org,
   path: ROUTES.issueFields.list.path({ org }),
-  list: () => c.paginate(ROUTES.issueFields.list.path({ org }), { schema: apiIssueFieldSchema }),
+  list: () => c.paginate(ROUTES.issueFields.list, { org }),
 });
 
 /**
@@ -250,11 +249,11 @@ async function patch(
   current: ApiIssueField | undefined,
 ) {
   const at = issueFields(c, org);
-  const path = ROUTES.issueFields.update.path({ org, issue_field_id: id });
+  const field = { org, issue_field_id: id };
   const body = updateBody(inputs, current);
   const idempotent = body.options?.every((o) => "id" in o) ?? true;
   try {
-    return (await writingTo(c, at, () => c.patch(path, body, { idempotent, schema: apiIssueFieldSchema })))
+    return (await writingTo(c, at, () => c.patch(ROUTES.issueFields.update, field, body, { idempotent })))
       .data;
   } catch (e) {
     throw collectionNotFound(e, at, "PATCH");
@@ -281,9 +280,8 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
       const outputsOf = (api: ApiIssueField) => issueFieldOutputs(inputs, api);
       if (inputs.importId === undefined) {
         const made = await createOnce(c, at, inputs.name, async () => {
-          const path = ROUTES.issueFields.create.path({ org: inputs.org });
           const body = { ...updateBody(inputs, undefined), data_type: inputs.dataType };
-          return (await c.post(path, body, { schema: apiIssueFieldSchema })).data;
+          return (await c.post(ROUTES.issueFields.create, { org: inputs.org }, body)).data;
         });
         return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
       }
@@ -327,7 +325,7 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
       const c = client();
       await deleteIgnoringGone(() =>
         writingTo(c, issueFields(c, org), () =>
-          c.delete(ROUTES.issueFields.delete.path({ org, issue_field_id: fieldId })),
+          c.delete(ROUTES.issueFields.delete, { org, issue_field_id: fieldId }),
         ),
       );
     },

@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { HostingClient } from "../../client/http";
 import { ROUTES } from "../../client/routes";
-import { type ApiIssueType, apiIssueTypeSchema, ISSUE_COLORS, type IssueColor } from "../../client/schemas";
+import { type ApiIssueType, ISSUE_COLORS, type IssueColor } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
@@ -137,16 +137,15 @@ const types = (c: HostingClient, org: string): ConfigCollection<ApiIssueType> =>
   kind: KIND,
   org,
   path: ROUTES.issueTypes.list.path({ org }),
-  list: () => c.paginate(ROUTES.issueTypes.list.path({ org }), { schema: apiIssueTypeSchema }),
+  list: () => c.paginate(ROUTES.issueTypes.list, { org }),
 });
 
 /** PUT sends the whole desired state, so repeating it after an ambiguous failure is harmless. */
 async function put(c: HostingClient, org: string, id: number | string, inputs: IssueTypeInputs) {
   const at = types(c, org);
-  const path = ROUTES.issueTypes.update.path({ org, issue_type_id: id });
+  const type = { org, issue_type_id: id };
   try {
-    return (await writingTo(c, at, () => c.put(path, writeBody(inputs), { schema: apiIssueTypeSchema })))
-      .data;
+    return (await writingTo(c, at, () => c.put(ROUTES.issueTypes.update, type, writeBody(inputs)))).data;
   } catch (e) {
     throw collectionNotFound(e, at, "PUT");
   }
@@ -164,8 +163,7 @@ export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, Iss
       const outputsOf = (api: ApiIssueType) => issueTypeOutputs(inputs, api);
       if (inputs.importId === undefined) {
         const made = await createOnce(c, at, inputs.name, async () => {
-          const path = ROUTES.issueTypes.create.path({ org: inputs.org });
-          return (await c.post(path, writeBody(inputs), { schema: apiIssueTypeSchema })).data;
+          return (await c.post(ROUTES.issueTypes.create, { org: inputs.org }, writeBody(inputs))).data;
         });
         return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
       }
@@ -195,9 +193,7 @@ export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, Iss
       const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
       const c = client();
       await deleteIgnoringGone(() =>
-        writingTo(c, types(c, org), () =>
-          c.delete(ROUTES.issueTypes.delete.path({ org, issue_type_id: typeId })),
-        ),
+        writingTo(c, types(c, org), () => c.delete(ROUTES.issueTypes.delete, { org, issue_type_id: typeId })),
       );
     },
   },

@@ -6,14 +6,20 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
-import { API_VERSION_2026, apiPropertyValueSchema } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { type PropertyValue, propertyNameSchema, type ValueKind, valueField, valueMethods } from "./shared";
+import {
+  type PropertyValue,
+  propertyNameSchema,
+  type ValueKind,
+  valueField,
+  valueMethods,
+  valueRoutes,
+} from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (the PATCH answers 204, and read reports the value it found: no output-only fields)
@@ -42,10 +48,7 @@ export const orgPropertyValueKind = declareKind({
     what: ({ org }) => `organisation property values of ${org}`,
     names: ["{org|module}-property-{propertyName}"],
     async list(c, { org = "" }) {
-      const values = await c.paginate(ROUTES.propertyValues.org.path({ org }), {
-        apiVersion: API_VERSION_2026,
-        schema: apiPropertyValueSchema,
-      });
+      const values = await c.paginate(ROUTES.propertyValues.org, { org });
       return values.filter((v) => v.value !== null).map((v) => ({ id: joinId(org, v.property_name) }));
     },
   },
@@ -64,9 +67,7 @@ const orgValues: ValueKind<OrgPropertyValueInputs> = {
   idFormat: orgPropertyValueKind.idFormat,
   idOf: (inputs) => joinId(inputs.org, inputs.propertyName),
   collectionOf: ({ org }) => ({
-    // The GET and the PATCH of the values share this path.
-    path: ROUTES.propertyValues.org.path({ org }),
-    apiVersion: API_VERSION_2026,
+    ...valueRoutes(ROUTES.propertyValues.org, ROUTES.propertyValues.updateOrg, { org }),
     notFound: [
       `there is no organisation ${org}, or it does not belong to an enterprise (organisation custom properties are defined by an enterprise)`,
       `the token's user is not an admin of ${org}`,

@@ -6,14 +6,20 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
-import { apiPropertyValueSchema } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { type PropertyValue, propertyNameSchema, type ValueKind, valueField, valueMethods } from "./shared";
+import {
+  type PropertyValue,
+  propertyNameSchema,
+  type ValueKind,
+  valueField,
+  valueMethods,
+  valueRoutes,
+} from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (the PATCH answers 204, and read reports the value it found: no output-only fields)
@@ -46,9 +52,8 @@ export const repositoryPropertyValueKind = declareKind({
     what: ({ owner, repo }) => `property values of ${owner}/${repo}`,
     names: ["{owner}-{repository}-property-{propertyName}"],
     async list(c, { owner = "", repo = "" }) {
-      const values = (await c.get<unknown[]>(ROUTES.propertyValues.repo.path({ owner, repo }))).data ?? [];
+      const values = (await c.get(ROUTES.propertyValues.repo, { owner, repo })).data;
       return values
-        .map((v) => apiPropertyValueSchema.parse(v))
         .filter((v) => v.value !== null)
         .map((v) => ({ id: joinId(owner, repo, v.property_name) }));
     },
@@ -68,8 +73,7 @@ const repositoryValues: ValueKind<RepositoryPropertyValueInputs> = {
   idFormat: repositoryPropertyValueKind.idFormat,
   idOf: (inputs) => joinId(inputs.owner, inputs.repository, inputs.propertyName),
   collectionOf: ({ owner, repository }) => ({
-    // The GET and the PATCH of the values share this path.
-    path: ROUTES.propertyValues.repo.path({ owner, repo: repository }),
+    ...valueRoutes(ROUTES.propertyValues.repo, ROUTES.propertyValues.updateRepo, { owner, repo: repository }),
     notFound: [
       `there is no repository ${owner}/${repository}`,
       "the token's user cannot administer the repository",

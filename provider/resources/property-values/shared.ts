@@ -16,7 +16,8 @@
 import { z } from "zod";
 import { isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import { type ApiPropertyValue, apiPropertyValueSchema, PROPERTY_NAME_PATTERN } from "../../client/schemas";
+import type { AnyRoute, ListRoute } from "../../client/routes";
+import { type ApiPropertyValue, PROPERTY_NAME_PATTERN } from "../../client/schemas";
 import { SHARED_READ_MS } from "../../internal/collection-reads";
 import { client } from "../../internal/context";
 import { field } from "../../internal/declare";
@@ -73,13 +74,31 @@ export interface PropertyValueInputs {
 // ---------------------------------------------------------------------------------------------
 
 /** Where one kind's values live, and what a 404 there means in the program's terms. */
-export interface ValueCollection {
-  /** e.g. `/organizations/acme-eng/org-properties/values` */
-  path: string;
-  /** The `X-Service-Api-Version` the collection is documented with, when not the default. */
-  apiVersion?: string;
+export interface ValueCollection extends ValueRoutes {
   /** The likely causes of a 404 there, in order. */
   notFound: readonly string[];
+}
+
+/** The GET and the PATCH of one collection of values (they share its path). */
+export interface ValueRoutes {
+  /** e.g. `/organizations/acme-eng/org-properties/values` */
+  path: string;
+  get(c: HostingClient): Promise<ApiPropertyValue[]>;
+  /** Repeating it is harmless, so the client may retry it. */
+  patch(c: HostingClient, body: { properties: ApiPropertyValue[] }): Promise<unknown>;
+}
+
+/** The values collection that a GET and a PATCH route of the table name with `params`. */
+export function valueRoutes<P>(
+  get: ListRoute<P, ApiPropertyValue>,
+  patch: AnyRoute<"PATCH", P>,
+  params: P,
+): ValueRoutes {
+  return {
+    path: get.path(params),
+    get: async (c) => (await c.get(get, params)).data,
+    patch: (c, body) => c.patch(patch, params, body, { idempotent: true }),
+  };
 }
 
 const reads = new SharedReads<ApiPropertyValue[]>(SHARED_READ_MS);
@@ -89,17 +108,11 @@ export function forgetSharedReads(): void {
   reads.clear();
 }
 
-const valuesSchema = z.array(apiPropertyValueSchema);
 const keyOf = (collection: ValueCollection) => collection.path.toLowerCase();
-const versionOf = (collection: ValueCollection) =>
-  collection.apiVersion === undefined ? {} : { apiVersion: collection.apiVersion };
 
 /** Every value of the collection (one GET, shared by the reads of a run). */
 function readValues(c: HostingClient, collection: ValueCollection): Promise<ApiPropertyValue[]> {
-  return reads.read(c, keyOf(collection), async () => {
-    const response = await c.get(collection.path, { schema: valuesSchema, ...versionOf(collection) });
-    return response.data;
-  });
+  return reads.read(c, keyOf(collection), () => collection.get(c));
 }
 
 /** PATCHes one property's value; repeating it is harmless, so the client may retry it. */
@@ -110,11 +123,7 @@ function writeValue(
   value: PropertyValue,
 ): Promise<unknown> {
   return reads.write(c, keyOf(collection), () =>
-    c.patch(
-      collection.path,
-      { properties: [{ property_name: propertyName, value }] },
-      { idempotent: true, ...versionOf(collection) },
-    ),
+    collection.patch(c, { properties: [{ property_name: propertyName, value }] }),
   );
 }
 

@@ -53,7 +53,7 @@ export const enterpriseRunnerGroupKind = declareKind({
     what: ({ enterprise }) => `runner groups of the enterprise ${enterprise}`,
     names: ["{enterprise|module}-runners-{name}"],
     async list(c, { enterprise = "" }) {
-      const groups = await adoptableGroups(c, ENTERPRISE_GROUPS.routes.collection(enterprise));
+      const groups = await adoptableGroups(c, ROUTES.enterpriseRunnerGroups.list, { enterprise });
       return groups.map((g) => ({ id: joinId(enterprise, g.id), importId: g.id }));
     },
   },
@@ -67,19 +67,16 @@ export type EnterpriseRunnerGroupOutputs = OutputsOfKind<typeof enterpriseRunner
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs> = {
+const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs, { enterprise: string }> = {
   kind: enterpriseRunnerGroupKind.kind,
   ownerPart: "enterprise",
-  access: { items: "organizations", bodyKey: "selected_organization_ids" },
+  access: { bodyKey: "selected_organization_ids" },
   routes: {
-    collection: (enterprise) => ROUTES.enterpriseRunnerGroups.list.path({ enterprise }),
-    group: (enterprise, runner_group_id) =>
-      ROUTES.enterpriseRunnerGroups.get.path({ enterprise, runner_group_id }),
-    runners: (enterprise, runner_group_id) =>
-      ROUTES.enterpriseRunnerGroups.runners.path({ enterprise, runner_group_id }),
-    access: (enterprise, runner_group_id) =>
-      ROUTES.enterpriseRunnerGroups.organizations.path({ enterprise, runner_group_id }),
+    ...ROUTES.enterpriseRunnerGroups,
+    access: ROUTES.enterpriseRunnerGroups.organizations,
+    setAccess: ROUTES.enterpriseRunnerGroups.setOrganizations,
   },
+  ownerParams: (enterprise) => ({ enterprise }),
   owner: (values) => values.enterprise,
   desired: (values) => ({ access: values.selectedOrganizationIds, runners: values.runners }),
   outputs: (enterprise, importId, live) =>

@@ -52,7 +52,7 @@ export const orgRunnerGroupKind = declareKind({
     async list(c, { org = "", once }) {
       // The same list RunnerGroupRunners reads: one request per organisation for both.
       const groups = await once("orgRunnerGroups", () =>
-        adoptableGroups(c, ROUTES.orgRunnerGroups.list.path({ org })),
+        adoptableGroups(c, ROUTES.orgRunnerGroups.list, { org }),
       );
       return groups.map((g) => ({ id: joinId(org, g.id), importId: g.id }));
     },
@@ -67,16 +67,16 @@ export type OrgRunnerGroupOutputs = OutputsOfKind<typeof orgRunnerGroupKind>;
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs> = {
+const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs, { org: string }> = {
   kind: orgRunnerGroupKind.kind,
   ownerPart: "org",
-  access: { items: "repositories", bodyKey: "selected_repository_ids" },
+  access: { bodyKey: "selected_repository_ids" },
   routes: {
-    collection: (org) => ROUTES.orgRunnerGroups.list.path({ org }),
-    group: (org, runner_group_id) => ROUTES.orgRunnerGroups.get.path({ org, runner_group_id }),
-    runners: (org, runner_group_id) => ROUTES.orgRunnerGroups.runners.path({ org, runner_group_id }),
-    access: (org, runner_group_id) => ROUTES.orgRunnerGroups.repositories.path({ org, runner_group_id }),
+    ...ROUTES.orgRunnerGroups,
+    access: ROUTES.orgRunnerGroups.repositories,
+    setAccess: ROUTES.orgRunnerGroups.setRepositories,
   },
+  ownerParams: (org) => ({ org }),
   owner: (values) => values.org,
   // Runners of organisation groups belong to RunnerGroupRunners.
   desired: (values) => ({ access: values.selectedRepositoryIds, runners: undefined }),

@@ -7,9 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, notFoundError } from "../../client/errors";
-import { itemsOf } from "../../client/pagination";
 import { ROUTES } from "../../client/routes";
-import { apiRunnerGroupSchema, apiRunnerSchema } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
@@ -55,13 +53,12 @@ export const runnerGroupRunnersKind = declareKind({
     async list(c, { org = "", once }) {
       // The same list OrgRunnerGroup reads: one request per organisation for both.
       const groups = await once("orgRunnerGroups", () =>
-        adoptableGroups(c, ROUTES.orgRunnerGroups.list.path({ org })),
+        adoptableGroups(c, ROUTES.orgRunnerGroups.list, { org }),
       );
       const found = await Promise.all(
         groups.map(async (g): Promise<Found | undefined> => {
-          const path = runnersPath(org, g.id);
           const runners = await readOrGone(() =>
-            c.paginate(path, { select: itemsOf("runners"), schema: apiRunnerSchema }),
+            c.paginate(ROUTES.orgRunnerGroups.runners, { org, runner_group_id: g.id }),
           );
           // A group gone since it was listed, or without runners, has nothing to declare.
           if (runners === undefined || runners.length === 0) return undefined;
@@ -93,8 +90,8 @@ export type RunnerGroupRunnersOutputs = OutputsOfKind<typeof runnerGroupRunnersK
 const KIND = runnerGroupRunnersKind.kind;
 const ID_FORMAT = runnerGroupRunnersKind.idFormat;
 
-const runnersPath = (org: string, runner_group_id: number) =>
-  ROUTES.orgRunnerGroups.runners.path({ org, runner_group_id });
+const runnersOf = (org: string, runner_group_id: number) =>
+  client().paginate(ROUTES.orgRunnerGroups.runners, { org, runner_group_id });
 
 /**
  * A default group's membership cannot be declared: runners left out of it "return to the default
@@ -108,10 +105,9 @@ async function refuseDefaultGroup(
   if (olds.runnerGroupId === inputs.runnerGroupId && olds.org?.toLowerCase() === inputs.org.toLowerCase()) {
     return undefined;
   }
-  const path = ROUTES.orgRunnerGroups.get.path({ org: inputs.org, runner_group_id: inputs.runnerGroupId });
   // A group that cannot be read now is left to create, which says why.
   const group = await client()
-    .get(path, { schema: apiRunnerGroupSchema })
+    .get(ROUTES.orgRunnerGroups.get, { org: inputs.org, runner_group_id: inputs.runnerGroupId })
     .then((r) => r.data)
     .catch(() => undefined);
   if (!group?.default) return undefined;
@@ -123,14 +119,14 @@ async function refuseDefaultGroup(
 
 /** PUT replaces the whole membership, so repeating it is safe and there is nothing to look for. */
 async function setRunners(org: string, runner_group_id: number, runners: number[]): Promise<void> {
-  const path = ROUTES.orgRunnerGroups.setRunners.path({ org, runner_group_id });
+  const route = ROUTES.orgRunnerGroups.setRunners;
   await client()
-    .put(path, { runners })
+    .put(route, { org, runner_group_id }, { runners })
     .catch((e: unknown) => {
       throw isNotFound(e)
         ? notFoundError({
             method: "PUT",
-            path,
+            path: route.path({ org, runner_group_id }),
             what: `runner group ${runner_group_id} of ${org}`,
             causes: [
               "runnerGroupId is wrong (give an OrgRunnerGroup's runnerGroupId output), or the group was deleted",
@@ -150,10 +146,7 @@ export const runnerGroupRunnersProvider = defineProvider<
   async create(inputs) {
     // Adoption changes nothing it need not: a group that already holds exactly these runners is
     // taken as it is, without a write (a group that does not exist fails at the write, as before).
-    const path = runnersPath(inputs.org, inputs.runnerGroupId);
-    const current = await readOrGone(() =>
-      client().paginate(path, { select: itemsOf("runners"), schema: apiRunnerSchema }),
-    );
+    const current = await readOrGone(() => runnersOf(inputs.org, inputs.runnerGroupId));
     const same =
       current !== undefined &&
       sameValue(
@@ -171,10 +164,7 @@ export const runnerGroupRunnersProvider = defineProvider<
   async read(id, props) {
     const [org = "", groupPart = ""] = splitId(id, ID_FORMAT, KIND);
     const runnerGroupId = numericPart(groupPart, "runnerGroupId", KIND);
-    const path = runnersPath(org, runnerGroupId);
-    const runners = await readOrGone(() =>
-      client().paginate(path, { select: itemsOf("runners"), schema: apiRunnerSchema }),
-    );
+    const runners = await readOrGone(() => runnersOf(org, runnerGroupId));
     if (!runners) return {};
     return { id, props: { org: props?.org ?? org, runnerGroupId, runners: runners.map((r) => r.id) } };
   },
@@ -187,11 +177,8 @@ export const runnerGroupRunnersProvider = defineProvider<
 
   async delete(id, props) {
     await deleteIgnoringGone(async () => {
-      const path = ROUTES.orgRunnerGroups.setRunners.path({
-        org: props.org,
-        runner_group_id: props.runnerGroupId,
-      });
-      await client().put(path, { runners: [] });
+      const group = { org: props.org, runner_group_id: props.runnerGroupId };
+      await client().put(ROUTES.orgRunnerGroups.setRunners, group, { runners: [] });
       notice(`${KIND} ${id}: its runners returned to the organisation's default runner group`);
     });
   },

@@ -11,7 +11,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
-import { type ApiGpgKey, apiGpgKeySchema } from "../../client/schemas";
+import type { ApiGpgKey } from "../../client/schemas";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { joinId, numericPart, splitId } from "../../internal/ids";
@@ -31,12 +31,11 @@ import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } fr
 // ---------------------------------------------------------------------------------------------
 
 const G = ROUTES.gpgKeys;
-const GPG_KEYS: KeyPlace<ApiGpgKey> = {
+const GPG_KEYS: KeyPlace<ApiGpgKey, { gpg_key_id: number | string }> = {
   kind: "UserGpgKey",
   field: "armoredPublicKey",
-  collection: G.list.path({}),
-  item: (gpg_key_id) => G.get.path({ gpg_key_id }),
-  schema: apiGpgKeySchema,
+  routes: G,
+  item: (gpg_key_id) => ({ gpg_key_id }),
   idOf: (k) => k.id,
   // A GPG key's created_at is the key's own creation time, not when it was added: a key id is
   // unique per user, so a key found after an ambiguous failure is the one posted.

@@ -9,7 +9,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
-import { type ApiSshKey, apiSshKeySchema } from "../../client/schemas";
+import type { ApiSshKey } from "../../client/schemas";
 import { client } from "../../internal/context";
 import {
   type ArgsOf,
@@ -30,28 +30,25 @@ import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } fr
 // Where the keys live
 // ---------------------------------------------------------------------------------------------
 
-/** Where one of the two kinds lives: they differ in their paths only. */
-const sshKeyPlace = (
-  kind: string,
-  collection: string,
-  item: (id: number | string) => string,
-): KeyPlace<ApiSshKey> => ({
-  kind,
+const SSH = ROUTES.sshKeys;
+const SSH_KEYS: KeyPlace<ApiSshKey, { key_id: number | string }> = {
+  kind: "UserSshKey",
   field: "key",
-  collection,
-  item,
-  schema: apiSshKeySchema,
+  routes: SSH,
+  item: (key_id) => ({ key_id }),
   idOf: (k) => k.id,
   addedAt: (k) => k.created_at ?? undefined,
-});
-
-const SSH = ROUTES.sshKeys;
-const SSH_KEYS = sshKeyPlace("UserSshKey", SSH.list.path({}), (key_id) => SSH.get.path({ key_id }));
+};
 
 const SIGNING = ROUTES.sshSigningKeys;
-const SIGNING_KEYS = sshKeyPlace("UserSshSigningKey", SIGNING.list.path({}), (ssh_signing_key_id) =>
-  SIGNING.get.path({ ssh_signing_key_id }),
-);
+const SIGNING_KEYS: KeyPlace<ApiSshKey, { ssh_signing_key_id: number | string }> = {
+  kind: "UserSshSigningKey",
+  field: "key",
+  routes: SIGNING,
+  item: (ssh_signing_key_id) => ({ ssh_signing_key_id }),
+  idOf: (k) => k.id,
+  addedAt: (k) => k.created_at ?? undefined,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Declarations (check refuses bad keys before any request; there is no update route)
@@ -168,9 +165,9 @@ function sshKeyOutputs(importId: string | undefined, api: ApiSshKey): UserSshKey
 // ---------------------------------------------------------------------------------------------
 
 /** The provider of one of the two kinds: they differ in their routes and outputs only. */
-function sshKeyProvider<O extends UserSshSigningKeyOutputs>(
+function sshKeyProvider<O extends UserSshSigningKeyOutputs, I>(
   declared: DeclaredKind<typeof sshKeyInputs>,
-  place: KeyPlace<ApiSshKey>,
+  place: KeyPlace<ApiSshKey, I>,
   outputsOf: (importId: string | undefined, api: ApiSshKey) => O,
 ) {
   const { kind, idFormat } = declared;
@@ -208,13 +205,16 @@ function sshKeyProvider<O extends UserSshSigningKeyOutputs>(
   });
 }
 
-export const userSshKeyProvider = sshKeyProvider<UserSshKeyOutputs>(userSshKeyKind, SSH_KEYS, sshKeyOutputs);
-
-export const userSshSigningKeyProvider = sshKeyProvider<UserSshSigningKeyOutputs>(
-  userSshSigningKeyKind,
-  SIGNING_KEYS,
-  signingKeyOutputs,
+export const userSshKeyProvider = sshKeyProvider<UserSshKeyOutputs, { key_id: number | string }>(
+  userSshKeyKind,
+  SSH_KEYS,
+  sshKeyOutputs,
 );
+
+export const userSshSigningKeyProvider = sshKeyProvider<
+  UserSshSigningKeyOutputs,
+  { ssh_signing_key_id: number | string }
+>(userSshSigningKeyKind, SIGNING_KEYS, signingKeyOutputs);
 
 // ---------------------------------------------------------------------------------------------
 // Resources

@@ -7,7 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type HostingApiError, isHostingApiError, isNotFound, notAllowedError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import { ROUTES } from "../../client/routes";
+import { type NoParams, ROUTES } from "../../client/routes";
 import { type ApiWebhook, GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../client/schemas";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
@@ -97,10 +97,7 @@ function globalOutputs(
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const GLOBAL_HOOKS: HookPlace = {
-  collection: ROUTES.globalHooks.list.path({}),
-  hook: (hook_id) => ROUTES.globalHooks.get.path({ hook_id }),
-};
+const GLOBAL_HOOKS: HookPlace<NoParams> = { routes: ROUTES.globalHooks, params: {} };
 
 const hookIdOf = (id: string) => splitId(id, globalWebhookKind.idFormat, "GlobalWebhook")[0] ?? "";
 
@@ -114,16 +111,15 @@ async function explainAdminNotFound(
   original: unknown,
 ): Promise<HostingApiError | undefined> {
   try {
-    await c.get(GLOBAL_HOOKS.collection, { query: { per_page: 1 } });
+    await c.get(ROUTES.globalHooks.list, {}, { query: { per_page: 1 } });
     return undefined;
   } catch (probe) {
     if (!isHostingApiError(probe) || ![401, 403, 404].includes(probe.status ?? 0)) throw probe;
   }
   let who = "this token";
   try {
-    const user = (await c.get<{ login?: string; site_admin?: boolean }>(ROUTES.meta.user.path({}))).data;
-    if (user?.login)
-      who = `the token of ${user.login}${user.site_admin ? "" : " (not a site administrator)"}`;
+    const user = (await c.get(ROUTES.meta.user, {})).data;
+    if (user.login) who = `the token of ${user.login}${user.site_admin ? "" : " (not a site administrator)"}`;
   } catch {
     who = "this token (an app or installation token)";
   }

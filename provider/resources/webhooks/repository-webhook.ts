@@ -101,9 +101,9 @@ function repositoryOutputs(
 // ---------------------------------------------------------------------------------------------
 
 /** The hooks of one repository. */
-const hooksOf = (owner: string, repo: string): HookPlace => ({
-  collection: ROUTES.repoHooks.list.path({ owner, repo }),
-  hook: (hook_id) => ROUTES.repoHooks.get.path({ owner, repo, hook_id }),
+const hooksOf = (owner: string, repo: string): HookPlace<{ owner: string; repo: string }> => ({
+  routes: ROUTES.repoHooks,
+  params: { owner, repo },
 });
 
 const parseId = (id: string) => {

@@ -18,10 +18,10 @@ import {
   validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
+import type { CollectionRoutes } from "../../client/routes";
 import {
   type ApiWebhook,
   type ApiWebhookWrite,
-  apiWebhookSchema,
   MASKED_SECRET,
   normaliseInsecureSsl,
   WEBHOOK_CONTENT_TYPES,
@@ -160,38 +160,39 @@ function differs(api: ApiWebhook, inputs: WebhookInputs): boolean {
 // Provider helpers
 // ---------------------------------------------------------------------------------------------
 
-/** Where one collection of hooks lives (a repository's, or the installation's): its paths. */
-export interface HookPlace {
-  collection: string;
-  hook(hookId: number | string): string;
+/** The routes of one collection of hooks (`ROUTES.repoHooks`, `ROUTES.globalHooks`), placed by `P`. */
+export type HookRoutes<P> = CollectionRoutes<P, { hook_id: number | string }, ApiWebhook>;
+
+/** Where one collection of hooks lives (a repository's, or the installation's): its routes and their parameters. */
+export interface HookPlace<P extends object> {
+  routes: HookRoutes<P>;
+  params: P;
 }
 
 /**
  * The hooks of one place. Reads of several hooks of one place in a run share the collection's list
  * (`collectionReads`); every write goes through it, so no list from before a write is used after it.
  */
-export const webhookApi = (c: HostingClient, place: HookPlace) => {
-  const list = () => c.paginate(place.collection, { schema: apiWebhookSchema });
-  const writing = <T>(run: () => Promise<T>) => collectionReads.write(c, place.collection, run);
+export const webhookApi = <P extends object>(c: HostingClient, { routes, params }: HookPlace<P>) => {
+  const collection = routes.list.path(params);
+  const hook = (hook_id: number | string) => ({ ...params, hook_id });
+  const list = () => c.paginate(routes.list, params);
+  const writing = <T>(run: () => Promise<T>) => collectionReads.write(c, collection, run);
   return {
     get: (hookId: number | string) =>
       collectionReads.read(c, {
-        collection: place.collection,
+        collection,
         key: String(hookId),
         keyOf: (h: ApiWebhook) => String(h.id),
         list,
-        single: async () => (await c.get(place.hook(hookId), { schema: apiWebhookSchema })).data,
+        single: async () => (await c.get(routes.get, hook(hookId))).data,
       }),
     list,
-    create: (body: ApiWebhookWrite) =>
-      writing(async () => (await c.post(place.collection, body, { schema: apiWebhookSchema })).data),
+    create: (body: ApiWebhookWrite) => writing(async () => (await c.post(routes.create, params, body)).data),
     /** Every update sends the whole desired state, so repeating it after a failure is safe. */
     update: (hookId: number | string, body: ApiWebhookWrite) =>
-      writing(
-        async () =>
-          (await c.patch(place.hook(hookId), body, { idempotent: true, schema: apiWebhookSchema })).data,
-      ),
-    delete: (hookId: number | string) => writing(() => c.delete(place.hook(hookId))),
+      writing(async () => (await c.patch(routes.update, hook(hookId), body, { idempotent: true })).data),
+    delete: (hookId: number | string) => writing(() => c.delete(routes.delete, hook(hookId))),
   };
 };
 
@@ -199,9 +200,9 @@ export const webhookApi = (c: HostingClient, place: HookPlace) => {
  * Creates, or adopts `importId`, without ever leaving a duplicate: after an ambiguous failure it
  * looks for a webhook with the same URL made since the attempt began before trying again.
  */
-export async function createOrAdopt(
+export async function createOrAdopt<P extends object>(
   c: HostingClient,
-  place: HookPlace,
+  place: HookPlace<P>,
   inputs: WebhookInputs,
   postBody: ApiWebhookWrite & { name?: "web" },
   idOf: (hookId: number) => string,
@@ -216,7 +217,7 @@ export async function createOrAdopt(
       throw isNotFound(e)
         ? notFoundError({
             method: "GET",
-            path: place.hook(importId),
+            path: place.routes.get.path({ ...place.params, hook_id: importId }),
             what: `importId ${importId}`,
             causes: [
               "there is no webhook with that id there (it is the number at the end of the webhook's URL)",
@@ -246,10 +247,10 @@ export async function createOrAdopt(
 }
 
 /** The platform's refusal of a second hook for one URL, as the error that names the hook to adopt. */
-async function alreadyExists(
+async function alreadyExists<P extends object>(
   e: unknown,
-  api: ReturnType<typeof webhookApi>,
-  place: HookPlace,
+  api: ReturnType<typeof webhookApi<P>>,
+  place: HookPlace<P>,
   url: string,
 ): Promise<HostingApiError | undefined> {
   if (!isHostingApiError(e) || e.status !== 422 || !/already exists/i.test(e.message)) return undefined;
@@ -259,7 +260,7 @@ async function alreadyExists(
     .then((hooks) => hooks.find((h) => h.config.url === url))
     .catch(() => undefined);
   return validationError(
-    { method: "POST", path: place.collection },
+    { method: "POST", path: place.routes.create.path(place.params) },
     `a webhook for ${url} already exists there${existing ? ` (id ${existing.id})` : ""}`,
     existing
       ? `Set importId to ${existing.id} to bring it under management instead of creating a second one`

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
 import { HostingApiError } from "../../../provider/client/errors";
 import type { HostingClient } from "../../../provider/client/http";
+import { ROUTES } from "../../../provider/client/routes";
 import type { ApiSshKey } from "../../../provider/client/schemas";
 import type { AnyHostingProvider } from "../../../provider/internal/lifecycle";
 import {
@@ -369,12 +370,11 @@ describe("UserGpgKey", () => {
 
 describe("a retry refused as 'already in use' after an ambiguous failure", () => {
   const line = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOEX8dCRTvrdtmB0ZcCtctj/qTTjTkNtUPywTvXo3728";
-  const place: KeyPlace<ApiSshKey> = {
+  const place: KeyPlace<ApiSshKey, { key_id: number | string }> = {
     kind: "UserSshKey",
     field: "key",
-    collection: "/user/keys",
-    item: (id) => `/user/keys/${id}`,
-    schema: { parse: (v: unknown) => v } as never,
+    routes: ROUTES.sshKeys,
+    item: (key_id) => ({ key_id }),
     idOf: (k) => k.id,
     addedAt: (k) => k.created_at ?? undefined,
   };
