@@ -152,8 +152,8 @@ function readFields(type: SshKeyType, reader: WireReader): SshKeyFields | undefi
 // What OpenSSH refuses of a well-formed key (sshkey.c, ssh-rsa.c, ssh-ecdsa.c)
 
 /** OpenSSH's bounds of an RSA modulus (SSH_RSA_MINIMUM_MODULUS_SIZE, SSHBUF_MAX_BIGNUM). */
-export const RSA_MIN_BITS = 1024;
-export const RSA_MAX_BITS = 16_384;
+const RSA_MIN_BITS = 1024;
+const RSA_MAX_BITS = 16_384;
 /** The smallest public exponent of a usable RSA key. */
 const RSA_MIN_EXPONENT = 3n;
 
