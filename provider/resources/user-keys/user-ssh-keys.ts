@@ -3,8 +3,10 @@
  * the signed-in user, for authentication or for signing commits. There is no update route: a new
  * key or title replaces the key, the old one deleted first (the platform refuses a key in use).
  *
- * The key line is checked at preview and stored as the platform returns it, `<type> <base64>`
- * without the comment, so a comment changed in the program is no change.
+ * The key line is checked at preview with the sandbox server's decoder (a key OpenSSH would
+ * accept) and recorded in its canonical form, `<type> <base64>` without the comment, as is what
+ * the platform returns: a comment changed in the program is no change, and two texts of one key
+ * (other base64 padding bits, leading zero bytes) are one key.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -23,7 +25,7 @@ import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { normaliseSshKey, parseSshKeyLine } from "./key-material";
+import { parseSshKeyLine, sshKeyIdentity } from "./key-material";
 import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -54,7 +56,7 @@ const SIGNING_KEYS: KeyPlace<ApiSshKey, { ssh_signing_key_id: number | string }>
 // Declarations (check refuses bad keys before any request; there is no update route)
 // ---------------------------------------------------------------------------------------------
 
-/** A public key line, checked and reduced to `<type> <base64>`. */
+/** A public key line, checked and reduced to its canonical `<type> <base64>`. */
 const keyLine = z
   .string({ error: 'key is required: a public key line such as "ssh-ed25519 AAAAC3Nza... me@host"' })
   .transform((line, ctx) => {
@@ -143,7 +145,7 @@ export type UserSshSigningKeyOutputs = OutputsOfKind<typeof userSshSigningKeyKin
 
 function signingKeyOutputs(importId: string | undefined, api: ApiSshKey): UserSshSigningKeyOutputs {
   return compact({
-    key: normaliseSshKey(api.key),
+    key: sshKeyIdentity(api.key),
     title: api.title ?? "",
     importId,
     keyId: api.id,
@@ -180,7 +182,7 @@ function sshKeyProvider<O extends UserSshSigningKeyOutputs, I>(
       const key = await createOrAdoptKey(client(), place, {
         importId: inputs.importId,
         body: inputs.title === "" ? { key: inputs.key } : { key: inputs.key, title: inputs.title },
-        isThisKey: (k) => normaliseSshKey(k.key) === inputs.key,
+        isThisKey: (k) => sshKeyIdentity(k.key) === inputs.key,
         hasSettings: (k) => (k.title ?? "") === inputs.title,
         shown: `${inputs.key.slice(0, 40)}...`,
       });

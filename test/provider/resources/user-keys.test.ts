@@ -17,7 +17,14 @@ import {
   type UserSshKeyInputs,
 } from "../../../provider/resources/user-keys";
 import { createOrAdoptKey, type KeyPlace } from "../../../provider/resources/user-keys/shared";
-import { gpgPublicKey, sshPublicKey } from "../../emulator/helpers";
+import {
+  gpgKeyWithForgedSignatures,
+  gpgPublicKey,
+  hostileSshKeys,
+  securityKeyLine,
+  sshPublicKey,
+  withPaddingBits,
+} from "../../emulator/helpers";
 import { api, control, requestCounts, useSandbox } from "./helpers";
 
 let emulator: RunningEmulator;
@@ -67,6 +74,28 @@ describe.each([
     const result = await provider.check({}, { key, title: "laptop" });
     expect(result.failures).toEqual([{ property: "key", reason: expect.stringContaining(reason) }]);
     expect(emulator.controls.log).toEqual([]);
+  });
+
+  // The requests the sandbox server refuses (test/emulator/user-keys.test.ts) fail at preview too:
+  // one decoder serves both.
+  it.each(hostileSshKeys())("refuses %s at preview naming key, with no request", async (_, key, reason) => {
+    emulator.controls.clearLog();
+    const result = await provider.check({}, { key, title: "laptop" });
+    expect(result.failures).toHaveLength(1);
+    expect(result.failures?.[0]?.property).toBe("key");
+    expect(result.failures?.[0]?.reason).toMatch(/^key has key data that is not a valid \S+ public key: /);
+    expect(result.failures?.[0]?.reason).toMatch(reason);
+    expect(emulator.controls.log).toEqual([]);
+  });
+
+  it("records a key by what it decodes to: another text of it is the same input and no change", async () => {
+    const line = securityKeyLine("ed25519");
+    const other = withPaddingBits(line);
+    const inputs = await checked<UserSshKeyInputs>(provider, { key: `${other} me@laptop` });
+    expect(inputs.key).toBe(line);
+    const created = await provider.create(inputs);
+    expect(created.outs).toMatchObject({ key: line });
+    expect((await provider.diff(created.id, created.outs, { key: other, title: "" })).changes).toBe(false);
   });
 
   it("refuses a title that is not a string, naming it", async () => {
@@ -241,6 +270,21 @@ describe("UserGpgKey", () => {
     const result = await gpgProvider.check({}, { armoredPublicKey: armored });
     expect(result.failures).toEqual([
       { property: "armoredPublicKey", reason: expect.stringContaining(reason) },
+    ]);
+    expect(emulator.controls.log).toEqual([]);
+  });
+
+  it("refuses at preview a key with more signatures of its own than the server reads, with no request", async () => {
+    const armored = await gpgKeyWithForgedSignatures(100, 100);
+    emulator.controls.clearLog();
+    const result = await gpgProvider.check({}, { armoredPublicKey: armored });
+    expect(result.failures).toEqual([
+      {
+        property: "armoredPublicKey",
+        reason: expect.stringMatching(
+          /^armoredPublicKey holds 202 signatures of its own .*at most 100 are read/,
+        ),
+      },
     ]);
     expect(emulator.controls.log).toEqual([]);
   });
