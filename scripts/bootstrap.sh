@@ -57,9 +57,17 @@ go_build_module() { # work-dir module-requirements package output ldflags [go.mo
   mkdir -p "$work"
   printf 'module pulumihostingtoolchain\n\ngo 1.21\n\nrequire (\n%s\n)\n%s\n' "$requires" "$extra" >"$work/go.mod"
   printf '//go:build tools\n\npackage tools\n\nimport _ "%s"\n' "$pkg" >"$work/tools.go"
-  (cd "$work" && go mod tidy -e &&
+  (cd "$work" && go mod tidy -e && same_versions "$requires" &&
     go build -trimpath -tags osusergo,grpcnotrace -ldflags "$ldflags" -o "$out.tmp" "$pkg" &&
     mv -f "$out.tmp" "$out")
+}
+same_versions() { # requirements: `go mod tidy -e` picks another version when the one asked for is refused
+  local module version got
+  while read -r module version; do
+    [ -n "$module" ] || continue
+    got="$(go list -m -f '{{.Version}}' "$module")"
+    [ "$got" = "$version" ] || { echo "error: $module $version is not available (the module proxy offers $got)"; return 1; }
+  done <<<"$1"
 }
 sdk_version_flag() { printf -- '-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=%s' "$1"; }
 
@@ -136,16 +144,30 @@ build() {
     return 1
   fi
 }
-first_error() { grep -m1 -iE 'error|cannot|undefined|forbidden|not found|refused|no such' "$1" || tail -n1 "$1"; }
+first_error() {
+  grep -m1 -iE 'error|cannot|undefined|forbidden|not found|refused|no such' "$1" | sed 's/^[[:space:]]*//' || tail -n1 "$1"
+}
+# A failed build is not tried again for a day (or until its .failed file goes): its warning is repeated.
+failed_recently() {
+  local f="$tools_bin/.$1.failed"
+  [ -f "$f" ] && [ "$(head -n1 "$f")" = "$2" ] && [ -z "$(find "$f" -mmin +1440)" ]
+}
+settled() { on_path_elsewhere "$1" || is_current "$1" "$2" || failed_recently "$1" "$2"; }
 # optional NAME KEY FUNCTION: builds when missing or stale; a failure is a one-line warning.
 optional() {
-  local name="$1" key="$2" fn="$3"
+  local name="$1" key="$2" fn="$3" msg
   on_path_elsewhere "$name" && return 0
   is_current "$name" "$key" && return 0
-  if ! command -v go >/dev/null; then
+  if failed_recently "$name" "$key"; then
+    log "warning: $(tail -n1 "$tools_bin/.$name.failed")"
+  elif ! command -v go >/dev/null; then
     log "warning: $name not built (no Go toolchain); skipped"
-  elif ! build "$name" "$key" "$fn"; then
-    log "warning: $name could not be built, skipped: $(first_error "$CACHE/build/$name.log") (see $CACHE/build/$name.log)"
+  elif build "$name" "$key" "$fn"; then
+    rm -f "$tools_bin/.$name.failed"
+  else
+    msg="$name $key could not be built, skipped: $(first_error "$CACHE/build/$name.log") (see $CACHE/build/$name.log; tried again in a day, or when $tools_bin/.$name.failed is removed)"
+    log "warning: $msg"
+    printf '%s\n%s\n' "$key" "$msg" >"$tools_bin/.$name.failed"
   fi
 }
 
@@ -186,12 +208,19 @@ hosts_lane() {
   optional pulumi-language-yaml "$YAML_VERSION" build_yaml_host
 }
 
+OPTIONAL=(
+  "pulumi-hosting-codegen $CODEGEN_KEY"
+  "pulumi-language-python $PYTHON_HOST_SDK_VERSION"
+  "pulumi-language-go $GO_HOST_SDK_VERSION"
+  "pulumi-language-yaml $YAML_VERSION"
+)
 everything_current() {
-  { [ "$cli_from_cache" = 0 ] || { [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ]; }; } &&
-    { on_path_elsewhere pulumi-hosting-codegen || is_current pulumi-hosting-codegen "$CODEGEN_KEY"; } &&
-    { on_path_elsewhere pulumi-language-python || is_current pulumi-language-python "$PYTHON_HOST_SDK_VERSION"; } &&
-    { on_path_elsewhere pulumi-language-go || is_current pulumi-language-go "$GO_HOST_SDK_VERSION"; } &&
-    { on_path_elsewhere pulumi-language-yaml || is_current pulumi-language-yaml "$YAML_VERSION"; }
+  [ "$cli_from_cache" = 0 ] || { [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ]; } || return 1
+  local entry
+  for entry in "${OPTIONAL[@]}"; do
+    # shellcheck disable=SC2086 # "name key"
+    settled $entry || return 1
+  done
 }
 
 if ! everything_current; then
@@ -221,6 +250,13 @@ if ! everything_current; then
     exit 1
   fi
   if command -v flock >/dev/null; then exec 9>&-; fi
+else
+  for entry in "${OPTIONAL[@]}"; do
+    # shellcheck disable=SC2086 # "name key"
+    if ! on_path_elsewhere ${entry% *} && failed_recently $entry; then
+      log "warning: $(tail -n1 "$tools_bin/.${entry% *}.failed")"
+    fi
+  done
 fi
 case ":$PATH:" in
 *":$tools_bin:"*) ;; # already there (a second eval in the same shell)
