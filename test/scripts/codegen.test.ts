@@ -121,10 +121,14 @@ describe.skipIf(noGo)("pulumi-hosting-codegen (needs Go to build it)", () => {
     });
   }
 
-  it("keeps secret inputs and replaceOnChanges in the generated code", () => {
+  it("keeps secret inputs, replaceOnChanges and the version in the generated code", () => {
     const python = readFileSync(join(work, "python/pulumi_hosting/repository_webhook.py"), "utf8");
     expect(python).toContain('replace_on_changes=["owner", "repository"]');
     expect(python).toMatch(/additional_secret_outputs=\["secret"\]/);
+    // language.*.respectSchemaVersion: the schema's version, not a placeholder, in each package
+    expect(JSON.parse(readFileSync(join(work, "nodejs/package.json"), "utf8")).version).toBe("0.1.0");
+    expect(readFileSync(join(work, "python/setup.py"), "utf8")).toContain('VERSION = "0.1.0"');
+    expect(readFileSync(join(work, "go/hosting/pulumi-plugin.json"), "utf8")).toContain('"version": "0.1.0"');
     const goMod = readFileSync(join(work, "go/go.mod"), "utf8");
     expect(goMod).toContain("module github.com/example/pulumi-hosting/sdk/go\n");
     expect(goMod).toContain("require github.com/pulumi/pulumi/sdk/v3 v3.259.0");
