@@ -251,15 +251,18 @@ export function packageSchema(root: string): PackageSchema {
     types: Object.fromEntries(Object.entries(convert.types).sort(([a], [b]) => a.localeCompare(b))),
     resources,
     functions,
+    // Versions follow the package's: the generators write placeholders unless told to use it.
     language: {
       nodejs: {
         packageName: "@pulumi-hosting/sdk",
         packageDescription: "Typed resources of the hosting provider plugin.",
+        respectSchemaVersion: true,
       },
-      python: { packageName: "pulumi_hosting" },
+      python: { packageName: "pulumi_hosting", respectSchemaVersion: true },
       go: {
         importBasePath: "github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting",
         generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
       },
     },
   };

@@ -34,6 +34,13 @@ describe.skipIf(noGo)("pulumi-hosting-codegen (needs Go to build it)", () => {
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+  it("binds the package's schema.json with no diagnostic, warnings included", () => {
+    const r = codegen("check", "--strict", resolve(__dirname, "../../schema.json"));
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("package hosting: 18 resources, 6 functions, 3 config variables");
+    expect(r.code).toBe(0);
+  });
+
   it("checks the sample schema", () => {
     const r = codegen("check", "--strict", SAMPLE);
     expect(r.stderr).toBe("");
