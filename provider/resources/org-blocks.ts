@@ -97,7 +97,11 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
   comparable: lowerCased<OrgBlockInputs>("org", "username"),
 
   async create(inputs) {
-    await block(client(), inputs.org, inputs.username);
+    const c = client();
+    // Adoption writes only what differs: a user already blocked is taken as is, with no PUT.
+    const { org, username } = inputs;
+    const blocked = await readOrGone(() => c.get(ROUTES.orgBlocks.check, { org, username }));
+    if (!blocked) await block(c, org, username);
     return {
       id: joinId(inputs.org, inputs.username),
       outs: { org: inputs.org, username: inputs.username },
