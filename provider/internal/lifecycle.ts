@@ -55,6 +55,13 @@ export interface ProviderSpec<S extends z.ZodObject, O extends object> {
    * refuses twice (a key already in use), where creating the new one first cannot succeed.
    */
   deleteBeforeReplace?: boolean;
+  /**
+   * Fields whose being written out, rather than left to the default, means something to the kind
+   * (OrgMembership's `onDestroy`: the token's own membership is removed only when "remove" is
+   * written). Writing such a field out, or leaving it out again, is a change (an update that sends
+   * nothing), so state records it.
+   */
+  writtenMatters?: readonly string[];
   /** Brings values to the form diff compares (e.g. names lower-cased where the API ignores case). */
   comparable?: (values: object) => object;
   /**
@@ -150,7 +157,7 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
       return { inputs: await recorded(false) };
     },
     async diff(_id, olds, news) {
-      const fields = fieldDiff(olds, inputsOf(news));
+      const fields = withWrittenChanges(spec.writtenMatters, fieldDiff(olds, inputsOf(news)), olds, news);
       const result =
         spec.deleteBeforeReplace && (fields.replaces?.length ?? 0) > 0
           ? { ...fields, deleteBeforeReplace: true }
@@ -185,6 +192,27 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
     },
     delete: (id, props) => spec.delete(id, props),
   });
+}
+
+/** Whether `key` was left to its default when `outputs` were recorded (`__asWritten` holds `[value]`). */
+export function leftToDefault(outputs: object | undefined, key: string): boolean {
+  const written = (outputs as Record<string, unknown> | undefined)?.[AS_WRITTEN_KEY] as AsWritten | undefined;
+  return written?.[key]?.length === 1;
+}
+
+/** A diff that also counts a `writtenMatters` field written out or left out since state recorded it. */
+function withWrittenChanges(
+  keys: readonly string[] | undefined,
+  diff: pulumi.dynamic.DiffResult,
+  olds: object,
+  news: object,
+): pulumi.dynamic.DiffResult {
+  if (diff.changes || keys === undefined) return diff;
+  const given = news as Record<string, unknown>;
+  const moved = keys.some(
+    (key) => leftToDefault(olds, key) !== (given[key] === undefined || given[key] === null),
+  );
+  return moved ? { ...diff, changes: true } : diff;
 }
 
 /**

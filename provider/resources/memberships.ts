@@ -29,8 +29,8 @@ import { client, notice } from "../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
 import { lowerCased, sameValue } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
-import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
-import { AS_WRITTEN_KEY, type AsWritten, compact } from "../internal/outputs";
+import { defineProvider, deleteIgnoringGone, leftToDefault, readOrGone } from "../internal/lifecycle";
+import { compact } from "../internal/outputs";
 import { HostingResource, type OutputsOf } from "../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
@@ -218,15 +218,6 @@ async function isTokenUser(c: HostingClient, username: string): Promise<boolean>
   return (await login)?.toLowerCase() === username.toLowerCase();
 }
 
-/**
- * Whether the program wrote `key` itself rather than leaving it to its default: `__asWritten` holds
- * `[default]` for a field left out, and nothing when every field was written as state holds it.
- */
-function explicitly(props: object | undefined, key: string): boolean {
-  const written = (props as { [AS_WRITTEN_KEY]?: AsWritten } | undefined)?.[AS_WRITTEN_KEY];
-  return written?.[key]?.length !== 1;
-}
-
 /** Runs `work` after every earlier call for the same organisation has finished, in this process. */
 const queues = new Map<string, Promise<unknown>>();
 function oneAtATime<T>(org: string, work: () => Promise<T>): Promise<T> {
@@ -270,6 +261,7 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipKind.inp
   orgMembershipKind,
   {
     comparable,
+    writtenMatters: ["onDestroy"],
 
     async create(inputs) {
       const c = client();
@@ -320,7 +312,7 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipKind.inp
       // The engine deletes in parallel: one organisation's demotions and removals are decided one
       // after another, each on the admins as they are then, so the last owner is always seen.
       await oneAtATime(org, async () => {
-        if (mode === "remove" && !explicitly(props, "onDestroy") && (await isTokenUser(c, username))) {
+        if (mode === "remove" && leftToDefault(props, "onDestroy") && (await isTokenUser(c, username))) {
           notice(
             `${KIND} ${org}/${username}: kept ${username} in ${org}: it is the membership of the token's own user, which destroy removes only when the program sets onDestroy: "remove" explicitly`,
           );

@@ -357,6 +357,21 @@ describe("OrgMembership of the token's own user", () => {
   });
 });
 
+describe("OrgMembership onDestroy written out", () => {
+  it("is a change (with no request) when the program writes out the default it left out, and back", async () => {
+    const made = await createdAsWritten({ org: "acme-eng", username: "octocat" });
+    const explicit = (await provider.check({}, { org: "acme-eng", username: "octocat", onDestroy: "remove" }))
+      .inputs as OrgMembershipInputs;
+    expect((await provider.diff(made.id, made.outs, explicit)).changes).toBe(true);
+    const updated = await provider.update(made.id, made.outs, explicit);
+    expect(apiCounts()).toEqual({});
+    expect((await provider.diff(made.id, updated.outs, explicit)).changes).toBe(false);
+    const left = (await provider.check({}, { org: "acme-eng", username: "octocat" }))
+      .inputs as OrgMembershipInputs;
+    expect((await provider.diff(made.id, updated.outs, left)).changes).toBe(true);
+  });
+});
+
 describe("OrgMembership last-admin guard", () => {
   const lastAdmin = { org: "acme-ops", username: "admin" };
   const refusal = (action: string) =>
