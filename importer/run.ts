@@ -51,7 +51,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
       "hosting:token": settings.token,
       "hosting:apiVersion": settings.apiVersion,
     };
-    configure({ get: (key) => resolved[key] }, { log: () => requests++ });
+    configure(
+      {
+        get: (key) => resolved[key],
+        describe: (key) => (key === "hosting:token" ? settings.tokenOrigin?.source : undefined),
+      },
+      { log: () => requests++ },
+    );
   } catch (e) {
     io.err(`hosting-import: ${(e as Error).message}`);
     return 2;

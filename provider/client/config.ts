@@ -1,4 +1,4 @@
-import { configurationError } from "./errors";
+import { configurationError, type TokenOrigin } from "./errors";
 import { API_VERSION_DEFAULT } from "./schemas";
 
 export { API_VERSION_2026, API_VERSION_DEFAULT, KNOWN_API_VERSIONS } from "./schemas";
@@ -12,6 +12,8 @@ export interface ClientSettings {
   token: string;
   /** Overrides the per-endpoint version when set (`hosting:apiVersion`). */
   apiVersion: string | undefined;
+  /** Where the token was set, for what a 401 says (never the token itself). */
+  tokenOrigin?: TokenOrigin;
 }
 
 /**
@@ -47,6 +49,11 @@ export function normaliseBaseUrl(raw: string, source = "hosting:baseUrl"): strin
 /** A source of settings: stack config first, then the environment. */
 export interface SettingsSource {
   get(key: string): string | undefined;
+  /**
+   * How errors name where a key's value was set, when not by the key itself (a function's
+   * `token` option, hosting-import's `HOSTING_TOKEN`).
+   */
+  describe?(key: string): string | undefined;
 }
 
 /**
@@ -61,7 +68,8 @@ export function resolveSettings(
   const pick = (key: string, envKey: string) => {
     // Blank values count as unset, so a stray "   " never hides a real value or sends an empty token.
     const fromConfig = config.get(`hosting:${key}`)?.trim();
-    if (fromConfig) return { value: fromConfig, source: `hosting:${key}` };
+    if (fromConfig)
+      return { value: fromConfig, source: config.describe?.(`hosting:${key}`) ?? `hosting:${key}` };
     const fromEnv = env[envKey]?.trim();
     if (fromEnv) return { value: fromEnv, source: envKey };
     return undefined;
@@ -88,5 +96,6 @@ export function resolveSettings(
     apiRoot: normaliseBaseUrl(base.value, base.source),
     token: token.value,
     apiVersion: version?.value,
+    tokenOrigin: { source: token.source },
   };
 }

@@ -5,7 +5,12 @@
  * (method and path, never headers), and a hint that tells the user what to do next. It never
  * carries the token: requests are described by method and path only, and everything the server
  * sent back passes through `redact` before it is stored.
+ *
+ * It is a `RunError` of the Pulumi SDK: a program that fails on one (a function's read, awaited or
+ * in an Output) prints its message, which says everything, without a stack trace or a dump of its
+ * fields (docs/DECISIONS.md, "A refused token is asked once, and says how to recover").
  */
+import { RunError } from "@pulumi/pulumi/errors";
 import type { HeaderBag } from "./rate-limit";
 
 /** Stable, machine-readable classification of a failure (lower_snake, like undici's `code`). */
@@ -45,7 +50,7 @@ export interface HostingErrorInit {
   cause?: unknown;
 }
 
-export class HostingApiError extends Error {
+export class HostingApiError extends RunError {
   override readonly name = "HostingApiError";
   readonly code: HostingErrorCode;
   readonly status: number | undefined;
@@ -78,7 +83,8 @@ function formatMessage(init: HostingErrorInit): string {
   const details = init.errors?.map(formatDetail).filter((d) => d.length > 0) ?? [];
   if (details.length > 0) parts.push(`(${details.join("; ")})`);
   let text = parts.join(" ");
-  if (init.hint) text += `. ${init.hint}`;
+  // The server's message often ends a sentence already ("... the last owner of acme-eng.").
+  if (init.hint) text += /[.!?]$/.test(text) ? ` ${init.hint}` : `. ${init.hint}`;
   if (init.documentationUrl) text += ` [${init.documentationUrl}]`;
   return text;
 }
@@ -89,16 +95,59 @@ function formatDetail(d: ApiErrorDetail): string {
   return [subject, d.code].filter(Boolean).join(" ");
 }
 
+/**
+ * Where the token of a client came from, for what a 401 says: the place the user set it, and
+ * whether the settings are the provider configuration the engine gave the provider process.
+ */
+export interface TokenOrigin {
+  /** As the user writes it: `hosting:token`, `HOSTING_TOKEN`, or `TOKEN_OPTION` (a function's). */
+  source?: string | undefined;
+  /**
+   * The settings came from the engine's `configure`: `pulumi refresh`, `pulumi preview --refresh`
+   * and `pulumi destroy` give the configuration recorded in the state at the last update, not the
+   * stack config as it is now (unless run with `--run-program`).
+   */
+  recorded?: boolean | undefined;
+}
+
+/** How a function's own `token` option is named as a token's source. */
+export const TOKEN_OPTION = "the function's token option";
+
+/**
+ * What a 401 tells the user to do: set a valid token where it was set and, in the provider
+ * process, how to make a command that runs without the program use a token changed since the last
+ * update. The provider process cannot see the stack config as it is now (its `PULUMI_CONFIG` holds
+ * only `pulumi-nodejs:*` keys), so the second part is a condition the user can check, right either way.
+ */
+export function unauthorizedHint(origin: TokenOrigin = {}): string {
+  const from = origin.source === undefined ? "The token" : `The token from ${origin.source}`;
+  const fix =
+    origin.source === TOKEN_OPTION
+      ? "pass a valid token"
+      : "set hosting:token (or HOSTING_TOKEN) to a valid token";
+  const hint = `${from} is unknown, expired or revoked: ${fix}`;
+  if (!origin.recorded) return hint;
+  return `${hint}. If hosting:token was changed since the last \`pulumi up\`: \`pulumi refresh\`, \`pulumi preview --refresh\` and \`pulumi destroy\` use the provider configuration recorded in the state at that update; add --run-program (Pulumi CLI 3.169 or later) to use the current one`;
+}
+
+/**
+ * The platform's refusal to remove or demote an organisation's last owner: a rule of the
+ * organisation, which no scope or permission lifts (the answer still names what the endpoint needs).
+ */
+const LAST_OWNER = /\bthe last owner of\b/i;
+
 /** Builds the sentence that tells the user what the endpoint needs, from the response headers. */
 export function permissionHint(
   status: number,
   acceptedPermissions: string | undefined,
   acceptedScopes: string | undefined,
+  apiMessage?: string,
 ): string | undefined {
-  if (status === 401) {
-    return "The token is missing, unknown or expired: set hosting:token (or HOSTING_TOKEN) to a valid token";
-  }
+  if (status === 401) return unauthorizedHint();
   if (status !== 403 && status !== 404) return undefined;
+  if (status === 403 && apiMessage !== undefined && LAST_OWNER.test(apiMessage)) {
+    return "An organisation keeps at least one owner, whatever the token: make another member an owner (role admin) first, then remove or demote this one";
+  }
   const needs: string[] = [];
   if (acceptedScopes) needs.push(`a classic token with one of the scopes ${acceptedScopes}`);
   if (acceptedPermissions)
@@ -176,12 +225,12 @@ export interface FailedResponse {
 
 /**
  * The error for an HTTP answer outside 2xx. Everything the server sent back may echo the token, so
- * all of it is redacted before it is kept.
+ * all of it is redacted before it is kept. `origin` says where the token came from, for a 401.
  */
 export function errorFromResponse(
   response: FailedResponse,
   token: string,
-  override: { code?: "rate_limited"; hint?: string } = {},
+  override: { code?: "rate_limited"; hint?: string; origin?: TokenOrigin | undefined } = {},
 ): HostingApiError {
   const clean = (text: string) => redact(text, token);
   const acceptedPermissions = response.headers.get("x-accepted-service-permissions");
@@ -213,7 +262,38 @@ export function errorFromResponse(
       : {}),
     ...(acceptedPermissions ? { acceptedPermissions: clean(acceptedPermissions) } : {}),
     ...(acceptedScopes ? { acceptedScopes: clean(acceptedScopes) } : {}),
-    ...optionalHint(override.hint ?? permissionHint(response.status, acceptedPermissions, acceptedScopes)),
+    ...optionalHint(
+      override.hint ??
+        (response.status === 401
+          ? unauthorizedHint(override.origin)
+          : permissionHint(response.status, acceptedPermissions, acceptedScopes, response.apiMessage)),
+    ),
+  });
+}
+
+/**
+ * A request of a client whose token the server refused (401) earlier in the same run: one short
+ * line that points to the first refusal, which says what to do, so a run prints that once. Not
+ * sent (no status), or sent before the first refusal came back and refused too (status 401). Its
+ * code is `unauthorized`, as the first's, and its cause is the first refusal.
+ */
+export function refusedEarlierError(
+  where: { method: string; path: string },
+  first: HostingApiError,
+  source: string | undefined,
+  answered: boolean,
+): HostingApiError {
+  const token = source ?? "the token";
+  const firstAt = first.method && first.path ? ` (${first.method} ${first.path})` : "";
+  return new HostingApiError({
+    code: "unauthorized",
+    ...(answered ? { status: 401 } : {}),
+    method: where.method,
+    path: where.path,
+    apiMessage: answered
+      ? `${token} was refused earlier in this run; see the first error${firstAt}`
+      : `${token} was refused (401) earlier in this run, so this request was not sent; see the first error${firstAt}`,
+    cause: first,
   });
 }
 

@@ -13,9 +13,11 @@ import {
   errorCode,
   errorFromResponse,
   type FailedResponse,
+  type HostingApiError,
   messageOf,
   networkError,
   redact,
+  refusedEarlierError,
   unexpectedResponse,
 } from "./errors";
 import { MAX_PER_PAGE, parseLinkHeader } from "./pagination";
@@ -55,6 +57,12 @@ export const DEFAULT_MAX_RATE_LIMIT_RETRIES = 5;
 /** Requests in flight at once per client; the server's rate-limit answers shrink it. */
 export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/**
+ * How long a client remembers that the server refused its token (401): for that long its requests
+ * fail at once, without asking. A run is over long before; a process that lives longer (an
+ * Automation API program) asks again after it.
+ */
+export const REFUSED_TOKEN_MEMORY_MS = 10 * 60_000;
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -150,6 +158,8 @@ export class HostingClient {
   };
   private readonly dispatcher: Dispatcher;
   private readonly retry: RetryPolicy;
+  /** The server's first refusal of the token (401), and when: later requests fail at once. */
+  private refusal: { error: HostingApiError; at: number } | undefined;
 
   constructor(
     private readonly settings: ClientSettings,
@@ -361,6 +371,8 @@ export class HostingClient {
         });
       }
 
+      if (status === 401) throw this.refused(failed);
+
       const asked = parseRetryAfter(bag.get("retry-after"), this.opts.now());
       const decision = this.retry.afterStatus(attempt, idempotent, status, asked);
       if (!decision.retry) {
@@ -376,7 +388,37 @@ export class HostingClient {
     }
   }
 
-  /** One exchange under the concurrency limit: the answer, or the network failure. */
+  /**
+   * The error for a 401: the first of this client says what to do and is remembered; one that
+   * comes back after it (a request sent before it arrived) is the short line pointing to it.
+   */
+  private refused(failed: FailedResponse): HostingApiError {
+    const earlier = this.refusedEarlier(failed.method, failed.path, true);
+    if (earlier) return earlier;
+    const error = errorFromResponse(failed, this.settings.token, { origin: this.settings.tokenOrigin });
+    this.refusal = { error, at: this.opts.now() };
+    return error;
+  }
+
+  /** The short error of a request made after the token was refused, while that is remembered. */
+  private refusedEarlier(method: string, path: string, answered: boolean): HostingApiError | undefined {
+    if (this.refusal === undefined) return undefined;
+    if (this.opts.now() - this.refusal.at > REFUSED_TOKEN_MEMORY_MS) {
+      this.refusal = undefined;
+      return undefined;
+    }
+    return refusedEarlierError(
+      { method, path },
+      this.refusal.error,
+      this.settings.tokenOrigin?.source,
+      answered,
+    );
+  }
+
+  /**
+   * One exchange under the concurrency limit: the answer, or the network failure. Throws without
+   * sending when the token was refused while the request waited for its turn.
+   */
   private async send(
     url: URL,
     method: HttpMethod,
@@ -384,6 +426,12 @@ export class HostingClient {
     body: string | undefined,
   ): Promise<{ status: number; headers: HeaderBag; text: string; ms: number } | { cause: unknown }> {
     const release = await this.limiter.acquire();
+    const refused = this.refusedEarlier(method, this.shown(url), false);
+    if (refused) {
+      release();
+      this.logLine(`${refused.method} ${refused.path} not sent: the token was refused earlier`);
+      throw refused;
+    }
     const started = this.opts.now();
     try {
       const response = await loadUndici().request(url, {

@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { resolveSettings, type SettingsSource } from "../client/config";
-import { HostingApiError } from "../client/errors";
+import { HostingApiError, TOKEN_OPTION } from "../client/errors";
 import type { HostingClient } from "../client/http";
 import { clientFor } from "../internal/context";
 import { output } from "../internal/declare";
@@ -46,7 +46,12 @@ export function clientOf(opts: FunctionOptions | undefined): HostingClient {
     "hosting:token": opts?.token,
     "hosting:apiVersion": opts?.apiVersion,
   };
-  return clientFor(resolveSettings({ get: (key) => overrides[key] ?? config.get(key) }));
+  return clientFor(
+    resolveSettings({
+      get: (key) => overrides[key] ?? config.get(key),
+      describe: (key) => (key === "hosting:token" && opts?.token !== undefined ? TOKEN_OPTION : undefined),
+    }),
+  );
 }
 
 /**

@@ -9,24 +9,34 @@ import { type ClientSettings, resolveSettings, type SettingsSource } from "../cl
 import { type ClientOptions, HostingClient } from "../client/http";
 
 let source: SettingsSource = { get: () => undefined };
+/**
+ * Whether the settings are the engine's (`configure` without options): the provider configuration,
+ * which commands run without the program (`refresh`, `preview --refresh`, `destroy`) take from the
+ * state. A 401 then says how to use the current one.
+ */
+let fromEngine = false;
 let options: ClientOptions = {};
 /** Clients by settings (address, token, version); a rotated token makes a new one. */
 const clients = new Map<string, HostingClient>();
 
 /**
  * Called by the dynamic-provider host with the stack config (`hosting:*` keys, secrets decrypted);
- * `clientOptions` lets a command that drives providers itself (hosting-import) see every request.
+ * `clientOptions` lets a command that drives providers itself (hosting-import) see every request,
+ * and makes the settings its own rather than the engine's.
  */
 export function configure(config: SettingsSource, clientOptions?: ClientOptions): void {
   source = config;
+  fromEngine = clientOptions === undefined;
   if (clientOptions !== undefined) {
     options = clientOptions;
     clients.clear();
   }
 }
 
+/** The client of the configured settings (the provider's). */
 export function client(): HostingClient {
-  return clientFor(resolveSettings(source));
+  const settings = resolveSettings(source);
+  return clientFor({ ...settings, tokenOrigin: { ...settings.tokenOrigin, recorded: fromEngine } });
 }
 
 /** The process's client for these settings, built on first use. */

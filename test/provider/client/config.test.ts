@@ -127,6 +127,7 @@ describe("resolveSettings", () => {
       apiRoot: "https://config.example.com/hosting/api/v3",
       token: "config-token-5678",
       apiVersion: "2022-11-28",
+      tokenOrigin: { source: "hosting:token" },
     });
     expect(config.asked).toEqual(["hosting:baseUrl", "hosting:token", "hosting:apiVersion"]);
   });
@@ -136,6 +137,7 @@ describe("resolveSettings", () => {
       apiRoot: "https://env.example.com/api/v3",
       token: "env-token-1234",
       apiVersion: "2026-03-10",
+      tokenOrigin: { source: "HOSTING_TOKEN" },
     });
   });
 
@@ -145,12 +147,14 @@ describe("resolveSettings", () => {
       apiRoot: "https://env.example.com/api/v3",
       token: "config-token-5678",
       apiVersion: "2026-03-10",
+      tokenOrigin: { source: "hosting:token" },
     });
     const config2 = stack({ "hosting:baseUrl": "http://localhost:3000", "hosting:apiVersion": "2022-11-28" });
     expect(resolveSettings(config2, env)).toEqual({
       apiRoot: "http://localhost:3000/api/v3",
       token: "env-token-1234",
       apiVersion: "2022-11-28",
+      tokenOrigin: { source: "HOSTING_TOKEN" },
     });
   });
 
@@ -160,6 +164,7 @@ describe("resolveSettings", () => {
       apiRoot: "https://env.example.com/api/v3",
       token: "env-token-1234",
       apiVersion: "2026-03-10",
+      tokenOrigin: { source: "HOSTING_TOKEN" },
     });
   });
 
@@ -173,7 +178,20 @@ describe("resolveSettings", () => {
       apiRoot: "https://h.example/api/v3",
       token: "abcd1234",
       apiVersion: undefined,
+      tokenOrigin: { source: "HOSTING_TOKEN" },
     });
+  });
+
+  it("names where the token was set, as a source describes it", () => {
+    const config = {
+      get: (key: string) => (key === "hosting:token" ? "opt-token-1234" : undefined),
+      describe: () => "the option",
+    };
+    expect(resolveSettings(config, env).tokenOrigin?.source).toBe("the option");
+    expect(resolveSettings({ ...config, describe: () => undefined }, env).tokenOrigin?.source).toBe(
+      "hosting:token",
+    );
+    expect(resolveSettings(stack(), env).tokenOrigin?.source).toBe("HOSTING_TOKEN");
   });
 
   it("trims whitespace around the token", () => {
@@ -281,6 +299,7 @@ describe("resolveSettings", () => {
         apiRoot: "https://default-env.example/api/v3",
         token: "default-env-token",
         apiVersion: undefined,
+        tokenOrigin: { source: "HOSTING_TOKEN" },
       });
     } finally {
       for (const key of ["HOSTING_BASE_URL", "HOSTING_TOKEN", "HOSTING_API_VERSION"]) {

@@ -1,3 +1,4 @@
+import { RunError } from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import {
   codeForStatus,
@@ -9,6 +10,9 @@ import {
   isRateLimited,
   permissionHint,
   redact,
+  refusedEarlierError,
+  TOKEN_OPTION,
+  unauthorizedHint,
 } from "../../../provider/client/errors";
 
 describe("HostingApiError", () => {
@@ -29,6 +33,9 @@ describe("HostingApiError", () => {
     });
     expect(error).toBeInstanceOf(Error);
     expect(error).toBeInstanceOf(HostingApiError);
+    // A program that fails on one prints its message only (no stack, no dump of the fields).
+    expect(error).toBeInstanceOf(RunError);
+    expect(RunError.isInstance(error)).toBe(true);
     expect(error.name).toBe("HostingApiError");
     expect(error.code).toBe("forbidden");
     expect(error.status).toBe(403);
@@ -218,12 +225,93 @@ describe("predicates", () => {
   });
 });
 
-describe("permissionHint", () => {
-  it("tells the user to fix the token on a 401, whatever the headers", () => {
-    const hint =
-      "The token is missing, unknown or expired: set hosting:token (or HOSTING_TOKEN) to a valid token";
+describe("a refused token (401)", () => {
+  const FIX = "set hosting:token (or HOSTING_TOKEN) to a valid token";
+  const RUN_PROGRAM =
+    "If hosting:token was changed since the last `pulumi up`: `pulumi refresh`, `pulumi preview --refresh` " +
+    "and `pulumi destroy` use the provider configuration recorded in the state at that update; " +
+    "add --run-program (Pulumi CLI 3.169 or later) to use the current one";
+
+  it("tells the user to fix the token, whatever the headers", () => {
+    const hint = `The token is unknown, expired or revoked: ${FIX}`;
     expect(permissionHint(401, undefined, undefined)).toBe(hint);
     expect(permissionHint(401, "administration=write", "repo")).toBe(hint);
+    expect(unauthorizedHint()).toBe(hint);
+  });
+
+  it("names where the token was set", () => {
+    expect(unauthorizedHint({ source: "HOSTING_TOKEN" })).toBe(
+      `The token from HOSTING_TOKEN is unknown, expired or revoked: ${FIX}`,
+    );
+    expect(unauthorizedHint({ source: TOKEN_OPTION })).toBe(
+      "The token from the function's token option is unknown, expired or revoked: pass a valid token",
+    );
+  });
+
+  it("names --run-program only for the provider configuration, which refresh takes from the state", () => {
+    expect(unauthorizedHint({ source: "hosting:token", recorded: true })).toBe(
+      `The token from hosting:token is unknown, expired or revoked: ${FIX}. ${RUN_PROGRAM}`,
+    );
+    // The environment is read as it is now, but a hosting:token set since the last update is not.
+    expect(unauthorizedHint({ source: "HOSTING_TOKEN", recorded: true })).toContain(RUN_PROGRAM);
+    expect(unauthorizedHint({ source: "hosting:token", recorded: false })).not.toContain("--run-program");
+  });
+
+  it("points later requests to the first refusal in one short line, keeping code and cause", () => {
+    const first = new HostingApiError({
+      code: "unauthorized",
+      status: 401,
+      method: "GET",
+      path: "/repos/acme/api/hooks/3",
+      apiMessage: "Bad credentials",
+      hint: unauthorizedHint({ source: "hosting:token", recorded: true }),
+    });
+    const notSent = refusedEarlierError(
+      { method: "GET", path: "/repos/acme/api/hooks/7" },
+      first,
+      "hosting:token",
+      false,
+    );
+    expect(notSent.message).toBe(
+      "GET /repos/acme/api/hooks/7: hosting:token was refused (401) earlier in this run, so this request was not sent; " +
+        "see the first error (GET /repos/acme/api/hooks/3)",
+    );
+    expect(notSent).toBeInstanceOf(HostingApiError);
+    expect(notSent.code).toBe("unauthorized");
+    expect(notSent.status).toBeUndefined();
+    expect(notSent.cause).toBe(first);
+    expect(notSent.message).not.toContain("\n");
+
+    const answered = refusedEarlierError(
+      { method: "PATCH", path: "/repos/acme/api/hooks/8" },
+      first,
+      undefined,
+      true,
+    );
+    expect(answered.message).toBe(
+      "PATCH /repos/acme/api/hooks/8 returned 401: the token was refused earlier in this run; " +
+        "see the first error (GET /repos/acme/api/hooks/3)",
+    );
+    expect(answered.status).toBe(401);
+  });
+});
+
+describe("permissionHint", () => {
+  it("names the rule, not a scope, when the server refuses to remove the last owner", () => {
+    expect(
+      permissionHint(
+        403,
+        "",
+        "admin:org, write:org",
+        "Cannot remove admin: they are the last owner of acme-eng.",
+      ),
+    ).toBe(
+      "An organisation keeps at least one owner, whatever the token: make another member an owner (role admin) first, then remove or demote this one",
+    );
+    // Any other refusal of the same route still names what the endpoint needs.
+    expect(
+      permissionHint(403, "", "admin:org", "You must be an owner of acme-eng to remove members from it."),
+    ).toBe("This endpoint needs a classic token with one of the scopes admin:org");
   });
 
   it("names the classic scopes", () => {

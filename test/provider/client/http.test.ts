@@ -11,7 +11,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ClientSettings } from "../../../provider/client/config";
 import { HostingApiError, isAmbiguous, isNotFound, isRateLimited } from "../../../provider/client/errors";
-import { type ClientOptions, HostingClient, MEDIA_TYPE, USER_AGENT } from "../../../provider/client/http";
+import {
+  type ClientOptions,
+  HostingClient,
+  MEDIA_TYPE,
+  REFUSED_TOKEN_MEMORY_MS,
+  USER_AGENT,
+} from "../../../provider/client/http";
 import { parseLinkHeader } from "../../../provider/client/pagination";
 import {
   AdaptiveLimiter,
@@ -329,7 +335,7 @@ describe("error mapping", () => {
     expect(error.apiMessage).toBe("Bad credentials");
     expect(error.documentationUrl).toBe("https://docs.example.com/rest/auth");
     expect(error.message).toBe(
-      "GET /user returned 401: Bad credentials. The token is missing, unknown or expired: " +
+      "GET /user returned 401: Bad credentials. The token is unknown, expired or revoked: " +
         "set hosting:token (or HOSTING_TOKEN) to a valid token [https://docs.example.com/rest/auth]",
     );
     expect(seen).toHaveLength(1);
@@ -357,6 +363,25 @@ describe("error mapping", () => {
     );
     expect(seen).toHaveLength(1);
     expect(delays).toEqual([]);
+  });
+
+  it("names the rule, not a scope, when the 403 refuses to remove the last owner", async () => {
+    // The sandbox's answer, headers included (the route's scopes and permission).
+    handler = (_req, res) =>
+      json(
+        res,
+        403,
+        { message: "Cannot remove admin: they are the last owner of acme-eng." },
+        { "X-Accepted-OAuth-Scopes": "admin:org", "X-Accepted-Service-Permissions": "members=write" },
+      );
+    const { client } = makeClient();
+    const error = await failure(client.delete(at("DELETE", "/orgs/acme-eng/memberships/admin"), {}));
+    expect(error.code).toBe("forbidden");
+    expect(error.message).toBe(
+      "DELETE /orgs/acme-eng/memberships/admin returned 403: Cannot remove admin: they are the last owner of " +
+        "acme-eng. An organisation keeps at least one owner, whatever the token: make another member an owner " +
+        "(role admin) first, then remove or demote this one",
+    );
   });
 
   it("names the accepted OAuth scopes too", async () => {
@@ -1054,6 +1079,95 @@ describe("the token", () => {
     const error = await failure(client.post(at("POST", "/orgs/acme/hooks"), {}, {}));
     expect(error.code).toBe("validation_failed");
     expectNoToken(error, logs);
+  });
+});
+
+describe("a refused token (401)", () => {
+  const badCredentials = (res: ServerResponse) => json(res, 401, { message: "Bad credentials" });
+
+  it("is asked once: a later request of the client fails at once, not sent, in one line", async () => {
+    handler = sequence(badCredentials, ok());
+    const { client, logs } = makeClient({ tokenOrigin: { source: "hosting:token" } });
+    const first = await failure(client.get(at("GET", "/repos/acme/api/hooks/1"), {}));
+    expect(first.code).toBe("unauthorized");
+    expect(first.status).toBe(401);
+    expect(first.message).toContain("The token from hosting:token is unknown, expired or revoked");
+
+    const later = await failure(client.patch(at("PATCH", "/repos/acme/api/hooks/2"), {}, { active: true }));
+    expect(seen.map((r) => r.url)).toEqual(["/api/v3/repos/acme/api/hooks/1"]);
+    expect(later).toBeInstanceOf(HostingApiError);
+    expect(later.code).toBe("unauthorized");
+    expect(later.status).toBeUndefined();
+    expect(later.cause).toBe(first);
+    expect(later.message).toBe(
+      "PATCH /repos/acme/api/hooks/2: hosting:token was refused (401) earlier in this run, so this request " +
+        "was not sent; see the first error (GET /repos/acme/api/hooks/1)",
+    );
+    // Every kind of call stops, pagination included.
+    expect((await failure(client.paginate(ROUTES.repoHooks.list, { owner: "acme", repo: "api" }))).code).toBe(
+      "unauthorized",
+    );
+    expect(seen).toHaveLength(1);
+    expectNoToken(later, logs);
+  });
+
+  it("stops the requests waiting for their turn, and shortens the refusals already in flight", async () => {
+    // Two in flight (both answered 401 once both arrived), two more waiting for the window.
+    const held: ServerResponse[] = [];
+    handler = (_req, res) => {
+      held.push(res);
+      if (held.length === 2) for (const r of held) badCredentials(r);
+    };
+    const { client } = makeClient({}, { concurrency: 2 });
+    const errors = await Promise.all(
+      [1, 2, 3, 4].map((i) => failure(client.get(at("GET", `/repos/acme/api/hooks/${i}`), {}))),
+    );
+    expect(seen).toHaveLength(2);
+    const long = errors.filter((e) => e.message.includes("unknown, expired or revoked"));
+    expect(long).toHaveLength(1);
+    const answered = errors.filter((e) => e.status === 401 && e !== long[0]);
+    expect(answered).toHaveLength(1);
+    expect(answered[0]?.message).toMatch(
+      /returned 401: the token was refused earlier in this run; see the first error/,
+    );
+    expect(errors.filter((e) => e.message.includes("was not sent"))).toHaveLength(2);
+    expect(errors.every((e) => e.code === "unauthorized")).toBe(true);
+  });
+
+  it("is remembered per client: a client with another token asks", async () => {
+    handler = (req, res) =>
+      req.headers.authorization === `Bearer ${TOKEN}` ? badCredentials(res) : ok()(res);
+    const refused = makeClient().client;
+    await failure(refused.get(at("GET", "/user"), {}));
+    const rotated = makeClient({ token: "hst_TheNewT0ken_1a2b3c" }).client;
+    expect((await rotated.get(at("GET", "/user"), {})).status).toBe(200);
+    expect(seen).toHaveLength(2);
+    expect((await failure(refused.get(at("GET", "/user"), {}))).message).toContain("was not sent");
+    expect(seen).toHaveLength(2);
+  });
+
+  it("is forgotten after REFUSED_TOKEN_MEMORY_MS, for processes that outlive a run", async () => {
+    handler = sequence(badCredentials, ok());
+    const { client, clock } = makeClient();
+    await failure(client.get(at("GET", "/user"), {}));
+    clock.t += REFUSED_TOKEN_MEMORY_MS;
+    expect((await failure(client.get(at("GET", "/user"), {}))).message).toContain("was not sent");
+    clock.t += 1;
+    expect((await client.get(at("GET", "/user"), {})).status).toBe(200);
+    expect(seen).toHaveLength(2);
+  });
+
+  it("says how to use the current token in the provider process, whose settings refresh takes from the state", async () => {
+    handler = sequence(badCredentials);
+    const { client } = makeClient({ tokenOrigin: { source: "hosting:token", recorded: true } });
+    const error = await failure(client.get(at("GET", "/user"), {}));
+    expect(error.message).toBe(
+      "GET /user returned 401: Bad credentials. The token from hosting:token is unknown, expired or revoked: " +
+        "set hosting:token (or HOSTING_TOKEN) to a valid token. If hosting:token was changed since the last " +
+        "`pulumi up`: `pulumi refresh`, `pulumi preview --refresh` and `pulumi destroy` use the provider " +
+        "configuration recorded in the state at that update; add --run-program (Pulumi CLI 3.169 or later) " +
+        "to use the current one",
+    );
   });
 });
 
