@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-resource-hosting`: the resource provider plugin the Pulumi engine starts (one process per
+ * provider, default or explicit), with the engine's address as its argument. The first line on
+ * stdout must be the port the server listens on: the engine reads it to connect, so nothing else
+ * may be written to stdout before it.
+ */
+import { startPlugin } from "./server";
+
+startPlugin().then(
+  ({ port }) => {
+    process.stdout.write(`${port}\n`);
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `pulumi-resource-hosting: cannot start: ${(error as Error)?.message ?? String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);
