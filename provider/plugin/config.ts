@@ -53,14 +53,16 @@ export function configFromVariables(variables: ReadonlyMap<string, string>): Pro
 
 /**
  * CheckConfig: the provider's inputs validated as `resolveSettings` will read them, with the
- * environment filled in where an input is absent, so a provider that cannot work fails here, once,
- * naming the input, before any resource is checked. Values unknown during preview pass. The token
- * goes back as a secret, whatever the program wrote.
+ * environment filled in where an input is absent, then the connection check. A provider that
+ * cannot work fails here, once, naming the input, before any resource is touched: the engine
+ * checks a provider when the program registers it (the default provider included), before any
+ * resource that uses it is checked, refreshed or created. Values unknown during preview pass. The
+ * token goes back as a secret, whatever the program wrote.
  */
-export function checkConfig(news: Properties): {
+export async function checkConfig(news: Properties): Promise<{
   inputs: Properties;
   failures: pulumi.dynamic.CheckFailure[];
-} {
+}> {
   const failures: pulumi.dynamic.CheckFailure[] = [];
   for (const key of CONFIG_KEYS) {
     const value = news[key];
@@ -69,13 +71,34 @@ export function checkConfig(news: Properties): {
   }
   const pending = CONFIG_KEYS.some((key) => isUnknown(news[key]));
   if (failures.length === 0 && !pending) {
-    try {
-      resolveSettings(settingsSource(news));
-    } catch (e) {
-      failures.push({ property: propertyOf((e as Error).message), reason: (e as Error).message });
-    }
+    const failure = await settingsFailure(news);
+    if (failure) failures.push(failure);
   }
   return { inputs: wrap(news, SECRET_CONFIG), failures };
+}
+
+/**
+ * Settings that are absent (in the inputs and the environment) or refused by the server. The
+ * failure names no property: the engine prints a named property's value beside the reason, which
+ * for these reads `{<nil>}` or `{&{{[secret]}}}`; the reason names the stack config key and the
+ * environment variable to set instead.
+ */
+async function settingsFailure(news: Properties): Promise<pulumi.dynamic.CheckFailure | undefined> {
+  let settings: ClientSettings;
+  try {
+    settings = resolveSettings(settingsSource(news));
+  } catch (e) {
+    const property = propertyOf((e as Error).message);
+    const malformed = typeof news[property] === "string" && news[property] !== "";
+    return { property: malformed ? property : "", reason: (e as Error).message };
+  }
+  try {
+    await connectionCheck(settings);
+  } catch (e) {
+    if (!(e instanceof ConnectionError)) throw e;
+    return { property: "", reason: e.message };
+  }
+  return undefined;
 }
 
 /** Which input a settings error is about, from the names `resolveSettings` puts in its messages. */
@@ -102,36 +125,57 @@ export function diffConfig(olds: Properties, news: Properties): ConfigKey[] {
   });
 }
 
-/**
- * The connection check: one `GET /user` with the configured settings, run once per provider
- * process at Configure. Only answers that mean these settings cannot work fail it: no answer (wrong
- * address, server down, TLS), 401 (token unknown or expired), and an answer that is not the API's
- * (a 404 page without the API's error body: the base URL misses the API root). A 403 passes: an
- * app or fine-grained token may be refused `/user` and still manage what it was made for; so do
- * rate limits and 5xx, which say nothing about the settings.
- */
-const FATAL: ReadonlySet<string> = new Set([
-  "unauthorized",
-  "network_error",
-  "timeout",
-  "configuration",
-  "unexpected_response",
-]);
+/** Failures of the connection check that mean these settings cannot work, and the input to fix. */
+const FATAL: Readonly<Record<string, ConfigKey>> = {
+  unauthorized: "token",
+  network_error: "baseUrl",
+  timeout: "baseUrl",
+  configuration: "baseUrl",
+  unexpected_response: "baseUrl",
+};
 
-export async function connectionCheck(settings: ClientSettings): Promise<void> {
-  try {
-    await clientFor(settings).get(ROUTES.meta.user.path({}));
-  } catch (e) {
-    if (!isHostingApiError(e)) throw e;
-    if (FATAL.has(e.code)) {
-      throw new ConnectionError(settings, e.message);
-    }
+/** One check per settings per process: CheckConfig and Configure of one provider share it. */
+const checks = new Map<string, Promise<void>>();
+
+/**
+ * The connection check: one `GET /user` with the provider's settings, once per process (the
+ * engine starts one per provider), shared by CheckConfig and Configure. Only answers that mean
+ * these settings cannot work fail it: no answer (wrong address, server down, TLS), 401 (token
+ * unknown or expired), and an answer that is not the API's (a 404 page without the API's error
+ * body: the base URL misses the API root). A 403 passes: an app or fine-grained token may be
+ * refused `/user` and still manage what it was made for; so do rate limits and 5xx, which say
+ * nothing about the settings.
+ */
+export function connectionCheck(settings: ClientSettings): Promise<void> {
+  const key = `${settings.apiRoot}\u0000${settings.token}\u0000${settings.apiVersion ?? ""}`;
+  let check = checks.get(key);
+  if (check === undefined) {
+    check = clientFor(settings)
+      .get(ROUTES.meta.user.path({}))
+      .then(
+        () => undefined,
+        (e: unknown) => {
+          const property = isHostingApiError(e) ? FATAL[e.code] : undefined;
+          if (property !== undefined) throw new ConnectionError(property, settings, (e as Error).message);
+        },
+      );
+    checks.set(key, check);
   }
+  return check;
 }
 
-/** Why the provider cannot work, in one line that says where the settings came from. */
+/** Forgets the checks made (tests, which reuse one process for many providers). */
+export function forgetConnectionChecks(): void {
+  checks.clear();
+}
+
+/** Why the provider cannot work, in one line: the address and what it answered (never the token). */
 export class ConnectionError extends Error {
-  constructor(settings: ClientSettings, reason: string) {
-    super(`hosting: the API at ${settings.apiRoot} cannot be used with the configured token: ${reason}`);
+  constructor(
+    readonly property: ConfigKey,
+    settings: ClientSettings,
+    reason: string,
+  ) {
+    super(`cannot use the API at ${settings.apiRoot}: ${reason}`);
   }
 }

@@ -101,7 +101,7 @@ class HostingService {
       attach: this.serve(async () => new emptyproto.Empty()),
       cancel: this.serve(async () => new emptyproto.Empty()),
       checkConfig: this.serve(async (req: provproto.CheckRequest) => {
-        const { inputs, failures } = checkConfig(unwrap(fromStruct(req.getNews())).values);
+        const { inputs, failures } = await checkConfig(unwrap(fromStruct(req.getNews())).values);
         return checkResponse(inputs, failures);
       }),
       diffConfig: this.serve(async (req: provproto.DiffRequest) => {
@@ -197,7 +197,7 @@ class HostingService {
       : configFromVariables(new Map(req.getVariablesMap().getEntryList()));
     const source = settingsSource(config);
     const name = req.getName();
-    const who = name ? `provider ${name}: ` : "";
+    const who = `hosting provider${name ? ` ${JSON.stringify(name)}` : ""}: `;
     let settings: ClientSettings;
     try {
       settings = resolveSettings(source);
@@ -304,11 +304,7 @@ function statusOf(error: unknown): Partial<Grpc.StatusObject> {
 }
 
 function isExplained(error: Error): boolean {
-  return (
-    error.message.startsWith("hosting:") ||
-    error.message.startsWith("provider ") ||
-    isHostingApiError(error.cause)
-  );
+  return error.message.startsWith("hosting") || isHostingApiError(error.cause);
 }
 
 export interface RunningPlugin {

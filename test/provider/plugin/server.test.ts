@@ -5,8 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
+import { forgetConnectionChecks } from "../../../provider/plugin/config";
 import { type RunningPlugin, startPlugin } from "../../../provider/plugin/server";
 import { SECRET_SET_OUTSIDE } from "../../../provider/resources/webhooks";
 import { requestCounts, useSandbox } from "../resources/helpers";
@@ -25,6 +26,10 @@ let client: PluginClient;
 beforeAll(async () => {
   plugin = await startPlugin();
   client = new PluginClient(plugin.port);
+});
+beforeEach(() => {
+  // Each test is a new provider: no connection check of an earlier one answers for it.
+  forgetConnectionChecks();
 });
 afterAll(async () => {
   client.close();
@@ -61,28 +66,53 @@ describe("provider configuration", () => {
     expect(bad.failures).toEqual([
       { property: "baseUrl", reason: expect.stringContaining("absolute http(s) URL") },
     ]);
-    const version = await client.checkConfig({ baseUrl: "https://h", token: "t", apiVersion: "latest" });
+    const version = await client.checkConfig({ baseUrl: emulator.origin, token: "t", apiVersion: "latest" });
     expect(version.failures.map((f) => f.property)).toEqual(["apiVersion"]);
-    const good = await client.checkConfig({ baseUrl: "https://h", token: "t" });
+    const good = await client.checkConfig({ baseUrl: emulator.origin, token: "svcp_siteadmin" });
     expect(good.failures).toEqual([]);
-    expect(good.inputs.token).toEqual(secret("t"));
+    expect(good.inputs.token).toEqual(secret("svcp_siteadmin"));
   });
 
-  it("CheckConfig lets unknown values through", async () => {
+  it("CheckConfig lets unknown values through, without a request", async () => {
     const result = await client.checkConfig({ baseUrl: UNKNOWN, token: secret(UNKNOWN) });
     expect(result.failures).toEqual([]);
+    expect(requestCounts(emulator)).toEqual({});
+  });
+
+  it("CheckConfig fails a refused token once, naming the token, and Configure reuses the check", async () => {
+    const config = { baseUrl: emulator.origin, token: secret("svcp_wrong") };
+    const checked = await client.checkConfig(config);
+    // No property named: the engine would print the secret's placeholder beside it.
+    expect(checked.failures).toEqual([{ property: "", reason: expect.stringContaining("401") }]);
+    const reason = checked.failures[0]?.reason ?? "";
+    expect(reason).toContain(`cannot use the API at ${emulator.url}`);
+    expect(reason).toContain("hosting:token");
+    expect(reason).not.toContain("svcp_wrong");
+    expect(reason.split("\n")).toHaveLength(1);
+    const configured = await client.configure(config).catch((e: Error) => e);
+    expect((configured as Error).message).toContain("401");
+    expect(requestCounts(emulator)).toEqual({ "GET /user": 1 });
+  });
+
+  it("CheckConfig fails an address that is not the API, saying what to set", async () => {
+    const checked = await client.checkConfig({
+      baseUrl: `${emulator.origin}/nothing-here`,
+      token: "svcp_siteadmin",
+    });
+    expect(checked.failures).toEqual([{ property: "", reason: expect.stringContaining("not the API root") }]);
+    expect(checked.failures[0]?.reason).toContain("hosting:baseUrl (or HOSTING_BASE_URL)");
   });
 
   it("CheckConfig falls back to the environment, and says where to set a missing input", async () => {
     const saved = { base: process.env.HOSTING_BASE_URL, token: process.env.HOSTING_TOKEN };
     delete process.env.HOSTING_BASE_URL;
-    process.env.HOSTING_TOKEN = "from-env";
+    process.env.HOSTING_TOKEN = "svcp_siteadmin";
     try {
       const missing = await client.checkConfig({});
       expect(missing.failures).toEqual([
-        { property: "baseUrl", reason: expect.stringContaining("HOSTING_BASE_URL") },
+        { property: "", reason: expect.stringContaining("HOSTING_BASE_URL") },
       ]);
-      process.env.HOSTING_BASE_URL = "https://h";
+      process.env.HOSTING_BASE_URL = emulator.origin;
       expect((await client.checkConfig({})).failures).toEqual([]);
     } finally {
       if (saved.base === undefined) delete process.env.HOSTING_BASE_URL;
@@ -113,6 +143,7 @@ describe("provider configuration", () => {
     const error = await configureAs("svcp_wrong").catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     const message = (error as Error).message;
+    expect(message).toContain('hosting provider "default": cannot use the API at');
     expect(message).toContain("401");
     expect(message).toContain("hosting:token");
     expect(message).not.toContain("svcp_wrong");
