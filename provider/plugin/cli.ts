@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
  * `pulumi-resource-hosting`: the resource provider plugin the Pulumi engine starts (one process per
- * provider, default or explicit), with the engine's address as its argument. The first line on
- * stdout must be the port the server listens on: the engine reads it to connect, so nothing else
- * may be written to stdout before it.
+ * provider, default or explicit), with the engine's address as its argument (where the kinds'
+ * notices are logged). The first line on stdout must be the port the server listens on: the
+ * engine reads it to connect, so nothing else may be written to stdout before it.
  */
 import { startPlugin } from "./server";
 
-startPlugin().then(
+// The engine passes its own address; a plugin started by hand (a test, a debugger) may have none.
+const engine = process.argv[2];
+startPlugin(engine ? { engine } : {}).then(
   ({ port }) => {
     process.stdout.write(`${port}\n`);
   },

@@ -30,6 +30,7 @@ import {
   diffConfig,
   settingsSource,
 } from "./config";
+import { logToEngine, serving } from "./engine-log";
 import { invoke } from "./invoke";
 import { packageSchema, packageVersion } from "./package";
 import { type Properties, unwrap } from "./properties";
@@ -61,7 +62,9 @@ class HostingService {
   /** Runs a unary call: its answer, or its error as a gRPC status the engine prints as one line. */
   private serve<Req, Res>(work: (request: Req) => Promise<Res>): Unary<Req, Res> {
     return (call, callback) => {
-      work(call.request).then(
+      const request = call.request as Req & { getUrn?: () => string };
+      const urn = typeof request.getUrn === "function" ? request.getUrn() : "";
+      serving(urn, () => work(call.request)).then(
         (response) => callback(null, response),
         (error: unknown) => callback(statusOf(error)),
       );
@@ -313,8 +316,11 @@ export interface RunningPlugin {
   close(): Promise<void>;
 }
 
-/** Starts the server on loopback (port 0: any free port) and resolves once it listens. */
-export async function startPlugin(options: { port?: number } = {}): Promise<RunningPlugin> {
+/**
+ * Starts the server on loopback (port 0: any free port) and resolves once it listens. `engine`:
+ * the engine's address (the plugin's argument), where the kinds' notices go.
+ */
+export async function startPlugin(options: { port?: number; engine?: string } = {}): Promise<RunningPlugin> {
   const server = new grpc.Server({
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
@@ -327,10 +333,12 @@ export async function startPlugin(options: { port?: number } = {}): Promise<Runn
       (err, bound) => (err ? reject(err) : resolve(bound)),
     );
   });
+  const stopLogging = options.engine ? logToEngine(options.engine) : () => undefined;
   return {
     port,
     close: () =>
       new Promise<void>((resolve) => {
+        stopLogging();
         server.tryShutdown(() => resolve());
         // Calls still running after a moment are cut: a test or the engine is done with us.
         setTimeout(() => server.forceShutdown(), 1_000).unref();
