@@ -113,16 +113,22 @@ function describe(value: Value): string {
 }
 
 /**
- * DiffConfig: which inputs changed. A provider's settings never replace anything: a new address or
- * token reconfigures the same process's client, and the resources stay where they are (moving them
- * to another installation is not something a diff can decide).
+ * DiffConfig: which inputs changed, and how. A provider's settings never replace anything: a new
+ * address or token reconfigures the same process's client, and the resources stay where they are
+ * (moving them to another installation is not something a diff can decide).
  */
-export function diffConfig(olds: Properties, news: Properties): ConfigKey[] {
-  return CONFIG_KEYS.filter((key) => {
+export function diffConfig(
+  olds: Properties,
+  news: Properties,
+): Partial<Record<ConfigKey, "add" | "delete" | "update">> {
+  const changes: Partial<Record<ConfigKey, "add" | "delete" | "update">> = {};
+  for (const key of CONFIG_KEYS) {
     const before = olds[key] ?? undefined;
     const after = news[key] ?? undefined;
-    return isUnknown(after) || JSON.stringify(before) !== JSON.stringify(after);
-  });
+    if (!isUnknown(after) && JSON.stringify(before) === JSON.stringify(after)) continue;
+    changes[key] = before === undefined ? "add" : after === undefined ? "delete" : "update";
+  }
+  return changes;
 }
 
 /** Failures of the connection check that mean these settings cannot work, and the input to fix. */

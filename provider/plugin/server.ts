@@ -22,14 +22,7 @@ import { type ClientSettings, resolveSettings } from "../client/config";
 import { isHostingApiError } from "../client/errors";
 import { configure as configureContext } from "../internal/context";
 import type { AnyHostingProvider } from "../internal/lifecycle";
-import {
-  CONFIG_KEYS,
-  checkConfig,
-  configFromVariables,
-  connectionCheck,
-  diffConfig,
-  settingsSource,
-} from "./config";
+import { checkConfig, configFromVariables, connectionCheck, diffConfig, settingsSource } from "./config";
 import { logToEngine, serving } from "./engine-log";
 import { invoke } from "./invoke";
 import { packageSchema, packageVersion } from "./package";
@@ -112,13 +105,11 @@ class HostingService {
           unwrap(fromStruct(req.getOlds())).values,
           unwrap(fromStruct(req.getNews())).values,
         );
-        const detailed: Record<string, resources.FieldChange> = {};
-        for (const key of changed) detailed[key] = "update";
         return diffResponse({
-          changes: changed.length > 0,
+          changes: Object.keys(changed).length > 0,
           replaces: [],
           deleteBeforeReplace: false,
-          detailedDiff: detailed,
+          detailedDiff: changed,
         });
       }),
       configure: this.serve((req: provproto.ConfigureRequest) => this.configure(req)),
@@ -188,10 +179,11 @@ class HostingService {
 
   /**
    * Configure: the provider's inputs (or the stack config, for the default provider) resolved with
-   * the environment as fallback, handed to the kinds' client context, then one connection check.
-   * A missing or malformed setting, a wrong address or a refused token fails here, in one line,
-   * before any resource is touched; the engine then fails the first operation that needs this
-   * provider with that line and stops.
+   * the environment as fallback and handed to the kinds' client context. The connection check is
+   * the one CheckConfig made in this process when the program declared the provider (shared, so no
+   * second request); it runs here only where the engine skips CheckConfig (settings recorded in
+   * state, for a plain refresh or destroy), and then the engine reports its failure on each
+   * operation that waits for this provider.
    */
   private async configure(req: provproto.ConfigureRequest): Promise<provproto.ConfigureResponse> {
     const args = req.getArgs();
@@ -345,5 +337,3 @@ export async function startPlugin(options: { port?: number; engine?: string } = 
       }),
   };
 }
-
-export { CONFIG_KEYS };

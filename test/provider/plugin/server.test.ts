@@ -126,11 +126,15 @@ describe("provider configuration", () => {
     const olds = { baseUrl: "https://a", token: secret("t1"), version: "0.2.0" };
     const same = await client.diffConfig(olds, { ...olds });
     expect(same.changes).toBe(DIFF_NONE);
-    const moved = await client.diffConfig(olds, { ...olds, baseUrl: "https://b", token: secret("t2") });
+    const moved = await client.diffConfig(olds, {
+      baseUrl: "https://b",
+      token: secret("t2"),
+      apiVersion: "2022-11-28",
+    });
     expect(moved).toMatchObject({
       changes: DIFF_SOME,
       replaces: [],
-      detailed: { baseUrl: "update", token: "update" },
+      detailed: { baseUrl: "update", token: "update", apiVersion: "add" },
     });
   });
 
