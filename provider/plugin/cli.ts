@@ -7,6 +7,14 @@
  */
 import { startPlugin } from "./server";
 
+// A stray rejection must not end the process in the middle of a deployment (the engine would lose
+// every call in flight); it is written to stderr, which `--debug` shows, and the process goes on.
+process.on("unhandledRejection", (reason: unknown) => {
+  process.stderr.write(
+    `pulumi-resource-hosting: unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}\n`,
+  );
+});
+
 // The engine passes its own address; a plugin started by hand (a test, a debugger) may have none.
 const engine = process.argv[2];
 startPlugin(engine ? { engine } : {}).then(
