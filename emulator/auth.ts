@@ -68,11 +68,6 @@ export interface AccessRule {
    * may see (see `grants`). An unknown token is still a 401.
    */
   public?: boolean;
-  /**
-   * The one `X-Service-Api-Version` the route exists in (e.g. `2026-03-10`): a request naming
-   * another version, or none, is a 400.
-   */
-  apiVersion?: string;
 }
 
 /**

@@ -1,9 +1,16 @@
 /**
  * What tests and demos steer the sandbox server with (all under `/_emulator/`, never part of the
  * API): the request log with counts by method and route, fault injection, and a secondary-rate-limit
- * mode, and how long background jobs take.
+ * mode, how long background jobs take, and the primary rate limit's counts.
+ *
+ * These are the only things a server keeps in memory outside its store (docs/ARCHITECTURE.md). An
+ * API request changes them only by being metered, as the platform meters failed requests too: its
+ * entry in the log, its count against a counting route's rate limit, and the use of the fault or
+ * the secondary-rate-limit mode that answered it. Everything else a request changes is in the
+ * store, undone with it when it fails (test/emulator/transactions.test.ts checks both).
  */
 import { DEFAULT_JOB_DELAY_MS } from "./jobs";
+import { freshRateLimit, type PrimaryRateLimit } from "./rate-limits";
 
 export interface LoggedRequest {
   seq: number;
@@ -56,6 +63,8 @@ export class Controls {
   rateLimit: RateLimitMode | undefined;
   /** How long a background job takes (jobs.ts). */
   jobDelayMs = DEFAULT_JOB_DELAY_MS;
+  /** The primary rate limit of the counting routes and each token's count (rate-limits.ts). */
+  primaryRateLimit: PrimaryRateLimit = freshRateLimit();
   private seq = 0;
   private faultId = 0;
 
@@ -127,6 +136,7 @@ export class Controls {
     this.faults = [];
     this.rateLimit = undefined;
     this.jobDelayMs = DEFAULT_JOB_DELAY_MS;
+    // The primary rate limit and its counts are left as they are (README, control routes).
   }
 }
 

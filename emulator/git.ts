@@ -205,6 +205,8 @@ export function renamePending(from: string, to: string): ApiFailure {
  */
 export function refNameProblem(name: string): string | undefined {
   if (name.length === 0) return "it is empty";
+  // A ref name is bytes of UTF-8 text: a lone surrogate has no UTF-8 form (nor a URL).
+  if (/\p{Surrogate}/u.test(name)) return "it holds a lone surrogate, which is not text";
   if (name.length > 255) return "it is longer than 255 characters";
   if (name === "@" || name === "HEAD") return `${name} is reserved`;
   if (name.startsWith("-")) return "it starts with '-'";

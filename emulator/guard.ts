@@ -3,20 +3,34 @@
  * version (400), the secondary rate limit (403), then the route's access rule (403, or 404 on
  * site-administration routes). A request refused at one step never reaches the next, so an
  * anonymous request neither learns about versions nor uses up the rate limit. Every answer, the
- * refusals included, names what the endpoint accepts (`describeAccess`).
+ * refusals included, names what the endpoint accepts (`describeAccess`). The version a route
+ * needs is the one the route table declares for it, the version the client sends.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { KNOWN_API_VERSIONS } from "../provider/client/schemas";
+import { matchedRoutes } from "hono/route";
+import { allRoutes, type Route } from "../provider/client/routes";
+import { API_VERSION_DEFAULT, KNOWN_API_VERSIONS } from "../provider/client/schemas";
 import { type AccessRule, authenticate, describeAccess, refusal } from "./auth";
 import type { ServerEnv } from "./context";
-import { ApiFailure, apiPath, badRequest, unauthorized } from "./http";
+import { API_PREFIX, ApiFailure, apiPath, badRequest, unauthorized } from "./http";
 
-/** The rule of each guard, so tests can read what a served route needs (its API version). */
-const RULES = new WeakMap<object, AccessRule>();
+/** The routes of the table by how the router registered them (`GET /api/v3/repos/:owner/:repo/hooks`). */
+let registered: Map<string, Route> | undefined;
 
-/** The access rule a route's handler enforces, when the handler is a guard. */
-export function ruleOf(handler: unknown): AccessRule | undefined {
-  return typeof handler === "function" ? RULES.get(handler) : undefined;
+/** The route of the table whose handler is running, as the router matched it. */
+function servedRoute(c: Context<ServerEnv>): Route | undefined {
+  registered ??= new Map(allRoutes().map((r) => [`${r.method} ${API_PREFIX}${r.pattern}`, r]));
+  const served = matchedRoutes(c)[c.req.routeIndex];
+  return served && registered.get(`${served.method} ${served.path}`);
+}
+
+/**
+ * The one `X-Service-Api-Version` a route exists in: the version the route table declares for it,
+ * when that is not the default (budgets, notifications, ...: 2026-03-10 only); undefined for
+ * routes served in every known version.
+ */
+export function onlyVersionOf(route: Pick<Route, "apiVersion"> | undefined): string | undefined {
+  return route === undefined || route.apiVersion === API_VERSION_DEFAULT ? undefined : route.apiVersion;
 }
 
 export function guard(rule: AccessRule): MiddlewareHandler<ServerEnv> {
@@ -25,7 +39,7 @@ export function guard(rule: AccessRule): MiddlewareHandler<ServerEnv> {
     const caller = authenticate(c);
     if (caller?.token.kind === "classic") c.header("X-OAuth-Scopes", caller.token.scopes.join(", "));
     if (!caller && !rule.public) throw unauthorized();
-    checkApiVersion(c, rule);
+    checkApiVersion(c);
     checkSecondaryRateLimit(c);
     // Public routes serve callers the rule does not grant; the handler picks what they may see.
     const refused = caller && !rule.public ? refusal(caller, rule) : undefined;
@@ -33,20 +47,20 @@ export function guard(rule: AccessRule): MiddlewareHandler<ServerEnv> {
     c.set("caller", caller);
     await next();
   };
-  RULES.set(middleware, rule);
   return middleware;
 }
 
-function checkApiVersion(c: Context<ServerEnv>, rule: AccessRule): void {
+function checkApiVersion(c: Context<ServerEnv>): void {
   const requested = c.req.header("x-service-api-version");
   if (requested !== undefined && !(KNOWN_API_VERSIONS as readonly string[]).includes(requested)) {
     throw badRequest(
       `Unsupported API version ${requested}. Supported versions: ${KNOWN_API_VERSIONS.join(", ")}`,
     );
   }
-  if (rule.apiVersion !== undefined && requested !== rule.apiVersion) {
+  const only = onlyVersionOf(servedRoute(c));
+  if (only !== undefined && requested !== only) {
     throw badRequest(
-      `This endpoint requires the header X-Service-Api-Version: ${rule.apiVersion}; got ${requested ?? "none"}`,
+      `This endpoint requires the header X-Service-Api-Version: ${only}; got ${requested ?? "none"}`,
     );
   }
   c.header("X-Service-Api-Version-Selected", requested ?? KNOWN_API_VERSIONS[0]);

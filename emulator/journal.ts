@@ -156,6 +156,19 @@ export class Journal<S extends object> {
   }
 
   private record(target: object, key: PropertyKey, value?: unknown): void {
+    // A write at or past an array's end also grows its length, without a write to `length` that
+    // would record the old one: without this, undoing an append would leave a hole (read back as
+    // `null`) where the element was.
+    if (Array.isArray(target) && isIndex(key) && Number(key) >= target.length) {
+      this.changes.push({ target, key: "length", had: true, old: target.length });
+    }
+    // A shorter length drops the elements past it, again without a write of theirs to record.
+    if (Array.isArray(target) && key === "length" && typeof value === "number") {
+      for (let i = value; i < target.length; i++) {
+        if (Object.hasOwn(target, i))
+          this.changes.push({ target, key: String(i), had: true, old: target[i] });
+      }
+    }
     const had = Object.hasOwn(target, key);
     const old = (target as Record<PropertyKey, unknown>)[key];
     this.changes.push({ target, key, had, old });

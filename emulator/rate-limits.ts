@@ -6,8 +6,9 @@
  * platform's usual 5,000 an hour, a control setting so tests can run out of it
  * (docs/DECISIONS.md, "Notifications").
  *
- * The counts live in memory beside the other controls, never in the store: a request that fails,
- * and is undone, still counted, as on the platform, and the state tests compare stays the same.
+ * The counts are the server's metering of requests, kept in memory with the other controls
+ * (`Controls.primaryRateLimit`), never in the store: a request that fails, and is undone, still
+ * counted, as on the platform, and the state tests compare stays the same.
  */
 import type { Context } from "hono";
 import type { ServerEnv } from "./context";
@@ -18,38 +19,25 @@ import { ApiFailure } from "./http";
 export const DEFAULT_RATE_LIMIT = 5_000;
 export const RATE_LIMIT_WINDOW_MS = 60 * 60 * 1000;
 
-interface Window {
+export interface RateLimitWindow {
   used: number;
   /** When the window ends: epoch milliseconds. */
   resetAt: number;
 }
 
-interface RateLimits {
+/** The limit and each token's window: one per server (its Controls). */
+export interface PrimaryRateLimit {
   limit: number;
-  windows: Map<string, Window>;
+  windows: Map<string, RateLimitWindow>;
 }
 
-/** One set of counts per server (its Controls), so servers in one process never share them. */
-const BY_SERVER = new WeakMap<Controls, RateLimits>();
-
-function limitsOf(controls: Controls): RateLimits {
-  let limits = BY_SERVER.get(controls);
-  if (!limits) {
-    limits = { limit: DEFAULT_RATE_LIMIT, windows: new Map() };
-    BY_SERVER.set(controls, limits);
-  }
-  return limits;
+export function freshRateLimit(): PrimaryRateLimit {
+  return { limit: DEFAULT_RATE_LIMIT, windows: new Map() };
 }
 
 /** Sets the limit (a control) and starts every token's window afresh. */
 export function setRateLimit(controls: Controls, limit: number): void {
-  const limits = limitsOf(controls);
-  limits.limit = limit;
-  limits.windows.clear();
-}
-
-export function rateLimitOf(controls: Controls): number {
-  return limitsOf(controls).limit;
+  controls.primaryRateLimit = { limit, windows: new Map() };
 }
 
 /**
@@ -58,7 +46,7 @@ export function rateLimitOf(controls: Controls): number {
  * being done.
  */
 export function chargeRateLimit(c: Context<ServerEnv>, charge: boolean, now = Date.now()): void {
-  const limits = limitsOf(c.get("controls"));
+  const limits = c.get("controls").primaryRateLimit;
   const token = /\S+$/.exec(c.req.header("authorization") ?? "")?.[0] ?? "";
   let window = limits.windows.get(token);
   if (!window || window.resetAt <= now) {

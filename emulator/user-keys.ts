@@ -1,18 +1,22 @@
 /**
  * The signed-in user's keys: GPG keys (spec, concepts, GPG key), SSH authentication keys and SSH
  * signing keys (bodies from the platform's published description; docs/DECISIONS.md). A GPG key is
- * read with the maintained `openpgp` library, never by hand; an SSH key line is checked down to its
- * key material, which `node:crypto` must accept as a public key of the declared type.
+ * read with the maintained `openpgp` library, never by hand; an SSH key line is decoded down to its
+ * key material, which must be a key OpenSSH would accept, and is known by its canonical form
+ * (`decodeSshKey`, shared with the provider's check).
  */
 import type * as openpgp from "openpgp" with { "resolution-mode": "import" };
 import {
+  decodeSshKey,
+  gpgKeyTooLarge,
   loadOpenpgp,
   SSH_KEY_TYPES,
+  type SshKeyDataProblem,
   type SshKeyType,
-  sshKeyDataProblem,
+  sshKeyIdentity,
 } from "../provider/resources/user-keys/key-material";
 import type { Fixture, UserRecord } from "./fixture";
-import { type ErrorItem, invalidField, missingField, validationFailed } from "./http";
+import { type ApiFailure, type ErrorItem, invalidField, missingField, validationFailed } from "./http";
 import { ownValue } from "./records";
 import { timestamp } from "./store";
 
@@ -59,7 +63,7 @@ export interface StoredSshKey {
   /** The owner's login. */
   user: string;
   title: string;
-  /** `<type> <base64>`, the comment dropped (as the platform returns it). */
+  /** `<type> <base64>` in the key's canonical form, the comment dropped (as the platform returns it). */
   key: string;
   createdAt: string;
 }
@@ -83,8 +87,10 @@ const notAGpgKey = (why: string) =>
 
 /**
  * Reads `armored_public_key`: one ASCII-armored PGP public key block. A block that does not parse
- * (malformed, truncated, not a key such as a message or a signature) or that holds a private key is
- * a 422 naming the field.
+ * (malformed, truncated, not a key such as a message or a signature), that holds a private key, or
+ * that holds more signatures of its own than are read (`gpgKeyTooLarge`, so that reading any key
+ * takes a bounded time) is a 422 naming the field. Each of those signatures is checked once
+ * (`keepVerified`) before `openpgp` reads the key's users, subkeys and revocations.
  */
 export async function parseGpgKey(armored: unknown): Promise<ParsedGpgKey> {
   if (armored === undefined || armored === null) throw missingField(GPG_RESOURCE, "armored_public_key");
@@ -100,6 +106,9 @@ export async function parseGpgKey(armored: unknown): Promise<ParsedGpgKey> {
   }
   // A private key block must never be stored, even though its public part could be extracted.
   if (key.isPrivate()) throw notAGpgKey("it holds a private key; send the public key only");
+  const tooLarge = gpgKeyTooLarge(key);
+  if (tooLarge) throw invalidField(GPG_RESOURCE, "armored_public_key", `armored_public_key ${tooLarge}`);
+  await keepVerified(lib, key);
   const primary = key.keyPacket;
   const selfCertification = await primarySelfCertification(key);
   const subkeys: ParsedGpgKey["subkeys"] = [];
@@ -124,6 +133,68 @@ export async function parseGpgKey(armored: unknown): Promise<ParsedGpgKey> {
     revoked: await key.isRevoked().catch(() => false),
     subkeys,
   };
+}
+
+/**
+ * Drops the key's own signatures that do not verify, checking each once. `openpgp` checks every
+ * revocation of a user again for each of its certifications and remembers no failure
+ * (`User.verify`), so N forged certifications and M forged revocations cost N x M checks (a 55 KB
+ * key took 1.3 s, one near the body limit minutes, holding every other request). A signature that
+ * fails here fails in every later check whatever the date (its date is not checked here), so
+ * dropping it changes no answer; one that passes is remembered by `openpgp` and not checked again.
+ * Flags and expiry are then read from verified signatures only.
+ */
+async function keepVerified(lib: typeof openpgp, key: openpgp.Key): Promise<void> {
+  const primary = key.keyPacket;
+  const S = lib.enums.signature;
+  const verified = async (
+    signatures: openpgp.SignaturePacket[],
+    type: openpgp.enums.signature,
+    data: object,
+  ) => {
+    const kept: openpgp.SignaturePacket[] = [];
+    for (const signature of signatures) {
+      // A null date skips the date checks: only the signature itself is judged.
+      const checked = await signature.verify(primary, type, data, null as unknown as Date).then(
+        () => true,
+        (e: unknown) => {
+          if ((e as { code?: unknown }).code === "MODULE_NOT_FOUND") throw cannotVerify(key, e as Error);
+          return false;
+        },
+      );
+      if (checked) kept.push(signature);
+    }
+    return kept;
+  };
+  const withDirect = key as openpgp.Key & { directSignatures?: openpgp.SignaturePacket[] };
+  if (withDirect.directSignatures) {
+    withDirect.directSignatures = await verified(withDirect.directSignatures, S.key, { key: primary });
+  }
+  key.revocationSignatures = await verified(key.revocationSignatures, S.keyRevocation, { key: primary });
+  for (const user of key.users) {
+    const data = { key: primary, userID: user.userID, userAttribute: user.userAttribute };
+    user.selfCertifications = await verified(user.selfCertifications, S.certGeneric, data);
+    user.revocationSignatures = await verified(user.revocationSignatures, S.certRevocation, data);
+  }
+  for (const subkey of key.subkeys) {
+    const data = { key: primary, bind: subkey.keyPacket };
+    subkey.bindingSignatures = await verified(subkey.bindingSignatures, S.subkeyBinding, data);
+    subkey.revocationSignatures = await verified(subkey.revocationSignatures, S.subkeyRevocation, data);
+  }
+}
+
+/**
+ * The 422 of a key whose algorithm this installation cannot check: `openpgp` checks Brainpool
+ * curves with an optional module (`eckey-utils`, a dependency of this package) that could not be
+ * loaded. Refused rather than stored without the addresses its certifications would verify.
+ */
+function cannotVerify(key: openpgp.Key, error: Error): ApiFailure {
+  const { algorithm, curve } = key.getAlgorithmInfo();
+  return invalidField(
+    GPG_RESOURCE,
+    "armored_public_key",
+    `armored_public_key uses ${curve ?? algorithm}, whose signatures this server cannot check (${error.message.split("\n")[0]})`,
+  );
 }
 
 /** The 16-hex-digit key id, upper case, as the platform shows it. */
@@ -178,19 +249,19 @@ function capabilities(
 
 /** The addresses of the user IDs whose self-certification verifies; a forged user ID names no one. */
 async function certifiedEmails(key: openpgp.Key): Promise<string[]> {
-  const emails: string[] = [];
+  const emails = new Set<string>();
   for (const user of key.users) {
     const email = user.userID?.email;
-    if (!email || emails.includes(email)) continue;
+    if (!email || emails.has(email)) continue;
     if (
       await user.verify().then(
         () => true,
         () => false,
       )
     )
-      emails.push(email);
+      emails.add(email);
   }
-  return emails;
+  return [...emails];
 }
 
 function expiry(time: Date | number | null): string | null {
@@ -225,8 +296,8 @@ export interface SshKeyInput {
 
 /**
  * Reads `{title, key}`. `key` must be `<type> <base64> [comment]` of an accepted type whose base64
- * decodes to that type's OpenSSH public key, a key `node:crypto` accepts; `title` (optional) a
- * string, defaulting to the key's comment. The comment is dropped from the stored key.
+ * decodes to that type's OpenSSH public key, one OpenSSH would accept; `title` (optional) a string,
+ * defaulting to the key's comment. The key is kept in its canonical form, the comment dropped.
  */
 export function parseSshKeyInput(body: Record<string, unknown>, resource: string): SshKeyInput {
   if (body.key === undefined || body.key === null) throw missingField(resource, "key");
@@ -245,22 +316,19 @@ export function parseSshKeyInput(body: Record<string, unknown>, resource: string
     throw refuse(type ? `'${type}' is not an accepted key type` : "It is empty");
   }
   if (!data) throw refuse("The key data after the type is missing");
-  const why = sshKeyProblem(type as SshKeyType, data);
-  if (why) throw refuse(why);
+  const decoded = decodeSshKey(type as SshKeyType, data);
+  if ("problem" in decoded) throw refuse(sshKeyProblem(type, decoded.problem));
   let title = comment;
   if (body.title !== undefined && body.title !== null) {
     if (typeof body.title !== "string") throw invalidField(resource, "title", "title must be a string");
     title = body.title;
   }
-  return { title, key: `${type} ${data}` };
+  return { title, key: decoded.key };
 }
 
 /** Why the base64 part is not a public key of the declared type, in the platform's words. */
-function sshKeyProblem(type: SshKeyType, data: string): string | undefined {
-  const problem = sshKeyDataProblem(type, data);
-  switch (problem?.kind) {
-    case undefined:
-      return undefined;
+function sshKeyProblem(type: string, problem: SshKeyDataProblem): string {
+  switch (problem.kind) {
     case "not base64":
       return "The key data is not base64";
     case "truncated":
@@ -270,13 +338,17 @@ function sshKeyProblem(type: SshKeyType, data: string): string | undefined {
     case "malformed":
       return "The key data is not a well-formed public key of its type";
     case "invalid":
-      return "The key data is not a valid public key of its type";
+      return `The key data is not a valid public key of its type: ${problem.why}`;
   }
 }
 
-/** A key already in use (among `keys`) is refused with the platform's message. */
+/**
+ * A key already in use (among `keys`) is refused with the platform's message. `key` is canonical;
+ * a stored key is compared by its identity too (one kept before keys were stored canonical).
+ */
 export function assertSshKeyUnused(keys: readonly StoredSshKey[], key: string, resource: string): void {
-  if (keys.some((k) => k.key === key)) {
+  const type = `${key.slice(0, key.indexOf(" "))} `;
+  if (keys.some((k) => k.key === key || (k.key.startsWith(type) && sshKeyIdentity(k.key) === key))) {
     throw validationFailed({ resource, field: "key", code: "custom", message: "key is already in use" });
   }
 }

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 /** `hosting-import`: see run.ts and the README, "Bring an existing installation under code". */
-import { run } from "./run";
+import { requireNode } from "../provider/internal/node-version";
+
+requireNode("hosting-import");
+// Loaded after the check: the SDK and the client need a recent Node.js.
+const { run } = require("./run") as typeof import("./run");
 
 run(process.argv.slice(2), {
   env: process.env,
@@ -11,7 +15,7 @@ run(process.argv.slice(2), {
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`hosting-import: ${e instanceof Error ? e.stack : String(e)}\n`);
+    process.stderr.write(`hosting-import: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = 1;
   },
 );

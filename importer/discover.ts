@@ -1,92 +1,22 @@
 /**
  * Discovery: walks an installation and lists every object the token can see as the resource that
- * adopts it. Lists are read at the largest page size, in parallel within the client's limits; each
- * object found is then read through its kind's own provider, so the arguments written are exactly
- * what the provider's read reports (what refresh will compare with), never a second mapping of the
- * API that could drift from it.
+ * adopts it. What to list, and how, is each kind's own `discovery` declaration (provider/resources);
+ * this module only walks the places (each organisation, each of its repositories, the enterprise,
+ * the installation, the signed-in user) and asks every kind declared for that place. Each object
+ * found is then read through its kind's own provider, so the arguments written are exactly what the
+ * provider's read reports (what refresh will compare with), never a second mapping of the API.
  *
  * A family the token may not read (401, 403, or a 404 that hides it) is skipped with one warning,
  * and the rest is still read; any other failure stops discovery.
  */
 
-import { z } from "zod";
 import { isHostingApiError } from "../provider/client/errors";
 import type { HostingClient } from "../provider/client/http";
-import { itemsOf } from "../provider/client/pagination";
 import { ROUTES } from "../provider/client/routes";
-import {
-  API_VERSION_2026,
-  apiDeploymentProtectionRuleListSchema,
-  apiGpgKeySchema,
-  apiIssueFieldSchema,
-  apiIssueTypeSchema,
-  apiPropertyValueSchema,
-  apiRunnerGroupSchema,
-  apiSshKeySchema,
-  apiWebhookSchema,
-  MASKED_SECRET,
-} from "../provider/client/schemas";
-import { joinId } from "../provider/internal/ids";
+import { MASKED_SECRET } from "../provider/client/schemas";
+import type { DiscoveryPlace, DiscoveryScope, Found, Reference } from "../provider/internal/declare";
 import type { AnyHostingProvider } from "../provider/internal/lifecycle";
-import { PROVIDERS } from "../provider/providers";
-import { budgetApi } from "../provider/resources/budgets/budget-api";
-import { registryApi } from "../provider/resources/private-registries/registry-api";
-import type { InventoryItem, Kind, ModuleKey, Reference } from "./inventory";
-
-/** Kinds that adopt with `importId`; the others are keyed by names and adopt by construction. */
-const IMPORT_ID: ReadonlySet<string> = new Set([
-  "RepositoryWebhook",
-  "GlobalWebhook",
-  "OrgRunnerGroup",
-  "EnterpriseRunnerGroup",
-  "Budget",
-  "PrivateRegistry",
-  "UserGpgKey",
-  "UserSshKey",
-  "UserSshSigningKey",
-  "IssueType",
-  "IssueField",
-  "Organization",
-]);
-
-/** Arguments that name the object; always written, never compared with a default. */
-const IDENTITY = new Set([
-  "org",
-  "owner",
-  "repository",
-  "enterprise",
-  "username",
-  "propertyName",
-  "environment",
-]);
-
-/** Every path discovery reads, from the route table. */
-const PATHS = {
-  members: (org: string) => ROUTES.members.list.path({ org }),
-  invitations: (org: string) => ROUTES.members.invitations.path({ org }),
-  orgGroups: (org: string) => ROUTES.orgRunnerGroups.list.path({ org }),
-  enterpriseGroups: (enterprise: string) => ROUTES.enterpriseRunnerGroups.list.path({ enterprise }),
-  orgValues: (org: string) => ROUTES.propertyValues.org.path({ org }),
-  repos: (org: string) => ROUTES.meta.orgRepos.path({ org }),
-  hooks: (owner: string, repo: string) => ROUTES.repoHooks.list.path({ owner, repo }),
-  repoValues: (owner: string, repo: string) => ROUTES.propertyValues.repo.path({ owner, repo }),
-  environments: (owner: string, repo: string) => ROUTES.protectionRules.environments.path({ owner, repo }),
-  rules: (owner: string, repo: string, environment_name: string) =>
-    ROUTES.protectionRules.list.path({ owner, repo, environment_name }),
-  globalHooks: () => ROUTES.globalHooks.list.path({}),
-  gpgKeys: () => ROUTES.gpgKeys.list.path({}),
-  sshKeys: () => ROUTES.sshKeys.list.path({}),
-  sshSigningKeys: () => ROUTES.sshSigningKeys.list.path({}),
-  issueTypes: (org: string) => ROUTES.issueTypes.list.path({ org }),
-  issueFields: (org: string) => ROUTES.issueFields.list.path({ org }),
-  blocks: (org: string) => ROUTES.orgBlocks.list.path({ org }),
-};
-
-/** The few fields of list items the spec's excerpt does not describe that discovery reads. */
-const repoItem = z.object({ name: z.string(), owner: z.object({ login: z.string() }) });
-const environmentItem = z.object({ name: z.string() });
-const memberItem = z.object({ login: z.string() });
-const invitationItem = z.object({ login: z.string().nullable(), role: z.string() });
+import { IMPORTED, type InventoryItem, type Kind, type ModuleKey } from "./inventory";
 
 export interface Scope {
   orgs: string[];
@@ -109,13 +39,21 @@ export interface Discovery {
 /** Lines of progress (stderr). */
 export type Progress = (line: string) => void;
 
-const providerOf = new Map(PROVIDERS.map((p) => [p.kind, p]));
+/** An object found and read, before its references are settled. */
+interface Record_ {
+  provider: AnyHostingProvider;
+  found: Found;
+  module: ModuleKey;
+  inputs: Record<string, unknown>;
+  label: string | undefined;
+}
 
 export async function discover(c: HostingClient, scope: Scope, progress: Progress): Promise<Discovery> {
-  const found: InventoryItem[] = [];
+  const records: Record_[] = [];
   const warnings: string[] = [];
   const failures: string[] = [];
-  const wants = (kind: Kind) => scope.kinds.has(kind);
+  const kindsOf = (where: DiscoveryScope) =>
+    IMPORTED.filter((p) => p.declared.discovery?.scope === where && scope.kinds.has(p.kind));
 
   /** Runs one family's discovery; a missing permission skips it with a warning. */
   const family = async (what: string, run: () => Promise<void>): Promise<void> => {
@@ -130,333 +68,101 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     }
   };
 
-  /** Reads an object through its kind's provider and records it as the resource that adopts it. */
-  const adopt = async (
-    kind: Kind,
-    id: string,
-    module: ModuleKey,
-    extra: { importId?: string | number; refs?: Record<string, Reference> } = {},
-  ): Promise<InventoryItem | undefined> => {
-    const provider = providerOf.get(kind) as AnyHostingProvider;
-    const read = await provider.read(id, {});
-    if (read.inputs === undefined) return undefined; // gone since it was listed
-    const item = itemOf(provider, kind, id, module, read.inputs as Record<string, unknown>, extra);
-    // A protection rule is known by its app.
-    const app = (read.props as { app?: { slug?: string } }).app;
-    if (app?.slug) item.label = app.slug;
-    found.push(item);
-    return item;
+  /** A place's reads shared by the kinds listed there. */
+  const placeOf = (at: Omit<DiscoveryPlace, "orgs" | "once">): DiscoveryPlace => {
+    const reads = new Map<string, Promise<unknown>>();
+    return {
+      ...at,
+      orgs: scope.orgs,
+      once: <T>(key: string, read: () => Promise<T>) => {
+        if (!reads.has(key)) reads.set(key, read());
+        return reads.get(key) as Promise<T>;
+      },
+    };
+  };
+
+  /** Lists one kind at one place and reads each object found through the kind's provider. */
+  const list = (provider: AnyHostingProvider, place: DiscoveryPlace, module: ModuleKey) => {
+    const discovery = provider.declared.discovery;
+    if (discovery === undefined) return Promise.resolve();
+    return family(discovery.what(place), async () => {
+      const found = await discovery.list(c, place);
+      await Promise.all(
+        found.map(async (f) => {
+          let inputs = f.inputs;
+          let label = f.label;
+          if (inputs === undefined) {
+            const read = await provider.read(f.id, {});
+            if (read.inputs === undefined) return; // gone since it was listed
+            inputs = read.inputs as Record<string, unknown>;
+            label ??= discovery.labelOf?.(read.props as Record<string, unknown>);
+          }
+          records.push({ provider, found: f, module, inputs, label });
+        }),
+      );
+    });
   };
 
   for (const org of scope.orgs) {
     const module: ModuleKey = { org };
     progress(`${org}: reading the organisation`);
-    const orgFamilies: Array<Promise<void>> = [];
-    if (wants("OrgMembership")) {
-      orgFamilies.push(
-        family(`memberships of ${org}`, async () => {
-          for (const m of await memberships(c, org)) {
-            found.push(
-              itemOf(
-                providerOf.get("OrgMembership") as AnyHostingProvider,
-                "OrgMembership",
-                joinId(org, m.username),
-                module,
-                { org, username: m.username, role: m.role },
-                {},
-              ),
-            );
-          }
+    const orgPlace = placeOf({ org });
+    await Promise.all(kindsOf("org").map((p) => list(p, orgPlace, module)));
+    const repoKinds = kindsOf("repository");
+    if (repoKinds.length === 0) continue;
+    await family(`repositories of ${org}`, async () => {
+      const repos = (await c.paginate(ROUTES.meta.orgRepos, { org })).filter(
+        (r) => scope.repos.size === 0 || scope.repos.has(`${r.owner.login}/${r.name}`.toLowerCase()),
+      );
+      progress(`${org}: ${repos.length} ${repos.length === 1 ? "repository" : "repositories"}`);
+      let done = 0;
+      await Promise.all(
+        repos.map(async (r) => {
+          const place = placeOf({ org, owner: r.owner.login, repo: r.name });
+          await Promise.all(repoKinds.map((p) => list(p, place, module)));
+          done++;
+          if (done % 100 === 0 && done < repos.length)
+            progress(`${org}: ${done}/${repos.length} repositories read`);
         }),
       );
-    }
-    if (wants("OrgRunnerGroup") || wants("RunnerGroupRunners")) {
-      orgFamilies.push(
-        family(`runner groups of ${org}`, async () => {
-          const groups = await c.paginate(PATHS.orgGroups(org), {
-            select: itemsOf("runner_groups"),
-            schema: apiRunnerGroupSchema,
-          });
-          await Promise.all(
-            groups
-
-              .filter((g) => !g.default)
-              .map(async (g) => {
-                const groupId = joinId(org, g.id);
-                const group = wants("OrgRunnerGroup")
-                  ? await adopt("OrgRunnerGroup", groupId, module, { importId: g.id })
-                  : undefined;
-                if (!wants("RunnerGroupRunners")) return;
-                const runners = await (providerOf.get("RunnerGroupRunners") as AnyHostingProvider).read(
-                  groupId,
-                  {},
-                );
-                const listed = (runners.inputs as { runners?: number[] } | undefined)?.runners ?? [];
-                if (listed.length === 0) return;
-                const ref: Reference | undefined = group
-                  ? { kind: "OrgRunnerGroup", id: groupId, output: "runnerGroupId" }
-                  : undefined;
-                const item = itemOf(
-                  providerOf.get("RunnerGroupRunners") as AnyHostingProvider,
-                  "RunnerGroupRunners",
-                  groupId,
-                  module,
-                  runners.inputs as Record<string, unknown>,
-                  ref ? { refs: { runnerGroupId: ref } } : {},
-                );
-                item.label = g.name;
-                found.push(item);
-              }),
-          );
-        }),
-      );
-    }
-    if (wants("PrivateRegistry")) {
-      orgFamilies.push(
-        family(`private registries of ${org}`, async () => {
-          const registries = await registryApi(c).list(org);
-          await Promise.all(
-            registries.map((r) =>
-              adopt("PrivateRegistry", joinId(org, r.name), module, { importId: r.name }),
-            ),
-          );
-        }),
-      );
-    }
-    if (wants("OrgPropertyValue")) {
-      orgFamilies.push(
-        family(`organisation property values of ${org}`, async () => {
-          const values = await c.paginate(PATHS.orgValues(org), {
-            apiVersion: API_VERSION_2026,
-            schema: apiPropertyValueSchema,
-          });
-          await Promise.all(
-            values
-              .filter((v) => v.value !== null)
-              .map((v) => adopt("OrgPropertyValue", joinId(org, v.property_name), module)),
-          );
-        }),
-      );
-    }
-    if (wants("IssueType")) {
-      orgFamilies.push(
-        family(`issue types of ${org}`, async () => {
-          const types = await c.paginate(PATHS.issueTypes(org), { schema: apiIssueTypeSchema });
-          await Promise.all(
-            types.map((t) => adopt("IssueType", joinId(org, t.id), module, { importId: t.id })),
-          );
-        }),
-      );
-    }
-    if (wants("IssueField")) {
-      orgFamilies.push(
-        family(`issue fields of ${org}`, async () => {
-          const fields = await c.paginate(PATHS.issueFields(org), { schema: apiIssueFieldSchema });
-          await Promise.all(
-            fields.map((f) => adopt("IssueField", joinId(org, f.id), module, { importId: f.id })),
-          );
-        }),
-      );
-    }
-    if (wants("OrgBlock")) {
-      orgFamilies.push(
-        family(`blocked users of ${org}`, async () => {
-          // The list is the read: a block is its pair of names, so no read per block.
-          for (const user of await c.paginate(PATHS.blocks(org), { schema: memberItem })) {
-            found.push(
-              itemOf(
-                providerOf.get("OrgBlock") as AnyHostingProvider,
-                "OrgBlock",
-                joinId(org, user.login),
-                module,
-                { org, username: user.login },
-                {},
-              ),
-            );
-          }
-        }),
-      );
-    }
-    await Promise.all(orgFamilies);
-    if (wants("RepositoryWebhook") || wants("RepositoryPropertyValue") || wants("DeploymentProtectionRule")) {
-      await family(`repositories of ${org}`, async () => {
-        const repos = (await c.paginate(PATHS.repos(org), { schema: repoItem })).filter(
-          (r) => scope.repos.size === 0 || scope.repos.has(`${r.owner.login}/${r.name}`.toLowerCase()),
-        );
-        progress(`${org}: ${repos.length} ${repos.length === 1 ? "repository" : "repositories"}`);
-        let done = 0;
-        await Promise.all(
-          repos.map(async (r) => {
-            await repository(r.owner.login, r.name, module);
-            done++;
-            if (done % 100 === 0 && done < repos.length)
-              progress(`${org}: ${done}/${repos.length} repositories read`);
-          }),
-        );
-      });
-    }
-  }
-
-  async function repository(owner: string, repo: string, module: ModuleKey): Promise<void> {
-    const where = `${owner}/${repo}`;
-    const parts: Array<Promise<void>> = [];
-    if (wants("RepositoryWebhook")) {
-      parts.push(
-        family(`webhooks of ${where}`, async () => {
-          const hooks = await c.paginate(PATHS.hooks(owner, repo), { schema: apiWebhookSchema });
-          await Promise.all(
-            hooks.map((h) =>
-              adopt("RepositoryWebhook", joinId(owner, repo, h.id), module, { importId: h.id }),
-            ),
-          );
-        }),
-      );
-    }
-    if (wants("RepositoryPropertyValue")) {
-      parts.push(
-        family(`property values of ${where}`, async () => {
-          const values = (await c.get<unknown[]>(PATHS.repoValues(owner, repo))).data ?? [];
-          await Promise.all(
-            values
-              .map((v) => apiPropertyValueSchema.parse(v))
-              .filter((v) => v.value !== null)
-              .map((v) => adopt("RepositoryPropertyValue", joinId(owner, repo, v.property_name), module)),
-          );
-        }),
-      );
-    }
-    if (wants("DeploymentProtectionRule")) {
-      parts.push(
-        family(`deployment protection rules of ${where}`, async () => {
-          const envs = await c.paginate(PATHS.environments(owner, repo), {
-            select: itemsOf("environments"),
-            schema: environmentItem,
-          });
-          await Promise.all(
-            envs.map(async (env) => {
-              const list = apiDeploymentProtectionRuleListSchema.parse(
-                (await c.get(PATHS.rules(owner, repo, env.name))).data,
-              );
-              await Promise.all(
-                list.custom_deployment_protection_rules.map((rule) =>
-                  adopt("DeploymentProtectionRule", joinId(owner, repo, env.name, rule.id), module),
-                ),
-              );
-            }),
-          );
-        }),
-      );
-    }
-    await Promise.all(parts);
+    });
   }
 
   if (scope.enterprise !== undefined) {
-    const ent = scope.enterprise;
-    const module: ModuleKey = { enterprise: ent };
-    progress(`${ent}: reading the enterprise`);
-    const parts: Array<Promise<void>> = [];
-    if (wants("EnterpriseRunnerGroup")) {
-      parts.push(
-        family(`runner groups of the enterprise ${ent}`, async () => {
-          const groups = await c.paginate(PATHS.enterpriseGroups(ent), {
-            select: itemsOf("runner_groups"),
-            schema: apiRunnerGroupSchema,
-          });
-          await Promise.all(
-            groups
-              .filter((g) => !g.default)
-              .map((g) => adopt("EnterpriseRunnerGroup", joinId(ent, g.id), module, { importId: g.id })),
-          );
-        }),
-      );
-    }
-    if (wants("Budget")) {
-      parts.push(
-        family(`budgets of the enterprise ${ent}`, async () => {
-          const budgets = await budgetApi(c, ent).list();
-          await Promise.all(
-            budgets.map((b) => adopt("Budget", joinId(ent, b.id), module, { importId: b.id })),
-          );
-        }),
-      );
-    }
-    await Promise.all(parts);
+    const enterprise = scope.enterprise;
+    progress(`${enterprise}: reading the enterprise`);
+    const place = placeOf({ enterprise });
+    await Promise.all(kindsOf("enterprise").map((p) => list(p, place, { enterprise })));
   }
 
-  if (scope.siteAdmin && wants("GlobalWebhook")) {
-    progress("site administration: reading global webhooks");
-    await family("global webhooks", async () => {
-      const hooks = await c.paginate(PATHS.globalHooks(), { schema: apiWebhookSchema });
-      await Promise.all(
-        hooks.map((h) => adopt("GlobalWebhook", String(h.id), { siteAdmin: true }, { importId: h.id })),
-      );
-    });
+  if (scope.siteAdmin) {
+    progress("site administration: reading global objects and the organisations named with --org");
+    const place = placeOf({});
+    await Promise.all(kindsOf("siteAdmin").map((p) => list(p, place, { siteAdmin: true })));
   }
 
   if (scope.user) {
     progress("the signed-in user: reading keys");
-    /** One kind of the user's keys, each labelled for its resource name. */
-    const userKeys = async <T extends { id: number }>(
-      kind: Kind,
-      path: string,
-      schema: z.ZodType<T>,
-      labelOf: (key: T) => string | null | undefined,
-    ): Promise<void> => {
-      if (!wants(kind)) return;
-      await family(`${kind} keys of the signed-in user`, async () => {
-        const keys = await c.paginate(path, { schema });
-        await Promise.all(
-          keys.map(async (k) => {
-            const item = await adopt(kind, String(k.id), { user: true }, { importId: k.id });
-            const label = labelOf(k);
-            if (item && label) item.label = label;
-          }),
-        );
-      });
-    };
-    await Promise.all([
-      userKeys(
-        "UserGpgKey",
-        PATHS.gpgKeys(),
-        apiGpgKeySchema,
-        (k) => k.name || k.emails?.[0]?.email || k.key_id,
-      ),
-      userKeys("UserSshKey", PATHS.sshKeys(), apiSshKeySchema, (k) => k.title),
-      userKeys("UserSshSigningKey", PATHS.sshSigningKeys(), apiSshKeySchema, (k) => k.title),
-    ]);
+    const place = placeOf({});
+    await Promise.all(kindsOf("user").map((p) => list(p, place, { user: true })));
   }
 
-  if (scope.siteAdmin && wants("Organization")) {
-    // The API lists no organisations: those named with --org are adopted by login.
-    progress("site administration: reading the organisations named with --org");
-    await family("organisations", async () => {
-      await Promise.all(
-        scope.orgs.map((org) => adopt("Organization", org, { siteAdmin: true }, { importId: org })),
-      );
-    });
-  }
-
-  return { items: found, warnings: warnings.sort(), failures: failures.sort() };
+  // A reference stands only where the object it names is adopted too; elsewhere the value is written.
+  const adopted = new Set(records.map((r) => `${r.provider.kind}\u0000${r.found.id}`));
+  const items = records.map((r) => {
+    const refs = Object.fromEntries(
+      Object.entries(r.found.refs ?? {}).filter(([, ref]) => adopted.has(`${ref.kind}\u0000${ref.id}`)),
+    );
+    const item = itemOf(r.provider, r.found, r.module, r.inputs, refs);
+    if (r.label) item.label = r.label;
+    return item;
+  });
+  return { items, warnings: warnings.sort(), failures: failures.sort() };
 }
 
-/** Members (with their role) and pending invitations of an organisation. */
-async function memberships(
-  c: HostingClient,
-  org: string,
-): Promise<Array<{ username: string; role: string }>> {
-  const [admins, members, invitations] = await Promise.all([
-    c.paginate(PATHS.members(org), { query: { role: "admin" }, schema: memberItem }),
-    c.paginate(PATHS.members(org), { query: { role: "member" }, schema: memberItem }),
-    c.paginate(PATHS.invitations(org), { schema: invitationItem }),
-  ]);
-  return [
-    ...admins.map((u) => ({ username: u.login, role: "admin" })),
-    ...members.map((u) => ({ username: u.login, role: "member" })),
-    ...invitations
-      .filter((i): i is { login: string; role: string } => i.login !== null)
-      .map((i) => ({ username: i.login, role: i.role === "admin" ? "admin" : "member" })),
-  ];
-}
+/** What the program says of an adopted object that its kind leaves to `retainOnDelete`. */
+export const RETAINED =
+  "Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).";
 
 /**
  * The resource that adopts an object: its arguments as a person writes them (defaults left out,
@@ -464,24 +170,23 @@ async function memberships(
  */
 function itemOf(
   provider: AnyHostingProvider,
-  kind: Kind,
-  id: string,
+  found: Found,
   module: ModuleKey,
   inputs: Record<string, unknown>,
-  extra: { importId?: string | number; refs?: Record<string, Reference> },
+  refs: Record<string, Reference>,
 ): InventoryItem {
+  const declared = provider.declared;
   const args: Record<string, unknown> = { ...inputs };
   const secrets: Record<string, string> = {};
-  for (const key of Object.keys(extra.refs ?? {})) delete args[key];
-  if (kind === "RepositoryWebhook" || kind === "GlobalWebhook") {
-    // The server holds a secret it never shows: the program reads it from config.
-    delete args.secret;
-    if (inputs.secret !== undefined && inputs.secret !== MASKED_SECRET) secrets.secret = "";
-  }
-  if (kind === "PrivateRegistry") {
-    delete args.value;
-    // OIDC registries hold no value; token and password ones do, and it cannot be read.
-    if (!String(args.authType ?? "token").startsWith("oidc_")) secrets.value = "";
+  for (const key of Object.keys(refs)) delete args[key];
+  // The server holds a secret it never shows: the program reads it from config.
+  const needsSecret =
+    declared.discovery?.needsSecret ??
+    ((read: Record<string, unknown>) =>
+      declared.secrets.some((k) => read[k] !== undefined && read[k] !== MASKED_SECRET));
+  for (const key of declared.secrets) delete args[key];
+  if (declared.secrets.length > 0 && needsSecret(inputs)) {
+    for (const key of declared.secrets) secrets[key] = "";
   }
   delete args.importId;
   // Every list of this library's kinds is compared as a set: written sorted, so two imports of
@@ -494,10 +199,15 @@ function itemOf(
     }
   }
   // An adopting resource's arguments are read with its importId (an Organization needs no admin then).
-  const importId = IMPORT_ID.has(kind) ? extra.importId : undefined;
-  const defaults = withoutDefaults(provider, args, secrets, importId === undefined ? {} : { importId });
-  if (IMPORT_ID.has(kind) && extra.importId !== undefined) defaults.importId = extra.importId;
-  return { kind, id, name: "", module, args: defaults, secrets, refs: extra.refs ?? {} };
+  const importId = declared.adopts ? found.importId : undefined;
+  const kept = withoutDefaults(provider, args, secrets, importId === undefined ? {} : { importId });
+  if (importId !== undefined) kept.importId = importId;
+  const own = declared.discovery?.adopted;
+  Object.assign(kept, own?.args);
+  const adopted = own
+    ? { comment: own.comment, retainOnDelete: false }
+    : { comment: RETAINED, retainOnDelete: true };
+  return { kind: provider.kind, id: found.id, name: "", module, args: kept, secrets, refs, adopted };
 }
 
 /** The arguments without those equal to what the resource would use if they were left out. */
@@ -507,11 +217,12 @@ function withoutDefaults(
   secrets: Record<string, string>,
   adopting: Record<string, unknown> = {},
 ): Record<string, unknown> {
+  const identity = new Set(provider.declared.identity);
   const placeholders = { ...adopting, ...Object.fromEntries(Object.keys(secrets).map((k) => [k, "secret"])) };
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
     if (value === undefined) continue;
-    if (IDENTITY.has(key)) {
+    if (identity.has(key)) {
       kept[key] = value;
       continue;
     }

@@ -5,32 +5,33 @@
  * it is; the TypeScript program writer is one consumer of it.
  */
 
+import type { DiscoveryScope, Reference } from "../provider/internal/declare";
+import type { AnyHostingProvider } from "../provider/internal/lifecycle";
+import { PROVIDERS } from "../provider/providers";
+
+/** The order of the places discovery reads, and of the modules a program is written in. */
+const SCOPE_ORDER: readonly DiscoveryScope[] = ["org", "repository", "enterprise", "siteAdmin", "user"];
+
 /**
- * Every kind an import knows, in the order a module declares them: organisation settings first,
- * then repositories', then the enterprise's and the site administration's, then the signed-in
- * user's keys.
+ * Every kind an import knows (those that declare a `discovery`), in the order a module declares
+ * them: organisation settings first, then repositories', then the enterprise's and the site
+ * administration's, then the signed-in user's keys; within a place, in the registry's order.
  */
-export const KINDS = [
-  "OrgMembership",
-  "OrgRunnerGroup",
-  "RunnerGroupRunners",
-  "PrivateRegistry",
-  "OrgPropertyValue",
-  "IssueType",
-  "IssueField",
-  "OrgBlock",
-  "RepositoryWebhook",
-  "RepositoryPropertyValue",
-  "DeploymentProtectionRule",
-  "EnterpriseRunnerGroup",
-  "Budget",
-  "GlobalWebhook",
-  "UserGpgKey",
-  "UserSshKey",
-  "UserSshSigningKey",
-  "Organization",
-] as const;
-export type Kind = (typeof KINDS)[number];
+export const IMPORTED: readonly AnyHostingProvider[] = PROVIDERS.filter(
+  (p) => p.declared.discovery !== undefined,
+).sort(
+  (a, b) =>
+    SCOPE_ORDER.indexOf(a.declared.discovery?.scope ?? "org") -
+    SCOPE_ORDER.indexOf(b.declared.discovery?.scope ?? "org"),
+);
+
+export const KINDS: readonly string[] = IMPORTED.map((p) => p.kind);
+export type Kind = string;
+
+/** The provider of an imported kind. */
+export function providerOf(kind: string): AnyHostingProvider | undefined {
+  return IMPORTED.find((p) => p.kind === kind);
+}
 
 /**
  * Where an object is written: one module per organisation, one per enterprise, one for site-admin
@@ -38,12 +39,7 @@ export type Kind = (typeof KINDS)[number];
  */
 export type ModuleKey = { org: string } | { enterprise: string } | { siteAdmin: true } | { user: true };
 
-/** An argument whose value is another object's output, e.g. a group's `runnerGroupId`. */
-export interface Reference {
-  kind: string;
-  id: string;
-  output: string;
-}
+export type { Reference };
 
 export interface InventoryItem {
   /** The resource kind, e.g. `RepositoryWebhook`. */
@@ -64,6 +60,12 @@ export interface InventoryItem {
   secrets: Record<string, string>;
   /** Arguments that take another object's output. */
   refs: Record<string, Reference>;
+  /**
+   * The object existed before the stack: what destroy and removal from the program do to it, as
+   * the comment written above the resource, and whether the resource keeps it (`retainOnDelete`)
+   * rather than an argument of its own (a membership's `onDestroy`) deciding.
+   */
+  adopted: { comment: string; retainOnDelete: boolean };
 }
 
 export interface Inventory {

@@ -26,6 +26,33 @@ export function hostSlug(url: string): string {
   }
 }
 
+/**
+ * A name from a kind's template (its declaration's `discovery.names`): each `{...}` is replaced by
+ * the first of its alternatives (`|`) that is set, as a slug: an argument, `label`, `module`, a
+ * URL's `url:host` or `url:hostpath`, or a literal `=text`.
+ */
+export function nameFrom(template: string, item: InventoryItem, module: string): string {
+  const args = item.args as Record<string, unknown>;
+  const value = (name: string): string | undefined => {
+    if (name.startsWith("=")) return name.slice(1);
+    if (name === "label") return item.label;
+    if (name === "module") return module;
+    const [arg = "", form] = name.split(":");
+    const v = args[arg];
+    if (v === undefined || v === null || v === "") return undefined;
+    if (form === "host") return hostSlug(String(v));
+    if (form === "hostpath") return hostAndPathSlug(String(v));
+    return slug(String(v));
+  };
+  return template.replace(/\{([^}]+)\}/g, (_, alternatives: string) => {
+    for (const name of alternatives.split("|")) {
+      const v = value(name);
+      if (v !== undefined) return slug(v);
+    }
+    return "x";
+  });
+}
+
 /** A camelCase identifier from a name (`acme-eng-api-hook` -> `acmeEngApiHook`), never a keyword. */
 export function identifier(name: string): string {
   const [first = "x", ...rest] = slug(name).split("-");

@@ -5,14 +5,14 @@
  * command line, where `ps` would show it.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { resolveSettings } from "../provider/client/config";
 import { isHostingApiError } from "../provider/client/errors";
 import { client, configure } from "../provider/internal/context";
 import { discover, type Scope } from "./discover";
-import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile } from "./inventory";
-import { assignNames, hostAndPathSlug, hostSlug, identifier, slug } from "./naming";
+import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile, providerOf } from "./inventory";
+import { assignNames, identifier, nameFrom, slug } from "./naming";
 import { writeProgram } from "./typescript";
 
 export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--user] [--repo OWNER/NAME]...
@@ -99,7 +99,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   } else {
     const files = writeProgram(inventory, {
       project: options.project,
-      librarySpec: options.library ?? ownVersion(),
+      librarySpec: options.library ?? installedSpec(io),
       ...programVersions(),
     });
     mkdirSync(options.out, { recursive: true });
@@ -214,58 +214,14 @@ function parseOptions(argv: string[]): Options {
 
 /**
  * Readable names from what identifies the object for a person, from the shortest to the most
- * specific; collisions past the last get `-2`, `-3`, ... (naming.ts).
+ * specific, as the kind declares them (`discovery.names`); collisions past the last get `-2`, `-3`,
+ * ... (naming.ts).
  */
 export function nameCandidates(item: InventoryItem): string[] {
-  const a = item.args as Record<string, string | undefined>;
-  const scope = moduleFile(item.module);
-  const repo = `${slug(a.owner ?? "")}-${slug(a.repository ?? "")}`;
-  const url = a.url ?? "";
-  switch (item.kind) {
-    case "OrgMembership":
-      return [`${slug(a.org ?? scope)}-member-${slug(a.username ?? "")}`];
-    case "OrgRunnerGroup":
-    case "EnterpriseRunnerGroup":
-      return [`${slug(a.org ?? a.enterprise ?? scope)}-runners-${slug(a.name ?? "")}`];
-    case "RunnerGroupRunners":
-      return [`${slug(a.org ?? scope)}-runners-${slug(item.label ?? "group")}-members`];
-    case "PrivateRegistry":
-      return [
-        `${slug(a.org ?? scope)}-registry-${hostSlug(url)}`,
-        `${slug(a.org ?? scope)}-registry-${hostAndPathSlug(url)}`,
-      ];
-    case "OrgPropertyValue":
-      return [`${slug(a.org ?? scope)}-property-${slug(a.propertyName ?? "")}`];
-    case "RepositoryWebhook":
-      return [`${repo}-hook-${hostSlug(url)}`, `${repo}-hook-${hostAndPathSlug(url)}`];
-    case "RepositoryPropertyValue":
-      return [`${repo}-property-${slug(a.propertyName ?? "")}`];
-    case "DeploymentProtectionRule":
-      return [`${repo}-${slug(a.environment ?? "")}-gate-${slug(item.label ?? "app")}`];
-    case "Budget": {
-      const what = slug(a.entityName ?? a.user ?? String(a.scope ?? ""));
-      return [`${slug(a.enterprise ?? scope)}-budget-${what}-${slug(String(a.productSku ?? a.type ?? ""))}`];
-    }
-    case "GlobalWebhook":
-      return [`hook-${hostSlug(url)}`, `hook-${hostAndPathSlug(url)}`];
-    // The user's keys, by their name, title or first address (the key id where there is none).
-    case "UserGpgKey":
-      return [`gpg-key-${slug(item.label ?? "")}`];
-    case "UserSshKey":
-      return [`ssh-key-${slug(item.label ?? "")}`];
-    case "UserSshSigningKey":
-      return [`ssh-signing-key-${slug(item.label ?? "")}`];
-    case "IssueType":
-      return [`${slug(a.org ?? scope)}-issue-type-${slug(a.name ?? "")}`];
-    case "IssueField":
-      return [`${slug(a.org ?? scope)}-issue-field-${slug(a.name ?? "")}`];
-    case "OrgBlock":
-      return [`${slug(a.org ?? scope)}-block-${slug(a.username ?? "")}`];
-    case "Organization":
-      return [`org-${slug(a.login ?? "")}`];
-    default:
-      return [slug(`${scope}-${item.kind}-${item.id}`)];
-  }
+  const module = moduleFile(item.module);
+  const templates = providerOf(item.kind)?.declared.discovery?.names ?? [];
+  const names = templates.map((t) => nameFrom(t, item, module));
+  return names.length > 0 ? names : [slug(`${module}-${item.kind}-${item.id}`)];
 }
 
 function sortItems(items: InventoryItem[]): InventoryItem[] {
@@ -281,7 +237,46 @@ function capital(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-/** This package's version: what the written program depends on unless `--library` says otherwise. */
+/**
+ * What the written program depends on unless `--library` says otherwise: the spec this package was
+ * installed from, as npm recorded it in the lockfile of the project it is installed in (a tarball
+ * or folder as an absolute `file:` path, a git URL with its commit), or its registry version. Run
+ * from a checkout, the checkout itself (with a warning: npm links a folder).
+ */
+export function installedSpec(io: Pick<Io, "err">, packageDir = ownPackageDir()): string {
+  const version = ownVersion();
+  if (packageDir === undefined) return version;
+  const parts = packageDir.split(sep);
+  const at = parts.lastIndexOf("node_modules");
+  if (at < 0) {
+    io.err(
+      `warning: hosting-import runs from a checkout; the program depends on file:${packageDir} (npm links a folder: for real stacks pass --library with a tarball or a git URL)`,
+    );
+    return `file:${packageDir}`;
+  }
+  const project = parts.slice(0, at).join(sep) || sep;
+  const key = parts.slice(at).join("/");
+  for (const lock of [
+    join(project, "node_modules", ".package-lock.json"),
+    join(project, "package-lock.json"),
+  ]) {
+    if (!existsSync(lock)) continue;
+    const entry = (JSON.parse(readFileSync(lock, "utf8")) as LockFile).packages?.[key];
+    const resolved = entry?.resolved;
+    if (resolved === undefined) continue;
+    if (resolved.startsWith("file:")) return `file:${resolve(project, resolved.slice("file:".length))}`;
+    if (/^(git\+|git:|github:|https?:\/\/.*\.git)/.test(resolved)) return resolved;
+    if (entry?.link === true) return `file:${resolve(project, resolved)}`;
+    return entry?.version ?? version;
+  }
+  return version;
+}
+
+interface LockFile {
+  packages?: Record<string, { resolved?: string; version?: string; link?: boolean }>;
+}
+
+/** This package's version. */
 function ownVersion(): string {
   return ownPackage().version ?? "0.0.0";
 }
@@ -304,14 +299,24 @@ interface PackageJson {
   peerDependencies?: Record<string, string>;
 }
 
-/** This package's package.json: the nearest one above this file (dist/importer or importer/). */
-function ownPackage(): PackageJson {
+/** This package's folder: the nearest one above this file (dist/importer or importer/) named pulumi-hosting. */
+function ownPackageDir(): string | undefined {
   for (let dir = __dirname; ; dir = dirname(dir)) {
     const path = join(dir, "package.json");
-    if (existsSync(path)) {
-      const json = JSON.parse(readFileSync(path, "utf8")) as PackageJson;
-      if (json.name === "pulumi-hosting") return json;
+    if (
+      existsSync(path) &&
+      (JSON.parse(readFileSync(path, "utf8")) as PackageJson).name === "pulumi-hosting"
+    ) {
+      return dir;
     }
-    if (dirname(dir) === dir) return {};
+    if (dirname(dir) === dir) return undefined;
   }
+}
+
+/** This package's package.json. */
+function ownPackage(): PackageJson {
+  const dir = ownPackageDir();
+  return dir === undefined
+    ? {}
+    : (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson);
 }

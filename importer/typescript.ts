@@ -114,9 +114,26 @@ function resourceSource(
     if (target) entries.push([key, `${identifier(target.name)}.${ref.output}`]);
   }
   entries.sort(([a], [b]) => argOrder(item, a) - argOrder(item, b));
+  const comment = `// ${item.adopted.comment}`;
+  if (item.adopted.retainOnDelete) {
+    // A second argument after the object: the formatter no longer hugs the object.
+    const body = entries.map(
+      ([key, value]) => `${INDENT + INDENT}${propertyKey(key)}: ${indentRest(value, INDENT + INDENT)},`,
+    );
+    return [
+      comment,
+      head,
+      `${INDENT}${name},`,
+      `${INDENT}{`,
+      ...body,
+      `${INDENT}},`,
+      `${INDENT}{ retainOnDelete: true },`,
+      ");",
+    ];
+  }
   const body = entries.map(([key, value]) => `${indent}${propertyKey(key)}: ${indentRest(value, indent)},`);
-  if (fits) return [hugged, ...body, "});"];
-  return [head, `${INDENT}${name},`, `${INDENT}{`, ...body, `${INDENT}},`, ");"];
+  if (fits) return [comment, hugged, ...body, "});"];
+  return [comment, head, `${INDENT}${name},`, `${INDENT}{`, ...body, `${INDENT}},`, ");"];
 }
 
 /** Identity first (in the order a person reads it), then the settings as the kind declares them. */

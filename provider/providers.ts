@@ -19,23 +19,24 @@ import {
 import { userGpgKeyProvider, userSshKeyProvider, userSshSigningKeyProvider } from "./resources/user-keys";
 import { globalWebhookProvider, repositoryWebhookProvider } from "./resources/webhooks";
 
+/** In the order `hosting-import` writes them within a module, and the reference lists them. */
 export const PROVIDERS: readonly AnyHostingProvider[] = [
-  repositoryWebhookProvider,
-  globalWebhookProvider,
-  enterpriseRunnerGroupProvider,
+  orgMembershipProvider,
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
-  orgMembershipProvider,
+  privateRegistryProvider,
   orgPropertyValueProvider,
+  issueTypeProvider,
+  issueFieldProvider,
+  orgBlockProvider,
+  repositoryWebhookProvider,
   repositoryPropertyValueProvider,
   deploymentProtectionRuleProvider,
+  enterpriseRunnerGroupProvider,
   budgetProvider,
-  privateRegistryProvider,
+  globalWebhookProvider,
   userGpgKeyProvider,
   userSshKeyProvider,
   userSshSigningKeyProvider,
   organizationProvider,
-  issueTypeProvider,
-  issueFieldProvider,
-  orgBlockProvider,
 ];

@@ -1,20 +1,20 @@
 /**
- * The README's resource reference, generated from each kind's own declarations, so it cannot fall
- * behind them: the resource class's TSDoc (what it is, its routes, the token it needs), its `XArgs`
- * interface (each argument's type, whether it is required, its TSDoc), the provider's input schema
- * (defaults) and field rules (what a change does, sets, secrets), its id parts, and the outputs the
- * class declares beyond its arguments.
- *
- * `npm run reference` rewrites each kind's block between `<!-- reference:Kind -->` and
- * `<!-- /reference:Kind -->` in README.md; `npm run reference -- --check` fails when one is stale
- * or missing (CI runs the check through the unit suite). Prose about a kind that is not a
- * declaration (drift, adoption, examples) stays outside the blocks, written by hand.
+ * The reference pages (`docs/reference/<Kind>.md`, `docs/reference/<function>.md` and an index),
+ * generated as tfplugindocs does for Terraform providers: from the package schema (types,
+ * descriptions, secrets, what replaces, nested types) and the declarations it comes from (defaults,
+ * sets, create-only fields, identity, adoption), with the kind's example taken from the runnable
+ * programs in `examples/` and the prose that is not a declaration (drift, adoption, guards) from
+ * `docs/reference/notes/<Name>.md`, written by hand.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import ts from "typescript";
+import { z } from "zod";
+import { FUNCTIONS } from "../provider/functions/declarations";
+import type { FunctionDeclaration } from "../provider/internal/declare";
+import type { FieldRule } from "../provider/internal/diff";
 import type { AnyHostingProvider } from "../provider/internal/lifecycle";
 import { PROVIDERS } from "../provider/providers";
+import { type PackageSchema, type PropertySpec, packageSchema, typeToken } from "./schema";
 
 /** The repository root: the folder of the package.json named pulumi-hosting above this file. */
 export function repositoryRoot(from = __dirname): string {
@@ -29,195 +29,316 @@ export function repositoryRoot(from = __dirname): string {
   }
 }
 
-interface Declared {
-  doc: string;
-  args: Map<string, { type: string; optional: boolean; doc: string }>;
-  outputs: Array<{ name: string; doc: string }>;
+export const REFERENCE_DIR = "docs/reference";
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+const anchor = (name: string) => name.toLowerCase();
+
+/** A JSON Schema node as zod writes it (what the type column reads). */
+interface Json {
+  type?: string | string[];
+  $ref?: string;
+  anyOf?: Json[];
+  items?: Json;
+  enum?: unknown[];
+  const?: unknown;
+  additionalProperties?: Json | boolean;
 }
 
-/** What the TypeScript declarations say of every kind: TSDoc, argument types, declared outputs. */
-function readDeclarations(root: string, kinds: readonly string[]): Map<string, Declared> {
-  const entry = join(root, "provider/index.ts");
-  const program = ts.createProgram([entry], {
-    strict: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.CommonJS,
-    skipLibCheck: true,
-    noEmit: true,
-  });
-  const checker = program.getTypeChecker();
-  const source = program.getSourceFile(entry);
-  const moduleSymbol = source && checker.getSymbolAtLocation(source);
-  if (!moduleSymbol) throw new Error(`cannot read ${entry}`);
-  const exported = new Map(
-    checker.getExportsOfModule(moduleSymbol).map((s) => {
-      const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
-      return [s.name, target] as const;
-    }),
-  );
-  const docOf = (symbol: ts.Symbol) =>
-    oneLine(ts.displayPartsToString(symbol.getDocumentationComment(checker)));
-  const result = new Map<string, Declared>();
-  for (const kind of kinds) {
-    const cls = exported.get(kind);
-    const args = exported.get(`${kind}Args`);
-    if (!cls || !args) throw new Error(`provider/index.ts must export ${kind} and ${kind}Args`);
-    const argProps = new Map<string, { type: string; optional: boolean; doc: string }>();
-    for (const p of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(args))) {
-      const decl = p.valueDeclaration;
-      const typeNode = decl && ts.isPropertySignature(decl) ? decl.type : undefined;
-      argProps.set(p.name, {
-        type: typeNode ? typeText(checker, typeNode) : "",
-        optional: (p.flags & ts.SymbolFlags.Optional) !== 0,
-        doc: docOf(p),
-      });
-    }
-    const outputs = checker
-      .getPropertiesOfType(checker.getDeclaredTypeOfSymbol(cls))
-      .filter((p) => !argProps.has(p.name) && declaredUnder(p, join(root, "provider")))
-      .map((p) => ({ name: p.name, doc: docOf(p) }));
-    result.set(kind, { doc: docOf(cls), args: argProps, outputs });
+/** A field's type as a reader writes it: `string`, `"json" | "form"`, `list(string)`, a named type's link. */
+function typeText(node: Json): string {
+  if (node.$ref !== undefined) {
+    const name = node.$ref.replace(/^#\/\$defs\//, "");
+    return `[${name}](#${anchor(name)})`;
   }
-  return result;
+  if (node.enum !== undefined) return node.enum.map((v) => JSON.stringify(v)).join(" | ");
+  if (node.const !== undefined) return JSON.stringify(node.const);
+  const choices = [
+    ...(node.anyOf ?? []).flatMap((c) => (c.anyOf ? c.anyOf : [c])),
+    ...(Array.isArray(node.type) ? node.type.map((t) => ({ type: t })) : []),
+  ].filter((c) => c.type !== "null");
+  if (choices.length > 0) {
+    const nullable = (node.anyOf ?? []).some((c) => c.type === "null");
+    return [...choices.map(typeText), ...(nullable ? ["null"] : [])].join(" | ");
+  }
+  if (node.type === "array") return `list(${node.items ? typeText(node.items) : "any"})`;
+  if (node.type === "object") {
+    return typeof node.additionalProperties === "object"
+      ? `map(${typeText(node.additionalProperties)})`
+      : "object";
+  }
+  return typeof node.type === "string" ? node.type : "any";
 }
 
-/** Declared in this package's provider sources (not inherited from Pulumi's resource classes). */
-function declaredUnder(p: ts.Symbol, dir: string): boolean {
-  return (p.declarations ?? []).some((d) => d.getSourceFile().fileName.startsWith(dir));
+interface JsonObject {
+  properties?: Record<string, Json & { description?: string }>;
+  required?: string[];
+  $defs?: Record<string, JsonObject & { description?: string }>;
 }
 
-/**
- * A declared argument type as a reader writes it: `pulumi.Input<...>` unwrapped, and a named union
- * of string literals (`BudgetScope`) spelt out, so the reference lists the values allowed.
- */
-function typeText(checker: ts.TypeChecker, node: ts.TypeNode): string {
-  if (ts.isTypeReferenceNode(node) && node.typeName.getText() === "pulumi.Input" && node.typeArguments?.[0]) {
-    return typeText(checker, node.typeArguments[0]);
-  }
-  if (ts.isArrayTypeNode(node)) {
-    const element = typeText(checker, node.elementType);
-    return element.includes("|") ? `(${element})[]` : `${element}[]`;
-  }
-  if (ts.isTypeReferenceNode(node)) {
-    const type = checker.getTypeFromTypeNode(node);
-    if (type.isUnion() && type.types.every((t) => t.isStringLiteral())) {
-      // Sorted: the checker's union order is an implementation detail that may change between versions.
-      const values = type.types.map((t) => (t as ts.StringLiteralType).value).sort();
-      return values.map((v) => JSON.stringify(v)).join(" | ");
-    }
-  }
-  return oneLine(node.getText());
-}
+const jsonOf = (schema: z.ZodObject, io: "input" | "output") =>
+  z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonObject;
 
-const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
-const cell = (text: string) => text.replace(/\|/g, "\\|");
-
-/** The schema's default for a field left out, as the program would write it; undefined when none. */
-function defaultOf(provider: AnyHostingProvider, name: string): string | undefined {
-  const field = provider.declared.inputs.shape[name] as
-    | { safeParse(v: unknown): { success: boolean; data?: unknown } }
-    | undefined;
+/** The default of a field left out, as the program would write it; undefined when none. */
+function defaultOf(schema: z.ZodObject, name: string): string | undefined {
+  const field = schema.shape[name] as z.ZodType | undefined;
   const parsed = field?.safeParse(undefined);
   if (!parsed?.success || parsed.data === undefined) return undefined;
-  return Array.isArray(parsed.data)
-    ? `[${parsed.data.map((v) => JSON.stringify(v)).join(", ")}]`
-    : JSON.stringify(parsed.data);
+  return JSON.stringify(parsed.data);
 }
 
-function onChange(provider: AnyHostingProvider, name: string): string {
-  const rule = provider.declared.rules[name];
-  if (rule === undefined) return "not compared";
+function onChange(rule: FieldRule | undefined): string {
+  if (rule === undefined) return "";
   if (rule.refusedAfterCreate) return "refused after create";
   if (rule.createOnly) return "ignored after create";
   if (rule.replace) return "**replaces**";
   return "updates";
 }
 
-/** One kind's block: what it is, its arguments, its outputs and its id. */
-export function renderKind(provider: AnyHostingProvider, declared: Declared): string {
-  const kind = provider.kind;
-  const names = [
-    ...Object.keys(provider.declared.inputs.shape),
-    ...[...declared.args.keys()].filter((n) => !(n in provider.declared.inputs.shape)),
-  ].filter((n) => declared.args.has(n));
-  const rows = names.map((name) => {
-    const arg = declared.args.get(name);
-    if (!arg) throw new Error(`${kind}Args has no ${name}`);
-    const rule = provider.declared.rules[name];
+/** The table of a kind's arguments. */
+function inputsTable(provider: AnyHostingProvider, spec: Record<string, PropertySpec>): string[] {
+  const { inputs, rules } = provider.declared;
+  const json = jsonOf(inputs, "input");
+  const required = new Set(json.required ?? []);
+  const rows = Object.entries(json.properties ?? {}).map(([name, node]) => {
+    const rule = rules[name];
     const type = [
-      `\`${cell(arg.type)}\``,
+      `${typeText(node)}`,
       rule?.set ? "compared as a set" : "",
       rule?.secret ? "a secret in state" : "",
     ]
       .filter(Boolean)
       .join("; ");
-    const fallback = defaultOf(provider, name);
-    return `| \`${name}\`${arg.optional ? "" : " (required)"} | ${type} | ${fallback ? `\`${cell(fallback)}\`` : ""} | ${onChange(provider, name)} | ${cell(arg.doc)} |`;
+    const fallback = defaultOf(inputs, name);
+    return `| \`${name}\`${required.has(name) ? " (required)" : ""} | ${cell(type)} | ${fallback ? `\`${cell(fallback)}\`` : ""} | ${onChange(rule)} | ${cell(spec[name]?.description ?? "")} |`;
   });
-  const outputs =
-    declared.outputs.length === 0
-      ? "No outputs beyond the arguments."
-      : [
-          "Outputs beyond the arguments:",
-          "",
-          ...declared.outputs.map((o) => `- \`${o.name}\`${o.doc ? `: ${o.doc}` : ""}`),
-        ].join("\n");
+  return ["| Argument | Type | Default | On change | Description |", "|---|---|---|---|---|", ...rows];
+}
+
+/** A table of fields (outputs, a function's result, a nested type's fields). */
+function fieldsTable(
+  json: JsonObject,
+  descriptions: Record<string, string | undefined>,
+  head: string,
+): string[] {
+  const required = new Set(json.required ?? []);
   return [
-    `### ${kind}`,
-    "",
-    declared.doc,
-    "",
-    "| Argument | Type | Default | On change | Description |",
-    "|---|---|---|---|---|",
-    ...rows,
-    "",
-    outputs,
-    "",
-    `**id**: \`${provider.declared.idFormat.join("/")}\`${provider.declared.idFormat.length > 1 ? ", each part URL-encoded" : ""}.`,
-  ].join("\n");
+    `| ${head} | Type | Description |`,
+    "|---|---|---|",
+    ...Object.entries(json.properties ?? {}).map(
+      ([name, node]) =>
+        `| \`${name}\`${required.has(name) ? "" : " (optional)"} | ${cell(typeText(node))} | ${cell(descriptions[name] ?? node.description ?? "")} |`,
+    ),
+  ];
 }
 
-const open = (kind: string) => `<!-- reference:${kind} -->`;
-const close = (kind: string) => `<!-- /reference:${kind} -->`;
+/** The named types an object refers to, each with its fields. */
+function nestedTypes(...schemas: JsonObject[]): string[] {
+  const defs = new Map<string, JsonObject & { description?: string }>();
+  for (const schema of schemas)
+    for (const [name, def] of Object.entries(schema.$defs ?? {})) defs.set(name, def);
+  if (defs.size === 0) return [];
+  const lines = ["## Nested types", ""];
+  for (const [name, def] of [...defs].sort(([a], [b]) => a.localeCompare(b))) {
+    lines.push(`### ${name}`, "");
+    if (def.description) lines.push(def.description, "");
+    lines.push(...fieldsTable(def, {}, "Field"), "");
+  }
+  return lines;
+}
 
-/** The README with every kind's block regenerated; fails when a kind has no block. */
-export function regenerate(readme: string, root = repositoryRoot()): string {
-  const declared = readDeclarations(
-    root,
-    PROVIDERS.map((p) => p.kind),
+/** The first statement of `examples/` that declares the kind (`new hosting.Kind(` up to its `});`). */
+export function exampleOf(root: string, call: string): { file: string; code: string } | undefined {
+  const dir = join(root, "examples");
+  for (const folder of readdirSync(dir).sort()) {
+    const path = join(dir, folder);
+    if (!existsSync(join(path, "Pulumi.yaml"))) continue;
+    for (const file of readdirSync(path)
+      .filter((f) => f.endsWith(".ts"))
+      .sort()) {
+      const lines = readFileSync(join(path, file), "utf8").split("\n");
+      const start = lines.findIndex((l) => l.includes(call));
+      if (start < 0) continue;
+      const indent = (lines[start]?.match(/^\s*/)?.[0] ?? "").length;
+      let end = start;
+      while (end < lines.length && !/^\s*}\)[;,]?\s*$|\);\s*$/.test(lines[end] ?? "")) end++;
+      const code = lines
+        .slice(start, end + 1)
+        .map((l) => l.slice(Math.min(indent, (l.match(/^\s*/)?.[0] ?? "").length)))
+        .join("\n");
+      return { file: `examples/${folder}/${file}`, code };
+    }
+  }
+  return undefined;
+}
+
+function notesOf(root: string, name: string): string[] {
+  const path = join(root, REFERENCE_DIR, "notes", `${name}.md`);
+  if (!existsSync(path)) return [];
+  const text = readFileSync(path, "utf8").trimEnd();
+  return [...(text.startsWith("## ") ? [] : ["## Notes", ""]), text, ""];
+}
+
+const summary = (description: string) => (description.match(/^[^.]*\.(?=\s|$)/)?.[0] ?? description).trim();
+
+/** One kind's page. */
+export function kindPage(root: string, provider: AnyHostingProvider, schema: PackageSchema): string {
+  const declared = provider.declared;
+  const kind = declared.kind;
+  const spec = schema.resources[typeToken(kind)];
+  if (spec === undefined) throw new Error(`schema.json has no ${typeToken(kind)}`);
+  const inputs = jsonOf(declared.inputs, "input");
+  const outputs = jsonOf(declared.outputs, "output");
+  const example = exampleOf(root, `new hosting.${kind}(`);
+  if (example === undefined) throw new Error(`no program in examples/ declares new hosting.${kind}(`);
+  const outputDescriptions = Object.fromEntries(
+    Object.entries(spec.properties).map(([k, v]) => [k, v.description]),
   );
-  let text = readme;
+  const id = declared.idFormat.join("/");
+  const adoption = declared.adopts
+    ? `Adopt an existing object with \`importId\` (the last part of its id): create then reads it and converges it to the arguments, writing only what differs; a preview shows what adopting it changes, field by field.`
+    : `The object is named by its arguments (${declared.identity.map((n) => `\`${n}\``).join(", ")}): a create reads it first and writes only what differs, so an existing object is adopted by declaring it.`;
+  return [
+    `<!-- Generated by npm run generate from the ${kind} declaration; edit the declaration or notes/${kind}.md. -->`,
+    `# ${kind}`,
+    "",
+    declared.description,
+    "",
+    "## Example",
+    "",
+    `From [\`${example.file}\`](../../${example.file}):`,
+    "",
+    "```ts",
+    example.code,
+    "```",
+    "",
+    "## Arguments",
+    "",
+    ...inputsTable(provider, spec.inputProperties),
+    "",
+    "## Outputs",
+    "",
+    ...(Object.keys(outputs.properties ?? {}).length === 0
+      ? ["No outputs beyond the arguments (each argument is also an output)."]
+      : [
+          "Beyond the arguments (each argument is also an output):",
+          "",
+          ...fieldsTable(outputs, outputDescriptions, "Output"),
+        ]),
+    "",
+    ...nestedTypes(inputs, outputs),
+    "## Id, adoption and import",
+    "",
+    `The id is \`${id}\`${declared.idFormat.length > 1 ? ", each part URL-encoded" : ""}. ${adoption}`,
+    "",
+    `With the provider plugin: \`pulumi import ${typeToken(kind)} <name> <${id}>\`. The type token of the dynamic resource is \`pulumi-nodejs:dynamic/hosting:${kind}\`; the plugin's, \`${typeToken(kind)}\`.`,
+    "",
+    ...notesOf(root, kind),
+  ]
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .replace(/\n*$/, "\n");
+}
+
+/** Sample values of the fixture for a function's generated example. */
+const SAMPLES: Record<string, unknown> = {
+  org: "acme-eng",
+  owner: "acme-eng",
+  repository: "api",
+  branch: "main",
+  enterprise: "acme",
+  kind: "participation",
+};
+
+/** One function's page. */
+export function functionPage(root: string, fn: FunctionDeclaration, schema: PackageSchema): string {
+  const spec = schema.functions[typeToken(fn.name)];
+  if (spec === undefined) throw new Error(`schema.json has no ${typeToken(fn.name)}`);
+  const args = jsonOf(fn.args, "input");
+  const result = jsonOf(fn.result, "output");
+  const found = exampleOf(root, `${fn.name}(`);
+  const call = `${fn.name}({ ${(args.required ?? []).map((k) => `${k}: ${JSON.stringify(SAMPLES[k] ?? k)}`).join(", ")} })`;
+  return [
+    `<!-- Generated by npm run generate from the ${fn.name} declaration; edit the declaration or notes/${fn.name}.md. -->`,
+    `# ${fn.name}`,
+    "",
+    fn.description,
+    "",
+    "## Example",
+    "",
+    ...(found
+      ? [`From [\`${found.file}\`](../../${found.file}):`, "", "```ts", found.code, "```"]
+      : [
+          "```ts",
+          `const result = await hosting.${call};`,
+          `const later = hosting.${call.replace("(", "Output(")}; // args may be Inputs`,
+          "```",
+        ]),
+    "",
+    "## Arguments",
+    "",
+    ...fieldsTable(
+      args,
+      Object.fromEntries(Object.entries(spec.inputs.properties).map(([k, v]) => [k, v.description])),
+      "Argument",
+    ),
+    "",
+    "## Result",
+    "",
+    ...fieldsTable(
+      result,
+      Object.fromEntries(Object.entries(spec.outputs.properties).map(([k, v]) => [k, v.description])),
+      "Field",
+    ),
+    "",
+    ...nestedTypes(args, result),
+    `With the provider plugin the function is the invoke \`${typeToken(fn.name)}\`.`,
+    "",
+    ...notesOf(root, fn.name),
+  ]
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .replace(/\n*$/, "\n");
+}
+
+/** The index: every kind and function with its summary. */
+export function indexPage(schema: PackageSchema): string {
+  const lines = [
+    "<!-- Generated by npm run generate. -->",
+    "# Reference",
+    "",
+    "Every resource kind and read function, generated from their declarations (the same ones",
+    "`schema.json`, the provider plugin and `hosting-import` use).",
+    "",
+    "## Resources",
+    "",
+    "| Kind | Id | What it is |",
+    "|---|---|---|",
+    ...PROVIDERS.map(
+      (p) =>
+        `| [${p.kind}](${p.kind}.md) | \`${p.declared.idFormat.join("/")}\` | ${cell(summary(p.declared.description))} |`,
+    ),
+    "",
+    "## Functions",
+    "",
+    "Each `getX(args, opts?)` returns a promise; each `getXOutput(args, opts?)` an Output whose args may be Inputs.",
+    "",
+    "| Function | What it reads |",
+    "|---|---|",
+    ...FUNCTIONS.map((f) => `| [${f.name}](${f.name}.md) | ${cell(summary(f.description))} |`),
+    "",
+    `Package schema: [\`schema.json\`](../../schema.json) (package \`${schema.name}\`, version ${schema.version}).`,
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/** Every reference page, by path below the repository root. */
+export function referencePages(root: string, schema = packageSchema(root)): Map<string, string> {
+  const pages = new Map<string, string>();
+  pages.set(join(REFERENCE_DIR, "README.md"), indexPage(schema));
   for (const provider of PROVIDERS) {
-    const start = text.indexOf(open(provider.kind));
-    const end = text.indexOf(close(provider.kind));
-    if (start < 0 || end < start) {
-      throw new Error(`README.md has no ${open(provider.kind)} ... ${close(provider.kind)} block`);
-    }
-    const block = renderKind(provider, declared.get(provider.kind) as Declared);
-    text = `${text.slice(0, start)}${open(provider.kind)}\n\n${block}\n\n${text.slice(end)}`;
+    pages.set(join(REFERENCE_DIR, `${provider.kind}.md`), kindPage(root, provider, schema));
   }
-  return text;
+  for (const fn of FUNCTIONS) pages.set(join(REFERENCE_DIR, `${fn.name}.md`), functionPage(root, fn, schema));
+  return pages;
 }
-
-function main(): void {
-  const root = repositoryRoot();
-  const path = join(root, "README.md");
-  const current = readFileSync(path, "utf8");
-  const next = regenerate(current, root);
-  if (process.argv.includes("--check")) {
-    if (next !== current) {
-      console.error("README.md's resource reference is out of date: run npm run reference");
-      process.exit(1);
-    }
-    console.log("README.md's resource reference is current");
-    return;
-  }
-  writeFileSync(path, next);
-  console.log(
-    next === current
-      ? "README.md's resource reference was current"
-      : "README.md's resource reference regenerated",
-  );
-}
-
-if (require.main === module) main();

@@ -12,7 +12,7 @@
 
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../provider/client/routes";
-import { API_VERSION_2026, BUDGET_ID_PATTERN, BUDGET_SCOPES } from "../../provider/client/schemas";
+import { BUDGET_ID_PATTERN, BUDGET_SCOPES } from "../../provider/client/schemas";
 import { type AccessRule, APP_TOKENS, callerOf } from "../auth";
 import {
   assertFeatureOn,
@@ -31,11 +31,11 @@ import { badRequest, notFound, pageParams, paginate, readBody } from "../http";
 import { findEnterprise, findUser } from "../lookup";
 import type { StoredBudget } from "../store";
 
-/** App and fine-grained tokens are refused; budgets exist in API version 2026-03-10 only (spec, Versioning). */
-const BUDGETS_API: Pick<AccessRule, "refuse" | "apiVersion"> = {
-  refuse: ["fine_grained", ...APP_TOKENS],
-  apiVersion: API_VERSION_2026,
-};
+/**
+ * App and fine-grained tokens are refused; budgets exist in API version 2026-03-10 only (spec,
+ * Versioning; the route table declares it).
+ */
+const BUDGETS_API: Pick<AccessRule, "refuse"> = { refuse: ["fine_grained", ...APP_TOKENS] };
 /** Reads: enterprise admins and billing managers (`admin:enterprise` implies `manage_billing:enterprise`). */
 const READ: AccessRule = { scopes: ["manage_billing:enterprise"], ...BUDGETS_API };
 /** Creates and updates: also organisation admins, with `admin:org`, for their organisations' budgets. */

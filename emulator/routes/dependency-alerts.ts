@@ -4,7 +4,6 @@
  */
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../provider/client/routes";
-import { API_VERSION_2026 } from "../../provider/client/schemas";
 import { type AccessRule, APP_TOKENS, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
 import {
@@ -27,17 +26,12 @@ import type { Store } from "../store";
 
 /** `security_events` (which `repo` includes), or the FG/app permission Dependabot alerts. */
 const READ: AccessRule = { scopes: ["security_events"], permission: ["vulnerability_alerts", "read"] };
-/** The update exists in API version 2026-03-10 only (spec, Versioning). */
-const WRITE: AccessRule = {
-  scopes: ["security_events"],
-  permission: ["vulnerability_alerts", "write"],
-  apiVersion: API_VERSION_2026,
-};
-/** Classic tokens only (spec, Authentication 5), scope repo or security_events, version 2026-03-10. */
+/** The update exists in API version 2026-03-10 only (spec, Versioning; the route declares it). */
+const WRITE: AccessRule = { scopes: ["security_events"], permission: ["vulnerability_alerts", "write"] };
+/** Classic tokens only (spec, Authentication 5), scope repo or security_events; version 2026-03-10 (the route's). */
 const ENTERPRISE: AccessRule = {
   scopes: ["repo", "security_events"],
   refuse: ["fine_grained", ...APP_TOKENS],
-  apiVersion: API_VERSION_2026,
 };
 
 const R = ROUTES.dependencyAlerts;

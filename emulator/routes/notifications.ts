@@ -8,7 +8,6 @@
  */
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../provider/client/routes";
-import { API_VERSION_2026 } from "../../provider/client/schemas";
 import { type AccessRule, APP_TOKENS, callerOf } from "../auth";
 import type { ServerEnv } from "../context";
 import { guard } from "../guard";
@@ -35,10 +34,10 @@ import {
 import { chargeRateLimit, setRateLimit } from "../rate-limits";
 import { type StoredThread, timestamp } from "../store";
 
+/** Classic tokens only; version 2026-03-10 only (the route table declares it). */
 const NOTIFICATIONS: AccessRule = {
   scopes: ["notifications", "repo"],
   refuse: ["fine_grained", ...APP_TOKENS],
-  apiVersion: API_VERSION_2026,
 };
 
 const RESOURCE = "Notification";

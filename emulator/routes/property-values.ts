@@ -15,7 +15,6 @@
 
 import type { Hono } from "hono";
 import { ROUTES } from "../../provider/client/routes";
-import { API_VERSION_2026 } from "../../provider/client/schemas";
 import { type AccessRule, callerOf, orgRole } from "../auth";
 import type { Caller, ServerEnv } from "../context";
 import type { OrgRecord, PropertyDefinition } from "../fixture";
@@ -26,16 +25,9 @@ import { applyUpdates, parseUpdates, valuesOf } from "../property-values";
 import type { EmulatorState } from "../store";
 
 const ORG_PERMISSION = "custom_properties_for_organizations";
-const ORG_READ: AccessRule = {
-  scopes: ["read:org"],
-  permission: [ORG_PERMISSION, "read"],
-  apiVersion: API_VERSION_2026,
-};
-const ORG_WRITE: AccessRule = {
-  scopes: ["admin:org"],
-  permission: [ORG_PERMISSION, "write"],
-  apiVersion: API_VERSION_2026,
-};
+/** The organisation routes exist in API version 2026-03-10 only (the route table declares it). */
+const ORG_READ: AccessRule = { scopes: ["read:org"], permission: [ORG_PERMISSION, "read"] };
+const ORG_WRITE: AccessRule = { scopes: ["admin:org"], permission: [ORG_PERMISSION, "write"] };
 /** Reading a repository's values needs what reading the repository needs (Metadata read); public. */
 const REPO_READ: AccessRule = { permission: ["metadata", "read"], public: true };
 const REPO_WRITE: AccessRule = { scopes: ["repo"], permission: ["repository_custom_properties", "write"] };

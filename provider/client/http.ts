@@ -1,12 +1,14 @@
 /**
  * The HTTP client: one visible chain of auth headers, logging, bounded concurrency, rate limits
  * (`rate-limit.ts`) and retries (`retry.ts`) over a keep-alive undici pool shared by the whole
- * process. Responses can be validated against a zod schema, so a surprise from the server fails
- * clearly instead of corrupting state. Errors are built in `errors.ts`.
+ * process. It sends nothing but routes of the table (`routes.ts`): each route gives the path from
+ * its parameters, the `X-Service-Api-Version` to send and the zod schema its answer is validated
+ * with, so a surprise from the server fails clearly instead of corrupting state. Errors are built
+ * in `errors.ts`.
  */
 import type { Agent, Dispatcher } from "undici";
 import type { z } from "zod";
-import { API_VERSION_DEFAULT, type ClientSettings } from "./config";
+import type { ClientSettings } from "./config";
 import {
   errorCode,
   errorFromResponse,
@@ -34,6 +36,7 @@ import {
   isIdempotent,
   RetryPolicy,
 } from "./retry";
+import type { Answer, AnswerData, BodyAnswer, ClientRoute, ItemOf, ListAnswer, RouteMethod } from "./routes";
 
 export {
   DEFAULT_BASE_DELAY_MS,
@@ -55,11 +58,9 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 
 export type QueryValue = string | number | boolean | undefined;
 
+/** What a call may add to its route: the API version and the response schema come from the route. */
 export interface RequestOptions {
   query?: Record<string, QueryValue>;
-  body?: unknown;
-  /** The `X-Service-Api-Version` the endpoint is documented with; `hosting:apiVersion` overrides it. */
-  apiVersion?: string;
   /**
    * Whether the request may be repeated after an ambiguous failure. Defaults by method (GET, HEAD,
    * PUT and DELETE are). A PATCH that sends the whole desired state may opt in.
@@ -73,17 +74,18 @@ export interface RequestOptions {
   followRedirects?: number;
 }
 
-/** Options of a request whose response body is validated: `data` is then the schema's output. */
-export type ParsedRequestOptions<S extends z.ZodType> = RequestOptions & { schema: S };
+/** `post`, `patch` and `put`: a route of that method, its parameters and the body to send. */
+export type WriteMethod<M extends RouteMethod> = <P, A extends BodyAnswer>(
+  route: ClientRoute<M, P, A>,
+  params: NoInfer<P>,
+  body?: unknown,
+  options?: RequestOptions,
+) => Promise<ApiResponse<AnswerData<A>>>;
 
-/** `post`, `patch` and `put`: with a `schema` option, `data` is the schema's output. */
-export interface WriteMethod {
-  <S extends z.ZodType>(
-    path: string,
-    body: unknown,
-    options: ParsedRequestOptions<S>,
-  ): Promise<ApiResponse<z.infer<S>>>;
-  <T>(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse<T>>;
+/** What one exchange sends beyond its method and path. */
+interface Exchange extends RequestOptions {
+  body?: unknown;
+  apiVersion: string;
 }
 
 export interface ApiResponse<T> {
@@ -175,51 +177,89 @@ export class HostingClient {
     this.retry = new RetryPolicy(this.opts);
   }
 
-  get<S extends z.ZodType>(path: string, options: ParsedRequestOptions<S>): Promise<ApiResponse<z.infer<S>>>;
-  get<T>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
-  get(path: string, options?: RequestOptions & { schema?: z.ZodType }): Promise<ApiResponse<unknown>> {
-    return this.parsed("GET", path, options);
+  /** GET a route: its answer validated and typed by the route (one page, for a list). */
+  get<P, A extends Answer>(
+    route: ClientRoute<"GET", P, A>,
+    params: NoInfer<P>,
+    options?: RequestOptions,
+  ): Promise<ApiResponse<AnswerData<A>>> {
+    return this.call(route, params, undefined, options);
   }
-  /** POST a body; with `schema`, the response body is validated and typed by it. */
-  readonly post: WriteMethod = this.writer("POST");
-  /** PATCH a body; with `schema`, the response body is validated and typed by it. */
-  readonly patch: WriteMethod = this.writer("PATCH");
-  /** PUT a body; with `schema`, the response body is validated and typed by it. */
-  readonly put: WriteMethod = this.writer("PUT");
-  delete<T = undefined>(path: string, options?: RequestOptions): Promise<ApiResponse<T>> {
-    return this.request<T>("DELETE", path, options);
+  /** POST a body to a route; the answer is validated and typed by the route. */
+  readonly post: WriteMethod<"POST"> = this.writer();
+  /** PATCH a body to a route; the answer is validated and typed by the route. */
+  readonly patch: WriteMethod<"PATCH"> = this.writer();
+  /** PUT a body to a route; the answer is validated and typed by the route. */
+  readonly put: WriteMethod<"PUT"> = this.writer();
+  /** DELETE a route; the answer is validated and typed by the route. */
+  delete<P, A extends BodyAnswer>(
+    route: ClientRoute<"DELETE", P, A>,
+    params: NoInfer<P>,
+    options?: RequestOptions,
+  ): Promise<ApiResponse<AnswerData<A>>> {
+    return this.call(route, params, undefined, options);
   }
 
   /**
-   * Follows `Link: rel="next"` until the last page, asking for the largest page size. `select`
-   * picks the items out of an envelope (`{total_count, hooks: [...]}`); arrays are taken as they are.
-   * With `schema`, every item is validated against it.
+   * Every item of a list route: follows `Link: rel="next"` until the last page, asking for the
+   * largest page size. The route says where the items are in a page (an envelope such as
+   * `{total_count, hooks: [...]}`, or the page itself) and validates every item.
    */
-  paginate<S extends z.ZodType>(
-    path: string,
-    options: RequestOptions & { select?: (body: unknown) => unknown[]; schema: S },
-  ): Promise<Array<z.infer<S>>>;
-  paginate<T>(path: string, options?: RequestOptions & { select?: (body: unknown) => T[] }): Promise<T[]>;
-  async paginate(
-    path: string,
-    options: RequestOptions & { select?: (body: unknown) => unknown[]; schema?: z.ZodType } = {},
-  ): Promise<unknown[]> {
-    const { select, schema, ...rest } = options;
+  async paginate<P, A extends ListAnswer>(
+    route: ClientRoute<"GET", P, A>,
+    params: NoInfer<P>,
+    options: RequestOptions = {},
+  ): Promise<Array<ItemOf<A>>> {
+    const path = route.path(params);
+    const exchange: Exchange = { ...options, apiVersion: route.apiVersion };
     const items: unknown[] = [];
     let next: string | undefined = path;
-    let query: Record<string, QueryValue> = { per_page: MAX_PER_PAGE, ...rest.query };
+    let query: Record<string, QueryValue> = { per_page: MAX_PER_PAGE, ...options.query };
     while (next) {
-      const page: ApiResponse<unknown> = await this.request<unknown>("GET", next, { ...rest, query });
-      const pageItems = select ? select(page.data) : page.data;
-      if (!Array.isArray(pageItems)) {
-        const url = new URL(/^https?:\/\//.test(next) ? next : this.apiRoot + next);
-        throw unexpectedResponse("GET", this.shown(url), "expected a list in the response body");
-      }
-      items.push(...pageItems);
+      const page: ApiResponse<unknown> = await this.request<unknown>("GET", next, { ...exchange, query });
+      const url = new URL(/^https?:\/\//.test(next) ? next : this.apiRoot + next);
+      items.push(...this.pageItems(route.answer, page.data, url));
       next = parseLinkHeader(page.headers.get("link")).next;
       query = {}; // the next link carries the query
     }
-    return schema ? items.map((item) => validate(schema, item, "GET", path)) : items;
+    return items.map((item) => validate(route.answer.item, item, "GET", path)) as Array<ItemOf<A>>;
+  }
+
+  private writer<M extends RouteMethod>(): WriteMethod<M> {
+    return (route, params, body, options) => this.call(route, params, body, options);
+  }
+
+  /** One request of a route: the path built from its parameters, its version sent, its answer read. */
+  private async call<P, A extends Answer>(
+    route: ClientRoute<RouteMethod, P, A>,
+    params: P,
+    body: unknown,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<AnswerData<A>>> {
+    const path = route.path(params);
+    const response = await this.request<unknown>(route.method, path, {
+      ...options,
+      ...(body === undefined ? {} : { body }),
+      apiVersion: route.apiVersion,
+    });
+    const answer: Answer = route.answer;
+    let data: unknown;
+    if (answer.kind === "list") {
+      const items = this.pageItems(answer, response.data, this.resolve(path, options.query));
+      data = items.map((item) => validate(answer.item, item, route.method, path));
+    } else if (!answer.bodyless.includes(response.status)) {
+      data = validate(answer.schema, response.data, route.method, path);
+    }
+    return { ...response, data: data as AnswerData<A> };
+  }
+
+  /** The items of one page of a list route; anything but a list there is an unexpected answer. */
+  private pageItems(answer: ListAnswer, body: unknown, url: URL): unknown[] {
+    const items = answer.select ? answer.select(body) : body;
+    if (!Array.isArray(items)) {
+      throw unexpectedResponse("GET", this.shown(url), "expected a list in the response body");
+    }
+    return items;
   }
 
   /**
@@ -231,7 +271,8 @@ export class HostingClient {
     return (below ? url.pathname.slice(this.rootPath.length) || "/" : url.pathname) + url.search;
   }
 
-  async request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  /** One exchange with retries, rate limits and redirects; `path` is a route's path or a server's link. */
+  private async request<T>(method: HttpMethod, path: string, options: Exchange): Promise<ApiResponse<T>> {
     let url = this.resolve(path, options.query);
     let display = this.shown(url);
     const redirectedTo: string[] = [];
@@ -239,7 +280,7 @@ export class HostingClient {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.settings.token}`,
       accept: MEDIA_TYPE,
-      "x-service-api-version": this.settings.apiVersion ?? options.apiVersion ?? API_VERSION_DEFAULT,
+      "x-service-api-version": this.settings.apiVersion ?? options.apiVersion,
       "user-agent": USER_AGENT,
     };
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
@@ -333,23 +374,6 @@ export class HostingClient {
       }
       await this.opts.sleep(decision.waitMs);
     }
-  }
-
-  private writer(method: HttpMethod): WriteMethod {
-    // One implementation serves both overloads of WriteMethod: `parsed` validates when a schema is given.
-    return ((path: string, body?: unknown, options?: RequestOptions & { schema?: z.ZodType }) =>
-      this.parsed(method, path, { ...options, body })) as WriteMethod;
-  }
-
-  /** A request whose body, when `schema` is given, is validated before it is returned. */
-  private async parsed(
-    method: HttpMethod,
-    path: string,
-    options: RequestOptions & { schema?: z.ZodType } = {},
-  ): Promise<ApiResponse<unknown>> {
-    const { schema, ...rest } = options;
-    const response = await this.request<unknown>(method, path, rest);
-    return schema ? { ...response, data: validate(schema, response.data, method, path) } : response;
   }
 
   /** One exchange under the concurrency limit: the answer, or the network failure. */

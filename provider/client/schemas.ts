@@ -8,6 +8,7 @@ import { z } from "zod";
 export const API_VERSION_DEFAULT = "2022-11-28";
 export const API_VERSION_2026 = "2026-03-10";
 export const KNOWN_API_VERSIONS = [API_VERSION_DEFAULT, API_VERSION_2026] as const;
+export type ApiVersion = (typeof KNOWN_API_VERSIONS)[number];
 
 /** Roles of an organisation membership (spec, Organization membership). */
 export const ORG_MEMBERSHIP_ROLES = ["member", "admin"] as const;
@@ -460,6 +461,28 @@ export type ApiRegistryPublicKey = z.infer<typeof apiRegistryPublicKeySchema>;
 
 /** A user as lists show one (`login`, `id`, ...). */
 export const apiUserSummarySchema = z.object({ login: z.string(), id: z.number() }).loose();
+
+/** A member of `GET /orgs/{org}/members`: a user summary, with the account type and site-admin flag. */
+export const apiOrgMemberSchema = apiUserSummarySchema.extend({
+  type: z.string().optional(),
+  site_admin: z.boolean().optional(),
+});
+
+/** A pending invitation of `GET /orgs/{org}/invitations` (`login` is null for an invitation by email). */
+export const apiOrgInvitationSchema = z.object({ login: z.string().nullable(), role: z.string() });
+
+/** `GET /user`: who the token is, as far as error messages need it. */
+export const apiSignedInUserSchema = z
+  .object({ login: z.string().optional(), site_admin: z.boolean().optional() })
+  .loose();
+
+/** A repository as lists show one (`GET /orgs/{org}/repos`, a runner group's repositories). */
+export const apiRepositorySummarySchema = z
+  .object({ id: z.number().int(), name: z.string(), owner: z.object({ login: z.string() }).loose() })
+  .loose();
+
+/** An environment of `GET /repos/{owner}/{repo}/environments` (`{total_count, environments: [...]}`). */
+export const apiEnvironmentSummarySchema = z.object({ name: z.string() }).loose();
 
 /** A branch of `GET /repos/{owner}/{repo}/branches` and `.../branches/{branch}`. */
 export const apiBranchSchema = z

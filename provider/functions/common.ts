@@ -9,6 +9,7 @@ import { resolveSettings, type SettingsSource } from "../client/config";
 import { HostingApiError } from "../client/errors";
 import type { HostingClient } from "../client/http";
 import { clientFor } from "../internal/context";
+import { output } from "../internal/declare";
 
 /**
  * The second argument of every function. Pulumi's own invoke options (`parent`, `provider`,
@@ -90,4 +91,17 @@ export function outputOf<A, R>(args: InputArgs<A>, call: (args: A) => Promise<R>
 export function listOf<T extends string>(value: T | readonly T[] | undefined): T[] | undefined {
   if (value === undefined) return undefined;
   return typeof value === "string" ? [value] : [...value];
+}
+
+/**
+ * The fields of a named object as a result's own fields (`getBranch` returns a `Branch`'s fields
+ * beside its own): each declared with `output` and the description it has in the object.
+ */
+export function described<T extends Record<string, z.ZodType>>(shape: T): T {
+  for (const [name, schema] of Object.entries(shape)) {
+    const description = schema.meta()?.description;
+    if (description === undefined) throw new Error(`${name} has no .meta({ description })`);
+    output(schema, description);
+  }
+  return shape;
 }

@@ -2,58 +2,95 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../client/routes";
-import { type ApiGpgKey, apiGpgKeySchema } from "../client/schemas";
+import type { ApiGpgKey } from "../client/schemas";
 import { fields } from "../internal/check";
+import { declareFunction, field, output } from "../internal/declare";
+import { gpgKeyEmailSchema } from "../resources/user-keys/user-gpg-key";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
 import { pageSize } from "./paging";
 
-export interface GetUserGpgKeysArgs {
-  /** Whose keys (public, any token); absent: the token's own user (needs `read:gpg_key`). */
-  username?: string;
-  /** Page size of the requests (1 to 100, default 100); every page is read whatever it is. */
-  perPage?: number;
-}
+// ---------------------------------------------------------------------------------------------
+// Declaration
+// ---------------------------------------------------------------------------------------------
 
-export interface GpgCapabilities {
-  canSign: boolean;
-  canEncryptComms: boolean;
-  canEncryptStorage: boolean;
-  canCertify: boolean;
-}
+/** What a key or subkey may be used for, each described: fields of both `GpgKey` and `GpgSubkey`. */
+const capabilityFields = {
+  canSign: z.boolean().meta({ description: "Whether the key may sign." }),
+  canEncryptComms: z.boolean().meta({ description: "Whether the key may encrypt communications." }),
+  canEncryptStorage: z.boolean().meta({ description: "Whether the key may encrypt storage." }),
+  canCertify: z.boolean().meta({ description: "Whether the key may certify other keys." }),
+};
 
-export interface GpgSubkey extends GpgCapabilities {
-  id: number;
-  keyId: string;
-  createdAt: string;
-  expiresAt: string | null;
-  revoked: boolean;
-}
+const capabilitiesSchema = z.object(capabilityFields);
 
-export interface GpgKey extends GpgCapabilities {
-  id: number;
-  name: string | null;
-  /** The key's long id (hex), as `gpg --list-keys --keyid-format long` shows it. */
-  keyId: string;
-  publicKey: string;
-  emails: Array<{ email: string; verified: boolean }>;
-  subkeys: GpgSubkey[];
-  createdAt: string;
-  expiresAt: string | null;
-  revoked: boolean;
-  /** The armored key as it was added; null when the API does not return it. */
-  rawKey: string | null;
-}
+const gpgSubkeySchema = z
+  .object({
+    id: z.number().int().meta({ description: "The subkey's id on the server." }),
+    keyId: z.string().meta({ description: "The subkey's long id (hex)." }),
+    ...capabilityFields,
+    createdAt: z.string().meta({ description: "When the subkey was made (ISO 8601)." }),
+    expiresAt: z
+      .string()
+      .nullable()
+      .meta({ description: "When the subkey expires (ISO 8601); null for one that does not." }),
+    revoked: z.boolean().meta({ description: "Whether the subkey is revoked." }),
+  })
+  .meta({ id: "GpgSubkey", description: "A subkey of a GPG key." });
 
-export interface GetUserGpgKeysResult {
-  /** The user asked for; absent for the token's own user. */
-  username?: string;
-  keys: GpgKey[];
-}
+const gpgKeySchema = z
+  .object({
+    id: z.number().int().meta({ description: "The key's id on the server." }),
+    name: z
+      .string()
+      .nullable()
+      .meta({ description: "The key's name on the account; null when it has none." }),
+    keyId: z.string().meta({
+      description: "The key's long id (hex), as `gpg --list-keys --keyid-format long` shows it.",
+    }),
+    publicKey: z.string().meta({ description: "The public key, as the API returns it (`public_key`)." }),
+    emails: z.array(gpgKeyEmailSchema).meta({
+      description: "The addresses of the key's user IDs, each with whether the platform verified it.",
+    }),
+    subkeys: z.array(gpgSubkeySchema).meta({ description: "The key's subkeys." }),
+    ...capabilityFields,
+    createdAt: z.string().meta({ description: "When the key was made (ISO 8601)." }),
+    expiresAt: z
+      .string()
+      .nullable()
+      .meta({ description: "When the key expires (ISO 8601); null for one that does not." }),
+    revoked: z.boolean().meta({ description: "Whether the key is revoked." }),
+    rawKey: z
+      .string()
+      .nullable()
+      .meta({ description: "The armored key as it was added; null when the API does not return it." }),
+  })
+  .meta({ id: "GpgKey", description: "A GPG key of a user." });
 
-const argsSchema = z.strictObject({
-  username: fields.name("username").optional(),
-  perPage: pageSize,
+export const getUserGpgKeysFunction = declareFunction({
+  name: "getUserGpgKeys",
+  description:
+    "The GPG keys of a user (`GET /users/{username}/gpg_keys`: public, any token or none), or of the token's own user (`GET /user/gpg_keys`: the classic scope `read:gpg_key`, or the fine-grained user permission GPG keys, read), every page.",
+  args: z.strictObject({
+    username: field(fields.name("username").optional(), {
+      description: "Whose keys (public, any token); absent: the token's own user (needs `read:gpg_key`).",
+    }),
+    perPage: pageSize,
+  }),
+  result: z.object({
+    username: output(z.string().optional(), "The user asked for; absent for the token's own user."),
+    keys: output(z.array(gpgKeySchema), "The keys, as the API lists them."),
+  }),
 });
+
+export type GetUserGpgKeysArgs = z.input<typeof getUserGpgKeysFunction.args>;
+export type GpgCapabilities = z.infer<typeof capabilitiesSchema>;
+export type GpgSubkey = z.infer<typeof gpgSubkeySchema>;
+export type GpgKey = z.infer<typeof gpgKeySchema>;
+export type GetUserGpgKeysResult = z.infer<typeof getUserGpgKeysFunction.result>;
+
+// ---------------------------------------------------------------------------------------------
+// Function
+// ---------------------------------------------------------------------------------------------
 
 const capabilities = (k: {
   can_sign: boolean;
@@ -95,13 +132,14 @@ export async function getUserGpgKeys(
   args: GetUserGpgKeysArgs = {},
   opts?: FunctionOptions,
 ): Promise<GetUserGpgKeysResult> {
-  const a = parseArgs("getUserGpgKeys", argsSchema, args);
+  const a = parseArgs(getUserGpgKeysFunction.name, getUserGpgKeysFunction.args, args);
   const G = ROUTES.gpgKeys;
-  const path = a.username === undefined ? G.list.path({}) : G.listForUser.path({ username: a.username });
-  const keys = await clientOf(opts).paginate(path, {
-    query: { per_page: a.perPage },
-    schema: apiGpgKeySchema,
-  });
+  const c = clientOf(opts);
+  const options = { query: { per_page: a.perPage } };
+  const keys =
+    a.username === undefined
+      ? await c.paginate(G.list, {}, options)
+      : await c.paginate(G.listForUser, { username: a.username }, options);
   return { ...(a.username === undefined ? {} : { username: a.username }), keys: keys.map(keyOf) };
 }
 

@@ -2,62 +2,69 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../client/routes";
-import { apiUserSummarySchema, ORG_MEMBER_FILTERS, ORG_MEMBER_ROLE_FILTERS } from "../client/schemas";
+import { ORG_MEMBER_FILTERS, ORG_MEMBER_ROLE_FILTERS } from "../client/schemas";
 import { fields } from "../internal/check";
+import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
 import { pageSize } from "./paging";
 
 export type OrgMemberRoleFilter = (typeof ORG_MEMBER_ROLE_FILTERS)[number];
 export type OrgMemberFilter = (typeof ORG_MEMBER_FILTERS)[number];
 
-export interface GetOrgMembersArgs {
-  org: string;
-  /** `all` (default), `admin` (owners) or `member`. */
-  role?: OrgMemberRoleFilter;
-  /** `all` (default); `2fa_disabled` and `2fa_insecure` are answered to owners only. */
-  filter?: OrgMemberFilter;
-  /** Page size of the requests (1 to 100, default 100); every page is read whatever it is. */
-  perPage?: number;
-}
+// ---------------------------------------------------------------------------------------------
+// Declaration
+// ---------------------------------------------------------------------------------------------
 
-export interface OrgMember {
-  login: string;
-  id: number;
-  /** `User` or `Bot`. */
-  type: string;
-  siteAdmin: boolean;
-}
+const orgMemberSchema = z
+  .object({
+    login: z.string().meta({ description: "The member's login." }),
+    id: z.number().int().meta({ description: "The member's account id." }),
+    type: z.string().meta({ description: "`User` or `Bot`." }),
+    siteAdmin: z.boolean().meta({ description: "Whether the member is a site administrator." }),
+  })
+  .meta({ id: "OrgMember", description: "A member of an organisation." });
 
-export interface GetOrgMembersResult {
-  org: string;
-  role: OrgMemberRoleFilter;
-  filter: OrgMemberFilter;
-  /** In the API's order (by id). */
-  members: OrgMember[];
-}
-
-const argsSchema = z.strictObject({
-  org: fields.name("org"),
-  role: z.enum(ORG_MEMBER_ROLE_FILTERS).default("all"),
-  filter: z.enum(ORG_MEMBER_FILTERS).default("all"),
-  perPage: pageSize,
+export const getOrgMembersFunction = declareFunction({
+  name: "getOrgMembers",
+  description:
+    "The members of an organisation the token may see, every page (`GET /orgs/{org}/members`), filtered by role and two-factor state on the server. A member sees the concealed members too, anyone else the public members only. Needs the fine-grained organisation permission Members (read); the public members need no token.",
+  args: z.strictObject({
+    org: field(fields.name("org"), { description: "The organisation's login." }),
+    role: field(z.enum(ORG_MEMBER_ROLE_FILTERS).default("all"), {
+      description: "`all` (default), `admin` (owners) or `member`.",
+    }),
+    filter: field(z.enum(ORG_MEMBER_FILTERS).default("all"), {
+      description: "`all` (default); `2fa_disabled` and `2fa_insecure` are answered to owners only.",
+    }),
+    perPage: pageSize,
+  }),
+  result: z.object({
+    org: output(z.string(), "The organisation asked for."),
+    role: output(z.enum(ORG_MEMBER_ROLE_FILTERS), "The role filter applied."),
+    filter: output(z.enum(ORG_MEMBER_FILTERS), "The two-factor filter applied."),
+    members: output(z.array(orgMemberSchema), "The members, in the API's order (by id)."),
+  }),
 });
 
-const memberSchema = apiUserSummarySchema.extend({
-  type: z.string().optional(),
-  site_admin: z.boolean().optional(),
-});
+export type GetOrgMembersArgs = z.input<typeof getOrgMembersFunction.args>;
+export type OrgMember = z.infer<typeof orgMemberSchema>;
+export type GetOrgMembersResult = z.infer<typeof getOrgMembersFunction.result>;
+
+// ---------------------------------------------------------------------------------------------
+// Function
+// ---------------------------------------------------------------------------------------------
 
 /** The members of `org` the token may see (outsiders see the public members only). */
 export async function getOrgMembers(
   args: GetOrgMembersArgs,
   opts?: FunctionOptions,
 ): Promise<GetOrgMembersResult> {
-  const a = parseArgs("getOrgMembers", argsSchema, args);
-  const members = await clientOf(opts).paginate(ROUTES.members.list.path({ org: a.org }), {
-    query: { role: a.role, filter: a.filter, per_page: a.perPage },
-    schema: memberSchema,
-  });
+  const a = parseArgs(getOrgMembersFunction.name, getOrgMembersFunction.args, args);
+  const members = await clientOf(opts).paginate(
+    ROUTES.members.list,
+    { org: a.org },
+    { query: { role: a.role, filter: a.filter, per_page: a.perPage } },
+  );
   return {
     org: a.org,
     role: a.role,

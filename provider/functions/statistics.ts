@@ -8,18 +8,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { HostingApiError } from "../client/errors";
+import type { HostingClient } from "../client/http";
 import { defaultSleep } from "../client/rate-limit";
-import { ROUTES } from "../client/routes";
-import {
-  apiCodeFrequencySchema,
-  apiCommitActivitySchema,
-  apiContributorsSchema,
-  apiParticipationSchema,
-  apiPunchCardSchema,
-  STATISTICS_KINDS,
-  type StatisticsKind,
-} from "../client/schemas";
+import { type BodyAnswer, type ClientRoute, ROUTES } from "../client/routes";
+import { STATISTICS_KINDS, type StatisticsKind } from "../client/schemas";
 import { fields } from "../internal/check";
+import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
 
 export type { StatisticsKind };
@@ -32,79 +26,157 @@ export const MAX_STATISTICS_WAIT_MS = 600_000;
 export const STATISTICS_FIRST_POLL_MS = 1_000;
 export const STATISTICS_POLL_CAP_MS = 16_000;
 
-export interface GetRepositoryStatisticsArgs<K extends StatisticsKind = StatisticsKind> {
-  owner: string;
-  repository: string;
-  kind: K;
-  /** How long to wait while the statistic is computed (202): 0 to 600000 ms, default 60000. */
-  maxWaitMs?: number;
-}
+// ---------------------------------------------------------------------------------------------
+// Declaration
+// ---------------------------------------------------------------------------------------------
 
-/** One week of code frequency (`[week, additions, deletions]`; deletions are negative). */
-export interface CodeFrequencyWeek {
-  /** Unix time (seconds) of the week's start. */
-  week: number;
-  additions: number;
-  deletions: number;
-}
+const weekStart = () => z.number().int().meta({ description: "Unix time (seconds) of the week's start." });
 
-/** One week of commit activity: `days` are the commits of Sunday to Saturday. */
-export interface CommitActivityWeek {
-  week: number;
-  total: number;
-  days: number[];
-}
+const codeFrequencyWeekSchema = z
+  .object({
+    week: weekStart(),
+    additions: z.number().int().meta({ description: "Lines added in the week." }),
+    deletions: z.number().int().meta({ description: "Lines deleted in the week (a negative number)." }),
+  })
+  .meta({
+    id: "CodeFrequencyWeek",
+    description: "One week of code frequency (`[week, additions, deletions]`; deletions are negative).",
+  });
 
-/** A contributor's commits, additions and deletions per week (`w`, `a`, `d`, `c` spelled out). */
-export interface Contributor {
-  /** The author's login; null for commits of an author the platform does not know. */
-  login: string | null;
-  total: number;
-  weeks: Array<{ week: number; additions: number; deletions: number; commits: number }>;
-}
+const commitActivityWeekSchema = z
+  .object({
+    week: weekStart(),
+    total: z.number().int().meta({ description: "The week's commits." }),
+    days: z.array(z.number().int()).meta({ description: "The commits of each day, Sunday to Saturday." }),
+  })
+  .meta({
+    id: "CommitActivityWeek",
+    description: "One week of commit activity: `days` are the commits of Sunday to Saturday.",
+  });
 
-/** Commits per week for the last 52 weeks: everyone's and the owner's. */
-export interface Participation {
-  all: number[];
-  owner: number[];
-}
+const contributorWeekSchema = z
+  .object({
+    week: weekStart(),
+    additions: z.number().int().meta({ description: "Lines the contributor added in the week (`a`)." }),
+    deletions: z.number().int().meta({ description: "Lines the contributor deleted in the week (`d`)." }),
+    commits: z.number().int().meta({ description: "The contributor's commits in the week (`c`)." }),
+  })
+  .meta({
+    id: "ContributorWeek",
+    description: "One week of a contributor's work (`w`, `a`, `d`, `c` spelled out).",
+  });
 
-/** Commits per hour of the week (`[day, hour, commits]`; day 0 is Sunday). */
-export interface PunchCardHour {
-  day: number;
-  hour: number;
-  commits: number;
-}
+const contributorSchema = z
+  .object({
+    login: z.string().nullable().meta({
+      description: "The author's login; null for commits of an author the platform does not know.",
+    }),
+    total: z.number().int().meta({ description: "The contributor's commits in all." }),
+    weeks: z.array(contributorWeekSchema).meta({ description: "The contributor's work, week by week." }),
+  })
+  .meta({
+    id: "Contributor",
+    description:
+      "A contributor's commits, additions and deletions per week (`w`, `a`, `d`, `c` spelled out).",
+  });
+
+const participationSchema = z
+  .object({
+    all: z.array(z.number().int()).meta({ description: "Everyone's commits, week by week." }),
+    owner: z.array(z.number().int()).meta({ description: "The owner's commits, week by week." }),
+  })
+  .meta({
+    id: "Participation",
+    description: "Commits per week for the last 52 weeks: everyone's and the owner's.",
+  });
+
+const punchCardHourSchema = z
+  .object({
+    day: z.number().int().meta({ description: "The day of the week: 0 is Sunday." }),
+    hour: z.number().int().meta({ description: "The hour of the day, 0 to 23." }),
+    commits: z.number().int().meta({ description: "The commits made in that hour." }),
+  })
+  .meta({
+    id: "PunchCardHour",
+    description: "Commits per hour of the week (`[day, hour, commits]`; day 0 is Sunday).",
+  });
+
+/** What each kind returns. */
+const STATISTICS = {
+  code_frequency: z.array(codeFrequencyWeekSchema),
+  commit_activity: z.array(commitActivityWeekSchema),
+  contributors: z.array(contributorSchema),
+  participation: participationSchema,
+  punch_card: z.array(punchCardHourSchema),
+} satisfies Record<StatisticsKind, z.ZodType>;
+
+/**
+ * The result is declared with `statistics` as any kind's shape (the package schema's `oneOf`); the
+ * TypeScript types below narrow it to the shape of the kind asked for.
+ */
+export const getRepositoryStatisticsFunction = declareFunction({
+  name: "getRepositoryStatistics",
+  description: `One of a repository's statistics (\`GET /repos/{owner}/{repo}/stats/{kind}\`). Code frequency, commit activity and contributors are compiled in the background: the API answers 202 until they are ready, so the function asks again after 1 s, 2 s, 4 s, ... (each wait at most ${STATISTICS_POLL_CAP_MS / 1000} s) until an answer comes or \`maxWaitMs\` has passed, and then fails saying so. A repository without commits answers 204: the result is empty. Needs the fine-grained repository permission Metadata (read); a public repository needs no token.`,
+  args: z.strictObject({
+    owner: field(fields.name("owner"), { description: "The organisation or user owning the repository." }),
+    repository: field(fields.name("repository"), { description: "The repository name (without `.git`)." }),
+    kind: field(z.enum(STATISTICS_KINDS), {
+      description: `Which statistic: ${STATISTICS_KINDS.map((k) => `\`${k}\``).join(", ")}.`,
+    }),
+    maxWaitMs: field(
+      z
+        .number({ error: `maxWaitMs must be an integer from 0 to ${MAX_STATISTICS_WAIT_MS}` })
+        .int(`maxWaitMs must be an integer from 0 to ${MAX_STATISTICS_WAIT_MS}`)
+        .min(0, `maxWaitMs must be an integer from 0 to ${MAX_STATISTICS_WAIT_MS}`)
+        .max(MAX_STATISTICS_WAIT_MS, `maxWaitMs must be an integer from 0 to ${MAX_STATISTICS_WAIT_MS}`)
+        .default(DEFAULT_STATISTICS_WAIT_MS),
+      {
+        description: `How long to wait while the statistic is computed (202): 0 to ${MAX_STATISTICS_WAIT_MS} ms, default ${DEFAULT_STATISTICS_WAIT_MS}.`,
+      },
+    ),
+  }),
+  result: z.object({
+    owner: output(z.string(), "The repository's owner, as asked for."),
+    repository: output(z.string(), "The repository's name, as asked for."),
+    kind: output(z.enum(STATISTICS_KINDS), "The statistic asked for."),
+    hasCommits: output(z.boolean(), "False when the repository has no commits (the API's 204)."),
+    statistics: output(
+      z.union([
+        STATISTICS.code_frequency,
+        STATISTICS.commit_activity,
+        STATISTICS.contributors,
+        STATISTICS.participation,
+        STATISTICS.punch_card,
+      ]),
+      "What the kind returns: a list of `CodeFrequencyWeek` (code_frequency), `CommitActivityWeek` (commit_activity), `Contributor` (contributors) or `PunchCardHour` (punch_card), or one `Participation` (participation). A repository without commits gives `[]` (participation: empty lists).",
+    ),
+  }),
+});
+
+export type CodeFrequencyWeek = z.infer<typeof codeFrequencyWeekSchema>;
+export type CommitActivityWeek = z.infer<typeof commitActivityWeekSchema>;
+export type Contributor = z.infer<typeof contributorSchema>;
+export type Participation = z.infer<typeof participationSchema>;
+export type PunchCardHour = z.infer<typeof punchCardHourSchema>;
 
 /** What each kind returns; a repository without commits gives `[]` (participation: empty lists). */
-export interface RepositoryStatistics {
-  code_frequency: CodeFrequencyWeek[];
-  commit_activity: CommitActivityWeek[];
-  contributors: Contributor[];
-  participation: Participation;
-  punch_card: PunchCardHour[];
-}
+export type RepositoryStatistics = { [K in StatisticsKind]: z.infer<(typeof STATISTICS)[K]> };
 
-export interface GetRepositoryStatisticsResult<K extends StatisticsKind = StatisticsKind> {
-  owner: string;
-  repository: string;
-  kind: K;
-  /** False when the repository has no commits (the API's 204). */
-  hasCommits: boolean;
-  statistics: RepositoryStatistics[K];
-}
+/** The declared args, with `kind` the one asked for. */
+export type GetRepositoryStatisticsArgs<K extends StatisticsKind = StatisticsKind> = Omit<
+  z.input<typeof getRepositoryStatisticsFunction.args>,
+  "kind"
+> & { kind: K };
 
-const argsSchema = z.strictObject({
-  owner: fields.name("owner"),
-  repository: fields.name("repository"),
-  kind: z.enum(STATISTICS_KINDS),
-  maxWaitMs: z
-    .number({ error: `maxWaitMs must be an integer from 0 to ${MAX_STATISTICS_WAIT_MS}` })
-    .int(`maxWaitMs must be an integer from 0 to ${MAX_STATISTICS_WAIT_MS}`)
-    .min(0, `maxWaitMs must be an integer from 0 to ${MAX_STATISTICS_WAIT_MS}`)
-    .max(MAX_STATISTICS_WAIT_MS, `maxWaitMs must be an integer from 0 to ${MAX_STATISTICS_WAIT_MS}`)
-    .default(DEFAULT_STATISTICS_WAIT_MS),
-});
+/** The declared result, with `statistics` the shape of the kind asked for. */
+export type GetRepositoryStatisticsResult<K extends StatisticsKind = StatisticsKind> = Omit<
+  z.infer<typeof getRepositoryStatisticsFunction.result>,
+  "kind" | "statistics"
+> & { kind: K; statistics: RepositoryStatistics[K] };
+
+// ---------------------------------------------------------------------------------------------
+// Function
+// ---------------------------------------------------------------------------------------------
 
 const EMPTY: { [K in StatisticsKind]: () => RepositoryStatistics[K] } = {
   code_frequency: () => [],
@@ -114,68 +186,69 @@ const EMPTY: { [K in StatisticsKind]: () => RepositoryStatistics[K] } = {
   punch_card: () => [],
 };
 
-const PARSE: { [K in StatisticsKind]: (data: unknown, path: string) => RepositoryStatistics[K] } = {
-  code_frequency: (data, path) =>
-    parsed(apiCodeFrequencySchema, data, path).map(([week, additions, deletions]) => ({
-      week,
-      additions,
-      deletions,
-    })),
-  commit_activity: (data, path) =>
-    parsed(apiCommitActivitySchema, data, path).map((w) => ({ week: w.week, total: w.total, days: w.days })),
-  contributors: (data, path) =>
-    parsed(apiContributorsSchema, data, path).map((c) => ({
+/** The parameters of a statistics route. */
+type Repository = { owner: string; repo: string };
+
+/** One statistic: its route (which validates the answer) and the answer in the result's terms. */
+interface Statistic<T> {
+  /** One GET: the value, or undefined while it is computed (202) or without commits (204). */
+  read(c: HostingClient, repository: Repository): Promise<{ status: number; value: T | undefined }>;
+  path(repository: Repository): string;
+}
+
+function statistic<S extends z.ZodType, T>(
+  route: ClientRoute<"GET", Repository, BodyAnswer<S, readonly [202, 204]>>,
+  map: (data: z.output<S>) => T,
+): Statistic<T> {
+  return {
+    async read(c, repository) {
+      const { status, data } = await c.get(route, repository);
+      return { status, value: data === undefined ? undefined : map(data) };
+    },
+    path: (repository) => route.path(repository),
+  };
+}
+
+const S = ROUTES.statistics;
+const STATISTIC: { [K in StatisticsKind]: Statistic<RepositoryStatistics[K]> } = {
+  code_frequency: statistic(S.codeFrequency, (weeks) =>
+    weeks.map(([week, additions, deletions]) => ({ week, additions, deletions })),
+  ),
+  commit_activity: statistic(S.commitActivity, (weeks) =>
+    weeks.map((w) => ({ week: w.week, total: w.total, days: w.days })),
+  ),
+  contributors: statistic(S.contributors, (contributors) =>
+    contributors.map((c) => ({
       login: c.author?.login ?? null,
       total: c.total,
       weeks: c.weeks.map((w) => ({ week: w.w, additions: w.a, deletions: w.d, commits: w.c })),
     })),
-  participation: (data, path) => {
-    const p = parsed(apiParticipationSchema, data, path);
-    return { all: p.all, owner: p.owner };
-  },
-  punch_card: (data, path) =>
-    parsed(apiPunchCardSchema, data, path).map(([day, hour, commits]) => ({ day, hour, commits })),
+  ),
+  participation: statistic(S.participation, (p) => ({ all: p.all, owner: p.owner })),
+  punch_card: statistic(S.punchCard, (hours) =>
+    hours.map(([day, hour, commits]) => ({ day, hour, commits })),
+  ),
 };
-
-const ROUTE_OF: { [K in StatisticsKind]: (typeof ROUTES.statistics)[keyof typeof ROUTES.statistics] } = {
-  code_frequency: ROUTES.statistics.codeFrequency,
-  commit_activity: ROUTES.statistics.commitActivity,
-  contributors: ROUTES.statistics.contributors,
-  participation: ROUTES.statistics.participation,
-  punch_card: ROUTES.statistics.punchCard,
-};
-
-function parsed<S extends z.ZodType>(schema: S, data: unknown, path: string): z.infer<S> {
-  const result = schema.safeParse(data);
-  if (result.success) return result.data;
-  throw new HostingApiError({
-    code: "unexpected_response",
-    method: "GET",
-    path,
-    apiMessage: `unexpected response body (${result.error.issues[0]?.message ?? "wrong shape"})`,
-  });
-}
 
 /** One statistic of a repository, waiting while it is computed. */
 export async function getRepositoryStatistics<K extends StatisticsKind>(
   args: GetRepositoryStatisticsArgs<K>,
   opts?: FunctionOptions,
 ): Promise<GetRepositoryStatisticsResult<K>> {
-  const a = parseArgs("getRepositoryStatistics", argsSchema, args);
+  const a = parseArgs(getRepositoryStatisticsFunction.name, getRepositoryStatisticsFunction.args, args);
   const kind = a.kind as K;
   const client = clientOf(opts);
-  const path = ROUTE_OF[kind].path({ owner: a.owner, repo: a.repository });
+  const repository = { owner: a.owner, repo: a.repository };
+  const path = STATISTIC[kind].path(repository);
   const started = Date.now();
   let pause = STATISTICS_FIRST_POLL_MS;
   let asked = 0;
   for (;;) {
-    const response = await client.get<unknown>(path);
+    const { status, value } = await STATISTIC[kind].read(client, repository);
     asked++;
     const base = { owner: a.owner, repository: a.repository, kind };
-    if (response.status === 204) return { ...base, hasCommits: false, statistics: EMPTY[kind]() };
-    if (response.status !== 202) {
-      return { ...base, hasCommits: true, statistics: PARSE[kind](response.data, path) };
-    }
+    if (status === 204) return { ...base, hasCommits: false, statistics: EMPTY[kind]() };
+    if (value !== undefined) return { ...base, hasCommits: true, statistics: value };
     const left = a.maxWaitMs - (Date.now() - started);
     if (left <= 0) {
       throw new HostingApiError({

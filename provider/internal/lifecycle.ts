@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { isAmbiguous, isNotFound } from "../client/errors";
 import { type CrossFieldRules, checkInputs, containsUnknown } from "./check";
 import { configure, notice } from "./context";
+import type { DeclaredKind } from "./declare";
 import { changedFields, diffFields, type FieldRule, type FieldRules, sameValue } from "./diff";
 import { AS_WRITTEN_KEY, type AsWritten, asWritten, inputsFrom } from "./outputs";
 import { quietErrors } from "./quiet-errors";
@@ -39,35 +40,33 @@ export interface HostingProvider<I, O> extends ProviderMethods<I, O> {
   changedFields(olds: O, news: I): string[];
   /** The inputs that are secrets (rules with `secret: true`): the resource class wraps them. */
   readonly secrets: readonly string[];
-  /** What the kind declares about itself, for its reference: id parts, input schema, field rules. */
-  readonly declared: {
-    readonly idFormat: readonly string[];
-    readonly inputs: z.ZodObject;
-    readonly rules: Readonly<Record<string, FieldRule>>;
-  };
+  /** What the kind declares about itself (kind.ts): fields, behaviour, outputs, identity, discovery. */
+  readonly declared: DeclaredKind;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: registries hold providers of every shape
 export type AnyHostingProvider = HostingProvider<any, any>;
 
 /**
- * What a resource family writes for one kind: its input schema and field rules as data (check and
- * diff follow from them), and the four methods that talk to the API.
+ * What a resource family writes for one kind beside its declaration (check and diff follow from
+ * the declaration's schema and field behaviour): rules across fields, and the four methods that
+ * talk to the API.
  */
 export interface ProviderSpec<S extends z.ZodObject, O extends object> {
-  /** The parts of the resource's id, in order (`["owner", "repository", "hookId"]`). */
-  idFormat: readonly string[];
-  /** The zod schema of the inputs, defaults included; check validates with it. */
-  inputs: S;
   /** Rules across fields, run by check after the schema passed. */
   crossField?: CrossFieldRules<z.infer<S>>;
-  /** How diff compares each field (replace, set, create-only); read reports these fields as inputs. */
-  rules: FieldRules<z.infer<S>>;
   /**
    * A replacement deletes the old object before it creates the new one: for objects the server
    * refuses twice (a key already in use), where creating the new one first cannot succeed.
    */
   deleteBeforeReplace?: boolean;
+  /**
+   * Fields whose being written out, rather than left to the default, means something to the kind
+   * (OrgMembership's `onDestroy`: the token's own membership is removed only when "remove" is
+   * written). Writing such a field out, or leaving it out again, is a change (an update that sends
+   * nothing), so state records it.
+   */
+  writtenMatters?: readonly string[];
   /** Brings values to the form diff compares (e.g. names lower-cased where the API ignores case). */
   comparable?: (values: object) => object;
   /**
@@ -110,9 +109,11 @@ const PROVIDER_KEY = "__provider";
  * `pulumi up` brings old state to the current form.
  */
 export function defineProvider<S extends z.ZodObject, O extends object>(
-  kind: string,
-  spec: ProviderSpec<S, O>,
+  declared: DeclaredKind<S>,
+  behaviour: ProviderSpec<S, O>,
 ): HostingProvider<z.infer<S>, O> {
+  const { kind } = declared;
+  const spec = { ...behaviour, inputs: declared.inputs, rules: declared.rules as FieldRules<z.infer<S>> };
   const compare = spec.comparable ?? ((values: object) => values);
   // check records the inputs as the program wrote them (see AS_WRITTEN_KEY); the methods that act
   // on them get the schema's reading of them, defaults applied.
@@ -135,14 +136,8 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
   };
   return quietErrors({
     kind,
-    declared: {
-      idFormat: spec.idFormat,
-      inputs: spec.inputs,
-      rules: spec.rules as Record<string, FieldRule>,
-    },
-    secrets: Object.entries(spec.rules as Record<string, FieldRule>)
-      .filter(([, rule]) => rule.secret === true)
-      .map(([name]) => name),
+    declared,
+    secrets: declared.secrets,
     async configure(request) {
       configure(request.config);
     },
@@ -169,7 +164,7 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
       return { inputs: await recorded(false) };
     },
     async diff(_id, olds, news) {
-      const fields = fieldDiff(olds, inputsOf(news));
+      const fields = withWrittenChanges(spec.writtenMatters, fieldDiff(olds, inputsOf(news)), olds, news);
       const result =
         spec.deleteBeforeReplace && (fields.replaces?.length ?? 0) > 0
           ? { ...fields, deleteBeforeReplace: true }
@@ -206,6 +201,27 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
   });
 }
 
+/** Whether `key` was left to its default when `outputs` were recorded (`__asWritten` holds `[value]`). */
+export function leftToDefault(outputs: object | undefined, key: string): boolean {
+  const written = (outputs as Record<string, unknown> | undefined)?.[AS_WRITTEN_KEY] as AsWritten | undefined;
+  return written?.[key]?.length === 1;
+}
+
+/** A diff that also counts a `writtenMatters` field written out or left out since state recorded it. */
+function withWrittenChanges(
+  keys: readonly string[] | undefined,
+  diff: pulumi.dynamic.DiffResult,
+  olds: object,
+  news: object,
+): pulumi.dynamic.DiffResult {
+  if (diff.changes || keys === undefined) return diff;
+  const given = news as Record<string, unknown>;
+  const moved = keys.some(
+    (key) => leftToDefault(olds, key) !== (given[key] === undefined || given[key] === null),
+  );
+  return moved ? { ...diff, changes: true } : diff;
+}
+
 /**
  * Reads the object `importId` names and tells what adopting it will change, field by field, as an
  * update would show it (secrets by whether they are set, never by value). A failure when there is
@@ -213,7 +229,7 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
  */
 async function showAdoption<S extends z.ZodObject, O extends object>(
   kind: string,
-  spec: ProviderSpec<S, O>,
+  spec: ProviderSpec<S, O> & { rules: FieldRules<z.infer<S>> },
   compare: (values: object) => object,
   id: string,
   inputs: z.infer<S>,

@@ -123,17 +123,16 @@ function programCallsites(): (() => void) | undefined {
 /** The base of every resource class: `new hosting.X(name, args, opts)` and `hosting.X.get(name, id)`. */
 export abstract class HostingResource extends pulumi.dynamic.Resource {
   /**
-   * @param provider the kind's provider (its `kind` is the type token)
-   * @param outputs every output name, declared so the engine reports them before they are known
+   * @param provider the kind's provider: its `kind` is the type token, and its declaration names
+   *   every output, so the engine reports them before they are known
    */
   protected constructor(
     provider: AnyHostingProvider,
     name: string,
     args: object | undefined,
-    outputs: readonly string[],
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
-    const props = resourceProps(outputs, withSecrets(args, provider.secrets));
+    const props = resourceProps(provider.declared.outputNames, withSecrets(args, provider.secrets));
     const limit = Error.stackTraceLimit;
     const lowered = promiseStackLimit(limit);
     const restoreCallsites = programCallsites();

@@ -10,7 +10,11 @@
  */
 import { isHostingApiError, unusableAnswerError } from "../client/errors";
 import type { HostingClient } from "../client/http";
-import { type ApiRegistryPublicKey, apiRegistryPublicKeySchema } from "../client/schemas";
+import type { BodyRoute } from "../client/routes";
+import type { ApiRegistryPublicKey } from "../client/schemas";
+
+/** A route handing out the public key values are sealed for (`ROUTES.privateRegistries.publicKey`). */
+export type KeyRoute<P> = BodyRoute<"GET", P, ApiRegistryPublicKey>;
 
 type Sodium = typeof import("libsodium-wrappers");
 let sodium: Promise<Sodium> | undefined;
@@ -50,11 +54,14 @@ export interface SealedValue {
 /** Public keys by API root and key route, for the life of the provider process. */
 const keys = new Map<string, Promise<ApiRegistryPublicKey>>();
 
-function publicKey(c: HostingClient, keyPath: string): Promise<ApiRegistryPublicKey> {
-  const cacheKey = `${c.apiRoot}\u0000${keyPath.toLowerCase()}`;
+const cacheKeyOf = <P>(c: HostingClient, route: KeyRoute<P>, params: P) =>
+  `${c.apiRoot}\u0000${route.path(params).toLowerCase()}`;
+
+function publicKey<P>(c: HostingClient, route: KeyRoute<P>, params: P): Promise<ApiRegistryPublicKey> {
+  const cacheKey = cacheKeyOf(c, route, params);
   let key = keys.get(cacheKey);
   if (key === undefined) {
-    key = c.get(keyPath, { schema: apiRegistryPublicKeySchema }).then((r) => r.data);
+    key = c.get(route, params).then((r) => r.data);
     // A failed fetch is not remembered: the next write asks again.
     const fetched = key;
     fetched.catch(() => {
@@ -66,29 +73,30 @@ function publicKey(c: HostingClient, keyPath: string): Promise<ApiRegistryPublic
 }
 
 /** Forgets the cached key of a route, so the next write fetches the current one. */
-export function forgetPublicKey(c: HostingClient, keyPath: string): void {
-  keys.delete(`${c.apiRoot}\u0000${keyPath.toLowerCase()}`);
+export function forgetPublicKey<P>(c: HostingClient, route: KeyRoute<P>, params: P): void {
+  keys.delete(cacheKeyOf(c, route, params));
 }
 
 /**
- * Runs a write carrying `plaintext` sealed for the key of `keyPath`. When the server answers that
+ * Runs a write carrying `plaintext` sealed for the key `route` hands out. When the server answers that
  * the value was sealed for another key (422 naming `key_id` or `encrypted_value`: the key was
  * rotated since it was fetched), the key is fetched again and the write is sent once more.
  */
-export async function withSealedValue<T>(
+export async function withSealedValue<T, P>(
   c: HostingClient,
-  keyPath: string,
+  route: KeyRoute<P>,
+  params: P,
   plaintext: string,
   write: (sealed: SealedValue) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const key = await publicKey(c, keyPath);
+    const key = await publicKey(c, route, params);
     const sealed = { encrypted_value: await seal(plaintext, key.key), key_id: key.key_id };
     try {
       return await write(sealed);
     } catch (e) {
       if (attempt > 1 || !isKeyMismatch(e)) throw e;
-      forgetPublicKey(c, keyPath);
+      forgetPublicKey(c, route, params);
     }
   }
 }

@@ -157,7 +157,7 @@ export function connectionCheck(settings: ClientSettings): Promise<void> {
   let check = checks.get(key);
   if (check === undefined) {
     check = clientFor(settings)
-      .get(ROUTES.meta.user.path({}))
+      .get(ROUTES.meta.user, {})
       .then(
         () => undefined,
         (e: unknown) => {

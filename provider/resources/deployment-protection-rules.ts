@@ -17,23 +17,16 @@ import {
   isHostingApiError,
   isNotFound,
   notFoundError,
-  unexpectedResponse,
   validationError,
 } from "../client/errors";
 import type { HostingClient } from "../client/http";
 import { ROUTES } from "../client/routes";
-import {
-  type ApiDeploymentProtectionRule,
-  type ApiProtectionRuleApp,
-  AVAILABLE_INTEGRATIONS_KEY,
-  apiAvailableIntegrationsPageSchema,
-  apiDeploymentProtectionRuleListSchema,
-  apiDeploymentProtectionRuleSchema,
-} from "../client/schemas";
+import type { ApiDeploymentProtectionRule, ApiProtectionRuleApp } from "../client/schemas";
 import { fields } from "../internal/check";
 import { collectionReads } from "../internal/collection-reads";
 import { client, notice } from "../internal/context";
-import { type FieldRules, lowerCased } from "../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
+import { lowerCased } from "../internal/diff";
 import { joinId, numericPart, splitId } from "../internal/ids";
 import {
   createWithoutDuplicates,
@@ -44,66 +37,98 @@ import {
 import { HostingResource, type OutputsOf } from "../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
-// Args
-// ---------------------------------------------------------------------------------------------
-
-export interface DeploymentProtectionRuleArgs {
-  /** The organisation or user owning the repository. A change replaces the rule. */
-  owner: pulumi.Input<string>;
-  /** The repository name (without `.git`). A change replaces the rule. */
-  repository: pulumi.Input<string>;
-  /**
-   * The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the
-   * provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces
-   * the rule.
-   */
-  environment: pulumi.Input<string>;
-  /**
-   * The id of the app to enable as a rule: one of the integrations available to the environment
-   * (apps usable as deployment protection rules installed on `owner`). A change replaces the rule.
-   */
-  integrationId: pulumi.Input<number>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (check refuses bad values before any request)
+// Declaration (there is no update route: every argument replaces the rule)
 // ---------------------------------------------------------------------------------------------
 
 /** The platform's limit on environment names. */
 const ENVIRONMENT_NAME_MAX = 255;
 
-export const deploymentProtectionRuleInputs = z.object({
-  owner: fields.name("owner"),
-  repository: fields.name("repository"),
-  environment: z
-    .string({ error: 'environment is required: an environment name such as "production" or "release/eu"' })
-    .min(1, "environment must not be empty")
-    .max(ENVIRONMENT_NAME_MAX, `environment must be at most ${ENVIRONMENT_NAME_MAX} characters`)
-    .refine((v) => v.trim() === v, { error: "environment must not start or end with spaces" }),
-  integrationId: z
-    .number({ error: "integrationId is required: the integer id of an app, such as 101" })
-    .int("integrationId must be an integer: the id of an app")
-    .positive("integrationId must be positive: the id of an app"),
-});
-
-export type DeploymentProtectionRuleInputs = z.infer<typeof deploymentProtectionRuleInputs>;
+const protectionRuleApp = z
+  .object({
+    id: z.number().int().meta({ description: "The app's id (the rule's `integrationId`)." }),
+    slug: z.string().meta({ description: "The app's slug, its name in URLs." }),
+    integrationUrl: z.string().meta({ description: "The app's API URL." }),
+  })
+  .meta({ id: "ProtectionRuleApp", description: "The app a rule enables." });
 
 /** The app a rule enables. */
-export interface ProtectionRuleApp {
-  id: number;
-  slug: string;
-  /** The app's API URL. */
-  integrationUrl: string;
-}
+export type ProtectionRuleApp = z.infer<typeof protectionRuleApp>;
 
-export type DeploymentProtectionRuleOutputs = DeploymentProtectionRuleInputs & {
-  /** The rule's id on the server (the last part of the resource id). */
-  ruleId: number;
-  /** Whether the rule is enabled for the environment, as the server reports it. */
-  enabled: boolean;
-  /** The app behind the rule: `{id, slug, integrationUrl}`. */
-  app: ProtectionRuleApp;
-};
+export const deploymentProtectionRuleKind = declareKind({
+  kind: "DeploymentProtectionRule",
+  description:
+    "An app enabled as a custom deployment protection rule of one environment (`/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules`): deployments to the environment wait for the app's approval. The API has no update route, so every argument replaces it. Needs a token that administers the repository: classic scope `repo`, or the fine-grained permission `administration` write.",
+  idFormat: ["owner", "repository", "environment", "ruleId"],
+  inputs: z.object({
+    owner: field(fields.name("owner"), {
+      description: "The organisation or user owning the repository. A change replaces the rule.",
+      replace: true,
+    }),
+    repository: field(fields.name("repository"), {
+      description: "The repository name (without `.git`). A change replaces the rule.",
+      replace: true,
+    }),
+    environment: field(
+      z
+        .string({
+          error: 'environment is required: an environment name such as "production" or "release/eu"',
+        })
+        .min(1, "environment must not be empty")
+        .max(ENVIRONMENT_NAME_MAX, `environment must be at most ${ENVIRONMENT_NAME_MAX} characters`)
+        .refine((v) => v.trim() === v, { error: "environment must not start or end with spaces" }),
+      {
+        description:
+          "The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.",
+        replace: true,
+      },
+    ),
+    integrationId: field(
+      z
+        .number({ error: "integrationId is required: the integer id of an app, such as 101" })
+        .int("integrationId must be an integer: the id of an app")
+        .positive("integrationId must be positive: the id of an app"),
+      {
+        description:
+          "The id of the app to enable as a rule: one of the integrations available to the environment (apps usable as deployment protection rules installed on `owner`). A change replaces the rule.",
+        replace: true,
+      },
+    ),
+  }),
+  outputs: z.object({
+    ruleId: output(z.number().int(), "The rule's id on the server (the last part of the resource id)."),
+    enabled: output(
+      z.boolean(),
+      "Whether the rule is enabled for the environment, as the server reports it.",
+    ),
+    app: output(protectionRuleApp, "The app behind the rule: `{id, slug, integrationUrl}`."),
+  }),
+  discovery: {
+    scope: "repository",
+    what: ({ owner, repo }) => `deployment protection rules of ${owner}/${repo}`,
+    names: ["{owner}-{repository}-{environment}-gate-{label|=app}"],
+    async list(c, { owner = "", repo = "" }) {
+      const envs = await c.paginate(P.environments, { owner, repo });
+      const rules = await Promise.all(
+        envs.map(async (env) => {
+          const list = (await c.get(P.list, { owner, repo, environment_name: env.name })).data;
+          return list.custom_deployment_protection_rules.map((rule) => ({
+            id: joinId(owner, repo, env.name, rule.id),
+          }));
+        }),
+      );
+      return rules.flat();
+    },
+    // A rule is known by its app.
+    labelOf: (props) => {
+      const slug = (props.app as { slug?: unknown } | undefined)?.slug;
+      return typeof slug === "string" && slug !== "" ? slug : undefined;
+    },
+  },
+});
+
+export type DeploymentProtectionRuleArgs = ArgsOf<typeof deploymentProtectionRuleKind.inputs>;
+export type DeploymentProtectionRuleInputs = z.infer<typeof deploymentProtectionRuleKind.inputs>;
+export type DeploymentProtectionRuleOutputs = OutputsOfKind<typeof deploymentProtectionRuleKind>;
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -129,49 +154,28 @@ function ruleOutputs(where: Where, api: ApiDeploymentProtectionRule): Deployment
 const comparable = lowerCased<DeploymentProtectionRuleInputs>("owner", "repository", "environment");
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change (there is no update route; `ruleId`, `enabled` and `app` are outputs only)
-// ---------------------------------------------------------------------------------------------
-
-export const deploymentProtectionRuleRules: FieldRules<DeploymentProtectionRuleInputs> = {
-  owner: { replace: true },
-  repository: { replace: true },
-  environment: { replace: true },
-  integrationId: { replace: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "DeploymentProtectionRule";
-const ID_FORMAT = ["owner", "repository", "environment", "ruleId"] as const;
+const KIND = deploymentProtectionRuleKind.kind;
 
 function parseId(id: string): Where & { ruleId: number } {
-  const [owner = "", repository = "", environment = "", rulePart = ""] = splitId(id, ID_FORMAT, KIND);
+  const [owner = "", repository = "", environment = "", rulePart = ""] = splitId(
+    id,
+    deploymentProtectionRuleKind.idFormat,
+    KIND,
+  );
   return { owner, repository, environment, ruleId: numericPart(rulePart, "ruleId", KIND) };
 }
 
 const P = ROUTES.protectionRules;
 const at = (w: Where) => ({ owner: w.owner, repo: w.repository, environment_name: w.environment });
 
-/** Picks the integrations out of a page of `/apps` (`[{total_count}, {available_...: [...]}]`). */
-const integrationsOf =
-  (path: string) =>
-  (body: unknown): ApiProtectionRuleApp[] => {
-    const page = apiAvailableIntegrationsPageSchema.safeParse(body);
-    if (!page.success) {
-      throw unexpectedResponse("GET", path, `expected [{total_count}, {${AVAILABLE_INTEGRATIONS_KEY}}]`);
-    }
-    return page.data[1][AVAILABLE_INTEGRATIONS_KEY];
-  };
-
 const ruleApi = (c: HostingClient, where: Where) => {
   const collection = P.list.path(at(where));
-  const apps = P.apps.path(at(where));
+  const rule = (protection_rule_id: number) => ({ ...at(where), protection_rule_id });
   /** The environment's rules come in one answer (the route takes no page parameters). */
-  const list = async () =>
-    (await c.get(collection, { schema: apiDeploymentProtectionRuleListSchema })).data
-      .custom_deployment_protection_rules;
+  const list = async () => (await c.get(P.list, at(where))).data.custom_deployment_protection_rules;
   const writing = <T>(run: () => Promise<T>) => collectionReads.write(c, collection, run);
   return {
     collection,
@@ -182,28 +186,13 @@ const ruleApi = (c: HostingClient, where: Where) => {
         key: String(ruleId),
         keyOf: (r: ApiDeploymentProtectionRule) => String(r.id),
         list,
-        single: async () =>
-          (
-            await c.get(P.get.path({ ...at(where), protection_rule_id: ruleId }), {
-              schema: apiDeploymentProtectionRuleSchema,
-            })
-          ).data,
+        single: async () => (await c.get(P.get, rule(ruleId))).data,
       }),
     list,
     create: (integrationId: number) =>
-      writing(
-        async () =>
-          (
-            await c.post(
-              P.create.path(at(where)),
-              { integration_id: integrationId },
-              { schema: apiDeploymentProtectionRuleSchema },
-            )
-          ).data,
-      ),
-    available: (): Promise<ApiProtectionRuleApp[]> => c.paginate(apps, { select: integrationsOf(apps) }),
-    delete: (ruleId: number) =>
-      writing(() => c.delete(P.delete.path({ ...at(where), protection_rule_id: ruleId }))),
+      writing(async () => (await c.post(P.create, at(where), { integration_id: integrationId })).data),
+    available: (): Promise<ApiProtectionRuleApp[]> => c.paginate(P.apps, at(where)),
+    delete: (ruleId: number) => writing(() => c.delete(P.delete, rule(ruleId))),
   };
 };
 
@@ -267,12 +256,9 @@ function unavailable(
 }
 
 export const deploymentProtectionRuleProvider = defineProvider<
-  typeof deploymentProtectionRuleInputs,
+  typeof deploymentProtectionRuleKind.inputs,
   DeploymentProtectionRuleOutputs
->(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: deploymentProtectionRuleInputs,
-  rules: deploymentProtectionRuleRules,
+>(deploymentProtectionRuleKind, {
   comparable,
 
   async create(inputs) {
@@ -315,18 +301,13 @@ export const deploymentProtectionRuleProvider = defineProvider<
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["owner", "repository", "environment", "integrationId", "ruleId", "enabled", "app"] as const;
-
 /**
- * An app enabled as a custom deployment protection rule of one environment
- * (`/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules`): deployments
- * to the environment wait for the app's approval. The API has no update route, so every argument
- * replaces it. Needs a token that administers the repository: classic scope `repo`, or the
- * fine-grained permission `administration` write. Example: `examples/protection-rules/`.
+ * An app enabled as a custom deployment protection rule of one environment: see its declaration,
+ * `deploymentProtectionRuleKind`. Example: `examples/protection-rules/`.
  */
 export class DeploymentProtectionRule extends HostingResource {
   constructor(name: string, args: DeploymentProtectionRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(deploymentProtectionRuleProvider, name, args, OUTPUTS, opts);
+    super(deploymentProtectionRuleProvider, name, args, opts);
   }
 }
 

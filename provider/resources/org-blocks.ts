@@ -12,52 +12,55 @@ import type { HostingClient } from "../client/http";
 import { ROUTES } from "../client/routes";
 import { fields } from "../internal/check";
 import { client } from "../internal/context";
-import { type FieldRules, lowerCased } from "../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../internal/declare";
+import { lowerCased } from "../internal/diff";
 import { joinId, splitId } from "../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration (a block is its pair of names: both replace)
 // ---------------------------------------------------------------------------------------------
 
-export interface OrgBlockArgs {
-  /** The organisation. A change replaces the block (the user is unblocked in the old one). */
-  org: pulumi.Input<string>;
-  /**
-   * The login of the user to block. Members of the organisation and invited users cannot be
-   * blocked (remove the membership first). A change replaces the block.
-   */
-  username: pulumi.Input<string>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas
-// ---------------------------------------------------------------------------------------------
-
-export const orgBlockInputs = z.object({
-  org: fields.name("org"),
-  username: fields.name("username"),
+export const orgBlockKind = declareKind({
+  kind: "OrgBlock",
+  description:
+    "A user blocked by an organisation (`/orgs/{org}/blocks/{username}`). Needs an organisation owner's token: classic scope `admin:org`, or the fine-grained permission `organization_user_blocking` write. Names compare case-insensitively. A block removed outside Pulumi is drift.",
+  idFormat: ["org", "username"],
+  inputs: z.object({
+    org: field(fields.name("org"), {
+      description: "The organisation. A change replaces the block (the user is unblocked in the old one).",
+      replace: true,
+    }),
+    username: field(fields.name("username"), {
+      description:
+        "The login of the user to block. Members of the organisation and invited users cannot be blocked (remove the membership first). A change replaces the block.",
+      replace: true,
+    }),
+  }),
+  outputs: z.object({}),
+  discovery: {
+    scope: "org",
+    what: ({ org }) => `blocked users of ${org}`,
+    names: ["{org|module}-block-{username}"],
+    async list(c, { org = "" }) {
+      // The list is the read: a block is its pair of names, so no read per block.
+      const users = await c.paginate(ROUTES.orgBlocks.list, { org });
+      return users.map((user) => ({ id: joinId(org, user.login), inputs: { org, username: user.login } }));
+    },
+  },
 });
 
-export type OrgBlockInputs = z.infer<typeof orgBlockInputs>;
-export type OrgBlockOutputs = OrgBlockInputs;
-
-// ---------------------------------------------------------------------------------------------
-// Replace-on-change (a block is its pair of names)
-// ---------------------------------------------------------------------------------------------
-
-export const orgBlockRules: FieldRules<OrgBlockInputs> = {
-  org: { replace: true },
-  username: { replace: true },
-};
+export type OrgBlockArgs = ArgsOf<typeof orgBlockKind.inputs>;
+export type OrgBlockInputs = z.infer<typeof orgBlockKind.inputs>;
+export type OrgBlockOutputs = OutputsOfKind<typeof orgBlockKind>;
 
 // ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "OrgBlock";
-const ID_FORMAT = ["org", "username"] as const;
+const KIND = orgBlockKind.kind;
+const ID_FORMAT = orgBlockKind.idFormat;
 
 const notFound = (method: string, path: string, org: string, username: string) =>
   notFoundError({
@@ -75,7 +78,7 @@ const notFound = (method: string, path: string, org: string, username: string) =
 async function block(c: HostingClient, org: string, username: string): Promise<void> {
   const path = ROUTES.orgBlocks.block.path({ org, username });
   try {
-    await c.put(path, undefined);
+    await c.put(ROUTES.orgBlocks.block, { org, username });
   } catch (e) {
     if (isNotFound(e)) throw notFound("PUT", path, org, username);
     if (isHostingApiError(e) && e.status === 422) {
@@ -90,21 +93,25 @@ async function block(c: HostingClient, org: string, username: string): Promise<v
   }
 }
 
-export const orgBlockProvider = defineProvider<typeof orgBlockInputs, OrgBlockOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: orgBlockInputs,
-  rules: orgBlockRules,
+export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBlockOutputs>(orgBlockKind, {
   comparable: lowerCased<OrgBlockInputs>("org", "username"),
 
   async create(inputs) {
-    await block(client(), inputs.org, inputs.username);
-    return { id: joinId(inputs.org, inputs.username), outs: { org: inputs.org, username: inputs.username } };
+    const c = client();
+    // Adoption writes only what differs: a user already blocked is taken as is, with no PUT.
+    const { org, username } = inputs;
+    const blocked = await readOrGone(() => c.get(ROUTES.orgBlocks.check, { org, username }));
+    if (!blocked) await block(c, org, username);
+    return {
+      id: joinId(inputs.org, inputs.username),
+      outs: { org: inputs.org, username: inputs.username },
+    };
   },
 
   async read(id, props) {
     const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
     // 204: blocked; 404: not blocked (unblocked outside Pulumi), or the user or organisation is gone.
-    const blocked = await readOrGone(() => client().get(ROUTES.orgBlocks.check.path({ org, username })));
+    const blocked = await readOrGone(() => client().get(ROUTES.orgBlocks.check, { org, username }));
     if (!blocked) return {};
     return { id, props: { org: props?.org ?? org, username: props?.username ?? username } };
   },
@@ -116,7 +123,7 @@ export const orgBlockProvider = defineProvider<typeof orgBlockInputs, OrgBlockOu
 
   async delete(id) {
     const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
-    await deleteIgnoringGone(() => client().delete(ROUTES.orgBlocks.unblock.path({ org, username })));
+    await deleteIgnoringGone(() => client().delete(ROUTES.orgBlocks.unblock, { org, username }));
   },
 });
 
@@ -124,17 +131,10 @@ export const orgBlockProvider = defineProvider<typeof orgBlockInputs, OrgBlockOu
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["org", "username"] as const;
-
-/**
- * A user blocked by an organisation (`/orgs/{org}/blocks/{username}`). Needs an organisation
- * owner's token: classic scope `admin:org`, or the fine-grained permission
- * `organization_user_blocking` write. Names compare case-insensitively. A block removed outside
- * Pulumi is drift. Example: `examples/organization/`.
- */
+/** A user blocked by an organisation: see its declaration, `orgBlockKind`. Example: `examples/organization/`. */
 export class OrgBlock extends HostingResource {
   constructor(name: string, args: OrgBlockArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgBlockProvider, name, args, OUTPUTS, opts);
+    super(orgBlockProvider, name, args, opts);
   }
 }
 

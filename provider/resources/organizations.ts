@@ -30,10 +30,10 @@ import {
 } from "../client/errors";
 import type { HostingClient } from "../client/http";
 import { ROUTES } from "../client/routes";
-import { type ApiOrganization, apiOrganizationSchema } from "../client/schemas";
+import type { ApiOrganization } from "../client/schemas";
 import { fields } from "../internal/check";
 import { client, notice } from "../internal/context";
-import type { FieldRules } from "../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
 import { joinId, splitId } from "../internal/ids";
 import {
   createWithoutDuplicates,
@@ -45,37 +45,7 @@ import { compact } from "../internal/outputs";
 import { HostingResource, type OutputsOf } from "../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
-// Args
-// ---------------------------------------------------------------------------------------------
-
-export interface OrganizationArgs {
-  /**
-   * The organisation's login (its name in URLs). Updates in place: the platform renames it with a
-   * queued job, and `pulumi up` waits until the new name answers (see `renameTimeoutSeconds`).
-   */
-  login: pulumi.Input<string>;
-  /**
-   * The login of the user who manages the new organisation (made its owner). Required unless
-   * `importId` is set. Used only at creation: a later change is refused (add an `OrgMembership`
-   * with role `admin` to make someone else an owner).
-   */
-  admin?: pulumi.Input<string>;
-  /** The organisation's display name. Used only at creation: a later change is refused. */
-  profileName?: pulumi.Input<string>;
-  /**
-   * How long `pulumi up` waits for a rename to finish, in seconds (1 to 3600). Default 120.
-   * Changing it updates state only.
-   */
-  renameTimeoutSeconds?: pulumi.Input<number>;
-  /**
-   * Adopt the existing organisation with this login instead of creating one (renaming it when
-   * `login` differs). Only read at create; later changes are ignored.
-   */
-  importId?: pulumi.Input<string>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
+// Declaration (nothing replaces: there is no delete)
 // ---------------------------------------------------------------------------------------------
 
 /** The platform's rule for logins: letters, digits and single hyphens inside, at most 39. */
@@ -91,27 +61,69 @@ const login = (label: string) =>
 export const DEFAULT_RENAME_TIMEOUT_SECONDS = 120;
 const MAX_RENAME_TIMEOUT_SECONDS = 3600;
 
-export const organizationInputs = z.object({
-  login: login("login"),
-  admin: fields.name("admin").optional(),
-  profileName: z
-    .string({ error: "profileName must be a string" })
-    .min(1, "profileName must not be empty; omit it instead")
-    .optional(),
-  renameTimeoutSeconds: z
-    .number({ error: "renameTimeoutSeconds must be a number of seconds" })
-    .int("renameTimeoutSeconds must be a whole number of seconds")
-    .min(1, "renameTimeoutSeconds must be at least 1")
-    .max(MAX_RENAME_TIMEOUT_SECONDS, `renameTimeoutSeconds must be at most ${MAX_RENAME_TIMEOUT_SECONDS}`)
-    .default(DEFAULT_RENAME_TIMEOUT_SECONDS),
-  importId: login("importId").optional(),
+export const organizationKind = declareKind({
+  kind: "Organization",
+  description:
+    "An organisation of the installation (`POST /admin/organizations`, `PATCH /admin/organizations/{org}`, read with `GET /orgs/{org}`). Needs the **classic token of a site administrator**. A new `login` renames the organisation in place and waits for the rename job; `admin` and `profileName` are used only at creation. The API has no delete: destroy leaves the organisation in place and says so.",
+  idFormat: ["orgId"],
+  inputs: z.object({
+    login: field(login("login"), {
+      description:
+        "The organisation's login (its name in URLs). Updates in place: the platform renames it with a queued job, and `pulumi up` waits until the new name answers (see `renameTimeoutSeconds`).",
+    }),
+    admin: field(fields.name("admin").optional(), {
+      description:
+        "The login of the user who manages the new organisation (made its owner). Required unless `importId` is set. Used only at creation: a later change is refused (add an `OrgMembership` with role `admin` to make someone else an owner).",
+      createOnly: true,
+      refusedAfterCreate: true,
+    }),
+    profileName: field(
+      z
+        .string({ error: "profileName must be a string" })
+        .min(1, "profileName must not be empty; omit it instead")
+        .optional(),
+      {
+        description: "The organisation's display name. Used only at creation: a later change is refused.",
+        createOnly: true,
+        refusedAfterCreate: true,
+      },
+    ),
+    renameTimeoutSeconds: field(
+      z
+        .number({ error: "renameTimeoutSeconds must be a number of seconds" })
+        .int("renameTimeoutSeconds must be a whole number of seconds")
+        .min(1, "renameTimeoutSeconds must be at least 1")
+        .max(MAX_RENAME_TIMEOUT_SECONDS, `renameTimeoutSeconds must be at most ${MAX_RENAME_TIMEOUT_SECONDS}`)
+        .default(DEFAULT_RENAME_TIMEOUT_SECONDS),
+      {
+        description:
+          "How long `pulumi up` waits for a rename to finish, in seconds (1 to 3600). Default 120. Changing it updates state only.",
+      },
+    ),
+    importId: field(login("importId").optional(), {
+      description:
+        "Adopt the existing organisation with this login instead of creating one (renaming it when `login` differs). Only read at create; later changes are ignored.",
+      createOnly: true,
+    }),
+  }),
+  outputs: z.object({
+    orgId: output(z.number().int(), "The organisation's numeric id, which a rename keeps."),
+  }),
+  discovery: {
+    scope: "siteAdmin",
+    what: () => "organisations",
+    names: ["org-{login}"],
+    // The API lists no organisations: those named with --org are adopted by login (read accepts a
+    // login as the id).
+    async list(_c, { orgs }) {
+      return orgs.map((org) => ({ id: org, importId: org }));
+    },
+  },
 });
 
-export type OrganizationInputs = z.infer<typeof organizationInputs>;
-export type OrganizationOutputs = OrganizationInputs & {
-  /** The organisation's numeric id, which a rename keeps. */
-  orgId: number;
-};
+export type OrganizationArgs = ArgsOf<typeof organizationKind.inputs>;
+export type OrganizationInputs = z.infer<typeof organizationKind.inputs>;
+export type OrganizationOutputs = OutputsOfKind<typeof organizationKind>;
 
 /** A new organisation needs its admin; an adopted one has one already. */
 function adminRule(inputs: OrganizationInputs, pending: ReadonlySet<string>): pulumi.dynamic.CheckFailure[] {
@@ -180,23 +192,11 @@ function organizationOutputs(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change (nothing replaces: there is no delete)
-// ---------------------------------------------------------------------------------------------
-
-export const organizationRules: FieldRules<OrganizationInputs> = {
-  login: {},
-  admin: { createOnly: true, refusedAfterCreate: true },
-  profileName: { createOnly: true, refusedAfterCreate: true },
-  renameTimeoutSeconds: {},
-  importId: { createOnly: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "Organization";
-const ID_FORMAT = ["orgId"] as const;
+const KIND = organizationKind.kind;
+const ID_FORMAT = organizationKind.idFormat;
 
 /** The first pause between polls of a rename, and the longest. */
 const RENAME_POLL_FIRST_MS = 250;
@@ -204,8 +204,7 @@ const RENAME_POLL_MAX_MS = 5_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const getOrg = async (c: HostingClient, org: string) =>
-  (await c.get(ROUTES.meta.org.path({ org }), { schema: apiOrganizationSchema })).data;
+const getOrg = async (c: HostingClient, org: string) => (await c.get(ROUTES.meta.org, { org })).data;
 
 /**
  * A 404 of a site-administration route: every caller but a site administrator with a classic token
@@ -214,8 +213,8 @@ const getOrg = async (c: HostingClient, org: string) =>
 async function siteAdminRefusal(c: HostingClient, original: unknown, method: string, path: string) {
   let who = "this token";
   try {
-    const user = (await c.get<{ login?: string; site_admin?: boolean }>(ROUTES.meta.user.path({}))).data;
-    if (user?.login)
+    const user = (await c.get(ROUTES.meta.user, {})).data;
+    if (user.login)
       who = `the token of ${user.login}${user.site_admin ? " (a site administrator: a fine-grained token?)" : " (not a site administrator)"}`;
   } catch {
     who = "this token (an app or installation token)";
@@ -233,7 +232,7 @@ async function createOrg(c: HostingClient, inputs: OrganizationInputs): Promise<
   const body = compact({ login: inputs.login, admin: inputs.admin, profile_name: inputs.profileName });
   try {
     const made = await createWithoutDuplicates(
-      async () => (await c.post(path, body, { schema: apiOrganizationSchema })).data,
+      async () => (await c.post(ROUTES.orgAdmin.create, {}, body)).data,
       // Logins are unique: an organisation with this login after a failed attempt is its work.
       () => readOrGone(() => getOrg(c, inputs.login)),
     );
@@ -269,7 +268,7 @@ async function rename(
   const path = ROUTES.orgAdmin.rename.path({ org: from });
   for (let attempt = 1; ; attempt++) {
     try {
-      await c.patch(path, { login: to });
+      await c.patch(ROUTES.orgAdmin.rename, { org: from }, { login: to });
       break;
     } catch (e) {
       if (renameInProgress(e)) break;
@@ -320,77 +319,81 @@ function loginOf(id: string, props: Partial<OrganizationOutputs> | undefined): s
   return login;
 }
 
-export const organizationProvider = defineProvider<typeof organizationInputs, OrganizationOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: organizationInputs,
-  crossField: adminRule,
-  rules: organizationRules,
-  adoptedId: (inputs) => inputs.importId,
-  preflight: refuseCreateOnlyChange,
+export const organizationProvider = defineProvider<typeof organizationKind.inputs, OrganizationOutputs>(
+  organizationKind,
+  {
+    crossField: adminRule,
+    adoptedId: (inputs) => inputs.importId,
+    preflight: refuseCreateOnlyChange,
 
-  async create(inputs) {
-    const c = client();
-    if (inputs.importId === undefined) {
-      const org = await createOrg(c, inputs);
-      return { id: joinId(org.id), outs: organizationOutputs(inputs, org) };
-    }
-    const importId = inputs.importId;
-    const existing = await readOrGone(() => getOrg(c, importId));
-    if (!existing) {
-      throw notFoundError({
-        method: "GET",
-        path: ROUTES.meta.org.path({ org: importId }),
-        what: `Organization importId ${importId}`,
-        causes: [`there is no organisation ${importId}`, "the token cannot see it"],
-      });
-    }
-    const id = joinId(existing.id);
-    if (existing.login === inputs.login) return { id, outs: organizationOutputs(inputs, existing) };
-    try {
-      const renamed = await rename(c, existing.id, existing.login, inputs.login, inputs.renameTimeoutSeconds);
-      return { id, outs: organizationOutputs(inputs, renamed) };
-    } catch (e) {
-      throw new PartialCreateError(id, organizationOutputs(inputs, existing), e);
-    }
-  },
+    async create(inputs) {
+      const c = client();
+      if (inputs.importId === undefined) {
+        const org = await createOrg(c, inputs);
+        return { id: joinId(org.id), outs: organizationOutputs(inputs, org) };
+      }
+      const importId = inputs.importId;
+      const existing = await readOrGone(() => getOrg(c, importId));
+      if (!existing) {
+        throw notFoundError({
+          method: "GET",
+          path: ROUTES.meta.org.path({ org: importId }),
+          what: `Organization importId ${importId}`,
+          causes: [`there is no organisation ${importId}`, "the token cannot see it"],
+        });
+      }
+      const id = joinId(existing.id);
+      if (existing.login === inputs.login) return { id, outs: organizationOutputs(inputs, existing) };
+      try {
+        const renamed = await rename(
+          c,
+          existing.id,
+          existing.login,
+          inputs.login,
+          inputs.renameTimeoutSeconds,
+        );
+        return { id, outs: organizationOutputs(inputs, renamed) };
+      } catch (e) {
+        throw new PartialCreateError(id, organizationOutputs(inputs, existing), e);
+      }
+    },
 
-  async read(id, props) {
-    const org = await readOrGone(() => getOrg(client(), loginOf(id, props)));
-    // Another organisation under the login (this one renamed away outside Pulumi): this one is gone.
-    if (!org || (/^\d+$/.test(id) && org.id !== Number(id))) return {};
-    return { id: /^\d+$/.test(id) ? id : joinId(org.id), props: organizationOutputs(props ?? {}, org) };
-  },
+    async read(id, props) {
+      const org = await readOrGone(() => getOrg(client(), loginOf(id, props)));
+      // Another organisation under the login (this one renamed away outside Pulumi): this one is gone.
+      if (!org || (/^\d+$/.test(id) && org.id !== Number(id))) return {};
+      return { id: /^\d+$/.test(id) ? id : joinId(org.id), props: organizationOutputs(props ?? {}, org) };
+    },
 
-  async update(id, olds, news) {
-    const [orgId = ""] = splitId(id, ID_FORMAT, KIND);
-    if (olds.login === news.login) return { outs: { ...news, orgId: olds.orgId } };
-    const renamed = await rename(client(), Number(orgId), olds.login, news.login, news.renameTimeoutSeconds);
-    return { outs: organizationOutputs(news, renamed) };
-  },
+    async update(id, olds, news) {
+      const [orgId = ""] = splitId(id, ID_FORMAT, KIND);
+      if (olds.login === news.login) return { outs: { ...news, orgId: olds.orgId } };
+      const renamed = await rename(
+        client(),
+        Number(orgId),
+        olds.login,
+        news.login,
+        news.renameTimeoutSeconds,
+      );
+      return { outs: organizationOutputs(news, renamed) };
+    },
 
-  async delete(_id, props) {
-    notice(
-      `Organization ${props.login}: the API cannot delete organisations; it is left in place and no longer managed by this stack`,
-    );
+    async delete(_id, props) {
+      notice(
+        `Organization ${props.login}: the API cannot delete organisations; it is left in place and no longer managed by this stack`,
+      );
+    },
   },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["login", "admin", "profileName", "renameTimeoutSeconds", "importId", "orgId"] as const;
-
-/**
- * An organisation of the installation (`POST /admin/organizations`, `PATCH
- * /admin/organizations/{org}`, read with `GET /orgs/{org}`). Needs the **classic token of a site
- * administrator**. A new `login` renames the organisation in place and waits for the rename job;
- * `admin` and `profileName` are used only at creation. The API has no delete: destroy leaves the
- * organisation in place and says so. Example: `examples/organization/`.
- */
+/** An organisation of the installation: see its declaration, `organizationKind`. Example: `examples/organization/`. */
 export class Organization extends HostingResource {
   constructor(name: string, args: OrganizationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(organizationProvider, name, args, OUTPUTS, opts);
+    super(organizationProvider, name, args, opts);
   }
 }
 

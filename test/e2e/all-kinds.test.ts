@@ -808,7 +808,7 @@ describe("a stack of every kind, end to end", () => {
     expect(await control("PUT", "/enterprises/acme/features/budgets", { enabled: true })).toBe(200);
   });
 
-  it("refuses to demote or remove the last admin of an organisation, changing nothing", async () => {
+  it("refuses to demote the last admin of an organisation, and keeps them when the resource goes", async () => {
     program.declare(programOf({ integrationId: 102, opsAdmin: { role: "member" } }));
     const demote = await run("up", "--yes", "--skip-preview");
     expect(demote.code).not.toBe(0);
@@ -819,15 +819,21 @@ describe("a stack of every kind, end to end", () => {
     expect(person("acme-ops", "admin")).toEqual({ member: "admin" });
     expect(stack()["ops-admin"]?.outputs).toMatchObject({ role: "admin" });
 
+    // Removed from the program with onDestroy "remove" written out: the last admin stays, with a
+    // warning, and the resource leaves the stack (the run does not stop half-way).
+    program.declare(programOf({ integrationId: 102, opsAdmin: { role: "admin", onDestroy: "remove" } }));
+    await ok("up", "--yes", "--skip-preview");
     program.declare(programOf({ integrationId: 102 }));
-    const remove = await run("up", "--yes", "--skip-preview");
-    expect(remove.code).not.toBe(0);
-    expect(remove.output).toContain("refusing to remove admin, the last admin of acme-ops");
-    expect(remove.output).toContain('set onDestroy to "retain"');
+    const remove = await ok("up", "--yes", "--skip-preview");
+    expect(remove.output).toContain(
+      "kept admin as an admin of acme-ops: the last admin of an organisation is never removed",
+    );
     expect(person("acme-ops", "admin")).toEqual({ member: "admin" });
+    expect(stack()["ops-admin"]).toBeUndefined();
 
-    // onDestroy "retain" is recorded with no write; destroy then leaves the admin in place. (No
-    // write at all: neither the registry's new value nor anything else shows a perpetual diff.)
+    // Declared again with onDestroy "retain": adopted with no write; destroy then leaves the admin
+    // in place. (No write at all: neither the registry's new value nor anything else shows a
+    // perpetual diff.)
     program.declare(programOf({ integrationId: 102, opsAdmin: { role: "admin", onDestroy: "retain" } }));
     emulator.controls.clearLog();
     await ok("up", "--yes", "--skip-preview");

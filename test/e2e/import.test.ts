@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { RETAINED } from "../../importer/discover";
 import { gpgPublicKey, sshPublicKey } from "../emulator/helpers";
 import { PulumiProgram, packLibrary, ROOT, requirePulumi } from "./pulumi";
 
@@ -157,10 +158,12 @@ describe("hosting-import end to end", () => {
       "user-keys.ts",
     ]);
     const keys = readFileSync(join(program.dir, "user-keys.ts"), "utf8");
-    expect(keys).toContain('new hosting.UserGpgKey("gpg-key-work", {');
+    // Each adopted object says what destroy does to it, and keeps it (retainOnDelete).
+    expect(keys).toContain(`// ${RETAINED}\nnew hosting.UserGpgKey(\n  "gpg-key-work",\n  {`);
+    expect(keys).toContain("  { retainOnDelete: true },\n);");
     expect(keys).toContain("-----BEGIN PGP PUBLIC KEY BLOCK-----");
-    expect(keys).toContain('new hosting.UserSshKey("ssh-key-laptop", {');
-    expect(keys).toContain('new hosting.UserSshSigningKey("ssh-signing-key-signing", {');
+    expect(keys).toContain('new hosting.UserSshKey(\n  "ssh-key-laptop",');
+    expect(keys).toContain('new hosting.UserSshSigningKey(\n  "ssh-signing-key-signing",');
     expect(keys).not.toContain("admin@laptop"); // the comment is not part of the key
     // Each secret the API never returns, with the command that sets it.
     expect(output).toContain("pulumi config set --secret acmeEngApiHookCiExampleComHookSecret <value>");
@@ -172,28 +175,28 @@ describe("hosting-import end to end", () => {
     expect(eng).toContain('value: ["eu", "us"],');
     // Defaults are left out: the second hook writes only what differs from them.
     expect(eng).toMatch(
-      /RepositoryWebhook\("acme-eng-api-hook-ci-example-com-other", \{\n {2}owner: "acme-eng",\n {2}repository: "api",\n {2}url: "https:\/\/ci\.example\.com\/other",\n {2}insecureSsl: true,\n {2}active: false,\n {2}importId: \d+,\n\}\);/,
+      /RepositoryWebhook\(\n {2}"acme-eng-api-hook-ci-example-com-other",\n {2}\{\n {4}owner: "acme-eng",\n {4}repository: "api",\n {4}url: "https:\/\/ci\.example\.com\/other",\n {4}insecureSsl: true,\n {4}active: false,\n {4}importId: \d+,\n {2}\},\n {2}\{ retainOnDelete: true \},\n\);/,
     );
   });
 
   it("writes issue types, fields and blocks per organisation, and the organisations for --site-admin", () => {
     const eng = readFileSync(join(program.dir, "acme-eng.ts"), "utf8");
     expect(eng).toMatch(
-      /IssueType\("acme-eng-issue-type-bug", \{\n {2}org: "acme-eng",\n {2}name: "Bug",\n {2}color: "red",\n {2}importId: \d+,\n\}\);/,
+      /IssueType\(\n {2}"acme-eng-issue-type-bug",\n {2}\{\n {4}org: "acme-eng",\n {4}name: "Bug",\n {4}color: "red",\n {4}importId: \d+,\n {2}\},\n {2}\{ retainOnDelete: true \},\n\);/,
     );
-    expect(eng).toContain('IssueField("acme-eng-issue-field-priority"');
+    expect(eng).toContain('IssueField(\n  "acme-eng-issue-field-priority"');
     expect(eng).toMatch(
       /name: "High",\s+color: "red",[\s\S]*name: "Low",\s+color: "gray",\s+description: "Some day"/,
     );
     const ops = readFileSync(join(program.dir, "acme-ops.ts"), "utf8");
     expect(ops).toMatch(
-      /OrgBlock\("acme-ops-block-mona", \{\n {2}org: "acme-ops",\n {2}username: "mona",\n\}\);/,
+      /OrgBlock\(\n {2}"acme-ops-block-mona",\n {2}\{\n {4}org: "acme-ops",\n {4}username: "mona",\n {2}\},\n {2}\{ retainOnDelete: true \},\n\);/,
     );
     const admin = readFileSync(join(program.dir, "site-admin.ts"), "utf8");
     expect(admin).toMatch(
-      /Organization\("org-acme-eng", \{\n {2}login: "acme-eng",\n {2}importId: "acme-eng",\n\}\);/,
+      /Organization\(\n {2}"org-acme-eng",\n {2}\{\n {4}login: "acme-eng",\n {4}importId: "acme-eng",\n {2}\},\n {2}\{ retainOnDelete: true \},\n\);/,
     );
-    expect(admin).toContain('Organization("org-acme-ops"');
+    expect(admin).toContain('Organization(\n  "org-acme-ops"');
   });
 
   it("fails at preview naming a secret that is not set, writing nothing", async () => {
@@ -224,8 +227,6 @@ describe("hosting-import end to end", () => {
     expect(writes().sort()).toEqual([
       "PATCH /admin/hooks/{hook_id}",
       "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
-      // A block's create is its one PUT, which changes nothing for a user already blocked.
-      "PUT /orgs/{org}/blocks/{username}",
     ]);
     emulator.controls.clearLog();
     const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");

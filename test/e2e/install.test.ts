@@ -123,7 +123,7 @@ function startInstalledEmulator(dir: string): Promise<{ origin: string; child: C
 }
 
 describe("installing pulumi-hosting", () => {
-  it("packs only the built library, its sandbox server and import command, README and CHANGELOG", () => {
+  it("packs only the built library, its sandbox server and import command, the schema, README and CHANGELOG", () => {
     const [report] = JSON.parse(
       execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
         cwd: ROOT,
@@ -131,14 +131,16 @@ describe("installing pulumi-hosting", () => {
       }),
     ) as Array<{ files: Array<{ path: string }> }>;
     const paths = (report?.files ?? []).map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(["package.json", "README.md", "CHANGELOG.md"]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["package.json", "README.md", "CHANGELOG.md", "schema.json"]),
+    );
     expect(paths).toContain("dist/provider/kinds/repository-webhook.js");
     expect(paths).toContain("dist/emulator/cli.js");
     expect(paths).toContain("dist/importer/cli.js");
     const unexpected = paths.filter(
       (p) =>
         !/^dist\/(provider|emulator|importer)\/.+\.(js|d\.ts|js\.map)$/.test(p) &&
-        !["package.json", "README.md", "CHANGELOG.md"].includes(p),
+        !["package.json", "README.md", "CHANGELOG.md", "schema.json"].includes(p),
     );
     expect(unexpected).toEqual([]);
   });

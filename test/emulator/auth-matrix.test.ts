@@ -1,7 +1,7 @@
 /**
  * The authorisation matrix: every API route the sandbox server serves x every kind of caller of
  * the default fixture, with the status the spec's rules give (spec, Authentication 1-8 and the auth
- * notation of each endpoint table; README, "API behaviour"). A refused request changes nothing.
+ * notation of each endpoint table; docs/sandbox.md). A refused request changes nothing.
  *
  * A resource family adds its routes as rows of `ROWS`: the route template (as registered), a body
  * for writes, and the expected status per caller kind, usually through one of the profiles below.

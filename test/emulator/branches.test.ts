@@ -330,6 +330,27 @@ describe("POST /repos/{owner}/{repo}/branches/{branch}/rename", () => {
     expect(await stateOf(sandbox.emulator)).toEqual(before);
   });
 
+  it("refuses a name holding a lone surrogate (422), and later renames, pushes and syncs work", async () => {
+    await setDelay(60_000);
+    const before = await stateOf(sandbox.emulator);
+    const lone = await call(sandbox.emulator, "POST", `${BRANCHES}/develop/rename`, {
+      rawBody: '{"new_name": "\\ud800"}',
+    });
+    expectValidationFailed(lone, "new_name", "invalid", "Branch");
+    expect(lone.body.errors[0].message).toMatch(/lone surrogate/);
+    const sync = await call(sandbox.emulator, "POST", "/repos/acme-ops/infra/merge-upstream", {
+      rawBody: '{"branch": "\\ud800"}',
+    });
+    expectValidationFailed(sync, "branch", "invalid", "MergeUpstream");
+    expect(await stateOf(sandbox.emulator)).toEqual(before);
+    expect(sandbox.emulator.store.raw.jobs).toEqual([]);
+
+    expect((await post(`${BRANCHES}/develop/rename`, { new_name: "dev2" })).status).toBe(201);
+    expect((await push("acme-eng/api", "main")).status).toBe(201);
+    const synced = await post("/repos/acme-ops/infra/merge-upstream", { branch: "main" }, TOKENS.siteAdmin);
+    expect(synced.status, synced.text).toBe(200);
+  });
+
   it("refuses a second rename while the first is finishing", async () => {
     await setDelay(60_000);
     expect((await post(`${BRANCHES}/develop/rename`, { new_name: "dev2" })).status).toBe(201);

@@ -4,11 +4,13 @@
  */
 
 import { generateKeyPairSync } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
+import { deserialize, serialize } from "node:v8";
 import type * as openpgp from "openpgp" with { "resolution-mode": "import" };
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { createApp } from "../../emulator/app";
 import { Controls } from "../../emulator/controls";
-import { ruleOf } from "../../emulator/guard";
+import { onlyVersionOf } from "../../emulator/guard";
 import { API_PREFIX } from "../../emulator/http";
 import {
   defaultFixture,
@@ -17,6 +19,7 @@ import {
   startEmulator,
 } from "../../emulator/index";
 import { Store } from "../../emulator/store";
+import { allRoutes } from "../../provider/client/routes";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
 
 export const DOCS_URL = "https://docs.hosting.invalid/rest";
@@ -174,13 +177,8 @@ export function servedRoutes(): string[] {
  * the `X-Service-Api-Version` of a route that exists in one version only.
  */
 export function requiredHeaders(route: string): Record<string, string> {
-  const app = createApp(new Store(defaultFixture(), undefined), new Controls());
-  for (const r of app.routes) {
-    if (`${r.method} ${r.path.slice(API_PREFIX.length)}` !== route) continue;
-    const version = ruleOf(r.handler)?.apiVersion;
-    if (version) return { "x-service-api-version": version };
-  }
-  return {};
+  const version = onlyVersionOf(allRoutes().find((r) => `${r.method} ${r.pattern}` === route));
+  return version ? { "x-service-api-version": version } : {};
 }
 
 /** Objects created by `seedWorld`, so every route template has something to act on. */
@@ -335,6 +333,63 @@ export async function stateOf(emulator: RunningEmulator): Promise<Json> {
   return (await control(emulator, "GET", "/state")).body;
 }
 
+/**
+ * What a server holds in memory: its state (the store) and its controls, the only other things it
+ * keeps (emulator/controls.ts), copied so that holes and lengths of arrays count. The request log
+ * and the rate-limit counts are the metering of requests, which a failed request changes too: the
+ * counts are kept apart, to be compared by `memoryChanges`, and the log is left out.
+ */
+export interface Memory {
+  state: Buffer;
+  controls: Buffer;
+  rateLimit: number;
+  counts: Map<string, number>;
+}
+
+/** The fields of `Controls` that meter requests (compared apart, or not at all). */
+const METERING = ["entries", "seq", "primaryRateLimit"];
+
+export function memoryOf(emulator: RunningEmulator): Memory {
+  const controls: Record<string, unknown> = { ...emulator.controls };
+  for (const key of METERING) delete controls[key];
+  const { limit, windows } = emulator.controls.primaryRateLimit;
+  return {
+    state: serialize(emulator.store.raw),
+    controls: serialize(controls),
+    rateLimit: limit,
+    counts: new Map([...windows].map(([token, window]) => [token, window.used])),
+  };
+}
+
+/**
+ * How the server's memory differs from `before` beyond the metering of one request (its count
+ * against one token's rate limit): the keys of the state and the controls that changed, and a
+ * count that moved otherwise. Empty when nothing else changed.
+ */
+export function memoryChanges(before: Memory, emulator: RunningEmulator): string[] {
+  const after = memoryOf(emulator);
+  const changes: string[] = [];
+  const was = deserialize(before.state) as Record<string, unknown>;
+  const is = emulator.store.raw as unknown as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(was), ...Object.keys(is)])) {
+    if (!isDeepStrictEqual(was[key], is[key])) changes.push(`state.${key}`);
+  }
+  const controlsWere = deserialize(before.controls) as Record<string, unknown>;
+  const controlsAre = deserialize(after.controls) as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(controlsWere), ...Object.keys(controlsAre)])) {
+    if (!isDeepStrictEqual(controlsWere[key], controlsAre[key])) changes.push(`controls.${key}`);
+  }
+  if (after.rateLimit !== before.rateLimit) changes.push("the rate limit");
+  let metered = 0;
+  for (const [token, used] of after.counts) {
+    const added = used - (before.counts.get(token) ?? 0);
+    if (added === 1) metered++;
+    else if (added !== 0) changes.push(`the rate-limit count of ${token}`);
+  }
+  if (metered > 1) changes.push("the rate-limit counts of several tokens");
+  return changes;
+}
+
 /** Parses a `Link` header into rel -> URL. */
 export function parseLink(header: string | null): Record<string, string> {
   const links: Record<string, string> = {};
@@ -394,35 +449,126 @@ export type SshKeyKind =
   | "ecdsa-sha2-nistp384"
   | "ecdsa-sha2-nistp521";
 
+/** The SSH wire format (RFC 4251 5), for key lines built by hand. */
+export const sshWire = {
+  string(b: Buffer): Buffer {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(b.length);
+    return Buffer.concat([length, b]);
+  },
+  text(t: string): Buffer {
+    return sshWire.string(Buffer.from(t, "latin1"));
+  },
+  /** An mpint of unsigned big-endian bytes: signed, so a leading 1 bit needs a zero byte in front. */
+  mpint(b: Buffer): Buffer {
+    return sshWire.string((b[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.alloc(1), b]) : b);
+  },
+  /** `<type> <base64>` of the wire form: the type string, then `fields`. */
+  line(type: string, ...fields: Buffer[]): string {
+    return `${type} ${Buffer.concat([sshWire.text(type), ...fields]).toString("base64")}`;
+  },
+};
+
 /**
  * A fresh public key line as OpenSSH writes it (`<type> <base64> <comment>`): a key pair from
  * `node:crypto`, its public key written in the SSH wire format (RFC 4253 6.6, RFC 5656 3.1).
  */
 export function sshPublicKey(type: SshKeyKind = "ssh-ed25519", comment = "test@sandbox"): string {
-  const string = (b: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(b.length);
-    return Buffer.concat([length, b]);
-  };
-  const text = (t: string) => string(Buffer.from(t, "latin1"));
   const b64 = (v: string | undefined) => Buffer.from(v ?? "", "base64url");
-  // An mpint is signed: a leading 1 bit needs a zero byte in front.
-  const mpint = (b: Buffer) => string((b[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.alloc(1), b]) : b);
-  let wire: Buffer;
+  let line: string;
   if (type === "ssh-ed25519") {
     const jwk = generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" });
-    wire = Buffer.concat([text(type), string(b64(jwk.x))]);
+    line = sshWire.line(type, sshWire.string(b64(jwk.x)));
   } else if (type === "ssh-rsa") {
-    const jwk = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ format: "jwk" });
-    wire = Buffer.concat([text(type), mpint(b64(jwk.e)), mpint(b64(jwk.n))]);
+    const { e, n } = rsaPublicNumbers();
+    line = sshWire.line(type, sshWire.mpint(e), sshWire.mpint(n));
   } else {
     const curve = type.slice("ecdsa-sha2-".length);
     const namedCurve = `P-${curve.slice("nistp".length)}`;
     const jwk = generateKeyPairSync("ec", { namedCurve }).publicKey.export({ format: "jwk" });
     const point = Buffer.concat([Buffer.from([4]), b64(jwk.x), b64(jwk.y)]);
-    wire = Buffer.concat([text(type), text(curve), string(point)]);
+    line = sshWire.line(type, sshWire.text(curve), sshWire.string(point));
   }
-  return `${type} ${wire.toString("base64")}${comment ? ` ${comment}` : ""}`;
+  return comment ? `${line} ${comment}` : line;
+}
+
+/** The exponent and modulus (unsigned big-endian bytes) of a fresh 2048-bit RSA key. */
+export function rsaPublicNumbers(): { e: Buffer; n: Buffer } {
+  const jwk = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ format: "jwk" });
+  return { e: Buffer.from(jwk.e ?? "", "base64url"), n: Buffer.from(jwk.n ?? "", "base64url") };
+}
+
+/** A security key (FIDO) public key line: type, (curve,) key, then the application. */
+export function securityKeyLine(kind: "ed25519" | "ecdsa" = "ed25519", application = "ssh:"): string {
+  const b64 = (v: string | undefined) => Buffer.from(v ?? "", "base64url");
+  const app = sshWire.string(Buffer.from(application, "latin1"));
+  if (kind === "ed25519") {
+    const jwk = generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" });
+    return sshWire.line("sk-ssh-ed25519@openssh.com", sshWire.string(b64(jwk.x)), app);
+  }
+  const jwk = generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ format: "jwk" });
+  const point = Buffer.concat([Buffer.from([4]), b64(jwk.x), b64(jwk.y)]);
+  return sshWire.line(
+    "sk-ecdsa-sha2-nistp256@openssh.com",
+    sshWire.text("nistp256"),
+    sshWire.string(point),
+    app,
+  );
+}
+
+/**
+ * The same key line with the unused low bits of its last base64 character set: another text that
+ * decodes to the same bytes. Only a line whose base64 ends in `=` has such bits.
+ */
+export function withPaddingBits(line: string): string {
+  const [type, data = ""] = line.split(" ");
+  const padding = data.length - data.replace(/=+$/, "").length;
+  if (padding === 0) throw new Error(`${type} ${data.slice(0, 20)}... has no padding bits`);
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const at = data.length - padding - 1;
+  const value = alphabet.indexOf(data[at] ?? "A") | 1;
+  return `${type} ${data.slice(0, at)}${alphabet[value]}${data.slice(at + 1)}`;
+}
+
+/**
+ * The key lines OpenSSH refuses though they are well-formed, by what is wrong with them, and the
+ * words of the refusal: RSA keys too small, too large or with an unusable exponent, the all-zero
+ * Ed25519 point (of small order), and security keys whose application is empty or binary.
+ */
+export function hostileSshKeys(): Array<[string, string, RegExp]> {
+  const { e, n } = rsaPublicNumbers();
+  const rsa = (exponent: Buffer, modulus: Buffer) =>
+    sshWire.line("ssh-rsa", sshWire.mpint(exponent), sshWire.mpint(modulus));
+  const odd = (b: Buffer) => Buffer.from(b.map((byte, i) => (i === b.length - 1 ? byte | 1 : byte)));
+  const even = (b: Buffer) => Buffer.from(b.map((byte, i) => (i === b.length - 1 ? byte & 0xfe : byte)));
+  const huge = Buffer.alloc(700_000, 0xa5); // 5.6 Mbit
+  return [
+    [
+      "ssh-rsa with a 64-bit modulus",
+      rsa(e, odd(Buffer.from("c3a5e1f0d2b4a6f7", "hex"))),
+      /modulus has 64 bits; at least 1024/,
+    ],
+    ["ssh-rsa with e=0", rsa(Buffer.alloc(0), n), /public exponent is 0; it must be odd and at least 3/],
+    ["ssh-rsa with e=2 and an even modulus", rsa(Buffer.from([2]), even(n)), /modulus is even/],
+    ["ssh-rsa with e=2", rsa(Buffer.from([2]), n), /public exponent is 2/],
+    ["ssh-rsa with a 5.6-Mbit modulus", rsa(e, odd(huge)), /modulus has 5600000 bits; at most 16384/],
+    [
+      "ssh-ed25519 with an all-zero point",
+      sshWire.line("ssh-ed25519", sshWire.string(Buffer.alloc(32))),
+      /point is of small order/,
+    ],
+    ["sk-ssh-ed25519 with an empty application", securityKeyLine("ed25519", ""), /application is empty/],
+    [
+      "sk-ssh-ed25519 with a binary application",
+      securityKeyLine("ed25519", "ssh:\u0000\u0001\u00ff"),
+      /application holds characters other than printable ASCII/,
+    ],
+    [
+      "sk-ecdsa with a binary application",
+      securityKeyLine("ecdsa", "\u001b[31m"),
+      /application holds characters other than printable ASCII/,
+    ],
+  ];
 }
 
 /** `openpgp` is an ES module: loaded with `import()` from these CommonJS-typed files. */
@@ -442,6 +588,67 @@ export async function gpgPublicKey(
     userIDs: emails.map((email) => ({ name: email.split("@")[0] ?? email, email })),
     format: "armored",
     ...options,
+  });
+  return publicKey;
+}
+
+/**
+ * A fresh Ed25519 GPG public key whose user ID carries, beside its genuine self-certification,
+ * `certifications` copies of it and `revocations` copies of a revocation of that user ID, each
+ * copy with one byte of its signature flipped: they parse, and never verify.
+ */
+export async function gpgKeyWithForgedSignatures(
+  certifications: number,
+  revocations: number,
+): Promise<string> {
+  const lib = await loadOpenpgp();
+  const { privateKey } = await lib.generateKey({
+    type: "ecc",
+    curve: "ed25519Legacy",
+    userIDs: [{ name: "admin", email: "admin@acme.example" }],
+    format: "object",
+  });
+  const [user] = privateKey.users;
+  const [certification] = user?.selfCertifications ?? [];
+  if (!user || !certification || !(privateKey.keyPacket instanceof lib.SecretKeyPacket)) {
+    throw new Error("openpgp made no user ID");
+  }
+  const revocation = (
+    await user.revoke(privateKey.keyPacket, { flag: lib.enums.reasonForRevocation.userIDInvalid })
+  ).revocationSignatures[0];
+  if (!revocation) throw new Error("openpgp made no revocation");
+  const forged = (signature: openpgp.SignaturePacket, i: number) => {
+    const bytes = signature.write();
+    // The last bytes are the signature's own (the MPI of s): the digest prefix still matches.
+    const at = bytes.length - 1 - (i % 16);
+    bytes[at] = (bytes[at] ?? 0) ^ (1 + (Math.floor(i / 16) % 255));
+    const copy = new lib.SignaturePacket();
+    copy.read(bytes);
+    return copy;
+  };
+  const publicKey = privateKey.toPublic();
+  const [target] = publicKey.users;
+  if (!target) throw new Error("openpgp lost the user ID");
+  // The genuine certification first, then the forged copies: openpgp tries the last ones first.
+  target.selfCertifications = [
+    certification,
+    ...Array.from({ length: certifications }, (_, i) => forged(certification, i)),
+  ];
+  target.revocationSignatures = Array.from({ length: revocations }, (_, i) => forged(revocation, i));
+  return publicKey.armor();
+}
+
+/** A fresh GPG public key on a Brainpool curve, with the given user ID's self-certification. */
+export async function brainpoolGpgKey(
+  curve: "brainpoolP256r1" | "brainpoolP384r1" | "brainpoolP512r1" = "brainpoolP512r1",
+  email = "admin@acme.example",
+): Promise<string> {
+  const { generateKey } = await loadOpenpgp();
+  const { publicKey } = await generateKey({
+    type: "ecc",
+    curve,
+    userIDs: [{ name: email.split("@")[0] ?? email, email }],
+    format: "armored",
   });
   return publicKey;
 }

@@ -2,8 +2,9 @@
  * Every request is one transaction of the store (emulator/app.ts `transact`, emulator/store.ts):
  * a body that arrives slowly acts on the state as it is when it has arrived, not as it was when
  * the request began; hostile bodies are refused with a 422 naming the field and the limit, never a
- * 500; and a server killed with SIGKILL while it creates keeps every write it acknowledged and never
- * hands an id out twice.
+ * 500, and a request that fails leaves the server's memory (state and controls) as it was, but for
+ * its metering; and a server killed with SIGKILL while it creates keeps every write it acknowledged
+ * and never hands an id out twice.
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,6 +18,10 @@ import { startCli, useBuiltCli } from "./cli-process";
 import {
   call,
   fillRoute,
+  gpgKeyWithForgedSignatures,
+  hostileSshKeys,
+  memoryChanges,
+  memoryOf,
   ORG_BUDGET,
   requiredHeaders,
   seedWorld,
@@ -217,6 +222,8 @@ describe("a hostile body", () => {
     -1,
     1e308,
     "",
+    // A lone surrogate: text JSON can carry that has no UTF-8 form (nor a URL).
+    "\ud800",
     "x".repeat(10_000),
     [],
     [null],
@@ -228,9 +235,15 @@ describe("a hostile body", () => {
 
   /**
    * The fields of the families whose handlers read more than the common fields below, with a body
-   * that passes their checks of the other fields, so the hostile value reaches its own check.
+   * that passes their checks of the other fields, so the hostile value reaches its own check, and
+   * values hostile to those fields in particular (`hostile`, sent to each of them beside `odd`).
    */
-  const FAMILY_FIELDS: Array<{ route: RegExp; base?: Record<string, unknown>; fields: string[] }> = [
+  const FAMILY_FIELDS: Array<{
+    route: RegExp;
+    base?: Record<string, unknown>;
+    fields: string[];
+    hostile?: () => Promise<unknown[]>;
+  }> = [
     {
       route: /^POST \/admin\/organizations$/,
       base: { admin: "olivia" },
@@ -269,8 +282,16 @@ describe("a hostile body", () => {
       fields: ["data_type", "description", "options"],
     },
     { route: /^PUT \/notifications$/, fields: ["last_read_at", "read"] },
-    { route: /^POST \/user\/(keys|ssh_signing_keys)$/, fields: ["title", "key"] },
-    { route: /^POST \/user\/gpg_keys$/, fields: ["armored_public_key"] },
+    {
+      route: /^POST \/user\/(keys|ssh_signing_keys)$/,
+      fields: ["title", "key"],
+      hostile: async () => hostileSshKeys().map(([, line]) => line),
+    },
+    {
+      route: /^POST \/user\/gpg_keys$/,
+      fields: ["armored_public_key"],
+      hostile: async () => [await gpgKeyWithForgedSignatures(600, 600)],
+    },
   ];
 
   /** Fields the routes of many families read, sent to every route. */
@@ -312,13 +333,22 @@ describe("a hostile body", () => {
       const path = fillRoute(template, world, UNMODELLED_PARAMS);
       const family = FAMILY_FIELDS.find((f) => f.route.test(route));
       const fields = [...COMMON_FIELDS, ...(family?.fields ?? [])];
+      const hostile = (await family?.hostile?.()) ?? [];
       const failures: string[] = [];
       sweep: for (const field of fields) {
-        for (const value of odd) {
+        const values = family?.fields.includes(field) ? [...odd, ...hostile] : odd;
+        for (const value of values) {
+          const before = memoryOf(sandbox.emulator);
           const response = await call(sandbox.emulator, method, path, {
             body: { ...family?.base, [field]: value },
             headers: requiredHeaders(route),
           });
+          const changed = response.status >= 400 ? memoryChanges(before, sandbox.emulator) : [];
+          if (changed.length > 0) {
+            failures.push(
+              `{${field}: ${JSON.stringify(value).slice(0, 40)}} left ${changed.join(", ")} changed`,
+            );
+          }
           // A route the sandbox does not model reads no body: its 501 names it, whatever the body.
           if (
             response.status === 501 &&

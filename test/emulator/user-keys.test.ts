@@ -4,21 +4,29 @@
  * their validation, uniqueness, public lists, scopes and conditional requests. Keys are made fresh
  * by `openpgp` and `node:crypto`, never pasted.
  */
-import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { defaultFixture, type Fixture } from "../../emulator/index";
 import {
   type ApiResponse,
+  brainpoolGpgKey,
   call,
   expectErrorBody,
   expectValidationFailed,
+  gpgKeyWithForgedSignatures,
   gpgPublicKey,
+  hostileSshKeys,
   loadOpenpgp,
+  memoryChanges,
+  memoryOf,
   parseLink,
+  rsaPublicNumbers,
+  securityKeyLine,
   sshPublicKey,
+  sshWire,
   stateOf,
   TOKENS,
   useSandbox,
+  withPaddingBits,
 } from "./helpers";
 
 const sandbox = useSandbox();
@@ -255,6 +263,60 @@ describe("POST /user/gpg_keys", () => {
     );
   });
 
+  it.each([
+    [100, 100],
+    [600, 600],
+    // Near the 1 MiB body limit.
+    [1_850, 1_850],
+  ])(
+    "refuses a key with %i forged certifications and %i forged revocations at once (422), holding no one",
+    async (certifications, revocations) => {
+      const armored = await gpgKeyWithForgedSignatures(certifications, revocations);
+      const started = performance.now();
+      let meanwhile = Number.POSITIVE_INFINITY;
+      const [response] = await Promise.all([
+        post("/user/gpg_keys", { armored_public_key: armored }),
+        (async () => {
+          const asked = performance.now();
+          expect((await get("/user")).status).toBe(200);
+          meanwhile = performance.now() - asked;
+        })(),
+      ]);
+      const took = performance.now() - started;
+      expectValidationFailed(response, "armored_public_key", "invalid", "GpgKey");
+      // The forged ones, the genuine certification and the encryption subkey's binding.
+      const total = certifications + revocations + 2;
+      expect(response.body.errors[0].message).toMatch(
+        new RegExp(`^armored_public_key holds ${total} signatures of its own .*at most 100 are read`),
+      );
+      expect(took, `${armored.length} characters`).toBeLessThan(1_000);
+      expect(meanwhile).toBeLessThan(1_000);
+      expect((await get("/user/gpg_keys")).body).toEqual([]);
+    },
+    30_000,
+  );
+
+  it("checks each of a key's signatures once: forged ones up to the limit cost little and certify nothing", async () => {
+    // A genuine certification, 48 forged ones, 50 forged revocations and the subkey's binding: 100
+    // signatures, the limit.
+    const armored = await gpgKeyWithForgedSignatures(48, 50);
+    const started = performance.now();
+    const { body } = await addGpgKey(armored);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // The forged revocations revoke nothing: the genuine certification still names admin.
+    expect(body.emails).toEqual([{ email: "admin@acme.example", verified: true }]);
+    expect(body.can_certify).toBe(true);
+  });
+
+  it.each(["brainpoolP256r1", "brainpoolP384r1", "brainpoolP512r1"] as const)(
+    "reads a %s key, its certified address included",
+    async (curve) => {
+      const { body } = await addGpgKey(await brainpoolGpgKey(curve));
+      expect(body.emails).toEqual([{ email: "admin@acme.example", verified: true }]);
+      expect(body).toMatchObject({ can_sign: true, can_certify: true, revoked: false });
+    },
+  );
+
   it("refuses the same key twice (422 already_exists naming key_id)", async () => {
     const armored = await gpgPublicKey();
     const { body } = await addGpgKey(armored);
@@ -386,22 +448,8 @@ describe("conditional requests", () => {
   });
 });
 
-/** The wire form of a security key (FIDO) public key: type, (curve,) key, application. */
-function securityKeyLine(kind: "ed25519" | "ecdsa" = "ed25519"): string {
-  const field = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
-  const text = (t: string) => field(Buffer.from(t));
-  const b64 = (v: string | undefined) => Buffer.from(v ?? "", "base64url");
-  if (kind === "ed25519") {
-    const jwk = generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" });
-    const type = "sk-ssh-ed25519@openssh.com";
-    return `${type} ${Buffer.concat([text(type), field(b64(jwk.x)), text("ssh:")]).toString("base64")}`;
-  }
-  const jwk = generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ format: "jwk" });
-  const type = "sk-ecdsa-sha2-nistp256@openssh.com";
-  const point = Buffer.concat([Buffer.from([4]), b64(jwk.x), b64(jwk.y)]);
-  const wire = Buffer.concat([text(type), text("nistp256"), field(point), text("ssh:")]);
-  return `${type} ${wire.toString("base64")}`;
-}
+/** The type and base64 of a key line, its comment dropped. */
+const typeAndData = (line: string) => line.split(" ").slice(0, 2).join(" ");
 
 /** Rewrites the base64 part of a key line. */
 function withData(line: string, change: (wire: Buffer) => Buffer): string {
@@ -474,6 +522,52 @@ describe("POST /user/keys", () => {
     await expectRefused("/user/keys", { title: "x" }, "key", "missing_field", "PublicKey");
     await expectRefused("/user/keys", { key: 5 }, "key", "invalid", "PublicKey");
     await expectRefused("/user/keys", { title: 5, key: sshPublicKey() }, "title", "invalid", "PublicKey");
+  });
+
+  it.each(hostileSshKeys())(
+    "refuses %s at once (422 naming key), as OpenSSH does",
+    async (_, key, reason) => {
+      for (const [path, resource] of [
+        ["/user/keys", "PublicKey"],
+        ["/user/ssh_signing_keys", "SshSigningKey"],
+      ] as const) {
+        const started = performance.now();
+        const response = await expectRefused(path, { title: "x", key }, "key", "custom", resource);
+        expect(performance.now() - started).toBeLessThan(1_000);
+        const message = response.body.errors[0].message;
+        expect(message).toMatch(/^key is invalid\. The key data is not a valid public key of its type: /);
+        expect(message).toMatch(reason);
+      }
+    },
+  );
+
+  it("refuses an Ed25519 point off the curve or encoded with y at or above the field prime", async () => {
+    const point = (y: bigint, sign = 0) => {
+      const bytes = Buffer.from(y.toString(16).padStart(64, "0"), "hex").reverse();
+      bytes[31] = (bytes[31] ?? 0) | (sign << 7);
+      return sshWire.line("ssh-ed25519", sshWire.string(bytes));
+    };
+    const p = 2n ** 255n - 19n;
+    for (const [key, reason] of [
+      [point(p + 3n), /not canonically encoded/],
+      [point(2n), /not on the curve/],
+      // y = 1 has x = 0: the sign bit would name a second x that is not there.
+      [point(1n, 1), /not canonically encoded/],
+      [point(1n), /small order/],
+      // A point of order 8 (libsodium's list of small-order encodings).
+      [
+        sshWire.line(
+          "ssh-ed25519",
+          sshWire.string(
+            Buffer.from("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a", "hex"),
+          ),
+        ),
+        /small order/,
+      ],
+    ] as const) {
+      const response = await expectRefused("/user/keys", { key }, "key", "custom", "PublicKey");
+      expect(response.body.errors[0].message).toMatch(reason);
+    }
   });
 
   it("refuses a key already in use, whatever its comment (422)", async () => {
@@ -625,6 +719,45 @@ describe("other users and token levels", () => {
     expect((await at("GET", "/users/olivia/gpg_keys", "svcp_keys_olivia")).body).toEqual([oliviaKey.body]);
   });
 
+  it("knows a key by what it decodes to: other padding bits or leading zero bytes are the key in use", async () => {
+    const { e, n } = rsaPublicNumbers();
+    const rsa = sshWire.line("ssh-rsa", sshWire.mpint(e), sshWire.mpint(n));
+    // The modulus with two more zero bytes in front: the same number.
+    const padded = sshWire.line(
+      "ssh-rsa",
+      sshWire.mpint(e),
+      sshWire.string(Buffer.concat([Buffer.alloc(3), n])),
+    );
+    const pairs = [
+      ["sk-ssh-ed25519", securityKeyLine("ed25519")],
+      ["ecdsa-sha2-nistp256", typeAndData(sshPublicKey("ecdsa-sha2-nistp256"))],
+      ["ecdsa-sha2-nistp384", typeAndData(sshPublicKey("ecdsa-sha2-nistp384"))],
+    ].map(([what, line = ""]) => [what, line, withPaddingBits(line)]);
+    pairs.push(["ssh-rsa", rsa, padded]);
+    for (const [what, canonical = "", other = ""] of pairs) {
+      expect(other, what).not.toBe(canonical);
+      // The other text is taken, and stored and answered as the canonical one.
+      const mine = await at("POST", "/user/keys", TOKENS.siteAdmin, { key: other });
+      expect(mine.status, `${what}: ${mine.text}`).toBe(201);
+      expect(mine.body.key, what).toBe(canonical);
+      for (const [token, key] of [
+        [TOKENS.siteAdmin, canonical],
+        ["svcp_keys_olivia", canonical],
+        ["svcp_keys_olivia", other],
+      ] as const) {
+        const taken = await at("POST", "/user/keys", token, { key });
+        expectValidationFailed(taken, "key", "custom", "PublicKey");
+        expect(taken.body.errors[0].message).toBe("key is already in use");
+      }
+      // A signing key is unique per user, whatever its text.
+      expect((await at("POST", "/user/ssh_signing_keys", TOKENS.siteAdmin, { key: canonical })).status).toBe(
+        201,
+      );
+      const twice = await at("POST", "/user/ssh_signing_keys", TOKENS.siteAdmin, { key: other });
+      expectValidationFailed(twice, "key", "custom", "SshSigningKey");
+    }
+  });
+
   it("needs read to list, write to add and admin to delete (classic); read or write (fine-grained)", async () => {
     const ids = {
       gpg: (
@@ -670,16 +803,37 @@ describe("other users and token levels", () => {
 });
 
 describe("hostile bodies", () => {
-  it("answers 4xx, never 5xx, whatever the type of each field", async () => {
-    const odd: unknown[] = [null, 0, -1, 1.5, "", " ", "x".repeat(10_000), [], ["a"], {}, { a: 1 }, true];
+  it("answers 4xx, never 5xx, whatever the type of each field, and leaves the server's memory as it was", async () => {
+    const odd: unknown[] = [
+      null,
+      0,
+      -1,
+      1.5,
+      "",
+      " ",
+      "\ud800",
+      "x".repeat(10_000),
+      [],
+      ["a"],
+      {},
+      { a: 1 },
+      true,
+    ];
+    // The requests of the adversarial run: keys OpenSSH refuses, and a GPG key of forged signatures.
+    const keys: Record<string, unknown[]> = {
+      key: hostileSshKeys().map(([, line]) => line),
+      armored_public_key: [await gpgKeyWithForgedSignatures(300, 300)],
+    };
     const failures: string[] = [];
     for (const path of ["/user/gpg_keys", "/user/keys", "/user/ssh_signing_keys"]) {
       for (const field of ["armored_public_key", "name", "key", "title"]) {
-        for (const value of odd) {
+        for (const value of [...odd, ...(keys[field] ?? [])]) {
+          const before = memoryOf(sandbox.emulator);
           const response = await post(path, { [field]: value });
-          if (response.status >= 500 || response.status < 400) {
-            failures.push(`${path} {${field}: ${JSON.stringify(value).slice(0, 20)}} -> ${response.status}`);
-          }
+          const what = `${path} {${field}: ${JSON.stringify(value).slice(0, 20)}}`;
+          if (response.status >= 500 || response.status < 400) failures.push(`${what} -> ${response.status}`);
+          const changed = memoryChanges(before, sandbox.emulator);
+          if (changed.length > 0) failures.push(`${what} left ${changed.join(", ")} changed`);
         }
       }
     }

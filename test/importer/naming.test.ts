@@ -11,6 +11,7 @@ const item = (kind: string, id: string, args: Record<string, unknown>, label?: s
   args,
   secrets: {},
   refs: {},
+  adopted: { comment: "", retainOnDelete: true },
   ...(label === undefined ? {} : { label }),
 });
 

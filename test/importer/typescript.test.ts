@@ -4,12 +4,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { RETAINED } from "../../importer/discover";
 import type { Inventory, InventoryItem } from "../../importer/inventory";
 import { literal, writeProgram } from "../../importer/typescript";
 
 const ROOT = resolve(__dirname, "../..");
 
-const base = { module: { org: "acme-eng" }, secrets: {}, refs: {} };
+const retained = { comment: RETAINED, retainOnDelete: true };
+const base = { module: { org: "acme-eng" }, secrets: {}, refs: {}, adopted: retained };
 const items: InventoryItem[] = [
   {
     ...base,
@@ -65,6 +67,7 @@ const items: InventoryItem[] = [
     },
     secrets: {},
     refs: {},
+    adopted: retained,
   },
   {
     kind: "GlobalWebhook",
@@ -74,6 +77,7 @@ const items: InventoryItem[] = [
     args: { url: "https://audit.example.com/", importId: 4 },
     secrets: {},
     refs: {},
+    adopted: retained,
   },
 ];
 const inventory: Inventory = {
@@ -116,10 +120,12 @@ describe("writeProgram", () => {
   it("refers to other resources' outputs by expression, and reads secrets from config", () => {
     const eng = files.get("acme-eng.ts") ?? "";
     expect(eng).toContain(
-      'const acmeEngRunnersBuild = new hosting.OrgRunnerGroup("acme-eng-runners-build", {',
+      `// ${RETAINED}\nconst acmeEngRunnersBuild = new hosting.OrgRunnerGroup(\n  "acme-eng-runners-build",\n  {\n`,
     );
-    expect(eng).toContain("  runnerGroupId: acmeEngRunnersBuild.runnerGroupId,\n  runners: [1, 2],\n");
-    expect(eng).toContain('  secret: config.requireSecret("acmeEngApiHookSecret"),');
+    expect(eng).toContain(
+      "    runnerGroupId: acmeEngRunnersBuild.runnerGroupId,\n    runners: [1, 2],\n  },\n  { retainOnDelete: true },\n);",
+    );
+    expect(eng).toContain('    secret: config.requireSecret("acmeEngApiHookSecret"),');
     // Only modules that read a secret import pulumi and make a config.
     expect(files.get("site-admin.ts")).not.toContain("@pulumi/pulumi");
   });
@@ -172,7 +178,7 @@ describe("literal", () => {
 });
 
 describe("the signed-in user's keys", () => {
-  const user = { module: { user: true as const }, secrets: {}, refs: {} };
+  const user = { module: { user: true as const }, secrets: {}, refs: {}, adopted: retained };
   const keys: InventoryItem[] = [
     {
       ...user,
@@ -190,7 +196,11 @@ describe("the signed-in user's keys", () => {
       kind: "OrgMembership",
       id: "acme-eng/mona",
       name: "acme-eng-member-mona",
-      args: { org: "acme-eng", username: "mona" },
+      args: { org: "acme-eng", username: "mona", onDestroy: "retain" },
+      adopted: {
+        comment: "A member before this stack: destroy leaves the membership (onDestroy).",
+        retainOnDelete: false,
+      },
     },
   ];
   const written = writeProgram({ ...inventory, items: keys }, options);
@@ -200,7 +210,16 @@ describe("the signed-in user's keys", () => {
     expect(written.get("index.ts")).toContain('import "./acme-eng";\nimport "./user-keys";\n');
     const module = written.get("user-keys.ts") ?? "";
     expect(module).toContain("The keys of the signed-in user (the token's user)");
-    expect(module).toContain('new hosting.UserSshKey("ssh-key-laptop", {');
+    expect(module).toContain('new hosting.UserSshKey(\n  "ssh-key-laptop",\n  {');
     expect(module).toContain("importId: 7,");
+  });
+
+  it("say above each adopted resource what destroy does to it", () => {
+    const org = written.get("acme-eng.ts") ?? "";
+    expect(org).toContain(
+      '// A member before this stack: destroy leaves the membership (onDestroy).\nnew hosting.OrgMembership("acme-eng-member-mona", {\n',
+    );
+    expect(org).toContain('  onDestroy: "retain",\n});');
+    expect(written.get("user-keys.ts")).toContain(`// ${RETAINED}\n`);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The budgets API of one enterprise (`/enterprises/{enterprise}/settings/billing/budgets`), as the
- * Budget provider uses it. Every request names API version 2026-03-10, the only one budgets exist in.
+ * Budget provider uses it. Every request names API version 2026-03-10, the only one budgets exist in
+ * (the routes declare it).
  *
  * Two things are smoothed over here so the provider never sees them:
  * - single answers carry `budget_product_sku` (a string) and list items `budget_product_skus` (an
@@ -19,14 +20,7 @@ import {
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { ROUTES } from "../../client/routes";
-import {
-  API_VERSION_2026,
-  type ApiBudget,
-  type ApiBudgetWrite,
-  apiBudgetEnvelopeSchema,
-  apiBudgetListSchema,
-  apiBudgetSchema,
-} from "../../client/schemas";
+import type { ApiBudget, ApiBudgetWrite } from "../../client/schemas";
 import { collectionReads } from "../../internal/collection-reads";
 import { deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 
@@ -75,7 +69,6 @@ export function liveBudget(api: ApiBudget, wantedSku?: string): LiveBudget {
   };
 }
 
-const VERSION = { apiVersion: API_VERSION_2026 } as const;
 const PAGE_SIZE = 100;
 
 const FEATURE_OFF = /feature (is )?not enabled/i;
@@ -86,7 +79,8 @@ const sameName = (a: string | undefined, b: string | undefined) =>
 export function budgetApi(c: HostingClient, enterprise: string) {
   const B = ROUTES.budgets;
   const collection = B.list.path({ enterprise });
-  const path = (budget_id: string) => B.get.path({ enterprise, budget_id });
+  const budget = (budget_id: string) => ({ enterprise, budget_id });
+  const path = (budget_id: string) => B.get.path(budget(budget_id));
 
   /**
    * The error to show for a 404 answer that does not mean "gone": the feature being off, named as
@@ -121,7 +115,7 @@ export function budgetApi(c: HostingClient, enterprise: string) {
     const off = featureOff(e);
     if (off) return off;
     try {
-      await c.get(collection, { ...VERSION, query: { per_page: 1 }, schema: apiBudgetListSchema });
+      await c.get(B.list, { enterprise }, { query: { per_page: 1 } });
       return undefined;
     } catch (probe) {
       if (!isNotFound(probe) || !isHostingApiError(probe)) throw probe;
@@ -137,7 +131,7 @@ export function budgetApi(c: HostingClient, enterprise: string) {
       const budgets: ApiBudget[] = [];
       for (let page = 1; ; page++) {
         const query = { per_page: PAGE_SIZE, page, ...(scope !== undefined ? { scope } : {}) };
-        const answer = (await c.get(collection, { ...VERSION, query, schema: apiBudgetListSchema })).data;
+        const answer = (await c.get(B.list, { enterprise }, { query })).data;
         budgets.push(...answer.budgets);
         if (!answer.has_next_page || answer.budgets.length === 0) return budgets;
       }
@@ -169,7 +163,7 @@ export function budgetApi(c: HostingClient, enterprise: string) {
             key: budgetId,
             keyOf: (b: ApiBudget) => b.id,
             list: () => api.list(),
-            single: async () => (await c.get(path(budgetId), { ...VERSION, schema: apiBudgetSchema })).data,
+            single: async () => (await c.get(B.get, budget(budgetId))).data,
           }),
         { explain: whyNotFound },
       );
@@ -191,10 +185,7 @@ export function budgetApi(c: HostingClient, enterprise: string) {
     /** One POST; its 404 and 422 answers are explained by `createFailure`. */
     create: (body: ApiBudgetWrite) =>
       collectionReads.write(c, collection, async () => {
-        const answer = await c.post(B.create.path({ enterprise }), body, {
-          ...VERSION,
-          schema: apiBudgetEnvelopeSchema,
-        });
+        const answer = await c.post(B.create, { enterprise }, body);
         return liveBudget(answer.data.budget);
       }),
 
@@ -202,11 +193,7 @@ export function budgetApi(c: HostingClient, enterprise: string) {
     async update(budgetId: string, body: ApiBudgetWrite): Promise<LiveBudget> {
       try {
         const answer = await collectionReads.write(c, collection, () =>
-          c.patch(B.update.path({ enterprise, budget_id: budgetId }), body, {
-            ...VERSION,
-            idempotent: true,
-            schema: apiBudgetEnvelopeSchema,
-          }),
+          c.patch(B.update, budget(budgetId), body, { idempotent: true }),
         );
         return liveBudget(answer.data.budget);
       } catch (e) {
@@ -215,7 +202,7 @@ export function budgetApi(c: HostingClient, enterprise: string) {
           (await whyNotFound(e)) ??
           notFoundError({
             method: "PATCH",
-            path: B.update.path({ enterprise, budget_id: budgetId }),
+            path: B.update.path(budget(budgetId)),
             what: `Budget ${enterprise}/${budgetId}`,
             causes: [
               "it was deleted outside Pulumi: pulumi up --refresh drops it from the state and creates it again",
@@ -228,10 +215,7 @@ export function budgetApi(c: HostingClient, enterprise: string) {
     /** Deletes the budget; one already gone is done, but the feature being off is an error. */
     remove: (budgetId: string): Promise<void> =>
       deleteIgnoringGone(
-        () =>
-          collectionReads.write(c, collection, () =>
-            c.delete(B.delete.path({ enterprise, budget_id: budgetId }), VERSION),
-          ),
+        () => collectionReads.write(c, collection, () => c.delete(B.delete, budget(budgetId))),
         {
           explain: async (e) => featureOff(e),
         },

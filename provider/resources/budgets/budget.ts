@@ -22,13 +22,20 @@ import {
   BUDGET_SCOPES,
   BUDGET_SKUS,
   BUDGET_TYPES,
-  type BudgetProductSku,
   type BudgetScope,
   type BudgetType,
 } from "../../client/schemas";
 import { type CrossFieldRules, fields } from "../../internal/check";
 import { client } from "../../internal/context";
-import { diffFields, type FieldRules, sameValue } from "../../internal/diff";
+import {
+  type ArgsOf,
+  declareKind,
+  field,
+  type NestedArgsOf,
+  type OutputsOfKind,
+  output,
+} from "../../internal/declare";
+import { diffFields, sameValue } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import { createWithoutDuplicates, defineProvider, PartialCreateError } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
@@ -36,110 +43,134 @@ import { HostingResource, type OutputsOf } from "../../internal/resource";
 import { budgetApi, type LiveBudget } from "./budget-api";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration (only the enterprise replaces: the API's PATCH takes every other field)
 // ---------------------------------------------------------------------------------------------
 
 export type { BudgetScope, BudgetType };
 
-export interface BudgetAlertingArgs {
-  /** Whether alerts are sent as spending approaches the amount. */
-  willAlert: pulumi.Input<boolean>;
-  /** Logins of the people alerted; compared as a set (order and case do not matter). Default `[]`. */
-  recipients?: pulumi.Input<pulumi.Input<string>[]>;
-}
-
-export interface BudgetArgs {
-  /** The enterprise slug. A change replaces the budget (it lives under the enterprise). */
-  enterprise: pulumi.Input<string>;
-  /** Whole dollars (for license products, a number of licenses), 0 or more. Updates in place. */
-  amount: pulumi.Input<number>;
-  /**
-   * Stop usage once the amount is spent. Must be true with scope `"user"` or
-   * `"multi_user_customer"`. Updates in place.
-   */
-  preventFurtherUsage: pulumi.Input<boolean>;
-  /** Who is alerted. Updates in place. */
-  alerting: pulumi.Input<BudgetAlertingArgs>;
-  /**
-   * What the budget applies to: `"enterprise"`, `"organization"`, `"repository"`,
-   * `"cost_center"` (each named by `entityName`), `"multi_user_customer"` (every user) or `"user"`
-   * (one, named by `user`). The last two only for `productSku` `"ai_credits"` or
-   * `"premium_requests"`. Updates in place.
-   */
-  scope: pulumi.Input<BudgetScope>;
-  /**
-   * `"BundlePricing"` (all AI credit SKUs: `productSku` `"ai_credits"`), `"ProductPricing"` (every
-   * SKU of a product such as `"actions"`) or `"SkuPricing"` (one SKU such as `"actions_linux"`).
-   * Updates in place.
-   */
-  type: pulumi.Input<BudgetType>;
-  /**
-   * The organisation (scope `"organization"`), repository as `owner/name` (`"repository"`) or cost
-   * center (`"cost_center"`); omitted for the other scopes. Updates in place.
-   */
-  entityName?: pulumi.Input<string>;
-  /** The product or SKU covered. Default `"ai_credits"` with `"BundlePricing"`; required otherwise. */
-  productSku?: pulumi.Input<BudgetProductSku>;
-  /** The login of the person a `"user"` budget applies to; only with that scope. Updates in place. */
-  user?: pulumi.Input<string>;
-  /**
-   * Adopt the existing budget with this id (a UUID) instead of creating one; it is converged to
-   * these args. Only read at create.
-   */
-  importId?: pulumi.Input<string>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check) and the rules across fields
-// ---------------------------------------------------------------------------------------------
-
 const list = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(", ");
 
-export const budgetInputs = z.object({
-  enterprise: fields.name("enterprise"),
-  amount: z
-    .number({ error: "amount is required: whole dollars (for license products, a number of licenses)" })
-    .int("amount must be a whole number of dollars (or licenses)")
-    .min(0, "amount must not be negative"),
-  preventFurtherUsage: z.boolean({ error: "preventFurtherUsage is required: true or false" }),
-  alerting: z.object(
+const budgetAlerting = z
+  .object(
     {
-      willAlert: z.boolean({ error: "alerting.willAlert is required: true or false" }),
+      willAlert: z
+        .boolean({ error: "alerting.willAlert is required: true or false" })
+        .meta({ description: "Whether alerts are sent as spending approaches the amount." }),
       recipients: z
         .array(fields.name("alerting.recipients"), { error: "alerting.recipients must be a list of logins" })
-        .default([]),
+        .default([])
+        .meta({
+          description:
+            "Logins of the people alerted; compared as a set (order and case do not matter). Default `[]`.",
+        }),
     },
     { error: "alerting is required: {willAlert, recipients}" },
-  ),
-  scope: z.enum(BUDGET_SCOPES, { error: `scope must be one of ${list(BUDGET_SCOPES)}` }),
-  type: z.enum(BUDGET_TYPES, { error: `type must be one of ${list(BUDGET_TYPES)}` }),
-  entityName: z
-    .string({ error: "entityName must be a string" })
-    .trim()
-    .min(1, "entityName must not be empty; omit it")
-    .optional(),
-  productSku: z
-    .string({ error: "productSku must be a string" })
-    .trim()
-    .min(1, "productSku must not be empty")
-    .optional(),
-  user: fields.name("user").optional(),
-  importId: z
-    .string({ error: "importId must be a budget id" })
-    .trim()
-    .regex(
-      BUDGET_ID_PATTERN,
-      "importId must be a budget id: a UUID such as 2066deda-923f-43f9-88d2-62395a28c0cd",
-    )
-    .transform((v) => v.toLowerCase())
-    .optional(),
+  )
+  .meta({
+    id: "BudgetAlerting",
+    description: "Who is alerted as a budget's spending approaches its amount.",
+  });
+
+export type BudgetAlertingArgs = NestedArgsOf<typeof budgetAlerting>;
+
+export const budgetKind = declareKind({
+  kind: "Budget",
+  description:
+    "A spending limit of an enterprise for one product or SKU (`/enterprises/{enterprise}/settings/billing/budgets`, with API version `2026-03-10`). Needs a **classic token**: an enterprise admin or billing manager with `manage_billing:enterprise` (or `admin:enterprise`) may do everything but delete, which only an enterprise admin may do; an organisation admin with `admin:org` may create and update the budgets of their organisation and its repositories, but read none. Fine-grained and app tokens are refused by the API.",
+  idFormat: ["enterprise", "budgetId"],
+  inputs: z.object({
+    enterprise: field(fields.name("enterprise"), {
+      description: "The enterprise slug. A change replaces the budget (it lives under the enterprise).",
+      replace: true,
+    }),
+    amount: field(
+      z
+        .number({ error: "amount is required: whole dollars (for license products, a number of licenses)" })
+        .int("amount must be a whole number of dollars (or licenses)")
+        .min(0, "amount must not be negative"),
+      {
+        description:
+          "Whole dollars (for license products, a number of licenses), 0 or more. Updates in place.",
+      },
+    ),
+    preventFurtherUsage: field(z.boolean({ error: "preventFurtherUsage is required: true or false" }), {
+      description:
+        'Stop usage once the amount is spent. Must be true with scope `"user"` or `"multi_user_customer"`. Updates in place.',
+    }),
+    alerting: field(budgetAlerting, { description: "Who is alerted. Updates in place." }),
+    scope: field(z.enum(BUDGET_SCOPES, { error: `scope must be one of ${list(BUDGET_SCOPES)}` }), {
+      description:
+        'What the budget applies to: `"enterprise"`, `"organization"`, `"repository"`, `"cost_center"` (each named by `entityName`), `"multi_user_customer"` (every user) or `"user"` (one, named by `user`). The last two only for `productSku` `"ai_credits"` or `"premium_requests"`. Updates in place.',
+    }),
+    type: field(z.enum(BUDGET_TYPES, { error: `type must be one of ${list(BUDGET_TYPES)}` }), {
+      description:
+        '`"BundlePricing"` (all AI credit SKUs: `productSku` `"ai_credits"`), `"ProductPricing"` (every SKU of a product such as `"actions"`) or `"SkuPricing"` (one SKU such as `"actions_linux"`). Updates in place.',
+    }),
+    entityName: field(
+      z
+        .string({ error: "entityName must be a string" })
+        .trim()
+        .min(1, "entityName must not be empty; omit it")
+        .optional(),
+      {
+        description:
+          'The organisation (scope `"organization"`), repository as `owner/name` (`"repository"`) or cost center (`"cost_center"`); omitted for the other scopes. Updates in place.',
+      },
+    ),
+    // Checked against the type's products and SKUs by the rules across fields (budgetCombinations).
+    productSku: field(
+      z
+        .string({ error: "productSku must be a string" })
+        .trim()
+        .min(1, "productSku must not be empty")
+        .optional(),
+      {
+        description:
+          'The product or SKU covered. Default `"ai_credits"` with `"BundlePricing"`; required otherwise.',
+      },
+    ),
+    user: field(fields.name("user").optional(), {
+      description:
+        'The login of the person a `"user"` budget applies to; only with that scope. Updates in place.',
+    }),
+    importId: field(
+      z
+        .string({ error: "importId must be a budget id" })
+        .trim()
+        .regex(
+          BUDGET_ID_PATTERN,
+          "importId must be a budget id: a UUID such as 2066deda-923f-43f9-88d2-62395a28c0cd",
+        )
+        .transform((v) => v.toLowerCase())
+        .optional(),
+      {
+        description:
+          "Adopt the existing budget with this id (a UUID) instead of creating one; it is converged to these args. Only read at create.",
+        createOnly: true,
+      },
+    ),
+  }),
+  outputs: z.object({
+    budgetId: output(z.string(), "The budget's id on the server (a UUID)."),
+  }),
+  discovery: {
+    scope: "enterprise",
+    what: ({ enterprise }) => `budgets of the enterprise ${enterprise}`,
+    names: ["{enterprise|module}-budget-{entityName|user|scope}-{productSku|type}"],
+    async list(c, { enterprise = "" }) {
+      const budgets = await budgetApi(c, enterprise).list();
+      return budgets.map((b) => ({ id: joinId(enterprise, b.id), importId: b.id }));
+    },
+  },
 });
 
-export type BudgetInputs = z.infer<typeof budgetInputs>;
-export type BudgetOutputs = BudgetInputs & {
-  /** The budget's id on the server (a UUID). */
-  budgetId: string;
-};
+export type BudgetArgs = ArgsOf<typeof budgetKind.inputs>;
+export type BudgetInputs = z.infer<typeof budgetKind.inputs>;
+export type BudgetOutputs = OutputsOfKind<typeof budgetKind>;
+
+// ---------------------------------------------------------------------------------------------
+// The rules across fields
+// ---------------------------------------------------------------------------------------------
 
 /** What each type's `productSku` may be. */
 const SKUS_OF: Record<BudgetType, readonly string[]> = {
@@ -298,43 +329,20 @@ function comparable(values: object): object {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change: only the enterprise (the API's PATCH takes every other field)
-// ---------------------------------------------------------------------------------------------
-
-export const budgetRules: FieldRules<BudgetInputs> = {
-  enterprise: { replace: true },
-  amount: {},
-  preventFurtherUsage: {},
-  alerting: {},
-  scope: {},
-  type: {},
-  entityName: {},
-  productSku: {},
-  user: {},
-  importId: { createOnly: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
 const parseId = (id: string) => {
-  const [enterprise = "", budgetId = ""] = splitId(id, ID_FORMAT, KIND);
+  const [enterprise = "", budgetId = ""] = splitId(id, budgetKind.idFormat, "Budget");
   return { enterprise, budgetId };
 };
 
 /** Whether the server's budget differs from the program's (so adopting it needs an update). */
 const differs = (live: LiveBudget, inputs: BudgetInputs) =>
-  diffFields(budgetRules, comparable(budgetOutputs(inputs, live)), comparable(inputs)).changes === true;
+  diffFields(budgetKind.rules, comparable(budgetOutputs(inputs, live)), comparable(inputs)).changes === true;
 
-const KIND = "Budget";
-const ID_FORMAT = ["enterprise", "budgetId"] as const;
-
-export const budgetProvider = defineProvider<typeof budgetInputs, BudgetOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: budgetInputs,
+export const budgetProvider = defineProvider<typeof budgetKind.inputs, BudgetOutputs>(budgetKind, {
   crossField: budgetCombinations,
-  rules: budgetRules,
   comparable,
   adoptedId: (inputs) =>
     inputs.importId === undefined ? undefined : joinId(inputs.enterprise, inputs.importId),
@@ -393,32 +401,13 @@ export const budgetProvider = defineProvider<typeof budgetInputs, BudgetOutputs>
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = [
-  "enterprise",
-  "amount",
-  "preventFurtherUsage",
-  "alerting",
-  "scope",
-  "type",
-  "entityName",
-  "productSku",
-  "user",
-  "importId",
-  "budgetId",
-] as const;
-
 /**
- * A spending limit of an enterprise for one product or SKU
- * (`/enterprises/{enterprise}/settings/billing/budgets`, with API version `2026-03-10`). Needs a
- * **classic token**: an enterprise admin or billing manager with `manage_billing:enterprise` (or
- * `admin:enterprise`) may do everything but delete, which only an enterprise admin may do; an
- * organisation admin with `admin:org` may create and update the budgets of their organisation and
- * its repositories, but read none. Fine-grained and app tokens are refused by the API. Example:
- * `examples/budgets/`.
+ * A spending limit of an enterprise for one product or SKU: see its declaration, `budgetKind`.
+ * Example: `examples/budgets/`.
  */
 export class Budget extends HostingResource {
   constructor(name: string, args: BudgetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(budgetProvider, name, args, OUTPUTS, opts);
+    super(budgetProvider, name, args, opts);
   }
 }
 

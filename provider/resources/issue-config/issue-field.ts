@@ -13,7 +13,6 @@ import type { HostingClient } from "../../client/http";
 import { ROUTES } from "../../client/routes";
 import {
   type ApiIssueField,
-  apiIssueFieldSchema,
   ISSUE_FIELD_DATA_TYPES,
   ISSUE_FIELD_SELECT_TYPES,
   ISSUE_FIELD_VISIBILITIES,
@@ -23,7 +22,15 @@ import {
 } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
-import { type FieldRules, lowerCased, sameValue } from "../../internal/diff";
+import {
+  type ArgsOf,
+  declareKind,
+  field,
+  type NestedArgsOf,
+  type OutputsOfKind,
+  output,
+} from "../../internal/declare";
+import { lowerCased, sameValue } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
@@ -34,95 +41,102 @@ import {
   type ConfigCollection,
   collectionNotFound,
   createOnce,
+  discoveryOf,
   findInCollection,
+  importIdField,
   sameName,
   writingTo,
 } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration (a change of dataType replaces the field)
 // ---------------------------------------------------------------------------------------------
 
 export type { IssueFieldDataType, IssueFieldVisibility };
 
-/** One option of a select field. */
-export interface IssueFieldOptionArgs {
-  /** The option's name, unique in the field (case-insensitively): how options are matched. */
-  name: pulumi.Input<string>;
-  /** `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. */
-  color: pulumi.Input<IssueColor>;
-  /** What the option means. Omitted: none. */
-  description?: pulumi.Input<string>;
-}
-
-export interface IssueFieldArgs {
-  /** The organisation. A change replaces the field. */
-  org: pulumi.Input<string>;
-  /** The field's name, unique in the organisation (case-insensitively). Updates in place. */
-  name: pulumi.Input<string>;
-  /**
-   * `text`, `date`, `number`, `single_select` or `multi_select`. Fixed at creation: a change
-   * replaces the field (the old one is deleted first, and the values issues held with it).
-   */
-  dataType: pulumi.Input<IssueFieldDataType>;
-  /** What the field is for, at most 1,024 characters. Omitted: none. Updates in place. */
-  description?: pulumi.Input<string>;
-  /** `organization_members_only` (default) or `all`. Updates in place. */
-  visibility?: pulumi.Input<IssueFieldVisibility>;
-  /**
-   * The options of a select field (required for `single_select` and `multi_select`, refused for
-   * the other types), in priority order. Compared as a list by name: an option keeps its id while
-   * its name stays; renaming one is deleting it and adding another. Updates in place.
-   */
-  options?: pulumi.Input<pulumi.Input<IssueFieldOptionArgs>[]>;
-  /**
-   * Adopt the organisation's existing field with this id instead of creating one: it is read, then
-   * converged to these args. Only read at create; later changes are ignored.
-   */
-  importId?: pulumi.Input<string | number>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
-// ---------------------------------------------------------------------------------------------
-
 /** The platform's limit on options of one field. */
 export const ISSUE_FIELD_OPTIONS_MAX = 100;
 
-const optionInput = z.object(
-  {
-    name: issueName("options[].name"),
-    color: issueColor("options[].color"),
-    description: issueDescription("options[].description"),
-  },
-  { error: "options must hold objects {name, color, description?}" },
-);
+/** One option of a select field: the named type `IssueFieldOption`. */
+const issueFieldOption = z
+  .object(
+    {
+      name: issueName("options[].name").meta({
+        description: "The option's name, unique in the field (case-insensitively): how options are matched.",
+      }),
+      color: issueColor("options[].color").meta({
+        description: "`gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.",
+      }),
+      description: issueDescription("options[].description").meta({
+        description: "What the option means. Omitted: none.",
+      }),
+    },
+    { error: "options must hold objects {name, color, description?}" },
+  )
+  .meta({ id: "IssueFieldOption", description: "One option of a select field." });
 
-export const issueFieldInputs = z.object({
-  org: fields.name("org"),
-  name: issueName("name"),
-  dataType: z.enum(ISSUE_FIELD_DATA_TYPES, {
-    error: `dataType must be one of ${ISSUE_FIELD_DATA_TYPES.join(", ")}`,
+/** One option of a select field. */
+export type IssueFieldOptionArgs = NestedArgsOf<typeof issueFieldOption>;
+export type IssueFieldOption = z.infer<typeof issueFieldOption>;
+
+export const issueFieldKind = declareKind({
+  kind: "IssueField",
+  description:
+    "An issue field of an organisation (`/orgs/{org}/issue-fields`). Needs an organisation owner's token: classic scope `admin:org`, or the fine-grained permission `issue_fields` write. A change of `dataType` deletes the field before creating its replacement (names are unique in the organisation). Refresh reads the organisation's list once per run for all its fields.",
+  idFormat: ["org", "issueFieldId"],
+  inputs: z.object({
+    org: field(fields.name("org"), {
+      description: "The organisation. A change replaces the field.",
+      replace: true,
+    }),
+    name: field(issueName("name"), {
+      description: "The field's name, unique in the organisation (case-insensitively). Updates in place.",
+    }),
+    dataType: field(
+      z.enum(ISSUE_FIELD_DATA_TYPES, {
+        error: `dataType must be one of ${ISSUE_FIELD_DATA_TYPES.join(", ")}`,
+      }),
+      {
+        description:
+          "`text`, `date`, `number`, `single_select` or `multi_select`. Fixed at creation: a change replaces the field (the old one is deleted first, and the values issues held with it).",
+        replace: true,
+      },
+    ),
+    description: field(issueDescription("description"), {
+      description: "What the field is for, at most 1,024 characters. Omitted: none. Updates in place.",
+    }),
+    visibility: field(
+      z
+        .enum(ISSUE_FIELD_VISIBILITIES, {
+          error: `visibility must be one of ${ISSUE_FIELD_VISIBILITIES.join(", ")}`,
+        })
+        .default("organization_members_only"),
+      { description: "`organization_members_only` (default) or `all`. Updates in place." },
+    ),
+    options: field(
+      z
+        .array(issueFieldOption, { error: "options must be a list of {name, color, description?}" })
+        .max(ISSUE_FIELD_OPTIONS_MAX, `options may hold at most ${ISSUE_FIELD_OPTIONS_MAX} options`)
+        .optional(),
+      {
+        description:
+          "The options of a select field (required for `single_select` and `multi_select`, refused for the other types), in priority order. Compared as a list by name: an option keeps its id while its name stays; renaming one is deleting it and adding another. Updates in place.",
+      },
+    ),
+    importId: importIdField("field"),
   }),
-  description: issueDescription("description"),
-  visibility: z
-    .enum(ISSUE_FIELD_VISIBILITIES, {
-      error: `visibility must be one of ${ISSUE_FIELD_VISIBILITIES.join(", ")}`,
-    })
-    .default("organization_members_only"),
-  options: z
-    .array(optionInput, { error: "options must be a list of {name, color, description?}" })
-    .max(ISSUE_FIELD_OPTIONS_MAX, `options may hold at most ${ISSUE_FIELD_OPTIONS_MAX} options`)
-    .optional(),
-  importId: fields.numericId("importId").optional(),
+  outputs: z.object({
+    issueFieldId: output(z.number().int(), "The field's id in the organisation."),
+  }),
+  // The collection is defined with the provider, below; it is called only when discovery runs.
+  discovery: discoveryOf("issue fields", ["{org|module}-issue-field-{name}"], (c, org) =>
+    issueFields(c, org),
+  ),
 });
 
-export type IssueFieldInputs = z.infer<typeof issueFieldInputs>;
-export type IssueFieldOption = NonNullable<IssueFieldInputs["options"]>[number];
-export type IssueFieldOutputs = IssueFieldInputs & {
-  /** The field's id in the organisation. */
-  issueFieldId: number;
-};
+export type IssueFieldArgs = ArgsOf<typeof issueFieldKind.inputs>;
+export type IssueFieldInputs = z.infer<typeof issueFieldKind.inputs>;
+export type IssueFieldOutputs = OutputsOfKind<typeof issueFieldKind>;
 
 const isSelect = (dataType: string) => ISSUE_FIELD_SELECT_TYPES.includes(dataType as IssueFieldDataType);
 
@@ -210,31 +224,17 @@ function updateBody(inputs: IssueFieldInputs, current: ApiIssueField | undefined
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const issueFieldRules: FieldRules<IssueFieldInputs> = {
-  org: { replace: true },
-  name: {},
-  dataType: { replace: true },
-  description: {},
-  visibility: {},
-  options: {},
-  importId: { createOnly: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "IssueField";
-const ID_FORMAT = ["org", "issueFieldId"] as const;
+const KIND = issueFieldKind.kind;
+const ID_FORMAT = issueFieldKind.idFormat;
 
 const issueFields = (c: HostingClient, org: string): ConfigCollection<ApiIssueField> => ({
   kind: KIND,
   org,
   path: ROUTES.issueFields.list.path({ org }),
-  list: () => c.paginate(ROUTES.issueFields.list.path({ org }), { schema: apiIssueFieldSchema }),
+  list: () => c.paginate(ROUTES.issueFields.list, { org }),
 });
 
 /**
@@ -249,11 +249,11 @@ async function patch(
   current: ApiIssueField | undefined,
 ) {
   const at = issueFields(c, org);
-  const path = ROUTES.issueFields.update.path({ org, issue_field_id: id });
+  const field = { org, issue_field_id: id };
   const body = updateBody(inputs, current);
   const idempotent = body.options?.every((o) => "id" in o) ?? true;
   try {
-    return (await writingTo(c, at, () => c.patch(path, body, { idempotent, schema: apiIssueFieldSchema })))
+    return (await writingTo(c, at, () => c.patch(ROUTES.issueFields.update, field, body, { idempotent })))
       .data;
   } catch (e) {
     throw collectionNotFound(e, at, "PATCH");
@@ -267,97 +267,79 @@ function differs(api: ApiIssueField, inputs: IssueFieldInputs): boolean {
   );
 }
 
-export const issueFieldProvider = defineProvider<typeof issueFieldInputs, IssueFieldOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: issueFieldInputs,
-  crossField: optionRules,
-  rules: issueFieldRules,
-  comparable: lowerCased<IssueFieldInputs>("org"),
-  adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, IssueFieldOutputs>(
+  issueFieldKind,
+  {
+    crossField: optionRules,
+    comparable: lowerCased<IssueFieldInputs>("org"),
+    adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
 
-  async create(inputs) {
-    const c = client();
-    const at = issueFields(c, inputs.org);
-    const outputsOf = (api: ApiIssueField) => issueFieldOutputs(inputs, api);
-    if (inputs.importId === undefined) {
-      const made = await createOnce(c, at, inputs.name, async () => {
-        const path = ROUTES.issueFields.create.path({ org: inputs.org });
-        const body = { ...updateBody(inputs, undefined), data_type: inputs.dataType };
-        return (await c.post(path, body, { schema: apiIssueFieldSchema })).data;
-      });
-      return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
-    }
-    const existing = await adopted(c, at, inputs.importId);
-    const id = joinId(inputs.org, existing.id);
-    if (existing.data_type !== inputs.dataType) {
-      throw new PartialCreateError(
-        id,
-        outputsOf(existing),
-        new Error(
-          `IssueField importId ${inputs.importId} is a ${existing.data_type} field and dataType is ${inputs.dataType}; a field's data type cannot change: set dataType to ${existing.data_type}`,
+    async create(inputs) {
+      const c = client();
+      const at = issueFields(c, inputs.org);
+      const outputsOf = (api: ApiIssueField) => issueFieldOutputs(inputs, api);
+      if (inputs.importId === undefined) {
+        const made = await createOnce(c, at, inputs.name, async () => {
+          const body = { ...updateBody(inputs, undefined), data_type: inputs.dataType };
+          return (await c.post(ROUTES.issueFields.create, { org: inputs.org }, body)).data;
+        });
+        return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
+      }
+      const existing = await adopted(c, at, inputs.importId);
+      const id = joinId(inputs.org, existing.id);
+      if (existing.data_type !== inputs.dataType) {
+        throw new PartialCreateError(
+          id,
+          outputsOf(existing),
+          new Error(
+            `IssueField importId ${inputs.importId} is a ${existing.data_type} field and dataType is ${inputs.dataType}; a field's data type cannot change: set dataType to ${existing.data_type}`,
+          ),
+        );
+      }
+      if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
+      try {
+        return { id, outs: outputsOf(await patch(c, inputs.org, existing.id, inputs, existing)) };
+      } catch (e) {
+        throw new PartialCreateError(id, outputsOf(existing), e);
+      }
+    },
+
+    async read(id, props) {
+      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const found = await findInCollection(client(), issueFields(client(), org), fieldId);
+      if (!found) return {};
+      return { id, props: issueFieldOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
+    },
+
+    async update(id, _olds, news) {
+      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const c = client();
+      // The option ids the field has now (not as state last saw them): one list read.
+      const current =
+        news.options === undefined ? undefined : await findInCollection(c, issueFields(c, org), fieldId);
+      return { outs: issueFieldOutputs(news, await patch(c, org, fieldId, news, current)) };
+    },
+
+    async delete(id) {
+      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const c = client();
+      await deleteIgnoringGone(() =>
+        writingTo(c, issueFields(c, org), () =>
+          c.delete(ROUTES.issueFields.delete, { org, issue_field_id: fieldId }),
         ),
       );
-    }
-    if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
-    try {
-      return { id, outs: outputsOf(await patch(c, inputs.org, existing.id, inputs, existing)) };
-    } catch (e) {
-      throw new PartialCreateError(id, outputsOf(existing), e);
-    }
+    },
   },
-
-  async read(id, props) {
-    const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
-    const found = await findInCollection(client(), issueFields(client(), org), fieldId);
-    if (!found) return {};
-    return { id, props: issueFieldOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
-  },
-
-  async update(id, _olds, news) {
-    const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
-    const c = client();
-    // The option ids the field has now (not as state last saw them): one list read.
-    const current =
-      news.options === undefined ? undefined : await findInCollection(c, issueFields(c, org), fieldId);
-    return { outs: issueFieldOutputs(news, await patch(c, org, fieldId, news, current)) };
-  },
-
-  async delete(id) {
-    const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
-    const c = client();
-    await deleteIgnoringGone(() =>
-      writingTo(c, issueFields(c, org), () =>
-        c.delete(ROUTES.issueFields.delete.path({ org, issue_field_id: fieldId })),
-      ),
-    );
-  },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = [
-  "org",
-  "name",
-  "dataType",
-  "description",
-  "visibility",
-  "options",
-  "importId",
-  "issueFieldId",
-] as const;
-
-/**
- * An issue field of an organisation (`/orgs/{org}/issue-fields`). Needs an organisation owner's
- * token: classic scope `admin:org`, or the fine-grained permission `issue_fields` write. A change of
- * `dataType` deletes the field before creating its replacement (names are unique in the
- * organisation). Refresh reads the organisation's list once per run for all its fields. Example:
- * `examples/organization/`.
- */
+/** An issue field of an organisation: see its declaration, `issueFieldKind`. Example: `examples/organization/`. */
 export class IssueField extends HostingResource {
   constructor(name: string, args: IssueFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    super(issueFieldProvider, name, args, OUTPUTS, { deleteBeforeReplace: true, ...opts });
+    super(issueFieldProvider, name, args, { deleteBeforeReplace: true, ...opts });
   }
 }
 

@@ -7,10 +7,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { HostingClient } from "../../client/http";
 import { ROUTES } from "../../client/routes";
-import { type ApiIssueType, apiIssueTypeSchema, ISSUE_COLORS, type IssueColor } from "../../client/schemas";
+import { type ApiIssueType, ISSUE_COLORS, type IssueColor } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
-import { type FieldRules, lowerCased } from "../../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import { lowerCased } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
@@ -20,37 +21,17 @@ import {
   type ConfigCollection,
   collectionNotFound,
   createOnce,
+  discoveryOf,
   findInCollection,
+  importIdField,
   writingTo,
 } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration
 // ---------------------------------------------------------------------------------------------
 
 export type { IssueColor };
-
-export interface IssueTypeArgs {
-  /** The organisation. A change replaces the type. */
-  org: pulumi.Input<string>;
-  /** The type's name, unique in the organisation (case-insensitively). Updates in place. */
-  name: pulumi.Input<string>;
-  /** What the type is for, at most 1,024 characters. Omitted: none. Updates in place. */
-  description?: pulumi.Input<string>;
-  /** `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place. */
-  color?: pulumi.Input<IssueColor>;
-  /** Whether issues can be given the type. Default true. Updates in place. */
-  isEnabled?: pulumi.Input<boolean>;
-  /**
-   * Adopt the organisation's existing type with this id instead of creating one: it is read, then
-   * converged to these args. Only read at create; later changes are ignored.
-   */
-  importId?: pulumi.Input<string | number>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
-// ---------------------------------------------------------------------------------------------
 
 /** The platform's limits on names and descriptions of issue types and fields. */
 export const ISSUE_NAME_MAX = 255;
@@ -70,20 +51,41 @@ export const issueDescription = (label: string) =>
 export const issueColor = (label: string) =>
   z.enum(ISSUE_COLORS, { error: `${label} must be one of ${ISSUE_COLORS.join(", ")}` });
 
-export const issueTypeInputs = z.object({
-  org: fields.name("org"),
-  name: issueName("name"),
-  description: issueDescription("description"),
-  color: issueColor("color").optional(),
-  isEnabled: z.boolean({ error: "isEnabled must be a boolean" }).default(true),
-  importId: fields.numericId("importId").optional(),
+export const issueTypeKind = declareKind({
+  kind: "IssueType",
+  description:
+    "An issue type of an organisation (`/orgs/{org}/issue-types`). Needs an organisation owner's token: classic scope `admin:org`, or the fine-grained permission `issue_types` write. Refresh reads the organisation's list once per run for all its types.",
+  idFormat: ["org", "issueTypeId"],
+  inputs: z.object({
+    org: field(fields.name("org"), {
+      description: "The organisation. A change replaces the type.",
+      replace: true,
+    }),
+    name: field(issueName("name"), {
+      description: "The type's name, unique in the organisation (case-insensitively). Updates in place.",
+    }),
+    description: field(issueDescription("description"), {
+      description: "What the type is for, at most 1,024 characters. Omitted: none. Updates in place.",
+    }),
+    color: field(issueColor("color").optional(), {
+      description:
+        "`gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place.",
+    }),
+    isEnabled: field(z.boolean({ error: "isEnabled must be a boolean" }).default(true), {
+      description: "Whether issues can be given the type. Default true. Updates in place.",
+    }),
+    importId: importIdField("type"),
+  }),
+  outputs: z.object({
+    issueTypeId: output(z.number().int(), "The type's id in the organisation."),
+  }),
+  // The collection is defined with the provider, below; it is called only when discovery runs.
+  discovery: discoveryOf("issue types", ["{org|module}-issue-type-{name}"], (c, org) => types(c, org)),
 });
 
-export type IssueTypeInputs = z.infer<typeof issueTypeInputs>;
-export type IssueTypeOutputs = IssueTypeInputs & {
-  /** The type's id in the organisation. */
-  issueTypeId: number;
-};
+export type IssueTypeArgs = ArgsOf<typeof issueTypeKind.inputs>;
+export type IssueTypeInputs = z.infer<typeof issueTypeKind.inputs>;
+export type IssueTypeOutputs = OutputsOfKind<typeof issueTypeKind>;
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -125,109 +127,86 @@ function differs(api: ApiIssueType, inputs: IssueTypeInputs): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const issueTypeRules: FieldRules<IssueTypeInputs> = {
-  org: { replace: true },
-  name: {},
-  description: {},
-  color: {},
-  isEnabled: {},
-  importId: { createOnly: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "IssueType";
-const ID_FORMAT = ["org", "issueTypeId"] as const;
+const KIND = issueTypeKind.kind;
+const ID_FORMAT = issueTypeKind.idFormat;
 
 const types = (c: HostingClient, org: string): ConfigCollection<ApiIssueType> => ({
   kind: KIND,
   org,
   path: ROUTES.issueTypes.list.path({ org }),
-  list: () => c.paginate(ROUTES.issueTypes.list.path({ org }), { schema: apiIssueTypeSchema }),
+  list: () => c.paginate(ROUTES.issueTypes.list, { org }),
 });
 
 /** PUT sends the whole desired state, so repeating it after an ambiguous failure is harmless. */
 async function put(c: HostingClient, org: string, id: number | string, inputs: IssueTypeInputs) {
   const at = types(c, org);
-  const path = ROUTES.issueTypes.update.path({ org, issue_type_id: id });
+  const type = { org, issue_type_id: id };
   try {
-    return (await writingTo(c, at, () => c.put(path, writeBody(inputs), { schema: apiIssueTypeSchema })))
-      .data;
+    return (await writingTo(c, at, () => c.put(ROUTES.issueTypes.update, type, writeBody(inputs)))).data;
   } catch (e) {
     throw collectionNotFound(e, at, "PUT");
   }
 }
 
-export const issueTypeProvider = defineProvider<typeof issueTypeInputs, IssueTypeOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: issueTypeInputs,
-  rules: issueTypeRules,
-  comparable: lowerCased<IssueTypeInputs>("org"),
-  adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, IssueTypeOutputs>(
+  issueTypeKind,
+  {
+    comparable: lowerCased<IssueTypeInputs>("org"),
+    adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
 
-  async create(inputs) {
-    const c = client();
-    const at = types(c, inputs.org);
-    const outputsOf = (api: ApiIssueType) => issueTypeOutputs(inputs, api);
-    if (inputs.importId === undefined) {
-      const made = await createOnce(c, at, inputs.name, async () => {
-        const path = ROUTES.issueTypes.create.path({ org: inputs.org });
-        return (await c.post(path, writeBody(inputs), { schema: apiIssueTypeSchema })).data;
-      });
-      return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
-    }
-    const existing = await adopted(c, at, inputs.importId);
-    const id = joinId(inputs.org, existing.id);
-    if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
-    try {
-      return { id, outs: outputsOf(await put(c, inputs.org, existing.id, inputs)) };
-    } catch (e) {
-      throw new PartialCreateError(id, outputsOf(existing), e);
-    }
-  },
+    async create(inputs) {
+      const c = client();
+      const at = types(c, inputs.org);
+      const outputsOf = (api: ApiIssueType) => issueTypeOutputs(inputs, api);
+      if (inputs.importId === undefined) {
+        const made = await createOnce(c, at, inputs.name, async () => {
+          return (await c.post(ROUTES.issueTypes.create, { org: inputs.org }, writeBody(inputs))).data;
+        });
+        return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
+      }
+      const existing = await adopted(c, at, inputs.importId);
+      const id = joinId(inputs.org, existing.id);
+      if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
+      try {
+        return { id, outs: outputsOf(await put(c, inputs.org, existing.id, inputs)) };
+      } catch (e) {
+        throw new PartialCreateError(id, outputsOf(existing), e);
+      }
+    },
 
-  async read(id, props) {
-    const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
-    const found = await findInCollection(client(), types(client(), org), typeId);
-    if (!found) return {};
-    return { id, props: issueTypeOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
-  },
+    async read(id, props) {
+      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      const found = await findInCollection(client(), types(client(), org), typeId);
+      if (!found) return {};
+      return { id, props: issueTypeOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
+    },
 
-  async update(id, _olds, news) {
-    const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
-    return { outs: issueTypeOutputs(news, await put(client(), org, typeId, news)) };
-  },
+    async update(id, _olds, news) {
+      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      return { outs: issueTypeOutputs(news, await put(client(), org, typeId, news)) };
+    },
 
-  async delete(id) {
-    const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
-    const c = client();
-    await deleteIgnoringGone(() =>
-      writingTo(c, types(c, org), () =>
-        c.delete(ROUTES.issueTypes.delete.path({ org, issue_type_id: typeId })),
-      ),
-    );
+    async delete(id) {
+      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      const c = client();
+      await deleteIgnoringGone(() =>
+        writingTo(c, types(c, org), () => c.delete(ROUTES.issueTypes.delete, { org, issue_type_id: typeId })),
+      );
+    },
   },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["org", "name", "description", "color", "isEnabled", "importId", "issueTypeId"] as const;
-
-/**
- * An issue type of an organisation (`/orgs/{org}/issue-types`). Needs an organisation owner's
- * token: classic scope `admin:org`, or the fine-grained permission `issue_types` write. Refresh
- * reads the organisation's list once per run for all its types. Example: `examples/organization/`.
- */
+/** An issue type of an organisation: see its declaration, `issueTypeKind`. Example: `examples/organization/`. */
 export class IssueType extends HostingResource {
   constructor(name: string, args: IssueTypeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(issueTypeProvider, name, args, OUTPUTS, opts);
+    super(issueTypeProvider, name, args, opts);
   }
 }
 

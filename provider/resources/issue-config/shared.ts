@@ -12,7 +12,10 @@ import {
   validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
+import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
+import { type Discovery, field } from "../../internal/declare";
+import { joinId } from "../../internal/ids";
 import { createWithoutDuplicates, madeSince, readOrGone } from "../../internal/lifecycle";
 
 /** An object of an organisation's issue configuration, as the list answers it. */
@@ -29,6 +32,30 @@ export interface ConfigCollection<T extends Named> {
   org: string;
   path: string;
   list(): Promise<T[]>;
+}
+
+/** `importId` of an issue type or field: adopts the organisation's existing object by its id. */
+export const importIdField = (what: "type" | "field") =>
+  field(fields.numericId("importId").optional(), {
+    description: `Adopt the organisation's existing ${what} with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.`,
+    createOnly: true,
+  });
+
+/** Discovery of an organisation's issue types or fields: its list, each adopted by its id. */
+export function discoveryOf<T extends Named>(
+  what: string,
+  names: readonly string[],
+  collection: (c: HostingClient, org: string) => ConfigCollection<T>,
+): Discovery {
+  return {
+    scope: "org",
+    what: ({ org }) => `${what} of ${org}`,
+    names,
+    async list(c, { org = "" }) {
+      const items = await collection(c, org).list();
+      return items.map((item) => ({ id: joinId(org, item.id), importId: item.id }));
+    },
+  };
 }
 
 /** Names are unique per organisation, compared case-insensitively (trimmed) by the platform. */

@@ -1,5 +1,5 @@
 /**
- * The OIDC settings of a private registry: their arguments, schema and wire names, and the rules
+ * The OIDC settings of a private registry: their declaration and wire names, and the rules
  * that tie them (and the sealed value) to the auth type. OIDC registries authenticate with a
  * federated token and take no value; token and password registries take a value and no OIDC
  * setting.
@@ -12,45 +12,61 @@ import {
   type PrivateRegistryAuthType,
   type PrivateRegistryOidcField,
 } from "../../client/schemas";
-import type { FieldRule } from "../../internal/diff";
+import { type ArgsOf, field } from "../../internal/declare";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration: the OIDC settings, each an argument of PrivateRegistry (all update in place)
 // ---------------------------------------------------------------------------------------------
+
+const setting = (arg: string, description: string) =>
+  field(
+    z
+      .string({ error: `${arg} must be a string` })
+      .trim()
+      .min(1, `${arg} must not be empty; omit it instead`)
+      .optional(),
+    { description: `${description} Updates in place.` },
+  );
+
+export const oidcInputs = {
+  tenantId: setting("tenantId", "Microsoft Entra tenant. Required with `oidc_azure`."),
+  clientId: setting("clientId", "Application (client) id. Required with `oidc_azure`."),
+  awsRegion: setting("awsRegion", "AWS region of the CodeArtifact domain. Required with `oidc_aws`."),
+  accountId: setting("accountId", "AWS account id. Required with `oidc_aws`."),
+  roleName: setting("roleName", "IAM role to assume. Required with `oidc_aws`."),
+  domain: setting("domain", "CodeArtifact domain. Required with `oidc_aws`."),
+  domainOwner: setting("domainOwner", "Account owning the CodeArtifact domain. Required with `oidc_aws`."),
+  jfrogOidcProviderName: setting(
+    "jfrogOidcProviderName",
+    "JFrog OIDC provider name. Required with `oidc_jfrog`.",
+  ),
+  audience: setting(
+    "audience",
+    "Token audience. Required with `oidc_cloudsmith`; optional with `oidc_aws`, `oidc_jfrog`, `oidc_gcp`.",
+  ),
+  identityMappingName: setting("identityMappingName", "JFrog identity mapping. Optional with `oidc_jfrog`."),
+  namespace: setting("namespace", "Cloudsmith namespace. Required with `oidc_cloudsmith`."),
+  serviceSlug: setting("serviceSlug", "Cloudsmith service slug. Required with `oidc_cloudsmith`."),
+  apiHost: setting(
+    "apiHost",
+    "Cloudsmith API host. Optional with `oidc_cloudsmith` (the vendor's default host otherwise).",
+  ),
+  workloadIdentityProvider: setting(
+    "workloadIdentityProvider",
+    "Full resource name of the workload identity provider. Required with `oidc_gcp`.",
+  ),
+  serviceAccount: setting(
+    "serviceAccount",
+    "Service account to impersonate. Optional with `oidc_gcp` (the federated token is used directly otherwise).",
+  ),
+};
+
+const oidcSchema = z.object(oidcInputs);
 
 /** OIDC settings; each applies to the auth types named, and only there. All update in place. */
-export interface PrivateRegistryOidcArgs {
-  /** Microsoft Entra tenant. Required with `oidc_azure`. */
-  tenantId?: pulumi.Input<string>;
-  /** Application (client) id. Required with `oidc_azure`. */
-  clientId?: pulumi.Input<string>;
-  /** AWS region of the CodeArtifact domain. Required with `oidc_aws`. */
-  awsRegion?: pulumi.Input<string>;
-  /** AWS account id. Required with `oidc_aws`. */
-  accountId?: pulumi.Input<string>;
-  /** IAM role to assume. Required with `oidc_aws`. */
-  roleName?: pulumi.Input<string>;
-  /** CodeArtifact domain. Required with `oidc_aws`. */
-  domain?: pulumi.Input<string>;
-  /** Account owning the CodeArtifact domain. Required with `oidc_aws`. */
-  domainOwner?: pulumi.Input<string>;
-  /** JFrog OIDC provider name. Required with `oidc_jfrog`. */
-  jfrogOidcProviderName?: pulumi.Input<string>;
-  /** Token audience. Required with `oidc_cloudsmith`; optional with `oidc_aws`, `oidc_jfrog`, `oidc_gcp`. */
-  audience?: pulumi.Input<string>;
-  /** JFrog identity mapping. Optional with `oidc_jfrog`. */
-  identityMappingName?: pulumi.Input<string>;
-  /** Cloudsmith namespace. Required with `oidc_cloudsmith`. */
-  namespace?: pulumi.Input<string>;
-  /** Cloudsmith service slug. Required with `oidc_cloudsmith`. */
-  serviceSlug?: pulumi.Input<string>;
-  /** Cloudsmith API host. Optional with `oidc_cloudsmith` (the vendor's default host otherwise). */
-  apiHost?: pulumi.Input<string>;
-  /** Full resource name of the workload identity provider. Required with `oidc_gcp`. */
-  workloadIdentityProvider?: pulumi.Input<string>;
-  /** Service account to impersonate. Optional with `oidc_gcp` (the federated token is used directly otherwise). */
-  serviceAccount?: pulumi.Input<string>;
-}
+export type PrivateRegistryOidcArgs = ArgsOf<typeof oidcSchema>;
+
+export type OidcInputs = z.infer<typeof oidcSchema>;
 
 /** Each OIDC argument and its wire name. */
 export const OIDC_ARGS = {
@@ -69,60 +85,10 @@ export const OIDC_ARGS = {
   apiHost: "api_host",
   workloadIdentityProvider: "workload_identity_provider",
   serviceAccount: "service_account",
-} as const satisfies Record<keyof PrivateRegistryOidcArgs, PrivateRegistryOidcField>;
+} as const satisfies Record<keyof OidcInputs, PrivateRegistryOidcField>;
 
 export type OidcArg = keyof typeof OIDC_ARGS;
 export const OIDC_ARG_NAMES = Object.keys(OIDC_ARGS) as OidcArg[];
-
-// ---------------------------------------------------------------------------------------------
-// Schema
-// ---------------------------------------------------------------------------------------------
-
-const setting = (arg: OidcArg) =>
-  z
-    .string({ error: `${arg} must be a string` })
-    .trim()
-    .min(1, `${arg} must not be empty; omit it instead`)
-    .optional();
-
-export const oidcInputs = {
-  tenantId: setting("tenantId"),
-  clientId: setting("clientId"),
-  awsRegion: setting("awsRegion"),
-  accountId: setting("accountId"),
-  roleName: setting("roleName"),
-  domain: setting("domain"),
-  domainOwner: setting("domainOwner"),
-  jfrogOidcProviderName: setting("jfrogOidcProviderName"),
-  audience: setting("audience"),
-  identityMappingName: setting("identityMappingName"),
-  namespace: setting("namespace"),
-  serviceSlug: setting("serviceSlug"),
-  apiHost: setting("apiHost"),
-  workloadIdentityProvider: setting("workloadIdentityProvider"),
-  serviceAccount: setting("serviceAccount"),
-};
-
-export type OidcInputs = { [K in OidcArg]?: string | undefined };
-
-/** Every OIDC setting updates in place. */
-export const oidcRules: Record<OidcArg, FieldRule> = {
-  tenantId: {},
-  clientId: {},
-  awsRegion: {},
-  accountId: {},
-  roleName: {},
-  domain: {},
-  domainOwner: {},
-  jfrogOidcProviderName: {},
-  audience: {},
-  identityMappingName: {},
-  namespace: {},
-  serviceSlug: {},
-  apiHost: {},
-  workloadIdentityProvider: {},
-  serviceAccount: {},
-};
 
 // ---------------------------------------------------------------------------------------------
 // Rules across fields

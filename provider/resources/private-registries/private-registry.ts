@@ -17,6 +17,7 @@ import { z } from "zod";
 import { configurationError, knownValue } from "../../client/errors";
 import {
   type ApiPrivateRegistry,
+  isOidcAuthType,
   PRIVATE_REGISTRY_AUTH_TYPES,
   PRIVATE_REGISTRY_TYPES,
   PRIVATE_REGISTRY_VISIBILITIES,
@@ -26,7 +27,8 @@ import {
 } from "../../client/schemas";
 import { type CrossFieldRules, fields, selectedIdsFailure, UNKNOWN } from "../../internal/check";
 import { client } from "../../internal/context";
-import { diffFields, type FieldRules, lowerCased } from "../../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import { diffFields, lowerCased } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import {
   createWithoutDuplicates,
@@ -39,101 +41,106 @@ import {
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 import { digestFor, isDigest, plaintextOf } from "../../internal/secret-digest";
-import {
-  authTypeFailures,
-  OIDC_ARG_NAMES,
-  oidcBody,
-  oidcFromApi,
-  oidcInputs,
-  oidcRules,
-  type PrivateRegistryOidcArgs,
-} from "./oidc";
+import { authTypeFailures, oidcBody, oidcFromApi, oidcInputs } from "./oidc";
 import { type ApiPrivateRegistryWrite, readImport, registryApi } from "./registry-api";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration
 // ---------------------------------------------------------------------------------------------
 
 export type { PrivateRegistryAuthType, PrivateRegistryType, PrivateRegistryVisibility };
 
-export interface PrivateRegistryArgs extends PrivateRegistryOidcArgs {
-  /** The organisation. A change replaces the registry. */
-  org: pulumi.Input<string>;
-  /** `"npm_registry"`, `"maven_repository"`, `"docker_registry"`, ... A change replaces the registry. */
-  registryType: pulumi.Input<PrivateRegistryType>;
-  /** The registry's URL: an absolute http(s) URL. Updates in place. */
-  url: pulumi.Input<string>;
-  /**
-   * Which repositories may use it: `"all"`, `"private"` (private and internal ones) or
-   * `"selected"` (those of `selectedRepositoryIds`). Updates in place.
-   */
-  visibility: pulumi.Input<PrivateRegistryVisibility>;
-  /** The user to authenticate as; omit it when the registry needs none. Updates in place. */
-  username?: pulumi.Input<string>;
-  /**
-   * Whether this registry replaces the public one of its ecosystem (no fallback), instead of
-   * serving scoped packages with fallback allowed. Default false. Updates in place.
-   */
-  replacesBase?: pulumi.Input<boolean>;
-  /**
-   * The token or password: required with authType `"token"` and `"username_password"`, refused
-   * with the OIDC auth types. Sealed on the client for the organisation's public key; state keeps
-   * only a salted digest of it (a secret), never the value. Changing it updates in place.
-   */
-  value?: pulumi.Input<string>;
-  /** Repository ids that may use it; a set. Only with visibility `"selected"`. Updates in place. */
-  selectedRepositoryIds?: pulumi.Input<pulumi.Input<number>[]>;
-  /**
-   * `"token"` (default), `"username_password"`, or an OIDC type (`"oidc_azure"`, `"oidc_aws"`,
-   * `"oidc_jfrog"`, `"oidc_cloudsmith"`, `"oidc_gcp"`) with its settings. The platform cannot
-   * change it: a change replaces the registry.
-   */
-  authType?: pulumi.Input<PrivateRegistryAuthType>;
-  /**
-   * Adopt the organisation's existing registry of this secret name (e.g. `NPM_REGISTRY_SECRET`)
-   * instead of creating one; it is converged to these args, value included. Only read at create.
-   */
-  importId?: pulumi.Input<string>;
-}
+const enumOf = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
+  z.enum(values, { error: `${name} must be one of ${values.map((v) => `"${v}"`).join(", ")}` });
 
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check) and cross-field rules
-// ---------------------------------------------------------------------------------------------
-
-const enumOf = <T extends readonly [string, ...string[]]>(field: string, values: T) =>
-  z.enum(values, { error: `${field} must be one of ${values.map((v) => `"${v}"`).join(", ")}` });
-
-export const privateRegistryInputs = z.object({
-  org: fields.name("org"),
-  registryType: enumOf("registryType", PRIVATE_REGISTRY_TYPES),
-  url: fields.httpUrl("url"),
-  visibility: enumOf("visibility", PRIVATE_REGISTRY_VISIBILITIES),
-  username: z
-    .string({ error: "username must be a string" })
-    .min(1, "username must not be empty; omit it instead")
-    .optional(),
-  replacesBase: z.boolean({ error: "replacesBase must be a boolean" }).default(false),
-  // The messages never repeat the value.
-  value: z.string({ error: "value must be a string" }).min(1, "value must not be empty").optional(),
-  selectedRepositoryIds: fields.idList("selectedRepositoryIds").optional(),
-  authType: enumOf("authType", PRIVATE_REGISTRY_AUTH_TYPES).default("token"),
-  ...oidcInputs,
-  importId: z
-    .string({ error: "importId must be a secret name such as NPM_REGISTRY_SECRET" })
-    .trim()
-    .regex(/^[A-Za-z0-9_]+$/, "importId must be a secret name such as NPM_REGISTRY_SECRET")
-    .optional(),
+export const privateRegistryKind = declareKind({
+  kind: "PrivateRegistry",
+  description:
+    "A package registry that the organisation's dependency updates may use (`/orgs/{org}/private-registries`), with its credential **sealed on the client**. Needs the token of an organisation owner: classic scope `admin:org`, or the fine-grained permission `organization_private_registries` write.",
+  idFormat: ["org", "name"],
+  inputs: z.object({
+    org: field(fields.name("org"), {
+      description: "The organisation. A change replaces the registry.",
+      replace: true,
+    }),
+    registryType: field(enumOf("registryType", PRIVATE_REGISTRY_TYPES), {
+      description:
+        '`"npm_registry"`, `"maven_repository"`, `"docker_registry"`, ... A change replaces the registry.',
+      replace: true,
+    }),
+    url: field(fields.httpUrl("url"), {
+      description: "The registry's URL: an absolute http(s) URL. Updates in place.",
+    }),
+    visibility: field(enumOf("visibility", PRIVATE_REGISTRY_VISIBILITIES), {
+      description:
+        'Which repositories may use it: `"all"`, `"private"` (private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.',
+    }),
+    username: field(
+      z
+        .string({ error: "username must be a string" })
+        .min(1, "username must not be empty; omit it instead")
+        .optional(),
+      { description: "The user to authenticate as; omit it when the registry needs none. Updates in place." },
+    ),
+    replacesBase: field(z.boolean({ error: "replacesBase must be a boolean" }).default(false), {
+      description:
+        "Whether this registry replaces the public one of its ecosystem (no fallback), instead of serving scoped packages with fallback allowed. Default false. Updates in place.",
+    }),
+    // The messages never repeat the value.
+    value: field(z.string({ error: "value must be a string" }).min(1, "value must not be empty").optional(), {
+      description:
+        'The token or password: required with authType `"token"` and `"username_password"`, refused with the OIDC auth types. Sealed on the client for the organisation\'s public key; state keeps only a salted digest of it (a secret), never the value. Changing it updates in place.',
+      secret: true,
+    }),
+    selectedRepositoryIds: field(fields.idList("selectedRepositoryIds").optional(), {
+      description:
+        'Repository ids that may use it; a set. Only with visibility `"selected"`. Updates in place.',
+      set: true,
+    }),
+    authType: field(enumOf("authType", PRIVATE_REGISTRY_AUTH_TYPES).default("token"), {
+      description:
+        '`"token"` (default), `"username_password"`, or an OIDC type (`"oidc_azure"`, `"oidc_aws"`, `"oidc_jfrog"`, `"oidc_cloudsmith"`, `"oidc_gcp"`) with its settings. The platform cannot change it: a change replaces the registry.',
+      replace: true,
+    }),
+    ...oidcInputs,
+    importId: field(
+      z
+        .string({ error: "importId must be a secret name such as NPM_REGISTRY_SECRET" })
+        .trim()
+        .regex(/^[A-Za-z0-9_]+$/, "importId must be a secret name such as NPM_REGISTRY_SECRET")
+        .optional(),
+      {
+        description:
+          "Adopt the organisation's existing registry of this secret name (e.g. `NPM_REGISTRY_SECRET`) instead of creating one; it is converged to these args, value included. Only read at create.",
+        createOnly: true,
+      },
+    ),
+  }),
+  outputs: z.object({
+    name: output(z.string(), "The secret name the platform gave the registry, e.g. `NPM_REGISTRY_SECRET`."),
+    createdAt: output(z.string(), "When the registry was created, as the server reports it (ISO 8601)."),
+    updatedAt: output(z.string(), "When the registry was last changed, as the server reports it (ISO 8601)."),
+  }),
+  discovery: {
+    scope: "org",
+    what: ({ org }) => `private registries of ${org}`,
+    names: ["{org|module}-registry-{url:host}", "{org|module}-registry-{url:hostpath}"],
+    async list(c, { org = "" }) {
+      const registries = await registryApi(c).list(org);
+      return registries.map((r) => ({ id: joinId(org, r.name), importId: r.name }));
+    },
+    // OIDC registries hold no value; token and password ones do, and it cannot be read.
+    needsSecret: (inputs) => !isOidcAuthType(String(inputs.authType ?? "token")),
+  },
 });
 
-export type PrivateRegistryInputs = z.infer<typeof privateRegistryInputs>;
-export type PrivateRegistryOutputs = PrivateRegistryInputs & {
-  /** The secret name the platform gave the registry, e.g. `NPM_REGISTRY_SECRET`. */
-  name: string;
-  /** When the registry was created, as the server reports it (ISO 8601). */
-  createdAt: string;
-  /** When the registry was last changed, as the server reports it (ISO 8601). */
-  updatedAt: string;
-};
+export type PrivateRegistryArgs = ArgsOf<typeof privateRegistryKind.inputs>;
+export type PrivateRegistryInputs = z.infer<typeof privateRegistryKind.inputs>;
+export type PrivateRegistryOutputs = OutputsOfKind<typeof privateRegistryKind>;
+
+// ---------------------------------------------------------------------------------------------
+// Rules across fields
+// ---------------------------------------------------------------------------------------------
 
 /** Repository ids only with visibility "selected"; the auth type's value and OIDC settings. */
 const crossField: CrossFieldRules<PrivateRegistryInputs> = (inputs, pending) => {
@@ -208,7 +215,7 @@ function writeBody(inputs: PrivateRegistryInputs): ApiPrivateRegistryWrite {
 function differs(api: ApiPrivateRegistry, inputs: PrivateRegistryInputs): boolean {
   const live = registryOutputs({ org: inputs.org }, api);
   const result = diffFields(
-    privateRegistryRules,
+    privateRegistryKind.rules,
     comparable(live),
     comparable({ ...inputs, value: undefined }),
   );
@@ -219,31 +226,12 @@ function differs(api: ApiPrivateRegistry, inputs: PrivateRegistryInputs): boolea
 const comparable = lowerCased<PrivateRegistryInputs>("org");
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const privateRegistryRules: FieldRules<PrivateRegistryInputs> = {
-  org: { replace: true },
-  registryType: { replace: true },
-  authType: { replace: true },
-  url: {},
-  visibility: {},
-  username: {},
-  replacesBase: {},
-  value: { secret: true },
-  selectedRepositoryIds: { set: true },
-  ...oidcRules,
-  importId: { createOnly: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "PrivateRegistry";
-const ID_FORMAT = ["org", "name"] as const;
+const KIND = privateRegistryKind.kind;
 const parseId = (id: string) => {
-  const [org = "", name = ""] = splitId(id, ID_FORMAT, KIND);
+  const [org = "", name = ""] = splitId(id, privateRegistryKind.idFormat, KIND);
   return { org, name };
 };
 
@@ -263,126 +251,104 @@ function plaintextFor(inputs: PrivateRegistryInputs, required: boolean): string 
   return plaintext;
 }
 
-export const privateRegistryProvider = defineProvider<typeof privateRegistryInputs, PrivateRegistryOutputs>(
-  KIND,
-  {
-    idFormat: ID_FORMAT,
-    inputs: privateRegistryInputs,
-    crossField,
-    rules: privateRegistryRules,
-    comparable,
-    adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+export const privateRegistryProvider = defineProvider<
+  typeof privateRegistryKind.inputs,
+  PrivateRegistryOutputs
+>(privateRegistryKind, {
+  crossField,
+  comparable,
+  adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
 
-    /**
-     * The plaintext value replaced by its digest, so the engine never records the value: the
-     * recorded digest is kept while the value matches it (or when the engine hands the recorded
-     * digest back, as `ignoreChanges` does). Refused inputs are recorded without the value.
-     */
-    async recordedInputs(olds, news, failed) {
-      const { value, ...rest } = news;
-      // Unknown during preview: a placeholder, not the value.
-      if (value === undefined || value === UNKNOWN) return news;
-      if (failed) return rest;
-      const digest =
-        value === olds.value && isDigest(value) ? value : await digestFor(String(value), olds.value);
-      return { ...rest, value: digest };
-    },
-
-    async create(inputs) {
-      const c = client();
-      const api = registryApi(c);
-      const plaintext = plaintextFor(inputs, true);
-      let registry: ApiPrivateRegistry;
-      let converge: boolean;
-      if (inputs.importId !== undefined) {
-        registry = await readImport(c, inputs.org, inputs.importId);
-        if (registry.auth_type !== undefined && registry.auth_type !== inputs.authType) {
-          throw configurationError(
-            `importId ${inputs.importId}: the registry's authType is "${registry.auth_type}", the program says "${inputs.authType}"; the platform cannot change it`,
-            "Set authType to the registry's, or create a new registry instead of adopting this one",
-          );
-        }
-        // The value cannot be read, so one given is always sent.
-        converge = plaintext !== undefined || differs(registry, inputs);
-      } else {
-        const made = await createWithoutDuplicates(
-          () => api.create(inputs.org, writeBody(inputs), plaintext),
-          async (startedAt) =>
-            (await api.list(inputs.org)).find(
-              (r) =>
-                r.registry_type === inputs.registryType &&
-                (r.url === undefined || r.url === inputs.url) &&
-                madeSince(r.created_at, startedAt),
-            ),
-        );
-        registry = made.value;
-        converge = made.adopted && differs(registry, inputs);
-      }
-      const id = joinId(inputs.org, registry.name);
-      if (!converge) return { id, outs: registryOutputs(inputs, registry) };
-      try {
-        await api.update(inputs.org, registry.name, writeBody(inputs), plaintext);
-        return { id, outs: registryOutputs(inputs, await api.get(inputs.org, registry.name)) };
-      } catch (e) {
-        throw new PartialCreateError(id, registryOutputs(inputs, registry), e);
-      }
-    },
-
-    async read(id, props) {
-      const { org, name } = parseId(id);
-      const registry = await readOrGone(() => registryApi(client()).get(org, name));
-      if (!registry) return {};
-      return { id, props: registryOutputs({ ...props, org: props?.org ?? org }, registry) };
-    },
-
-    async update(id, olds, news) {
-      const { org, name } = parseId(id);
-      const api = registryApi(client());
-      // A new digest means a new value, which must be sent; an unchanged one is sent when at hand.
-      const plaintext = plaintextFor(news, news.value !== olds.value);
-      await api.update(org, name, writeBody(news), plaintext);
-      // PATCH answers 204 without a body: read the result once.
-      return { outs: registryOutputs(news, await api.get(org, name)) };
-    },
-
-    async delete(id) {
-      const { org, name } = parseId(id);
-      await deleteIgnoringGone(() => registryApi(client()).delete(org, name));
-    },
+  /**
+   * The plaintext value replaced by its digest, so the engine never records the value: the
+   * recorded digest is kept while the value matches it (or when the engine hands the recorded
+   * digest back, as `ignoreChanges` does). Refused inputs are recorded without the value.
+   */
+  async recordedInputs(olds, news, failed) {
+    const { value, ...rest } = news;
+    // Unknown during preview: a placeholder, not the value.
+    if (value === undefined || value === UNKNOWN) return news;
+    if (failed) return rest;
+    const digest =
+      value === olds.value && isDigest(value) ? value : await digestFor(String(value), olds.value);
+    return { ...rest, value: digest };
   },
-);
+
+  async create(inputs) {
+    const c = client();
+    const api = registryApi(c);
+    const plaintext = plaintextFor(inputs, true);
+    let registry: ApiPrivateRegistry;
+    let converge: boolean;
+    if (inputs.importId !== undefined) {
+      registry = await readImport(c, inputs.org, inputs.importId);
+      if (registry.auth_type !== undefined && registry.auth_type !== inputs.authType) {
+        throw configurationError(
+          `importId ${inputs.importId}: the registry's authType is "${registry.auth_type}", the program says "${inputs.authType}"; the platform cannot change it`,
+          "Set authType to the registry's, or create a new registry instead of adopting this one",
+        );
+      }
+      // The value cannot be read, so one given is always sent.
+      converge = plaintext !== undefined || differs(registry, inputs);
+    } else {
+      const made = await createWithoutDuplicates(
+        () => api.create(inputs.org, writeBody(inputs), plaintext),
+        async (startedAt) =>
+          (await api.list(inputs.org)).find(
+            (r) =>
+              r.registry_type === inputs.registryType &&
+              (r.url === undefined || r.url === inputs.url) &&
+              madeSince(r.created_at, startedAt),
+          ),
+      );
+      registry = made.value;
+      converge = made.adopted && differs(registry, inputs);
+    }
+    const id = joinId(inputs.org, registry.name);
+    if (!converge) return { id, outs: registryOutputs(inputs, registry) };
+    try {
+      await api.update(inputs.org, registry.name, writeBody(inputs), plaintext);
+      return { id, outs: registryOutputs(inputs, await api.get(inputs.org, registry.name)) };
+    } catch (e) {
+      throw new PartialCreateError(id, registryOutputs(inputs, registry), e);
+    }
+  },
+
+  async read(id, props) {
+    const { org, name } = parseId(id);
+    const registry = await readOrGone(() => registryApi(client()).get(org, name));
+    if (!registry) return {};
+    return { id, props: registryOutputs({ ...props, org: props?.org ?? org }, registry) };
+  },
+
+  async update(id, olds, news) {
+    const { org, name } = parseId(id);
+    const api = registryApi(client());
+    // A new digest means a new value, which must be sent; an unchanged one is sent when at hand.
+    const plaintext = plaintextFor(news, news.value !== olds.value);
+    await api.update(org, name, writeBody(news), plaintext);
+    // PATCH answers 204 without a body: read the result once.
+    return { outs: registryOutputs(news, await api.get(org, name)) };
+  },
+
+  async delete(id) {
+    const { org, name } = parseId(id);
+    await deleteIgnoringGone(() => registryApi(client()).delete(org, name));
+  },
+});
 
 // ---------------------------------------------------------------------------------------------
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = [
-  "org",
-  "registryType",
-  "url",
-  "visibility",
-  "username",
-  "replacesBase",
-  "value",
-  "selectedRepositoryIds",
-  "authType",
-  ...OIDC_ARG_NAMES,
-  "importId",
-  "name",
-  "createdAt",
-  "updatedAt",
-] as const;
-
 /**
- * A package registry that the organisation's dependency updates may use
- * (`/orgs/{org}/private-registries`), with its credential **sealed on the client**. Needs the token
- * of an organisation owner: classic scope `admin:org`, or the fine-grained permission
- * `organization_private_registries` write. Example: `examples/private-registries/`.
+ * A package registry that the organisation's dependency updates may use: see its declaration,
+ * `privateRegistryKind`. Example: `examples/private-registries/`.
  */
 export class PrivateRegistry extends HostingResource {
   constructor(name: string, args: PrivateRegistryArgs, opts?: pulumi.CustomResourceOptions) {
     // The value is a secret input, so the engine encrypts what check leaves in its place (the digest).
-    super(privateRegistryProvider, name, args, OUTPUTS, opts);
+    super(privateRegistryProvider, name, args, opts);
   }
 }
 

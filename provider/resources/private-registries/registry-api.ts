@@ -6,13 +6,8 @@
  */
 import { isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import { itemsOf } from "../../client/pagination";
 import { ROUTES } from "../../client/routes";
-import {
-  type ApiPrivateRegistry,
-  apiPrivateRegistrySchema,
-  type PrivateRegistryOidcField,
-} from "../../client/schemas";
+import type { ApiPrivateRegistry, PrivateRegistryOidcField } from "../../client/schemas";
 import { collectionReads } from "../../internal/collection-reads";
 import { withSealedValue } from "../../internal/sealed-box";
 
@@ -30,8 +25,7 @@ export interface ApiPrivateRegistryWrite extends Partial<Record<PrivateRegistryO
 const R = ROUTES.privateRegistries;
 const registryPath = (org: string, secret_name: string) => R.get.path({ org, secret_name });
 
-const listOf = (c: HostingClient, org: string) =>
-  c.paginate(R.list.path({ org }), { select: itemsOf("configurations"), schema: apiPrivateRegistrySchema });
+const listOf = (c: HostingClient, org: string) => c.paginate(R.list, { org });
 
 /** Writes to an organisation's registries: lists of them from before a write are not used after it. */
 const writing = <T>(c: HostingClient, org: string, run: () => Promise<T>) =>
@@ -45,7 +39,7 @@ export const registryApi = (c: HostingClient) => ({
       key: name,
       keyOf: (r: ApiPrivateRegistry) => r.name,
       list: () => listOf(c, org),
-      single: async () => (await c.get(registryPath(org, name), { schema: apiPrivateRegistrySchema })).data,
+      single: async () => (await c.get(R.get, { org, secret_name: name })).data,
     }),
 
   list: (org: string) => listOf(c, org),
@@ -53,18 +47,17 @@ export const registryApi = (c: HostingClient) => ({
   /** POST; with a plaintext, it is sealed for the organisation's key first. */
   create: (org: string, body: ApiPrivateRegistryWrite, plaintext: string | undefined) =>
     sealedWrite(c, org, plaintext, async (sealed) => {
-      const path = R.create.path({ org });
       try {
         return await writing(
           c,
           org,
-          async () => (await c.post(path, { ...body, ...sealed }, { schema: apiPrivateRegistrySchema })).data,
+          async () => (await c.post(R.create, { org }, { ...body, ...sealed })).data,
         );
       } catch (e) {
         throw isNotFound(e)
           ? notFoundError({
               method: "POST",
-              path,
+              path: R.create.path({ org }),
               what: `PrivateRegistry of ${org}`,
               causes: [
                 `there is no organisation ${org}`,
@@ -83,12 +76,12 @@ export const registryApi = (c: HostingClient) => ({
   update: (org: string, name: string, body: ApiPrivateRegistryWrite, plaintext: string | undefined) =>
     sealedWrite(c, org, plaintext, async (sealed) => {
       await writing(c, org, () =>
-        c.patch(R.update.path({ org, secret_name: name }), { ...body, ...sealed }, { idempotent: true }),
+        c.patch(R.update, { org, secret_name: name }, { ...body, ...sealed }, { idempotent: true }),
       );
     }),
 
   delete: (org: string, name: string) =>
-    writing(c, org, () => c.delete(R.delete.path({ org, secret_name: name }))),
+    writing(c, org, () => c.delete(R.delete, { org, secret_name: name })),
 });
 
 /** Runs the write with the value sealed, or as it is when there is no value (OIDC). */
@@ -98,9 +91,7 @@ function sealedWrite<T>(
   plaintext: string | undefined,
   write: (sealed: { encrypted_value?: string; key_id?: string }) => Promise<T>,
 ): Promise<T> {
-  return plaintext === undefined
-    ? write({})
-    : withSealedValue(c, R.publicKey.path({ org }), plaintext, write);
+  return plaintext === undefined ? write({}) : withSealedValue(c, R.publicKey, { org }, plaintext, write);
 }
 
 /** Reads the registry an `importId` names, or fails saying what to check. */

@@ -16,29 +16,35 @@
 import { z } from "zod";
 import { isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import { type ApiPropertyValue, apiPropertyValueSchema, PROPERTY_NAME_PATTERN } from "../../client/schemas";
+import type { AnyRoute, ListRoute } from "../../client/routes";
+import { type ApiPropertyValue, PROPERTY_NAME_PATTERN } from "../../client/schemas";
 import { SHARED_READ_MS } from "../../internal/collection-reads";
 import { client } from "../../internal/context";
-import { type FieldRules, sameValue } from "../../internal/diff";
+import { field } from "../../internal/declare";
+import { sameValue } from "../../internal/diff";
 import { splitId } from "../../internal/ids";
 import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
 import { SharedReads } from "../../internal/shared-reads";
 
 // ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
+// Declaration: the fields both kinds have
 // ---------------------------------------------------------------------------------------------
 
 /** A property's value: a string (string and single select), strings (multi select), or none. */
 export type PropertyValue = string | string[] | null;
 
-export const propertyValueInputs = {
-  propertyName: z
+/** A custom property's name; a new schema for each kind, which describes it in its own terms. */
+export const propertyNameSchema = () =>
+  z
     .string({ error: `propertyName is required: a custom property's name such as "cost_center"` })
     .regex(
       PROPERTY_NAME_PATTERN,
       `propertyName may hold only letters, digits, "_", "-", "$" and "#" (at most 75 characters)`,
-    ),
-  value: z
+    );
+
+/** The value, compared as a set: a multi select's order means nothing. */
+export const valueField = field(
+  z
     .union(
       [
         z.string().min(1, "value must not be an empty string; use null to remove the value"),
@@ -50,7 +56,12 @@ export const propertyValueInputs = {
     )
     .nullable()
     .default(null),
-};
+  {
+    description:
+      "The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.",
+    set: true,
+  },
+);
 
 /** What both kinds' inputs have; the rest names the organisation or repository. */
 export interface PropertyValueInputs {
@@ -58,21 +69,36 @@ export interface PropertyValueInputs {
   value: PropertyValue;
 }
 
-/** The value is compared as a set: a multi select's order means nothing. */
-export const valueRule: FieldRules<Pick<PropertyValueInputs, "value">> = { value: { set: true } };
-
 // ---------------------------------------------------------------------------------------------
 // The values collection of one organisation or repository
 // ---------------------------------------------------------------------------------------------
 
 /** Where one kind's values live, and what a 404 there means in the program's terms. */
-export interface ValueCollection {
-  /** e.g. `/organizations/acme-eng/org-properties/values` */
-  path: string;
-  /** The `X-Service-Api-Version` the collection is documented with, when not the default. */
-  apiVersion?: string;
+export interface ValueCollection extends ValueRoutes {
   /** The likely causes of a 404 there, in order. */
   notFound: readonly string[];
+}
+
+/** The GET and the PATCH of one collection of values (they share its path). */
+export interface ValueRoutes {
+  /** e.g. `/organizations/acme-eng/org-properties/values` */
+  path: string;
+  get(c: HostingClient): Promise<ApiPropertyValue[]>;
+  /** Repeating it is harmless, so the client may retry it. */
+  patch(c: HostingClient, body: { properties: ApiPropertyValue[] }): Promise<unknown>;
+}
+
+/** The values collection that a GET and a PATCH route of the table name with `params`. */
+export function valueRoutes<P>(
+  get: ListRoute<P, ApiPropertyValue>,
+  patch: AnyRoute<"PATCH", P>,
+  params: P,
+): ValueRoutes {
+  return {
+    path: get.path(params),
+    get: async (c) => (await c.get(get, params)).data,
+    patch: (c, body) => c.patch(patch, params, body, { idempotent: true }),
+  };
 }
 
 const reads = new SharedReads<ApiPropertyValue[]>(SHARED_READ_MS);
@@ -82,17 +108,11 @@ export function forgetSharedReads(): void {
   reads.clear();
 }
 
-const valuesSchema = z.array(apiPropertyValueSchema);
 const keyOf = (collection: ValueCollection) => collection.path.toLowerCase();
-const versionOf = (collection: ValueCollection) =>
-  collection.apiVersion === undefined ? {} : { apiVersion: collection.apiVersion };
 
 /** Every value of the collection (one GET, shared by the reads of a run). */
 function readValues(c: HostingClient, collection: ValueCollection): Promise<ApiPropertyValue[]> {
-  return reads.read(c, keyOf(collection), async () => {
-    const response = await c.get(collection.path, { schema: valuesSchema, ...versionOf(collection) });
-    return response.data;
-  });
+  return reads.read(c, keyOf(collection), () => collection.get(c));
 }
 
 /** PATCHes one property's value; repeating it is harmless, so the client may retry it. */
@@ -103,11 +123,7 @@ function writeValue(
   value: PropertyValue,
 ): Promise<unknown> {
   return reads.write(c, keyOf(collection), () =>
-    c.patch(
-      collection.path,
-      { properties: [{ property_name: propertyName, value }] },
-      { idempotent: true, ...versionOf(collection) },
-    ),
+    collection.patch(c, { properties: [{ property_name: propertyName, value }] }),
   );
 }
 

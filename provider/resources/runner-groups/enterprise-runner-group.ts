@@ -7,84 +7,76 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { fields } from "../../internal/check";
-import type { FieldRules } from "../../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { type GroupKind, groupMethods } from "./group-api";
-import {
-  GROUP_OUTPUTS,
-  type GroupOutputs,
-  groupFieldRules,
-  groupInputs,
-  groupRules,
-  type RunnerGroupArgsBase,
-  visibilityAs,
-} from "./shared";
+import { adoptableGroups, type GroupKind, groupMethods } from "./group-api";
+import { groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
-// Args
-// ---------------------------------------------------------------------------------------------
-
-export interface EnterpriseRunnerGroupArgs extends RunnerGroupArgsBase {
-  /** The enterprise slug. A change replaces the group. */
-  enterprise: pulumi.Input<string>;
-  /** `"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`. */
-  visibility?: pulumi.Input<"all" | "selected">;
-  /** Ids of the organisations that may use the group; a set. Only with visibility `"selected"`. */
-  selectedOrganizationIds?: pulumi.Input<pulumi.Input<number>[]>;
-  /**
-   * Ids of the enterprise runners in the group; an authoritative set (runners left out return to
-   * the default group). When absent, the group's runners are not managed.
-   */
-  runners?: pulumi.Input<pulumi.Input<number>[]>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
+// Declaration
 // ---------------------------------------------------------------------------------------------
 
 const VISIBILITY = z.enum(["all", "selected"], { error: 'visibility must be one of "all", "selected"' });
 
-export const enterpriseRunnerGroupInputs = z.object({
-  enterprise: fields.name("enterprise"),
-  ...groupInputs,
-  visibility: VISIBILITY.default("all"),
-  selectedOrganizationIds: fields.idList("selectedOrganizationIds").optional(),
-  runners: fields.idList("runners").optional(),
+export const enterpriseRunnerGroupKind = declareKind({
+  kind: "EnterpriseRunnerGroup",
+  description:
+    "A self-hosted runner group of an enterprise (`/enterprises/{enterprise}/actions/runner-groups`), with its organisation access and, when `runners` is given, its runners. Needs a classic token with `manage_runners:enterprise` of an enterprise owner; fine-grained and app tokens are refused by the API.",
+  idFormat: ["enterprise", "runnerGroupId"],
+  inputs: z.object({
+    enterprise: field(fields.name("enterprise"), {
+      description: "The enterprise slug. A change replaces the group.",
+      replace: true,
+    }),
+    selectedOrganizationIds: field(fields.idList("selectedOrganizationIds").optional(), {
+      description:
+        'Ids of the organisations that may use the group; a set. Only with visibility `"selected"`.',
+      set: true,
+    }),
+    runners: field(fields.idList("runners").optional(), {
+      description:
+        "Ids of the enterprise runners in the group; an authoritative set (runners left out return to the default group). When absent, the group's runners are not managed.",
+      set: true,
+    }),
+    name: groupName,
+    visibility: field(VISIBILITY.default("all"), {
+      description: '`"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`.',
+    }),
+    ...groupSettings,
+  }),
+  outputs: z.object(groupOutputs),
+  discovery: {
+    scope: "enterprise",
+    what: ({ enterprise }) => `runner groups of the enterprise ${enterprise}`,
+    names: ["{enterprise|module}-runners-{name}"],
+    async list(c, { enterprise = "" }) {
+      const groups = await adoptableGroups(c, ROUTES.enterpriseRunnerGroups.list, { enterprise });
+      return groups.map((g) => ({ id: joinId(enterprise, g.id), importId: g.id }));
+    },
+  },
 });
 
-export type EnterpriseRunnerGroupInputs = z.infer<typeof enterpriseRunnerGroupInputs>;
-export type EnterpriseRunnerGroupOutputs = GroupOutputs<EnterpriseRunnerGroupInputs>;
-
-// ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const enterpriseRunnerGroupRules: FieldRules<EnterpriseRunnerGroupInputs> = {
-  enterprise: { replace: true },
-  selectedOrganizationIds: { set: true },
-  runners: { set: true },
-  ...groupFieldRules,
-};
+export type EnterpriseRunnerGroupArgs = ArgsOf<typeof enterpriseRunnerGroupKind.inputs>;
+export type EnterpriseRunnerGroupInputs = z.infer<typeof enterpriseRunnerGroupKind.inputs>;
+export type EnterpriseRunnerGroupOutputs = OutputsOfKind<typeof enterpriseRunnerGroupKind>;
 
 // ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs> = {
-  kind: "EnterpriseRunnerGroup",
+const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs, { enterprise: string }> = {
+  kind: enterpriseRunnerGroupKind.kind,
   ownerPart: "enterprise",
-  access: { items: "organizations", bodyKey: "selected_organization_ids" },
+  access: { bodyKey: "selected_organization_ids" },
   routes: {
-    collection: (enterprise) => ROUTES.enterpriseRunnerGroups.list.path({ enterprise }),
-    group: (enterprise, runner_group_id) =>
-      ROUTES.enterpriseRunnerGroups.get.path({ enterprise, runner_group_id }),
-    runners: (enterprise, runner_group_id) =>
-      ROUTES.enterpriseRunnerGroups.runners.path({ enterprise, runner_group_id }),
-    access: (enterprise, runner_group_id) =>
-      ROUTES.enterpriseRunnerGroups.organizations.path({ enterprise, runner_group_id }),
+    ...ROUTES.enterpriseRunnerGroups,
+    access: ROUTES.enterpriseRunnerGroups.organizations,
+    setAccess: ROUTES.enterpriseRunnerGroups.setOrganizations,
   },
+  ownerParams: (enterprise) => ({ enterprise }),
   owner: (values) => values.enterprise,
   desired: (values) => ({ access: values.selectedOrganizationIds, runners: values.runners }),
   outputs: (enterprise, importId, live) =>
@@ -99,13 +91,10 @@ const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs> = {
 };
 
 export const enterpriseRunnerGroupProvider = defineProvider<
-  typeof enterpriseRunnerGroupInputs,
+  typeof enterpriseRunnerGroupKind.inputs,
   EnterpriseRunnerGroupOutputs
->(ENTERPRISE_GROUPS.kind, {
-  idFormat: [ENTERPRISE_GROUPS.ownerPart, "runnerGroupId"],
-  inputs: enterpriseRunnerGroupInputs,
+>(enterpriseRunnerGroupKind, {
   crossField: groupRules("selectedOrganizationIds"),
-  rules: enterpriseRunnerGroupRules,
   ...groupMethods(ENTERPRISE_GROUPS),
 });
 
@@ -113,17 +102,13 @@ export const enterpriseRunnerGroupProvider = defineProvider<
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["enterprise", "selectedOrganizationIds", "runners", ...GROUP_OUTPUTS] as const;
-
 /**
- * A self-hosted runner group of an enterprise (`/enterprises/{enterprise}/actions/runner-groups`),
- * with its organisation access and, when `runners` is given, its runners. Needs a classic token with
- * `manage_runners:enterprise` of an enterprise owner; fine-grained and app tokens are refused by the
- * API. Example: `examples/runner-groups/`.
+ * A self-hosted runner group of an enterprise: see its declaration, `enterpriseRunnerGroupKind`.
+ * Example: `examples/runner-groups/`.
  */
 export class EnterpriseRunnerGroup extends HostingResource {
   constructor(name: string, args: EnterpriseRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(enterpriseRunnerGroupProvider, name, args, OUTPUTS, opts);
+    super(enterpriseRunnerGroupProvider, name, args, opts);
   }
 }
 

@@ -5,7 +5,6 @@
  * The access list is written with the replace route only when it changed. A default group is never
  * deleted: destroy leaves it in place and says so.
  */
-import { z } from "zod";
 import {
   type HostingApiError,
   isHostingApiError,
@@ -14,8 +13,8 @@ import {
   validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import { itemsOf } from "../../client/pagination";
-import { apiRunnerGroupSchema } from "../../client/schemas";
+import type { AnyRoute, CollectionRoutes, ListRoute } from "../../client/routes";
+import type { ApiRunnerGroup } from "../../client/schemas";
 import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
 import { sameValue } from "../../internal/diff";
@@ -36,35 +35,44 @@ import {
   settingsFromApi,
 } from "./shared";
 
-/** How a kind's access list is written: the key of its list answer and of the replace body. */
+/** How a kind's access list is written: the key of the replace body. */
 export interface AccessList {
-  items: "organizations" | "repositories";
   bodyKey: "selected_organization_ids" | "selected_repository_ids";
 }
 
-/** The paths of a kind's groups, from the route table. */
-export interface GroupRoutes {
-  collection(owner: string): string;
-  group(owner: string, groupId: number | string): string;
-  runners(owner: string, groupId: number | string): string;
-  access(owner: string, groupId: number | string): string;
+type GroupParam = { runner_group_id: number | string };
+
+/**
+ * The routes of a kind's groups, from the route table, for an owner named by parameters `O`
+ * (`{enterprise}`, `{org}`): the family's routes, with its access list as `access`/`setAccess`.
+ */
+export interface GroupRoutes<O> extends CollectionRoutes<O, GroupParam, ApiRunnerGroup> {
+  runners: ListRoute<O & GroupParam, { id: number }>;
+  setRunners: AnyRoute<"PUT", O & GroupParam>;
+  access: ListRoute<O & GroupParam, { id: number }>;
+  setAccess: AnyRoute<"PUT", O & GroupParam>;
 }
 
-/** The paths of one group. */
-interface GroupAt {
+/** One group: the kind's routes and the parameters naming the group. */
+interface GroupAt<O> {
+  routes: GroupRoutes<O>;
+  /** The owner's collection path (the key its shared reads go by). */
   collection: string;
   id: string;
-  group: string;
-  runners: string;
-  access: string;
+  owner: O;
+  group: O & GroupParam;
 }
 
-const groupAt = (routes: GroupRoutes, owner: string, groupId: number | string): GroupAt => ({
-  collection: routes.collection(owner),
+const groupAt = <I extends GroupSettingsInputs, O>(
+  k: GroupKind<I, O>,
+  owner: string,
+  groupId: number | string,
+): GroupAt<O> => ({
+  routes: k.routes,
+  collection: k.routes.list.path(k.ownerParams(owner)),
   id: String(groupId),
-  group: routes.group(owner, groupId),
-  runners: routes.runners(owner, groupId),
-  access: routes.access(owner, groupId),
+  owner: k.ownerParams(owner),
+  group: { ...k.ownerParams(owner), runner_group_id: groupId },
 });
 
 /** What converging aims for beyond the settings: the access list and, when managed, the runners. */
@@ -73,13 +81,15 @@ export interface Desired {
   runners: number[] | undefined;
 }
 
-/** What differs between enterprise and organisation groups, typed by the kind's inputs. */
-export interface GroupKind<I extends GroupSettingsInputs> {
+/** What differs between enterprise and organisation groups, typed by the kind's inputs and owner parameters. */
+export interface GroupKind<I extends GroupSettingsInputs, O> {
   kind: string;
   /** The name of the owner part of the id (`enterprise` or `org`). */
   ownerPart: string;
   access: AccessList;
-  routes: GroupRoutes;
+  routes: GroupRoutes<O>;
+  /** The route parameters naming an owner (`{org}`). */
+  ownerParams(owner: string): O;
   /** The owner the values name. */
   owner(values: Partial<I>): string | undefined;
   /** The access ids and runners the values ask for (inputs) or record (outputs). */
@@ -88,33 +98,31 @@ export interface GroupKind<I extends GroupSettingsInputs> {
   outputs(owner: string, importId: string | undefined, live: LiveGroup): GroupOutputs<I>;
 }
 
-const idsSchema = z.object({ id: z.number().int() });
-
 /** The ids of a list sub-route (`{total_count, organizations: [...]}`), every page. */
-async function listIds(c: HostingClient, path: string, items: string): Promise<number[]> {
-  const entries = await c.paginate(path, { select: itemsOf(items), schema: idsSchema });
+async function listIds<P>(
+  c: HostingClient,
+  route: ListRoute<P, { id: number }>,
+  params: P,
+): Promise<number[]> {
+  const entries = await c.paginate(route, params);
   return entries.map((e) => e.id);
 }
 
 /** Live state of a group: its settings and, when relevant, its access list and runners. */
-async function readGroup(
-  c: HostingClient,
-  at: GroupAt,
-  access: AccessList,
-  readRunners: boolean,
-): Promise<LiveGroup> {
+async function readGroup<O>(c: HostingClient, at: GroupAt<O>, readRunners: boolean): Promise<LiveGroup> {
+  const { routes, group } = at;
   // Reads of several groups of one owner in a run share the owner's list of groups.
   const api = await collectionReads.read(c, {
     collection: at.collection,
     key: at.id,
     keyOf: (g) => String(g.id),
-    list: () => c.paginate(at.collection, { select: itemsOf("runner_groups"), schema: apiRunnerGroupSchema }),
-    single: async () => (await c.get(at.group, { schema: apiRunnerGroupSchema })).data,
+    list: () => c.paginate(routes.list, at.owner),
+    single: async () => (await c.get(routes.get, group)).data,
   });
   return {
     settings: settingsFromApi(api),
-    access: api.visibility === "selected" ? await listIds(c, at.access, access.items) : undefined,
-    runners: readRunners ? await listIds(c, at.runners, "runners") : undefined,
+    access: api.visibility === "selected" ? await listIds(c, routes.access, group) : undefined,
+    runners: readRunners ? await listIds(c, routes.runners, group) : undefined,
   };
 }
 
@@ -132,9 +140,9 @@ function settingsDiffer(live: LiveSettings, inputs: GroupSettingsInputs): boolea
  * Brings a group from `live` to `inputs` with the fewest writes: PATCH only when a setting
  * differs, the access list only when it changed, runners only when managed and changed.
  */
-async function converge(
+async function converge<O>(
   c: HostingClient,
-  at: GroupAt,
+  at: GroupAt<O>,
   access: AccessList,
   live: LiveGroup,
   inputs: GroupSettingsInputs,
@@ -146,7 +154,7 @@ async function converge(
     const api = await collectionReads.write(
       c,
       at.collection,
-      async () => (await c.patch(at.group, body, { idempotent: true, schema: apiRunnerGroupSchema })).data,
+      async () => (await c.patch(at.routes.update, at.group, body, { idempotent: true })).data,
     );
     next = {
       ...live,
@@ -156,11 +164,13 @@ async function converge(
   }
   if (inputs.visibility === "selected") {
     const want = desired.access ?? [];
-    if (!sameValue(next.access ?? [], want, true)) await c.put(at.access, { [access.bodyKey]: want });
+    if (!sameValue(next.access ?? [], want, true)) {
+      await c.put(at.routes.setAccess, at.group, { [access.bodyKey]: want });
+    }
     next = { ...next, access: want };
   }
   if (desired.runners !== undefined && !sameValue(next.runners, desired.runners, true)) {
-    await c.put(at.runners, { runners: desired.runners });
+    await c.put(at.routes.setRunners, at.group, { runners: desired.runners });
   }
   return { ...next, runners: desired.runners };
 }
@@ -179,23 +189,24 @@ function nameTaken(e: unknown, kind: string, name: string): HostingApiError | un
  * Creates a group, or adopts `importId`, and converges it. A new group gets everything in its POST;
  * after an ambiguous failure the group is looked for by name before trying again.
  */
-async function createGroup<I extends GroupSettingsInputs>(
-  k: GroupKind<I>,
+async function createGroup<I extends GroupSettingsInputs, O>(
+  k: GroupKind<I, O>,
   inputs: I,
 ): Promise<{ id: string; outs: GroupOutputs<I> }> {
   const c = client();
   const owner = k.owner(inputs) ?? "";
-  const collection = k.routes.collection(owner);
+  const ownerParams = k.ownerParams(owner);
+  const collection = k.routes.list.path(ownerParams);
   const desired = k.desired(inputs);
   const outputsOf = (live: LiveGroup) => k.outputs(owner, inputs.importId, live);
   let live: LiveGroup;
   if (inputs.importId !== undefined) {
-    const at = groupAt(k.routes, owner, inputs.importId);
-    live = await readGroup(c, at, k.access, desired.runners !== undefined).catch((e: unknown) => {
+    const at = groupAt(k, owner, inputs.importId);
+    live = await readGroup(c, at, desired.runners !== undefined).catch((e: unknown) => {
       throw isNotFound(e)
         ? notFoundError({
             method: "GET",
-            path: at.group,
+            path: at.routes.get.path(at.group),
             what: `importId ${inputs.importId}`,
             causes: [
               "there is no runner group with that id (it is the number in the group's URL)",
@@ -215,12 +226,12 @@ async function createGroup<I extends GroupSettingsInputs>(
         collectionReads.write(
           c,
           collection,
-          async () => (await c.post(collection, body, { schema: apiRunnerGroupSchema })).data,
+          async () => (await c.post(k.routes.create, ownerParams, body)).data,
         ),
       async () =>
-        (
-          await c.paginate(collection, { select: itemsOf("runner_groups"), schema: apiRunnerGroupSchema })
-        ).find((g) => g.name.toLowerCase() === inputs.name.toLowerCase()),
+        (await c.paginate(k.routes.list, ownerParams)).find(
+          (g) => g.name.toLowerCase() === inputs.name.toLowerCase(),
+        ),
     ).catch((e: unknown) => {
       throw nameTaken(e, k.kind, inputs.name) ?? e;
     });
@@ -233,19 +244,14 @@ async function createGroup<I extends GroupSettingsInputs>(
       };
       return { id: joinId(owner, made.value.id), outs: outputsOf(sent) };
     }
-    live = await readGroup(
-      c,
-      groupAt(k.routes, owner, made.value.id),
-      k.access,
-      desired.runners !== undefined,
-    );
+    live = await readGroup(c, groupAt(k, owner, made.value.id), desired.runners !== undefined);
   }
   const groupId = live.settings.runnerGroupId;
   const id = joinId(owner, groupId);
   try {
     return {
       id,
-      outs: outputsOf(await converge(c, groupAt(k.routes, owner, groupId), k.access, live, inputs, desired)),
+      outs: outputsOf(await converge(c, groupAt(k, owner, groupId), k.access, live, inputs, desired)),
     };
   } catch (e) {
     throw new PartialCreateError(id, outputsOf(live), e);
@@ -253,14 +259,14 @@ async function createGroup<I extends GroupSettingsInputs>(
 }
 
 /** The provider methods of a group kind that talk to the API. */
-export function groupMethods<I extends GroupSettingsInputs>(
-  k: GroupKind<I>,
+export function groupMethods<I extends GroupSettingsInputs, O>(
+  k: GroupKind<I, O>,
 ): Pick<ProviderMethods<I, GroupOutputs<I>>, "create" | "read" | "update" | "delete"> & {
   adoptedId: (inputs: I) => string | undefined;
 } {
   const parseId = (id: string) => {
     const [owner = "", groupId = ""] = splitId(id, [k.ownerPart, "runnerGroupId"], k.kind);
-    return { owner, at: groupAt(k.routes, owner, groupId) };
+    return { owner, at: groupAt(k, owner, groupId) };
   };
   return {
     adoptedId: (inputs) =>
@@ -270,7 +276,7 @@ export function groupMethods<I extends GroupSettingsInputs>(
     async read(id, props) {
       const { owner, at } = parseId(id);
       const managed = k.desired(props ?? {}).runners !== undefined;
-      const live = await readOrGone(() => readGroup(client(), at, k.access, managed));
+      const live = await readOrGone(() => readGroup(client(), at, managed));
       if (!live) return {};
       return { id, props: k.outputs(k.owner(props ?? {}) ?? owner, props?.importId, live) };
     },
@@ -290,7 +296,21 @@ export function groupMethods<I extends GroupSettingsInputs>(
       }
       const { at } = parseId(id);
       const c = client();
-      await deleteIgnoringGone(() => collectionReads.write(c, at.collection, () => c.delete(at.group)));
+      await deleteIgnoringGone(() =>
+        collectionReads.write(c, at.collection, () => c.delete(at.routes.delete, at.group)),
+      );
     },
   };
+}
+
+/**
+ * The groups of an owner that `hosting-import` adopts: every one but the default group (which is
+ * there whatever the program says, and whose runners cannot be declared).
+ */
+export async function adoptableGroups<P>(
+  c: HostingClient,
+  route: ListRoute<P, ApiRunnerGroup>,
+  params: P,
+): Promise<ApiRunnerGroup[]> {
+  return (await c.paginate(route, params)).filter((g) => !g.default);
 }

@@ -6,76 +6,77 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import { fields } from "../../internal/check";
-import type { FieldRules } from "../../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { type GroupKind, groupMethods } from "./group-api";
-import {
-  GROUP_OUTPUTS,
-  type GroupOutputs,
-  groupFieldRules,
-  groupInputs,
-  groupRules,
-  type RunnerGroupArgsBase,
-  visibilityAs,
-} from "./shared";
+import { adoptableGroups, type GroupKind, groupMethods } from "./group-api";
+import { groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
-// Args
-// ---------------------------------------------------------------------------------------------
-
-export interface OrgRunnerGroupArgs extends RunnerGroupArgsBase {
-  /** The organisation. A change replaces the group. */
-  org: pulumi.Input<string>;
-  /** `"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`. */
-  visibility?: pulumi.Input<"all" | "selected" | "private">;
-  /** Ids of the repositories that may use the group; a set. Only with visibility `"selected"`. */
-  selectedRepositoryIds?: pulumi.Input<pulumi.Input<number>[]>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
+// Declaration
 // ---------------------------------------------------------------------------------------------
 
 const VISIBILITY = z.enum(["all", "selected", "private"], {
   error: 'visibility must be one of "all", "selected", "private"',
 });
 
-export const orgRunnerGroupInputs = z.object({
-  org: fields.name("org"),
-  ...groupInputs,
-  visibility: VISIBILITY.default("all"),
-  selectedRepositoryIds: fields.idList("selectedRepositoryIds").optional(),
+export const orgRunnerGroupKind = declareKind({
+  kind: "OrgRunnerGroup",
+  description:
+    "A self-hosted runner group of an organisation (`/orgs/{org}/actions/runner-groups`), with its repository access; its runners are managed by `RunnerGroupRunners`. Needs `admin:org` (or the fine-grained permission `organization_self_hosted_runners` write) of an owner.",
+  idFormat: ["org", "runnerGroupId"],
+  inputs: z.object({
+    org: field(fields.name("org"), {
+      description: "The organisation. A change replaces the group.",
+      replace: true,
+    }),
+    selectedRepositoryIds: field(fields.idList("selectedRepositoryIds").optional(), {
+      description:
+        'Ids of the repositories that may use the group; a set. Only with visibility `"selected"`.',
+      set: true,
+    }),
+    name: groupName,
+    visibility: field(VISIBILITY.default("all"), {
+      description:
+        '`"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`.',
+    }),
+    ...groupSettings,
+  }),
+  outputs: z.object(groupOutputs),
+  discovery: {
+    scope: "org",
+    what: ({ org }) => `runner groups of ${org}`,
+    names: ["{org|module}-runners-{name}"],
+    async list(c, { org = "", once }) {
+      // The same list RunnerGroupRunners reads: one request per organisation for both.
+      const groups = await once("orgRunnerGroups", () =>
+        adoptableGroups(c, ROUTES.orgRunnerGroups.list, { org }),
+      );
+      return groups.map((g) => ({ id: joinId(org, g.id), importId: g.id }));
+    },
+  },
 });
 
-export type OrgRunnerGroupInputs = z.infer<typeof orgRunnerGroupInputs>;
-export type OrgRunnerGroupOutputs = GroupOutputs<OrgRunnerGroupInputs>;
-
-// ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const orgRunnerGroupRules: FieldRules<OrgRunnerGroupInputs> = {
-  org: { replace: true },
-  selectedRepositoryIds: { set: true },
-  ...groupFieldRules,
-};
+export type OrgRunnerGroupArgs = ArgsOf<typeof orgRunnerGroupKind.inputs>;
+export type OrgRunnerGroupInputs = z.infer<typeof orgRunnerGroupKind.inputs>;
+export type OrgRunnerGroupOutputs = OutputsOfKind<typeof orgRunnerGroupKind>;
 
 // ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs> = {
-  kind: "OrgRunnerGroup",
+const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs, { org: string }> = {
+  kind: orgRunnerGroupKind.kind,
   ownerPart: "org",
-  access: { items: "repositories", bodyKey: "selected_repository_ids" },
+  access: { bodyKey: "selected_repository_ids" },
   routes: {
-    collection: (org) => ROUTES.orgRunnerGroups.list.path({ org }),
-    group: (org, runner_group_id) => ROUTES.orgRunnerGroups.get.path({ org, runner_group_id }),
-    runners: (org, runner_group_id) => ROUTES.orgRunnerGroups.runners.path({ org, runner_group_id }),
-    access: (org, runner_group_id) => ROUTES.orgRunnerGroups.repositories.path({ org, runner_group_id }),
+    ...ROUTES.orgRunnerGroups,
+    access: ROUTES.orgRunnerGroups.repositories,
+    setAccess: ROUTES.orgRunnerGroups.setRepositories,
   },
+  ownerParams: (org) => ({ org }),
   owner: (values) => values.org,
   // Runners of organisation groups belong to RunnerGroupRunners.
   desired: (values) => ({ access: values.selectedRepositoryIds, runners: undefined }),
@@ -89,13 +90,10 @@ const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs> = {
     }),
 };
 
-export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupInputs, OrgRunnerGroupOutputs>(
-  ORG_GROUPS.kind,
+export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupKind.inputs, OrgRunnerGroupOutputs>(
+  orgRunnerGroupKind,
   {
-    idFormat: [ORG_GROUPS.ownerPart, "runnerGroupId"],
-    inputs: orgRunnerGroupInputs,
     crossField: groupRules("selectedRepositoryIds"),
-    rules: orgRunnerGroupRules,
     ...groupMethods(ORG_GROUPS),
   },
 );
@@ -104,16 +102,13 @@ export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupInputs
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["org", "selectedRepositoryIds", ...GROUP_OUTPUTS] as const;
-
 /**
- * A self-hosted runner group of an organisation (`/orgs/{org}/actions/runner-groups`), with its
- * repository access; its runners are managed by `RunnerGroupRunners`. Needs `admin:org` (or the
- * fine-grained permission `organization_self_hosted_runners` write) of an owner.
+ * A self-hosted runner group of an organisation: see its declaration, `orgRunnerGroupKind`.
+ * Example: `examples/runner-groups/`.
  */
 export class OrgRunnerGroup extends HostingResource {
   constructor(name: string, args: OrgRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgRunnerGroupProvider, name, args, OUTPUTS, opts);
+    super(orgRunnerGroupProvider, name, args, opts);
   }
 }
 

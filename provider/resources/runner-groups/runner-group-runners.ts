@@ -7,68 +7,91 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isNotFound, notFoundError } from "../../client/errors";
-import { itemsOf } from "../../client/pagination";
 import { ROUTES } from "../../client/routes";
-import { apiRunnerGroupSchema, apiRunnerSchema } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
-import { type FieldRules, sameValue } from "../../internal/diff";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
+import { sameValue } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { adoptableGroups } from "./group-api";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration (the outputs are the inputs: the PUT answers 204 with no body)
 // ---------------------------------------------------------------------------------------------
 
-export interface RunnerGroupRunnersArgs {
-  /** The organisation. A change replaces the resource. */
-  org: pulumi.Input<string>;
-  /** The organisation runner group. A change replaces the resource. */
-  runnerGroupId: pulumi.Input<number>;
-  /**
-   * The runners of the group: an authoritative set. Runners not listed return to the default group;
-   * so does every runner of the group when this resource is destroyed.
-   */
-  runners: pulumi.Input<pulumi.Input<number>[]>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
-// ---------------------------------------------------------------------------------------------
-
-export const runnerGroupRunnersInputs = z.object({
-  org: fields.name("org"),
-  runnerGroupId: z
-    .number({ error: "runnerGroupId must be the integer id of an organisation runner group" })
-    .int("runnerGroupId must be an integer")
-    .positive("runnerGroupId must be positive"),
-  runners: fields.idList("runners"),
+export const runnerGroupRunnersKind = declareKind({
+  kind: "RunnerGroupRunners",
+  description:
+    "The **authoritative** set of runners of one organisation runner group (a runner is in exactly one group; `PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners`). **Destroying it returns all the group's runners to the organisation's default runner group** (the run's output says so). A default group itself is refused at preview: runners left out of it return to it, so its set cannot be declared; declare the runners of the other groups instead. Needs `admin:org` (or `organization_self_hosted_runners` write) of an owner.",
+  idFormat: ["org", "runnerGroupId"],
+  inputs: z.object({
+    org: field(fields.name("org"), {
+      description: "The organisation. A change replaces the resource.",
+      replace: true,
+    }),
+    runnerGroupId: field(
+      z
+        .number({ error: "runnerGroupId must be the integer id of an organisation runner group" })
+        .int("runnerGroupId must be an integer")
+        .positive("runnerGroupId must be positive"),
+      { description: "The organisation runner group. A change replaces the resource.", replace: true },
+    ),
+    runners: field(fields.idList("runners"), {
+      description:
+        "The runners of the group: an authoritative set. Runners not listed return to the default group; so does every runner of the group when this resource is destroyed.",
+      set: true,
+    }),
+  }),
+  outputs: z.object({}),
+  discovery: {
+    scope: "org",
+    what: ({ org }) => `runners of the runner groups of ${org}`,
+    names: ["{org|module}-runners-{label|=group}-members"],
+    // The lists say everything (the groups, then each group's runners), so nothing is read again.
+    async list(c, { org = "", once }) {
+      // The same list OrgRunnerGroup reads: one request per organisation for both.
+      const groups = await once("orgRunnerGroups", () =>
+        adoptableGroups(c, ROUTES.orgRunnerGroups.list, { org }),
+      );
+      const found = await Promise.all(
+        groups.map(async (g): Promise<Found | undefined> => {
+          const runners = await readOrGone(() =>
+            c.paginate(ROUTES.orgRunnerGroups.runners, { org, runner_group_id: g.id }),
+          );
+          // A group gone since it was listed, or without runners, has nothing to declare.
+          if (runners === undefined || runners.length === 0) return undefined;
+          const id = joinId(org, g.id);
+          return {
+            id,
+            inputs: { org, runnerGroupId: g.id, runners: runners.map((r) => r.id) },
+            // The group's name says which group it is; its id is the group's output where the group
+            // is adopted too.
+            label: g.name,
+            refs: { runnerGroupId: { kind: "OrgRunnerGroup", id, output: "runnerGroupId" } },
+          };
+        }),
+      );
+      return found.filter((f) => f !== undefined);
+    },
+  },
 });
 
-export type RunnerGroupRunnersInputs = z.infer<typeof runnerGroupRunnersInputs>;
-/** The outputs are the inputs: the PUT answers 204 with no body. */
-export type RunnerGroupRunnersOutputs = RunnerGroupRunnersInputs;
-
-// ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const runnerGroupRunnersRules: FieldRules<RunnerGroupRunnersInputs> = {
-  org: { replace: true },
-  runnerGroupId: { replace: true },
-  runners: { set: true },
-};
+export type RunnerGroupRunnersArgs = ArgsOf<typeof runnerGroupRunnersKind.inputs>;
+export type RunnerGroupRunnersInputs = z.infer<typeof runnerGroupRunnersKind.inputs>;
+/** The outputs are the inputs. */
+export type RunnerGroupRunnersOutputs = OutputsOfKind<typeof runnerGroupRunnersKind>;
 
 // ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "RunnerGroupRunners";
-const ID_FORMAT = ["org", "runnerGroupId"] as const;
+const KIND = runnerGroupRunnersKind.kind;
+const ID_FORMAT = runnerGroupRunnersKind.idFormat;
 
-const runnersPath = (org: string, runner_group_id: number) =>
-  ROUTES.orgRunnerGroups.runners.path({ org, runner_group_id });
+const runnersOf = (org: string, runner_group_id: number) =>
+  client().paginate(ROUTES.orgRunnerGroups.runners, { org, runner_group_id });
 
 /**
  * A default group's membership cannot be declared: runners left out of it "return to the default
@@ -82,10 +105,9 @@ async function refuseDefaultGroup(
   if (olds.runnerGroupId === inputs.runnerGroupId && olds.org?.toLowerCase() === inputs.org.toLowerCase()) {
     return undefined;
   }
-  const path = ROUTES.orgRunnerGroups.get.path({ org: inputs.org, runner_group_id: inputs.runnerGroupId });
   // A group that cannot be read now is left to create, which says why.
   const group = await client()
-    .get(path, { schema: apiRunnerGroupSchema })
+    .get(ROUTES.orgRunnerGroups.get, { org: inputs.org, runner_group_id: inputs.runnerGroupId })
     .then((r) => r.data)
     .catch(() => undefined);
   if (!group?.default) return undefined;
@@ -97,14 +119,14 @@ async function refuseDefaultGroup(
 
 /** PUT replaces the whole membership, so repeating it is safe and there is nothing to look for. */
 async function setRunners(org: string, runner_group_id: number, runners: number[]): Promise<void> {
-  const path = ROUTES.orgRunnerGroups.setRunners.path({ org, runner_group_id });
+  const route = ROUTES.orgRunnerGroups.setRunners;
   await client()
-    .put(path, { runners })
+    .put(route, { org, runner_group_id }, { runners })
     .catch((e: unknown) => {
       throw isNotFound(e)
         ? notFoundError({
             method: "PUT",
-            path,
+            path: route.path({ org, runner_group_id }),
             what: `runner group ${runner_group_id} of ${org}`,
             causes: [
               "runnerGroupId is wrong (give an OrgRunnerGroup's runnerGroupId output), or the group was deleted",
@@ -116,21 +138,15 @@ async function setRunners(org: string, runner_group_id: number, runners: number[
 }
 
 export const runnerGroupRunnersProvider = defineProvider<
-  typeof runnerGroupRunnersInputs,
+  typeof runnerGroupRunnersKind.inputs,
   RunnerGroupRunnersOutputs
->(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: runnerGroupRunnersInputs,
-  rules: runnerGroupRunnersRules,
+>(runnerGroupRunnersKind, {
   preflight: refuseDefaultGroup,
 
   async create(inputs) {
     // Adoption changes nothing it need not: a group that already holds exactly these runners is
     // taken as it is, without a write (a group that does not exist fails at the write, as before).
-    const path = runnersPath(inputs.org, inputs.runnerGroupId);
-    const current = await readOrGone(() =>
-      client().paginate(path, { select: itemsOf("runners"), schema: apiRunnerSchema }),
-    );
+    const current = await readOrGone(() => runnersOf(inputs.org, inputs.runnerGroupId));
     const same =
       current !== undefined &&
       sameValue(
@@ -148,10 +164,7 @@ export const runnerGroupRunnersProvider = defineProvider<
   async read(id, props) {
     const [org = "", groupPart = ""] = splitId(id, ID_FORMAT, KIND);
     const runnerGroupId = numericPart(groupPart, "runnerGroupId", KIND);
-    const path = runnersPath(org, runnerGroupId);
-    const runners = await readOrGone(() =>
-      client().paginate(path, { select: itemsOf("runners"), schema: apiRunnerSchema }),
-    );
+    const runners = await readOrGone(() => runnersOf(org, runnerGroupId));
     if (!runners) return {};
     return { id, props: { org: props?.org ?? org, runnerGroupId, runners: runners.map((r) => r.id) } };
   },
@@ -164,11 +177,8 @@ export const runnerGroupRunnersProvider = defineProvider<
 
   async delete(id, props) {
     await deleteIgnoringGone(async () => {
-      const path = ROUTES.orgRunnerGroups.setRunners.path({
-        org: props.org,
-        runner_group_id: props.runnerGroupId,
-      });
-      await client().put(path, { runners: [] });
+      const group = { org: props.org, runner_group_id: props.runnerGroupId };
+      await client().put(ROUTES.orgRunnerGroups.setRunners, group, { runners: [] });
       notice(`${KIND} ${id}: its runners returned to the organisation's default runner group`);
     });
   },
@@ -178,19 +188,10 @@ export const runnerGroupRunnersProvider = defineProvider<
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["org", "runnerGroupId", "runners"] as const;
-
-/**
- * The **authoritative** set of runners of one organisation runner group (a runner is in exactly one
- * group; `PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners`). **Destroying it
- * returns all the group's runners to the organisation's default runner group** (the run's output
- * says so). A default group itself is refused at preview: runners left out of it return to it, so
- * its set cannot be declared; declare the runners of the other groups instead. Needs `admin:org` (or
- * `organization_self_hosted_runners` write) of an owner.
- */
+/** The runners of one organisation runner group: see its declaration, `runnerGroupRunnersKind`. */
 export class RunnerGroupRunners extends HostingResource {
   constructor(name: string, args: RunnerGroupRunnersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(runnerGroupRunnersProvider, name, args, OUTPUTS, opts);
+    super(runnerGroupRunnersProvider, name, args, opts);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * What enterprise and organisation runner groups share: the settings args and their schema, the
- * cross-field rules, the field rules and the mapping of a group to state. Talking to the API is
+ * What enterprise and organisation runner groups share: the declared settings fields and outputs,
+ * the cross-field rules and the mapping of a group to state. Talking to the API is
  * `group-api.ts`.
  *
  * Id lists and workflow lists compare as sets, so a reordering on the server is never drift.
@@ -10,48 +10,45 @@ import { z } from "zod";
 import { unexpectedResponse } from "../../client/errors";
 import type { ApiRunnerGroup } from "../../client/schemas";
 import { type CrossFieldRules, fields, selectedIdsFailure } from "../../internal/check";
+import { field, output } from "../../internal/declare";
 import { compact } from "../../internal/outputs";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration: the fields both kinds have. Each kind declares its owner and access list first, then
+// the name, its own visibility and these settings: the order the importer writes arguments in.
 // ---------------------------------------------------------------------------------------------
 
-export interface RunnerGroupArgsBase {
-  /** The group's name, unique within its owner. A rename updates in place. */
-  name: pulumi.Input<string>;
-  /** Whether public repositories may use the group's runners. Default false. */
-  allowsPublicRepositories?: pulumi.Input<boolean>;
-  /** Limit the group to the workflows in `selectedWorkflows`. Default false. */
-  restrictedToWorkflows?: pulumi.Input<boolean>;
-  /**
-   * Workflow references (`owner/repo/.github/workflows/ci.yml@main`) allowed to use the group;
-   * compared as a set. Only with `restrictedToWorkflows: true`.
-   */
-  selectedWorkflows?: pulumi.Input<pulumi.Input<string>[]>;
-  /**
-   * Adopt the existing group with this id instead of creating one (e.g. the default group); it is
-   * converged to these args. Only read at create.
-   */
-  importId?: pulumi.Input<string | number>;
-}
+export const groupName = field(
+  z.string({ error: "name is required: the runner group's name" }).trim().min(1, "name must not be empty"),
+  { description: "The group's name, unique within its owner. A rename updates in place." },
+);
 
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check) and cross-field rules
-// ---------------------------------------------------------------------------------------------
-
-export const groupInputs = {
-  name: z
-    .string({ error: "name is required: the runner group's name" })
-    .trim()
-    .min(1, "name must not be empty"),
-  allowsPublicRepositories: z.boolean({ error: "allowsPublicRepositories must be a boolean" }).default(false),
-  restrictedToWorkflows: z.boolean({ error: "restrictedToWorkflows must be a boolean" }).default(false),
-  selectedWorkflows: z
-    .array(z.string().min(1, "selectedWorkflows must not hold empty strings"), {
-      error: "selectedWorkflows must be a list of workflow references",
-    })
-    .optional(),
-  importId: fields.numericId("importId").optional(),
+export const groupSettings = {
+  allowsPublicRepositories: field(
+    z.boolean({ error: "allowsPublicRepositories must be a boolean" }).default(false),
+    { description: "Whether public repositories may use the group's runners. Default false." },
+  ),
+  restrictedToWorkflows: field(
+    z.boolean({ error: "restrictedToWorkflows must be a boolean" }).default(false),
+    { description: "Limit the group to the workflows in `selectedWorkflows`. Default false." },
+  ),
+  selectedWorkflows: field(
+    z
+      .array(z.string().min(1, "selectedWorkflows must not hold empty strings"), {
+        error: "selectedWorkflows must be a list of workflow references",
+      })
+      .optional(),
+    {
+      description:
+        "Workflow references (`owner/repo/.github/workflows/ci.yml@main`) allowed to use the group; compared as a set. Only with `restrictedToWorkflows: true`.",
+      set: true,
+    },
+  ),
+  importId: field(fields.numericId("importId").optional(), {
+    description:
+      "Adopt the existing group with this id instead of creating one (e.g. the default group); it is converged to these args. Only read at create.",
+    createOnly: true,
+  }),
 };
 
 /** The settings every group has, as check leaves them. */
@@ -64,14 +61,15 @@ export interface GroupSettingsInputs {
   importId?: string | undefined;
 }
 
-export interface GroupState {
-  /** The group's id on the server. */
-  runnerGroupId: number;
-  /** Whether this is the owner's default group (never deleted on destroy). */
-  isDefault: boolean;
-  /** The API URL that lists the group's runners. */
-  runnersUrl: string;
-}
+/** The values the server sets on both kinds. */
+export const groupOutputs = {
+  runnerGroupId: output(z.number().int(), "The group's id on the server."),
+  isDefault: output(z.boolean(), "Whether this is the owner's default group (never deleted on destroy)."),
+  runnersUrl: output(z.string(), "The API URL that lists the group's runners."),
+};
+
+const stateSchema = z.object(groupOutputs);
+export type GroupState = z.infer<typeof stateSchema>;
 
 /** The field holding a kind's access list: organisation ids or repository ids. */
 export type AccessField = "selectedOrganizationIds" | "selectedRepositoryIds";
@@ -162,29 +160,3 @@ export function settingsBody(inputs: GroupSettingsInputs) {
     ...(inputs.restrictedToWorkflows ? { selected_workflows: inputs.selectedWorkflows ?? [] } : {}),
   };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Replace-on-change (the owner and access fields are added per kind)
-// ---------------------------------------------------------------------------------------------
-
-export const groupFieldRules = {
-  name: {},
-  visibility: {},
-  allowsPublicRepositories: {},
-  restrictedToWorkflows: {},
-  selectedWorkflows: { set: true },
-  importId: { createOnly: true },
-};
-
-/** Output names both kinds declare. */
-export const GROUP_OUTPUTS = [
-  "name",
-  "visibility",
-  "allowsPublicRepositories",
-  "restrictedToWorkflows",
-  "selectedWorkflows",
-  "importId",
-  "runnerGroupId",
-  "isDefault",
-  "runnersUrl",
-] as const;

@@ -8,7 +8,6 @@
  * a retry after such a failure is never the user's error. `importId` adopts a key the user already
  * has: it must be the same key; a different title or name is converged by replacing it.
  */
-import type { z } from "zod";
 import {
   configurationError,
   type HostingApiError,
@@ -19,21 +18,22 @@ import {
   validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
+import type { AnyRoute, BodyRoute, ListRoute, NoParams } from "../../client/routes";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
 import { notice } from "../../internal/context";
+import type { Discovery } from "../../internal/declare";
 import { createWithoutDuplicates, madeSince } from "../../internal/lifecycle";
 
 /** Where one kind of key lives and how its answers read. */
-export interface KeyPlace<T> {
+export interface KeyPlace<T, I> {
   kind: string;
   /** The input naming the key material, for messages (`key`, `armoredPublicKey`). */
   field: string;
-  /** The user's keys of this kind (`/user/keys`). */
-  collection: string;
-  /** One key's path. */
-  item(id: number | string): string;
-  schema: z.ZodType<T>;
+  /** The routes of the user's keys of this kind (`ROUTES.sshKeys`). */
+  routes: KeyRoutes<T, I>;
+  /** The parameters naming one key (`{key_id}`). */
+  item(id: number | string): I;
   idOf(key: T): number;
   /**
    * When the key was added, where the API says so: a key found after an ambiguous failure must
@@ -43,25 +43,56 @@ export interface KeyPlace<T> {
   addedAt?(key: T): string | undefined;
 }
 
+/** The user's keys of one kind: list and add them; read and delete one (parameters `I`). */
+export interface KeyRoutes<T, I> {
+  list: ListRoute<NoParams, T>;
+  create: BodyRoute<"POST", NoParams, T>;
+  get: BodyRoute<"GET", I, T>;
+  delete: AnyRoute<"DELETE", I>;
+}
+
 export const keyImportId = fields.numericId("importId");
 
 /** The user's keys of one kind. Reads of several keys in a run share the list (`collectionReads`). */
-export function keyApi<T>(c: HostingClient, place: KeyPlace<T>) {
-  const list = () => c.paginate(place.collection, { schema: place.schema });
-  const writing = <R>(run: () => Promise<R>) => collectionReads.write(c, place.collection, run);
+export function keyApi<T, I>(c: HostingClient, { routes, item, idOf }: KeyPlace<T, I>) {
+  const collection = routes.list.path({});
+  const list = () => c.paginate(routes.list, {});
+  const writing = <R>(run: () => Promise<R>) => collectionReads.write(c, collection, run);
   return {
     get: (id: number | string) =>
       collectionReads.read(c, {
-        collection: place.collection,
+        collection,
         key: String(id),
-        keyOf: (k: T) => String(place.idOf(k)),
+        keyOf: (k: T) => String(idOf(k)),
         list,
-        single: async () => (await c.get(place.item(id), { schema: place.schema })).data,
+        single: async () => (await c.get(routes.get, item(id))).data,
       }),
     list,
-    create: (body: object) =>
-      writing(async () => (await c.post(place.collection, body, { schema: place.schema })).data),
-    delete: (id: number | string) => writing(() => c.delete(place.item(id))),
+    create: (body: object) => writing(async () => (await c.post(routes.create, {}, body)).data),
+    delete: (id: number | string) => writing(() => c.delete(routes.delete, item(id))),
+  };
+}
+
+/**
+ * How `hosting-import` finds the signed-in user's keys of one kind: one list read, each key adopted
+ * by its id and labelled for its resource name (a title, a name, an address).
+ */
+export function keyDiscovery<T, I>(
+  place: KeyPlace<T, I>,
+  name: string,
+  labelOf: (key: T) => string | null | undefined,
+): Discovery {
+  return {
+    scope: "user",
+    what: () => `${place.kind} keys of the signed-in user`,
+    names: [`${name}-{label}`],
+    async list(c) {
+      const keys = await keyApi(c, place).list();
+      return keys.map((k) => {
+        const label = labelOf(k);
+        return { id: String(place.idOf(k)), importId: place.idOf(k), ...(label ? { label } : {}) };
+      });
+    },
   };
 }
 
@@ -78,9 +109,9 @@ export interface KeyRequest<T> {
 }
 
 /** Creates the key, or adopts `importId`, never leaving a duplicate. */
-export async function createOrAdoptKey<T>(
+export async function createOrAdoptKey<T, I>(
   c: HostingClient,
-  place: KeyPlace<T>,
+  place: KeyPlace<T, I>,
   request: KeyRequest<T>,
 ): Promise<T> {
   const api = keyApi(c, place);
@@ -110,9 +141,9 @@ export async function createOrAdoptKey<T>(
 }
 
 /** Reads the key `importId` names; it must hold the same key. A different title replaces it. */
-async function adopt<T>(
-  api: ReturnType<typeof keyApi<T>>,
-  place: KeyPlace<T>,
+async function adopt<T, I>(
+  api: ReturnType<typeof keyApi<T, I>>,
+  place: KeyPlace<T, I>,
   request: KeyRequest<T>,
   importId: string,
 ): Promise<T> {
@@ -120,7 +151,7 @@ async function adopt<T>(
     throw isNotFound(e)
       ? notFoundError({
           method: "GET",
-          path: place.item(importId),
+          path: place.routes.get.path(place.item(importId)),
           what: `${place.kind} importId ${importId}`,
           causes: [
             "the signed-in user (the token's user) has no such key: keys belong to that user",
@@ -159,10 +190,10 @@ function isAlreadyInUse(e: unknown): boolean {
  * The platform's refusal of a key already in use, in the program's terms: the user's own key (and
  * the importId that adopts it), or another account's.
  */
-async function explainInUse<T>(
+async function explainInUse<T, I>(
   e: unknown,
-  api: ReturnType<typeof keyApi<T>>,
-  place: KeyPlace<T>,
+  api: ReturnType<typeof keyApi<T, I>>,
+  place: KeyPlace<T, I>,
   request: KeyRequest<T>,
 ): Promise<HostingApiError | undefined> {
   if (!isAlreadyInUse(e)) return undefined;
@@ -172,7 +203,7 @@ async function explainInUse<T>(
   } catch {
     own = undefined;
   }
-  const where = { method: "POST", path: place.collection };
+  const where = { method: "POST", path: place.routes.create.path({}) };
   if (own !== undefined) {
     const id = place.idOf(own);
     return validationError(

@@ -11,9 +11,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
-import { type ApiGpgKey, apiGpgKeySchema } from "../../client/schemas";
+import type { ApiGpgKey } from "../../client/schemas";
 import { client } from "../../internal/context";
-import type { FieldRules } from "../../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
@@ -24,89 +24,116 @@ import {
   PGP_PUBLIC_KEY_HEADER,
   readGpgKeyId,
 } from "./key-material";
-import { createOrAdoptKey, type KeyPlace, keyApi, keyImportId } from "./shared";
+import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Where the keys live
 // ---------------------------------------------------------------------------------------------
 
-export interface UserGpgKeyArgs {
-  /**
-   * The ASCII-armored public key block (`-----BEGIN PGP PUBLIC KEY BLOCK-----` ...), as
-   * `gpg --armor --export <id>` prints it. Never a private key. A change replaces the key.
-   */
-  armoredPublicKey: pulumi.Input<string>;
-  /** A name for the key on the account. A change replaces the key (no update route). */
-  name?: pulumi.Input<string>;
-  /**
-   * Adopt the signed-in user's existing key with this id (the same key) instead of adding it: a
-   * different name replaces it. Only read at create; later changes are ignored.
-   */
-  importId?: pulumi.Input<string | number>;
-}
+const G = ROUTES.gpgKeys;
+const GPG_KEYS: KeyPlace<ApiGpgKey, { gpg_key_id: number | string }> = {
+  kind: "UserGpgKey",
+  field: "armoredPublicKey",
+  routes: G,
+  item: (gpg_key_id) => ({ gpg_key_id }),
+  idOf: (k) => k.id,
+  // A GPG key's created_at is the key's own creation time, not when it was added: a key id is
+  // unique per user, so a key found after an ambiguous failure is the one posted.
+};
 
 // ---------------------------------------------------------------------------------------------
-// Schemas (check refuses bad keys before any request)
+// Declaration (check refuses bad keys before any request; there is no update route)
 // ---------------------------------------------------------------------------------------------
-
-export const userGpgKeyInputs = z.object({
-  armoredPublicKey: z
-    .string({
-      error: `armoredPublicKey is required: an ASCII-armored public key block (${PGP_PUBLIC_KEY_HEADER} ...)`,
-    })
-    .superRefine((v, ctx) => {
-      if (v.includes(PGP_PRIVATE_KEY_HEADER)) {
-        ctx.addIssue({
-          code: "custom",
-          message:
-            "armoredPublicKey holds a private key; give the public key only (gpg --armor --export <id>)",
-        });
-      } else if (!v.includes(PGP_PUBLIC_KEY_HEADER)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `armoredPublicKey must be an ASCII-armored public key block starting with ${PGP_PUBLIC_KEY_HEADER}`,
-        });
-      }
-    }),
-  name: z
-    .string({ error: "name must be a string" })
-    .min(1, "name must not be empty; omit it instead")
-    .optional(),
-  importId: keyImportId.optional(),
-});
-
-export type UserGpgKeyInputs = z.infer<typeof userGpgKeyInputs>;
 
 /** An address of the key's user IDs, and whether it is one of the user's verified addresses. */
-export interface GpgKeyEmail {
-  email: string;
-  verified: boolean;
-}
+export const gpgKeyEmailSchema = z
+  .object({
+    email: z.string().meta({ description: "The address, as a user ID of the key holds it." }),
+    verified: z.boolean().meta({ description: "Whether it is one of the user's verified addresses." }),
+  })
+  .meta({
+    id: "GpgKeyEmail",
+    description: "An address of the key's user IDs, and whether it is one of the user's verified addresses.",
+  });
 
-export type UserGpgKeyOutputs = UserGpgKeyInputs & {
-  /** The key's 16-hex-digit key id (upper case). */
-  keyId: string;
-  /** The API id of the primary key, for a subkey; absent for a primary key. */
-  primaryKeyId?: number | undefined;
-  /** The addresses of the key's user IDs, each with whether the platform verified it. */
-  emails: GpgKeyEmail[];
-  /** The key ids of the key's subkeys. */
-  subkeyIds: string[];
-  /** Whether the key may sign (its key flags, or what its algorithm can do). */
-  canSign: boolean;
-  /** Whether the key may encrypt communications. */
-  canEncryptComms: boolean;
-  /** Whether the key may encrypt storage. */
-  canEncryptStorage: boolean;
-  /** Whether the key may certify other keys. */
-  canCertify: boolean;
-  /** When the key was made (the key's own creation time, ISO 8601). */
-  createdAt: string;
-  /** When the key expires (ISO 8601); absent for a key that does not. */
-  expiresAt?: string | undefined;
-  /** Whether the key is revoked. */
-  revoked: boolean;
-};
+export type GpgKeyEmail = z.infer<typeof gpgKeyEmailSchema>;
+
+export const userGpgKeyKind = declareKind({
+  kind: "UserGpgKey",
+  description:
+    "A GPG public key of the signed-in user (`/user/gpg_keys`): the token's user, whose key it becomes, and the commits it signs show as verified. Nothing updates in place: a new key or name replaces it, the old key deleted first. The block is checked at preview (a block that does not parse or a private key names `armoredPublicKey`). Needs the classic scope `admin:gpg_key` (or `write:gpg_key` without delete), or the fine-grained user permission `gpg_keys` write.",
+  idFormat: ["gpgKeyId"],
+  inputs: z.object({
+    armoredPublicKey: field(
+      z
+        .string({
+          error: `armoredPublicKey is required: an ASCII-armored public key block (${PGP_PUBLIC_KEY_HEADER} ...)`,
+        })
+        .superRefine((v, ctx) => {
+          if (v.includes(PGP_PRIVATE_KEY_HEADER)) {
+            ctx.addIssue({
+              code: "custom",
+              message:
+                "armoredPublicKey holds a private key; give the public key only (gpg --armor --export <id>)",
+            });
+          } else if (!v.includes(PGP_PUBLIC_KEY_HEADER)) {
+            ctx.addIssue({
+              code: "custom",
+              message: `armoredPublicKey must be an ASCII-armored public key block starting with ${PGP_PUBLIC_KEY_HEADER}`,
+            });
+          }
+        }),
+      {
+        description:
+          "The ASCII-armored public key block (`-----BEGIN PGP PUBLIC KEY BLOCK-----` ...), as `gpg --armor --export <id>` prints it. Never a private key. A change replaces the key.",
+        replace: true,
+      },
+    ),
+    name: field(
+      z
+        .string({ error: "name must be a string" })
+        .min(1, "name must not be empty; omit it instead")
+        .optional(),
+      {
+        description: "A name for the key on the account. A change replaces the key (no update route).",
+        replace: true,
+      },
+    ),
+    importId: field(keyImportId.optional(), {
+      description:
+        "Adopt the signed-in user's existing key with this id (the same key) instead of adding it: a different name replaces it. Only read at create; later changes are ignored.",
+      createOnly: true,
+    }),
+  }),
+  outputs: z.object({
+    gpgKeyId: output(z.number().int(), "The key's id on the server (the resource id)."),
+    keyId: output(z.string(), "The key's 16-hex-digit key id (upper case)."),
+    primaryKeyId: output(
+      z.number().int().optional(),
+      "The API id of the primary key, for a subkey; absent for a primary key.",
+    ),
+    emails: output(
+      z.array(gpgKeyEmailSchema),
+      "The addresses of the key's user IDs, each with whether the platform verified it.",
+    ),
+    subkeyIds: output(z.array(z.string()), "The key ids of the key's subkeys."),
+    canSign: output(z.boolean(), "Whether the key may sign (its key flags, or what its algorithm can do)."),
+    canEncryptComms: output(z.boolean(), "Whether the key may encrypt communications."),
+    canEncryptStorage: output(z.boolean(), "Whether the key may encrypt storage."),
+    canCertify: output(z.boolean(), "Whether the key may certify other keys."),
+    createdAt: output(z.string(), "When the key was made (the key's own creation time, ISO 8601)."),
+    expiresAt: output(
+      z.string().optional(),
+      "When the key expires (ISO 8601); absent for a key that does not.",
+    ),
+    revoked: output(z.boolean(), "Whether the key is revoked."),
+  }),
+  discovery: keyDiscovery(GPG_KEYS, "gpg-key", (k) => k.name || k.emails?.[0]?.email || k.key_id),
+});
+
+export type UserGpgKeyArgs = ArgsOf<typeof userGpgKeyKind.inputs>;
+export type UserGpgKeyInputs = z.infer<typeof userGpgKeyKind.inputs>;
+export type UserGpgKeyOutputs = OutputsOfKind<typeof userGpgKeyKind>;
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -129,6 +156,7 @@ function gpgKeyOutputs(
     armoredPublicKey: (sameKey ? recorded.armoredPublicKey : api.raw_key) ?? recorded.armoredPublicKey ?? "",
     name: api.name ?? undefined,
     importId: recorded.importId,
+    gpgKeyId: api.id,
     keyId: api.key_id,
     primaryKeyId: api.primary_key_id ?? undefined,
     emails: (api.emails ?? []).map((e) => ({ email: e.email, verified: e.verified === true })),
@@ -152,34 +180,11 @@ const comparable = (values: object): object => {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change (there is no update route)
-// ---------------------------------------------------------------------------------------------
-
-export const userGpgKeyRules: FieldRules<UserGpgKeyInputs> = {
-  armoredPublicKey: { replace: true },
-  name: { replace: true },
-  importId: { createOnly: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const KIND = "UserGpgKey";
-const ID_FORMAT = ["gpgKeyId"] as const;
-const gpgKeyIdOf = (id: string) => numericPart(splitId(id, ID_FORMAT, KIND)[0] ?? "", "gpgKeyId", KIND);
-
-const G = ROUTES.gpgKeys;
-const GPG_KEYS: KeyPlace<ApiGpgKey> = {
-  kind: KIND,
-  field: "armoredPublicKey",
-  collection: G.list.path({}),
-  item: (gpg_key_id) => G.get.path({ gpg_key_id }),
-  schema: apiGpgKeySchema,
-  idOf: (k) => k.id,
-  // A GPG key's created_at is the key's own creation time, not when it was added: a key id is
-  // unique per user, so a key found after an ambiguous failure is the one posted.
-};
+const gpgKeyIdOf = (id: string) =>
+  numericPart(splitId(id, userGpgKeyKind.idFormat, "UserGpgKey")[0] ?? "", "gpgKeyId", "UserGpgKey");
 
 /** The key id of armored text that check already passed. */
 async function keyIdOf(armored: string): Promise<string> {
@@ -188,87 +193,64 @@ async function keyIdOf(armored: string): Promise<string> {
   throw new Error(`armoredPublicKey ${read.problem}`);
 }
 
-export const userGpgKeyProvider = defineProvider<typeof userGpgKeyInputs, UserGpgKeyOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: userGpgKeyInputs,
-  rules: userGpgKeyRules,
-  comparable,
-  deleteBeforeReplace: true,
-  adoptedId: (inputs) => inputs.importId,
+export const userGpgKeyProvider = defineProvider<typeof userGpgKeyKind.inputs, UserGpgKeyOutputs>(
+  userGpgKeyKind,
+  {
+    comparable,
+    deleteBeforeReplace: true,
+    adoptedId: (inputs) => inputs.importId,
 
-  async preflight(inputs, olds) {
-    // Parsing is local but loads openpgp: a block already recorded was checked when it was new.
-    if (olds.armoredPublicKey === inputs.armoredPublicKey) return undefined;
-    const read = await readGpgKeyId(inputs.armoredPublicKey);
-    return "problem" in read
-      ? { property: "armoredPublicKey", reason: `armoredPublicKey ${read.problem}` }
-      : undefined;
-  },
+    async preflight(inputs, olds) {
+      // Parsing is local but loads openpgp: a block already recorded was checked when it was new.
+      if (olds.armoredPublicKey === inputs.armoredPublicKey) return undefined;
+      const read = await readGpgKeyId(inputs.armoredPublicKey);
+      return "problem" in read
+        ? { property: "armoredPublicKey", reason: `armoredPublicKey ${read.problem}` }
+        : undefined;
+    },
 
-  async create(inputs) {
-    let keyId: Promise<string> | undefined;
-    const wanted = () => {
-      keyId ??= keyIdOf(inputs.armoredPublicKey);
-      return keyId;
-    };
-    const key = await createOrAdoptKey(client(), GPG_KEYS, {
-      importId: inputs.importId,
-      body: { armored_public_key: inputs.armoredPublicKey, ...(inputs.name ? { name: inputs.name } : {}) },
-      isThisKey: async (k) => k.key_id.toUpperCase() === (await wanted()),
-      hasSettings: (k) => (k.name ?? undefined) === inputs.name,
-      shown: "the armored key",
-    });
-    return { id: joinId(key.id), outs: gpgKeyOutputs(inputs, key) };
-  },
+    async create(inputs) {
+      let keyId: Promise<string> | undefined;
+      const wanted = () => {
+        keyId ??= keyIdOf(inputs.armoredPublicKey);
+        return keyId;
+      };
+      const key = await createOrAdoptKey(client(), GPG_KEYS, {
+        importId: inputs.importId,
+        body: { armored_public_key: inputs.armoredPublicKey, ...(inputs.name ? { name: inputs.name } : {}) },
+        isThisKey: async (k) => k.key_id.toUpperCase() === (await wanted()),
+        hasSettings: (k) => (k.name ?? undefined) === inputs.name,
+        shown: "the armored key",
+      });
+      return { id: joinId(key.id), outs: gpgKeyOutputs(inputs, key) };
+    },
 
-  async read(id, props) {
-    const key = await readOrGone(() => keyApi(client(), GPG_KEYS).get(gpgKeyIdOf(id)));
-    if (!key) return {};
-    return { id, props: gpgKeyOutputs(props ?? {}, key) };
-  },
+    async read(id, props) {
+      const key = await readOrGone(() => keyApi(client(), GPG_KEYS).get(gpgKeyIdOf(id)));
+      if (!key) return {};
+      return { id, props: gpgKeyOutputs(props ?? {}, key) };
+    },
 
-  async update(_id, olds, news) {
-    // Every field replaces the key, so an update carries nothing the API could take (the armored
-    // text laid out otherwise): it records the program's inputs and sends nothing.
-    return { outs: { ...olds, ...news } };
-  },
+    async update(_id, olds, news) {
+      // Every field replaces the key, so an update carries nothing the API could take (the armored
+      // text laid out otherwise): it records the program's inputs and sends nothing.
+      return { outs: { ...olds, ...news } };
+    },
 
-  async delete(id) {
-    await deleteIgnoringGone(() => keyApi(client(), GPG_KEYS).delete(gpgKeyIdOf(id)));
+    async delete(id) {
+      await deleteIgnoringGone(() => keyApi(client(), GPG_KEYS).delete(gpgKeyIdOf(id)));
+    },
   },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = [
-  "armoredPublicKey",
-  "name",
-  "importId",
-  "keyId",
-  "primaryKeyId",
-  "emails",
-  "subkeyIds",
-  "canSign",
-  "canEncryptComms",
-  "canEncryptStorage",
-  "canCertify",
-  "createdAt",
-  "expiresAt",
-  "revoked",
-] as const;
-
-/**
- * A GPG public key of the signed-in user (`/user/gpg_keys`): the token's user, whose key it
- * becomes. Nothing updates in place: a new key or name replaces it, the old key deleted first. The
- * block is checked at preview (a block that does not parse or a private key names
- * `armoredPublicKey`). Needs the classic scope `admin:gpg_key` (or `write:gpg_key` without delete),
- * or the fine-grained user permission `gpg_keys` write. Example: `examples/user-keys/`.
- */
+/** A GPG public key of the signed-in user: see its declaration, `userGpgKeyKind`. Example: `examples/user-keys/`. */
 export class UserGpgKey extends HostingResource {
   constructor(name: string, args: UserGpgKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(userGpgKeyProvider, name, args, OUTPUTS, opts);
+    super(userGpgKeyProvider, name, args, opts);
   }
 }
 

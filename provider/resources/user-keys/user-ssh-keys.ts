@@ -3,49 +3,60 @@
  * the signed-in user, for authentication or for signing commits. There is no update route: a new
  * key or title replaces the key, the old one deleted first (the platform refuses a key in use).
  *
- * The key line is checked at preview and stored as the platform returns it, `<type> <base64>`
- * without the comment, so a comment changed in the program is no change.
+ * The key line is checked at preview with the sandbox server's decoder (a key OpenSSH would
+ * accept) and recorded in its canonical form, `<type> <base64>` without the comment, as is what
+ * the platform returns: a comment changed in the program is no change, and two texts of one key
+ * (other base64 padding bits, leading zero bytes) are one key.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
-import { type ApiSshKey, apiSshKeySchema } from "../../client/schemas";
+import type { ApiSshKey } from "../../client/schemas";
 import { client } from "../../internal/context";
-import type { FieldRules } from "../../internal/diff";
+import {
+  type ArgsOf,
+  type DeclaredKind,
+  declareKind,
+  field,
+  type OutputsOfKind,
+  output,
+} from "../../internal/declare";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { normaliseSshKey, parseSshKeyLine } from "./key-material";
-import { createOrAdoptKey, type KeyPlace, keyApi, keyImportId } from "./shared";
+import { parseSshKeyLine, sshKeyIdentity } from "./key-material";
+import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Where the keys live
 // ---------------------------------------------------------------------------------------------
 
-export interface UserSshKeyArgs {
-  /**
-   * The public key line as OpenSSH writes it (`ssh-ed25519 AAAA... comment`), of a type the
-   * platform accepts (`ssh-ed25519`, `ssh-rsa`, `ecdsa-sha2-nistp256|384|521`, and the security-key
-   * types). The comment is ignored. A change replaces the key.
-   */
-  key: pulumi.Input<string>;
-  /** The key's title on the account. Default `""`. A change replaces the key (no update route). */
-  title?: pulumi.Input<string>;
-  /**
-   * Adopt the signed-in user's existing key with this id (the same key) instead of adding it: a
-   * different title replaces it. Only read at create; later changes are ignored.
-   */
-  importId?: pulumi.Input<string | number>;
-}
+const SSH = ROUTES.sshKeys;
+const SSH_KEYS: KeyPlace<ApiSshKey, { key_id: number | string }> = {
+  kind: "UserSshKey",
+  field: "key",
+  routes: SSH,
+  item: (key_id) => ({ key_id }),
+  idOf: (k) => k.id,
+  addedAt: (k) => k.created_at ?? undefined,
+};
 
-export type UserSshSigningKeyArgs = UserSshKeyArgs;
+const SIGNING = ROUTES.sshSigningKeys;
+const SIGNING_KEYS: KeyPlace<ApiSshKey, { ssh_signing_key_id: number | string }> = {
+  kind: "UserSshSigningKey",
+  field: "key",
+  routes: SIGNING,
+  item: (ssh_signing_key_id) => ({ ssh_signing_key_id }),
+  idOf: (k) => k.id,
+  addedAt: (k) => k.created_at ?? undefined,
+};
 
 // ---------------------------------------------------------------------------------------------
-// Schemas (check refuses bad keys before any request)
+// Declarations (check refuses bad keys before any request; there is no update route)
 // ---------------------------------------------------------------------------------------------
 
-/** A public key line, checked and reduced to `<type> <base64>`. */
+/** A public key line, checked and reduced to its canonical `<type> <base64>`. */
 const keyLine = z
   .string({ error: 'key is required: a public key line such as "ssh-ed25519 AAAAC3Nza... me@host"' })
   .transform((line, ctx) => {
@@ -53,37 +64,80 @@ const keyLine = z
     if ("key" in parsed) return parsed.key;
     ctx.addIssue({ code: "custom", message: `key ${parsed.problem}` });
     return z.NEVER;
-  });
+  })
+  // What state holds is a string too (the package schema reads the type from here).
+  .pipe(z.string());
 
 /** The platform's limit on a key title. */
 const TITLE_MAX = 255;
 
-export const userSshKeyInputs = z.object({
-  key: keyLine,
-  title: z
-    .string({ error: "title must be a string" })
-    .max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`)
-    .default(""),
-  importId: keyImportId.optional(),
+/** The inputs of both kinds: they differ in their routes and outputs only. */
+const sshKeyInputs = z.object({
+  key: field(keyLine, {
+    description:
+      "The public key line as OpenSSH writes it (`ssh-ed25519 AAAA... comment`), of a type the platform accepts (`ssh-ed25519`, `ssh-rsa`, `ecdsa-sha2-nistp256|384|521`, and the security-key types). The comment is ignored. A change replaces the key.",
+    replace: true,
+  }),
+  title: field(
+    z
+      .string({ error: "title must be a string" })
+      .max(TITLE_MAX, `title must be at most ${TITLE_MAX} characters`)
+      .default(""),
+    {
+      description:
+        'The key\'s title on the account. Default `""`. A change replaces the key (no update route).',
+      replace: true,
+    },
+  ),
+  importId: field(keyImportId.optional(), {
+    description:
+      "Adopt the signed-in user's existing key with this id (the same key) instead of adding it: a different title replaces it. Only read at create; later changes are ignored.",
+    createOnly: true,
+  }),
 });
 
-export type UserSshKeyInputs = z.infer<typeof userSshKeyInputs>;
-
-export type UserSshSigningKeyOutputs = UserSshKeyInputs & {
-  /** The key's id on the server (the resource id). */
-  keyId: number;
-  /** When the key was added (ISO 8601). */
-  createdAt: string;
+/** The values the server sets on both kinds. */
+const commonOutputs = {
+  keyId: output(z.number().int(), "The key's id on the server (the resource id)."),
+  createdAt: output(z.string(), "When the key was added (ISO 8601)."),
 };
 
-export type UserSshKeyOutputs = UserSshSigningKeyOutputs & {
-  /** Whether the platform verified the key. */
-  verified?: boolean | undefined;
-  /** Whether the key may only read (deploy keys; a user's own key never is). */
-  readOnly?: boolean | undefined;
-  /** When the key was last used to authenticate, where the API says (ISO 8601). */
-  lastUsed?: string | undefined;
-};
+export const userSshKeyKind = declareKind({
+  kind: "UserSshKey",
+  description:
+    "An SSH authentication key of the signed-in user (`/user/keys`): the token's user, whose key it becomes. A key can belong to one account only. Nothing updates in place: a new key or title replaces it, the old key deleted first. Needs the classic scope `admin:public_key` (or `write:public_key` without delete), or the fine-grained user permission `git_ssh_keys` write.",
+  idFormat: ["keyId"],
+  inputs: sshKeyInputs,
+  outputs: z.object({
+    ...commonOutputs,
+    verified: output(z.boolean().optional(), "Whether the platform verified the key."),
+    readOnly: output(
+      z.boolean().optional(),
+      "Whether the key may only read (deploy keys; a user's own key never is).",
+    ),
+    lastUsed: output(
+      z.string().optional(),
+      "When the key was last used to authenticate, where the API says (ISO 8601).",
+    ),
+  }),
+  discovery: keyDiscovery(SSH_KEYS, "ssh-key", (k) => k.title),
+});
+
+export const userSshSigningKeyKind = declareKind({
+  kind: "UserSshSigningKey",
+  description:
+    "An SSH signing key of the signed-in user (`/user/ssh_signing_keys`): commits signed with it show as verified. Nothing updates in place: a new key or title replaces it, the old key deleted first. Needs the classic scope `admin:ssh_signing_key` (or `write:ssh_signing_key` without delete), or the fine-grained user permission `ssh_signing_keys` write.",
+  idFormat: ["keyId"],
+  inputs: sshKeyInputs,
+  outputs: z.object(commonOutputs),
+  discovery: keyDiscovery(SIGNING_KEYS, "ssh-signing-key", (k) => k.title),
+});
+
+export type UserSshKeyArgs = ArgsOf<typeof userSshKeyKind.inputs>;
+export type UserSshSigningKeyArgs = ArgsOf<typeof userSshSigningKeyKind.inputs>;
+export type UserSshKeyInputs = z.infer<typeof sshKeyInputs>;
+export type UserSshKeyOutputs = OutputsOfKind<typeof userSshKeyKind>;
+export type UserSshSigningKeyOutputs = OutputsOfKind<typeof userSshSigningKeyKind>;
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -91,7 +145,7 @@ export type UserSshKeyOutputs = UserSshSigningKeyOutputs & {
 
 function signingKeyOutputs(importId: string | undefined, api: ApiSshKey): UserSshSigningKeyOutputs {
   return compact({
-    key: normaliseSshKey(api.key),
+    key: sshKeyIdentity(api.key),
     title: api.title ?? "",
     importId,
     keyId: api.id,
@@ -109,32 +163,18 @@ function sshKeyOutputs(importId: string | undefined, api: ApiSshKey): UserSshKey
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change (there is no update route)
-// ---------------------------------------------------------------------------------------------
-
-export const userSshKeyRules: FieldRules<UserSshKeyInputs> = {
-  key: { replace: true },
-  title: { replace: true },
-  importId: { createOnly: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const ID_FORMAT = ["keyId"] as const;
-
 /** The provider of one of the two kinds: they differ in their routes and outputs only. */
-function sshKeyProvider<O extends UserSshSigningKeyOutputs>(
-  kind: string,
-  place: KeyPlace<ApiSshKey>,
+function sshKeyProvider<O extends UserSshSigningKeyOutputs, I>(
+  declared: DeclaredKind<typeof sshKeyInputs>,
+  place: KeyPlace<ApiSshKey, I>,
   outputsOf: (importId: string | undefined, api: ApiSshKey) => O,
 ) {
-  const keyIdOf = (id: string) => numericPart(splitId(id, ID_FORMAT, kind)[0] ?? "", "keyId", kind);
-  return defineProvider<typeof userSshKeyInputs, O>(kind, {
-    idFormat: ID_FORMAT,
-    inputs: userSshKeyInputs,
-    rules: userSshKeyRules,
+  const { kind, idFormat } = declared;
+  const keyIdOf = (id: string) => numericPart(splitId(id, idFormat, kind)[0] ?? "", "keyId", kind);
+  return defineProvider<typeof sshKeyInputs, O>(declared, {
     deleteBeforeReplace: true,
     adoptedId: (inputs) => inputs.importId,
 
@@ -142,7 +182,7 @@ function sshKeyProvider<O extends UserSshSigningKeyOutputs>(
       const key = await createOrAdoptKey(client(), place, {
         importId: inputs.importId,
         body: inputs.title === "" ? { key: inputs.key } : { key: inputs.key, title: inputs.title },
-        isThisKey: (k) => normaliseSshKey(k.key) === inputs.key,
+        isThisKey: (k) => sshKeyIdentity(k.key) === inputs.key,
         hasSettings: (k) => (k.title ?? "") === inputs.title,
         shown: `${inputs.key.slice(0, 40)}...`,
       });
@@ -167,67 +207,34 @@ function sshKeyProvider<O extends UserSshSigningKeyOutputs>(
   });
 }
 
-const SSH = ROUTES.sshKeys;
-export const userSshKeyProvider = sshKeyProvider<UserSshKeyOutputs>(
-  "UserSshKey",
-  {
-    kind: "UserSshKey",
-    field: "key",
-    collection: SSH.list.path({}),
-    item: (key_id) => SSH.get.path({ key_id }),
-    schema: apiSshKeySchema,
-    idOf: (k) => k.id,
-    addedAt: (k) => k.created_at ?? undefined,
-  },
+export const userSshKeyProvider = sshKeyProvider<UserSshKeyOutputs, { key_id: number | string }>(
+  userSshKeyKind,
+  SSH_KEYS,
   sshKeyOutputs,
 );
 
-const SIGNING = ROUTES.sshSigningKeys;
-export const userSshSigningKeyProvider = sshKeyProvider<UserSshSigningKeyOutputs>(
-  "UserSshSigningKey",
-  {
-    kind: "UserSshSigningKey",
-    field: "key",
-    collection: SIGNING.list.path({}),
-    item: (ssh_signing_key_id) => SIGNING.get.path({ ssh_signing_key_id }),
-    schema: apiSshKeySchema,
-    idOf: (k) => k.id,
-    addedAt: (k) => k.created_at ?? undefined,
-  },
-  signingKeyOutputs,
-);
+export const userSshSigningKeyProvider = sshKeyProvider<
+  UserSshSigningKeyOutputs,
+  { ssh_signing_key_id: number | string }
+>(userSshSigningKeyKind, SIGNING_KEYS, signingKeyOutputs);
 
 // ---------------------------------------------------------------------------------------------
 // Resources
 // ---------------------------------------------------------------------------------------------
 
-const SIGNING_OUTPUTS = ["key", "title", "importId", "keyId", "createdAt"] as const;
-const SSH_OUTPUTS = [...SIGNING_OUTPUTS, "verified", "readOnly", "lastUsed"] as const;
-
-/**
- * An SSH authentication key of the signed-in user (`/user/keys`): the token's user, whose key it
- * becomes. A key can belong to one account only. Nothing updates in place: a new key or title
- * replaces it, the old key deleted first. Needs the classic scope `admin:public_key` (or
- * `write:public_key` without delete), or the fine-grained user permission `git_ssh_keys` write.
- * Example: `examples/user-keys/`.
- */
+/** An SSH authentication key of the signed-in user: see its declaration, `userSshKeyKind`. Example: `examples/user-keys/`. */
 export class UserSshKey extends HostingResource {
   constructor(name: string, args: UserSshKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(userSshKeyProvider, name, args, SSH_OUTPUTS, opts);
+    super(userSshKeyProvider, name, args, opts);
   }
 }
 
 export interface UserSshKey extends OutputsOf<UserSshKeyOutputs> {}
 
-/**
- * An SSH signing key of the signed-in user (`/user/ssh_signing_keys`): commits signed with it show
- * as verified. Nothing updates in place: a new key or title replaces it, the old key deleted first.
- * Needs the classic scope `admin:ssh_signing_key` (or `write:ssh_signing_key` without delete), or
- * the fine-grained user permission `ssh_signing_keys` write. Example: `examples/user-keys/`.
- */
+/** An SSH signing key of the signed-in user: see its declaration, `userSshSigningKeyKind`. Example: `examples/user-keys/`. */
 export class UserSshSigningKey extends HostingResource {
   constructor(name: string, args: UserSshSigningKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(userSshSigningKeyProvider, name, args, SIGNING_OUTPUTS, opts);
+    super(userSshSigningKeyProvider, name, args, opts);
   }
 }
 

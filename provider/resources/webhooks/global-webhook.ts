@@ -7,10 +7,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type HostingApiError, isHostingApiError, isNotFound, notAllowedError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import { ROUTES } from "../../client/routes";
+import { type NoParams, ROUTES } from "../../client/routes";
 import { type ApiWebhook, GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../client/schemas";
 import { client } from "../../internal/context";
-import type { FieldRules } from "../../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { joinId, splitId } from "../../internal/ids";
 import {
   defineProvider,
@@ -26,44 +26,56 @@ import {
   type HookPlace,
   settingsFromApi,
   stateFromApi,
-  WEBHOOK_OUTPUTS,
-  type WebhookArgs,
-  type WebhookState,
   webhookApi,
-  webhookRules,
+  webhookOutputs,
   writeBody,
 } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
-// Args
+// Declaration (nothing replaces)
 // ---------------------------------------------------------------------------------------------
 
 export type GlobalWebhookEvent = (typeof GLOBAL_WEBHOOK_EVENTS)[number];
 
-export interface GlobalWebhookArgs extends WebhookArgs {
-  /** Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`. */
-  events?: pulumi.Input<pulumi.Input<GlobalWebhookEvent>[]>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
-// ---------------------------------------------------------------------------------------------
-
-export const globalWebhookInputs = z.object({
-  ...commonInputs,
-  events: z
-    .array(
-      z.enum(GLOBAL_WEBHOOK_EVENTS, { error: `events may hold only ${GLOBAL_WEBHOOK_EVENTS.join(", ")}` }),
+export const globalWebhookKind = declareKind({
+  kind: "GlobalWebhook",
+  description:
+    "A webhook of the whole installation (`/admin/hooks`). Needs the **classic token of a site administrator**; any other token gets an error saying so (the API answers 404 to everyone else, which the provider never mistakes for a deleted hook). Nothing forces replacement.",
+  idFormat: ["hookId"],
+  inputs: z.object({
+    ...commonInputs,
+    events: field(
+      z
+        .array(
+          z.enum(GLOBAL_WEBHOOK_EVENTS, {
+            error: `events may hold only ${GLOBAL_WEBHOOK_EVENTS.join(", ")}`,
+          }),
+          { error: "events must be a list of event names" },
+        )
+        .min(1, "events must not be empty")
+        .default([...GLOBAL_WEBHOOK_DEFAULT_EVENTS]),
       {
-        error: "events must be a list of event names",
+        description:
+          'Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`.',
+        set: true,
       },
-    )
-    .min(1, "events must not be empty")
-    .default([...GLOBAL_WEBHOOK_DEFAULT_EVENTS]),
+    ),
+  }),
+  outputs: z.object(webhookOutputs),
+  discovery: {
+    scope: "siteAdmin",
+    what: () => "global webhooks",
+    names: ["hook-{url:host}", "hook-{url:hostpath}"],
+    async list(c) {
+      const hooks = await webhookApi(c, GLOBAL_HOOKS).list();
+      return hooks.map((h) => ({ id: String(h.id), importId: h.id }));
+    },
+  },
 });
 
-export type GlobalWebhookInputs = z.infer<typeof globalWebhookInputs>;
-export type GlobalWebhookOutputs = GlobalWebhookInputs & WebhookState;
+export type GlobalWebhookArgs = ArgsOf<typeof globalWebhookKind.inputs>;
+export type GlobalWebhookInputs = z.infer<typeof globalWebhookKind.inputs>;
+export type GlobalWebhookOutputs = OutputsOfKind<typeof globalWebhookKind>;
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -82,23 +94,12 @@ function globalOutputs(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change (nothing replaces)
-// ---------------------------------------------------------------------------------------------
-
-export const globalWebhookRules: FieldRules<GlobalWebhookInputs> = webhookRules;
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const GLOBAL_HOOKS: HookPlace = {
-  collection: ROUTES.globalHooks.list.path({}),
-  hook: (hook_id) => ROUTES.globalHooks.get.path({ hook_id }),
-};
+const GLOBAL_HOOKS: HookPlace<NoParams> = { routes: ROUTES.globalHooks, params: {} };
 
-const KIND = "GlobalWebhook";
-const ID_FORMAT = ["hookId"] as const;
-const hookIdOf = (id: string) => splitId(id, ID_FORMAT, KIND)[0] ?? "";
+const hookIdOf = (id: string) => splitId(id, globalWebhookKind.idFormat, "GlobalWebhook")[0] ?? "";
 
 /**
  * Site-administration routes answer 404 to anyone who is not a site administrator using a classic
@@ -110,16 +111,15 @@ async function explainAdminNotFound(
   original: unknown,
 ): Promise<HostingApiError | undefined> {
   try {
-    await c.get(GLOBAL_HOOKS.collection, { query: { per_page: 1 } });
+    await c.get(ROUTES.globalHooks.list, {}, { query: { per_page: 1 } });
     return undefined;
   } catch (probe) {
     if (!isHostingApiError(probe) || ![401, 403, 404].includes(probe.status ?? 0)) throw probe;
   }
   let who = "this token";
   try {
-    const user = (await c.get<{ login?: string; site_admin?: boolean }>(ROUTES.meta.user.path({}))).data;
-    if (user?.login)
-      who = `the token of ${user.login}${user.site_admin ? "" : " (not a site administrator)"}`;
+    const user = (await c.get(ROUTES.meta.user, {})).data;
+    if (user.login) who = `the token of ${user.login}${user.site_admin ? "" : " (not a site administrator)"}`;
   } catch {
     who = "this token (an app or installation token)";
   }
@@ -142,55 +142,51 @@ async function asSiteAdmin<T>(c: HostingClient, run: () => Promise<T>): Promise<
   }
 }
 
-export const globalWebhookProvider = defineProvider<typeof globalWebhookInputs, GlobalWebhookOutputs>(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: globalWebhookInputs,
-  rules: globalWebhookRules,
-  adoptedId: (inputs) => inputs.importId,
+export const globalWebhookProvider = defineProvider<typeof globalWebhookKind.inputs, GlobalWebhookOutputs>(
+  globalWebhookKind,
+  {
+    adoptedId: (inputs) => inputs.importId,
 
-  async create(inputs) {
-    const c = client();
-    const outputsOf = (api: ApiWebhook) => globalOutputs(inputs.importId, api, inputs.secret);
-    const hook = await asSiteAdmin(c, () =>
-      createOrAdopt(c, GLOBAL_HOOKS, inputs, { name: "web", ...writeBody(inputs) }, joinId, outputsOf),
-    );
-    return { id: joinId(hook.id), outs: outputsOf(hook) };
-  },
+    async create(inputs) {
+      const c = client();
+      const outputsOf = (api: ApiWebhook) => globalOutputs(inputs.importId, api, inputs.secret);
+      const hook = await asSiteAdmin(c, () =>
+        createOrAdopt(c, GLOBAL_HOOKS, inputs, { name: "web", ...writeBody(inputs) }, joinId, outputsOf),
+      );
+      return { id: joinId(hook.id), outs: outputsOf(hook) };
+    },
 
-  async read(id, props) {
-    const c = client();
-    const hook = await readOrGone(() => webhookApi(c, GLOBAL_HOOKS).get(hookIdOf(id)), siteAdmin(c));
-    if (!hook) return {};
-    return { id, props: globalOutputs(props?.importId, hook, props?.secret) };
-  },
+    async read(id, props) {
+      const c = client();
+      const hook = await readOrGone(() => webhookApi(c, GLOBAL_HOOKS).get(hookIdOf(id)), siteAdmin(c));
+      if (!hook) return {};
+      return { id, props: globalOutputs(props?.importId, hook, props?.secret) };
+    },
 
-  async update(id, _olds, news) {
-    const c = client();
-    // PATCH resets omitted parameters to their defaults, so the whole desired state is always sent.
-    const hook = await asSiteAdmin(c, () =>
-      webhookApi(c, GLOBAL_HOOKS).update(hookIdOf(id), writeBody(news)),
-    );
-    return { outs: globalOutputs(news.importId, hook, news.secret) };
-  },
+    async update(id, _olds, news) {
+      const c = client();
+      // PATCH resets omitted parameters to their defaults, so the whole desired state is always sent.
+      const hook = await asSiteAdmin(c, () =>
+        webhookApi(c, GLOBAL_HOOKS).update(hookIdOf(id), writeBody(news)),
+      );
+      return { outs: globalOutputs(news.importId, hook, news.secret) };
+    },
 
-  async delete(id) {
-    const c = client();
-    await deleteIgnoringGone(() => webhookApi(c, GLOBAL_HOOKS).delete(hookIdOf(id)), siteAdmin(c));
+    async delete(id) {
+      const c = client();
+      await deleteIgnoringGone(() => webhookApi(c, GLOBAL_HOOKS).delete(hookIdOf(id)), siteAdmin(c));
+    },
   },
-});
+);
 
 // ---------------------------------------------------------------------------------------------
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-/**
- * A webhook of the whole installation (`/admin/hooks`). Needs the **classic token of a site
- * administrator**; any other token gets an error saying so (the API answers 404 to everyone else,
- * which the provider never mistakes for a deleted hook). Nothing forces replacement.
- */
+/** A webhook of the whole installation: see its declaration, `globalWebhookKind`. Example: `examples/webhooks/`. */
 export class GlobalWebhook extends HostingResource {
   constructor(name: string, args: GlobalWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(globalWebhookProvider, name, args, WEBHOOK_OUTPUTS, opts);
+    super(globalWebhookProvider, name, args, opts);
   }
 }
 

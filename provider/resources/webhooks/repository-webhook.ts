@@ -6,7 +6,7 @@ import type { ApiWebhook } from "../../client/schemas";
 import { EVENT_NAME_PATTERN, REPOSITORY_WEBHOOK_DEFAULT_EVENTS } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
-import type { FieldRules } from "../../internal/diff";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
@@ -17,53 +17,64 @@ import {
   type HookPlace,
   settingsFromApi,
   stateFromApi,
-  WEBHOOK_OUTPUTS,
-  type WebhookArgs,
-  type WebhookState,
   webhookApi,
-  webhookRules,
+  webhookOutputs,
   writeBody,
 } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
-// Args
-// ---------------------------------------------------------------------------------------------
-
-export interface RepositoryWebhookArgs extends WebhookArgs {
-  /** The organisation or user owning the repository. A change replaces the webhook. */
-  owner: pulumi.Input<string>;
-  /** The repository name (without `.git`). A change replaces the webhook. */
-  repository: pulumi.Input<string>;
-  /** Events that trigger a delivery; compared as a set. Default `["push"]`. */
-  events?: pulumi.Input<pulumi.Input<string>[]>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
+// Declaration
 // ---------------------------------------------------------------------------------------------
 
 const repositoryEvent = z
   .string({ error: "events must be strings" })
   .regex(EVENT_NAME_PATTERN, "events must be event names such as push or pull_request (or *)");
 
-export const repositoryWebhookInputs = z.object({
-  owner: fields.name("owner"),
-  repository: fields.name("repository"),
-  ...commonInputs,
-  events: z
-    .array(repositoryEvent, { error: "events must be a list of event names" })
-    .min(1, "events must not be empty")
-    .default([...REPOSITORY_WEBHOOK_DEFAULT_EVENTS]),
+export const repositoryWebhookKind = declareKind({
+  kind: "RepositoryWebhook",
+  description:
+    "A webhook of one repository (`/repos/{owner}/{repo}/hooks`). Needs a token that administers the repository: classic scope `admin:repo_hook` (or `write:repo_hook` without delete, or `repo`), or the fine-grained permission `repository_hooks` write.",
+  idFormat: ["owner", "repository", "hookId"],
+  inputs: z.object({
+    owner: field(fields.name("owner"), {
+      description: "The organisation or user owning the repository. A change replaces the webhook.",
+      replace: true,
+    }),
+    repository: field(fields.name("repository"), {
+      description: "The repository name (without `.git`). A change replaces the webhook.",
+      replace: true,
+    }),
+    ...commonInputs,
+    events: field(
+      z
+        .array(repositoryEvent, { error: "events must be a list of event names" })
+        .min(1, "events must not be empty")
+        .default([...REPOSITORY_WEBHOOK_DEFAULT_EVENTS]),
+      { description: 'Events that trigger a delivery; compared as a set. Default `["push"]`.', set: true },
+    ),
+  }),
+  outputs: z.object({
+    ...webhookOutputs,
+    testUrl: output(
+      z.string(),
+      "The API URL that makes the hook deliver the repository's latest push again.",
+    ),
+    deliveriesUrl: output(z.string(), "The API URL that lists the hook's recent deliveries."),
+  }),
+  discovery: {
+    scope: "repository",
+    what: ({ owner, repo }) => `webhooks of ${owner}/${repo}`,
+    names: ["{owner}-{repository}-hook-{url:host}", "{owner}-{repository}-hook-{url:hostpath}"],
+    async list(c, { owner = "", repo = "" }) {
+      const hooks = await webhookApi(c, hooksOf(owner, repo)).list();
+      return hooks.map((h) => ({ id: joinId(owner, repo, h.id), importId: h.id }));
+    },
+  },
 });
 
-export type RepositoryWebhookInputs = z.infer<typeof repositoryWebhookInputs>;
-export type RepositoryWebhookOutputs = RepositoryWebhookInputs &
-  WebhookState & {
-    /** The API URL that makes the hook deliver the repository's latest push again. */
-    testUrl: string;
-    /** The API URL that lists the hook's recent deliveries. */
-    deliveriesUrl: string;
-  };
+export type RepositoryWebhookArgs = ArgsOf<typeof repositoryWebhookKind.inputs>;
+export type RepositoryWebhookInputs = z.infer<typeof repositoryWebhookKind.inputs>;
+export type RepositoryWebhookOutputs = OutputsOfKind<typeof repositoryWebhookKind>;
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -86,39 +97,28 @@ function repositoryOutputs(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const repositoryWebhookRules: FieldRules<RepositoryWebhookInputs> = {
-  owner: { replace: true },
-  repository: { replace: true },
-  ...webhookRules,
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
 
 /** The hooks of one repository. */
-const hooksOf = (owner: string, repo: string): HookPlace => ({
-  collection: ROUTES.repoHooks.list.path({ owner, repo }),
-  hook: (hook_id) => ROUTES.repoHooks.get.path({ owner, repo, hook_id }),
+const hooksOf = (owner: string, repo: string): HookPlace<{ owner: string; repo: string }> => ({
+  routes: ROUTES.repoHooks,
+  params: { owner, repo },
 });
 
-const KIND = "RepositoryWebhook";
-const ID_FORMAT = ["owner", "repository", "hookId"] as const;
 const parseId = (id: string) => {
-  const [owner = "", repository = "", hookId = ""] = splitId(id, ID_FORMAT, KIND);
+  const [owner = "", repository = "", hookId = ""] = splitId(
+    id,
+    repositoryWebhookKind.idFormat,
+    "RepositoryWebhook",
+  );
   return { owner, repository, hookId };
 };
 
 export const repositoryWebhookProvider = defineProvider<
-  typeof repositoryWebhookInputs,
+  typeof repositoryWebhookKind.inputs,
   RepositoryWebhookOutputs
->(KIND, {
-  idFormat: ID_FORMAT,
-  inputs: repositoryWebhookInputs,
-  rules: repositoryWebhookRules,
+>(repositoryWebhookKind, {
   adoptedId: (inputs) =>
     inputs.importId === undefined ? undefined : joinId(inputs.owner, inputs.repository, inputs.importId),
 
@@ -158,16 +158,10 @@ export const repositoryWebhookProvider = defineProvider<
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-const OUTPUTS = ["owner", "repository", ...WEBHOOK_OUTPUTS, "testUrl", "deliveriesUrl"] as const;
-
-/**
- * A webhook of one repository (`/repos/{owner}/{repo}/hooks`). Needs a token that administers the
- * repository: classic scope `admin:repo_hook` (or `write:repo_hook` without delete, or `repo`), or
- * the fine-grained permission `repository_hooks` write. Example: `examples/webhooks/`.
- */
+/** A webhook of one repository: see its declaration, `repositoryWebhookKind`. Example: `examples/webhooks/`. */
 export class RepositoryWebhook extends HostingResource {
   constructor(name: string, args: RepositoryWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryWebhookProvider, name, args, OUTPUTS, opts);
+    super(repositoryWebhookProvider, name, args, opts);
   }
 }
 

@@ -8,7 +8,6 @@
  * Refresh can still tell whether the server has *a* secret: one removed outside Pulumi reads as
  * absent, one added outside Pulumi reads as `SECRET_SET_OUTSIDE`, and both show as drift.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   configurationError,
@@ -19,84 +18,81 @@ import {
   validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
+import type { CollectionRoutes } from "../../client/routes";
 import {
   type ApiWebhook,
   type ApiWebhookWrite,
-  apiWebhookSchema,
   MASKED_SECRET,
   normaliseInsecureSsl,
   WEBHOOK_CONTENT_TYPES,
 } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
+import { type ArgsOf, field, output } from "../../internal/declare";
 import { sameValue } from "../../internal/diff";
 import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/lifecycle";
 
 // ---------------------------------------------------------------------------------------------
-// Args
-// ---------------------------------------------------------------------------------------------
-
-/** Settings common to both kinds of webhook. */
-export interface WebhookArgs {
-  /** Where deliveries are POSTed: an absolute http(s) URL. Updates in place. */
-  url: pulumi.Input<string>;
-  /** Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place. */
-  contentType?: pulumi.Input<"json" | "form">;
-  /**
-   * Key for the HMAC signature of each delivery. Stored as a secret in state; the API never
-   * returns it, so a change made outside Pulumi cannot be seen (its removal can). Updates in place.
-   */
-  secret?: pulumi.Input<string>;
-  /** Skip TLS certificate verification of the target (discouraged). Default false. */
-  insecureSsl?: pulumi.Input<boolean>;
-  /** Whether deliveries are sent. Default true. */
-  active?: pulumi.Input<boolean>;
-  /**
-   * Adopt the existing webhook with this id instead of creating one: it is read, then converged to
-   * these args. Only read at create; later changes are ignored.
-   */
-  importId?: pulumi.Input<string | number>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Schemas (defaults applied in check)
+// Declaration: the fields both kinds have
 // ---------------------------------------------------------------------------------------------
 
 export const commonInputs = {
-  url: fields.httpUrl("url"),
-  contentType: z
-    .enum(WEBHOOK_CONTENT_TYPES, { error: `contentType must be one of ${WEBHOOK_CONTENT_TYPES.join(", ")}` })
-    .default("form"),
-  secret: z
-    .string({ error: "secret must be a string" })
-    .min(1, "secret must not be empty; omit it instead")
-    .optional(),
-  insecureSsl: z.boolean({ error: "insecureSsl must be a boolean" }).default(false),
-  active: z.boolean({ error: "active must be a boolean" }).default(true),
-  importId: fields.numericId("importId").optional(),
+  url: field(fields.httpUrl("url"), {
+    description: "Where deliveries are POSTed: an absolute http(s) URL. Updates in place.",
+  }),
+  contentType: field(
+    z
+      .enum(WEBHOOK_CONTENT_TYPES, {
+        error: `contentType must be one of ${WEBHOOK_CONTENT_TYPES.join(", ")}`,
+      })
+      .default("form"),
+    { description: 'Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.' },
+  ),
+  secret: field(
+    z
+      .string({ error: "secret must be a string" })
+      .min(1, "secret must not be empty; omit it instead")
+      .optional(),
+    {
+      description:
+        "Key for the HMAC signature of each delivery. Stored as a secret in state; the API never returns it, so a change made outside Pulumi cannot be seen (its removal can). Updates in place.",
+      secret: true,
+    },
+  ),
+  insecureSsl: field(z.boolean({ error: "insecureSsl must be a boolean" }).default(false), {
+    description: "Skip TLS certificate verification of the target (discouraged). Default false.",
+  }),
+  active: field(z.boolean({ error: "active must be a boolean" }).default(true), {
+    description: "Whether deliveries are sent. Default true.",
+  }),
+  importId: field(fields.numericId("importId").optional(), {
+    description:
+      "Adopt the existing webhook with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.",
+    createOnly: true,
+  }),
 };
 
-/** The inputs both kinds have, as check leaves them. */
-export interface WebhookInputs {
-  url: string;
-  contentType: "json" | "form";
-  secret?: string | undefined;
-  insecureSsl: boolean;
-  active: boolean;
-  events: string[];
-  importId?: string | undefined;
-}
+const commonSchema = z.object(commonInputs);
 
-export interface WebhookState {
-  /** The webhook's id on the server (the `X-Service-Hook-ID` of its deliveries). */
-  hookId: number;
-  /** The API URL that sends the hook a `ping` event. */
-  pingUrl: string;
-  /** When the hook was created, as the server reports it (ISO 8601). */
-  createdAt: string;
-  /** When the hook was last changed, as the server reports it (ISO 8601). */
-  updatedAt: string;
-}
+/** Settings common to both kinds of webhook. */
+export type WebhookArgs = ArgsOf<typeof commonSchema>;
+
+/** The inputs both kinds have, as check leaves them. */
+export type WebhookInputs = z.infer<typeof commonSchema> & { events: string[] };
+
+/** The values the server sets on both kinds. */
+export const webhookOutputs = {
+  hookId: output(
+    z.number().int(),
+    "The webhook's id on the server (the `X-Service-Hook-ID` of its deliveries).",
+  ),
+  pingUrl: output(z.string(), "The API URL that sends the hook a `ping` event."),
+  createdAt: output(z.string(), "When the hook was created, as the server reports it (ISO 8601)."),
+  updatedAt: output(z.string(), "When the hook was last changed, as the server reports it (ISO 8601)."),
+};
+
+const stateSchema = z.object(webhookOutputs);
+export type WebhookState = z.infer<typeof stateSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // API <-> state
@@ -161,55 +157,42 @@ function differs(api: ApiWebhook, inputs: WebhookInputs): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Replace-on-change
-// ---------------------------------------------------------------------------------------------
-
-export const webhookRules = {
-  url: {},
-  contentType: {},
-  secret: { secret: true },
-  insecureSsl: {},
-  active: {},
-  events: { set: true },
-  importId: { createOnly: true },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Provider helpers
 // ---------------------------------------------------------------------------------------------
 
-/** Where one collection of hooks lives (a repository's, or the installation's): its paths. */
-export interface HookPlace {
-  collection: string;
-  hook(hookId: number | string): string;
+/** The routes of one collection of hooks (`ROUTES.repoHooks`, `ROUTES.globalHooks`), placed by `P`. */
+export type HookRoutes<P> = CollectionRoutes<P, { hook_id: number | string }, ApiWebhook>;
+
+/** Where one collection of hooks lives (a repository's, or the installation's): its routes and their parameters. */
+export interface HookPlace<P extends object> {
+  routes: HookRoutes<P>;
+  params: P;
 }
 
 /**
  * The hooks of one place. Reads of several hooks of one place in a run share the collection's list
  * (`collectionReads`); every write goes through it, so no list from before a write is used after it.
  */
-export const webhookApi = (c: HostingClient, place: HookPlace) => {
-  const list = () => c.paginate(place.collection, { schema: apiWebhookSchema });
-  const writing = <T>(run: () => Promise<T>) => collectionReads.write(c, place.collection, run);
+export const webhookApi = <P extends object>(c: HostingClient, { routes, params }: HookPlace<P>) => {
+  const collection = routes.list.path(params);
+  const hook = (hook_id: number | string) => ({ ...params, hook_id });
+  const list = () => c.paginate(routes.list, params);
+  const writing = <T>(run: () => Promise<T>) => collectionReads.write(c, collection, run);
   return {
     get: (hookId: number | string) =>
       collectionReads.read(c, {
-        collection: place.collection,
+        collection,
         key: String(hookId),
         keyOf: (h: ApiWebhook) => String(h.id),
         list,
-        single: async () => (await c.get(place.hook(hookId), { schema: apiWebhookSchema })).data,
+        single: async () => (await c.get(routes.get, hook(hookId))).data,
       }),
     list,
-    create: (body: ApiWebhookWrite) =>
-      writing(async () => (await c.post(place.collection, body, { schema: apiWebhookSchema })).data),
+    create: (body: ApiWebhookWrite) => writing(async () => (await c.post(routes.create, params, body)).data),
     /** Every update sends the whole desired state, so repeating it after a failure is safe. */
     update: (hookId: number | string, body: ApiWebhookWrite) =>
-      writing(
-        async () =>
-          (await c.patch(place.hook(hookId), body, { idempotent: true, schema: apiWebhookSchema })).data,
-      ),
-    delete: (hookId: number | string) => writing(() => c.delete(place.hook(hookId))),
+      writing(async () => (await c.patch(routes.update, hook(hookId), body, { idempotent: true })).data),
+    delete: (hookId: number | string) => writing(() => c.delete(routes.delete, hook(hookId))),
   };
 };
 
@@ -217,9 +200,9 @@ export const webhookApi = (c: HostingClient, place: HookPlace) => {
  * Creates, or adopts `importId`, without ever leaving a duplicate: after an ambiguous failure it
  * looks for a webhook with the same URL made since the attempt began before trying again.
  */
-export async function createOrAdopt(
+export async function createOrAdopt<P extends object>(
   c: HostingClient,
-  place: HookPlace,
+  place: HookPlace<P>,
   inputs: WebhookInputs,
   postBody: ApiWebhookWrite & { name?: "web" },
   idOf: (hookId: number) => string,
@@ -234,7 +217,7 @@ export async function createOrAdopt(
       throw isNotFound(e)
         ? notFoundError({
             method: "GET",
-            path: place.hook(importId),
+            path: place.routes.get.path({ ...place.params, hook_id: importId }),
             what: `importId ${importId}`,
             causes: [
               "there is no webhook with that id there (it is the number at the end of the webhook's URL)",
@@ -264,10 +247,10 @@ export async function createOrAdopt(
 }
 
 /** The platform's refusal of a second hook for one URL, as the error that names the hook to adopt. */
-async function alreadyExists(
+async function alreadyExists<P extends object>(
   e: unknown,
-  api: ReturnType<typeof webhookApi>,
-  place: HookPlace,
+  api: ReturnType<typeof webhookApi<P>>,
+  place: HookPlace<P>,
   url: string,
 ): Promise<HostingApiError | undefined> {
   if (!isHostingApiError(e) || e.status !== 422 || !/already exists/i.test(e.message)) return undefined;
@@ -277,29 +260,10 @@ async function alreadyExists(
     .then((hooks) => hooks.find((h) => h.config.url === url))
     .catch(() => undefined);
   return validationError(
-    { method: "POST", path: place.collection },
+    { method: "POST", path: place.routes.create.path(place.params) },
     `a webhook for ${url} already exists there${existing ? ` (id ${existing.id})` : ""}`,
     existing
       ? `Set importId to ${existing.id} to bring it under management instead of creating a second one`
       : "Set importId to its id to bring it under management instead of creating a second one",
   );
 }
-
-// ---------------------------------------------------------------------------------------------
-// Resource helpers
-// ---------------------------------------------------------------------------------------------
-
-/** Output names both kinds declare. */
-export const WEBHOOK_OUTPUTS = [
-  "url",
-  "contentType",
-  "secret",
-  "insecureSsl",
-  "events",
-  "active",
-  "importId",
-  "hookId",
-  "pingUrl",
-  "createdAt",
-  "updatedAt",
-] as const;

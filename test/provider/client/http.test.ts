@@ -8,6 +8,7 @@ import {
 import type { AddressInfo } from "node:net";
 import { Agent, errors, MockAgent } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { ClientSettings } from "../../../provider/client/config";
 import { HostingApiError, isAmbiguous, isNotFound, isRateLimited } from "../../../provider/client/errors";
 import { type ClientOptions, HostingClient, MEDIA_TYPE, USER_AGENT } from "../../../provider/client/http";
@@ -19,12 +20,36 @@ import {
   parseRetryAfter,
   RESET_MARGIN_MS,
 } from "../../../provider/client/rate-limit";
+import { ROUTES, type RouteMethod, route } from "../../../provider/client/routes";
 
 const CAUSES =
   "Not found, or not allowed to this token. Likely causes, in order: (1) a name or id in the path is wrong, " +
   "or the object was deleted; (2) the token's user cannot see it (not a member, or not an admin of it)";
 
 const TOKEN = "hst_S3cretT0kenValue_9f8e7d";
+
+/**
+ * A route to the test's own server, whose answer is taken as it comes: the transport is under
+ * test here, not a route of the table.
+ */
+const at = <M extends RouteMethod>(method: M, path: string) =>
+  route(`${method} ${path}` as `${M} /${string}`, { body: z.unknown() });
+
+/** One request of any method to the test's server, through the client's method for it. */
+function send(client: HostingClient, method: RouteMethod, path: string, body?: unknown) {
+  switch (method) {
+    case "GET":
+      return client.get(at(method, path), {});
+    case "DELETE":
+      return client.delete(at(method, path), {});
+    case "POST":
+      return client.post(at(method, path), {}, body);
+    case "PATCH":
+      return client.patch(at(method, path), {}, body);
+    case "PUT":
+      return client.put(at(method, path), {}, body);
+  }
+}
 /** A fixed instant on a whole second, so epoch-second headers are exact. */
 const T0 = 1_767_225_600_000;
 
@@ -172,7 +197,7 @@ describe("request headers", () => {
   it("sends the token, media type, default API version and user agent", async () => {
     handler = sequence(ok());
     const { client } = makeClient();
-    const response = await client.get<{ ok: boolean }>("/orgs/acme");
+    const response = await client.get(at("GET", "/orgs/acme"), {});
     expect(response.status).toBe(200);
     expect(response.data).toEqual({ ok: true });
     expect(seen).toHaveLength(1);
@@ -188,26 +213,33 @@ describe("request headers", () => {
     expect(request?.headers["content-type"]).toBeUndefined();
   });
 
-  it("uses the per-request API version", async () => {
+  it("sends the API version the route declares", async () => {
     const { client } = makeClient();
-    await client.get("/orgs/acme", { apiVersion: "2026-03-10" });
-    expect(seen[0]?.headers["x-service-api-version"]).toBe("2026-03-10");
+    await client.get(ROUTES.budgets.get, { enterprise: "acme", budget_id: "b-1" }).catch(() => undefined);
+    await client.get(route("GET /orgs/{org}", { version: "2026-03-10", body: z.unknown() }), { org: "acme" });
+    expect(seen.map((s) => s.headers["x-service-api-version"])).toEqual(["2026-03-10", "2026-03-10"]);
   });
 
-  it("lets settings.apiVersion override the per-request version", async () => {
+  it("lets settings.apiVersion override the route's version", async () => {
     const { client } = makeClient({ apiVersion: "2030-01-01" });
-    await client.get("/orgs/acme", { apiVersion: "2026-03-10" });
-    await client.get("/orgs/acme");
+    await client.get(route("GET /orgs/{org}", { version: "2026-03-10", body: z.unknown() }), { org: "acme" });
+    await client.get(at("GET", "/orgs/acme"), {});
     expect(seen.map((s) => s.headers["x-service-api-version"])).toEqual(["2030-01-01", "2030-01-01"]);
+  });
+
+  it("builds the path from the route's parameters, encoded", async () => {
+    const { client } = makeClient();
+    await client.delete(ROUTES.repoHooks.delete, { owner: "acme eng", repo: "api", hook_id: 7 });
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(["DELETE /api/v3/repos/acme%20eng/api/hooks/7"]);
   });
 
   it("sends a JSON body with content-type only when there is a body", async () => {
     const { client } = makeClient();
-    await client.post("/orgs/acme/hooks", { name: "web", active: true, events: ["push"] });
-    await client.put("/orgs/acme/blocks/x", { reason: null });
-    await client.post("/orgs/acme/hooks/1/pings");
-    await client.delete("/orgs/acme/hooks/1");
-    await client.patch("/orgs/acme", false);
+    await client.post(at("POST", "/orgs/acme/hooks"), {}, { name: "web", active: true, events: ["push"] });
+    await client.put(at("PUT", "/orgs/acme/blocks/x"), {}, { reason: null });
+    await client.post(at("POST", "/orgs/acme/hooks/1/pings"), {});
+    await client.delete(at("DELETE", "/orgs/acme/hooks/1"), {});
+    await client.patch(at("PATCH", "/orgs/acme"), {}, false);
     expect(seen.map((s) => [s.method, s.headers["content-type"], s.body])).toEqual([
       ["POST", "application/json", '{"name":"web","active":true,"events":["push"]}'],
       ["PUT", "application/json", '{"reason":null}'],
@@ -220,19 +252,25 @@ describe("request headers", () => {
 
   it("encodes the query and skips undefined values", async () => {
     const { client } = makeClient();
-    await client.get("/search", { query: { q: "a b&c", page: 2, archived: false, skip: undefined } });
+    await client.get(
+      at("GET", "/search"),
+      {},
+      { query: { q: "a b&c", page: 2, archived: false, skip: undefined } },
+    );
     expect(seen[0]?.url).toBe("/api/v3/search?q=a+b%26c&page=2&archived=false");
   });
 
   it("keeps a proxy prefix of the API root", async () => {
     const { client } = makeClient({ apiRoot: `${origin}/hosting/api/v3` });
-    await client.get("/meta");
+    await client.get(at("GET", "/meta"), {});
     expect(seen[0]?.url).toBe("/hosting/api/v3/meta");
   });
 
   it("refuses a path without a leading slash", async () => {
     const { client } = makeClient();
-    await expect(client.get("orgs/acme")).rejects.toThrow('API paths start with "/": orgs/acme');
+    await expect(client.get(at("GET", "orgs/acme"), {})).rejects.toThrow(
+      'API paths start with "/": orgs/acme',
+    );
     expect(seen).toHaveLength(0);
   });
 });
@@ -244,7 +282,7 @@ describe("responses", () => {
       res.end();
     };
     const { client } = makeClient();
-    const response = await client.delete("/orgs/acme/hooks/1");
+    const response = await client.delete(at("DELETE", "/orgs/acme/hooks/1"), {});
     expect(response.status).toBe(204);
     expect(response.data).toBeUndefined();
     expect(response.headers.get("ETag")).toBe('"abc"');
@@ -258,7 +296,7 @@ describe("responses", () => {
       res.end('{"not":"parsed"}');
     };
     const { client } = makeClient();
-    expect((await client.get("/raw")).data).toBe('{"not":"parsed"}');
+    expect((await client.get(at("GET", "/raw"), {})).data).toBe('{"not":"parsed"}');
   });
 
   it("parses JSON without a content type and keeps invalid JSON as text", async () => {
@@ -273,8 +311,8 @@ describe("responses", () => {
       },
     );
     const { client } = makeClient();
-    expect((await client.get("/a")).data).toEqual({ a: 1 });
-    expect((await client.get("/b")).data).toBe("{broken");
+    expect((await client.get(at("GET", "/a"), {})).data).toEqual({ a: 1 });
+    expect((await client.get(at("GET", "/b"), {})).data).toBe("{broken");
   });
 });
 
@@ -283,7 +321,7 @@ describe("error mapping", () => {
     handler = (_req, res) =>
       json(res, 401, { message: "Bad credentials", documentation_url: "https://docs.example.com/rest/auth" });
     const { client } = makeClient();
-    const error = await failure(client.get("/user"));
+    const error = await failure(client.get(at("GET", "/user"), {}));
     expect(error.code).toBe("unauthorized");
     expect(error.status).toBe(401);
     expect(error.method).toBe("GET");
@@ -306,7 +344,7 @@ describe("error mapping", () => {
         { "X-Accepted-Service-Permissions": "organization_administration=write" },
       );
     const { client, delays } = makeClient();
-    const error = await failure(client.put("/orgs/acme/settings", { a: 1 }));
+    const error = await failure(client.put(at("PUT", "/orgs/acme/settings"), {}, { a: 1 }));
     expect(error.code).toBe("forbidden");
     expect(error.status).toBe(403);
     expect(error.method).toBe("PUT");
@@ -333,7 +371,7 @@ describe("error mapping", () => {
         },
       );
     const { client } = makeClient();
-    const error = await failure(client.get("/orgs/acme/members"));
+    const error = await failure(client.get(at("GET", "/orgs/acme/members"), {}));
     expect(error.acceptedScopes).toBe("admin:org, write:org");
     expect(error.acceptedPermissions).toBe("members=write");
     expect(error.message).toContain(
@@ -348,7 +386,7 @@ describe("error mapping", () => {
       res.end("<html><body>Not Found</body></html>");
     };
     const { client } = makeClient();
-    const error = await failure(client.get("/repos/acme/api"));
+    const error = await failure(client.get(at("GET", "/repos/acme/api"), {}));
     expect(error.code).toBe("configuration");
     expect(error.status).toBe(404);
     expect(isNotFound(error)).toBe(false);
@@ -360,13 +398,13 @@ describe("error mapping", () => {
       json(res, 404, { message: "Not Found" }, { "x-accepted-service-permissions": "metadata=read" }),
     );
     const { client, delays } = makeClient();
-    const plain = await failure(client.get("/repos/acme/missing"));
+    const plain = await failure(client.get(at("GET", "/repos/acme/missing"), {}));
     expect(plain.code).toBe("not_found");
     expect(plain.status).toBe(404);
     expect(isNotFound(plain)).toBe(true);
     expect(isAmbiguous(plain)).toBe(false);
     expect(plain.message).toBe(`GET /repos/acme/missing returned 404: Not Found. ${CAUSES}`);
-    const hinted = await failure(client.delete("/repos/acme/secret"));
+    const hinted = await failure(client.delete(at("DELETE", "/repos/acme/secret"), {}));
     expect(hinted.method).toBe("DELETE");
     expect(hinted.message).toBe(
       `DELETE /repos/acme/secret returned 404: Not Found. ${CAUSES}; ` +
@@ -390,7 +428,7 @@ describe("error mapping", () => {
         documentation_url: "https://docs.example.com/rest/hooks#create",
       });
     const { client } = makeClient();
-    const error = await failure(client.post("/orgs/acme/hooks", { name: "web" }));
+    const error = await failure(client.post(at("POST", "/orgs/acme/hooks"), {}, { name: "web" }));
     expect(error.code).toBe("validation_failed");
     expect(error.status).toBe(422);
     expect(error.method).toBe("POST");
@@ -417,7 +455,7 @@ describe("error mapping", () => {
   ] as const)("maps %i to %s", async (code, expected) => {
     handler = (_req, res) => json(res, code, { message: "nope" });
     const { client } = makeClient();
-    const error = await failure(client.post("/x"));
+    const error = await failure(client.post(at("POST", "/x"), {}));
     expect(error.code).toBe(expected);
     expect(error.status).toBe(code);
     expect(error.message).toBe(`POST /x returned ${code}: nope`);
@@ -441,21 +479,22 @@ describe("error mapping", () => {
       (res) => json(res, 400, { error: "no message field" }),
     );
     const { client } = makeClient();
-    expect((await failure(client.get("/a"))).apiMessage).toBe("plain text failure");
-    expect((await failure(client.get("/b"))).apiMessage).toBe("HTTP 400");
-    expect((await failure(client.get("/c"))).apiMessage).toBe("HTTP 400");
-    expect((await failure(client.get("/d"))).apiMessage).toBe('{"error":"no message field"}');
+    expect((await failure(client.get(at("GET", "/a"), {}))).apiMessage).toBe("plain text failure");
+    expect((await failure(client.get(at("GET", "/b"), {}))).apiMessage).toBe("HTTP 400");
+    expect((await failure(client.get(at("GET", "/c"), {}))).apiMessage).toBe("HTTP 400");
+    expect((await failure(client.get(at("GET", "/d"), {}))).apiMessage).toBe('{"error":"no message field"}');
   });
 
   it("includes the query in the error path", async () => {
     handler = (_req, res) => json(res, 404, { message: "Not Found" });
     const { client } = makeClient();
-    const error = await failure(client.get("/orgs/acme/hooks", { query: { page: 3 } }));
+    const error = await failure(client.get(at("GET", "/orgs/acme/hooks"), {}, { query: { page: 3 } }));
     expect(error.path).toBe("/orgs/acme/hooks?page=3");
   });
 });
 
 describe("pagination", () => {
+  const NUMBERS = route("GET /orgs/acme/hooks", { list: z.number() });
   const link = (page: number, last = 3) => {
     const parts = [];
     if (page < last)
@@ -470,9 +509,11 @@ describe("pagination", () => {
     handler = (_req, res, _body, index) =>
       json(res, 200, { total_count: 5, hooks: pages[index] }, { link: link(index + 1) });
     const { client } = makeClient();
-    const items = await client.paginate<{ id: number }>("/orgs/acme/hooks", {
-      select: (body) => (body as { hooks: Array<{ id: number }> }).hooks,
+    const hooks = route("GET /orgs/acme/hooks", {
+      list: z.object({ id: z.number() }),
+      select: (body: unknown) => (body as { hooks: unknown }).hooks,
     });
+    const items = await client.paginate(hooks, {});
     expect(items.map((i) => i.id)).toEqual([1, 2, 3, 4, 5]);
     expect(seen.map((s) => s.url)).toEqual([
       "/api/v3/orgs/acme/hooks?per_page=100",
@@ -482,7 +523,7 @@ describe("pagination", () => {
     for (const s of seen) expect(s.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
-  it("takes plain arrays as they are and keeps the caller's query and API version", async () => {
+  it("takes plain arrays as they are and keeps the caller's query and the route's API version", async () => {
     handler = (_req, res, _body, index) => {
       const headers: Record<string, string> =
         index < 2
@@ -491,10 +532,8 @@ describe("pagination", () => {
       json(res, 200, [`r${index * 2}`, `r${index * 2 + 1}`], headers);
     };
     const { client } = makeClient();
-    const items = await client.paginate<string>("/orgs/acme/repos", {
-      query: { type: "all" },
-      apiVersion: "2026-03-10",
-    });
+    const repos = route("GET /orgs/acme/repos", { version: "2026-03-10", list: z.string() });
+    const items = await client.paginate(repos, {}, { query: { type: "all" } });
     expect(items).toEqual(["r0", "r1", "r2", "r3", "r4", "r5"]);
     expect(seen.map((s) => s.url)).toEqual([
       "/api/v3/orgs/acme/repos?per_page=100&type=all",
@@ -511,14 +550,15 @@ describe("pagination", () => {
   it("returns a single page when there is no Link header, and lets the caller pick per_page", async () => {
     handler = (_req, res) => json(res, 200, [1, 2]);
     const { client } = makeClient();
-    expect(await client.paginate<number>("/orgs/acme/teams", { query: { per_page: 10 } })).toEqual([1, 2]);
+    const teams = route("GET /orgs/acme/teams", { list: z.number() });
+    expect(await client.paginate(teams, {}, { query: { per_page: 10 } })).toEqual([1, 2]);
     expect(seen.map((s) => s.url)).toEqual(["/api/v3/orgs/acme/teams?per_page=10"]);
   });
 
   it("fails on a page that is not a list", async () => {
     handler = (_req, res) => json(res, 200, { total_count: 1, hooks: [] });
     const { client } = makeClient();
-    const error = await failure(client.paginate("/orgs/acme/hooks"));
+    const error = await failure(client.paginate(NUMBERS, {}));
     expect(error.code).toBe("unexpected_response");
     expect(error.message).toBe("GET /orgs/acme/hooks: expected a list in the response body");
   });
@@ -534,7 +574,7 @@ describe("pagination", () => {
       handler = (_req, res) =>
         json(res, 200, [1], { link: `<${otherOrigin}/api/v3/orgs/acme/hooks?page=2>; rel="next"` });
       const { client, logs } = makeClient();
-      const error = await failure(client.paginate<number>("/orgs/acme/hooks"));
+      const error = await failure(client.paginate(NUMBERS, {}));
       expect(error.code).toBe("unexpected_response");
       expect(error.message).toBe(
         `GET /api/v3/orgs/acme/hooks: refusing to follow a link to another host (${otherOrigin})`,
@@ -545,11 +585,11 @@ describe("pagination", () => {
 
       handler = (_req, res) =>
         json(res, 200, [1], { link: '<https://evil.example/api/v3/x?page=2>; rel="next"' });
-      const evil = await failure(client.paginate<number>("/orgs/acme/hooks"));
+      const evil = await failure(client.paginate(NUMBERS, {}));
       expect(evil.message).toContain("refusing to follow a link to another host (https://evil.example)");
 
       handler = (_req, res) => json(res, 200, [1], { link: `<${origin}/admin/other?page=2>; rel="next"` });
-      const outside = await failure(client.paginate<number>("/orgs/acme/hooks"));
+      const outside = await failure(client.paginate(NUMBERS, {}));
       expect(outside.message).toContain("refusing to follow a link outside");
     } finally {
       await stopServer(other);
@@ -561,11 +601,7 @@ describe("retries", () => {
   it.each(["GET", "PUT", "DELETE"] as const)("retries a %s on 502 and then succeeds", async (method) => {
     handler = sequence(status(502), ok({ done: true }));
     const { client, delays, logs } = makeClient();
-    const response = await client.request(
-      method,
-      "/orgs/acme/thing",
-      method === "PUT" ? { body: { a: 1 } } : {},
-    );
+    const response = await send(client, method, "/orgs/acme/thing", method === "PUT" ? { a: 1 } : undefined);
     expect(response.data).toEqual({ done: true });
     expect(seen.map((s) => s.method)).toEqual([method, method]);
     if (method === "PUT") expect(seen.map((s) => s.body)).toEqual(['{"a":1}', '{"a":1}']);
@@ -582,7 +618,7 @@ describe("retries", () => {
   it("retries on 503 twice with growing backoff", async () => {
     handler = sequence(status(503), status(503), ok());
     const { client, delays } = makeClient();
-    await client.get("/x");
+    await client.get(at("GET", "/x"), {});
     expect(seen).toHaveLength(3);
     expect(delays).toHaveLength(2);
     expect(delays[0]).toBeGreaterThanOrEqual(5);
@@ -594,7 +630,7 @@ describe("retries", () => {
   it("caps the backoff at maxDelayMs", async () => {
     handler = sequence(status(500));
     const { client, delays } = makeClient({}, { maxAttempts: 6, baseDelayMs: 40, maxDelayMs: 50 });
-    await failure(client.get("/x"));
+    await failure(client.get(at("GET", "/x"), {}));
     expect(seen).toHaveLength(6);
     expect(delays).toHaveLength(5);
     for (const d of delays.slice(1)) {
@@ -606,21 +642,21 @@ describe("retries", () => {
   it("waits a 503's retry-after in full, never sooner than the server asked", async () => {
     handler = sequence(status(503, { message: "maintenance" }, { "retry-after": "3" }), ok());
     const wide = makeClient({}, { maxDelayMs: 8_000 });
-    await wide.client.get("/x");
+    await wide.client.get(at("GET", "/x"), {});
     expect(wide.delays).toEqual([3000]);
 
     // The backoff cap does not shorten it: 30 s asked, 30 s waited.
     seen = [];
     handler = sequence(status(503, { message: "maintenance" }, { "retry-after": "30" }), ok());
     const narrow = makeClient({}, { maxDelayMs: 100 });
-    await narrow.client.get("/x");
+    await narrow.client.get(at("GET", "/x"), {});
     expect(narrow.delays).toEqual([30_000]);
   });
 
   it("fails saying when to retry when a 503's retry-after is past the bound, sending nothing more", async () => {
     handler = sequence(status(503, { message: "maintenance" }, { "retry-after": "600" }), ok());
     const { client, delays } = makeClient({}, { maxRetryAfterMs: 60_000 });
-    const error = await failure(client.get("/x"));
+    const error = await failure(client.get(at("GET", "/x"), {}));
     expect(error.status).toBe(503);
     expect(seen).toHaveLength(1);
     expect(delays).toEqual([]);
@@ -633,7 +669,7 @@ describe("retries", () => {
   it("gives up after maxAttempts with the last status", async () => {
     handler = sequence(status(503), status(503), status(502, { message: "Bad Gateway" }));
     const { client, delays } = makeClient({}, { maxAttempts: 3 });
-    const error = await failure(client.get("/orgs/acme"));
+    const error = await failure(client.get(at("GET", "/orgs/acme"), {}));
     expect(seen).toHaveLength(3);
     expect(delays).toHaveLength(2);
     expect(error.status).toBe(502);
@@ -646,14 +682,14 @@ describe("retries", () => {
   it("uses 4 attempts by default", async () => {
     handler = sequence(status(500));
     const { client } = makeClient();
-    await failure(client.get("/x"));
+    await failure(client.get(at("GET", "/x"), {}));
     expect(seen).toHaveLength(4);
   });
 
   it("does not retry a POST on 502", async () => {
     handler = sequence(status(502, { message: "Bad Gateway" }), ok());
     const { client, delays } = makeClient();
-    const error = await failure(client.post("/orgs/acme/hooks", { name: "web" }));
+    const error = await failure(client.post(at("POST", "/orgs/acme/hooks"), {}, { name: "web" }));
     expect(seen).toHaveLength(1);
     expect(delays).toEqual([]);
     expect(error.status).toBe(502);
@@ -664,13 +700,18 @@ describe("retries", () => {
   it("retries a PATCH only with idempotent: true", async () => {
     handler = sequence(status(502), ok());
     const plain = makeClient();
-    const error = await failure(plain.client.patch("/orgs/acme", { a: 1 }));
+    const error = await failure(plain.client.patch(at("PATCH", "/orgs/acme"), {}, { a: 1 }));
     expect(error.status).toBe(502);
     expect(seen).toHaveLength(1);
 
     seen = [];
     const optedIn = makeClient();
-    const response = await optedIn.client.patch("/orgs/acme", { a: 1 }, { idempotent: true });
+    const response = await optedIn.client.patch(
+      at("PATCH", "/orgs/acme"),
+      {},
+      { a: 1 },
+      { idempotent: true },
+    );
     expect(response.status).toBe(200);
     expect(seen.map((s) => s.method)).toEqual(["PATCH", "PATCH"]);
     expect(optedIn.delays).toHaveLength(1);
@@ -679,14 +720,14 @@ describe("retries", () => {
   it("does not retry a GET marked idempotent: false", async () => {
     handler = sequence(status(502), ok());
     const { client } = makeClient();
-    await failure(client.get("/x", { idempotent: false }));
+    await failure(client.get(at("GET", "/x"), {}, { idempotent: false }));
     expect(seen).toHaveLength(1);
   });
 
   it("retries a GET after the server resets the connection", async () => {
     handler = sequence(reset(), ok({ again: true }));
     const { client, delays, logs } = makeClient();
-    const response = await client.get("/orgs/acme");
+    const response = await client.get(at("GET", "/orgs/acme"), {});
     expect(response.data).toEqual({ again: true });
     expect(seen).toHaveLength(2);
     expect(delays).toHaveLength(1);
@@ -697,7 +738,7 @@ describe("retries", () => {
   it("does not retry a POST whose connection was reset, and calls it a network error", async () => {
     handler = sequence(reset(), ok());
     const { client, delays, logs } = makeClient();
-    const error = await failure(client.post("/orgs/acme/hooks", { name: "web" }));
+    const error = await failure(client.post(at("POST", "/orgs/acme/hooks"), {}, { name: "web" }));
     expect(seen).toHaveLength(1);
     expect(seen[0]?.method).toBe("POST");
     expect(delays).toEqual([]);
@@ -714,7 +755,7 @@ describe("retries", () => {
   it("gives up on repeated resets after maxAttempts", async () => {
     handler = sequence(reset());
     const { client, delays } = makeClient({}, { maxAttempts: 3 });
-    const error = await failure(client.get("/x"));
+    const error = await failure(client.get(at("GET", "/x"), {}));
     expect(seen).toHaveLength(3);
     expect(delays).toHaveLength(2);
     expect(error.code).toBe("network_error");
@@ -728,7 +769,7 @@ describe("retries", () => {
       { apiRoot: `http://127.0.0.1:${port}/api/v3` },
       { maxAttempts: 3 },
     );
-    const error = await failure(client.post("/orgs/acme/hooks", { name: "web" }));
+    const error = await failure(client.post(at("POST", "/orgs/acme/hooks"), {}, { name: "web" }));
     expect(error.code).toBe("network_error");
     expect(error.message).toContain("ECONNREFUSED");
     expect(error.message).toContain(
@@ -746,7 +787,7 @@ describe("retries", () => {
       { apiRoot: `${origin.replace(/^http:/, "https:")}/api/v3` },
       { maxAttempts: 1 },
     );
-    const error = await failure(client.get("/user"));
+    const error = await failure(client.get(at("GET", "/user"), {}));
     expect(error.code).toBe("network_error");
     expect(error.message).toContain(`no TLS answer talking to ${origin.replace(/^http:/, "https:")}`);
     expect(error.message).toContain(`if it serves plain http, write ${origin} in hosting:baseUrl`);
@@ -765,7 +806,7 @@ describe("retries", () => {
     intercept().reply(200, { late: true }, { headers: { "content-type": "application/json" } });
     try {
       const retried = makeClient({}, { dispatcher: mock });
-      expect((await retried.client.get("/slow")).data).toEqual({ late: true });
+      expect((await retried.client.get(at("GET", "/slow"), {})).data).toEqual({ late: true });
       expect(retried.delays).toHaveLength(2);
       expect(retried.logs[0]).toBe("hosting: GET /slow -> timeout (UND_ERR_HEADERS_TIMEOUT) attempt 1");
       expect(retried.logs[1]).toBe("hosting: GET /slow -> timeout (UND_ERR_BODY_TIMEOUT) attempt 2");
@@ -774,7 +815,7 @@ describe("retries", () => {
         .intercept({ path: "/api/v3/hooks", method: "POST" })
         .replyWithError(new errors.HeadersTimeoutError());
       const { client, delays, logs } = makeClient({}, { dispatcher: mock });
-      const error = await failure(client.post("/hooks", { a: 1 }));
+      const error = await failure(client.post(at("POST", "/hooks"), {}, { a: 1 }));
       expect(error.code).toBe("timeout");
       expect(error.status).toBeUndefined();
       expect(error.message).toMatch(
@@ -798,11 +839,7 @@ describe("rate limits", () => {
       ok({ made: 1 }),
     );
     const { client, delays, logs } = makeClient();
-    const response = await client.request(
-      method,
-      "/orgs/acme/hooks",
-      method === "POST" ? { body: { n: 1 } } : {},
-    );
+    const response = await send(client, method, "/orgs/acme/hooks", method === "POST" ? { n: 1 } : undefined);
     expect(response.data).toEqual({ made: 1 });
     expect(seen.map((s) => s.method)).toEqual([method, method]);
     expect(delays).toEqual([2000]);
@@ -824,7 +861,12 @@ describe("rate limits", () => {
         ok(),
       );
       const { client, delays } = makeClient();
-      const response = await client.request(method, "/orgs/acme/hooks", { body: { n: 1 } });
+      const response = await send(
+        client,
+        method,
+        "/orgs/acme/hooks",
+        method === "GET" ? undefined : { n: 1 },
+      );
       expect(response.status).toBe(200);
       expect(seen).toHaveLength(2);
       expect(delays).toEqual([2000]);
@@ -835,7 +877,7 @@ describe("rate limits", () => {
     const limited = status(403, { message: "secondary rate limit" });
     handler = sequence(limited, limited, limited, ok());
     const { client, delays } = makeClient({}, { secondaryFallbackMs: 100 });
-    await client.post("/x", {});
+    await client.post(at("POST", "/x"), {}, {});
     expect(seen).toHaveLength(4);
     expect(delays).toEqual([100, 200, 400]);
   });
@@ -851,7 +893,7 @@ describe("rate limits", () => {
       ok(),
     );
     const { client, delays, logs } = makeClient();
-    await client.put("/orgs/acme/x", {});
+    await client.put(at("PUT", "/orgs/acme/x"), {}, {});
     expect(delays).toEqual([30_000 + 1_000]);
     expect(RESET_MARGIN_MS).toBe(1_000);
     expect(seen).toHaveLength(2);
@@ -868,7 +910,7 @@ describe("rate limits", () => {
       ),
     );
     const { client, delays } = makeClient({}, { maxRateLimitWaitMs: 60_000 });
-    const error = await failure(client.get("/orgs/acme"));
+    const error = await failure(client.get(at("GET", "/orgs/acme"), {}));
     expect(error.code).toBe("rate_limited");
     expect(error.status).toBe(403);
     expect(isRateLimited(error)).toBe(true);
@@ -883,7 +925,7 @@ describe("rate limits", () => {
   it("fails with rate_limited on a 429 whose retry-after is too long", async () => {
     handler = sequence(status(429, { message: "slow down" }, { "retry-after": "120" }));
     const { client, delays } = makeClient({}, { maxRateLimitWaitMs: 60_000 });
-    const error = await failure(client.post("/x", {}));
+    const error = await failure(client.post(at("POST", "/x"), {}, {}));
     expect(error.code).toBe("rate_limited");
     expect(error.status).toBe(429);
     expect(error.message).toContain("The server's secondary rate limit is exhausted; try again in 120s");
@@ -894,7 +936,7 @@ describe("rate limits", () => {
   it("stops after maxRateLimitRetries", async () => {
     handler = sequence(status(429, { message: "slow down" }, { "retry-after": "1" }));
     const { client, delays } = makeClient({}, { maxRateLimitRetries: 2 });
-    const error = await failure(client.get("/x"));
+    const error = await failure(client.get(at("GET", "/x"), {}));
     expect(seen).toHaveLength(3);
     expect(delays).toEqual([1000, 1000]);
     expect(error.code).toBe("rate_limited");
@@ -904,7 +946,7 @@ describe("rate limits", () => {
     const limited = status(429, { message: "slow down" }, { "retry-after": "1" });
     handler = sequence(limited, status(502), limited, ok({ finally: true }));
     const { client, delays } = makeClient({}, { maxAttempts: 2 });
-    const response = await client.get("/x");
+    const response = await client.get(at("GET", "/x"), {});
     expect(response.data).toEqual({ finally: true });
     expect(seen).toHaveLength(4);
     expect(delays).toHaveLength(3);
@@ -915,7 +957,7 @@ describe("rate limits", () => {
   it("does not retry a plain 403", async () => {
     handler = sequence(status(403, { message: "Must have admin rights to Repository." }), ok());
     const { client, delays } = makeClient();
-    const error = await failure(client.get("/repos/acme/x/hooks"));
+    const error = await failure(client.get(at("GET", "/repos/acme/x/hooks"), {}));
     expect(error.code).toBe("forbidden");
     expect(isRateLimited(error)).toBe(false);
     expect(seen).toHaveLength(1);
@@ -928,7 +970,7 @@ describe("rate limits", () => {
       ok(),
     );
     const { client, delays } = makeClient();
-    expect((await failure(client.get("/x"))).code).toBe("forbidden");
+    expect((await failure(client.get(at("GET", "/x"), {}))).code).toBe("forbidden");
     expect(seen).toHaveLength(1);
     expect(delays).toEqual([]);
   });
@@ -945,8 +987,8 @@ describe("rate limits", () => {
       ok(),
     );
     const { client, delays } = makeClient({}, { maxRateLimitWaitMs: 60_000 });
-    expect((await failure(client.get("/a"))).code).toBe("rate_limited");
-    await client.get("/b").catch(() => undefined);
+    expect((await failure(client.get(at("GET", "/a"), {}))).code).toBe("rate_limited");
+    await client.get(at("GET", "/b"), {}).catch(() => undefined);
     expect(delays.filter((d) => d > 60_000)).toEqual([]);
   });
 });
@@ -959,7 +1001,7 @@ describe("the token", () => {
         documentation_url: "https://docs.example.com/rest",
       });
     const { client, logs } = makeClient();
-    const error = await failure(client.get("/user"));
+    const error = await failure(client.get(at("GET", "/user"), {}));
     expect(seen[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(error.apiMessage).toBe("Bad credentials: Bearer [REDACTED] ([REDACTED])");
     expect(error.message).toContain("[REDACTED]");
@@ -974,7 +1016,7 @@ describe("the token", () => {
       res.end(`upstream rejected authorization=${req.headers.authorization}`);
     };
     const { client, logs } = makeClient({}, { maxAttempts: 2 });
-    const error = await failure(client.get("/user"));
+    const error = await failure(client.get(at("GET", "/user"), {}));
     expect(error.apiMessage).toBe("upstream rejected authorization=Bearer [REDACTED]");
     expect(logs).toHaveLength(2);
     expectNoToken(error, logs);
@@ -983,7 +1025,7 @@ describe("the token", () => {
   it("never appears in logs of retries and rate-limit waits", async () => {
     handler = sequence(status(502), status(429, { message: TOKEN }, { "retry-after": "1" }), reset(), ok());
     const { client, logs } = makeClient();
-    await client.get(`/orgs/acme`, { query: { note: "x" } });
+    await client.get(at("GET", `/orgs/acme`), {}, { query: { note: "x" } });
     expect(logs).toHaveLength(5);
     for (const line of logs) expect(line).not.toContain(TOKEN);
   });
@@ -991,7 +1033,7 @@ describe("the token", () => {
   it("is redacted from the rate-limited error", async () => {
     handler = sequence(status(429, { message: `quota for ${TOKEN} spent` }, { "retry-after": "9999" }));
     const { client, logs } = makeClient({}, { maxRateLimitWaitMs: 1_000 });
-    const error = await failure(client.get("/x"));
+    const error = await failure(client.get(at("GET", "/x"), {}));
     expect(error.code).toBe("rate_limited");
     expect(error.apiMessage).toBe("quota for [REDACTED] spent");
     expectNoToken(error, logs);
@@ -1009,7 +1051,7 @@ describe("the token", () => {
         ],
       });
     const { client, logs } = makeClient();
-    const error = await failure(client.post("/orgs/acme/hooks", {}));
+    const error = await failure(client.post(at("POST", "/orgs/acme/hooks"), {}, {}));
     expect(error.code).toBe("validation_failed");
     expectNoToken(error, logs);
   });
@@ -1033,7 +1075,9 @@ describe("concurrency", () => {
   it("never has more than `concurrency` requests in flight", async () => {
     const counter = countingHandler(20);
     const { client } = makeClient({}, { concurrency: 2 });
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => client.get(`/item/${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => client.get(at("GET", `/item/${i}`), {})),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(seen).toHaveLength(6);
     expect(counter.max()).toBe(2);
@@ -1042,7 +1086,7 @@ describe("concurrency", () => {
   it("runs requests in parallel up to the limit", async () => {
     const counter = countingHandler(20);
     const { client } = makeClient({}, { concurrency: 4 });
-    await Promise.all(Array.from({ length: 8 }, (_, i) => client.get(`/item/${i}`)));
+    await Promise.all(Array.from({ length: 8 }, (_, i) => client.get(at("GET", `/item/${i}`), {})));
     expect(counter.max()).toBe(4);
   });
 
@@ -1050,10 +1094,10 @@ describe("concurrency", () => {
     // No retry, so no success is counted: the window stays at 2 until two requests succeed.
     handler = sequence(status(429, { message: "slow" }, { "retry-after": "1" }));
     const { client, delays } = makeClient({}, { concurrency: 4, maxRateLimitRetries: 0 });
-    expect((await failure(client.get("/first"))).code).toBe("rate_limited");
+    expect((await failure(client.get(at("GET", "/first"), {}))).code).toBe("rate_limited");
     seen = [];
     const counter = countingHandler(20);
-    await Promise.all(Array.from({ length: 4 }, (_, i) => client.get(`/item/${i}`)));
+    await Promise.all(Array.from({ length: 4 }, (_, i) => client.get(at("GET", `/item/${i}`), {})));
     expect(seen).toHaveLength(4);
     expect(counter.max()).toBe(2);
     // the first request after the limit waited out the server's retry-after, once

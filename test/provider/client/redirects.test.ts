@@ -6,7 +6,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { HostingClient } from "../../../provider/client/http";
+import { route } from "../../../provider/client/routes";
 
 let server: Server;
 let origin: string;
@@ -40,22 +42,24 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const client = () => new HostingClient({ apiRoot: `${origin}/api/v3`, token: "t0k", apiVersion: undefined });
+const HOP = route("GET /hop/{hops}", { body: z.object({ name: z.string(), authorization: z.string() }) });
+const AWAY = route("GET /away", { body: z.unknown() });
 
 describe("followRedirects", () => {
   it("follows up to the bound and says where it went", async () => {
-    const response = await client().get<{ name: string; authorization: string }>("/hop/1", {
-      followRedirects: 2,
-    });
+    const response = await client().get(HOP, { hops: "1" }, { followRedirects: 2 });
     expect(response.data).toEqual({ name: "done", authorization: "Bearer t0k" });
     expect(response.redirectedTo).toEqual(["/hop/0", "/done"]);
   });
 
   it("fails past the bound, and by default", async () => {
-    await expect(client().get("/hop/2", { followRedirects: 2 })).rejects.toMatchObject({ status: 301 });
-    await expect(client().get("/hop/0")).rejects.toMatchObject({ status: 301 });
+    await expect(client().get(HOP, { hops: "2" }, { followRedirects: 2 })).rejects.toMatchObject({
+      status: 301,
+    });
+    await expect(client().get(HOP, { hops: "0" })).rejects.toMatchObject({ status: 301 });
   });
 
   it("never follows a Location on another host", async () => {
-    await expect(client().get("/away", { followRedirects: 2 })).rejects.toThrow(/another host/);
+    await expect(client().get(AWAY, {}, { followRedirects: 2 })).rejects.toThrow(/another host/);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { allRoutes, InvalidRouteParameter, ROUTES } from "../../../provider/client/routes";
+import { API_VERSION_2026, API_VERSION_DEFAULT } from "../../../provider/client/schemas";
 import { servedRoutes } from "../../emulator/helpers";
 
 describe("route table", () => {
@@ -40,6 +41,50 @@ describe("route table", () => {
     expect(route.name).toBe("DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}/runners/{runner_id}");
     expect(route.pattern).toBe("/orgs/:org/actions/runner-groups/:runner_group_id/runners/:runner_id");
     expect(route.params).toEqual(["org", "runner_group_id", "runner_id"]);
+  });
+
+  it("declares API version 2026-03-10 where the spec documents it, and the default elsewhere", () => {
+    // spec, concepts: budgets, notifications, enterprise dependency alerts, organisation custom
+    // property values and the alert update.
+    const versioned = allRoutes()
+      .filter((r) => r.apiVersion !== API_VERSION_DEFAULT)
+      .map((r) => `${r.apiVersion} ${r.name}`);
+    expect(versioned.sort()).toEqual(
+      [
+        ...["GET", "POST"].map((m) => `${m} /enterprises/{enterprise}/settings/billing/budgets`),
+        ...["GET", "PATCH", "DELETE"].map(
+          (m) => `${m} /enterprises/{enterprise}/settings/billing/budgets/{budget_id}`,
+        ),
+        "GET /notifications",
+        "PUT /notifications",
+        "GET /notifications/threads/{thread_id}",
+        "GET /organizations/{org}/org-properties/values",
+        "PATCH /organizations/{org}/org-properties/values",
+        "GET /enterprises/{enterprise}/depwatch/alerts",
+        "PATCH /repos/{owner}/{repo}/depwatch/alerts/{alert_number}",
+      ]
+        .map((name) => `${API_VERSION_2026} ${name}`)
+        .sort(),
+    );
+  });
+
+  it("declares how each answer is read: a body, or a list and where its items are", () => {
+    expect(ROUTES.repoHooks.get.answer).toMatchObject({ kind: "body", bodyless: [] });
+    expect(ROUTES.repoHooks.list.answer).toMatchObject({ kind: "list", select: undefined });
+    const runners = ROUTES.orgRunnerGroups.runners.answer;
+    expect(runners.select?.({ total_count: 1, runners: [{ id: 1 }] })).toEqual([{ id: 1 }]);
+    const apps = ROUTES.protectionRules.apps.answer;
+    const app = { id: 101, slug: "deploy-gate" };
+    expect(
+      apps.select?.([
+        { total_count: 1 },
+        { available_custom_deployment_protection_rule_integrations: [app] },
+      ]),
+    ).toEqual([app]);
+    expect(apps.select?.({ total_count: 1 })).toBeUndefined();
+    expect(ROUTES.statistics.contributors.answer.bodyless).toEqual([202, 204]);
+    // Routes the client never calls may declare no answer (the client refuses them at compile time).
+    expect(ROUTES.notifications.list.answer).toBeUndefined();
   });
 
   it("is exactly what the sandbox server serves", () => {

@@ -5,6 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { HostingApiError } from "../../../provider/client/errors";
+import { declareKind, field, output } from "../../../provider/internal/declare";
 import {
   defineProvider,
   deleteIgnoringGone,
@@ -12,8 +13,18 @@ import {
   readOrGone,
 } from "../../../provider/internal/lifecycle";
 
-const inputs = z.object({ name: z.string(), tags: z.array(z.string()).default([]) });
+const inputs = z.object({
+  name: field(z.string(), { description: "The name.", replace: true }),
+  tags: field(z.array(z.string()).default([]), { description: "Tags.", set: true }),
+});
 type Inputs = z.infer<typeof inputs>;
+const thing = declareKind({
+  kind: "Thing",
+  description: "A thing.",
+  idFormat: ["serverId"],
+  inputs,
+  outputs: z.object({ serverId: output(z.number(), "The id.") }),
+});
 type Outputs = Inputs & { serverId: number };
 
 const notFound = new HostingApiError({ code: "not_found", status: 404 });
@@ -21,16 +32,13 @@ const forbidden = new HostingApiError({ code: "forbidden", status: 403 });
 
 function provider(overrides: Partial<ProviderSpec<typeof inputs, Outputs>> = {}) {
   const spec: ProviderSpec<typeof inputs, Outputs> = {
-    idFormat: ["id"],
-    inputs,
-    rules: { name: { replace: true }, tags: { set: true } },
     create: vi.fn(async (i: Inputs) => ({ id: "1", outs: { ...i, serverId: 1 } })),
     read: vi.fn(async (id: string) => ({ id, props: { name: "n", tags: ["b", "a"], serverId: 1 } })),
     update: vi.fn(async (_id: string, _olds: Outputs, news: Inputs) => ({ outs: { ...news, serverId: 1 } })),
     delete: vi.fn(async () => undefined),
     ...overrides,
   };
-  return { spec, provider: defineProvider("Thing", spec) };
+  return { spec, provider: defineProvider(thing, spec) };
 }
 
 describe("defineProvider", () => {
@@ -100,10 +108,20 @@ describe("defineProvider", () => {
 
 describe("inputs as the program wrote them", () => {
   const ids = z.object({
-    name: z.string(),
-    importId: z.union([z.string(), z.number()]).transform(String).optional(),
+    name: field(z.string(), { description: "The name." }),
+    importId: field(z.union([z.string(), z.number()]).transform(String).optional(), {
+      description: "Adopts.",
+      createOnly: true,
+    }),
   });
   type IdInputs = z.infer<typeof ids>;
+  const idThing = declareKind({
+    kind: "Thing",
+    description: "",
+    idFormat: [],
+    inputs: ids,
+    outputs: z.object({ serverId: output(z.number(), "The id.") }),
+  });
 
   it("acts on the schema's reading, and read reports an unchanged object as the program wrote it", async () => {
     const { spec, provider: p } = provider({
@@ -132,15 +150,12 @@ describe("inputs as the program wrote them", () => {
 
   it("reports a value written in another form (an id as a number) in the program's form", async () => {
     const spec: ProviderSpec<typeof ids, IdInputs & { serverId: number }> = {
-      idFormat: ["id"],
-      inputs: ids,
-      rules: { name: {}, importId: { createOnly: true } },
       create: vi.fn(async (i: IdInputs) => ({ id: "1", outs: { ...i, serverId: 1 } })),
       read: vi.fn(async (id: string) => ({ id, props: { name: "n", importId: "42", serverId: 1 } })),
       update: vi.fn(),
       delete: vi.fn(),
     };
-    const p = defineProvider("Thing", spec);
+    const p = defineProvider(idThing, spec);
     const written = { name: "n", importId: 42 } as unknown as IdInputs;
     expect(await p.check({}, written)).toEqual({ inputs: written });
     const { outs } = await p.create(written);
@@ -174,11 +189,15 @@ describe("inputs as the program wrote them", () => {
   });
 
   it("never records a secret's written form", async () => {
-    const secrets = z.object({ token: z.string().trim() });
-    const p = defineProvider("Thing", {
-      idFormat: ["id"],
+    const secrets = z.object({ token: field(z.string().trim(), { description: "A token.", secret: true }) });
+    const kind = declareKind({
+      kind: "Thing",
+      description: "",
+      idFormat: [],
       inputs: secrets,
-      rules: { token: { secret: true } },
+      outputs: z.object({}),
+    });
+    const p = defineProvider(kind, {
       create: async (i: { token: string }) => ({ id: "1", outs: i }),
       read: vi.fn(),
       update: vi.fn(),

@@ -3,7 +3,7 @@
  * engine would call them. Invitations, acceptance outside Pulumi, drift, the person who left, each
  * onDestroy mode and the last-admin guard.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
 import { UNKNOWN } from "../../../provider/internal/check";
 import {
@@ -42,6 +42,21 @@ function serverView(org: string, login: string): { member?: string; invited?: st
 }
 
 /** Creates a membership and clears the request log, so each test counts only its own requests. */
+/** Requests by route, without the one read of the token's own user a client makes once. */
+function apiCounts(): Record<string, number> {
+  const { ["GET /user"]: _user, ...counts } = requestCounts(emulator);
+  return counts;
+}
+
+/** Created from the inputs as the program wrote them (what the engine passes), defaults left out. */
+async function createdAsWritten(news: Record<string, unknown>) {
+  const result = await provider.check({}, news);
+  expect(result.failures ?? []).toEqual([]);
+  const made = await provider.create(result.inputs as OrgMembershipInputs);
+  emulator.controls.clearLog();
+  return made;
+}
+
 async function created(news: Record<string, unknown>) {
   const inputs = await checked(news);
   const result = await provider.create(inputs);
@@ -270,7 +285,7 @@ describe("OrgMembership onDestroy", () => {
     const { id, outs } = await created(mona);
     await provider.delete(id, outs);
     expect(serverView("acme-eng", "mona")).toEqual({});
-    expect(requestCounts(emulator)).toEqual({ [ADMINS]: 1, [DELETE]: 1 });
+    expect(apiCounts()).toEqual({ [GET]: 1, [DELETE]: 1 });
   });
 
   it("remove removes an active member from the organisation", async () => {
@@ -327,6 +342,36 @@ describe("OrgMembership onDestroy", () => {
   });
 });
 
+describe("OrgMembership of the token's own user", () => {
+  it("is kept on destroy unless the program sets onDestroy: remove itself", async () => {
+    const left = await createdAsWritten({ org: "acme-eng", username: "admin", role: "admin" });
+    const told = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    await provider.delete(left.id, left.outs);
+    const said = told.mock.calls.map((c) => String(c[0])).join("");
+    told.mockRestore();
+    expect(said).toContain("kept admin in acme-eng: it is the membership of the token's own user");
+    expect(serverView("acme-eng", "admin")).toEqual({ member: "admin" });
+    const asked = await created({ org: "acme-eng", username: "admin", role: "admin", onDestroy: "remove" });
+    await provider.delete(asked.id, asked.outs);
+    expect(serverView("acme-eng", "admin")).toEqual({});
+  });
+});
+
+describe("OrgMembership onDestroy written out", () => {
+  it("is a change (with no request) when the program writes out the default it left out, and back", async () => {
+    const made = await createdAsWritten({ org: "acme-eng", username: "octocat" });
+    const explicit = (await provider.check({}, { org: "acme-eng", username: "octocat", onDestroy: "remove" }))
+      .inputs as OrgMembershipInputs;
+    expect((await provider.diff(made.id, made.outs, explicit)).changes).toBe(true);
+    const updated = await provider.update(made.id, made.outs, explicit);
+    expect(apiCounts()).toEqual({});
+    expect((await provider.diff(made.id, updated.outs, explicit)).changes).toBe(false);
+    const left = (await provider.check({}, { org: "acme-eng", username: "octocat" }))
+      .inputs as OrgMembershipInputs;
+    expect((await provider.diff(made.id, updated.outs, left)).changes).toBe(true);
+  });
+});
+
 describe("OrgMembership last-admin guard", () => {
   const lastAdmin = { org: "acme-ops", username: "admin" };
   const refusal = (action: string) =>
@@ -350,18 +395,30 @@ describe("OrgMembership last-admin guard", () => {
     expect(serverView("acme-ops", "admin")).toEqual({ member: "admin" });
   });
 
-  it("refuses to remove the last admin, and says how to get out", async () => {
-    const { id, outs } = await created({ ...lastAdmin, role: "admin" });
-    const error = await provider.delete(id, outs).catch((e: unknown) => e as Error);
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(refusal("remove"));
-    expect((error as Error).message).toContain('set onDestroy to "retain"');
+  it("keeps the last admin on destroy, with a warning and no write", async () => {
+    const { id, outs } = await created({
+      org: "acme-ops",
+      username: "admin",
+      role: "admin",
+      onDestroy: "remove",
+    });
+    const told = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    emulator.controls.clearLog();
+    await provider.delete(id, outs);
+    const said = told.mock.calls.map((c) => String(c[0])).join("");
+    told.mockRestore();
+    expect(said).toContain(
+      "kept admin as an admin of acme-ops: the last admin of an organisation is never removed",
+    );
+    expect(apiCounts()).toEqual({ [GET]: 1, [ADMINS]: 1 });
     expect(serverView("acme-ops", "admin")).toEqual({ member: "admin" });
   });
 
-  it("refuses to downgrade the last admin on destroy", async () => {
+  it("keeps the last admin on a downgrade at destroy", async () => {
     const { id, outs } = await created({ ...lastAdmin, role: "admin", onDestroy: "downgrade" });
-    await expect(provider.delete(id, outs)).rejects.toThrow(refusal("demote"));
+    const told = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    await provider.delete(id, outs);
+    told.mockRestore();
     expect(serverView("acme-ops", "admin")).toEqual({ member: "admin" });
   });
 
@@ -370,10 +427,21 @@ describe("OrgMembership last-admin guard", () => {
     const demoted = await provider.update(id, outs, await checked({ org: "acme-eng", username: "olivia" }));
     expect(demoted.outs.role).toBe("member");
     expect(serverView("acme-eng", "olivia")).toEqual({ member: "member" });
-    const admin = await created({ org: "acme-eng", username: "admin", role: "admin" });
-    await control(emulator, "POST", "/orgs/acme-eng/members/olivia/leave");
-    // admin is now the only admin of acme-eng too.
-    await expect(provider.delete(admin.id, admin.outs)).rejects.toThrow(/the last admin of acme-eng/);
+    const again = await created({ org: "acme-eng", username: "olivia", role: "admin" });
+    await provider.delete(again.id, again.outs);
+    expect(serverView("acme-eng", "olivia")).toEqual({});
+  });
+
+  it("decides one organisation's deletes one after another: two admins removed at once leave one", async () => {
+    const olivia = await created({ org: "acme-eng", username: "olivia", role: "admin", onDestroy: "remove" });
+    const admin = await created({ org: "acme-eng", username: "admin", role: "admin", onDestroy: "remove" });
+    const told = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    await Promise.all([provider.delete(olivia.id, olivia.outs), provider.delete(admin.id, admin.outs)]);
+    const said = told.mock.calls.map((c) => String(c[0])).join("");
+    told.mockRestore();
+    const left = ["olivia", "admin"].filter((u) => serverView("acme-eng", u).member === "admin");
+    expect(left).toHaveLength(1);
+    expect(said).toContain("the last admin of an organisation is never removed");
   });
 
   it("lets the last admin go when they are retained", async () => {

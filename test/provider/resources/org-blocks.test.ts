@@ -45,12 +45,18 @@ describe("OrgBlock check and diff", () => {
 });
 
 describe("OrgBlock lifecycle", () => {
-  it("blocks with one request, reads with one, and unblocks", async () => {
+  it("blocks with a check and a write, adopts a block with no write, reads with one, and unblocks", async () => {
     const { id, outs } = await provider.create(await checked(mona));
     expect(id).toBe("acme-eng/mona");
     expect(outs).toEqual(mona);
     expect(blocked()).toEqual(["acme-eng/mona"]);
-    expect(requestCounts(emulator)).toEqual({ "PUT /orgs/{org}/blocks/{username}": 1 });
+    expect(requestCounts(emulator)).toEqual({
+      "GET /orgs/{org}/blocks/{username}": 1,
+      "PUT /orgs/{org}/blocks/{username}": 1,
+    });
+    emulator.controls.clearLog();
+    await provider.create(await checked(mona));
+    expect(requestCounts(emulator)).toEqual({ "GET /orgs/{org}/blocks/{username}": 1 });
     emulator.controls.clearLog();
     const read = await provider.read(id, outs);
     expect(read.props).toEqual(mona);

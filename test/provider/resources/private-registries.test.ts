@@ -5,6 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
+import { ROUTES } from "../../../provider/client/routes";
 import { UNKNOWN } from "../../../provider/internal/check";
 import { client } from "../../../provider/internal/context";
 import { forgetPublicKey } from "../../../provider/internal/sealed-box";
@@ -21,10 +22,9 @@ useSandbox((e) => {
   emulator = e;
 });
 
-const KEY_ROUTE = "/orgs/acme-eng/private-registries/public-key";
 beforeEach(() => {
   // Every test starts from a fresh server, hence a fresh key: forget the one this process fetched.
-  if (emulator) forgetPublicKey(client(), KEY_ROUTE);
+  if (emulator) forgetPublicKey(client(), ROUTES.privateRegistries.publicKey, { org: "acme-eng" });
 });
 
 /** check digests every value with scrypt (about 0.1 s of an idle core each, more on a busy one). */

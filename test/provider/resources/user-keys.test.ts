@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
 import { HostingApiError } from "../../../provider/client/errors";
 import type { HostingClient } from "../../../provider/client/http";
+import { ROUTES } from "../../../provider/client/routes";
 import type { ApiSshKey } from "../../../provider/client/schemas";
 import type { AnyHostingProvider } from "../../../provider/internal/lifecycle";
 import {
@@ -16,7 +17,14 @@ import {
   type UserSshKeyInputs,
 } from "../../../provider/resources/user-keys";
 import { createOrAdoptKey, type KeyPlace } from "../../../provider/resources/user-keys/shared";
-import { gpgPublicKey, sshPublicKey } from "../../emulator/helpers";
+import {
+  gpgKeyWithForgedSignatures,
+  gpgPublicKey,
+  hostileSshKeys,
+  securityKeyLine,
+  sshPublicKey,
+  withPaddingBits,
+} from "../../emulator/helpers";
 import { api, control, requestCounts, useSandbox } from "./helpers";
 
 let emulator: RunningEmulator;
@@ -66,6 +74,28 @@ describe.each([
     const result = await provider.check({}, { key, title: "laptop" });
     expect(result.failures).toEqual([{ property: "key", reason: expect.stringContaining(reason) }]);
     expect(emulator.controls.log).toEqual([]);
+  });
+
+  // The requests the sandbox server refuses (test/emulator/user-keys.test.ts) fail at preview too:
+  // one decoder serves both.
+  it.each(hostileSshKeys())("refuses %s at preview naming key, with no request", async (_, key, reason) => {
+    emulator.controls.clearLog();
+    const result = await provider.check({}, { key, title: "laptop" });
+    expect(result.failures).toHaveLength(1);
+    expect(result.failures?.[0]?.property).toBe("key");
+    expect(result.failures?.[0]?.reason).toMatch(/^key has key data that is not a valid \S+ public key: /);
+    expect(result.failures?.[0]?.reason).toMatch(reason);
+    expect(emulator.controls.log).toEqual([]);
+  });
+
+  it("records a key by what it decodes to: another text of it is the same input and no change", async () => {
+    const line = securityKeyLine("ed25519");
+    const other = withPaddingBits(line);
+    const inputs = await checked<UserSshKeyInputs>(provider, { key: `${other} me@laptop` });
+    expect(inputs.key).toBe(line);
+    const created = await provider.create(inputs);
+    expect(created.outs).toMatchObject({ key: line });
+    expect((await provider.diff(created.id, created.outs, { key: other, title: "" })).changes).toBe(false);
   });
 
   it("refuses a title that is not a string, naming it", async () => {
@@ -244,6 +274,21 @@ describe("UserGpgKey", () => {
     expect(emulator.controls.log).toEqual([]);
   });
 
+  it("refuses at preview a key with more signatures of its own than the server reads, with no request", async () => {
+    const armored = await gpgKeyWithForgedSignatures(100, 100);
+    emulator.controls.clearLog();
+    const result = await gpgProvider.check({}, { armoredPublicKey: armored });
+    expect(result.failures).toEqual([
+      {
+        property: "armoredPublicKey",
+        reason: expect.stringMatching(
+          /^armoredPublicKey holds 202 signatures of its own .*at most 100 are read/,
+        ),
+      },
+    ]);
+    expect(emulator.controls.log).toEqual([]);
+  });
+
   it("refuses a truncated block naming armoredPublicKey", async () => {
     const armored = await gpgPublicKey();
     const lines = armored.trim().split("\n");
@@ -369,12 +414,11 @@ describe("UserGpgKey", () => {
 
 describe("a retry refused as 'already in use' after an ambiguous failure", () => {
   const line = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOEX8dCRTvrdtmB0ZcCtctj/qTTjTkNtUPywTvXo3728";
-  const place: KeyPlace<ApiSshKey> = {
+  const place: KeyPlace<ApiSshKey, { key_id: number | string }> = {
     kind: "UserSshKey",
     field: "key",
-    collection: "/user/keys",
-    item: (id) => `/user/keys/${id}`,
-    schema: { parse: (v: unknown) => v } as never,
+    routes: ROUTES.sshKeys,
+    item: (key_id) => ({ key_id }),
     idOf: (k) => k.id,
     addedAt: (k) => k.created_at ?? undefined,
   };

@@ -1,0 +1,60 @@
+/**
+ * What derives from the declarations (schema.json and docs/reference/) is current, and says what
+ * the declarations say.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FUNCTIONS } from "../../provider/functions/declarations";
+import { PROVIDERS } from "../../provider/providers";
+import { generatedFiles, leftOver, staleFiles } from "../../scripts/generate";
+import { repositoryRoot } from "../../scripts/reference";
+
+const root = repositoryRoot(__dirname);
+const files = generatedFiles(root);
+const schema = JSON.parse(files.get("schema.json") ?? "{}");
+
+describe("generated files", () => {
+  it("are current (run npm run generate when this fails)", () => {
+    expect(staleFiles(root, files), "out of date: run npm run generate").toEqual([]);
+  });
+
+  it("give every kind and function a page, and the schema every token", () => {
+    expect(Object.keys(schema.resources)).toEqual(PROVIDERS.map((p) => `hosting:index:${p.kind}`));
+    expect(Object.keys(schema.functions)).toEqual(FUNCTIONS.map((f) => `hosting:index:${f.name}`));
+    expect(PROVIDERS).toHaveLength(18);
+    expect(FUNCTIONS).toHaveLength(6);
+    for (const p of PROVIDERS) expect(files.has(join("docs/reference", `${p.kind}.md`))).toBe(true);
+    for (const f of FUNCTIONS) expect(files.has(join("docs/reference", `${f.name}.md`))).toBe(true);
+  });
+
+  it("say the type, default and what a change does of each argument", () => {
+    const hook = files.get("docs/reference/RepositoryWebhook.md") ?? "";
+    expect(hook).toContain('| `contentType` | "json" \\| "form" | `"form"` | updates |');
+    expect(hook).toContain("| `owner` (required) | string |  | **replaces** |");
+    expect(hook).toContain("The id is `owner/repository/hookId`, each part URL-encoded.");
+    expect(hook).toContain("| `secret` | string; a secret in state |");
+    expect(hook).toContain('const ci = new hosting.RepositoryWebhook("ci", {');
+    const webhook = schema.resources["hosting:index:RepositoryWebhook"];
+    expect(webhook.inputProperties.secret).toMatchObject({ type: "string", secret: true });
+    expect(webhook.inputProperties.owner).toMatchObject({ replaceOnChanges: true });
+    expect(webhook.aliases).toEqual([{ type: "pulumi-nodejs:dynamic/hosting:RepositoryWebhook" }]);
+    expect(schema.config.variables.token).toMatchObject({ secret: true });
+    expect(schema.provider.inputProperties.baseUrl).toMatchObject({ type: "string" });
+  });
+
+  it("list nested types with their fields", () => {
+    const field = files.get("docs/reference/IssueField.md") ?? "";
+    expect(field).toContain("### IssueFieldOption");
+    expect(field).toMatch(/\| `color` \| /);
+    expect(schema.types["hosting:index:IssueFieldOption"].required).toContain("color");
+  });
+
+  it("notice a missing or left-over file", () => {
+    const copy = mkdtempSync(join(tmpdir(), "generate-"));
+    writeFileSync(join(copy, "package.json"), readFileSync(join(root, "package.json")));
+    expect(leftOver(copy, files)).toEqual([]);
+    expect(staleFiles(copy, files)).toContain("schema.json");
+  });
+});
