@@ -14,13 +14,14 @@ import {
   getRepositoryStatistics,
   getUserGpgKeys,
 } from "../functions";
+import { FUNCTIONS } from "../functions/declarations";
 import { isUnknown, type Properties, unwrap, wrap } from "./properties";
 
 /** A function as the plugin calls it: arguments checked by the function itself. */
 type PluginFunction = (args: never, opts?: FunctionOptions) => Promise<object>;
 
-/** Every function the plugin serves, by name; the token is `hosting:index:<name>`. */
-export const FUNCTIONS: Readonly<Record<string, PluginFunction>> = {
+/** The code of each function, by the name its declaration gives. */
+const IMPLEMENTATIONS: Readonly<Record<string, PluginFunction>> = {
   getOrgMembers,
   getBranches,
   getBranch,
@@ -31,7 +32,18 @@ export const FUNCTIONS: Readonly<Record<string, PluginFunction>> = {
 
 export const functionToken = (name: string): string => `hosting:index:${name}`;
 
-const byToken = new Map(Object.entries(FUNCTIONS).map(([name, fn]) => [functionToken(name), fn]));
+/**
+ * The invokes, from the functions' declarations (`provider/functions/declarations.ts`, which the
+ * schema's functions come from too): a declared function without code here fails at load.
+ */
+const byToken = new Map(
+  FUNCTIONS.map((declared) => {
+    const fn = IMPLEMENTATIONS[declared.name];
+    if (fn === undefined)
+      throw new Error(`hosting: the function ${declared.name} is declared but has no code`);
+    return [functionToken(declared.name), fn] as const;
+  }),
+);
 
 /**
  * Runs an invoke. A result is secret as a whole when any argument was (as `getXOutput` does in a

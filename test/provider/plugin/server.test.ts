@@ -7,8 +7,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
-import { forgetConnectionChecks } from "../../../provider/plugin/config";
+import { FUNCTIONS } from "../../../provider/functions/declarations";
+import { CONFIG_KEYS, forgetConnectionChecks } from "../../../provider/plugin/config";
 import { type RunningPlugin, startPlugin } from "../../../provider/plugin/server";
+import { PROVIDERS } from "../../../provider/providers";
 import { SECRET_SET_OUTSIDE } from "../../../provider/resources/webhooks";
 import { requestCounts, useSandbox } from "../resources/helpers";
 import { DIFF_NONE, DIFF_SOME, PluginClient, type Properties, secret, UNKNOWN } from "./helpers";
@@ -57,6 +59,35 @@ describe("plugin info", () => {
   it("reports the package version", async () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
     expect(await client.pluginVersion()).toBe(manifest.version);
+  });
+});
+
+describe("schema", () => {
+  it("serves schema.json, and the schema names what the plugin serves", async () => {
+    const text = await client.schema();
+    expect(text).toBe(readFileSync(join(ROOT, "schema.json"), "utf8"));
+    const schema = JSON.parse(text) as {
+      name: string;
+      resources: Record<string, { inputProperties: Record<string, { secret?: boolean }> }>;
+      functions: Record<string, unknown>;
+      provider: { inputProperties: Record<string, { secret?: boolean }> };
+      config: { variables: Record<string, unknown> };
+    };
+    expect(schema.name).toBe("hosting");
+    expect(Object.keys(schema.resources).sort()).toEqual(
+      PROVIDERS.map((p) => `hosting:index:${p.kind}`).sort(),
+    );
+    expect(Object.keys(schema.functions).sort()).toEqual(
+      FUNCTIONS.map((f) => `hosting:index:${f.name}`).sort(),
+    );
+    for (const provider of PROVIDERS) {
+      const inputs = schema.resources[`hosting:index:${provider.kind}`]?.inputProperties ?? {};
+      for (const name of provider.secrets)
+        expect(inputs[name]?.secret, `${provider.kind}.${name}`).toBe(true);
+    }
+    expect(Object.keys(schema.provider.inputProperties).sort()).toEqual([...CONFIG_KEYS].sort());
+    expect(schema.provider.inputProperties.token?.secret).toBe(true);
+    expect(Object.keys(schema.config.variables).sort()).toEqual([...CONFIG_KEYS].sort());
   });
 });
 
