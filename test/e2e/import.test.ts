@@ -253,4 +253,22 @@ describe("hosting-import end to end", () => {
     await hostingImport(program.dir);
     for (const [file, text] of first) expect(readFileSync(join(program.dir, file), "utf8"), file).toBe(text);
   });
+
+  it("destroys the stack leaving everything that existed before it: owners, the token's user, every object", async () => {
+    const before = JSON.stringify(emulator.store.state);
+    emulator.controls.clearLog();
+    const destroy = await program.ok("destroy", "--yes", "--skip-preview");
+    expect(writes()).toEqual([]);
+    expect(JSON.stringify(emulator.store.state)).toBe(before);
+    // Every organisation keeps its owners, the token's own user (admin) included.
+    const orgs = emulator.store.state.fixture.orgs;
+    expect(orgs.find((o) => o.login === "acme-eng")?.members).toMatchObject({
+      admin: { role: "admin" },
+      olivia: { role: "admin" },
+    });
+    expect(orgs.find((o) => o.login === "acme-ops")?.members).toMatchObject({ admin: { role: "admin" } });
+    // No error, and no line printed twice.
+    expect(destroy.output).not.toMatch(/error:/i);
+    expect(program.resources()).toEqual([]);
+  });
 });
