@@ -43,6 +43,7 @@ export default defineConfig({
             "test/provider/resources/**/*.test.ts",
             "test/provider/functions/**/*.test.ts",
             "test/provider/*.test.ts",
+            "test/provider/plugin/**/*.test.ts",
           ],
           ...CONFORMANCE,
         },

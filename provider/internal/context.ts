@@ -51,10 +51,26 @@ export function clientFor(settings: ClientSettings): HostingClient {
   return found;
 }
 
+/** Where notices go instead of stderr, when set (the native plugin: the engine's log). */
+let noticeSink: ((message: string) => void) | undefined;
+
+/**
+ * Sends notices to `sink` instead of stderr. The CLI shows the dynamic-provider host's stderr as
+ * messages of the run, but a plugin's only with `--debug`, so the native plugin sends them to the
+ * engine's log instead.
+ */
+export function sendNoticesTo(sink: ((message: string) => void) | undefined): void {
+  noticeSink = sink;
+}
+
 /**
  * Tells the user something that is not an error (e.g. a default group left in place on destroy).
  * The engine shows a provider's stderr lines as messages of the run.
  */
 export function notice(message: string): void {
+  if (noticeSink !== undefined) {
+    noticeSink(message);
+    return;
+  }
   process.stderr.write(`pulumi-hosting: ${message}\n`);
 }

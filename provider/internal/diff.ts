@@ -25,6 +25,16 @@ export interface FieldRule {
 export type FieldRules<T> = { [K in keyof T]-?: FieldRule };
 
 export function diffFields<T>(rules: FieldRules<T>, olds: object, news: object): pulumi.dynamic.DiffResult {
+  const changed = changedFields(rules, olds, news);
+  const replaces = changed.filter((k) => (rules as Record<string, FieldRule>)[k]?.replace);
+  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/**
+ * The fields that differ, in the rules' order (create-only fields never do): what `diffFields`
+ * decides from, and what the native plugin's detailed diff names field by field.
+ */
+export function changedFields<T>(rules: FieldRules<T>, olds: object, news: object): string[] {
   const before = olds as Record<string, unknown>;
   const after = news as Record<string, unknown>;
   const changed: string[] = [];
@@ -32,8 +42,7 @@ export function diffFields<T>(rules: FieldRules<T>, olds: object, news: object):
     if (rule.createOnly) continue;
     if (!sameValue(before[key], after[key], rule.set === true)) changed.push(key);
   }
-  const replaces = changed.filter((k) => (rules as Record<string, FieldRule>)[k]?.replace);
-  return { changes: changed.length > 0, replaces, deleteBeforeReplace: false };
+  return changed;
 }
 
 export function sameValue(a: unknown, b: unknown, asSet = false): boolean {

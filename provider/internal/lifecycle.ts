@@ -9,7 +9,7 @@ import { isAmbiguous, isNotFound } from "../client/errors";
 import { type CrossFieldRules, checkInputs, containsUnknown } from "./check";
 import { configure, notice } from "./context";
 import type { DeclaredKind } from "./declare";
-import { diffFields, type FieldRule, type FieldRules, sameValue } from "./diff";
+import { changedFields, diffFields, type FieldRule, type FieldRules, sameValue } from "./diff";
 import { AS_WRITTEN_KEY, type AsWritten, asWritten, inputsFrom } from "./outputs";
 import { quietErrors } from "./quiet-errors";
 
@@ -33,6 +33,11 @@ export interface HostingProvider<I, O> extends ProviderMethods<I, O> {
    * applied, values in the form the methods act on. Throws on inputs check refuses.
    */
   inputsOf(written: I): I;
+  /**
+   * The arguments diff finds changed between old outputs and new inputs, compared as diff compares
+   * them: what the native plugin's detailed diff names field by field.
+   */
+  changedFields(olds: O, news: I): string[];
   /** The inputs that are secrets (rules with `secret: true`): the resource class wraps them. */
   readonly secrets: readonly string[];
   /** What the kind declares about itself (kind.ts): fields, behaviour, outputs, identity, discovery. */
@@ -137,6 +142,8 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
       configure(request.config);
     },
     inputsOf,
+    changedFields: (olds, news) =>
+      changedFields(spec.rules, compare(olds as object), compare(inputsOf(news) as object)),
     async check(olds, news) {
       const recorded = async (failed: boolean) =>
         (spec.recordedInputs ? await spec.recordedInputs(olds, news, failed) : news) as z.infer<S>;

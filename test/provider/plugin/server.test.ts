@@ -1,0 +1,351 @@
+/**
+ * The native plugin's gRPC server driven as the engine drives it, in process, against the sandbox
+ * server: configuration, check, the detailed diff, the lifecycle of a RepositoryWebhook with a
+ * secret (kept wrapped both ways), read for import, an invoke, and a wrong token failing once.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../../emulator/index";
+import { FUNCTIONS } from "../../../provider/functions/declarations";
+import { CONFIG_KEYS, forgetConnectionChecks } from "../../../provider/plugin/config";
+import { type RunningPlugin, startPlugin } from "../../../provider/plugin/server";
+import { PROVIDERS } from "../../../provider/providers";
+import { SECRET_SET_OUTSIDE } from "../../../provider/resources/webhooks";
+import { requestCounts, useSandbox } from "../resources/helpers";
+import { DIFF_NONE, DIFF_SOME, PluginClient, type Properties, secret, UNKNOWN } from "./helpers";
+
+const HOOK = "hosting:index:RepositoryWebhook";
+const ROOT = join(__dirname, "../../..");
+
+let emulator: RunningEmulator;
+useSandbox((e) => {
+  emulator = e;
+});
+
+let plugin: RunningPlugin;
+let client: PluginClient;
+beforeAll(async () => {
+  plugin = await startPlugin();
+  client = new PluginClient(plugin.port);
+});
+beforeEach(() => {
+  // Each test is a new provider: no connection check of an earlier one answers for it.
+  forgetConnectionChecks();
+});
+afterAll(async () => {
+  client.close();
+  await plugin.close();
+});
+
+const configureAs = (token: string) =>
+  client.configure({ baseUrl: emulator.origin, token: secret(token), version: "0.2.0" });
+
+const hookArgs: Properties = {
+  owner: "acme-eng",
+  repository: "api",
+  url: "https://ci.example.com/hook",
+  secret: secret("s3cr3t-value"),
+};
+
+/** check then create, as the engine does for a new resource. */
+async function createHook(args: Properties = hookArgs) {
+  const checked = await client.check(HOOK, args);
+  expect(checked.failures).toEqual([]);
+  return { inputs: checked.inputs, ...(await client.create(HOOK, checked.inputs)) };
+}
+
+describe("plugin info", () => {
+  it("reports the package version", async () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    expect(await client.pluginVersion()).toBe(manifest.version);
+  });
+});
+
+describe("schema", () => {
+  it("serves schema.json, and the schema names what the plugin serves", async () => {
+    const text = await client.schema();
+    expect(text).toBe(readFileSync(join(ROOT, "schema.json"), "utf8"));
+    const schema = JSON.parse(text) as {
+      name: string;
+      resources: Record<string, { inputProperties: Record<string, { secret?: boolean }> }>;
+      functions: Record<string, unknown>;
+      provider: { inputProperties: Record<string, { secret?: boolean }> };
+      config: { variables: Record<string, unknown> };
+    };
+    expect(schema.name).toBe("hosting");
+    expect(Object.keys(schema.resources).sort()).toEqual(
+      PROVIDERS.map((p) => `hosting:index:${p.kind}`).sort(),
+    );
+    expect(Object.keys(schema.functions).sort()).toEqual(
+      FUNCTIONS.map((f) => `hosting:index:${f.name}`).sort(),
+    );
+    for (const provider of PROVIDERS) {
+      const inputs = schema.resources[`hosting:index:${provider.kind}`]?.inputProperties ?? {};
+      for (const name of provider.secrets)
+        expect(inputs[name]?.secret, `${provider.kind}.${name}`).toBe(true);
+    }
+    expect(Object.keys(schema.provider.inputProperties).sort()).toEqual([...CONFIG_KEYS].sort());
+    expect(schema.provider.inputProperties.token?.secret).toBe(true);
+    expect(Object.keys(schema.config.variables).sort()).toEqual([...CONFIG_KEYS].sort());
+  });
+});
+
+describe("provider configuration", () => {
+  it("CheckConfig names a malformed input and keeps the token secret", async () => {
+    const bad = await client.checkConfig({ baseUrl: "not a url", token: "t" });
+    expect(bad.failures).toEqual([
+      { property: "baseUrl", reason: expect.stringContaining("absolute http(s) URL") },
+    ]);
+    const version = await client.checkConfig({ baseUrl: emulator.origin, token: "t", apiVersion: "latest" });
+    expect(version.failures.map((f) => f.property)).toEqual(["apiVersion"]);
+    const good = await client.checkConfig({ baseUrl: emulator.origin, token: "svcp_siteadmin" });
+    expect(good.failures).toEqual([]);
+    expect(good.inputs.token).toEqual(secret("svcp_siteadmin"));
+  });
+
+  it("CheckConfig lets unknown values through, without a request", async () => {
+    const result = await client.checkConfig({ baseUrl: UNKNOWN, token: secret(UNKNOWN) });
+    expect(result.failures).toEqual([]);
+    expect(requestCounts(emulator)).toEqual({});
+  });
+
+  it("CheckConfig fails a refused token once, naming the token, and Configure reuses the check", async () => {
+    const config = { baseUrl: emulator.origin, token: secret("svcp_wrong") };
+    const checked = await client.checkConfig(config);
+    // No property named: the engine would print the secret's placeholder beside it.
+    expect(checked.failures).toEqual([{ property: "", reason: expect.stringContaining("401") }]);
+    const reason = checked.failures[0]?.reason ?? "";
+    expect(reason).toContain(`cannot use the API at ${emulator.url}`);
+    expect(reason).toContain("hosting:token");
+    expect(reason).not.toContain("svcp_wrong");
+    expect(reason.split("\n")).toHaveLength(1);
+    const configured = await client.configure(config).catch((e: Error) => e);
+    expect((configured as Error).message).toContain("401");
+    expect(requestCounts(emulator)).toEqual({ "GET /user": 1 });
+  });
+
+  it("CheckConfig fails an address that is not the API, saying what to set", async () => {
+    const checked = await client.checkConfig({
+      baseUrl: `${emulator.origin}/nothing-here`,
+      token: "svcp_siteadmin",
+    });
+    expect(checked.failures).toEqual([{ property: "", reason: expect.stringContaining("not the API root") }]);
+    expect(checked.failures[0]?.reason).toContain("hosting:baseUrl (or HOSTING_BASE_URL)");
+  });
+
+  it("CheckConfig falls back to the environment, and says where to set a missing input", async () => {
+    const saved = { base: process.env.HOSTING_BASE_URL, token: process.env.HOSTING_TOKEN };
+    delete process.env.HOSTING_BASE_URL;
+    process.env.HOSTING_TOKEN = "svcp_siteadmin";
+    try {
+      const missing = await client.checkConfig({});
+      expect(missing.failures).toEqual([
+        { property: "", reason: expect.stringContaining("HOSTING_BASE_URL") },
+      ]);
+      process.env.HOSTING_BASE_URL = emulator.origin;
+      expect((await client.checkConfig({})).failures).toEqual([]);
+    } finally {
+      if (saved.base === undefined) delete process.env.HOSTING_BASE_URL;
+      else process.env.HOSTING_BASE_URL = saved.base;
+      if (saved.token === undefined) delete process.env.HOSTING_TOKEN;
+      else process.env.HOSTING_TOKEN = saved.token;
+    }
+  });
+
+  it("DiffConfig shows a new base URL or token as an update that replaces nothing", async () => {
+    const olds = { baseUrl: "https://a", token: secret("t1"), version: "0.2.0" };
+    const same = await client.diffConfig(olds, { ...olds });
+    expect(same.changes).toBe(DIFF_NONE);
+    const moved = await client.diffConfig(olds, {
+      baseUrl: "https://b",
+      token: secret("t2"),
+      apiVersion: "2022-11-28",
+    });
+    expect(moved).toMatchObject({
+      changes: DIFF_SOME,
+      replaces: [],
+      detailed: { baseUrl: "update", token: "update", apiVersion: "add" },
+    });
+  });
+
+  it("Configure accepts secrets and checks the connection with one request", async () => {
+    expect(await configureAs("svcp_siteadmin")).toEqual({ acceptSecrets: true });
+    expect(requestCounts(emulator)).toEqual({ "GET /user": 1 });
+  });
+
+  it("a wrong token fails Configure once, in one line, before any resource request", async () => {
+    const error = await configureAs("svcp_wrong").catch((e: Error) => e);
+    expect(error).toBeInstanceOf(Error);
+    const message = (error as Error).message;
+    expect(message).toContain('hosting provider "default": cannot use the API at');
+    expect(message).toContain("401");
+    expect(message).toContain("hosting:token");
+    expect(message).not.toContain("svcp_wrong");
+    expect(message.split("\n")).toHaveLength(1);
+    expect(requestCounts(emulator)).toEqual({ "GET /user": 1 });
+  });
+
+  it("a wrong base URL fails Configure naming the address", async () => {
+    const error = await client
+      .configure({ baseUrl: `${emulator.origin}/nothing-here`, token: secret("svcp_siteadmin") })
+      .catch((e: Error) => e);
+    expect((error as Error).message).toContain("not the API root");
+  });
+
+  it("a token refused /user (an app installation) still configures", async () => {
+    await expect(configureAs("svcs_install")).resolves.toEqual({ acceptSecrets: true });
+  });
+});
+
+describe("RepositoryWebhook through the plugin", () => {
+  it("check names the failing field and applies nothing the program did not write", async () => {
+    await configureAs("svcp_siteadmin");
+    const bad = await client.check(HOOK, { ...hookArgs, url: "ftp://x.example", contentType: "xml" });
+    expect(bad.failures.map((f) => f.property).sort()).toEqual(["contentType", "url"]);
+    expect(bad.failures.find((f) => f.property === "url")?.reason).toContain("absolute http(s) URL");
+  });
+
+  it("check lets unknown values through and keeps secrets wrapped", async () => {
+    await configureAs("svcp_siteadmin");
+    const result = await client.check(HOOK, { ...hookArgs, url: UNKNOWN, events: [UNKNOWN, "push"] });
+    expect(result.failures).toEqual([]);
+    expect(result.inputs.url).toBe(UNKNOWN);
+    expect(result.inputs.secret).toEqual(secret("s3cr3t-value"));
+  });
+
+  it("check marks the kind's secret inputs secret even when the program did not", async () => {
+    await configureAs("svcp_siteadmin");
+    const result = await client.check(HOOK, { ...hookArgs, secret: "plain" });
+    expect(result.inputs.secret).toEqual(secret("plain"));
+  });
+
+  it("creates, diffs field by field, updates, reads and deletes, the secret wrapped throughout", async () => {
+    await configureAs("svcp_siteadmin");
+    const created = await createHook();
+    expect(created.id).toMatch(/^acme-eng\/api\/\d+$/);
+    expect(created.properties).toMatchObject({
+      owner: "acme-eng",
+      repository: "api",
+      url: hookArgs.url,
+      events: ["push"],
+      active: true,
+      secret: secret("s3cr3t-value"),
+    });
+    expect(JSON.stringify(created.properties)).not.toMatch(/"secret":"s3cr3t-value"/);
+
+    // Nothing changed: no diff.
+    const same = await client.diff(HOOK, created.id, created.properties, created.inputs);
+    expect(same).toMatchObject({ changes: DIFF_NONE, replaces: [], hasDetailedDiff: true, detailed: {} });
+
+    // Each field with its kind.
+    const changedArgs: Properties = {
+      ...hookArgs,
+      url: "https://ci.example.com/v2",
+      events: ["push", "pull_request"],
+    };
+    const { secret: _dropped, ...withoutSecret } = changedArgs;
+    const news = (await client.check(HOOK, { ...withoutSecret, contentType: "json" }, created.inputs)).inputs;
+    const changed = await client.diff(HOOK, created.id, created.properties, news);
+    expect(changed).toMatchObject({
+      changes: DIFF_SOME,
+      replaces: [],
+      deleteBeforeReplace: false,
+      hasDetailedDiff: true,
+      detailed: { url: "update", events: "update", contentType: "update", secret: "delete" },
+    });
+    const moved = await client.diff(HOOK, created.id, created.properties, {
+      ...created.inputs,
+      repository: "web",
+    });
+    expect(moved).toMatchObject({
+      changes: DIFF_SOME,
+      replaces: ["repository"],
+      detailed: { repository: "update-replace" },
+    });
+
+    // Update with a new secret: it stays wrapped.
+    const updateArgs = (
+      await client.check(HOOK, { ...changedArgs, secret: secret("rotated") }, created.inputs)
+    ).inputs;
+    const updated = await client.update(HOOK, created.id, created.properties, updateArgs);
+    expect(updated).toMatchObject({ url: "https://ci.example.com/v2", secret: secret("rotated") });
+
+    // Refresh: the recorded outputs and inputs go in, the object as it is comes out, secret wrapped.
+    const refreshed = await client.read(HOOK, created.id, updated, updateArgs);
+    expect(refreshed.id).toBe(created.id);
+    expect(refreshed.properties.secret).toEqual(secret("rotated"));
+    expect(refreshed.inputs).toMatchObject({ url: "https://ci.example.com/v2", secret: secret("rotated") });
+
+    await client.delete(HOOK, created.id, updated);
+    const gone = await client.read(HOOK, created.id, updated, updateArgs);
+    expect(gone).toEqual({ id: "", properties: {}, inputs: {} });
+  });
+
+  it("a secret sent wrapped for a field the kind does not declare secret comes back wrapped", async () => {
+    await configureAs("svcp_siteadmin");
+    const created = await createHook({ ...hookArgs, url: secret("https://ci.example.com/private") });
+    expect(created.properties.url).toEqual(secret("https://ci.example.com/private"));
+    expect(created.properties.owner).toBe("acme-eng");
+  });
+
+  it("read with only an id returns the inputs an import needs", async () => {
+    await configureAs("svcp_siteadmin");
+    const created = await createHook({ ...hookArgs, events: ["push", "issues"] });
+    const imported = await client.read(HOOK, created.id);
+    expect(imported.id).toBe(created.id);
+    expect(imported.inputs).toMatchObject({
+      owner: "acme-eng",
+      repository: "api",
+      url: hookArgs.url,
+      events: ["push", "issues"],
+    });
+    // The API never shows a secret: an import learns only that one is set (as the dynamic kind
+    // reports it), still as a secret, and never the value.
+    expect(imported.inputs.secret).toEqual(secret(SECRET_SET_OUTSIDE));
+    expect(JSON.stringify(imported)).not.toContain("s3cr3t-value");
+    expect(imported.properties).toMatchObject({ hookId: expect.any(Number) });
+  });
+
+  it("a hook that the token may not create fails with the API's reason", async () => {
+    await configureAs("svcp_member");
+    const error = await client
+      .create(HOOK, (await client.check(HOOK, hookArgs)).inputs)
+      .catch((e: Error) => e);
+    expect((error as Error).message).toMatch(/40[34]/);
+  });
+
+  it("refuses a type it does not serve, naming the ones it does", async () => {
+    await configureAs("svcp_siteadmin");
+    const error = await client.check("hosting:index:Nope", {}).catch((e: Error) => e);
+    expect((error as Error).message).toContain("hosting:index:RepositoryWebhook");
+  });
+});
+
+describe("invoke", () => {
+  it("runs a function with the provider's settings", async () => {
+    await configureAs("svcp_siteadmin");
+    const result = await client.invoke("hosting:index:getBranches", { owner: "acme-eng", repository: "api" });
+    const names = (result.branches as Array<{ name: string }>).map((b) => b.name);
+    expect(names).toEqual(expect.arrayContaining(["main", "develop", "release/1.0"]));
+  });
+
+  it("returns a secret result for a secret argument", async () => {
+    await configureAs("svcp_siteadmin");
+    const result = await client.invoke("hosting:index:getBranch", {
+      owner: "acme-eng",
+      repository: secret("api"),
+      branch: "legacy",
+    });
+    expect(result.name).toEqual(secret("develop"));
+    expect(result.renamed).toEqual(secret(true));
+  });
+
+  it("fails an invalid call naming the argument", async () => {
+    await configureAs("svcp_siteadmin");
+    const error = await client
+      .invoke("hosting:index:getBranches", { owner: "acme-eng" })
+      .catch((e: Error) => e);
+    expect((error as Error).message).toContain("repository");
+  });
+});
