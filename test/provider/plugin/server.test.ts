@@ -175,13 +175,13 @@ describe("provider configuration", () => {
   });
 
   it("a wrong token fails Configure once, in one line, before any resource request", async () => {
-    const error = await configureAs("svcp_wrong").catch((e: Error) => e);
+    const error = await configureAs("svcp_wrong_configure").catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     const message = (error as Error).message;
     expect(message).toContain('hosting provider "default": cannot use the API at');
     expect(message).toContain("401");
     expect(message).toContain("hosting:token");
-    expect(message).not.toContain("svcp_wrong");
+    expect(message).not.toContain("svcp_wrong_configure");
     expect(message.split("\n")).toHaveLength(1);
     expect(requestCounts(emulator)).toEqual({ "GET /user": 1 });
   });
