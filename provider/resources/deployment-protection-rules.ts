@@ -22,7 +22,6 @@ import {
 import type { HostingClient } from "../client/http";
 import { ROUTES } from "../client/routes";
 import type { ApiDeploymentProtectionRule, ApiProtectionRuleApp } from "../client/schemas";
-import { fields } from "../internal/check";
 import { collectionReads } from "../internal/collection-reads";
 import { client, notice } from "../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
@@ -34,6 +33,7 @@ import {
   deleteIgnoringGone,
   readOrGone,
 } from "../internal/lifecycle";
+import { repositoryFields } from "../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
@@ -60,14 +60,7 @@ export const deploymentProtectionRuleKind = declareKind({
     "An app enabled as a custom deployment protection rule of one environment (`/repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules`): deployments to the environment wait for the app's approval. The API has no update route, so every argument replaces it. Needs a token that administers the repository: classic scope `repo`, or the fine-grained permission `administration` write.",
   idFormat: ["owner", "repository", "environment", "ruleId"],
   inputs: z.object({
-    owner: field(fields.name("owner"), {
-      description: "The organisation or user owning the repository. A change replaces the rule.",
-      replace: true,
-    }),
-    repository: field(fields.name("repository"), {
-      description: "The repository name (without `.git`). A change replaces the rule.",
-      replace: true,
-    }),
+    ...repositoryFields("rule"),
     environment: field(
       z
         .string({

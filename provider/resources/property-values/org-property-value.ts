@@ -12,14 +12,7 @@ import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import {
-  type PropertyValue,
-  propertyNameSchema,
-  type ValueKind,
-  valueField,
-  valueMethods,
-  valueRoutes,
-} from "./shared";
+import { type PropertyValue, propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (the PATCH answers 204, and read reports the value it found: no output-only fields)
@@ -35,12 +28,7 @@ export const orgPropertyValueKind = declareKind({
       description: "The organisation; it must belong to an enterprise. A change replaces the resource.",
       replace: true,
     }),
-    propertyName: field(propertyNameSchema(), {
-      description:
-        "The name of a custom property the enterprise defines for organisations (e.g. `cost_center`). A change replaces the resource (the old property's value is removed).",
-      replace: true,
-    }),
-    value: valueField,
+    ...propertyFields("the enterprise defines for organisations", "cost_center"),
   }),
   outputs: z.object({}),
   discovery: {

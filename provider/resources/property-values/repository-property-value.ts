@@ -6,20 +6,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../client/routes";
-import { fields } from "../../internal/check";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
+import { repositoryFields } from "../../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import {
-  type PropertyValue,
-  propertyNameSchema,
-  type ValueKind,
-  valueField,
-  valueMethods,
-  valueRoutes,
-} from "./shared";
+import { type PropertyValue, propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (the PATCH answers 204, and read reports the value it found: no output-only fields)
@@ -31,20 +24,8 @@ export const repositoryPropertyValueKind = declareKind({
     "One custom property's value of one repository (`/repos/{owner}/{repo}/properties/values`). The properties are defined by the organisation that owns the repository. Needs a token that administers the repository: classic scope `repo`, or the fine-grained permission `repository_custom_properties` write.",
   idFormat: ["owner", "repository", "propertyName"],
   inputs: z.object({
-    owner: field(fields.name("owner"), {
-      description: "The organisation owning the repository. A change replaces the resource.",
-      replace: true,
-    }),
-    repository: field(fields.name("repository"), {
-      description: "The repository name (without `.git`). A change replaces the resource.",
-      replace: true,
-    }),
-    propertyName: field(propertyNameSchema(), {
-      description:
-        "The name of a custom property the organisation defines for its repositories (e.g. `tier`). A change replaces the resource (the old property's value is removed).",
-      replace: true,
-    }),
-    value: valueField,
+    ...repositoryFields("resource", "The organisation owning the repository"),
+    ...propertyFields("the organisation defines for its repositories", "tier"),
   }),
   outputs: z.object({}),
   discovery: {

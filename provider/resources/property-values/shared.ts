@@ -33,15 +33,6 @@ import { SharedReads } from "../../internal/shared-reads";
 /** A property's value: a string (string and single select), strings (multi select), or none. */
 export type PropertyValue = string | string[] | null;
 
-/** A custom property's name; a new schema for each kind, which describes it in its own terms. */
-export const propertyNameSchema = () =>
-  z
-    .string({ error: `propertyName is required: a custom property's name such as "cost_center"` })
-    .regex(
-      PROPERTY_NAME_PATTERN,
-      `propertyName may hold only letters, digits, "_", "-", "$" and "#" (at most 75 characters)`,
-    );
-
 /** The value, compared as a set: a multi select's order means nothing. */
 export const valueField = field(
   z
@@ -62,6 +53,26 @@ export const valueField = field(
     set: true,
   },
 );
+
+/**
+ * The property's name and its value, the two fields both kinds share; `definedBy` says who defines
+ * the property ("the enterprise defines for organisations") and `example` names one.
+ */
+export const propertyFields = (definedBy: string, example: string) => ({
+  propertyName: field(
+    z
+      .string({ error: `propertyName is required: a custom property's name such as "cost_center"` })
+      .regex(
+        PROPERTY_NAME_PATTERN,
+        `propertyName may hold only letters, digits, "_", "-", "$" and "#" (at most 75 characters)`,
+      ),
+    {
+      description: `The name of a custom property ${definedBy} (e.g. \`${example}\`). A change replaces the resource (the old property's value is removed).`,
+      replace: true,
+    },
+  ),
+  value: valueField,
+});
 
 /** What both kinds' inputs have; the rest names the organisation or repository. */
 export interface PropertyValueInputs {

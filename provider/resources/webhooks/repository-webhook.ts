@@ -4,12 +4,12 @@ import { z } from "zod";
 import { ROUTES } from "../../client/routes";
 import type { ApiWebhook } from "../../client/schemas";
 import { EVENT_NAME_PATTERN, REPOSITORY_WEBHOOK_DEFAULT_EVENTS } from "../../client/schemas";
-import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
+import { repositoryFields } from "../../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 import {
   commonInputs,
@@ -36,14 +36,7 @@ export const repositoryWebhookKind = declareKind({
     "A webhook of one repository (`/repos/{owner}/{repo}/hooks`). Needs a token that administers the repository: classic scope `admin:repo_hook` (or `write:repo_hook` without delete, or `repo`), or the fine-grained permission `repository_hooks` write.",
   idFormat: ["owner", "repository", "hookId"],
   inputs: z.object({
-    owner: field(fields.name("owner"), {
-      description: "The organisation or user owning the repository. A change replaces the webhook.",
-      replace: true,
-    }),
-    repository: field(fields.name("repository"), {
-      description: "The repository name (without `.git`). A change replaces the webhook.",
-      replace: true,
-    }),
+    ...repositoryFields("webhook"),
     ...commonInputs,
     events: field(
       z
