@@ -1,6 +1,8 @@
 /**
- * `hosting-import`: reads a live installation and writes a Pulumi TypeScript program that adopts
- * it (or, with `--format json`, prints the inventory). Settings come as the provider's do: the
+ * `hosting-import`: reads a live installation and writes a Pulumi program that adopts it, in
+ * TypeScript (the dynamic resources) or YAML (`--language yaml`, the native plugin); or prints the
+ * inventory (`--format json`) or the file `pulumi import --file` reads (`--format pulumi-import`).
+ * Every output is a writer over the same inventory. Settings come as the provider's do: the
  * API address and the token from `HOSTING_BASE_URL` and `HOSTING_TOKEN`, never a token on the
  * command line, where `ps` would show it.
  */
@@ -13,11 +15,13 @@ import { client, configure } from "../provider/internal/context";
 import { discover, type Scope } from "./discover";
 import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile, providerOf } from "./inventory";
 import { assignNames, identifier, nameFrom, slug } from "./naming";
+import { writeImportFile } from "./pulumi-import";
 import { writeProgram } from "./typescript";
+import { writeYamlProgram } from "./yaml";
 
 export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--user] [--repo OWNER/NAME]...
-                      [--kinds K1,K2] [--out DIR] [--force] [--format typescript|json]
-                      [--base-url URL] [--project NAME] [--library SPEC]
+                      [--kinds K1,K2] [--out DIR] [--force] [--language typescript|yaml]
+                      [--format program|json|pulumi-import] [--base-url URL] [--project NAME] [--library SPEC]
 The token is read from HOSTING_TOKEN, the address from HOSTING_BASE_URL (or --base-url).
 Kinds: ${KINDS.join(", ")}`;
 
@@ -62,7 +66,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     io.err(`hosting-import: ${(e as Error).message}`);
     return 2;
   }
-  if (options.format === "typescript" && !options.force && existsSync(options.out)) {
+  if (options.format === "program" && !options.force && existsSync(options.out)) {
     if (readdirSync(options.out).length > 0) {
       io.err(
         `hosting-import: ${options.out} is not empty; choose another --out, or add --force to write into it`,
@@ -98,20 +102,32 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   io.err(`read ${inventory.items.length} objects with ${requests} requests in ${seconds} s`);
 
+  const secrets = inventory.items.flatMap((i) => Object.values(i.secrets));
   if (options.format === "json") {
     // Requests and timing vary between runs; the inventory itself does not.
     const { requests: _r, ...stable } = inventory;
     io.out(`${JSON.stringify(stable, null, 2)}\n`);
+  } else if (options.format === "pulumi-import") {
+    io.out(writeImportFile(inventory));
+    if (secrets.length > 0) {
+      // stdout is the file: what it cannot carry goes to stderr.
+      io.err(
+        `pulumi import records no value for ${secrets.length} secret${secrets.length === 1 ? "" : "s"} the API never returns (its code shows "(set outside Pulumi)"); declare each from secret config, and the next pulumi up writes it:`,
+      );
+      for (const item of inventory.items) {
+        for (const [arg, key] of Object.entries(item.secrets))
+          io.err(`  ${item.name} ${arg}: pulumi config set --secret ${key} <value>`);
+      }
+    }
   } else {
-    const files = writeProgram(inventory, {
-      project: options.project,
-      librarySpec: options.library ?? installedSpec(io),
-      ...programVersions(),
-    });
+    const spec = { project: options.project, librarySpec: options.library ?? installedSpec(io) };
+    const files =
+      options.language === "yaml"
+        ? writeYamlProgram(inventory, { ...spec, pulumiVersion: programVersions().pulumiVersion })
+        : writeProgram(inventory, { ...spec, ...programVersions() });
     mkdirSync(options.out, { recursive: true });
     for (const [name, text] of files) writeFileSync(join(options.out, name), text);
     io.err(`wrote ${files.size} files to ${options.out}`);
-    const secrets = inventory.items.flatMap((i) => Object.values(i.secrets));
     if (secrets.length > 0) {
       io.out(
         `The API never returns these secrets; set each in the stack before the first pulumi up (in ${options.out}):\n`,
@@ -132,7 +148,9 @@ interface Options {
   scope: Scope;
   out: string;
   force: boolean;
-  format: "typescript" | "json";
+  /** A program (in `language`), the inventory, or a `pulumi import --file` file. */
+  format: "program" | "json" | "pulumi-import";
+  language: "typescript" | "yaml";
   baseUrl: string | undefined;
   project: string;
   library: string | undefined;
@@ -151,6 +169,7 @@ function parseOptions(argv: string[]): Options {
       out: { type: "string" },
       force: { type: "boolean" },
       format: { type: "string" },
+      language: { type: "string" },
       "base-url": { type: "string" },
       project: { type: "string" },
       library: { type: "string" },
@@ -165,9 +184,20 @@ function parseOptions(argv: string[]): Options {
       "--token is not accepted (the command line is visible to every user of the machine); set HOSTING_TOKEN",
     );
   }
-  const format = values.format ?? "typescript";
-  if (format !== "typescript" && format !== "json") {
-    throw new Error(`--format must be typescript or json; got "${format}"`);
+  // `typescript`, the format's name before --language, still means a TypeScript program.
+  const format = values.format === "typescript" ? "program" : (values.format ?? "program");
+  if (format !== "program" && format !== "json" && format !== "pulumi-import") {
+    throw new Error(`--format must be program, json or pulumi-import; got "${format}"`);
+  }
+  const language = values.format === "typescript" ? "typescript" : (values.language ?? "typescript");
+  if (language !== "typescript" && language !== "yaml") {
+    throw new Error(`--language must be typescript or yaml; got "${language}"`);
+  }
+  if (values.language !== undefined && values.format === "typescript") {
+    throw new Error("--format typescript is the older spelling of --language typescript: leave out --format");
+  }
+  if (values.language !== undefined && format !== "program") {
+    throw new Error(`--language is for a program; --format ${format} writes none`);
   }
   const kinds = new Set<Kind>();
   for (const k of (values.kinds ?? KINDS.join(","))
@@ -212,6 +242,7 @@ function parseOptions(argv: string[]): Options {
     out: resolve(values.out ?? "hosting-program"),
     force: values.force === true,
     format,
+    language,
     baseUrl: values["base-url"],
     project,
     library: values.library,

@@ -5,80 +5,57 @@
  * (Biome, 2 spaces, double quotes, 110 columns), so the files pass the formatter unchanged and two
  * runs over the same installation write the same bytes.
  */
-import { type Inventory, type InventoryItem, KINDS, moduleFile, USER_MODULE } from "./inventory";
+import type { Inventory, InventoryItem } from "./inventory";
+import {
+  argumentsOf,
+  itemKey,
+  itemsByKey,
+  LINE_WIDTH,
+  modulesOf,
+  moduleTitle,
+  type PackageOptions,
+  packageJsonOf,
+  REFRESH_ALWAYS,
+  referencedKeys,
+} from "./layout";
 import { identifier } from "./naming";
 
-const LINE_WIDTH = 110;
 const INDENT = "  ";
 
-export interface ProgramOptions {
-  /** The Pulumi project name. */
-  project: string;
-  /** The dependency spec of pulumi-hosting in package.json (a version, a git URL, a tarball). */
-  librarySpec: string;
-  /** The versions of @pulumi/pulumi, typescript and @types/node the program depends on. */
-  pulumiVersion: string;
+export interface ProgramOptions extends PackageOptions {
+  /** The versions of typescript and @types/node the program depends on. */
   typescriptVersion: string;
   nodeTypesVersion: string;
 }
 
-const kindRank = (kind: string) => (KINDS as readonly string[]).indexOf(kind);
-
 /** File name -> contents, every file of the program. */
 export function writeProgram(inventory: Inventory, options: ProgramOptions): Map<string, string> {
   const files = new Map<string, string>();
-  const byModule = new Map<string, InventoryItem[]>();
-  for (const item of inventory.items) {
-    const file = moduleFile(item.module);
-    byModule.set(file, [...(byModule.get(file) ?? []), item]);
+  const modules = modulesOf(inventory);
+  const referenced = referencedKeys(inventory);
+  const byKey = itemsByKey(inventory);
+  for (const { file, items } of modules) {
+    files.set(`${file}.ts`, moduleSource(file, items, referenced, byKey, inventory.apiRoot));
   }
-  const modules = [...byModule.keys()].sort(moduleOrder);
-  const referenced = new Set(
-    inventory.items.flatMap((i) => Object.values(i.refs).map((r) => `${r.kind}\u0000${r.id}`)),
-  );
-  const byKey = new Map(inventory.items.map((i) => [`${i.kind}\u0000${i.id}`, i]));
-  for (const file of modules) {
-    files.set(
-      `${file}.ts`,
-      moduleSource(file, byModule.get(file) ?? [], referenced, byKey, inventory.apiRoot),
-    );
-  }
-  files.set("index.ts", indexSource(modules));
+  const names = modules.map((m) => m.file);
+  files.set("index.ts", indexSource(names));
   files.set("Pulumi.yaml", pulumiYaml(options.project));
   files.set("package.json", packageJson(options));
-  files.set("tsconfig.json", tsconfig(modules));
+  files.set("tsconfig.json", tsconfig(names));
   return files;
-}
-
-/** Organisations by name, then enterprises, then site administration, then the user's keys. */
-function moduleOrder(a: string, b: string): number {
-  const rank = (f: string) =>
-    f === USER_MODULE ? 3 : f === "site-admin" ? 2 : f.startsWith("enterprise-") ? 1 : 0;
-  return rank(a) - rank(b) || a.localeCompare(b);
 }
 
 function moduleSource(
   file: string,
-  items: InventoryItem[],
+  ordered: InventoryItem[],
   referenced: ReadonlySet<string>,
   byKey: ReadonlyMap<string, InventoryItem>,
   apiRoot: string,
 ): string {
-  const ordered = [...items].sort(
-    (a, b) => kindRank(a.kind) - kindRank(b.kind) || a.name.localeCompare(b.name),
-  );
   const needsConfig = ordered.some((i) => Object.keys(i.secrets).length > 0);
-  const what =
-    file === USER_MODULE
-      ? "The keys of the signed-in user (the token's user)"
-      : file === "site-admin"
-        ? "Site administration"
-        : file.startsWith("enterprise-")
-          ? `The enterprise ${file.slice("enterprise-".length)}`
-          : `The organisation ${file}`;
   const lines: string[] = [
     "/**",
-    ` * ${what}, as read from ${apiRoot}.`,
+    ` * ${moduleTitle(file)}, as read from ${apiRoot}.`,
     " * Each resource adopts the object it names.",
     " */",
   ];
@@ -86,7 +63,7 @@ function moduleSource(
   lines.push('import * as hosting from "pulumi-hosting";', "");
   if (needsConfig) lines.push("const config = new pulumi.Config();", "");
   for (const item of ordered) {
-    lines.push(...resourceSource(item, referenced.has(`${item.kind}\u0000${item.id}`), byKey), "");
+    lines.push(...resourceSource(item, referenced.has(itemKey(item.kind, item.id)), byKey), "");
   }
   return `${lines.join("\n").trimEnd()}\n`;
 }
@@ -102,18 +79,11 @@ function resourceSource(
   // Where the call does not fit on its first line, the formatter puts one argument per line.
   const fits = hugged.length <= LINE_WIDTH;
   const indent = fits ? INDENT : INDENT + INDENT;
-  const entries: Array<[string, string]> = [];
-  for (const [key, value] of Object.entries(item.args)) {
-    entries.push([key, literal(value, indent.length + propertyKey(key).length + 2)]);
-  }
-  for (const [key, configKey] of Object.entries(item.secrets)) {
-    entries.push([key, `config.requireSecret(${JSON.stringify(configKey)})`]);
-  }
-  for (const [key, ref] of Object.entries(item.refs)) {
-    const target = byKey.get(`${ref.kind}\u0000${ref.id}`);
-    if (target) entries.push([key, `${identifier(target.name)}.${ref.output}`]);
-  }
-  entries.sort(([a], [b]) => argOrder(item, a) - argOrder(item, b));
+  const entries = argumentsOf(item, byKey).map((arg): [string, string] => {
+    if ("secret" in arg) return [arg.key, `config.requireSecret(${JSON.stringify(arg.secret)})`];
+    if ("ref" in arg) return [arg.key, `${identifier(arg.ref.target.name)}.${arg.ref.output}`];
+    return [arg.key, literal(arg.value, indent.length + propertyKey(arg.key).length + 2)];
+  });
   const comment = `// ${item.adopted.comment}`;
   if (item.adopted.retainOnDelete) {
     // A second argument after the object: the formatter no longer hugs the object.
@@ -134,26 +104,6 @@ function resourceSource(
   const body = entries.map(([key, value]) => `${indent}${propertyKey(key)}: ${indentRest(value, indent)},`);
   if (fits) return [comment, hugged, ...body, "});"];
   return [comment, head, `${INDENT}${name},`, `${INDENT}{`, ...body, `${INDENT}},`, ");"];
-}
-
-/** Identity first (in the order a person reads it), then the settings as the kind declares them. */
-function argOrder(item: InventoryItem, key: string): number {
-  const first = [
-    "enterprise",
-    "org",
-    "owner",
-    "repository",
-    "environment",
-    "username",
-    "propertyName",
-    "name",
-  ];
-  const at = first.indexOf(key);
-  if (at >= 0) return at;
-  if (key === "importId") return 1000;
-  // References name the object this one belongs to: right after the identity.
-  if (key in item.refs) return 50;
-  return 100 + Object.keys(item.args).concat(Object.keys(item.secrets)).indexOf(key);
 }
 
 /**
@@ -209,21 +159,16 @@ function pulumiYaml(project: string): string {
     "  name: nodejs",
     "  options:",
     "    typescript: true",
-    "# Every up and preview reads the server first, so a plain `pulumi up` repairs drift.",
-    "options:",
-    "  refresh: always",
+    ...REFRESH_ALWAYS,
     "",
   ].join("\n");
 }
 
 function packageJson(o: ProgramOptions): string {
-  const json = {
-    name: o.project,
-    private: true,
+  const json = packageJsonOf(o, {
     main: "index.ts",
-    dependencies: { "@pulumi/pulumi": o.pulumiVersion, "pulumi-hosting": o.librarySpec },
     devDependencies: { "@types/node": o.nodeTypesVersion, typescript: o.typescriptVersion },
-  };
+  });
   return `${literal(json, 0, true)}\n`;
 }
 

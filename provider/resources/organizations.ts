@@ -125,23 +125,24 @@ export type OrganizationArgs = ArgsOf<typeof organizationKind.inputs>;
 export type OrganizationInputs = z.infer<typeof organizationKind.inputs>;
 export type OrganizationOutputs = OutputsOfKind<typeof organizationKind>;
 
-/** A new organisation needs its admin; an adopted one has one already. */
-function adminRule(inputs: OrganizationInputs, pending: ReadonlySet<string>): pulumi.dynamic.CheckFailure[] {
-  if (
-    inputs.admin !== undefined ||
-    inputs.importId !== undefined ||
-    pending.has("admin") ||
-    pending.has("importId")
-  )
-    return [];
-  return [
-    {
-      property: "admin",
-      reason:
-        "admin is required: the login of the user who will manage the new organisation (or set importId to adopt an existing one)",
-    },
-  ];
+/**
+ * A new organisation needs its admin; an adopted one has one already, and so has one already in
+ * state (imported with Pulumi's `import`, whose check gets the inputs read as the old ones).
+ */
+function adminRule(
+  inputs: OrganizationInputs,
+  olds: Partial<OrganizationInputs>,
+): pulumi.dynamic.CheckFailure | undefined {
+  if (inputs.admin !== undefined || inputs.importId !== undefined || isRecorded(olds)) return undefined;
+  return {
+    property: "admin",
+    reason:
+      "admin is required: the login of the user who will manage the new organisation (or set importId to adopt an existing one)",
+  };
 }
+
+/** Whether check was given the inputs of an object in state (beside the dynamic provider's own). */
+const isRecorded = (olds: object) => Object.keys(olds).some((k) => k !== "__provider");
 
 /** Fields the API takes only at creation and never shows. */
 const CREATE_ONLY = ["admin", "profileName"] as const;
@@ -154,8 +155,7 @@ async function refuseCreateOnlyChange(
   inputs: OrganizationInputs,
   olds: Partial<OrganizationInputs>,
 ): Promise<pulumi.dynamic.CheckFailure | undefined> {
-  const recorded = Object.keys(olds).some((k) => k !== "__provider");
-  if (!recorded) return undefined;
+  if (!isRecorded(olds)) return undefined;
   for (const field of CREATE_ONLY) {
     const before = olds[field];
     const after = inputs[field];
@@ -322,9 +322,9 @@ function loginOf(id: string, props: Partial<OrganizationOutputs> | undefined): s
 export const organizationProvider = defineProvider<typeof organizationKind.inputs, OrganizationOutputs>(
   organizationKind,
   {
-    crossField: adminRule,
     adoptedId: (inputs) => inputs.importId,
-    preflight: refuseCreateOnlyChange,
+    // Values unknown during preview skip it, as they skip every preflight.
+    preflight: async (inputs, olds) => adminRule(inputs, olds) ?? refuseCreateOnlyChange(inputs, olds),
 
     async create(inputs) {
       const c = client();

@@ -3,10 +3,13 @@
  * of every kind in two organisations, the enterprise and the site administration; the command
  * writes a program; `npm install` and `pulumi up` in it adopt every object with no write beyond the
  * secrets set from config; the drift check is clean; a change made outside Pulumi afterwards is
- * drift; a second import writes the same files.
+ * drift; a second import writes the same files. Then the same objects through the native plugin, in
+ * the same stack (its config holds the secrets): the YAML program (`--language yaml`) adopts them
+ * with `import` and writes only the secrets, and `pulumi import --file` with the bulk file
+ * (`--format pulumi-import`) adopts them with no write, its code previewing with no change.
  */
-import { execFile } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFile, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
@@ -106,14 +109,14 @@ async function fill(): Promise<void> {
 }
 
 /**
- * Runs the installed command, as `npx hosting-import` does, with the token in the environment.
- * Asynchronously: the sandbox server answers from this same process.
+ * Runs the installed command, as `npx hosting-import` does, with the token in the environment, and
+ * returns what it prints. Asynchronously: the sandbox server answers from this same process.
  */
-function hostingImport(out: string): Promise<string> {
+function hostingImport(out: string, ...more: string[]): Promise<string> {
   const args = [
     join(ROOT, "dist/importer/cli.js"),
     ...["--org", "acme-eng", "--org", "acme-ops", "--enterprise", "acme", "--site-admin", "--user"],
-    ...["--out", out, "--force", "--library", `file:${packLibrary()}`],
+    ...["--out", out, "--force", "--library", `file:${packLibrary()}`, ...more],
   ];
   const env = { ...process.env, HOSTING_BASE_URL: emulator.origin, HOSTING_TOKEN: TOKEN };
   return new Promise((resolvePromise, reject) => {
@@ -270,5 +273,53 @@ describe("hosting-import end to end", () => {
     // No error, and no line printed twice.
     expect(destroy.output).not.toMatch(/error:/i);
     expect(program.resources()).toEqual([]);
+  });
+
+  it("writes a YAML program for the plugin whose first up adopts every object with import, writing only the secrets", async () => {
+    const yamlHost = spawnSync("sh", ["-c", "command -v pulumi-language-yaml"], { encoding: "utf8" });
+    expect(yamlHost.status, "pulumi-language-yaml is not on PATH: run bash scripts/test.sh").toBe(0);
+    // The destroy above left every object on the server; the stack's config still holds the secrets.
+    const printed = await hostingImport(program.dir, "--language", "yaml");
+    expect(printed).toContain("pulumi config set --secret acmeEngApiHookCiExampleComHookSecret <value>");
+    const text = readFileSync(join(program.dir, "Pulumi.yaml"), "utf8");
+    expect(text).toContain("runtime: yaml");
+    expect(text).toContain(`secret: \${acmeEngApiHookCiExampleComHookSecret}`);
+    expect(text).toContain(`runnerGroupId: \${acme-eng-runners-build-fleet.runnerGroupId}`);
+    const declared = text.split("type: hosting:index:").length - 1;
+    expect(declared).toBeGreaterThanOrEqual(19);
+    emulator.controls.clearLog();
+    const up = await program.ok("up", "--yes", "--skip-preview");
+    expect(up.output).toContain(`= ${declared} imported`);
+    expect(writes().sort()).toEqual([
+      "PATCH /admin/hooks/{hook_id}",
+      "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
+    ]);
+    emulator.controls.clearLog();
+    const drift = await program.run("preview", "--refresh", "--expect-no-changes");
+    expect(drift.code, drift.output).toBe(0);
+    expect(writes()).toEqual([]);
+  });
+
+  it("writes the pulumi import --file file: the import adopts every object with no write, its code shows no change", async () => {
+    // The stack forgets the objects (as `pulumi state delete` would); the server keeps them.
+    program.editState((resources) => resources.splice(0));
+    const file = await hostingImport(program.dir, "--format", "pulumi-import");
+    writeFileSync(join(program.dir, "import.json"), file);
+    const listed = (JSON.parse(file) as { resources: Array<{ type: string }> }).resources;
+    expect(new Set(listed.map((r) => r.type)).size).toBeGreaterThanOrEqual(17);
+    emulator.controls.clearLog();
+    // The code goes to another file: pulumi import creates the --out file before it reads the program.
+    const imported = await program.ok("import", "--file", "import.json", "--yes", "--out", "imported.yaml");
+    expect(imported.output).toContain(`= ${listed.length} imported`);
+    expect(writes()).toEqual([]);
+    // Webhook secrets: the API never returns them, so state and the code hold a placeholder, which
+    // the provider never sends; declaring them from config makes the next up write them.
+    const code = readFileSync(join(program.dir, "imported.yaml"), "utf8");
+    expect(code).toContain("secret: (set outside Pulumi)");
+    // A YAML program reads Main.yaml before Pulumi.yaml: the imported code is the program now.
+    renameSync(join(program.dir, "imported.yaml"), join(program.dir, "Main.yaml"));
+    const preview = await program.run("preview", "--expect-no-changes");
+    expect(preview.code, preview.output).toBe(0);
+    expect(writes()).toEqual([]);
   });
 });

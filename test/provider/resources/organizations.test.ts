@@ -63,6 +63,15 @@ describe("Organization check", () => {
     expect(emulator.controls.log).toEqual([]);
   });
 
+  it("needs no admin for one already in state (Pulumi's import: check gets the inputs read as olds)", async () => {
+    const result = await provider.check(
+      { login: "acme-eng", renameTimeoutSeconds: 120 },
+      { login: "acme-eng" },
+    );
+    expect(result.failures ?? []).toEqual([]);
+    expect(emulator.controls.log).toEqual([]);
+  });
+
   it("needs no admin to adopt", async () => {
     expect(await checked({ login: "acme-eng", importId: "acme-eng" })).toMatchObject({
       importId: "acme-eng",

@@ -1,0 +1,145 @@
+/**
+ * What every writer of an inventory shares, so a TypeScript program, a YAML program and a
+ * `pulumi import` file list the same objects in the same order under the same names: the modules
+ * (one per organisation, per enterprise, for site administration, for the user's keys) in a fixed
+ * order, the resources of a module in kind and name order, each resource's arguments in the order a
+ * person reads them (identity, then what it belongs to, then its settings), what each module is, and
+ * the project files' common parts.
+ */
+import { type Inventory, type InventoryItem, KINDS, moduleFile, USER_MODULE } from "./inventory";
+
+/** The width the writers lay values out to (the project's formatter's). */
+export const LINE_WIDTH = 110;
+
+/** One module of a program: its file name (without extension) and its resources, in order. */
+export interface Module {
+  file: string;
+  items: InventoryItem[];
+}
+
+const kindRank = (kind: string) => (KINDS as readonly string[]).indexOf(kind);
+
+/** The key an item (or a reference to one) is known by. */
+export const itemKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
+
+/**
+ * The modules of a program in order (organisations by name, then enterprises, then site
+ * administration, then the user's keys), each with its resources by kind (in the order discovery
+ * declares them) and then by name.
+ */
+export function modulesOf(inventory: Inventory): Module[] {
+  const byModule = new Map<string, InventoryItem[]>();
+  for (const item of inventory.items) {
+    const file = moduleFile(item.module);
+    byModule.set(file, [...(byModule.get(file) ?? []), item]);
+  }
+  return [...byModule.keys()].sort(moduleOrder).map((file) => ({
+    file,
+    items: [...(byModule.get(file) ?? [])].sort(
+      (a, b) => kindRank(a.kind) - kindRank(b.kind) || a.name.localeCompare(b.name),
+    ),
+  }));
+}
+
+function moduleOrder(a: string, b: string): number {
+  const rank = (f: string) =>
+    f === USER_MODULE ? 3 : f === "site-admin" ? 2 : f.startsWith("enterprise-") ? 1 : 0;
+  return rank(a) - rank(b) || a.localeCompare(b);
+}
+
+/** What a module holds, for the comment above it. */
+export function moduleTitle(file: string): string {
+  if (file === USER_MODULE) return "The keys of the signed-in user (the token's user)";
+  if (file === "site-admin") return "Site administration";
+  if (file.startsWith("enterprise-")) return `The enterprise ${file.slice("enterprise-".length)}`;
+  return `The organisation ${file}`;
+}
+
+/** The items whose outputs another item refers to. */
+export function referencedKeys(inventory: Inventory): Set<string> {
+  return new Set(inventory.items.flatMap((i) => Object.values(i.refs).map((r) => itemKey(r.kind, r.id))));
+}
+
+/** One argument of a resource: a value, a secret read from stack config, or another resource's output. */
+export type Argument =
+  | { key: string; value: unknown }
+  | { key: string; secret: string }
+  | { key: string; ref: { target: InventoryItem; output: string } };
+
+/**
+ * A resource's arguments in the order a person reads them: identity first, then the object it
+ * belongs to (references), then the settings as the kind declares them, `importId` last (unless
+ * `withImportId` is false: a program that adopts with Pulumi's `import` option leaves it out).
+ */
+export function argumentsOf(
+  item: InventoryItem,
+  byKey: ReadonlyMap<string, InventoryItem>,
+  withImportId = true,
+): Argument[] {
+  const args: Argument[] = [];
+  for (const [key, value] of Object.entries(item.args)) {
+    if (key !== "importId" || withImportId) args.push({ key, value });
+  }
+  for (const [key, secret] of Object.entries(item.secrets)) args.push({ key, secret });
+  for (const [key, ref] of Object.entries(item.refs)) {
+    const target = byKey.get(itemKey(ref.kind, ref.id));
+    if (target) args.push({ key, ref: { target, output: ref.output } });
+  }
+  return args.sort((a, b) => argOrder(item, a.key) - argOrder(item, b.key));
+}
+
+/** Identity first (in the order a person reads it), then the settings as the kind declares them. */
+function argOrder(item: InventoryItem, key: string): number {
+  const first = [
+    "enterprise",
+    "org",
+    "owner",
+    "repository",
+    "environment",
+    "username",
+    "propertyName",
+    "name",
+  ];
+  const at = first.indexOf(key);
+  if (at >= 0) return at;
+  if (key === "importId") return 1000;
+  // References name the object this one belongs to: right after the identity.
+  if (key in item.refs) return 50;
+  return 100 + Object.keys(item.args).concat(Object.keys(item.secrets)).indexOf(key);
+}
+
+/** Every item by its key, for references. */
+export function itemsByKey(inventory: Inventory): Map<string, InventoryItem> {
+  return new Map(inventory.items.map((i) => [itemKey(i.kind, i.id), i]));
+}
+
+/** The project options every written program has (Pulumi.yaml lines). */
+export const REFRESH_ALWAYS = [
+  "# Every up and preview reads the server first, so a plain `pulumi up` repairs drift.",
+  "options:",
+  "  refresh: always",
+];
+
+/** What a written program's package.json depends on. */
+export interface PackageOptions {
+  /** The Pulumi project name. */
+  project: string;
+  /** The dependency spec of pulumi-hosting in package.json (a version, a git URL, a tarball). */
+  librarySpec: string;
+  /** The version of @pulumi/pulumi the program depends on. */
+  pulumiVersion: string;
+}
+
+/** The program's package.json as an object: pulumi-hosting and @pulumi/pulumi, and what a language adds. */
+export function packageJsonOf(
+  o: PackageOptions,
+  extra: { main?: string; devDependencies?: Record<string, string> } = {},
+): Record<string, unknown> {
+  return {
+    name: o.project,
+    private: true,
+    ...(extra.main === undefined ? {} : { main: extra.main }),
+    dependencies: { "@pulumi/pulumi": o.pulumiVersion, "pulumi-hosting": o.librarySpec },
+    ...(extra.devDependencies === undefined ? {} : { devDependencies: extra.devDependencies }),
+  };
+}

@@ -1,0 +1,466 @@
+/** The YAML writer and the bulk-import writer: the same inventory as the TypeScript program. */
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+import { RETAINED } from "../../importer/discover";
+import type { Inventory, InventoryItem } from "../../importer/inventory";
+import { writeImportFile } from "../../importer/pulumi-import";
+import { run } from "../../importer/run";
+import { writeProgram } from "../../importer/typescript";
+import { scalar, writeYamlProgram } from "../../importer/yaml";
+
+const retained = { comment: RETAINED, retainOnDelete: true };
+const base = { module: { org: "acme-eng" }, secrets: {}, refs: {}, adopted: retained };
+const member = {
+  comment:
+    'A member before this stack: destroy and removal from code leave the membership (onDestroy: "retain").',
+  retainOnDelete: false,
+};
+const items: InventoryItem[] = [
+  {
+    ...base,
+    kind: "RunnerGroupRunners",
+    id: "acme-eng/5",
+    name: "acme-eng-runners-build-members",
+    args: { org: "acme-eng", runners: [1, 2] },
+    refs: { runnerGroupId: { kind: "OrgRunnerGroup", id: "acme-eng/5", output: "runnerGroupId" } },
+  },
+  {
+    ...base,
+    kind: "OrgRunnerGroup",
+    id: "acme-eng/5",
+    name: "acme-eng-runners-build",
+    args: { org: "acme-eng", name: "Build & Test", visibility: "selected", importId: 5 },
+  },
+  {
+    ...base,
+    kind: "OrgMembership",
+    id: "acme-eng/mona",
+    name: "acme-eng-member-mona",
+    args: { org: "acme-eng", username: "mona", onDestroy: "retain" },
+    adopted: member,
+  },
+  {
+    ...base,
+    kind: "IssueField",
+    id: "acme-eng/13",
+    name: "acme-eng-issue-field-priority",
+    args: {
+      org: "acme-eng",
+      name: "Priority",
+      dataType: "single_select",
+      options: [
+        { name: "High", color: "red" },
+        { name: "Low", color: "gray", description: "Some day: maybe" },
+      ],
+      importId: 13,
+    },
+  },
+  {
+    ...base,
+    kind: "RepositoryWebhook",
+    id: "acme-eng/api/1",
+    name: "acme-eng-api-hook-ci-example-com",
+    args: {
+      owner: "acme-eng",
+      repository: "api",
+      url: `https://ci.example.com/hook?token=\${literal}`,
+      events: [
+        "push",
+        "pull_request",
+        "pull_request_review",
+        "pull_request_review_comment",
+        "issues",
+        "issue_comment",
+        "yes",
+      ],
+      importId: 1,
+    },
+    secrets: { secret: "acmeEngApiHookCiExampleComSecret" },
+  },
+  {
+    ...base,
+    kind: "Budget",
+    id: "acme/b1",
+    name: "acme-budget-acme-eng-actions",
+    module: { enterprise: "acme" },
+    args: {
+      enterprise: "acme",
+      amount: 100,
+      preventFurtherUsage: false,
+      alerting: { willAlert: true, recipients: ["admin", "billie"] },
+      scope: "organization",
+      type: "ProductPricing",
+      entityName: "acme-eng",
+      importId: "b1",
+    },
+  },
+  {
+    ...base,
+    kind: "GlobalWebhook",
+    id: "4",
+    name: "hook-audit-example-com",
+    module: { siteAdmin: true },
+    args: { url: "https://audit.example.com/", importId: 4 },
+  },
+  {
+    ...base,
+    kind: "UserGpgKey",
+    id: "8",
+    name: "gpg-key-work",
+    module: { user: true },
+    args: {
+      name: "work",
+      armoredPublicKey:
+        "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nxjMEawbJsxYJKwYBBAHaRw8BAQdA\n=Srxg\n-----END PGP PUBLIC KEY BLOCK-----\n",
+      importId: 8,
+    },
+  },
+];
+const inventory: Inventory = {
+  format: 1,
+  apiRoot: "https://hosting.example.com/api/v3",
+  items,
+  warnings: [],
+  requests: 0,
+};
+const options = { project: "acme-hosting", librarySpec: "0.2.0", pulumiVersion: "^3.270.0" };
+
+/** Pulumi YAML's reading of a string: `$$` is a `$` (nothing here holds an expression). */
+const interpolated = (value: unknown): unknown =>
+  typeof value === "string"
+    ? value.replaceAll("$$", "$")
+    : Array.isArray(value)
+      ? value.map(interpolated)
+      : typeof value === "object" && value !== null
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolated(v)]))
+        : value;
+
+// The YAML parser @pulumi/pulumi itself depends on (YAML 1.2, as the YAML language host reads it).
+const yaml = createRequire(require.resolve("@pulumi/pulumi"))("js-yaml") as { load(text: string): unknown };
+
+interface Program {
+  config?: Record<string, { type: string; secret: boolean }>;
+  resources: Record<
+    string,
+    { type: string; properties?: Record<string, unknown>; options: Record<string, unknown> }
+  >;
+}
+
+describe("writeYamlProgram", () => {
+  const files = writeYamlProgram(inventory, options);
+
+  it("writes one Pulumi.yaml: the plugin from node_modules/.bin, secrets from config, each object imported", () => {
+    expect([...files.keys()].sort()).toEqual(["Pulumi.yaml", "package.json"]);
+    expect(
+      files.get("Pulumi.yaml"),
+    ).toBe(`# Hosting platform settings as code, as read from https://hosting.example.com/api/v3.
+# Each resource adopts the object it names (\`import\`): the first \`pulumi up\` changes nothing on the
+# server beyond the secrets set from stack config.
+name: acme-hosting
+description: Hosting platform settings as code
+runtime: yaml
+# Every up and preview reads the server first, so a plain \`pulumi up\` repairs drift.
+options:
+  refresh: always
+# The plugin pulumi-resource-hosting, installed here by \`npm install\` (package.json).
+plugins:
+  providers:
+    - name: hosting
+      path: ./node_modules/.bin
+# Secrets the API never returns: \`pulumi config set --secret <key> <value>\` for each.
+config:
+  acmeEngApiHookCiExampleComSecret:
+    type: string
+    secret: true
+resources:
+  # The organisation acme-eng.
+
+  # A member before this stack: destroy and removal from code leave the membership (onDestroy: "retain").
+  acme-eng-member-mona:
+    type: hosting:index:OrgMembership
+    properties:
+      org: acme-eng
+      username: mona
+      onDestroy: retain
+    options:
+      import: acme-eng/mona
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  acme-eng-runners-build:
+    type: hosting:index:OrgRunnerGroup
+    properties:
+      org: acme-eng
+      name: "Build & Test"
+      visibility: selected
+    options:
+      import: acme-eng/5
+      retainOnDelete: true
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  acme-eng-runners-build-members:
+    type: hosting:index:RunnerGroupRunners
+    properties:
+      org: acme-eng
+      runnerGroupId: \${acme-eng-runners-build.runnerGroupId}
+      runners: [1, 2]
+    options:
+      import: acme-eng/5
+      retainOnDelete: true
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  acme-eng-issue-field-priority:
+    type: hosting:index:IssueField
+    properties:
+      org: acme-eng
+      name: Priority
+      dataType: single_select
+      options:
+        - name: High
+          color: red
+        - name: Low
+          color: gray
+          description: "Some day: maybe"
+    options:
+      import: acme-eng/13
+      retainOnDelete: true
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  acme-eng-api-hook-ci-example-com:
+    type: hosting:index:RepositoryWebhook
+    properties:
+      owner: acme-eng
+      repository: api
+      url: "https://ci.example.com/hook?token=$\${literal}"
+      events:
+        - push
+        - pull_request
+        - pull_request_review
+        - pull_request_review_comment
+        - issues
+        - issue_comment
+        - "yes"
+      secret: \${acmeEngApiHookCiExampleComSecret}
+    options:
+      import: acme-eng/api/1
+      retainOnDelete: true
+
+  # The enterprise acme.
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  acme-budget-acme-eng-actions:
+    type: hosting:index:Budget
+    properties:
+      enterprise: acme
+      amount: 100
+      preventFurtherUsage: false
+      alerting:
+        willAlert: true
+        recipients: [admin, billie]
+      scope: organization
+      type: ProductPricing
+      entityName: acme-eng
+    options:
+      import: acme/b1
+      retainOnDelete: true
+
+  # Site administration.
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  hook-audit-example-com:
+    type: hosting:index:GlobalWebhook
+    properties:
+      url: https://audit.example.com/
+    options:
+      import: "4"
+      retainOnDelete: true
+
+  # The keys of the signed-in user (the token's user).
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  gpg-key-work:
+    type: hosting:index:UserGpgKey
+    properties:
+      name: work
+      armoredPublicKey: |
+        -----BEGIN PGP PUBLIC KEY BLOCK-----
+
+        xjMEawbJsxYJKwYBBAHaRw8BAQdA
+        =Srxg
+        -----END PGP PUBLIC KEY BLOCK-----
+    options:
+      import: "8"
+      retainOnDelete: true
+`);
+  });
+
+  it("depends on the library (whose bin is the plugin) and @pulumi/pulumi", () => {
+    expect(JSON.parse(files.get("package.json") ?? "")).toEqual({
+      name: "acme-hosting",
+      private: true,
+      dependencies: { "@pulumi/pulumi": "^3.270.0", "pulumi-hosting": "0.2.0" },
+    });
+  });
+
+  it("reads back as the inventory: arguments, secrets, references, ids and the destroy policy", () => {
+    const program = yaml.load(files.get("Pulumi.yaml") ?? "") as Program;
+    expect(program.config).toEqual({ acmeEngApiHookCiExampleComSecret: { type: "string", secret: true } });
+    expect(Object.keys(program.resources).sort()).toEqual(items.map((i) => i.name).sort());
+    for (const item of items) {
+      const resource = program.resources[item.name];
+      const { importId: _adoptedByImport, ...args } = item.args;
+      const written = interpolated(resource?.properties ?? {}) as Record<string, unknown>;
+      const expressions = Object.fromEntries(
+        Object.entries(resource?.properties ?? {}).filter(([k]) => k in item.secrets || k in item.refs),
+      );
+      expect(resource?.type).toBe(`hosting:index:${item.kind}`);
+      expect(Object.fromEntries(Object.entries(written).filter(([k]) => !(k in expressions)))).toEqual(args);
+      expect(expressions).toEqual({
+        ...Object.fromEntries(Object.entries(item.secrets).map(([k, key]) => [k, `\${${key}}`])),
+        ...Object.fromEntries(
+          Object.entries(item.refs).map(([k, r]) => [
+            k,
+            `\${${items.find((i) => i.kind === r.kind && i.id === r.id)?.name}.${r.output}}`,
+          ]),
+        ),
+      });
+      expect(resource?.options).toEqual({
+        import: item.id,
+        ...(item.adopted.retainOnDelete ? { retainOnDelete: true } : {}),
+      });
+    }
+  });
+
+  it("names, orders and comments the resources as the TypeScript program does", () => {
+    const typescript = writeProgram(inventory, {
+      ...options,
+      typescriptVersion: "^6.0.3",
+      nodeTypesVersion: "^24.19.2",
+    });
+    const modules = [...(typescript.get("index.ts") ?? "").matchAll(/import "\.\/(.+)";/g)].map((m) => m[1]);
+    const declared = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((m) => m[1]);
+    const ts = modules.flatMap((m) =>
+      declared(typescript.get(`${m}.ts`) ?? "", /\/\/ (.+)\n.*new hosting\.\w+\(\s*"([^"]+)"/g),
+    );
+    const tsNames = modules.flatMap((m) =>
+      declared(typescript.get(`${m}.ts`) ?? "", /new hosting\.\w+\(\s*"([^"]+)"/g),
+    );
+    const yamlText = files.get("Pulumi.yaml") ?? "";
+    const text = yamlText.slice(yamlText.indexOf("\nresources:\n"));
+    expect(tsNames).toHaveLength(items.length);
+    expect(ts).toHaveLength(items.length);
+    expect(declared(text, /^ {2}([a-z0-9-]+):$/gm)).toEqual(tsNames);
+    expect(declared(text, /^ {2}# (.+)\n {2}[a-z0-9-]+:$/gm)).toEqual(ts);
+  });
+
+  it("is the same for the same inventory, whatever order the items came in", () => {
+    const shuffled = writeYamlProgram({ ...inventory, items: [...items].reverse() }, options);
+    expect([...shuffled.entries()]).toEqual([...files.entries()]);
+  });
+
+  it("declares no config where no object needs a secret", () => {
+    const plain = writeYamlProgram({ ...inventory, items: items.filter((i) => !i.secrets.secret) }, options);
+    expect(plain.get("Pulumi.yaml")).not.toContain("config:");
+  });
+});
+
+describe("scalar", () => {
+  const tricky = [
+    ...["plain", "Build Fleet", "https://ci.example.com/a?b=c", "ssh-ed25519 AAAA+/x=", `\${a.b}`],
+    ...["yes", "No", "ON", "y", "null", "~", "true", "123", "0x1f", "1e3", ".inf", "-a", "- a", "a: b"],
+    ...["a #b", "#x", "[a]", "{a}", "a,b", " lead", "trail ", "@x", "`x", "!x", "&x", "*x", "|x", ">x"],
+    ...["%x", "'x", '"x', "a\u2028b", "tab\tx", "ü", "", "?x", "a:"],
+  ];
+
+  it.each(tricky)("reads %j back in a block and in a flow list", (text) => {
+    expect(yaml.load(`k: ${scalar(text)}`)).toEqual({ k: text });
+    expect(yaml.load(`k: [${scalar(text, true)}, x]`)).toEqual({ k: [text, "x"] });
+  });
+
+  it("leaves words, URLs and expressions plain", () => {
+    expect(scalar("Build Fleet")).toBe("Build Fleet");
+    expect(scalar("https://ci.example.com/hook")).toBe("https://ci.example.com/hook");
+    const reference = `\${acme-eng-runners.runnerGroupId}`;
+    expect(scalar(reference)).toBe(reference);
+    expect(scalar("yes")).toBe('"yes"');
+  });
+});
+
+describe("writeImportFile", () => {
+  it("lists every object with the plugin's type token and its id, in the programs' order", () => {
+    expect(writeImportFile(inventory)).toBe(`{
+  "nameTable": {},
+  "resources": [
+    {
+      "type": "hosting:index:OrgMembership",
+      "name": "acme-eng-member-mona",
+      "id": "acme-eng/mona"
+    },
+    {
+      "type": "hosting:index:OrgRunnerGroup",
+      "name": "acme-eng-runners-build",
+      "id": "acme-eng/5"
+    },
+    {
+      "type": "hosting:index:RunnerGroupRunners",
+      "name": "acme-eng-runners-build-members",
+      "id": "acme-eng/5"
+    },
+    {
+      "type": "hosting:index:IssueField",
+      "name": "acme-eng-issue-field-priority",
+      "id": "acme-eng/13"
+    },
+    {
+      "type": "hosting:index:RepositoryWebhook",
+      "name": "acme-eng-api-hook-ci-example-com",
+      "id": "acme-eng/api/1"
+    },
+    {
+      "type": "hosting:index:Budget",
+      "name": "acme-budget-acme-eng-actions",
+      "id": "acme/b1"
+    },
+    {
+      "type": "hosting:index:GlobalWebhook",
+      "name": "hook-audit-example-com",
+      "id": "4"
+    },
+    {
+      "type": "hosting:index:UserGpgKey",
+      "name": "gpg-key-work",
+      "id": "8"
+    }
+  ]
+}
+`);
+  });
+
+  it("is what pulumi import --file reads: type, name and id of each, no parents or providers", () => {
+    const file = JSON.parse(writeImportFile({ ...inventory, items: [...items].reverse() }));
+    expect(file.nameTable).toEqual({});
+    const program = yaml.load(writeYamlProgram(inventory, options).get("Pulumi.yaml") ?? "") as Program;
+    expect(file.resources.map((r: { name: string }) => r.name)).toEqual(Object.keys(program.resources));
+  });
+});
+
+describe("hosting-import --language and --format", () => {
+  async function refused(...argv: string[]): Promise<string> {
+    const lines: string[] = [];
+    const code = await run(["--org", "acme-eng", ...argv], {
+      env: {},
+      out: () => {},
+      err: (l) => lines.push(l),
+    });
+    expect(code).toBe(2);
+    return lines.join("\n");
+  }
+
+  it("refuses a language or a format it does not write, and --language where no program is written", async () => {
+    expect(await refused("--language", "python")).toContain("--language must be typescript or yaml");
+    expect(await refused("--format", "hcl")).toContain("--format must be program, json or pulumi-import");
+    expect(await refused("--format", "pulumi-import", "--language", "yaml")).toContain(
+      "--language is for a program; --format pulumi-import writes none",
+    );
+    expect(await refused("--format", "typescript", "--language", "yaml")).toContain("leave out --format");
+  });
+});
