@@ -133,6 +133,11 @@ export interface KindDeclaration<I extends z.ZodObject = z.ZodObject, O extends 
   description: string;
   /** The parts of the resource's id, in order (`["owner", "repository", "hookId"]`). */
   idFormat: readonly string[];
+  /**
+   * What `pulumi import` and `importId` take where it is not the id (an Organization is found by
+   * its login, though its id is the server's number).
+   */
+  importWith?: string;
   /** The program's arguments: each a `field(...)`. */
   inputs: I;
   /** The values the server sets, beyond the inputs: each an `output(...)`. */
