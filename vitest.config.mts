@@ -17,6 +17,9 @@ export default defineConfig({
     },
   },
   test: {
+    // Two files at once even on two cores: the end-to-end files wait on the CLI's processes most of
+    // the time, and the other suites fill that time (one worker ran the files one after another).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
