@@ -133,6 +133,13 @@ export interface KindDeclaration<I extends z.ZodObject = z.ZodObject, O extends 
   description: string;
   /** The parts of the resource's id, in order (`["owner", "repository", "hookId"]`). */
   idFormat: readonly string[];
+  /**
+   * What `importId` holds, where it is not the id's last part: the key the API finds an existing
+   * object by, which `pulumi import` then takes as the id (Organization: `"login"`; its id is the
+   * numeric id). The plugin records the id an import was given as `importId`, so the program
+   * `pulumi import` writes adopts the object by that key; the reference says so.
+   */
+  importKey?: string;
   /** The program's arguments: each a `field(...)`. */
   inputs: I;
   /** The values the server sets, beyond the inputs: each an `output(...)`. */
