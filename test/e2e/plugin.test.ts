@@ -479,6 +479,8 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(out).toMatch(
       /url\s*:\s*"https:\/\/elsewhere\.example\.com"\s*=>\s*"https:\/\/ci\.example\.com\/yaml"/,
     );
+    // That PATCH replaced the hook's config, its secret with it: seen, and given back.
+    expect(out).toMatch(/\+\s*secret\s*:\s*\[secret\]/);
     // Where the program leaves a field at its default, the update removes the value read back.
     expect(out).toMatch(/-\s*active\s*:\s*false/);
     expect(out).toMatch(/-\s*role\s*:\s*"admin"/);
@@ -506,7 +508,10 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     });
     expect(writes(serverA)).toEqual({});
     expect(writes(serverB)).toEqual({});
-    expect(state().repoHooks.find((h) => h.id === hookId)?.config.url).toBe("https://ci.example.com/yaml");
+    expect(state().repoHooks.find((h) => h.id === hookId)?.config).toMatchObject({
+      url: "https://ci.example.com/yaml",
+      secret: CONFIG.hookSecret,
+    });
     expect(state().repoHooks.find((h) => h.id === ciId)).toMatchObject({
       active: true,
       config: { secret: CONFIG.hookSecret },
