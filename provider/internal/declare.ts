@@ -134,10 +134,12 @@ export interface KindDeclaration<I extends z.ZodObject = z.ZodObject, O extends 
   /** The parts of the resource's id, in order (`["owner", "repository", "hookId"]`). */
   idFormat: readonly string[];
   /**
-   * What `pulumi import` and `importId` take where it is not the id (an Organization is found by
-   * its login, though its id is the server's number).
+   * What `importId` holds, where it is not the id's last part: the key the API finds an existing
+   * object by, which `pulumi import` then takes as the id (Organization: `"login"`; its id is the
+   * numeric id). The plugin records the id an import was given as `importId`, so the program
+   * `pulumi import` writes adopts the object by that key; the reference says so.
    */
-  importWith?: string;
+  importKey?: string;
   /** The program's arguments: each a `field(...)`. */
   inputs: I;
   /** The values the server sets, beyond the inputs: each an `output(...)`. */

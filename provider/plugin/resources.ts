@@ -134,11 +134,23 @@ export async function read(
   const result = await provider.read(id, recorded);
   if (result.id === undefined || result.id === "" || result.props === undefined) return undefined;
   const secrets = secretsOf(provider, outs.secrets, ins.secrets);
+  const adopted = Object.keys(recorded).length === 0 ? importedBy(provider, id) : {};
   return {
     id: result.id,
-    properties: wrap(result.props, secrets),
-    inputs: wrap(result.inputs ?? {}, secrets),
+    properties: wrap({ ...result.props, ...adopted }, secrets),
+    inputs: wrap({ ...result.inputs, ...adopted }, secrets),
   };
+}
+
+/**
+ * What an import (or a `get`) records of an object of a kind whose `importKey` is not its id: the
+ * key it was given, as `importId`, in outputs and inputs alike (so a refresh reads it back). An
+ * Organization is imported by login, the only key the API finds it by, and its id is the numeric
+ * id; without `importId` the program `pulumi import` writes would fail check (a new organisation
+ * needs its `admin`, which the API never shows; an adopted one has one already).
+ */
+function importedBy(provider: AnyHostingProvider, id: string): Record<string, string> {
+  return provider.declared.importKey === undefined ? {} : { importId: id };
 }
 
 export async function update(

@@ -66,7 +66,7 @@ export const organizationKind = declareKind({
   description:
     "An organisation of the installation (`POST /admin/organizations`, `PATCH /admin/organizations/{org}`, read with `GET /orgs/{org}`). Needs the **classic token of a site administrator**. A new `login` renames the organisation in place and waits for the rename job; `admin` and `profileName` are used only at creation. The API has no delete: destroy leaves the organisation in place and says so.",
   idFormat: ["orgId"],
-  importWith: "login",
+  importKey: "login",
   inputs: z.object({
     login: field(login("login"), {
       description:
@@ -314,7 +314,7 @@ function loginOf(id: string, props: Partial<OrganizationOutputs> | undefined): s
   if (login === undefined) {
     throw configurationError(
       `Organization ${id}: the API finds organisations by login only`,
-      "Pass the organisation's login as the id to Organization.get",
+      "Pass the organisation's login as the id (to pulumi import, or to Organization.get)",
     );
   }
   return login;

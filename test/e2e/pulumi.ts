@@ -232,6 +232,8 @@ export class PulumiProgram {
     type: string;
     id?: string;
     outputs?: Record<string, unknown>;
+    /** Its provider's reference (`<provider URN>::<provider id>`). */
+    provider?: string;
     /** Where the program declared it (`project:///index.ts#line,column`). */
     sourcePosition?: string;
   }> {

@@ -175,13 +175,14 @@ describe("provider configuration", () => {
   });
 
   it("a wrong token fails Configure once, in one line, before any resource request", async () => {
-    const error = await configureAs("svcp_wrong_configure").catch((e: Error) => e);
+    // Not the earlier test's token: this process's client for that one remembers its 401 and asks no more.
+    const error = await configureAs("svcp_revoked").catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     const message = (error as Error).message;
     expect(message).toContain('hosting provider "default": cannot use the API at');
     expect(message).toContain("401");
     expect(message).toContain("hosting:token");
-    expect(message).not.toContain("svcp_wrong_configure");
+    expect(message).not.toContain("svcp_revoked");
     expect(message.split("\n")).toHaveLength(1);
     expect(requestCounts(emulator)).toEqual({ "GET /user": 1 });
   });
@@ -319,6 +320,37 @@ describe("RepositoryWebhook through the plugin", () => {
     await configureAs("svcp_siteadmin");
     const error = await client.check("hosting:index:Nope", {}).catch((e: Error) => e);
     expect((error as Error).message).toContain("hosting:index:RepositoryWebhook");
+  });
+});
+
+describe("import of a kind found by another key than its id", () => {
+  const ORG = "hosting:index:Organization";
+
+  it("an Organization imported by login records the login as importId, so its inputs pass check", async () => {
+    await configureAs("svcp_siteadmin");
+    const imported = await client.read(ORG, "acme-ops");
+    expect(imported.id).toMatch(/^\d+$/);
+    expect(imported.inputs).toEqual({ login: "acme-ops", renameTimeoutSeconds: 120, importId: "acme-ops" });
+    expect(imported.properties).toMatchObject({ importId: "acme-ops", orgId: Number(imported.id) });
+    // What the engine checks at import and at the next preview: no admin needed for an adopted one.
+    const checked = await client.check(ORG, imported.inputs, imported.inputs);
+    expect(checked.failures).toEqual([]);
+    // A refresh (outputs recorded) reads the same inputs back, so it shows no change.
+    const refreshed = await client.read(ORG, imported.id, imported.properties, imported.inputs);
+    expect(refreshed.inputs).toEqual(imported.inputs);
+  });
+
+  it("an Organization asked for by its numeric id says to use the login", async () => {
+    await configureAs("svcp_siteadmin");
+    const error = await client.read(ORG, "100").catch((e: Error) => e);
+    expect((error as Error).message).toContain("Pass the organisation's login as the id (to pulumi import");
+  });
+
+  it("a kind imported by its id records no importId", async () => {
+    await configureAs("svcp_siteadmin");
+    const created = await createHook();
+    const imported = await client.read(HOOK, created.id);
+    expect(imported.inputs).not.toHaveProperty("importId");
   });
 });
 
