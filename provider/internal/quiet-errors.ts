@@ -8,8 +8,11 @@
  */
 import { isHostingApiError } from "../client/errors";
 
-/** The texts the host is about to print for errors already reported under their resource. */
-const echoes = new Set<string>();
+/**
+ * The texts the host is about to print for errors already reported under their resource, with how
+ * many times: one error can fail several resources (the reads sharing one collection's list).
+ */
+const echoes = new Map<string, number>();
 
 /** The methods whose failures the host echoes (it reports a failed create without one). */
 const ECHOED = ["check", "diff", "read", "update", "delete"] as const;
@@ -49,11 +52,21 @@ function silenceEcho(e: Error): void {
   if (console.error !== filter) {
     const original = console.error.bind(console);
     filter = (...args: unknown[]) => {
-      if (args.length === 1 && typeof args[0] === "string" && echoes.delete(args[0])) return;
+      if (args.length === 1 && typeof args[0] === "string" && forget(args[0])) return;
       original(...args);
     };
     console.error = filter;
   }
   // The exact text the host prints (cmd/dynamic-provider: console.error(`${e}: ${e.stack}`)).
-  echoes.add(`${e}: ${e.stack}`);
+  const text = `${e}: ${e.stack}`;
+  echoes.set(text, (echoes.get(text) ?? 0) + 1);
+}
+
+/** Whether `text` was an expected echo (one of it is then used up). */
+function forget(text: string): boolean {
+  const left = echoes.get(text);
+  if (left === undefined) return false;
+  if (left > 1) echoes.set(text, left - 1);
+  else echoes.delete(text);
+  return true;
 }

@@ -39,6 +39,20 @@ describe("quietErrors", () => {
     expect(printed).toEqual([["something else"]]);
   });
 
+  it("drops every echo of one error that failed several resources at once (a shared list's read)", async () => {
+    const printed: unknown[][] = [];
+    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+      printed.push(args);
+    });
+    const error = new HostingApiError({ code: "unauthorized", status: 401, apiMessage: "Bad credentials" });
+    const p = providerFailingWith(error);
+    // Both reads fail before the host prints either.
+    const failures = await Promise.allSettled([p.read(), p.read(), p.read()]);
+    for (const failure of failures) console.error(`${error}: ${error.stack}`);
+    expect(failures.every((f) => f.status === "rejected")).toBe(true);
+    expect(printed).toEqual([]);
+  });
+
   it("drops the echo of a half-done create, and keeps the stack trace of a defect", async () => {
     const printed: string[] = [];
     vi.spyOn(console, "error").mockImplementation((text: string) => {
