@@ -48,7 +48,7 @@ describe("quietErrors", () => {
     const p = providerFailingWith(error);
     // Both reads fail before the host prints either.
     const failures = await Promise.allSettled([p.read(), p.read(), p.read()]);
-    for (const failure of failures) console.error(`${error}: ${error.stack}`);
+    for (const _failure of failures) console.error(`${error}: ${error.stack}`);
     expect(failures.every((f) => f.status === "rejected")).toBe(true);
     expect(printed).toEqual([]);
   });
