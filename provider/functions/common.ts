@@ -3,7 +3,10 @@
  * its arguments, and the Output form. Functions run in the program process (or a plain script), not
  * in the provider process, so they read the stack config themselves.
  */
-import * as pulumi from "@pulumi/pulumi";
+// The SDK's modules by path, not its index (which also loads the Automation API and the closure
+// serialiser): the plugin process loads the functions for its invokes.
+import { type Input, type Output, output as outputFrom } from "@pulumi/pulumi/output";
+import { getConfig } from "@pulumi/pulumi/runtime/config";
 import type { z } from "zod";
 import { resolveSettings, type SettingsSource } from "../client/config";
 import { HostingApiError, TOKEN_OPTION } from "../client/errors";
@@ -26,7 +29,7 @@ export interface FunctionOptions {
 }
 
 /** The args of a `getXOutput`: each field may be an Input (an Output of a resource, a secret). */
-export type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
+export type InputArgs<T> = { [K in keyof T]: Input<T[K]> };
 
 /**
  * Stack config as the program sees it. `pulumi.runtime.getConfig` reads a secret key decrypted and
@@ -35,7 +38,7 @@ export type InputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
  * `resolveSettings` falls back to the environment.
  */
 function programConfig(): SettingsSource {
-  return { get: (key) => pulumi.runtime.getConfig(key) };
+  return { get: (key) => getConfig(key) };
 }
 
 /** The process's shared client (`provider/internal/context.ts`) for these options and the config. */
@@ -88,8 +91,8 @@ export function parseArgs<S extends z.ZodType>(fn: string, schema: S, args: unkn
  * secret input is secret (`pulumi.output` carries the secret flag through `apply`); with an input
  * unknown during preview, the result is unknown and no request is sent.
  */
-export function outputOf<A, R>(args: InputArgs<A>, call: (args: A) => Promise<R>): pulumi.Output<R> {
-  return (pulumi.output(args) as unknown as pulumi.Output<A>).apply(call) as pulumi.Output<R>;
+export function outputOf<A, R>(args: InputArgs<A>, call: (args: A) => Promise<R>): Output<R> {
+  return (outputFrom(args) as unknown as Output<A>).apply(call) as Output<R>;
 }
 
 /** A string or a list of them, as a list (the API's comma-separated filters). */

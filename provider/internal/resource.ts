@@ -10,7 +10,11 @@
  * serialiser would inline the module by value, so the thin shim of `shim.ts` is used instead.
  */
 import { basename, dirname, join, sep } from "node:path";
-import * as pulumi from "@pulumi/pulumi";
+// The SDK's modules by path, not its index: the index also loads the Automation API and the closure
+// serialiser (about 0.3 s), which the plugin process, loading every kind for its providers, never uses.
+import * as dynamic from "@pulumi/pulumi/dynamic";
+import { type Input, type Inputs, type Output, secret } from "@pulumi/pulumi/output";
+import { type CustomResourceOptions, Resource as SdkResource } from "@pulumi/pulumi/resource";
 import type { AnyHostingProvider } from "./lifecycle";
 import { shimFor } from "./shim";
 
@@ -23,7 +27,7 @@ export function kindModule(kind: string): string {
 export const INSTALLED = __filename.split(sep).includes("node_modules");
 
 /** The object Pulumi serialises for a kind: the kind module's export when installed, else the shim. */
-export function serialisedProvider(provider: AnyHostingProvider): pulumi.dynamic.ResourceProvider {
+export function serialisedProvider(provider: AnyHostingProvider): dynamic.ResourceProvider {
   if (!INSTALLED) return shimFor(provider.kind);
   const exported: unknown = require(`../kinds/${kindModule(provider.kind)}`);
   if (exported !== provider) {
@@ -35,8 +39,8 @@ export function serialisedProvider(provider: AnyHostingProvider): pulumi.dynamic
 }
 
 /** A fresh props object for `dynamic.Resource` (its constructor mutates what it is given). */
-export function resourceProps(outputs: readonly string[], args: object | undefined): pulumi.Inputs {
-  const props: pulumi.Inputs = {};
+export function resourceProps(outputs: readonly string[], args: object | undefined): Inputs {
+  const props: Inputs = {};
   for (const name of outputs) props[name] = undefined;
   return Object.assign(props, args ?? {});
 }
@@ -46,23 +50,23 @@ export function resourceProps(outputs: readonly string[], args: object | undefin
  * Each class merges it in (`interface X extends OutputsOf<XOutputs> {}`), so outputs are declared
  * once, where the provider shapes them.
  */
-export type OutputsOf<O> = { readonly [K in keyof O]-?: pulumi.Output<O[K]> };
+export type OutputsOf<O> = { readonly [K in keyof O]-?: Output<O[K]> };
 
 /** Secret inputs wrapped, so the engine stores them encrypted in the inputs of state too. */
 function withSecrets(args: object | undefined, secrets: readonly string[]): object | undefined {
   if (args === undefined) return args;
   const wrapped: Record<string, unknown> = { ...args };
   for (const name of secrets) {
-    if (wrapped[name] !== undefined) wrapped[name] = pulumi.secret(wrapped[name]);
+    if (wrapped[name] !== undefined) wrapped[name] = secret(wrapped[name]);
   }
   return wrapped;
 }
 
 /** Secret outputs encrypted in state even where the engine would not mark them. */
 function secretOutputs(
-  opts: pulumi.CustomResourceOptions | undefined,
+  opts: CustomResourceOptions | undefined,
   secrets: readonly string[],
-): pulumi.CustomResourceOptions | undefined {
+): CustomResourceOptions | undefined {
   if (secrets.length === 0) return opts;
   return { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...secrets] };
 }
@@ -108,12 +112,12 @@ const OWN_SOURCES = ((): string[] => {
  * version of the SDK without that method keeps its own behaviour.
  */
 function programCallsites(): (() => void) | undefined {
-  const sdk = pulumi.Resource as unknown as { callsites?: () => Callsite[] };
+  const sdk = SdkResource as unknown as { callsites?: () => Callsite[] };
   const callsites = sdk.callsites;
   if (typeof callsites !== "function") return undefined;
   sdk.callsites = () =>
     callsites
-      .call(pulumi.Resource)
+      .call(SdkResource)
       .filter((frame) => frame.file === undefined || !OWN_SOURCES.some((dir) => frame.file?.startsWith(dir)));
   return () => {
     sdk.callsites = callsites;
@@ -121,7 +125,7 @@ function programCallsites(): (() => void) | undefined {
 }
 
 /** The base of every resource class: `new hosting.X(name, args, opts)` and `hosting.X.get(name, id)`. */
-export abstract class HostingResource extends pulumi.dynamic.Resource {
+export abstract class HostingResource extends dynamic.Resource {
   /**
    * @param provider the kind's provider: its `kind` is the type token, and its declaration names
    *   every output, so the engine reports them before they are known
@@ -130,7 +134,7 @@ export abstract class HostingResource extends pulumi.dynamic.Resource {
     provider: AnyHostingProvider,
     name: string,
     args: object | undefined,
-    opts: pulumi.CustomResourceOptions | undefined,
+    opts: CustomResourceOptions | undefined,
   ) {
     const props = resourceProps(provider.declared.outputNames, withSecrets(args, provider.secrets));
     const limit = Error.stackTraceLimit;
@@ -162,11 +166,11 @@ export abstract class HostingResource extends pulumi.dynamic.Resource {
     this: new (
       name: string,
       args: never,
-      opts?: pulumi.CustomResourceOptions,
+      opts?: CustomResourceOptions,
     ) => T,
     name: string,
-    id: pulumi.Input<string>,
-    opts?: pulumi.CustomResourceOptions,
+    id: Input<string>,
+    opts?: CustomResourceOptions,
   ): T {
     return new this(name, undefined as never, { ...opts, id });
   }

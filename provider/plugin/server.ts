@@ -24,18 +24,36 @@ import { configure as configureContext } from "../internal/context";
 import type { AnyHostingProvider } from "../internal/lifecycle";
 import { checkConfig, configFromVariables, connectionCheck, diffConfig, settingsSource } from "./config";
 import { logToEngine, serving } from "./engine-log";
-import { invoke } from "./invoke";
+import type * as Invoke from "./invoke";
 import { packageSchema, packageVersion } from "./package";
 import { type Properties, unwrap } from "./properties";
 import { anyproto, emptyproto, fromStruct, type Grpc, grpc, toStruct } from "./proto";
-import * as resources from "./resources";
+import type * as Resources from "./resources";
 
 type Unary<Req, Res> = Grpc.handleUnaryCall<Req, Res>;
+
+/** A module loaded on the first call that needs it, then kept. */
+function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    loaded ??= load();
+    return loaded;
+  };
+}
+
+/**
+ * The kinds (every provider with its schemas) and the functions, loaded on the first resource call
+ * and the first invoke: a provider process the engine asks only CheckConfig and DiffConfig (the
+ * program's default provider while a refresh uses the one recorded in state) starts without them,
+ * about a third of the plugin's start-up.
+ */
+const resources = onFirstUse((): Promise<typeof Resources> => import("./resources.js"));
+const invoker = onFirstUse((): Promise<typeof Invoke> => import("./invoke.js"));
 
 /** The SDK's limit for one message (`grpcChannelOptions`): large states travel in one Struct. */
 const MAX_MESSAGE_BYTES = 400 * 1024 * 1024;
 
-const CHANGE_KINDS: Readonly<Record<resources.FieldChange, provproto.PropertyDiff.Kind>> = {
+const CHANGE_KINDS: Readonly<Record<Resources.FieldChange, provproto.PropertyDiff.Kind>> = {
   add: provproto.PropertyDiff.Kind.ADD,
   "add-replace": provproto.PropertyDiff.Kind.ADD_REPLACE,
   delete: provproto.PropertyDiff.Kind.DELETE,
@@ -62,6 +80,16 @@ class HostingService {
         (error: unknown) => callback(statusOf(error)),
       );
     };
+  }
+
+  /** Runs a call about one resource, with the kinds loaded and the resource's kind found. */
+  private serveResource<Req extends ResourceRequest, Res>(
+    work: (kinds: typeof Resources, provider: AnyHostingProvider, request: Req) => Promise<Res>,
+  ): Unary<Req, Res> {
+    return this.serve(async (request: Req) => {
+      const kinds = await resources();
+      return work(kinds, kinds.providerFor(kinds.typeOf(request.getType(), request.getUrn())), request);
+    });
   }
 
   private unimplemented(name: string): Unary<unknown, never> {
@@ -114,39 +142,36 @@ class HostingService {
       }),
       configure: this.serve((req: provproto.ConfigureRequest) => this.configure(req)),
       invoke: this.serve(async (req: provproto.InvokeRequest) => {
+        const { invoke } = await invoker();
         const result = await invoke(req.getTok(), fromStruct(req.getArgs()), this.configured());
         return new provproto.InvokeResponse().setReturn(toStruct(result));
       }),
-      check: this.serve(async (req: provproto.CheckRequest) => {
-        const provider = kindOf(req);
-        const { inputs, failures } = await resources.check(
+      check: this.serveResource(async (kinds, provider, req: provproto.CheckRequest) => {
+        const { inputs, failures } = await kinds.check(
           provider,
           fromStruct(req.getOlds()),
           fromStruct(req.getNews()),
         );
         return checkResponse(inputs, failures);
       }),
-      diff: this.serve(async (req: provproto.DiffRequest) => {
-        const provider = kindOf(req);
-        return diffResponse(
-          await resources.diff(provider, req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews())),
-        );
-      }),
-      create: this.serve(async (req: provproto.CreateRequest) => {
-        const provider = kindOf(req);
+      diff: this.serveResource(async (kinds, provider, req: provproto.DiffRequest) =>
+        diffResponse(
+          await kinds.diff(provider, req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews())),
+        ),
+      ),
+      create: this.serveResource(async (kinds, provider, req: provproto.CreateRequest) => {
         const properties = fromStruct(req.getProperties());
         // Not asked while ConfigureResponse says `supportsPreview: false`; answered without a write.
         if (req.getPreview()) return new provproto.CreateResponse().setProperties(toStruct(properties));
         try {
-          const created = await resources.create(provider, properties);
+          const created = await kinds.create(provider, properties);
           return new provproto.CreateResponse().setId(created.id).setProperties(toStruct(created.properties));
         } catch (e) {
-          throw partialCreate(provider, e, properties);
+          throw partialCreate(kinds, provider, e, properties);
         }
       }),
-      read: this.serve(async (req: provproto.ReadRequest) => {
-        const provider = kindOf(req);
-        const found = await resources.read(
+      read: this.serveResource(async (kinds, provider, req: provproto.ReadRequest) => {
+        const found = await kinds.read(
           provider,
           req.getId(),
           fromStruct(req.getProperties()),
@@ -159,10 +184,9 @@ class HostingService {
           .setProperties(toStruct(found.properties))
           .setInputs(toStruct(found.inputs));
       }),
-      update: this.serve(async (req: provproto.UpdateRequest) => {
-        const provider = kindOf(req);
+      update: this.serveResource(async (kinds, provider, req: provproto.UpdateRequest) => {
         if (req.getPreview()) return new provproto.UpdateResponse().setProperties(req.getNews());
-        const outs = await resources.update(
+        const outs = await kinds.update(
           provider,
           req.getId(),
           fromStruct(req.getOlds()),
@@ -170,8 +194,8 @@ class HostingService {
         );
         return new provproto.UpdateResponse().setProperties(toStruct(outs));
       }),
-      delete: this.serve(async (req: provproto.DeleteRequest) => {
-        await resources.remove(kindOf(req), req.getId(), fromStruct(req.getProperties()));
+      delete: this.serveResource(async (kinds, provider, req: provproto.DeleteRequest) => {
+        await kinds.remove(provider, req.getId(), fromStruct(req.getProperties()));
         return new emptyproto.Empty();
       }),
     };
@@ -222,9 +246,10 @@ class HostingService {
   }
 }
 
-/** The kind a resource request is about, from its type (or URN). */
-function kindOf(req: { getType(): string; getUrn(): string }): AnyHostingProvider {
-  return resources.providerFor(resources.typeOf(req.getType(), req.getUrn()));
+/** What every resource request carries: the resource's type (or its URN, where the type is left out). */
+interface ResourceRequest {
+  getType(): string;
+  getUrn(): string;
 }
 
 function checkResponse(inputs: Properties, failures: pulumi.dynamic.CheckFailure[]): provproto.CheckResponse {
@@ -235,7 +260,7 @@ function checkResponse(inputs: Properties, failures: pulumi.dynamic.CheckFailure
   return response;
 }
 
-function diffResponse(answer: resources.DiffAnswer): provproto.DiffResponse {
+function diffResponse(answer: Resources.DiffAnswer): provproto.DiffResponse {
   const response = new provproto.DiffResponse()
     .setChanges(
       answer.changes
@@ -263,14 +288,17 @@ function diffResponse(answer: resources.DiffAnswer): provproto.DiffResponse {
  * not converged) goes back with its id and properties (`ErrorResourceInitFailed`), so the engine
  * keeps the object in state instead of losing it; any other error as it is.
  */
-function partialCreate(provider: AnyHostingProvider, e: unknown, sent: Properties): unknown {
+function partialCreate(
+  kinds: typeof Resources,
+  provider: AnyHostingProvider,
+  e: unknown,
+  sent: Properties,
+): unknown {
   const partial = e as { id?: unknown; properties?: unknown; reasons?: unknown; message?: unknown };
   if (typeof partial.id !== "string" || partial.id === "") return e;
   const detail = new provproto.ErrorResourceInitFailed()
     .setId(partial.id)
-    .setProperties(
-      toStruct(resources.partialProperties(provider, (partial.properties ?? {}) as object, sent)),
-    )
+    .setProperties(toStruct(kinds.partialProperties(provider, (partial.properties ?? {}) as object, sent)))
     .setReasonsList(Array.isArray(partial.reasons) ? partial.reasons.map(String) : [String(partial.message)]);
   const details = new anyproto.Any();
   details.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");

@@ -5,8 +5,8 @@
  * when GNU time is available.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 const COMMAND_TIMEOUT_MS = 60 * 60_000;
 const GNU_TIME = "/usr/bin/time";
@@ -50,6 +50,17 @@ export function packLibrary(root: string, dir: string): string {
   return join(dir, out.trim().split("\n").at(-1) ?? "");
 }
 
+/** What a program needs beyond its files and dependencies. */
+export interface ProgramOptions {
+  /**
+   * Provider plugins found through `plugins.providers` in Pulumi.yaml: the package name and the
+   * folder (relative to the program) holding its `pulumi-resource-<name>` executable.
+   */
+  pluginPaths?: Record<string, string>;
+  /** Files written with mode 755 (a plugin's executable), by path relative to the program. */
+  executables?: Record<string, string>;
+}
+
 export class BenchProgram {
   readonly dir: string;
   private readonly env: NodeJS.ProcessEnv;
@@ -62,15 +73,29 @@ export class BenchProgram {
     files: Record<string, string>,
     dependencies: Record<string, string>,
     pulumiHome: string,
+    options: ProgramOptions = {},
   ) {
     this.dir = join(parent, project);
     mkdirSync(join(this.dir, ".state"), { recursive: true });
-    writeFileSync(join(this.dir, "Pulumi.yaml"), `name: ${project}\nruntime: nodejs\nmain: index.js\n`);
+    const plugins = Object.entries(options.pluginPaths ?? {});
+    writeFileSync(
+      join(this.dir, "Pulumi.yaml"),
+      `name: ${project}\nruntime: nodejs\nmain: index.js\n` +
+        (plugins.length
+          ? `plugins:\n  providers:\n${plugins.map(([name, path]) => `    - name: ${name}\n      path: ${path}\n`).join("")}`
+          : ""),
+    );
     writeFileSync(
       join(this.dir, "package.json"),
       JSON.stringify({ name: project, private: true, dependencies }, null, 2),
     );
     for (const [name, text] of Object.entries(files)) writeFileSync(join(this.dir, name), text);
+    for (const [name, text] of Object.entries(options.executables ?? {})) {
+      const path = join(this.dir, name);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+      chmodSync(path, 0o755);
+    }
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PULUMI_HOME: pulumiHome,
@@ -145,8 +170,10 @@ export class BenchProgram {
   }
 
   /**
-   * The checkpoint's size, how many dynamic resources it holds, and the `__provider` bytes of the
-   * first resource whose type ends with `typeSuffix` (stored twice: in inputs and in outputs).
+   * The checkpoint's size, how many of the program's resources it holds (every type outside
+   * `pulumi:`, so neither the stack nor providers), and the `__provider` bytes of the first
+   * resource whose type ends with `typeSuffix` (stored twice: in inputs and in outputs; none for
+   * a native provider's resources).
    */
   state(stack: string, typeSuffix: string): StateFigures {
     const path = this.statePath(stack);
@@ -156,7 +183,7 @@ export class BenchProgram {
     const found = resources.find((r) => r.type.endsWith(typeSuffix));
     return {
       bytes: statSync(path).size,
-      dynamicResources: resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/")).length,
+      resources: resources.filter((r) => !r.type.startsWith("pulumi:")).length,
       providerBytes: Buffer.byteLength(found?.outputs?.__provider ?? ""),
     };
   }
@@ -164,7 +191,8 @@ export class BenchProgram {
 
 export interface StateFigures {
   bytes: number;
-  dynamicResources: number;
+  /** The program's resources in state (the stack and providers left out). */
+  resources: number;
   providerBytes: number;
 }
 
@@ -181,4 +209,12 @@ function readCpu(file: string): number | undefined {
 /** Whether a preview's summary plans any change (a no-change preview is what both programs expect). */
 export function plansChanges(output: string): boolean {
   return /\b\d+ to (create|update|delete|replace)\b/.test(output);
+}
+
+/**
+ * Whether the CLI ran a provider plugin it found on PATH (it warns "using pulumi-resource-X from
+ * $PATH"): the bench's plugins must come from `plugins.providers`, as the README installs them.
+ */
+export function usedAmbientPlugin(output: string): boolean {
+  return /using pulumi-resource-\S+ from \$PATH/.test(output);
 }

@@ -1,7 +1,10 @@
 /**
- * The two Pulumi programs the bench drives: the library's resources in a fixed mix, and the floor,
- * the same number of no-op dynamic resources with the same inputs. Both read the count from stack
- * config (`bench:n`) and share one generator (`mix.js`), so they differ only in the provider.
+ * The four Pulumi programs the bench drives, all JavaScript run by the same Node.js language host:
+ * the library's dynamic resources in a fixed mix, the dynamic floor (the same number of no-op
+ * dynamic resources with the same inputs), the same resources through the native plugin
+ * `pulumi-resource-hosting`, and the native floor (a no-op provider plugin, written here and served
+ * the way the real plugin is). All read the count from stack config (`bench:n`) and share one
+ * generator (`mix.js`), so they differ only in the provider.
  */
 
 /** The resource mix, written into both programs. */
@@ -152,4 +155,118 @@ const declare = (s, extra) => {
 };
 for (const s of specs.filter((s) => !s.ref)) made.set(s.key, declare(s, {}));
 for (const s of specs.filter((s) => s.ref)) declare(s, { runnerGroupId: made.get(s.ref).id });
+`;
+
+/** The native plugin's package name: its resources are `hosting:index:<Kind>`. */
+export const PLUGIN_PACKAGE = "hosting";
+
+/** The native floor's package name: resources `benchfloor:index:<Kind>`, plugin `pulumi-resource-benchfloor`. */
+export const NATIVE_FLOOR_PACKAGE = "benchfloor";
+
+/**
+ * The plugin's program and the native floor's: the same specs as `pulumi.CustomResource`s of
+ * `<pkg>:index:<Kind>`, the secret marked secret by the program (no generated SDK runs here, so
+ * both floors and the plugin see the same inputs). The group a RunnerGroupRunners names is
+ * declared with the output `runnerGroupId` (undefined in props: read back); the native floor
+ * leaves it unset.
+ */
+export function customResourceJs(pkg: string): string {
+  return `const pulumi = require("@pulumi/pulumi");
+const { mix } = require("./mix");
+
+const specs = mix(new pulumi.Config("bench").requireNumber("n"));
+const referenced = new Set(specs.filter((s) => s.ref).map((s) => s.ref));
+const made = new Map();
+const declare = (s, extra) => {
+  const props = { ...s.args, ...extra };
+  if (props.secret !== undefined) props.secret = pulumi.secret(props.secret);
+  if (referenced.has(s.key)) props.runnerGroupId = undefined;
+  return new pulumi.CustomResource("${pkg}:index:" + s.family, s.key, props);
+};
+for (const s of specs.filter((s) => !s.ref)) made.set(s.key, declare(s, {}));
+for (const s of specs.filter((s) => s.ref)) declare(s, { runnerGroupId: made.get(s.ref).runnerGroupId });
+`;
+}
+
+/**
+ * The native floor: a provider plugin that answers without work, served as
+ * `pulumi-resource-hosting` is (the SDK's generated ResourceProvider service on `@grpc/grpc-js`,
+ * both loaded through `@pulumi/pulumi`, the same server options, the port on the first stdout
+ * line, Handshake unimplemented, Configure answering the same flags). Check returns the news, Diff
+ * says no change, Create returns its inputs with the resource's name as id, Read the recorded
+ * properties and inputs, Update the news, Delete nothing: every payload goes back as the engine
+ * sent it, without converting it. Written into the bench's temporary folder, never shipped.
+ */
+export const NATIVE_FLOOR_PLUGIN_JS = `#!/usr/bin/env node
+"use strict";
+const { createRequire } = require("node:module");
+const fromSdk = createRequire(require.resolve("@pulumi/pulumi"));
+const grpc = fromSdk("@grpc/grpc-js");
+const emptyproto = fromSdk("google-protobuf/google/protobuf/empty_pb");
+const plugproto = require("@pulumi/pulumi/proto/plugin_pb");
+const provrpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
+const provproto = require("@pulumi/pulumi/proto/provider_pb");
+
+const token = (kind) => "${NATIVE_FLOOR_PACKAGE}:index:" + kind;
+const SCHEMA = JSON.stringify({
+  name: "${NATIVE_FLOOR_PACKAGE}",
+  version: "0.0.1",
+  resources: {
+    [token("RepositoryWebhook")]: {
+      inputProperties: { owner: { type: "string" }, repository: { type: "string" }, url: { type: "string" } },
+      properties: { owner: { type: "string" }, repository: { type: "string" }, url: { type: "string" } },
+    },
+  },
+});
+
+const answer = (make) => (call, callback) => callback(null, make(call.request));
+const unimplemented = (name) => (_call, callback) =>
+  callback({ code: grpc.status.UNIMPLEMENTED, details: name + " is not implemented by the native floor" });
+const noChange = () => new provproto.DiffResponse().setChanges(provproto.DiffResponse.DiffChanges.DIFF_NONE);
+const nameOf = (urn) => urn.slice(urn.lastIndexOf("::") + 2);
+
+const server = new grpc.Server({
+  "grpc.max_receive_message_length": 400 * 1024 * 1024,
+  "grpc.max_send_message_length": 400 * 1024 * 1024,
+});
+server.addService(provrpc.ResourceProviderService, {
+  handshake: unimplemented("Handshake"),
+  parameterize: unimplemented("Parameterize"),
+  construct: unimplemented("Construct"),
+  call: unimplemented("Call"),
+  invoke: unimplemented("Invoke"),
+  getMapping: unimplemented("GetMapping"),
+  getMappings: unimplemented("GetMappings"),
+  list: (call) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "List is not implemented" }),
+  getPluginInfo: answer(() => new plugproto.PluginInfo().setVersion("0.0.1")),
+  getSchema: answer(() => new provproto.GetSchemaResponse().setSchema(SCHEMA)),
+  attach: answer(() => new emptyproto.Empty()),
+  cancel: answer(() => new emptyproto.Empty()),
+  checkConfig: answer((req) => new provproto.CheckResponse().setInputs(req.getNews())),
+  diffConfig: answer(noChange),
+  configure: answer(() =>
+    new provproto.ConfigureResponse()
+      .setAcceptsecrets(true)
+      .setSupportspreview(false)
+      .setAcceptresources(false)
+      .setAcceptoutputs(false),
+  ),
+  check: answer((req) => new provproto.CheckResponse().setInputs(req.getNews())),
+  diff: answer(noChange),
+  create: answer((req) =>
+    new provproto.CreateResponse().setId(nameOf(req.getUrn())).setProperties(req.getProperties()),
+  ),
+  read: answer((req) =>
+    new provproto.ReadResponse().setId(req.getId()).setProperties(req.getProperties()).setInputs(req.getInputs()),
+  ),
+  update: answer((req) => new provproto.UpdateResponse().setProperties(req.getNews())),
+  delete: answer(() => new emptyproto.Empty()),
+});
+server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+  if (err) {
+    process.stderr.write("pulumi-resource-${NATIVE_FLOOR_PACKAGE}: " + err.message + "\\n");
+    process.exit(1);
+  }
+  process.stdout.write(port + "\\n");
+});
 `;

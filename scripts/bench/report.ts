@@ -38,6 +38,10 @@ export interface Cell {
   parallelism: number;
   ours: ProgramFigures;
   floor: ProgramFigures;
+  /** The same resources through the native plugin `pulumi-resource-hosting`. */
+  plugin: ProgramFigures;
+  /** The same inputs through a no-op native provider plugin. */
+  nativeFloor: ProgramFigures;
   /** The most API requests per resource a refresh may send, where the mix sets one. */
   refreshRequestsTarget?: number;
 }
@@ -52,6 +56,9 @@ export interface ParallelRow {
 
 /** Targets at 0 ms: the most ours may take as a multiple of the floor. */
 const RATIO_TARGETS: Record<Operation, number> = { up: 1, preview: 1, refresh: 1, destroy: 1 };
+
+/** Target at 0 ms: the most the plugin may take as a multiple of the native floor, every operation. */
+export const PLUGIN_RATIO_TARGET = 1.1;
 
 /** The most API requests per resource a refresh may send when every resource is a webhook of one repository. */
 export const REFRESH_REQUESTS_TARGET = 0.05;
@@ -139,6 +146,78 @@ export function cellReport(cell: Cell): string {
     "",
     `state after up: ours ${perResource(ours)}, floor ${perResource(floor)}`,
     `__provider of one resource (stored in inputs and outputs): ours ${bytes(ours.providerBytes)} B (RepositoryWebhook), floor ${bytes(floor.providerBytes)} B`,
+  ].join("\n");
+}
+
+/**
+ * The native plugin against both floors: seconds of the four programs, plugin / native floor
+ * against its target, plugin / dynamic floor, the plugin's API requests per resource, the CLI's
+ * CPU, and the state each program leaves after up, per resource.
+ */
+export function pluginReport(cell: Cell): string {
+  const { n, latencyMs, parallelism, ours, floor, plugin, nativeFloor } = cell;
+  const rows = OPERATIONS.map((op) => {
+    const p = plugin.operations[op];
+    const nf = nativeFloor.operations[op];
+    const f = floor.operations[op];
+    let target = "-";
+    let result = "";
+    if (latencyMs === 0) {
+      target = `<= ${PLUGIN_RATIO_TARGET}x`;
+      result = pass(p.seconds <= PLUGIN_RATIO_TARGET * nf.seconds);
+    } else if (op === "up") {
+      const bound = upBound(nf.seconds, p.requests, latencyMs, parallelism);
+      target = `<= ${s(bound)} s`;
+      result = pass(p.seconds <= bound);
+    }
+    const changes = p.plannedChanges || nf.plannedChanges ? " (planned changes!)" : "";
+    return [
+      `${OPERATION_LABELS[op]}${changes}`,
+      s(ours.operations[op].seconds),
+      s(f.seconds),
+      s(p.seconds),
+      s(nf.seconds),
+      ratio(p.seconds, nf.seconds),
+      target,
+      result,
+      ratio(p.seconds, f.seconds),
+      (p.requests / n).toFixed(3),
+      `${cpu(p)} / ${cpu(nf)}`,
+    ];
+  });
+  const perResource = (x: ProgramFigures) => bytes(Math.round(x.stateBytes / n));
+  rows.push([
+    "state after up, B/resource",
+    perResource(ours),
+    perResource(floor),
+    perResource(plugin),
+    perResource(nativeFloor),
+    ratio(plugin.stateBytes, nativeFloor.stateBytes),
+    "",
+    "",
+    ratio(plugin.stateBytes, floor.stateBytes),
+    "",
+    "",
+  ]);
+  return [
+    `### Native plugin, N=${n}, ${latencyMs} ms per API request, engine parallelism ${parallelism}`,
+    "",
+    table(
+      [
+        "operation",
+        "ours s",
+        "floor s",
+        "plugin s",
+        "native floor s",
+        "plugin/native floor",
+        "target",
+        "",
+        "plugin/floor",
+        "plugin API req/resource",
+        "CLI CPU s plugin / native floor",
+      ],
+      rows,
+    ),
   ].join("\n");
 }
 

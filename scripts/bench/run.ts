@@ -1,10 +1,11 @@
 /**
  * Measuring: the sandbox server's control routes (reset, latency, request log), one timed CLI
- * operation with its API requests, and paired cycles of ours and the floor.
+ * operation with its API requests, and interleaved cycles of the programs (ours, the floors, the
+ * plugin).
  */
 import type { RunningEmulator } from "../../emulator/index";
 import type { BenchProgram, StateFigures } from "./cli";
-import { plansChanges } from "./cli";
+import { plansChanges, usedAmbientPlugin } from "./cli";
 import { OPERATIONS, type Operation, type OperationFigures, type ProgramFigures } from "./report";
 
 const WRITE_METHODS = ["POST", "PATCH", "PUT", "DELETE"];
@@ -77,6 +78,11 @@ async function measure(
   const counts = await sandbox.counts();
   const writes = WRITE_METHODS.reduce((sum, m) => sum + (counts.byMethod[m] ?? 0), 0);
   log(`  ${program.project} ${stack} ${op}: ${timed.seconds.toFixed(1)} s, ${counts.total} requests`);
+  if (usedAmbientPlugin(timed.output)) {
+    throw new Error(
+      `${program.project}: the CLI took a provider plugin from PATH, not from plugins.providers`,
+    );
+  }
   return {
     seconds: timed.seconds,
     ...(timed.cpuSeconds === undefined ? {} : { cpuSeconds: timed.cpuSeconds }),
@@ -88,9 +94,10 @@ async function measure(
   };
 }
 
-export interface Programs {
-  ours: BenchProgram;
-  floor: BenchProgram;
+/** A program in a cycle and the sandbox server it talks to (whose request log is its count). */
+export interface Contender {
+  program: BenchProgram;
+  sandbox: Sandbox;
 }
 
 export type Figures = Partial<Record<Operation, OperationFigures>>;
@@ -109,53 +116,54 @@ export function figure(figures: Figures, op: Operation): OperationFigures {
   return found;
 }
 
+const EMPTY_STATE: StateFigures = { bytes: 0, resources: 0, providerBytes: 0 };
+
 /**
- * Runs `ops` on one stack of n resources per program, `repeat` times, ours and the floor operation
- * by operation (alternating which goes first) so both see the same machine; keeps the median
- * sample of each. Checks after every up that the state holds all n resources.
+ * Runs `ops` on one stack of n resources per program, `repeat` times, the programs operation by
+ * operation in turn (in the order given, then reversed on every other repeat, so no program always
+ * runs right after the same one) so all see the same machine; keeps the median sample of each.
+ * Every sandbox server is reset before each repeat. Checks after every up that the state holds all
+ * n resources.
  */
-export async function pairedCycles(
-  sandbox: Sandbox,
-  programs: Programs,
+export async function pairedCycles<K extends string>(
+  contenders: Record<K, Contender>,
   stack: string,
   n: number,
   latencyMs: number,
   ops: readonly Operation[],
   repeat: number,
   extra: string[] = [],
-): Promise<{ ours: Figures; floor: Figures; state: { ours: StateFigures; floor: StateFigures } }> {
-  const samples = {
-    ours: new Map<Operation, OperationFigures[]>(),
-    floor: new Map<Operation, OperationFigures[]>(),
-  };
-  const state = {
-    ours: { bytes: 0, dynamicResources: 0, providerBytes: 0 },
-    floor: { bytes: 0, dynamicResources: 0, providerBytes: 0 },
-  };
-  for (const which of ["ours", "floor"] as const)
-    await programs[which].initStack(stack, sandbox.emulator.origin, n);
+): Promise<{ figures: Record<K, Figures>; state: Record<K, StateFigures> }> {
+  const names = Object.keys(contenders) as K[];
+  const samples = new Map<K, Map<Operation, OperationFigures[]>>(names.map((k) => [k, new Map()]));
+  const state = Object.fromEntries(names.map((k) => [k, EMPTY_STATE])) as Record<K, StateFigures>;
+  const sandboxes = [...new Set(names.map((k) => contenders[k].sandbox))];
+  for (const k of names)
+    await contenders[k].program.initStack(stack, contenders[k].sandbox.emulator.origin, n);
   for (let r = 0; r < repeat; r++) {
-    await sandbox.reset(latencyMs);
-    const order = r % 2 === 0 ? (["ours", "floor"] as const) : (["floor", "ours"] as const);
+    for (const sandbox of sandboxes) await sandbox.reset(latencyMs);
+    const order = r % 2 === 0 ? names : [...names].reverse();
     for (const op of ops) {
-      for (const which of order) {
-        const program = programs[which];
-        const list = samples[which].get(op) ?? [];
+      for (const k of order) {
+        const { program, sandbox } = contenders[k];
+        const perOp = samples.get(k) ?? new Map<Operation, OperationFigures[]>();
+        const list = perOp.get(op) ?? [];
         list.push(await measure(sandbox, program, stack, op, extra));
-        samples[which].set(op, list);
+        perOp.set(op, list);
         if (op !== "up") continue;
-        state[which] = program.state(stack, ":RepositoryWebhook");
-        if (state[which].dynamicResources !== n) {
+        state[k] = program.state(stack, ":RepositoryWebhook");
+        if (state[k].resources !== n) {
           throw new Error(
-            `${program.project} ${stack}: state holds ${state[which].dynamicResources} resources, expected ${n}`,
+            `${program.project} ${stack}: state holds ${state[k].resources} resources, expected ${n}`,
           );
         }
       }
     }
   }
-  const medians = (m: Map<Operation, OperationFigures[]>): Figures =>
-    Object.fromEntries([...m].map(([op, list]) => [op, median(list)]));
-  return { ours: medians(samples.ours), floor: medians(samples.floor), state };
+  const medians = (m: Map<Operation, OperationFigures[]> | undefined): Figures =>
+    Object.fromEntries([...(m ?? [])].map(([op, list]) => [op, median(list)]));
+  const figures = Object.fromEntries(names.map((k) => [k, medians(samples.get(k))])) as Record<K, Figures>;
+  return { figures, state };
 }
 
 /** All four operations' figures with the state after up, as the report takes them. */
