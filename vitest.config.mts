@@ -29,6 +29,7 @@ export default defineConfig({
             "test/provider/client/**/*.test.ts",
             "test/provider/internal/**/*.test.ts",
             "test/importer/**/*.test.ts",
+            "test/fleet/**/*.test.ts",
             "test/scripts/**/*.test.ts",
             "test/conformance/**/*.test.ts",
           ],

@@ -16,11 +16,12 @@ import { discover, type Scope } from "./discover";
 import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile, providerOf } from "./inventory";
 import { assignNames, identifier, nameFrom, slug } from "./naming";
 import { writeImportFile } from "./pulumi-import";
+import { writeSplit } from "./split";
 import { writeProgram } from "./typescript";
 import { writeYamlProgram } from "./yaml";
 
 export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--user] [--repo OWNER/NAME]...
-                      [--kinds K1,K2] [--out DIR] [--force] [--language typescript|yaml]
+                      [--kinds K1,K2] [--out DIR] [--force] [--language typescript|yaml] [--split]
                       [--format program|json|pulumi-import] [--base-url URL] [--project NAME] [--library SPEC]
 The token is read from HOSTING_TOKEN, the address from HOSTING_BASE_URL (or --base-url).
 Kinds: ${KINDS.join(", ")}`;
@@ -119,6 +120,26 @@ export async function run(argv: string[], io: Io): Promise<number> {
           io.err(`  ${item.name} ${arg}: pulumi config set --secret ${key} <value>`);
       }
     }
+  } else if (options.split) {
+    const spec = { project: options.project, librarySpec: options.library ?? installedSpec(io) };
+    const files = writeSplit(inventory, { ...spec, ...programVersions(), language: options.language });
+    for (const [name, text] of files) {
+      mkdirSync(dirname(join(options.out, name)), { recursive: true });
+      writeFileSync(join(options.out, name), text);
+    }
+    const projects = [...files.keys()].filter((f) => f.endsWith("/Pulumi.yaml")).length;
+    io.err(`wrote ${projects} projects (${files.size} files) to ${options.out}`);
+    if (secrets.length > 0) {
+      io.out(
+        "The API never returns these secrets; set each in its project's stack before the first up (hosting-fleet up creates the stacks):\n",
+      );
+      for (const item of inventory.items) {
+        for (const key of Object.values(item.secrets))
+          io.out(
+            `pulumi config set --secret ${key} <value> --cwd ${join(options.out, moduleFile(item.module))}\n`,
+          );
+      }
+    }
   } else {
     const spec = { project: options.project, librarySpec: options.library ?? installedSpec(io) };
     const files =
@@ -154,6 +175,8 @@ interface Options {
   baseUrl: string | undefined;
   project: string;
   library: string | undefined;
+  /** One project per module under `out` (a fleet), instead of one program. */
+  split: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -173,6 +196,7 @@ function parseOptions(argv: string[]): Options {
       "base-url": { type: "string" },
       project: { type: "string" },
       library: { type: "string" },
+      split: { type: "boolean" },
       token: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -198,6 +222,9 @@ function parseOptions(argv: string[]): Options {
   }
   if (values.language !== undefined && format !== "program") {
     throw new Error(`--language is for a program; --format ${format} writes none`);
+  }
+  if (values.split && format !== "program") {
+    throw new Error(`--split writes one program per organisation; --format ${format} writes none`);
   }
   const kinds = new Set<Kind>();
   for (const k of (values.kinds ?? KINDS.join(","))
@@ -246,6 +273,7 @@ function parseOptions(argv: string[]): Options {
     baseUrl: values["base-url"],
     project,
     library: values.library,
+    split: values.split === true,
   };
 }
 

@@ -27,7 +27,13 @@ import { literal } from "./typescript";
 const INDENT = "  ";
 
 /** File name -> contents: `Pulumi.yaml` and `package.json`. */
-export function writeYamlProgram(inventory: Inventory, options: PackageOptions): Map<string, string> {
+export function writeYamlProgram(
+  inventory: Inventory,
+  options: PackageOptions & {
+    /** Where `npm install` puts the plugin: a fleet's projects share their root's node_modules. */
+    pluginPath?: string;
+  },
+): Map<string, string> {
   const byKey = itemsByKey(inventory);
   const secrets = inventory.items.flatMap((i) => Object.values(i.secrets));
   const lines = [
@@ -42,7 +48,7 @@ export function writeYamlProgram(inventory: Inventory, options: PackageOptions):
     "plugins:",
     "  providers:",
     "    - name: hosting",
-    "      path: ./node_modules/.bin",
+    `      path: ${options.pluginPath ?? "./node_modules/.bin"}`,
   ];
   if (secrets.length > 0) {
     lines.push(

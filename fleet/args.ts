@@ -1,0 +1,116 @@
+/**
+ * The command line of `hosting-fleet`. Every refusal names the flag and what it allows, since the
+ * command runs mostly in CI, where the message is all the user sees.
+ */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { FORMATS, type Format, type Operation } from "./report";
+import { parseShard, type Shard } from "./shard";
+
+export const OPERATIONS: readonly Operation[] = ["preview", "up", "drift", "destroy"];
+
+export const USAGE = `usage: hosting-fleet preview|up|drift|destroy --root DIR [--stack NAME] [--concurrency K]
+                     [--shard I/N] [--report FILE] [--format json|junit|markdown]
+       hosting-fleet report --merge FILE... [--report FILE] [--format json|junit|markdown]
+Runs the operation on the stack NAME (default dev) of every Pulumi project under DIR, K at once
+(default 2), or on shard I of N (a stack always falls in the same shard). The backend and the
+passphrase come from the environment as the pulumi CLI reads them (PULUMI_BACKEND_URL,
+PULUMI_CONFIG_PASSPHRASE), the platform's address and token from HOSTING_BASE_URL/HOSTING_TOKEN
+or each stack's config. The report goes to FILE, or to stdout; its format defaults to FILE's
+extension (.xml junit, .md markdown), else json.
+Exit: 0 clean, 1 drift, 2 an error (a stack that failed, or bad usage).`;
+
+export type Command =
+  | {
+      kind: "run";
+      operation: Operation;
+      root: string;
+      stack: string;
+      concurrency: number;
+      shard: Shard | undefined;
+      report: string | undefined;
+      format: Format;
+    }
+  | { kind: "merge"; files: string[]; report: string | undefined; format: Format }
+  | { kind: "help" };
+
+/** The most stacks run at once: each costs a CLI, a language host and a provider process. */
+export const MAX_CONCURRENCY = 64;
+export const DEFAULT_CONCURRENCY = 2;
+export const DEFAULT_STACK = "dev";
+
+export function parseCommand(argv: readonly string[]): Command {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: {
+      root: { type: "string" },
+      stack: { type: "string" },
+      concurrency: { type: "string" },
+      shard: { type: "string" },
+      report: { type: "string" },
+      format: { type: "string" },
+      merge: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) return { kind: "help" };
+  const [verb, ...rest] = positionals;
+  if (verb === undefined) {
+    throw new Error(`an operation is needed: ${[...OPERATIONS, "report"].join(", ")}`);
+  }
+  const format = formatOf(values.format, values.report);
+  if (verb === "report") {
+    if (!values.merge) throw new Error("report needs --merge FILE...: the JSON reports to merge");
+    if (rest.length === 0) throw new Error("--merge needs at least one JSON report file");
+    for (const flag of ["root", "stack", "concurrency", "shard"] as const) {
+      if (values[flag] !== undefined)
+        throw new Error(`--${flag} is for an operation, not for report --merge`);
+    }
+    return { kind: "merge", files: rest, report: values.report, format };
+  }
+  if (!(OPERATIONS as readonly string[]).includes(verb)) {
+    throw new Error(
+      `unknown operation "${verb}": the operations are ${[...OPERATIONS, "report"].join(", ")}`,
+    );
+  }
+  if (rest.length > 0) throw new Error(`unexpected argument "${rest[0]}" after ${verb}`);
+  if (values.merge) throw new Error("--merge is for report (hosting-fleet report --merge FILE...)");
+  if (values.root === undefined) throw new Error("--root DIR is needed: the folder holding the projects");
+  const stack = values.stack ?? DEFAULT_STACK;
+  if (!/^[A-Za-z0-9_.-]+$/.test(stack)) {
+    throw new Error(`--stack must be a stack name (letters, digits, _ . -); got "${stack}"`);
+  }
+  return {
+    kind: "run",
+    operation: verb as Operation,
+    root: resolve(values.root),
+    stack,
+    concurrency: concurrencyOf(values.concurrency),
+    shard: values.shard === undefined ? undefined : parseShard(values.shard),
+    report: values.report,
+    format,
+  };
+}
+
+function concurrencyOf(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_CONCURRENCY;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > MAX_CONCURRENCY) {
+    throw new Error(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}; got "${text}"`);
+  }
+  return n;
+}
+
+function formatOf(format: string | undefined, report: string | undefined): Format {
+  if (format !== undefined) {
+    if (!(FORMATS as readonly string[]).includes(format)) {
+      throw new Error(`--format must be ${FORMATS.join(", ")}; got "${format}"`);
+    }
+    return format as Format;
+  }
+  if (report?.endsWith(".xml")) return "junit";
+  if (report?.endsWith(".md")) return "markdown";
+  return "json";
+}

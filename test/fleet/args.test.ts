@@ -1,0 +1,81 @@
+/** The command line: defaults, and refusals that name the flag and what it allows. */
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseCommand } from "../../fleet/args";
+import { run } from "../../fleet/run";
+
+describe("hosting-fleet arguments", () => {
+  it("has defaults: stack dev, 2 at once, every shard, JSON to stdout", () => {
+    expect(parseCommand(["drift", "--root", "fleet"])).toEqual({
+      kind: "run",
+      operation: "drift",
+      root: resolve("fleet"),
+      stack: "dev",
+      concurrency: 2,
+      shard: undefined,
+      report: undefined,
+      format: "json",
+    });
+  });
+
+  it("takes the format from the report's extension unless --format says", () => {
+    const format = (...args: string[]) => {
+      const c = parseCommand(["up", "--root", "x", ...args]);
+      return c.kind === "run" ? c.format : undefined;
+    };
+    expect(format("--report", "r.xml")).toBe("junit");
+    expect(format("--report", "r.md")).toBe("markdown");
+    expect(format("--report", "r.json")).toBe("json");
+    expect(format("--report", "r.xml", "--format", "json")).toBe("json");
+  });
+
+  it("reads report --merge with its files", () => {
+    expect(parseCommand(["report", "--merge", "a.json", "b.json", "--format", "markdown"])).toEqual({
+      kind: "merge",
+      files: ["a.json", "b.json"],
+      report: undefined,
+      format: "markdown",
+    });
+  });
+
+  it.each([
+    [[], /an operation is needed: preview, up, drift, destroy, report/],
+    [
+      ["apply", "--root", "x"],
+      /unknown operation "apply": the operations are preview, up, drift, destroy, report/,
+    ],
+    [["up"], /--root DIR is needed/],
+    [
+      ["up", "--root", "x", "--concurrency", "0"],
+      /--concurrency must be a whole number from 1 to 64; got "0"/,
+    ],
+    [
+      ["up", "--root", "x", "--concurrency", "1.5"],
+      /--concurrency must be a whole number from 1 to 64; got "1.5"/,
+    ],
+    [["up", "--root", "x", "--shard", "3/2"], /--shard must be I\/N with 1 <= I <= N/],
+    [["up", "--root", "x", "--format", "html"], /--format must be json, junit, markdown; got "html"/],
+    [["up", "--root", "x", "--stack", "a b"], /--stack must be a stack name/],
+    [["up", "--root", "x", "extra"], /unexpected argument "extra" after up/],
+    [["report", "a.json"], /report needs --merge FILE/],
+    [["report", "--merge"], /--merge needs at least one JSON report file/],
+    [
+      ["report", "--merge", "a.json", "--shard", "1/2"],
+      /--shard is for an operation, not for report --merge/,
+    ],
+    [["up", "--root", "x", "--merge"], /--merge is for report/],
+    [["up", "--root", "x", "--bogus"], /Unknown option '--bogus'/],
+  ])("refuses %j", (argv, message) => {
+    expect(() => parseCommand(argv)).toThrow(message);
+  });
+
+  it("exits 2 with the message and the usage on bad usage, and on a root without projects", async () => {
+    const err: string[] = [];
+    const io = { out: () => {}, err: (l: string) => err.push(l) };
+    expect(await run(["up", "--root", "x", "--concurrency", "0x2"], io)).toBe(2);
+    expect(err.join("\n")).toMatch(/^hosting-fleet: --concurrency must be[^\n]*\nusage: hosting-fleet/);
+    err.length = 0;
+    expect(await run(["up", "--root", resolve(__dirname, "../../docs")], io)).toBe(2);
+    expect(err.join("\n")).toMatch(/no Pulumi project \(a folder with Pulumi.yaml\) under/);
+  });
+});
