@@ -1,4 +1,5 @@
 /** What the runner reads from the engine's events and the CLI's errors. */
+import { DiffKind } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import { errorText, fieldsOf, nameOf } from "../../fleet/runner";
 
@@ -21,8 +22,8 @@ describe("fieldsOf", () => {
     expect(
       fieldsOf({
         detailedDiff: {
-          "alerting.recipients": { kind: "update", inputDiff: true },
-          amount: { kind: "update", inputDiff: true },
+          "alerting.recipients": { diffKind: DiffKind.update, inputDiff: true },
+          amount: { diffKind: DiffKind.update, inputDiff: true },
         },
       }),
     ).toEqual(["amount", "alerting.recipients"]);
