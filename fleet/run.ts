@@ -77,6 +77,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   const parts = Object.entries(counts)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${n} ${k}`);
-  io.err(`hosting-fleet: ${report.stacks.length} stacks: ${parts.join(", ") || "none"}`);
+  const n = report.stacks.length;
+  io.err(`hosting-fleet: ${n} stack${n === 1 ? "" : "s"}: ${parts.join(", ") || "none"}`);
   return exitCodeOf(report);
 }

@@ -46,6 +46,17 @@ export interface RunOptions {
 export async function runFleet(projects: readonly Project[], options: RunOptions): Promise<StackResult[]> {
   // One CLI for every workspace: without it each workspace runs `pulumi version` first.
   const pulumi = await PulumiCommand.get({ skipVersionCheck: true });
+  const first = projects[0];
+  if (first !== undefined && projects.length > 1 && options.concurrency > 1) {
+    // The CLI's PostgreSQL backend creates its table at the first login with CREATE TABLE IF NOT
+    // EXISTS, which PostgreSQL does not make safe for two sessions at once: two stacks starting
+    // together on a fresh database, one failed with "duplicate key value violates unique constraint
+    // pg_type_typname_nsp_index". One command alone opens the backend first. Its failure (no
+    // backend, no login) is left for each stack to report.
+    await LocalWorkspace.create({ workDir: first.dir, pulumiCommand: pulumi })
+      .then((ws) => ws.listStacks())
+      .catch(() => undefined);
+  }
   const total = projects.length;
   const width = String(total).length;
   return pool(projects, options.concurrency, async (project, at) => {
@@ -60,7 +71,7 @@ export async function runFleet(projects: readonly Project[], options: RunOptions
 }
 
 function summaryOf(r: Omit<StackResult, "seconds">): string {
-  if (r.status === "error") return `error: ${(r.error ?? "").split("\n")[0]}`;
+  if (r.status === "error") return `error: ${(r.error ?? "").split("\n")[0]?.replace(/^error:\s*/i, "")}`;
   const n = r.changes.length;
   const what = n === 0 ? "no change" : `${n} change${n === 1 ? "" : "s"}`;
   const fields = [...new Set(r.changes.flatMap((c) => c.fields))].slice(0, 5);

@@ -1,0 +1,340 @@
+/**
+ * A fleet end to end with the real Pulumi CLI, once with the file backend and once with state in a
+ * real PostgreSQL server (the CLI's `postgres://` backend): `hosting-import --split` writes one
+ * project per organisation of a two-organisation installation; `hosting-fleet up` adopts both with
+ * no write; after a change made outside Pulumi, `drift --shard 1/2` and `--shard 2/2`, run at once
+ * as two CI machines would, cover each stack once, exit 1 and 0, and their merged report names the
+ * change with its field. With PostgreSQL, two ups of one stack at once: one runs, the other fails
+ * with the lock message and loses nothing; a killed run leaves a lock that `pulumi cancel` clears.
+ *
+ * PostgreSQL comes from HOSTING_TEST_POSTGRES_URL (`.ci/run` evals scripts/postgres.sh); outside
+ * CI the test runs that script itself, and skips, saying why, only where it cannot start a server.
+ * In CI a missing URL fails the test.
+ */
+import { execFile, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import type { FleetReport } from "../../fleet/report";
+import { packLibrary, ROOT, requirePulumi } from "./pulumi";
+
+const TOKEN = "svcp_siteadmin";
+/** A stack name whose two projects fall in different shards of two (fleet/shard.ts). */
+const STACK = "ci";
+
+let emulator: RunningEmulator;
+let work: string;
+let fleetDir: string;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command without blocking: the sandbox server answers from this same process. */
+function exec(file: string, args: string[], env: NodeJS.ProcessEnv, cwd = work): Promise<Run> {
+  return new Promise((resolvePromise) => {
+    execFile(file, args, { env, cwd, encoding: "utf8", timeout: 300_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The hosting-fleet of the installed package (the packed library in the template's node_modules). */
+function fleetCli(): string {
+  return join(inject("e2e").template, "node_modules/pulumi-hosting/dist/fleet/cli.js");
+}
+
+async function api(method: string, path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${emulator.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, `${method} ${path}: ${await response.clone().text()}`).toBeLessThan(300);
+}
+
+function writes(): string[] {
+  return emulator.controls.log.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.route}`);
+}
+
+/** The PostgreSQL URL to test with, or why there is none. */
+function postgres(): { url: string } | { missing: string } {
+  const given = process.env.HOSTING_TEST_POSTGRES_URL;
+  if (given) return { url: given };
+  if (process.env.CI) {
+    throw new Error(
+      "HOSTING_TEST_POSTGRES_URL is not set: .ci/run starts PostgreSQL with scripts/postgres.sh",
+    );
+  }
+  const started = spawnSync("bash", [join(ROOT, "scripts/postgres.sh")], { encoding: "utf8" });
+  const url = /HOSTING_TEST_POSTGRES_URL='([^']+)'/.exec(started.stdout ?? "")?.[1];
+  return url ? { url } : { missing: `scripts/postgres.sh could not start PostgreSQL:\n${started.stderr}` };
+}
+
+const pg = postgres();
+if ("missing" in pg) console.warn(`fleet e2e: skipping the PostgreSQL backend. ${pg.missing}`);
+const pgUrl = "url" in pg ? pg.url : "";
+
+/** psql against the test server (its URL without the CLI-only `table` parameter). */
+function psql(url: string, sql: string): string {
+  const u = new URL(url);
+  u.searchParams.delete("table");
+  const r = spawnSync("psql", [u.toString(), "-Atc", sql], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`psql: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+beforeAll(async () => {
+  requirePulumi();
+  emulator = await startEmulator({ port: 0 });
+  // The installation as an administrator left it: a member, a runner group, a hook (no secret).
+  await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
+  await api("POST", "/repos/acme-eng/api/hooks", { config: { url: "https://ci.example.com/hook" } });
+  await api("POST", "/orgs/acme-ops/actions/runner-groups", { name: "Deployers", runners: [5] });
+  work = mkdtempSync(join(tmpdir(), "hosting-e2e-fleet-"));
+  fleetDir = join(work, "fleet");
+  const imported = await exec(
+    process.execPath,
+    [
+      join(ROOT, "dist/importer/cli.js"),
+      ...["--org", "acme-eng", "--org", "acme-ops", "--split", "--out", fleetDir],
+      ...["--library", `file:${packLibrary()}`],
+    ],
+    { ...process.env, HOSTING_BASE_URL: emulator.origin, HOSTING_TOKEN: TOKEN },
+  );
+  expect(imported.code, imported.stderr).toBe(0);
+  // The root package.json's `npm install` would hoist every project's dependencies here; the
+  // template holds exactly those (the packed library, @pulumi/pulumi, TypeScript).
+  symlinkSync(join(inject("e2e").template, "node_modules"), join(fleetDir, "node_modules"), "dir");
+});
+
+afterAll(async () => {
+  await emulator?.close();
+});
+
+describe("hosting-import --split", () => {
+  it("writes one project per organisation under a package.json whose workspaces are the projects", () => {
+    const root = JSON.parse(readFileSync(join(fleetDir, "package.json"), "utf8"));
+    expect(root.workspaces).toEqual(["acme-eng", "acme-ops"]);
+    expect(readFileSync(join(fleetDir, "acme-eng/Pulumi.yaml"), "utf8")).toMatch(/^name: acme-eng$/m);
+    expect(readFileSync(join(fleetDir, "acme-eng/acme-eng.ts"), "utf8")).toContain('username: "mona"');
+    expect(readFileSync(join(fleetDir, "acme-ops/acme-ops.ts"), "utf8")).toContain('name: "Deployers"');
+  });
+});
+
+interface Backend {
+  name: "file" | "postgres";
+  skip: boolean;
+  /** The CLI's backend URL (PULUMI_BACKEND_URL). */
+  url: string;
+  env: NodeJS.ProcessEnv;
+}
+
+const backends: Backend[] = [
+  { name: "file", skip: false, url: "", env: {} },
+  { name: "postgres", skip: "missing" in pg, url: "", env: {} },
+];
+const postgresBackend = backends[1] as Backend;
+
+/** Runs the installed hosting-fleet with a backend's environment. */
+function fleetWith(backend: Backend, ...args: string[]): Promise<Run> {
+  return exec(process.execPath, [fleetCli(), ...args], backend.env);
+}
+
+describe.each(backends)("a fleet with the $name backend", (backend) => {
+  const { name, skip } = backend;
+  const fleet = (...args: string[]) => fleetWith(backend, ...args);
+
+  beforeAll(() => {
+    if (skip) return;
+    const dir = join(work, name);
+    mkdirSync(join(dir, "state"), { recursive: true });
+    if (name === "postgres") {
+      // A table of its own per run: the database outlives the test, and runs must not meet.
+      const url = new URL(pgUrl);
+      url.searchParams.set("table", `fleet_${process.pid}_${Date.now()}`);
+      backend.url = url.toString();
+    } else {
+      backend.url = `file://${join(dir, "state")}`;
+    }
+    backend.env = {
+      ...process.env,
+      PULUMI_HOME: join(dir, "home"),
+      PULUMI_BACKEND_URL: backend.url,
+      PULUMI_CONFIG_PASSPHRASE: "",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+      HOSTING_BASE_URL: emulator.origin,
+      HOSTING_TOKEN: TOKEN,
+    };
+  });
+
+  it.skipIf(skip)("adopts both organisations with no write, a line per stack start and end", async () => {
+    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
+    emulator.controls.clearLog();
+    const up = await fleet(
+      "up",
+      "--root",
+      fleetDir,
+      "--stack",
+      STACK,
+      "--report",
+      join(work, `${name}-up.json`),
+    );
+    expect(up.code, up.stderr).toBe(0);
+    expect(writes()).toEqual([]);
+    const lines = up.stderr.split("\n");
+    for (const project of ["acme-eng", "acme-ops"]) {
+      expect(lines.filter((l) => l.includes(`${project}/${STACK}: up started`))).toHaveLength(1);
+      expect(
+        lines.filter((l) => new RegExp(`${project}/${STACK}: ok, .* in [\\d.]+ s$`).test(l)),
+      ).toHaveLength(1);
+    }
+    const report = JSON.parse(readFileSync(join(work, `${name}-up.json`), "utf8")) as FleetReport;
+    expect(report.stacks.map((s) => [s.project, s.status])).toEqual([
+      ["acme-eng", "ok"],
+      ["acme-ops", "ok"],
+    ]);
+    // Each adopted object is a created resource of its own organisation's stack.
+    const eng = report.stacks[0]?.changes.map((c) => c.name) ?? [];
+    expect(eng).toContain("acme-eng-member-mona");
+    expect(eng.every((n) => !n.startsWith("acme-ops"))).toBe(true);
+  });
+
+  it.skipIf(skip)(
+    "finds a change made outside Pulumi with two shards that cover each stack once",
+    async () => {
+      await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "admin" });
+      emulator.controls.clearLog();
+      const reports = [1, 2].map((i) => join(work, `${name}-drift-${i}.json`));
+      // At once, as two machines of a CI matrix would.
+      const [one, two] = await Promise.all(
+        ["1/2", "2/2"].map((shard, i) =>
+          fleet(
+            "drift",
+            "--root",
+            fleetDir,
+            "--stack",
+            STACK,
+            "--shard",
+            shard,
+            "--report",
+            reports[i] ?? "",
+          ),
+        ),
+      );
+      expect(writes()).toEqual([]);
+      // acme-eng falls in shard 1 and drifted; acme-ops in shard 2 and is clean.
+      expect(one?.code, one?.stderr).toBe(1);
+      expect(two?.code, two?.stderr).toBe(0);
+      const shards = reports.map((f) => JSON.parse(readFileSync(f, "utf8")) as FleetReport);
+      expect(shards.map((r) => r.stacks.map((s) => s.project))).toEqual([["acme-eng"], ["acme-ops"]]);
+
+      const merged = await fleet("report", "--merge", ...reports);
+      expect(merged.code).toBe(1);
+      const report = JSON.parse(merged.stdout) as FleetReport;
+      expect(report.shards).toEqual(["1/2", "2/2"]);
+      expect(report.stacks.map((s) => [s.project, s.stack, s.status])).toEqual([
+        ["acme-eng", STACK, "drift"],
+        ["acme-ops", STACK, "clean"],
+      ]);
+      expect(report.stacks[0]?.changes).toEqual([
+        expect.objectContaining({ name: "acme-eng-member-mona", op: "update", fields: ["role"] }),
+      ]);
+      const junit = await fleet("report", "--merge", ...reports, "--format", "junit");
+      expect(junit.stdout).toMatch(
+        /<failure type="drift" message="1 resource drifted">update [^<]*acme-eng-member-mona: role</,
+      );
+      // Back as imported, for the next backend's adoption.
+      await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
+    },
+  );
+});
+
+describe.skipIf("missing" in pg)("a fleet's locks in PostgreSQL", () => {
+  const project = () => join(fleetDir, "acme-ops");
+  const fleet = (...args: string[]) => fleetWith(postgresBackend, ...args);
+  const table = () => new URL(postgresBackend.url).searchParams.get("table") ?? "pulumi_state";
+
+  afterAll(() => {
+    if (postgresBackend.url) psql(pgUrl, `DROP TABLE IF EXISTS ${table()}`);
+  });
+
+  /** How many locks of the stack the backend holds (a row per lock, under `.pulumi/locks/`). */
+  const locks = () =>
+    psql(pgUrl, `SELECT count(*) FROM ${table()} WHERE key LIKE '%/.pulumi/locks/%/acme-ops/${STACK}/%'`);
+
+  /** The resources in the stack's checkpoint, as the backend stores it. */
+  const resources = () =>
+    psql(
+      pgUrl,
+      `SELECT json_array_length(convert_from(decode(data->>'data', 'base64'), 'UTF8')::json->'checkpoint'->'latest'->'resources') FROM ${table()} WHERE key LIKE '%/.pulumi/stacks/acme-ops/${STACK}.json'`,
+    );
+
+  async function lockAppears(): Promise<void> {
+    for (let i = 0; i < 600; i++) {
+      if (locks() !== "0") return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("no lock appeared within 30 s");
+  }
+
+  it("runs one of two ups of a stack at once; the other fails on the lock and loses nothing", async () => {
+    const before = resources();
+    expect(Number(before)).toBeGreaterThan(2);
+    // Slow reads keep the first up, and its lock, going while the second starts.
+    emulator.controls.addFault({
+      method: "GET",
+      path: "/orgs/acme-ops/*",
+      latencyMs: 1_000,
+      when: "before",
+      remaining: 6,
+    });
+    const first = fleet("up", "--root", project(), "--stack", STACK);
+    await lockAppears();
+    const second = await fleet("up", "--root", project(), "--stack", STACK, "--format", "markdown");
+    const done = await first;
+    emulator.controls.faults = [];
+    expect(done.code, done.stderr).toBe(0);
+    expect(second.code).toBe(2);
+    expect(second.stdout).toContain("| acme-ops/ci | ❌ error |");
+    expect(second.stdout).toMatch(/the stack is currently locked by 1 lock\(s\)[^\n]*`pulumi cancel`/);
+    expect(locks()).toBe("0");
+    expect(resources()).toBe(before);
+  });
+
+  it("leaves a lock when killed, which pulumi cancel clears", async () => {
+    // The CLI itself in its own process group, so the kill takes its plugins with it.
+    const child = spawn("pulumi", ["up", "--yes", "--stack", STACK, "--non-interactive"], {
+      cwd: project(),
+      env: postgresBackend.env,
+      detached: true,
+      stdio: "ignore",
+    });
+    const exited = new Promise((r) => child.on("exit", r));
+    await lockAppears();
+    process.kill(-(child.pid ?? 0), "SIGKILL");
+    await exited;
+    expect(locks()).toBe("1");
+    const blocked = await fleet("up", "--root", project(), "--stack", STACK);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toMatch(/acme-ops\/ci: error: the stack is currently locked by 1 lock\(s\)/);
+    // The documented command (README, "Large installations").
+    const cancel = await exec(
+      "pulumi",
+      ["cancel", "--yes", "--stack", STACK, "--non-interactive"],
+      postgresBackend.env,
+      project(),
+    );
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(locks()).toBe("0");
+    const up = await fleet("up", "--root", project(), "--stack", STACK);
+    expect(up.code, up.stderr).toBe(0);
+  });
+});
