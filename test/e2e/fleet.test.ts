@@ -1,23 +1,34 @@
 /**
- * A fleet end to end with the real Pulumi CLI, once with the file backend and once with state in a
- * real PostgreSQL server (the CLI's `postgres://` backend): `hosting-import --split` writes one
- * project per organisation of a two-organisation installation; `hosting-fleet up` adopts both with
- * no write; after a change made outside Pulumi, `drift --shard 1/2` and `--shard 2/2`, run at once
- * as two CI machines would, cover each stack once, exit 1 and 0, and their merged report names the
- * change with its field. With PostgreSQL, two ups of one stack at once: one runs, the other fails
- * with the lock message and loses nothing; a killed run leaves a lock that `pulumi cancel` clears.
+ * A fleet end to end with the real Pulumi CLI: `hosting-import --split` writes one project per
+ * organisation of a two-organisation installation; with the file backend, `hosting-fleet up`
+ * adopts both with no write and, after a change made outside Pulumi, `drift --shard 1/2` and
+ * `--shard 2/2`, run at once as two CI machines would, cover each stack once, exit 1 and 0, and
+ * their merged report names the change with its field. The CI examples' commands then run here:
+ * the GitHub Actions workflow with state in a real PostgreSQL server (the CLI's `postgres://`
+ * backend: the same up, shards and merge), the GitLab CI file on the file backend. Last, with
+ * PostgreSQL: two ups of one stack at once, one runs and the other fails with the lock message and
+ * loses nothing; a killed run leaves a lock that `pulumi cancel` clears.
  *
  * PostgreSQL comes from HOSTING_TEST_POSTGRES_URL (`.ci/run` evals scripts/postgres.sh); outside
- * CI the test runs that script itself, and skips, saying why, only where it cannot start a server.
- * In CI a missing URL fails the test.
+ * CI the test runs that script itself, and skips the PostgreSQL parts, saying why, only where it
+ * cannot start a server. In CI a missing URL fails the test. The tests run in order: each starts
+ * from the state the one before left.
  */
 import { execFile, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import type { FleetReport } from "../../fleet/report";
+import {
+  type GithubWorkflow,
+  type GitlabFile,
+  gitlabJobOf,
+  readYaml,
+  runGithubJob,
+  runGitlabJob,
+} from "./ci-examples";
 import { packLibrary, ROOT, requirePulumi } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
@@ -129,64 +140,51 @@ describe("hosting-import --split", () => {
 
 interface Backend {
   name: "file" | "postgres";
-  skip: boolean;
   /** The CLI's backend URL (PULUMI_BACKEND_URL). */
   url: string;
   env: NodeJS.ProcessEnv;
 }
 
-const backends: Backend[] = [
-  { name: "file", skip: false, url: "", env: {} },
-  { name: "postgres", skip: "missing" in pg, url: "", env: {} },
-];
-const postgresBackend = backends[1] as Backend;
+const fileBackend: Backend = { name: "file", url: "", env: {} };
+const postgresBackend: Backend = { name: "postgres", url: "", env: {} };
+
+/** A backend's state location and the environment every command of the fleet gets. */
+function prepare(backend: Backend): void {
+  const dir = join(work, backend.name);
+  mkdirSync(join(dir, "state"), { recursive: true });
+  if (backend.name === "postgres") {
+    // A table of its own per run: the database outlives the test, and runs must not meet.
+    const url = new URL(pgUrl);
+    url.searchParams.set("table", `fleet_${process.pid}_${Date.now()}`);
+    backend.url = url.toString();
+  } else {
+    backend.url = `file://${join(dir, "state")}`;
+  }
+  backend.env = {
+    ...process.env,
+    PULUMI_HOME: join(dir, "home"),
+    PULUMI_BACKEND_URL: backend.url,
+    PULUMI_CONFIG_PASSPHRASE: "",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    HOSTING_BASE_URL: emulator.origin,
+    HOSTING_TOKEN: TOKEN,
+  };
+}
 
 /** Runs the installed hosting-fleet with a backend's environment. */
 function fleetWith(backend: Backend, ...args: string[]): Promise<Run> {
   return exec(process.execPath, [fleetCli(), ...args], backend.env);
 }
 
-describe.each(backends)("a fleet with the $name backend", (backend) => {
-  const { name, skip } = backend;
-  const fleet = (...args: string[]) => fleetWith(backend, ...args);
+describe("a fleet with the file backend", () => {
+  const fleet = (...args: string[]) => fleetWith(fileBackend, ...args);
+  beforeAll(() => prepare(fileBackend));
 
-  beforeAll(() => {
-    if (skip) return;
-    const dir = join(work, name);
-    mkdirSync(join(dir, "state"), { recursive: true });
-    if (name === "postgres") {
-      // A table of its own per run: the database outlives the test, and runs must not meet.
-      const url = new URL(pgUrl);
-      url.searchParams.set("table", `fleet_${process.pid}_${Date.now()}`);
-      backend.url = url.toString();
-    } else {
-      backend.url = `file://${join(dir, "state")}`;
-    }
-    backend.env = {
-      ...process.env,
-      PULUMI_HOME: join(dir, "home"),
-      PULUMI_BACKEND_URL: backend.url,
-      PULUMI_CONFIG_PASSPHRASE: "",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
-      HOSTING_BASE_URL: emulator.origin,
-      HOSTING_TOKEN: TOKEN,
-    };
-  });
-
-  it.skipIf(skip)("adopts both organisations with no write, a line per stack start and end", async () => {
-    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
+  it("adopts both organisations with no write, a line per stack start and end", async () => {
     emulator.controls.clearLog();
-    const up = await fleet(
-      "up",
-      "--root",
-      fleetDir,
-      "--stack",
-      STACK,
-      "--report",
-      join(work, `${name}-up.json`),
-    );
+    const up = await fleet("up", "--root", fleetDir, "--stack", STACK, "--report", join(work, "up.json"));
     expect(up.code, up.stderr).toBe(0);
     expect(writes()).toEqual([]);
     const lines = up.stderr.split("\n");
@@ -196,7 +194,7 @@ describe.each(backends)("a fleet with the $name backend", (backend) => {
         lines.filter((l) => new RegExp(`${project}/${STACK}: ok, .* in [\\d.]+ s$`).test(l)),
       ).toHaveLength(1);
     }
-    const report = JSON.parse(readFileSync(join(work, `${name}-up.json`), "utf8")) as FleetReport;
+    const report = JSON.parse(readFileSync(join(work, "up.json"), "utf8")) as FleetReport;
     expect(report.stacks.map((s) => [s.project, s.status])).toEqual([
       ["acme-eng", "ok"],
       ["acme-ops", "ok"],
@@ -207,54 +205,146 @@ describe.each(backends)("a fleet with the $name backend", (backend) => {
     expect(eng.every((n) => !n.startsWith("acme-ops"))).toBe(true);
   });
 
-  it.skipIf(skip)(
-    "finds a change made outside Pulumi with two shards that cover each stack once",
-    async () => {
-      await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "admin" });
-      emulator.controls.clearLog();
-      const reports = [1, 2].map((i) => join(work, `${name}-drift-${i}.json`));
-      // At once, as two machines of a CI matrix would.
-      const [one, two] = await Promise.all(
-        ["1/2", "2/2"].map((shard, i) =>
-          fleet(
-            "drift",
-            "--root",
-            fleetDir,
-            "--stack",
-            STACK,
-            "--shard",
-            shard,
-            "--report",
-            reports[i] ?? "",
-          ),
-        ),
-      );
-      expect(writes()).toEqual([]);
-      // acme-eng falls in shard 1 and drifted; acme-ops in shard 2 and is clean.
-      expect(one?.code, one?.stderr).toBe(1);
-      expect(two?.code, two?.stderr).toBe(0);
-      const shards = reports.map((f) => JSON.parse(readFileSync(f, "utf8")) as FleetReport);
-      expect(shards.map((r) => r.stacks.map((s) => s.project))).toEqual([["acme-eng"], ["acme-ops"]]);
+  it("finds a change made outside Pulumi with two shards that cover each stack once", async () => {
+    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "admin" });
+    emulator.controls.clearLog();
+    const reports = [1, 2].map((i) => join(work, `file-shard-${i}.json`));
+    // At once, as two machines of a CI matrix would.
+    const [one, two] = await Promise.all(
+      ["1/2", "2/2"].map((shard, i) =>
+        fleet("drift", "--root", fleetDir, "--stack", STACK, "--shard", shard, "--report", reports[i] ?? ""),
+      ),
+    );
+    expect(writes()).toEqual([]);
+    // acme-eng falls in shard 1 and drifted; acme-ops in shard 2 and is clean.
+    expect(one?.code, one?.stderr).toBe(1);
+    expect(two?.code, two?.stderr).toBe(0);
+    const shards = reports.map((f) => JSON.parse(readFileSync(f, "utf8")) as FleetReport);
+    expect(shards.map((r) => r.stacks.map((s) => s.project))).toEqual([["acme-eng"], ["acme-ops"]]);
 
-      const merged = await fleet("report", "--merge", ...reports);
-      expect(merged.code).toBe(1);
-      const report = JSON.parse(merged.stdout) as FleetReport;
-      expect(report.shards).toEqual(["1/2", "2/2"]);
-      expect(report.stacks.map((s) => [s.project, s.stack, s.status])).toEqual([
-        ["acme-eng", STACK, "drift"],
-        ["acme-ops", STACK, "clean"],
-      ]);
-      expect(report.stacks[0]?.changes).toEqual([
-        expect.objectContaining({ name: "acme-eng-member-mona", op: "update", fields: ["role"] }),
-      ]);
-      const junit = await fleet("report", "--merge", ...reports, "--format", "junit");
-      expect(junit.stdout).toMatch(
-        /<failure type="drift" message="1 resource drifted">update [^<]*acme-eng-member-mona: role</,
-      );
-      // Back as imported, for the next backend's adoption.
-      await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
-    },
-  );
+    const merged = await fleet("report", "--merge", ...reports);
+    expect(merged.code).toBe(1);
+    const report = JSON.parse(merged.stdout) as FleetReport;
+    expect(report.shards).toEqual(["1/2", "2/2"]);
+    expect(report.stacks.map((s) => [s.project, s.stack, s.status])).toEqual([
+      ["acme-eng", STACK, "drift"],
+      ["acme-ops", STACK, "clean"],
+    ]);
+    expect(report.stacks[0]?.changes).toEqual([
+      expect.objectContaining({ name: "acme-eng-member-mona", op: "update", fields: ["role"] }),
+    ]);
+    const junit = await fleet("report", "--merge", ...reports, "--format", "junit");
+    expect(junit.stdout).toMatch(
+      /<failure type="drift" message="1 resource drifted">update [^<]*acme-eng-member-mona: role</,
+    );
+    // Back as imported.
+    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
+  });
+});
+
+/**
+ * The examples as they are, but for the stack name: `ci` puts the two organisations in different
+ * shards of two (the examples' `prod` puts both in shard 1).
+ */
+const EXAMPLE_STACK = { STACK };
+
+describe("the CI examples, run here", () => {
+  const summary = () => join(work, "step-summary.md");
+
+  it("GitHub Actions, state in PostgreSQL: up on a push adopts with no write, then the nightly drift matrix and the merged report in the job summary", async () => {
+    // The same runs as the file backend's above, with state in PostgreSQL (outside CI, where no
+    // server could be started, in the file backend).
+    const backend = "missing" in pg ? fileBackend : postgresBackend;
+    if (backend === postgresBackend) prepare(postgresBackend);
+    const workflow = readYaml<GithubWorkflow>(join(ROOT, "examples/ci/github-actions.yml"));
+    expect(Object.keys(workflow.on).sort()).toEqual(["push", "schedule", "workflow_dispatch"]);
+    expect(workflow.jobs.up?.if).toContain("github.event_name == 'push'");
+    expect(workflow.jobs.drift?.strategy?.matrix?.shard).toEqual([1, 2]);
+    writeFileSync(summary(), "");
+    const values = {
+      "secrets.PULUMI_BACKEND_URL": backend.url,
+      "secrets.PULUMI_CONFIG_PASSPHRASE": "",
+      "vars.HOSTING_BASE_URL": emulator.origin,
+      "secrets.HOSTING_TOKEN": TOKEN,
+    };
+    const env = { ...backend.env, GITHUB_STEP_SUMMARY: summary() };
+
+    emulator.controls.clearLog();
+    const up = await runGithubJob(workflow, "up", work, values, env, EXAMPLE_STACK);
+    expect(up.code, JSON.stringify(up.commands, null, 2)).toBe(0);
+    expect(up.replaced).toEqual([
+      "uses: actions/checkout@v4",
+      "uses: actions/setup-node@v4",
+      "uses: pulumi/actions@v6",
+      "npm ci --no-audit --no-fund",
+    ]);
+    expect(up.commands.map((c) => c.command)).toEqual([
+      'npx hosting-fleet up --root . --stack "$STACK" --concurrency 4 --report up.md',
+      'cat up.md >> "$GITHUB_STEP_SUMMARY"',
+    ]);
+    expect(writes()).toEqual([]);
+    expect(readFileSync(summary(), "utf8")).toContain(`| acme-eng/${STACK} | ✅ ok |`);
+
+    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "admin" });
+    const shards = await Promise.all(
+      [1, 2].map((shard) =>
+        runGithubJob(
+          workflow,
+          "drift",
+          work,
+          { ...values, "matrix.shard": String(shard) },
+          env,
+          EXAMPLE_STACK,
+        ),
+      ),
+    );
+    expect(shards.map((s) => s.code)).toEqual([1, 0]);
+    const report = await runGithubJob(workflow, "report", work, values, env, EXAMPLE_STACK);
+    expect(report.commands.map((c) => c.code)).toEqual([0, 0, 1]);
+    expect(report.code).toBe(1);
+    const text = readFileSync(summary(), "utf8");
+    expect(text).toContain("## hosting-fleet drift (shards 1/2, 2/2)");
+    expect(text).toContain(`| acme-ops/${STACK} | ✅ clean | 0 |`);
+    expect(text).toContain(
+      "| acme-eng-member-mona | pulumi-nodejs:dynamic/hosting:OrgMembership | update | role |",
+    );
+    expect(readFileSync(join(fleetDir, "drift.xml"), "utf8")).toContain('<failure type="drift"');
+  });
+
+  it("GitLab CI: the scheduled drift jobs in parallel, the merged report, then up on the default branch", async () => {
+    const pipeline = readYaml<GitlabFile>(join(ROOT, "examples/ci/gitlab-ci.yml"));
+    expect(gitlabJobOf(pipeline, "drift").parallel).toBe(2);
+    expect(gitlabJobOf(pipeline, "up").rules?.[0]?.if).toContain("$CI_DEFAULT_BRANCH");
+    // mona is still an admin since the GitHub example's drift check.
+    const env = { ...fileBackend.env, CI_NODE_TOTAL: "2" };
+    const shards = await Promise.all(
+      [1, 2].map((index) =>
+        runGitlabJob(pipeline, "drift", work, { ...env, CI_NODE_INDEX: String(index) }, EXAMPLE_STACK),
+      ),
+    );
+    expect(shards.map((s) => s.code)).toEqual([1, 0]);
+    expect(shards[0]?.replaced).toEqual([
+      'curl -fsSL https://get.pulumi.com | sh && export PATH="$HOME/.pulumi/bin:$PATH"',
+      "npm ci --no-audit --no-fund",
+    ]);
+    const report = await runGitlabJob(pipeline, "report", work, env, EXAMPLE_STACK);
+    expect(report.code).toBe(1);
+    expect(report.commands.map((c) => c.code)).toEqual([0, 0, 0, 1]);
+    expect(readFileSync(join(fleetDir, "drift.md"), "utf8")).toMatch(
+      /acme-eng-member-mona \|[^\n]*\| update \| role \|/,
+    );
+    expect(existsSync(join(fleetDir, "drift.xml"))).toBe(true);
+
+    emulator.controls.clearLog();
+    const up = await runGitlabJob(pipeline, "up", work, env, EXAMPLE_STACK);
+    expect(up.code, JSON.stringify(up.commands, null, 2)).toBe(0);
+    // The projects refresh on every up (refresh: always), so the up sets the member back.
+    expect(writes()).toEqual(["PUT /orgs/{org}/memberships/{username}"]);
+    const mona = await fetch(`${emulator.url}/orgs/acme-eng/memberships/mona`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(((await mona.json()) as { role: string }).role).toBe("member");
+  });
 });
 
 describe.skipIf("missing" in pg)("a fleet's locks in PostgreSQL", () => {

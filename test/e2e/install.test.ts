@@ -123,7 +123,7 @@ function startInstalledEmulator(dir: string): Promise<{ origin: string; child: C
 }
 
 describe("installing pulumi-hosting", () => {
-  it("packs only the built library, its sandbox server and import command, the schema, README and CHANGELOG", () => {
+  it("packs only the built library, its sandbox server, import and fleet commands, the schema, README and CHANGELOG", () => {
     const [report] = JSON.parse(
       execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
         cwd: ROOT,
@@ -137,9 +137,10 @@ describe("installing pulumi-hosting", () => {
     expect(paths).toContain("dist/provider/kinds/repository-webhook.js");
     expect(paths).toContain("dist/emulator/cli.js");
     expect(paths).toContain("dist/importer/cli.js");
+    expect(paths).toContain("dist/fleet/cli.js");
     const unexpected = paths.filter(
       (p) =>
-        !/^dist\/(provider|emulator|importer)\/.+\.(js|d\.ts|js\.map)$/.test(p) &&
+        !/^dist\/(provider|emulator|importer|fleet)\/.+\.(js|d\.ts|js\.map)$/.test(p) &&
         !["package.json", "README.md", "CHANGELOG.md", "schema.json"].includes(p),
     );
     expect(unexpected).toEqual([]);
