@@ -1,6 +1,7 @@
 /**
  * `hosting-import`: reads a live installation and writes a Pulumi program that adopts it, in
- * TypeScript (the dynamic resources) or YAML (`--language yaml`, the native plugin); or prints the
+ * TypeScript (the dynamic resources) or, for the native plugin, YAML, Python or Go (`--language`);
+ * or prints the
  * inventory (`--format json`) or the file `pulumi import --file` reads (`--format pulumi-import`).
  * Every output is a writer over the same inventory. Settings come as the provider's do: the
  * API address and the token from `HOSTING_BASE_URL` and `HOSTING_TOKEN`, never a token on the
@@ -13,14 +14,16 @@ import { resolveSettings } from "../provider/client/config";
 import { isHostingApiError } from "../provider/client/errors";
 import { client, configure } from "../provider/internal/context";
 import { discover, type Scope } from "./discover";
+import { writeGoProgram } from "./go";
 import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile, providerOf } from "./inventory";
 import { assignNames, identifier, nameFrom, slug } from "./naming";
 import { writeImportFile } from "./pulumi-import";
+import { writePythonProgram } from "./python";
 import { writeProgram } from "./typescript";
 import { writeYamlProgram } from "./yaml";
 
 export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--user] [--repo OWNER/NAME]...
-                      [--kinds K1,K2] [--out DIR] [--force] [--language typescript|yaml]
+                      [--kinds K1,K2] [--out DIR] [--force] [--language typescript|yaml|python|go]
                       [--format program|json|pulumi-import] [--base-url URL] [--project NAME] [--library SPEC]
 The token is read from HOSTING_TOKEN, the address from HOSTING_BASE_URL (or --base-url).
 Kinds: ${KINDS.join(", ")}`;
@@ -121,10 +124,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
   } else {
     const spec = { project: options.project, librarySpec: options.library ?? installedSpec(io) };
+    const { pulumiVersion } = programVersions();
     const files =
       options.language === "yaml"
-        ? writeYamlProgram(inventory, { ...spec, pulumiVersion: programVersions().pulumiVersion })
-        : writeProgram(inventory, { ...spec, ...programVersions() });
+        ? writeYamlProgram(inventory, { ...spec, pulumiVersion })
+        : options.language === "python"
+          ? writePythonProgram(inventory, { ...spec, pulumiVersion })
+          : options.language === "go"
+            ? writeGoProgram(inventory, { ...spec, pulumiVersion, sdkVersion: ownVersion() })
+            : writeProgram(inventory, { ...spec, ...programVersions() });
     mkdirSync(options.out, { recursive: true });
     for (const [name, text] of files) writeFileSync(join(options.out, name), text);
     io.err(`wrote ${files.size} files to ${options.out}`);
@@ -150,11 +158,16 @@ interface Options {
   force: boolean;
   /** A program (in `language`), the inventory, or a `pulumi import --file` file. */
   format: "program" | "json" | "pulumi-import";
-  language: "typescript" | "yaml";
+  language: Language;
   baseUrl: string | undefined;
   project: string;
   library: string | undefined;
 }
+
+/** The languages a program is written in: TypeScript for the dynamic resources, the others for the plugin. */
+const LANGUAGES = ["typescript", "yaml", "python", "go"] as const;
+type Language = (typeof LANGUAGES)[number];
+const isLanguage = (l: string): l is Language => (LANGUAGES as readonly string[]).includes(l);
 
 function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
@@ -190,8 +203,8 @@ function parseOptions(argv: string[]): Options {
     throw new Error(`--format must be program, json or pulumi-import; got "${format}"`);
   }
   const language = values.format === "typescript" ? "typescript" : (values.language ?? "typescript");
-  if (language !== "typescript" && language !== "yaml") {
-    throw new Error(`--language must be typescript or yaml; got "${language}"`);
+  if (!isLanguage(language)) {
+    throw new Error(`--language must be ${LANGUAGES.join(", ")}; got "${language}"`);
   }
   if (values.language !== undefined && values.format === "typescript") {
     throw new Error("--format typescript is the older spelling of --language typescript: leave out --format");
