@@ -195,12 +195,12 @@ export function goValue(value: unknown, shape: Shape, where: string): string {
   }
   if ("list" in s) {
     const items = value as unknown[];
-    const element = "oneOf" in s.list ? undefined : s.list;
-    if (element !== undefined && "scalar" in element) {
+    const element = "oneOf" in s.list || "any" in s.list ? shapeFor(s.list, items[0], `${where}[0]`) : s.list;
+    if ("scalar" in element) {
       const [go, array] = SCALARS[element.scalar];
       return `pulumi.To${array}([]${go}{${items.map((v) => scalarLiteral(v, element.scalar)).join(", ")}})`;
     }
-    if (element !== undefined && "object" in element) {
+    if ("object" in element) {
       const inner = items.map((v, i) => goValue(v, element, `${where}[${i}]`).replace(/\n/g, `\n${TAB}`));
       return [`hosting.${element.object}Array{`, ...inner.map((v) => `${TAB}${v},`), "}"].join("\n");
     }

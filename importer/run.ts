@@ -134,7 +134,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
             ? writeGoProgram(inventory, { ...spec, pulumiVersion, sdkVersion: ownVersion() })
             : writeProgram(inventory, { ...spec, ...programVersions() });
     mkdirSync(options.out, { recursive: true });
-    for (const [name, text] of files) writeFileSync(join(options.out, name), text);
+    for (const [name, text] of files) {
+      mkdirSync(dirname(join(options.out, name)), { recursive: true });
+      writeFileSync(join(options.out, name), text);
+    }
     io.err(`wrote ${files.size} files to ${options.out}`);
     if (secrets.length > 0) {
       io.out(

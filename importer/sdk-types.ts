@@ -11,7 +11,8 @@ export type Shape =
   | { scalar: "string" | "integer" | "number" | "boolean" }
   | { list: Shape }
   | { object: string; fields: Record<string, Shape> }
-  | { oneOf: Shape[] };
+  | { oneOf: Shape[] }
+  | { any: true };
 
 interface SchemaProperty {
   type?: string;
@@ -33,7 +34,10 @@ const schema = (): PackageSchema => {
   return parsed;
 };
 
+const ANY_REF = "pulumi.json#/Any";
+
 function shapeOf(property: SchemaProperty, where: string): Shape {
+  if (property.$ref === ANY_REF) return { any: true };
   if (property.$ref !== undefined) {
     if (!property.$ref.startsWith(TYPE_REF)) throw new Error(`${where}: unknown type ${property.$ref}`);
     const name = property.$ref.slice(TYPE_REF.length);
@@ -61,14 +65,29 @@ export function inputShapes(kind: string): Record<string, Shape> {
   return shapes;
 }
 
+/** A shape that says what a value is, not what it may be. */
+export type ValueShape = Exclude<Shape, { oneOf: Shape[] } | { any: true }>;
+
 /**
- * The shape of one value where the schema allows several (`oneOf`): the first alternative the
- * value is of. A value no alternative describes is a defect of discovery, named here.
+ * The shape of one value where the schema allows several (`oneOf`, or Any: an input that takes a
+ * string or a list of strings): the first alternative the value is of, or what the value is. A
+ * value no alternative describes is a defect of discovery, named here.
  */
-export function shapeFor(shape: Shape, value: unknown, where: string): Exclude<Shape, { oneOf: Shape[] }> {
+export function shapeFor(shape: Shape, value: unknown, where: string): ValueShape {
+  if ("any" in shape) {
+    if (Array.isArray(value)) {
+      const first = value[0];
+      return { list: first === undefined ? { scalar: "string" } : shapeFor(shape, first, `${where}[0]`) };
+    }
+    if (typeof value === "string") return { scalar: "string" };
+    if (typeof value === "boolean") return { scalar: "boolean" };
+    if (typeof value === "number") return { scalar: Number.isInteger(value) ? "integer" : "number" };
+    throw new Error(`${where}: ${JSON.stringify(value)} has no counterpart in the writers`);
+  }
   if (!("oneOf" in shape)) return shape;
   const fits = (s: Shape): boolean => {
     if ("oneOf" in s) return s.oneOf.some(fits);
+    if ("any" in s) return true;
     if ("list" in s) return Array.isArray(value);
     if ("object" in s) return typeof value === "object" && value !== null && !Array.isArray(value);
     if (s.scalar === "integer" || s.scalar === "number") return typeof value === "number";

@@ -45,7 +45,7 @@ export class OrgPropertyValue extends pulumi.CustomResource {
     /**
      * The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
      */
-    declare public readonly value: pulumi.Output<string | string[] | undefined>;
+    declare public readonly value: pulumi.Output<any | undefined>;
 
     /**
      * Create a OrgPropertyValue resource with the given unique name, arguments, and options.
@@ -96,5 +96,5 @@ export interface OrgPropertyValueArgs {
     /**
      * The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
      */
-    value?: pulumi.Input<string | pulumi.Input<string>[] | undefined>;
+    value?: any | undefined;
 }

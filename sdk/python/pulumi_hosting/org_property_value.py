@@ -21,13 +21,13 @@ class OrgPropertyValueArgs:
     def __init__(__self__, *,
                  org: pulumi.Input[_builtins.str],
                  property_name: pulumi.Input[_builtins.str],
-                 value: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None):
+                 value: Optional[Any] = None):
         """
         The set of arguments for constructing a OrgPropertyValue resource.
 
         :param pulumi.Input[_builtins.str] org: The organisation; it must belong to an enterprise. A change replaces the resource.
         :param pulumi.Input[_builtins.str] property_name: The name of a custom property the enterprise defines for organisations (e.g. `cost_center`). A change replaces the resource (the old property's value is removed).
-        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] value: The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
+        :param Any value: The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
         """
         pulumi.set(__self__, "org", org)
         pulumi.set(__self__, "property_name", property_name)
@@ -60,14 +60,14 @@ class OrgPropertyValueArgs:
 
     @_builtins.property
     @pulumi.getter
-    def value(self) -> pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]]:
+    def value(self) -> Optional[Any]:
         """
         The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
         """
         return pulumi.get(self, "value")
 
     @value.setter
-    def value(self, value: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]]):
+    def value(self, value: Optional[Any]):
         pulumi.set(self, "value", value)
 
 
@@ -79,7 +79,7 @@ class OrgPropertyValue(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  org: pulumi.Input[Optional[_builtins.str]] = None,
                  property_name: pulumi.Input[Optional[_builtins.str]] = None,
-                 value: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
+                 value: Optional[Any] = None,
                  __props__=None):
         """
         One custom property's value of one organisation (`/organizations/{org}/org-properties/values`, sent with `X-Service-Api-Version: 2026-03-10`). The properties are defined by the organisation's enterprise, so the organisation must belong to one. Needs the token of an organisation admin: classic scope `admin:org` (`read:org` to refresh), or the fine-grained permission `custom_properties_for_organizations` write.
@@ -88,7 +88,7 @@ class OrgPropertyValue(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] org: The organisation; it must belong to an enterprise. A change replaces the resource.
         :param pulumi.Input[_builtins.str] property_name: The name of a custom property the enterprise defines for organisations (e.g. `cost_center`). A change replaces the resource (the old property's value is removed).
-        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] value: The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
+        :param Any value: The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
         """
         ...
     @overload
@@ -116,7 +116,7 @@ class OrgPropertyValue(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  org: pulumi.Input[Optional[_builtins.str]] = None,
                  property_name: pulumi.Input[Optional[_builtins.str]] = None,
-                 value: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
+                 value: Optional[Any] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

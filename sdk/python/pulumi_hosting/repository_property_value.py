@@ -22,14 +22,14 @@ class RepositoryPropertyValueArgs:
                  owner: pulumi.Input[_builtins.str],
                  property_name: pulumi.Input[_builtins.str],
                  repository: pulumi.Input[_builtins.str],
-                 value: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None):
+                 value: Optional[Any] = None):
         """
         The set of arguments for constructing a RepositoryPropertyValue resource.
 
         :param pulumi.Input[_builtins.str] owner: The organisation owning the repository. A change replaces the resource.
         :param pulumi.Input[_builtins.str] property_name: The name of a custom property the organisation defines for its repositories (e.g. `tier`). A change replaces the resource (the old property's value is removed).
         :param pulumi.Input[_builtins.str] repository: The repository name (without `.git`). A change replaces the resource.
-        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] value: The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
+        :param Any value: The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
         """
         pulumi.set(__self__, "owner", owner)
         pulumi.set(__self__, "property_name", property_name)
@@ -75,14 +75,14 @@ class RepositoryPropertyValueArgs:
 
     @_builtins.property
     @pulumi.getter
-    def value(self) -> pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]]:
+    def value(self) -> Optional[Any]:
         """
         The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
         """
         return pulumi.get(self, "value")
 
     @value.setter
-    def value(self, value: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]]):
+    def value(self, value: Optional[Any]):
         pulumi.set(self, "value", value)
 
 
@@ -95,7 +95,7 @@ class RepositoryPropertyValue(pulumi.CustomResource):
                  owner: pulumi.Input[Optional[_builtins.str]] = None,
                  property_name: pulumi.Input[Optional[_builtins.str]] = None,
                  repository: pulumi.Input[Optional[_builtins.str]] = None,
-                 value: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
+                 value: Optional[Any] = None,
                  __props__=None):
         """
         One custom property's value of one repository (`/repos/{owner}/{repo}/properties/values`). The properties are defined by the organisation that owns the repository. Needs a token that administers the repository: classic scope `repo`, or the fine-grained permission `repository_custom_properties` write.
@@ -105,7 +105,7 @@ class RepositoryPropertyValue(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] owner: The organisation owning the repository. A change replaces the resource.
         :param pulumi.Input[_builtins.str] property_name: The name of a custom property the organisation defines for its repositories (e.g. `tier`). A change replaces the resource (the old property's value is removed).
         :param pulumi.Input[_builtins.str] repository: The repository name (without `.git`). A change replaces the resource.
-        :param pulumi.Input[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]] value: The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
+        :param Any value: The value: a string for string and single select properties, a list of strings for multi select ones (compared as a set), or `null` for no value. Which values are allowed is defined on the server: a value it refuses fails `up` with its message naming the property. Updates in place; a value changed or removed outside Pulumi shows as drift.
         """
         ...
     @overload
@@ -134,7 +134,7 @@ class RepositoryPropertyValue(pulumi.CustomResource):
                  owner: pulumi.Input[Optional[_builtins.str]] = None,
                  property_name: pulumi.Input[Optional[_builtins.str]] = None,
                  repository: pulumi.Input[Optional[_builtins.str]] = None,
-                 value: pulumi.Input[Optional[Union[_builtins.str, Sequence[pulumi.Input[_builtins.str]]]]] = None,
+                 value: Optional[Any] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
