@@ -182,6 +182,7 @@ function keyValues(entries: Array<[string, string]>, indent: string): string[] {
 
 /** A value as Go source of the SDK's input types. */
 export function goValue(value: unknown, shape: Shape, where: string): string {
+  if (value === null) return "nil";
   const s = shapeFor(shape, value, where);
   if ("object" in s) {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -145,6 +145,7 @@ function resourceSource(
  * Python string literal).
  */
 export function pythonValue(value: unknown, shape: Shape, column: number, where: string): string {
+  if (value === null) return "None";
   const s = shapeFor(shape, value, where);
   if ("object" in s) {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
@@ -162,7 +163,6 @@ export function pythonValue(value: unknown, shape: Shape, column: number, where:
     if (!inline.includes("\n") && column + inline.length + 1 <= LINE_WIDTH) return inline;
     return `[\n${items.map((v) => `${INDENT}${indentRest(v, INDENT)},`).join("\n")}\n]`;
   }
-  if (value === null) return "None";
   if (typeof value === "boolean") return value ? "True" : "False";
   return JSON.stringify(value);
 }
