@@ -12,6 +12,9 @@
  *   program whose first `up` adopts them with no write beyond the secrets, and whose drift check is
  *   clean.
  *
+ * And a JavaScript program of the plugin's TypeScript SDK (`@pulumi-hosting/sdk`, packed by
+ * scripts/pack-sdk-nodejs.sh) creates and destroys through the plugin.
+ *
  * The toolchains come from scripts/languages.sh (a virtualenv with `pulumi` from PyPI; the Go SDK
  * compiled once), which scripts/test.sh runs first; missing, the test fails and says so.
  */
@@ -76,10 +79,16 @@ function exampleOf(language: Language): PulumiProgram {
   return programOf(language, `example-${language}`, (dir) => {
     const example = join(ROOT, "examples", `plugin-${language}`);
     for (const file of readdirSync(example)) cpSync(join(example, file), join(dir, file));
-    writeFileSync(join(dir, "Pulumi.yaml"), `${readFileSync(join(dir, "Pulumi.yaml"), "utf8")}${PLUGIN_PATH}`);
+    writeFileSync(
+      join(dir, "Pulumi.yaml"),
+      `${readFileSync(join(dir, "Pulumi.yaml"), "utf8")}${PLUGIN_PATH}`,
+    );
     if (language === "go") {
       const mod = readFileSync(join(dir, "go.mod"), "utf8");
-      writeFileSync(join(dir, "go.mod"), mod.replace("=> ../../sdk/go", "=> ./node_modules/pulumi-hosting/sdk/go"));
+      writeFileSync(
+        join(dir, "go.mod"),
+        mod.replace("=> ../../sdk/go", "=> ./node_modules/pulumi-hosting/sdk/go"),
+      );
     }
   });
 }
@@ -140,7 +149,9 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
     });
     const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes", "--diff");
     expect(drift.code).not.toBe(0);
-    expect(drift.output).toMatch(/url\s*:\s*"https:\/\/elsewhere\.example\.com\/hook"\s*=>\s*"https:\/\/ci\.example\.com\//);
+    expect(drift.output).toMatch(
+      /url\s*:\s*"https:\/\/elsewhere\.example\.com\/hook"\s*=>\s*"https:\/\/ci\.example\.com\//,
+    );
 
     emulator.controls.clearLog();
     const destroyed = await program.ok("destroy", "--yes", "--skip-preview");
@@ -160,14 +171,22 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
       await fill(apiOf(installation, TOKEN));
       const program = programOf(language, `import-${language}`, () => undefined);
       const output = await hostingImport(installation, program.dir, language);
-      const secrets = [...output.matchAll(/pulumi config set --secret (\S+) <value>/g)].map((m) => m[1] ?? "");
+      const secrets = [...output.matchAll(/pulumi config set --secret (\S+) <value>/g)].map(
+        (m) => m[1] ?? "",
+      );
       expect(secrets.sort()).toEqual(["acmeEngApiHookCiExampleComHookSecret", "hookAuditExampleComSecret"]);
       await program.initStack(installation.origin, TOKEN);
-      await program.ok("config", "set-all", ...secrets.flatMap((key) => ["--secret", `${key}=secret-of-${key}`]));
+      await program.ok(
+        "config",
+        "set-all",
+        ...secrets.flatMap((key) => ["--secret", `${key}=secret-of-${key}`]),
+      );
       installation.controls.clearLog();
       const up = await program.ok("up", "--yes", "--skip-preview");
       expect(up.output).toMatch(/\+ \d+ created/);
-      expect(program.resources().filter((r) => r.type.startsWith("hosting:index:")).length).toBeGreaterThanOrEqual(19);
+      expect(
+        program.resources().filter((r) => r.type.startsWith("hosting:index:")).length,
+      ).toBeGreaterThanOrEqual(19);
       expect(writes(installation).sort()).toEqual([
         "PATCH /admin/hooks/{hook_id}",
         "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
@@ -179,5 +198,54 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
     } finally {
       await installation.close();
     }
+  });
+});
+
+describe("a JavaScript program of the plugin's TypeScript SDK", () => {
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("creates through the plugin, keeps the secret out of state, and destroys", async () => {
+    const program = new PulumiProgram(
+      "sdk-nodejs",
+      [
+        'const pulumi = require("@pulumi/pulumi");',
+        'const hosting = require("@pulumi-hosting/sdk");',
+        "const config = new pulumi.Config();",
+        'const hook = new hosting.RepositoryWebhook("hook", {',
+        '  owner: "acme-eng",',
+        '  repository: "api",',
+        '  url: "https://ci.example.com/sdk",',
+        '  secret: config.requireSecret("hookSecret"),',
+        "});",
+        'const group = new hosting.OrgRunnerGroup("group", { org: "acme-eng", name: "sdk-builders" });',
+        "exports.hookId = hook.hookId;",
+        "exports.runnerGroupId = group.runnerGroupId;",
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(program.dir, "Pulumi.yaml"),
+      `name: sdk-nodejs\nruntime: nodejs\nmain: index.js\n${PLUGIN_PATH}`,
+    );
+    await program.initStack(emulator.origin, TOKEN);
+    await program.ok("config", "set", "--secret", "hookSecret", HOOK_SECRET);
+    const up = await program.ok("up", "--yes", "--skip-preview");
+    expect(up.output).toContain("+ 3 created");
+    expect(program.resources().map((r) => r.type)).toEqual(
+      expect.arrayContaining(["hosting:index:RepositoryWebhook", "hosting:index:OrgRunnerGroup"]),
+    );
+    expect(program.stateFile()).not.toContain(HOOK_SECRET);
+    expect(writes(emulator).sort()).toEqual([
+      "POST /orgs/{org}/actions/runner-groups",
+      "POST /repos/{owner}/{repo}/hooks",
+    ]);
+    const destroyed = await program.ok("destroy", "--yes", "--skip-preview");
+    expect(destroyed.output).toContain("- 3 deleted");
   });
 });
