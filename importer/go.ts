@@ -17,6 +17,7 @@ import {
   modulesOf,
   moduleTitle,
   type PackageOptions,
+  PLUGIN_FROM_NODE_MODULES,
   packageJsonOf,
   REFRESH_ALWAYS,
   referencedKeys,
@@ -287,11 +288,7 @@ function pulumiYaml(project: string): string {
     "description: Hosting platform settings as code",
     "runtime: go",
     ...REFRESH_ALWAYS,
-    "# The plugin pulumi-resource-hosting, installed here by `npm install` (package.json).",
-    "plugins:",
-    "  providers:",
-    "    - name: hosting",
-    "      path: ./node_modules/.bin",
+    ...PLUGIN_FROM_NODE_MODULES,
     "",
   ].join("\n");
 }

@@ -17,6 +17,7 @@ import {
   modulesOf,
   moduleTitle,
   type PackageOptions,
+  PLUGIN_FROM_NODE_MODULES,
   packageJsonOf,
   REFRESH_ALWAYS,
   referencedKeys,
@@ -196,11 +197,7 @@ function pulumiYaml(project: string): string {
     "    toolchain: pip",
     "    virtualenv: venv",
     ...REFRESH_ALWAYS,
-    "# The plugin pulumi-resource-hosting, installed here by `npm install` (package.json).",
-    "plugins:",
-    "  providers:",
-    "    - name: hosting",
-    "      path: ./node_modules/.bin",
+    ...PLUGIN_FROM_NODE_MODULES,
     "",
   ].join("\n");
 }

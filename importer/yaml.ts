@@ -19,6 +19,7 @@ import {
   modulesOf,
   moduleTitle,
   type PackageOptions,
+  PLUGIN_FROM_NODE_MODULES,
   packageJsonOf,
   REFRESH_ALWAYS,
 } from "./layout";
@@ -38,11 +39,7 @@ export function writeYamlProgram(inventory: Inventory, options: PackageOptions):
     "description: Hosting platform settings as code",
     "runtime: yaml",
     ...REFRESH_ALWAYS,
-    "# The plugin pulumi-resource-hosting, installed here by `npm install` (package.json).",
-    "plugins:",
-    "  providers:",
-    "    - name: hosting",
-    "      path: ./node_modules/.bin",
+    ...PLUGIN_FROM_NODE_MODULES,
   ];
   if (secrets.length > 0) {
     lines.push(

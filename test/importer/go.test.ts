@@ -9,22 +9,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { goIdentifier, goString, goValue, writeGoProgram } from "../../importer/go";
-import type { InventoryItem } from "../../importer/inventory";
 import { goName } from "../../importer/sdk-types";
 import { writeProgram } from "../../importer/typescript";
-import { inventory, items, options } from "./sample-inventory";
+import { inventory, items, options, propertyValue } from "./sample-inventory";
 
 const SDK = resolve(__dirname, "../../sdk/go/hosting");
-const propertyValue: InventoryItem = {
-  kind: "OrgPropertyValue",
-  id: "acme/acme-eng/regions",
-  name: "acme-eng-property-regions",
-  module: { enterprise: "acme" },
-  args: { org: "acme-eng", propertyName: "regions", value: ["eu", "us"] },
-  secrets: {},
-  refs: {},
-  adopted: { comment: "Kept on destroy.", retainOnDelete: true },
-};
 const files = writeGoProgram(
   { ...inventory, items: [...items, propertyValue] },
   { ...options, sdkVersion: "0.2.0" },

@@ -8,23 +8,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { InventoryItem } from "../../importer/inventory";
 import { pythonIdentifier, pythonValue, writePythonProgram } from "../../importer/python";
 import { inputShapes, pythonName } from "../../importer/sdk-types";
 import { writeProgram } from "../../importer/typescript";
-import { inventory, items, options } from "./sample-inventory";
+import { inventory, items, options, propertyValue } from "./sample-inventory";
 
 const SDK = resolve(__dirname, "../../sdk/python/pulumi_hosting");
-const propertyValue: InventoryItem = {
-  kind: "OrgPropertyValue",
-  id: "acme/acme-eng/regions",
-  name: "acme-eng-property-regions",
-  module: { enterprise: "acme" },
-  args: { org: "acme-eng", propertyName: "regions", value: ["eu", "us"] },
-  secrets: {},
-  refs: {},
-  adopted: { comment: "Kept on destroy.", retainOnDelete: true },
-};
 const files = writePythonProgram({ ...inventory, items: [...items, propertyValue] }, options);
 
 /** The keyword arguments a resource class of the SDK takes (its Args class's `__init__`). */

@@ -121,3 +121,15 @@ export const inventory: Inventory = {
   requests: 0,
 };
 export const options = { project: "acme-hosting", librarySpec: "0.2.0", pulumiVersion: "^3.270.0" };
+
+/** A custom property value of a multi select property: a list where the schema allows a string too. */
+export const propertyValue: InventoryItem = {
+  kind: "OrgPropertyValue",
+  id: "acme/acme-eng/regions",
+  name: "acme-eng-property-regions",
+  module: { enterprise: "acme" },
+  args: { org: "acme-eng", propertyName: "regions", value: ["eu", "us"] },
+  secrets: {},
+  refs: {},
+  adopted: { comment: "Kept on destroy.", retainOnDelete: true },
+};
