@@ -120,6 +120,18 @@ export const REFRESH_ALWAYS = [
   "  refresh: always",
 ];
 
+/**
+ * Where a program for the plugin finds it (Pulumi.yaml lines): in `node_modules/.bin`, where the
+ * `npm install` of the written package.json puts it (README, "The native plugin", way B).
+ */
+export const PLUGIN_FROM_NODE_MODULES = [
+  "# The plugin pulumi-resource-hosting, installed here by `npm install` (package.json).",
+  "plugins:",
+  "  providers:",
+  "    - name: hosting",
+  "      path: ./node_modules/.bin",
+];
+
 /** What a written program's package.json depends on. */
 export interface PackageOptions {
   /** The Pulumi project name. */

@@ -1,6 +1,7 @@
 /**
  * `hosting-import`: reads a live installation and writes a Pulumi program that adopts it, in
- * TypeScript (the dynamic resources) or YAML (`--language yaml`, the native plugin); or prints the
+ * TypeScript (the dynamic resources) or, for the native plugin, YAML, Python or Go (`--language`);
+ * or prints the
  * inventory (`--format json`) or the file `pulumi import --file` reads (`--format pulumi-import`).
  * Every output is a writer over the same inventory. Settings come as the provider's do: the
  * API address and the token from `HOSTING_BASE_URL` and `HOSTING_TOKEN`, never a token on the
@@ -13,15 +14,17 @@ import { resolveSettings } from "../provider/client/config";
 import { isHostingApiError } from "../provider/client/errors";
 import { client, configure } from "../provider/internal/context";
 import { discover, type Scope } from "./discover";
+import { writeGoProgram } from "./go";
 import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile, providerOf } from "./inventory";
 import { assignNames, identifier, nameFrom, slug } from "./naming";
 import { writeImportFile } from "./pulumi-import";
+import { writePythonProgram } from "./python";
 import { writeSplit } from "./split";
 import { writeProgram } from "./typescript";
 import { writeYamlProgram } from "./yaml";
 
 export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--user] [--repo OWNER/NAME]...
-                      [--kinds K1,K2] [--out DIR] [--force] [--language typescript|yaml] [--split]
+                      [--kinds K1,K2] [--out DIR] [--force] [--language typescript|yaml|python|go] [--split]
                       [--format program|json|pulumi-import] [--base-url URL] [--project NAME] [--library SPEC]
 The token is read from HOSTING_TOKEN, the address from HOSTING_BASE_URL (or --base-url).
 Kinds: ${KINDS.join(", ")}`;
@@ -122,7 +125,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
   } else if (options.split) {
     const spec = { project: options.project, librarySpec: options.library ?? installedSpec(io) };
-    const files = writeSplit(inventory, { ...spec, ...programVersions(), language: options.language });
+    // parseOptions allows --split with TypeScript and YAML only.
+    const language = options.language === "yaml" ? "yaml" : "typescript";
+    const files = writeSplit(inventory, { ...spec, ...programVersions(), language });
     for (const [name, text] of files) {
       mkdirSync(dirname(join(options.out, name)), { recursive: true });
       writeFileSync(join(options.out, name), text);
@@ -142,12 +147,20 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
   } else {
     const spec = { project: options.project, librarySpec: options.library ?? installedSpec(io) };
+    const { pulumiVersion } = programVersions();
     const files =
       options.language === "yaml"
-        ? writeYamlProgram(inventory, { ...spec, pulumiVersion: programVersions().pulumiVersion })
-        : writeProgram(inventory, { ...spec, ...programVersions() });
+        ? writeYamlProgram(inventory, { ...spec, pulumiVersion })
+        : options.language === "python"
+          ? writePythonProgram(inventory, { ...spec, pulumiVersion })
+          : options.language === "go"
+            ? writeGoProgram(inventory, { ...spec, pulumiVersion, sdkVersion: ownVersion() })
+            : writeProgram(inventory, { ...spec, ...programVersions() });
     mkdirSync(options.out, { recursive: true });
-    for (const [name, text] of files) writeFileSync(join(options.out, name), text);
+    for (const [name, text] of files) {
+      mkdirSync(dirname(join(options.out, name)), { recursive: true });
+      writeFileSync(join(options.out, name), text);
+    }
     io.err(`wrote ${files.size} files to ${options.out}`);
     if (secrets.length > 0) {
       io.out(
@@ -171,13 +184,18 @@ interface Options {
   force: boolean;
   /** A program (in `language`), the inventory, or a `pulumi import --file` file. */
   format: "program" | "json" | "pulumi-import";
-  language: "typescript" | "yaml";
+  language: Language;
   baseUrl: string | undefined;
   project: string;
   library: string | undefined;
   /** One project per module under `out` (a fleet), instead of one program. */
   split: boolean;
 }
+
+/** The languages a program is written in: TypeScript for the dynamic resources, the others for the plugin. */
+const LANGUAGES = ["typescript", "yaml", "python", "go"] as const;
+type Language = (typeof LANGUAGES)[number];
+const isLanguage = (l: string): l is Language => (LANGUAGES as readonly string[]).includes(l);
 
 function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({
@@ -214,8 +232,8 @@ function parseOptions(argv: string[]): Options {
     throw new Error(`--format must be program, json or pulumi-import; got "${format}"`);
   }
   const language = values.format === "typescript" ? "typescript" : (values.language ?? "typescript");
-  if (language !== "typescript" && language !== "yaml") {
-    throw new Error(`--language must be typescript or yaml; got "${language}"`);
+  if (!isLanguage(language)) {
+    throw new Error(`--language must be ${LANGUAGES.join(", ")}; got "${language}"`);
   }
   if (values.language !== undefined && values.format === "typescript") {
     throw new Error("--format typescript is the older spelling of --language typescript: leave out --format");
@@ -225,6 +243,10 @@ function parseOptions(argv: string[]): Options {
   }
   if (values.split && format !== "program") {
     throw new Error(`--split writes one program per organisation; --format ${format} writes none`);
+  }
+  if (values.split && language !== "typescript" && language !== "yaml") {
+    // A fleet's projects share one npm install at its root: Python and Go programs install otherwise.
+    throw new Error(`--split writes TypeScript or YAML projects; --language ${language} writes one program`);
   }
   const kinds = new Set<Kind>();
   for (const k of (values.kinds ?? KINDS.join(","))

@@ -19,6 +19,7 @@ import {
   modulesOf,
   moduleTitle,
   type PackageOptions,
+  PLUGIN_FROM_NODE_MODULES,
   packageJsonOf,
   REFRESH_ALWAYS,
 } from "./layout";
@@ -44,11 +45,10 @@ export function writeYamlProgram(
     "description: Hosting platform settings as code",
     "runtime: yaml",
     ...REFRESH_ALWAYS,
-    "# The plugin pulumi-resource-hosting, installed here by `npm install` (package.json).",
-    "plugins:",
-    "  providers:",
-    "    - name: hosting",
-    `      path: ${options.pluginPath ?? "./node_modules/.bin"}`,
+    // A fleet's projects share the node_modules of their root (`--split`).
+    ...PLUGIN_FROM_NODE_MODULES.map((line) =>
+      options.pluginPath === undefined ? line : line.replace("./node_modules/.bin", options.pluginPath),
+    ),
   ];
   if (secrets.length > 0) {
     lines.push(

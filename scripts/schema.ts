@@ -181,15 +181,22 @@ function jsonSchema(schema: z.ZodObject, io: "input" | "output"): JsonSchema {
 function properties(
   convert: Converter,
   schema: z.ZodObject,
-  io: "input" | "output",
+  io: "input" | "output" | "resource input",
   where: string,
 ): { properties: Record<string, PropertySpec>; required: string[] } {
-  const json = jsonSchema(schema, io);
+  const json = jsonSchema(schema, io === "output" ? "output" : "input");
   const shape = schema.shape as Record<string, z.ZodType>;
   const result: Record<string, PropertySpec> = {};
   for (const [key, node] of Object.entries(json.properties ?? {})) {
     const behaviour = behaviourOf(shape[key] as z.ZodType, `${where}.${key}`);
     const spec: PropertySpec = { ...convert.type(node, json.$defs ?? {}, `${where}.${key}`) };
+    if (io === "resource input" && mixesListAndValue(spec)) {
+      // Pulumi's Python runtime refuses a list given for a resource input typed `Union[str,
+      // Sequence[str]]` ("Unexpected type. Expected 'list'"): such an input is Any in the schema,
+      // its description says what it takes, and check() keeps the rule.
+      delete spec.oneOf;
+      spec.$ref = "pulumi.json#/Any";
+    }
     spec.description = behaviour.description;
     if (behaviour.secret) spec.secret = true;
     if (behaviour.replace) spec.replaceOnChanges = true;
@@ -198,9 +205,15 @@ function properties(
   return { properties: result, required: [...(json.required ?? [])] };
 }
 
+/** A choice between a list and a value that is not a list. */
+function mixesListAndValue(spec: TypeSpec): boolean {
+  const lists = (spec.oneOf ?? []).filter((t) => t.type === "array").length;
+  return lists > 0 && lists < (spec.oneOf ?? []).length;
+}
+
 export function resourceSpec(convert: Converter, declared: DeclaredKind): ResourceSpec {
   // State records the inputs as the program wrote them (check returns them so): their input types.
-  const inputs = properties(convert, declared.inputs, "input", declared.kind);
+  const inputs = properties(convert, declared.inputs, "resource input", declared.kind);
   const outputs = properties(convert, declared.outputs, "output", declared.kind);
   return {
     description: declared.description,

@@ -1,7 +1,8 @@
 /**
  * Once per run of the end-to-end suite: build the library, pack it (`npm pack --ignore-scripts`,
- * so packing does not build again), and install one template `node_modules` with the packed
- * library, the checkout's @pulumi/pulumi and the TypeScript a TypeScript program compiles with.
+ * so packing does not build again) and the plugin's TypeScript SDK (scripts/pack-sdk-nodejs.sh),
+ * and install one template `node_modules` with both packed, the checkout's @pulumi/pulumi and the
+ * TypeScript a TypeScript program compiles with.
  * Each program links its `node_modules` to the template instead of installing (the library still
  * loads from under a `node_modules`, as users have it). At the end it prints how many times the
  * suite ran the Pulumi CLI.
@@ -47,6 +48,10 @@ export default function setup(project: Project): () => void {
     encoding: "utf8",
   });
   const tarball = join(work, packed.trim().split("\n").at(-1) ?? "");
+  // The TypeScript SDK of the plugin, packed as the README says (for the plugin's JavaScript programs).
+  const sdk = execFileSync("bash", [join(ROOT, "scripts/pack-sdk-nodejs.sh"), work], {
+    encoding: "utf8",
+  }).trim();
   const template = join(work, "template");
   mkdirSync(template);
   writeFileSync(
@@ -56,6 +61,7 @@ export default function setup(project: Project): () => void {
       private: true,
       dependencies: {
         "pulumi-hosting": `file:${tarball}`,
+        "@pulumi-hosting/sdk": `file:${sdk}`,
         "@pulumi/pulumi": version("@pulumi/pulumi"),
         typescript: version("typescript"),
         "@types/node": version("@types/node"),

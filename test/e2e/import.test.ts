@@ -14,99 +14,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { RETAINED } from "../../importer/discover";
-import { gpgPublicKey, sshPublicKey } from "../emulator/helpers";
+import { type Api, apiOf, fill } from "./installation";
 import { PulumiProgram, packLibrary, ROOT, requirePulumi } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
-const V2026 = { "x-service-api-version": "2026-03-10" };
 
 let emulator: RunningEmulator;
 let program: PulumiProgram;
 let output = "";
-
-async function api(method: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, `${method} ${path}: ${await response.clone().text()}`).toBeLessThan(300);
-}
-
-/** The installation as an administrator configured it by hand: every kind, both organisations. */
-async function fill(): Promise<void> {
-  await api("POST", "/repos/acme-eng/api/hooks", {
-    config: { url: "https://ci.example.com/hook", secret: "hook-secret", content_type: "json" },
-    events: ["push", "pull_request"],
-  });
-  await api("POST", "/repos/acme-eng/api/hooks", {
-    config: { url: "https://ci.example.com/other", insecure_ssl: "1" },
-    active: false,
-  });
-  await api("POST", "/repos/acme-ops/infra/hooks", { config: { url: "https://deploy.example.com/x" } });
-  await api("POST", "/admin/hooks", {
-    name: "web",
-    config: { url: "https://audit.example.com/x", secret: "audit-secret" },
-    events: ["user", "organization"],
-  });
-  await api("POST", "/orgs/acme-eng/actions/runner-groups", {
-    name: "Build Fleet",
-    visibility: "private",
-    runners: [1, 2],
-  });
-  await api("POST", "/orgs/acme-ops/actions/runner-groups", { name: "Deployers", runners: [5] });
-  await api("POST", "/enterprises/acme/actions/runner-groups", { name: "Shared", visibility: "all" });
-  await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
-  await api("PUT", "/orgs/acme-ops/memberships/hubot", { role: "admin" });
-  await api(
-    "PATCH",
-    "/organizations/acme-eng/org-properties/values",
-    { properties: [{ property_name: "regions", value: ["us", "eu"] }] },
-    V2026,
-  );
-  await api("PATCH", "/repos/acme-eng/api/properties/values", {
-    properties: [{ property_name: "tier", value: "gold" }],
-  });
-  await api("POST", "/repos/acme-eng/api/environments/release%2Feu/deployment_protection_rules", {
-    integration_id: 101,
-  });
-  await api("POST", "/orgs/acme-ops/private-registries", {
-    registry_type: "npm_registry",
-    url: "https://npm.example.com/",
-    visibility: "all",
-    auth_type: "oidc_azure",
-    tenant_id: "tenant",
-    client_id: "client",
-  });
-  await api(
-    "POST",
-    "/enterprises/acme/settings/billing/budgets",
-    {
-      budget_type: "ProductPricing",
-      budget_product_sku: "actions",
-      budget_scope: "organization",
-      budget_entity_name: "acme-eng",
-      budget_amount: 100,
-      prevent_further_usage: false,
-      budget_alerting: { will_alert: true, alert_recipients: ["admin"] },
-    },
-    V2026,
-  );
-  // The signed-in user's keys (the token's user, admin).
-  await api("POST", "/user/gpg_keys", { name: "work", armored_public_key: await gpgPublicKey() });
-  await api("POST", "/user/keys", { title: "laptop", key: sshPublicKey("ssh-ed25519", "admin@laptop") });
-  await api("POST", "/user/ssh_signing_keys", { title: "signing", key: sshPublicKey("ecdsa-sha2-nistp256") });
-  await api("POST", "/orgs/acme-eng/issue-types", { name: "Bug", is_enabled: true, color: "red" });
-  await api("POST", "/orgs/acme-eng/issue-fields", {
-    name: "Priority",
-    data_type: "single_select",
-    options: [
-      { name: "High", color: "red", priority: 1 },
-      { name: "Low", color: "gray", description: "Some day", priority: 2 },
-    ],
-  });
-  await api("PUT", "/orgs/acme-ops/blocks/mona", undefined);
-}
+let api: Api;
 
 /**
  * Runs the installed command, as `npx hosting-import` does, with the token in the environment, and
@@ -133,7 +49,8 @@ function writes(): string[] {
 beforeAll(async () => {
   requirePulumi();
   emulator = await startEmulator({ port: 0 });
-  await fill();
+  api = apiOf(emulator, TOKEN);
+  await fill(api);
   // A program folder of the harness (file backend, no network); the import writes into it.
   program = new PulumiProgram("import", "");
   rmSync(join(program.dir, "index.js"));

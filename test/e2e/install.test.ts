@@ -123,7 +123,7 @@ function startInstalledEmulator(dir: string): Promise<{ origin: string; child: C
 }
 
 describe("installing pulumi-hosting", () => {
-  it("packs only the built library, its sandbox server, import and fleet commands, the schema, README and CHANGELOG", () => {
+  it("packs only the built library, its sandbox server, import and fleet commands, the schema, the Python and Go SDKs, README and CHANGELOG", () => {
     const [report] = JSON.parse(
       execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
         cwd: ROOT,
@@ -138,9 +138,14 @@ describe("installing pulumi-hosting", () => {
     expect(paths).toContain("dist/emulator/cli.js");
     expect(paths).toContain("dist/importer/cli.js");
     expect(paths).toContain("dist/fleet/cli.js");
+    expect(paths).toContain("sdk/python/setup.py");
+    expect(paths).toContain("sdk/go/hosting/repositoryWebhook.go");
     const unexpected = paths.filter(
       (p) =>
         !/^dist\/(provider|emulator|importer|fleet)\/.+\.(js|d\.ts|js\.map)$/.test(p) &&
+        // The SDKs as generated: no build output, caches or compiled files.
+        !/^sdk\/python\/(setup\.py|\.gitattributes|pulumi_hosting\/.+\.(py|pyi|json|typed|md))$/.test(p) &&
+        !/^sdk\/go\/(go\.mod|\.gitattributes|hosting\/.+\.(go|json))$/.test(p) &&
         !["package.json", "README.md", "CHANGELOG.md", "schema.json"].includes(p),
     );
     expect(unexpected).toEqual([]);

@@ -110,7 +110,7 @@ describe("writeSplit", () => {
     );
   });
 
-  it("is for programs only", async () => {
+  it("is for TypeScript and YAML programs only", async () => {
     const err: string[] = [];
     const code = await run(["--org", "acme-eng", "--split", "--format", "json"], {
       env: {},
@@ -120,6 +120,16 @@ describe("writeSplit", () => {
     expect(code).toBe(2);
     expect(err.join("\n")).toContain(
       "--split writes one program per organisation; --format json writes none",
+    );
+    err.length = 0;
+    const python = await run(["--org", "acme-eng", "--split", "--language", "python"], {
+      env: {},
+      out: () => {},
+      err: (l) => err.push(l),
+    });
+    expect(python).toBe(2);
+    expect(err.join("\n")).toContain(
+      "--split writes TypeScript or YAML projects; --language python writes one program",
     );
   });
 });

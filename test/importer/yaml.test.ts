@@ -1,129 +1,11 @@
 /** The YAML writer and the bulk-import writer: the same inventory as the TypeScript program. */
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { RETAINED } from "../../importer/discover";
-import type { Inventory, InventoryItem } from "../../importer/inventory";
 import { writeImportFile } from "../../importer/pulumi-import";
 import { run } from "../../importer/run";
 import { writeProgram } from "../../importer/typescript";
 import { scalar, writeYamlProgram } from "../../importer/yaml";
-
-const retained = { comment: RETAINED, retainOnDelete: true };
-const base = { module: { org: "acme-eng" }, secrets: {}, refs: {}, adopted: retained };
-const member = {
-  comment:
-    'A member before this stack: destroy and removal from code leave the membership (onDestroy: "retain").',
-  retainOnDelete: false,
-};
-const items: InventoryItem[] = [
-  {
-    ...base,
-    kind: "RunnerGroupRunners",
-    id: "acme-eng/5",
-    name: "acme-eng-runners-build-members",
-    args: { org: "acme-eng", runners: [1, 2] },
-    refs: { runnerGroupId: { kind: "OrgRunnerGroup", id: "acme-eng/5", output: "runnerGroupId" } },
-  },
-  {
-    ...base,
-    kind: "OrgRunnerGroup",
-    id: "acme-eng/5",
-    name: "acme-eng-runners-build",
-    args: { org: "acme-eng", name: "Build & Test", visibility: "selected", importId: 5 },
-  },
-  {
-    ...base,
-    kind: "OrgMembership",
-    id: "acme-eng/mona",
-    name: "acme-eng-member-mona",
-    args: { org: "acme-eng", username: "mona", onDestroy: "retain" },
-    adopted: member,
-  },
-  {
-    ...base,
-    kind: "IssueField",
-    id: "acme-eng/13",
-    name: "acme-eng-issue-field-priority",
-    args: {
-      org: "acme-eng",
-      name: "Priority",
-      dataType: "single_select",
-      options: [
-        { name: "High", color: "red" },
-        { name: "Low", color: "gray", description: "Some day: maybe" },
-      ],
-      importId: 13,
-    },
-  },
-  {
-    ...base,
-    kind: "RepositoryWebhook",
-    id: "acme-eng/api/1",
-    name: "acme-eng-api-hook-ci-example-com",
-    args: {
-      owner: "acme-eng",
-      repository: "api",
-      url: `https://ci.example.com/hook?token=\${literal}`,
-      events: [
-        "push",
-        "pull_request",
-        "pull_request_review",
-        "pull_request_review_comment",
-        "issues",
-        "issue_comment",
-        "yes",
-      ],
-      importId: 1,
-    },
-    secrets: { secret: "acmeEngApiHookCiExampleComSecret" },
-  },
-  {
-    ...base,
-    kind: "Budget",
-    id: "acme/b1",
-    name: "acme-budget-acme-eng-actions",
-    module: { enterprise: "acme" },
-    args: {
-      enterprise: "acme",
-      amount: 100,
-      preventFurtherUsage: false,
-      alerting: { willAlert: true, recipients: ["admin", "billie"] },
-      scope: "organization",
-      type: "ProductPricing",
-      entityName: "acme-eng",
-      importId: "b1",
-    },
-  },
-  {
-    ...base,
-    kind: "GlobalWebhook",
-    id: "4",
-    name: "hook-audit-example-com",
-    module: { siteAdmin: true },
-    args: { url: "https://audit.example.com/", importId: 4 },
-  },
-  {
-    ...base,
-    kind: "UserGpgKey",
-    id: "8",
-    name: "gpg-key-work",
-    module: { user: true },
-    args: {
-      name: "work",
-      armoredPublicKey:
-        "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nxjMEawbJsxYJKwYBBAHaRw8BAQdA\n=Srxg\n-----END PGP PUBLIC KEY BLOCK-----\n",
-      importId: 8,
-    },
-  },
-];
-const inventory: Inventory = {
-  format: 1,
-  apiRoot: "https://hosting.example.com/api/v3",
-  items,
-  warnings: [],
-  requests: 0,
-};
-const options = { project: "acme-hosting", librarySpec: "0.2.0", pulumiVersion: "^3.270.0" };
+import { inventory, items, options } from "./sample-inventory";
 
 /** Pulumi YAML's reading of a string: `$$` is a `$` (nothing here holds an expression). */
 const interpolated = (value: unknown): unknown =>
@@ -456,7 +338,9 @@ describe("hosting-import --language and --format", () => {
   }
 
   it("refuses a language or a format it does not write, and --language where no program is written", async () => {
-    expect(await refused("--language", "python")).toContain("--language must be typescript or yaml");
+    expect(await refused("--language", "java")).toContain(
+      `--language must be typescript, yaml, python, go; got "java"`,
+    );
     expect(await refused("--format", "hcl")).toContain("--format must be program, json or pulumi-import");
     expect(await refused("--format", "pulumi-import", "--language", "yaml")).toContain(
       "--language is for a program; --format pulumi-import writes none",

@@ -1,0 +1,294 @@
+/**
+ * The Go writer: the same inventory as the TypeScript writer, as a Pulumi Go program for the native
+ * plugin and the Go SDK (`github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting`). Each module of
+ * the TypeScript program becomes a file with one function, called by `main.go` in the same order;
+ * the same resource names, the same arguments in the same order (as the SDK names them) and the
+ * same destroy policy; each resource adopts its object with `pulumi.Import`. Secrets come from stack
+ * config (`RequireSecret`); a reference to another object's output is that resource's field. Files
+ * are laid out as gofmt lays them out. Beside them a `package.json` whose `npm install` puts the
+ * plugin in `node_modules/.bin` (named in Pulumi.yaml) and the SDK in
+ * `node_modules/pulumi-hosting/sdk/go`, which `go.mod` replaces the module with.
+ */
+import type { Inventory, InventoryItem } from "./inventory";
+import {
+  argumentsOf,
+  itemKey,
+  itemsByKey,
+  modulesOf,
+  moduleTitle,
+  type PackageOptions,
+  PLUGIN_FROM_NODE_MODULES,
+  packageJsonOf,
+  REFRESH_ALWAYS,
+  referencedKeys,
+} from "./layout";
+import { identifier } from "./naming";
+import { goName, inputShapes, type Shape, shapeFor } from "./sdk-types";
+import { literal } from "./typescript";
+
+const TAB = "\t";
+/** The module path of the Go SDK (schema.json's `language.go.importBasePath`, less the package). */
+export const GO_SDK_MODULE = "github.com/pulumi-hosting/pulumi-hosting/sdk/go";
+/** The Pulumi Go SDK the generated SDK is built against (its go.mod). */
+const GO_PULUMI_SDK = "v3.259.0";
+/** Where `npm install` puts the SDK, relative to the program. */
+export const GO_SDK_PATH = "./node_modules/pulumi-hosting/sdk/go";
+
+export interface GoProgramOptions extends PackageOptions {
+  /** The version of pulumi-hosting the program requires (replaced by the path above). */
+  sdkVersion: string;
+}
+
+/** File name -> contents, every file of the program. */
+export function writeGoProgram(inventory: Inventory, options: GoProgramOptions): Map<string, string> {
+  const files = new Map<string, string>();
+  const referenced = referencedKeys(inventory);
+  const byKey = itemsByKey(inventory);
+  const taken = new Set<string>();
+  const modules = modulesOf(inventory).map((m) => {
+    let fn = goIdentifier(m.file);
+    for (let n = 2; taken.has(fn); n++) fn = `${goIdentifier(m.file)}${n}`;
+    taken.add(fn);
+    return { ...m, fn };
+  });
+  for (const { file, fn, items } of modules) {
+    // A hyphen keeps a file name clear of Go's `_test` and `_<os>` suffixes.
+    files.set(
+      `${file.replaceAll("_", "-")}.go`,
+      moduleSource(file, fn, items, referenced, byKey, inventory.apiRoot),
+    );
+  }
+  files.set("main.go", mainSource(modules.map((m) => m.fn)));
+  files.set("go.mod", goMod(options));
+  files.set("Pulumi.yaml", pulumiYaml(options.project));
+  files.set("package.json", `${literal(packageJsonOf(options), 0, true)}\n`);
+  return files;
+}
+
+/** A name as a Go identifier (camelCase, unexported), never a keyword or a name the program uses. */
+export function goIdentifier(name: string): string {
+  const id = identifier(name).replace(/^_/, "");
+  return /^[0-9]/.test(id) || GO_RESERVED.has(id) ? `_${id}` : id;
+}
+
+const GO_RESERVED = new Set(
+  (
+    "break case chan const continue default defer else fallthrough for func go goto if import " +
+    "interface map package range return select struct switch type var " +
+    "bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string " +
+    "uint uint8 uint16 uint32 uint64 uintptr true false iota nil any append cap clear close complex " +
+    "copy delete imag len make max min new panic print println real recover " +
+    "pulumi hosting config ctx cfg err main"
+  ).split(" "),
+);
+
+function moduleSource(
+  file: string,
+  fn: string,
+  ordered: InventoryItem[],
+  referenced: ReadonlySet<string>,
+  byKey: ReadonlyMap<string, InventoryItem>,
+  apiRoot: string,
+): string {
+  const needsConfig = ordered.some((i) => Object.keys(i.secrets).length > 0);
+  const lines = [
+    "package main",
+    "",
+    "import (",
+    `${TAB}"${GO_SDK_MODULE}/hosting"`,
+    `${TAB}"github.com/pulumi/pulumi/sdk/v3/go/pulumi"`,
+    `${TAB}"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"`,
+    ")",
+    "",
+    `// ${fn} declares ${lowerFirst(moduleTitle(file))}, as read from ${apiRoot}.`,
+    "// Each resource adopts the object it names.",
+    `func ${fn}(ctx *pulumi.Context, ${needsConfig ? "cfg" : "_"} *config.Config) error {`,
+  ];
+  for (const [at, item] of ordered.entries()) {
+    if (at > 0) lines.push("");
+    lines.push(...resourceSource(item, referenced.has(itemKey(item.kind, item.id)), byKey));
+  }
+  lines.push(`${TAB}return nil`, "}");
+  return `${lines.join("\n")}\n`;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+function resourceSource(
+  item: InventoryItem,
+  isReferenced: boolean,
+  byKey: ReadonlyMap<string, InventoryItem>,
+): string[] {
+  const shapes = inputShapes(item.kind);
+  const entries: Array<[string, string]> = argumentsOf(item, byKey, false).map((arg) => {
+    const key = goName(arg.key);
+    if ("secret" in arg) return [key, `cfg.RequireSecret(${goString(arg.secret)})`];
+    if ("ref" in arg) return [key, `${goIdentifier(arg.ref.target.name)}.${goName(arg.ref.output)}`];
+    const shape = shapes[arg.key];
+    if (shape === undefined) throw new Error(`${item.kind}.${arg.key} is not in schema.json`);
+    return [key, goValue(arg.value, shape, `${item.kind}.${arg.key}`)];
+  });
+  const options = [`pulumi.Import(pulumi.ID(${goString(item.id)}))`];
+  if (item.adopted.retainOnDelete) options.push("pulumi.RetainOnDelete(true)");
+  const call = `hosting.New${item.kind}(ctx, ${goString(item.name)}, &hosting.${item.kind}Args{`;
+  const body = keyValues(entries, TAB + TAB);
+  const close = `${TAB}}, ${options.join(", ")})`;
+  const comment = `${TAB}// ${item.adopted.comment}`;
+  if (isReferenced) {
+    return [
+      comment,
+      `${TAB}${goIdentifier(item.name)}, err := ${call}`,
+      ...body,
+      close,
+      `${TAB}if err != nil {`,
+      `${TAB}${TAB}return err`,
+      `${TAB}}`,
+    ];
+  }
+  return [
+    comment,
+    `${TAB}if _, err := ${call}`,
+    ...body,
+    `${close}; err != nil {`,
+    `${TAB}${TAB}return err`,
+    `${TAB}}`,
+  ];
+}
+
+/**
+ * `Key: value,` lines of a composite literal as gofmt aligns them: the values of consecutive
+ * single-line entries start in one column; an entry of several lines ends such a run.
+ */
+function keyValues(entries: Array<[string, string]>, indent: string): string[] {
+  const lines: string[] = [];
+  let run: Array<[string, string]> = [];
+  const flush = () => {
+    const width = Math.max(...run.map(([k]) => k.length));
+    for (const [k, v] of run) lines.push(`${indent}${`${k}:`.padEnd(width + 2)}${v},`);
+    run = [];
+  };
+  for (const [key, value] of entries) {
+    if (!value.includes("\n")) {
+      run.push([key, value]);
+      continue;
+    }
+    if (run.length > 0) flush();
+    lines.push(`${indent}${key}: ${value.replace(/\n/g, `\n${indent}`)},`);
+  }
+  if (run.length > 0) flush();
+  return lines;
+}
+
+/** A value as Go source of the SDK's input types. */
+export function goValue(value: unknown, shape: Shape, where: string): string {
+  if (value === null) return "nil";
+  const s = shapeFor(shape, value, where);
+  if ("object" in s) {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]): [string, string] => {
+        const field = s.fields[k];
+        if (field === undefined) throw new Error(`${where}.${k} is not in schema.json`);
+        return [goName(k), goValue(v, field, `${where}.${k}`)];
+      });
+    return [`&hosting.${s.object}Args{`, ...keyValues(entries, TAB), "}"].join("\n");
+  }
+  if ("list" in s) {
+    const items = value as unknown[];
+    const element = "oneOf" in s.list || "any" in s.list ? shapeFor(s.list, items[0], `${where}[0]`) : s.list;
+    if ("scalar" in element) {
+      const [go, array] = SCALARS[element.scalar];
+      return `pulumi.To${array}([]${go}{${items.map((v) => scalarLiteral(v, element.scalar)).join(", ")}})`;
+    }
+    if ("object" in element) {
+      const inner = items.map((v, i) => goValue(v, element, `${where}[${i}]`).replace(/\n/g, `\n${TAB}`));
+      return [`hosting.${element.object}Array{`, ...inner.map((v) => `${TAB}${v},`), "}"].join("\n");
+    }
+    throw new Error(`${where}: a list of ${JSON.stringify(s.list)} has no counterpart in the Go writer`);
+  }
+  const [, , wrapper] = SCALARS[s.scalar];
+  return `pulumi.${wrapper}(${scalarLiteral(value, s.scalar)})`;
+}
+
+/** Each scalar's Go type, the SDK's array type, and its input wrapper. */
+const SCALARS = {
+  string: ["string", "StringArray", "String"],
+  integer: ["int", "IntArray", "Int"],
+  number: ["float64", "Float64Array", "Float64"],
+  boolean: ["bool", "BoolArray", "Bool"],
+} as const;
+
+function scalarLiteral(value: unknown, scalar: keyof typeof SCALARS): string {
+  if (scalar === "string") return goString(String(value));
+  if (scalar === "boolean") return value ? "true" : "false";
+  return String(value);
+}
+
+/**
+ * A Go interpreted string literal. JSON's escapes are Go's; a lone surrogate, which Go has no
+ * escape for, becomes U+FFFD (as Go itself would encode it).
+ */
+export function goString(text: string): string {
+  return JSON.stringify(
+    text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"),
+  );
+}
+
+function mainSource(functions: string[]): string {
+  return [
+    "// The installation as code: each function declares the objects of one organisation, one",
+    "// enterprise or the site administration. The first `pulumi up` adopts them and changes nothing",
+    "// on the server beyond the secrets set from stack config.",
+    "package main",
+    "",
+    "import (",
+    `${TAB}"github.com/pulumi/pulumi/sdk/v3/go/pulumi"`,
+    `${TAB}"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"`,
+    ")",
+    "",
+    "func main() {",
+    `${TAB}pulumi.Run(func(ctx *pulumi.Context) error {`,
+    `${TAB}${TAB}cfg := config.New(ctx, "")`,
+    `${TAB}${TAB}for _, declare := range []func(*pulumi.Context, *config.Config) error{`,
+    ...functions.map((f) => `${TAB}${TAB}${TAB}${f},`),
+    `${TAB}${TAB}} {`,
+    `${TAB}${TAB}${TAB}if err := declare(ctx, cfg); err != nil {`,
+    `${TAB}${TAB}${TAB}${TAB}return err`,
+    `${TAB}${TAB}${TAB}}`,
+    `${TAB}${TAB}}`,
+    `${TAB}${TAB}return nil`,
+    `${TAB}})`,
+    "}",
+    "",
+  ].join("\n");
+}
+
+function goMod(options: GoProgramOptions): string {
+  return [
+    `module ${options.project}`,
+    "",
+    "go 1.25",
+    "",
+    "require (",
+    `${TAB}${GO_SDK_MODULE} v${options.sdkVersion}`,
+    `${TAB}github.com/pulumi/pulumi/sdk/v3 ${GO_PULUMI_SDK}`,
+    ")",
+    "",
+    "// The SDK comes with the plugin: `npm install` puts it below node_modules (package.json).",
+    `replace ${GO_SDK_MODULE} => ${GO_SDK_PATH}`,
+    "",
+  ].join("\n");
+}
+
+function pulumiYaml(project: string): string {
+  return [
+    `name: ${project}`,
+    "description: Hosting platform settings as code",
+    "runtime: go",
+    ...REFRESH_ALWAYS,
+    ...PLUGIN_FROM_NODE_MODULES,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,112 @@
+/**
+ * What the writers of typed languages (Python, Go) need beyond the inventory: each argument's type
+ * as `schema.json` gives it, which is what the SDKs were generated from (a nested object is a named
+ * type with an `...Args` class; Go needs to know an integer from a number), and the names Pulumi's
+ * generators give arguments, resources and types in each language.
+ */
+import { packageSchema } from "../provider/plugin/package";
+
+/** An argument's type: a scalar, a list, a named object type, or one of several (a property's value). */
+export type Shape =
+  | { scalar: "string" | "integer" | "number" | "boolean" }
+  | { list: Shape }
+  | { object: string; fields: Record<string, Shape> }
+  | { oneOf: Shape[] }
+  | { any: true };
+
+interface SchemaProperty {
+  type?: string;
+  items?: SchemaProperty;
+  $ref?: string;
+  oneOf?: SchemaProperty[];
+}
+
+interface PackageSchema {
+  resources: Record<string, { inputProperties: Record<string, SchemaProperty> }>;
+  types: Record<string, { properties?: Record<string, SchemaProperty> }>;
+}
+
+const TYPE_REF = "#/types/hosting:index:";
+
+let parsed: PackageSchema | undefined;
+const schema = (): PackageSchema => {
+  parsed ??= JSON.parse(packageSchema()) as PackageSchema;
+  return parsed;
+};
+
+const ANY_REF = "pulumi.json#/Any";
+
+function shapeOf(property: SchemaProperty, where: string): Shape {
+  if (property.$ref === ANY_REF) return { any: true };
+  if (property.$ref !== undefined) {
+    if (!property.$ref.startsWith(TYPE_REF)) throw new Error(`${where}: unknown type ${property.$ref}`);
+    const name = property.$ref.slice(TYPE_REF.length);
+    const type = schema().types[`hosting:index:${name}`];
+    if (type === undefined) throw new Error(`${where}: schema.json has no type ${name}`);
+    const fields: Record<string, Shape> = {};
+    for (const [key, p] of Object.entries(type.properties ?? {})) fields[key] = shapeOf(p, `${name}.${key}`);
+    return { object: name, fields };
+  }
+  if (property.oneOf !== undefined) return { oneOf: property.oneOf.map((p) => shapeOf(p, where)) };
+  if (property.type === "array" && property.items !== undefined) {
+    return { list: shapeOf(property.items, `${where}[]`) };
+  }
+  const t = property.type;
+  if (t === "string" || t === "integer" || t === "number" || t === "boolean") return { scalar: t };
+  throw new Error(`${where}: schema.json type ${JSON.stringify(property)} has no counterpart in the writers`);
+}
+
+/** The shape of each input of a kind, as schema.json declares it. */
+export function inputShapes(kind: string): Record<string, Shape> {
+  const resource = schema().resources[`hosting:index:${kind}`];
+  if (resource === undefined) throw new Error(`schema.json has no resource hosting:index:${kind}`);
+  const shapes: Record<string, Shape> = {};
+  for (const [key, p] of Object.entries(resource.inputProperties)) shapes[key] = shapeOf(p, `${kind}.${key}`);
+  return shapes;
+}
+
+/** A shape that says what a value is, not what it may be. */
+export type ValueShape = Exclude<Shape, { oneOf: Shape[] } | { any: true }>;
+
+/**
+ * The shape of one value where the schema allows several (`oneOf`, or Any: an input that takes a
+ * string or a list of strings): the first alternative the value is of, or what the value is. A
+ * value no alternative describes is a defect of discovery, named here.
+ */
+export function shapeFor(shape: Shape, value: unknown, where: string): ValueShape {
+  if ("any" in shape) {
+    if (Array.isArray(value)) {
+      const first = value[0];
+      return { list: first === undefined ? { scalar: "string" } : shapeFor(shape, first, `${where}[0]`) };
+    }
+    if (typeof value === "string") return { scalar: "string" };
+    if (typeof value === "boolean") return { scalar: "boolean" };
+    if (typeof value === "number") return { scalar: Number.isInteger(value) ? "integer" : "number" };
+    throw new Error(`${where}: ${JSON.stringify(value)} has no counterpart in the writers`);
+  }
+  if (!("oneOf" in shape)) return shape;
+  const fits = (s: Shape): boolean => {
+    if ("oneOf" in s) return s.oneOf.some(fits);
+    if ("any" in s) return true;
+    if ("list" in s) return Array.isArray(value);
+    if ("object" in s) return typeof value === "object" && value !== null && !Array.isArray(value);
+    if (s.scalar === "integer" || s.scalar === "number") return typeof value === "number";
+    return typeof value === s.scalar;
+  };
+  const found = shape.oneOf.find(fits);
+  if (found === undefined) throw new Error(`${where}: ${JSON.stringify(value)} is of none of its types`);
+  return shapeFor(found, value, where);
+}
+
+/** Pulumi's Python name of a camelCase name (`runnerGroupId` -> `runner_group_id`). */
+export function pythonName(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z])([A-Z][a-z])/g, "$1_$2")
+    .toLowerCase();
+}
+
+/** Pulumi's Go name of a camelCase name (`runnerGroupId` -> `RunnerGroupId`). */
+export function goName(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}

@@ -1,0 +1,105 @@
+/**
+ * An installation as an administrator configured it by hand, for the end-to-end tests of what
+ * adopts one (hosting-import in every language): objects of every importable kind in two
+ * organisations, the enterprise, the site administration and the signed-in user's keys, made
+ * through the sandbox server's API.
+ */
+import { expect } from "vitest";
+import type { RunningEmulator } from "../../emulator/index";
+import { gpgPublicKey, sshPublicKey } from "../emulator/helpers";
+
+const V2026 = { "x-service-api-version": "2026-03-10" };
+
+/** A request to the server's API that must succeed (a status below 300). */
+export type Api = (
+  method: string,
+  path: string,
+  body: unknown,
+  headers?: Record<string, string>,
+) => Promise<void>;
+
+export function apiOf(emulator: RunningEmulator, token: string): Api {
+  return async (method, path, body, headers = {}) => {
+    const response = await fetch(`${emulator.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+    expect(response.status, `${method} ${path}: ${await response.clone().text()}`).toBeLessThan(300);
+  };
+}
+
+/** The installation as an administrator configured it by hand: every kind, both organisations. */
+export async function fill(api: Api): Promise<void> {
+  await api("POST", "/repos/acme-eng/api/hooks", {
+    config: { url: "https://ci.example.com/hook", secret: "hook-secret", content_type: "json" },
+    events: ["push", "pull_request"],
+  });
+  await api("POST", "/repos/acme-eng/api/hooks", {
+    config: { url: "https://ci.example.com/other", insecure_ssl: "1" },
+    active: false,
+  });
+  await api("POST", "/repos/acme-ops/infra/hooks", { config: { url: "https://deploy.example.com/x" } });
+  await api("POST", "/admin/hooks", {
+    name: "web",
+    config: { url: "https://audit.example.com/x", secret: "audit-secret" },
+    events: ["user", "organization"],
+  });
+  await api("POST", "/orgs/acme-eng/actions/runner-groups", {
+    name: "Build Fleet",
+    visibility: "private",
+    runners: [1, 2],
+  });
+  await api("POST", "/orgs/acme-ops/actions/runner-groups", { name: "Deployers", runners: [5] });
+  await api("POST", "/enterprises/acme/actions/runner-groups", { name: "Shared", visibility: "all" });
+  await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
+  await api("PUT", "/orgs/acme-ops/memberships/hubot", { role: "admin" });
+  await api(
+    "PATCH",
+    "/organizations/acme-eng/org-properties/values",
+    { properties: [{ property_name: "regions", value: ["us", "eu"] }] },
+    V2026,
+  );
+  await api("PATCH", "/repos/acme-eng/api/properties/values", {
+    properties: [{ property_name: "tier", value: "gold" }],
+  });
+  await api("POST", "/repos/acme-eng/api/environments/release%2Feu/deployment_protection_rules", {
+    integration_id: 101,
+  });
+  await api("POST", "/orgs/acme-ops/private-registries", {
+    registry_type: "npm_registry",
+    url: "https://npm.example.com/",
+    visibility: "all",
+    auth_type: "oidc_azure",
+    tenant_id: "tenant",
+    client_id: "client",
+  });
+  await api(
+    "POST",
+    "/enterprises/acme/settings/billing/budgets",
+    {
+      budget_type: "ProductPricing",
+      budget_product_sku: "actions",
+      budget_scope: "organization",
+      budget_entity_name: "acme-eng",
+      budget_amount: 100,
+      prevent_further_usage: false,
+      budget_alerting: { will_alert: true, alert_recipients: ["admin"] },
+    },
+    V2026,
+  );
+  // The signed-in user's keys (the token's user, admin).
+  await api("POST", "/user/gpg_keys", { name: "work", armored_public_key: await gpgPublicKey() });
+  await api("POST", "/user/keys", { title: "laptop", key: sshPublicKey("ssh-ed25519", "admin@laptop") });
+  await api("POST", "/user/ssh_signing_keys", { title: "signing", key: sshPublicKey("ecdsa-sha2-nistp256") });
+  await api("POST", "/orgs/acme-eng/issue-types", { name: "Bug", is_enabled: true, color: "red" });
+  await api("POST", "/orgs/acme-eng/issue-fields", {
+    name: "Priority",
+    data_type: "single_select",
+    options: [
+      { name: "High", color: "red", priority: 1 },
+      { name: "Low", color: "gray", description: "Some day", priority: 2 },
+    ],
+  });
+  await api("PUT", "/orgs/acme-ops/blocks/mona", undefined);
+}

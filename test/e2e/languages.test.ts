@@ -1,0 +1,251 @@
+/**
+ * Python and Go programs through the real Pulumi CLI, the native plugin and the SDKs under sdk/, as
+ * users install them (the packed package in the program's `node_modules`: its bin folder named in
+ * Pulumi.yaml, the Python SDK pip-installed from it, the Go SDK replaced by its path), against
+ * sandbox servers. For each language:
+ *
+ * - the example program (examples/plugin-<language>: a repository webhook with a secret, a runner
+ *   group with its runners, a membership, a budget) creates its objects, writing the secret and
+ *   keeping it out of state; a change made outside Pulumi is drift, named by field; destroy removes
+ *   what it made;
+ * - `hosting-import --language <language>` over an installation with objects of every kind writes a
+ *   program whose first `up` adopts them with no write beyond the secrets, and whose drift check is
+ *   clean.
+ *
+ * And a JavaScript program of the plugin's TypeScript SDK (`@pulumi-hosting/sdk`, packed by
+ * scripts/pack-sdk-nodejs.sh) creates and destroys through the plugin.
+ *
+ * The toolchains come from scripts/languages.sh (a virtualenv with `pulumi` from PyPI; the Go SDK
+ * compiled once), which scripts/test.sh runs first; missing, the test fails and says so.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { type Api, apiOf, fill } from "./installation";
+import { PulumiProgram, packLibrary, ROOT, requirePulumi } from "./pulumi";
+
+const TOKEN = "svcp_siteadmin";
+const HOOK_SECRET = "languages-e2e-s3cret";
+const PLUGIN_PATH = "plugins:\n  providers:\n    - name: hosting\n      path: ./node_modules/.bin\n";
+
+type Language = "python" | "go";
+
+/** What scripts/languages.sh exported, or why the language cannot run. */
+function toolchain(language: Language): Record<string, string> {
+  const needed = language === "python" ? "PULUMI_HOSTING_PYTHON_VENV" : "PULUMI_HOSTING_GO_TEMPLATE";
+  const value = process.env[needed];
+  if (!value) {
+    throw new Error(
+      `${needed} is not set: run the tests with \`bash scripts/test.sh\`, which prepares the ${language} toolchain (scripts/languages.sh)`,
+    );
+  }
+  return language === "go"
+    ? // The program's go.sum is written by the build (no checksum database on these machines).
+      { GOFLAGS: "-mod=mod", GOSUMDB: "off", GOTOOLCHAIN: "local" }
+    : {};
+}
+
+/**
+ * A program folder of the harness (file backend, `node_modules` linked to the packed package) with
+ * the given files in place of its JavaScript program, and the language's SDK installed as the
+ * README says.
+ */
+function programOf(language: Language, name: string, files: (dir: string) => void): PulumiProgram {
+  const program = new PulumiProgram(name, "", { env: toolchain(language) });
+  rmSync(join(program.dir, "index.js"));
+  files(program.dir);
+  const sdk = join(program.dir, "node_modules/pulumi-hosting/sdk", language);
+  if (language === "python") {
+    // What `pip install -r requirements.txt` does in the program's virtualenv, without writing to
+    // the shared one: the SDK from the package, beside the virtualenv's own `pulumi`.
+    const site = join(program.dir, ".site");
+    execFileSync("python", ["-m", "pip", "install", "--quiet", "--no-deps", "--target", site, sdk], {
+      env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
+      stdio: "pipe",
+    });
+    symlinkSync(process.env.PULUMI_HOSTING_PYTHON_VENV ?? "", join(program.dir, "venv"), "dir");
+    program.setEnv({ PYTHONPATH: site });
+  } else {
+    // The complete go.sum of the prepared template: the build needs no checksum database.
+    cpSync(join(process.env.PULUMI_HOSTING_GO_TEMPLATE ?? "", "go.sum"), join(program.dir, "go.sum"));
+  }
+  return program;
+}
+
+/** The example program of a language, its SDK reached through the package as users have it. */
+function exampleOf(language: Language): PulumiProgram {
+  return programOf(language, `example-${language}`, (dir) => {
+    const example = join(ROOT, "examples", `plugin-${language}`);
+    for (const file of readdirSync(example)) cpSync(join(example, file), join(dir, file));
+    writeFileSync(
+      join(dir, "Pulumi.yaml"),
+      `${readFileSync(join(dir, "Pulumi.yaml"), "utf8")}${PLUGIN_PATH}`,
+    );
+    if (language === "go") {
+      const mod = readFileSync(join(dir, "go.mod"), "utf8");
+      writeFileSync(
+        join(dir, "go.mod"),
+        mod.replace("=> ../../sdk/go", "=> ./node_modules/pulumi-hosting/sdk/go"),
+      );
+    }
+  });
+}
+
+/** Runs the installed hosting-import, as `npx hosting-import` does, with the token in the environment. */
+function hostingImport(emulator: RunningEmulator, out: string, language: Language): Promise<string> {
+  const args = [
+    join(ROOT, "dist/importer/cli.js"),
+    ...["--org", "acme-eng", "--org", "acme-ops", "--enterprise", "acme", "--site-admin", "--user"],
+    ...["--out", out, "--force", "--language", language, "--library", `file:${packLibrary()}`],
+  ];
+  const env = { ...process.env, HOSTING_BASE_URL: emulator.origin, HOSTING_TOKEN: TOKEN };
+  return new Promise((resolvePromise, reject) => {
+    execFile(process.execPath, args, { env, encoding: "utf8" }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolvePromise(stdout),
+    );
+  });
+}
+
+const writes = (emulator: RunningEmulator) =>
+  emulator.controls.log.filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.route}`);
+
+beforeAll(() => {
+  requirePulumi();
+});
+
+describe.each<Language>(["python", "go"])("a %s program", (language) => {
+  let emulator: RunningEmulator;
+  let api: Api;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    api = apiOf(emulator, TOKEN);
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("creates the example's objects, catches drift by field, and destroys them", async () => {
+    const program = exampleOf(language);
+    await program.initStack(emulator.origin, TOKEN);
+    await program.ok("config", "set", "--secret", "hookSecret", HOOK_SECRET);
+    const up = await program.ok("up", "--yes", "--skip-preview");
+    expect(up.output).toContain("+ 6 created"); // five objects and the stack
+    expect(writes(emulator).sort()).toEqual([
+      "POST /enterprises/{enterprise}/settings/billing/budgets",
+      "POST /orgs/{org}/actions/runner-groups",
+      "POST /repos/{owner}/{repo}/hooks",
+      "PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners",
+      "PUT /orgs/{org}/memberships/{username}",
+    ]);
+    expect(program.stateFile()).not.toContain(HOOK_SECRET);
+    const [hook] = program.resources().filter((r) => r.type === "hosting:index:RepositoryWebhook");
+    expect(hook?.id).toMatch(/^acme-eng\/api\/\d+$/);
+
+    // A change made in the web interface: the drift check names the field and fails.
+    await api("PATCH", `/repos/acme-eng/api/hooks/${hook?.id?.split("/")[2]}`, {
+      config: { url: "https://elsewhere.example.com/hook" },
+    });
+    const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes", "--diff");
+    expect(drift.code).not.toBe(0);
+    expect(drift.output).toMatch(
+      /url\s*:\s*"https:\/\/elsewhere\.example\.com\/hook"\s*=>\s*"https:\/\/ci\.example\.com\//,
+    );
+
+    emulator.controls.clearLog();
+    const destroyed = await program.ok("destroy", "--yes", "--skip-preview");
+    expect(destroyed.output).toContain("- 6 deleted");
+    expect(writes(emulator).sort()).toEqual([
+      "DELETE /enterprises/{enterprise}/settings/billing/budgets/{budget_id}",
+      "DELETE /orgs/{org}/actions/runner-groups/{runner_group_id}",
+      "DELETE /orgs/{org}/memberships/{username}",
+      "DELETE /repos/{owner}/{repo}/hooks/{hook_id}",
+      "PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners",
+    ]);
+  });
+
+  it("adopts an installation written by hosting-import, writing only the secrets; the drift check is clean", async () => {
+    const installation = await startEmulator({ port: 0 });
+    try {
+      await fill(apiOf(installation, TOKEN));
+      const program = programOf(language, `import-${language}`, () => undefined);
+      const output = await hostingImport(installation, program.dir, language);
+      const secrets = [...output.matchAll(/pulumi config set --secret (\S+) <value>/g)].map(
+        (m) => m[1] ?? "",
+      );
+      expect(secrets.sort()).toEqual(["acmeEngApiHookCiExampleComHookSecret", "hookAuditExampleComSecret"]);
+      await program.initStack(installation.origin, TOKEN);
+      await program.ok(
+        "config",
+        "set-all",
+        ...secrets.flatMap((key) => ["--secret", `${key}=secret-of-${key}`]),
+      );
+      installation.controls.clearLog();
+      const up = await program.ok("up", "--yes", "--skip-preview");
+      expect(up.output).toMatch(/\+ \d+ created/);
+      expect(
+        program.resources().filter((r) => r.type.startsWith("hosting:index:")).length,
+      ).toBeGreaterThanOrEqual(19);
+      expect(writes(installation).sort()).toEqual([
+        "PATCH /admin/hooks/{hook_id}",
+        "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
+      ]);
+      installation.controls.clearLog();
+      const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");
+      expect(drift.code, drift.output).toBe(0);
+      expect(writes(installation)).toEqual([]);
+    } finally {
+      await installation.close();
+    }
+  });
+});
+
+describe("a JavaScript program of the plugin's TypeScript SDK", () => {
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("creates through the plugin, keeps the secret out of state, and destroys", async () => {
+    const program = new PulumiProgram(
+      "sdk-nodejs",
+      [
+        'const pulumi = require("@pulumi/pulumi");',
+        'const hosting = require("@pulumi-hosting/sdk");',
+        "const config = new pulumi.Config();",
+        'const hook = new hosting.RepositoryWebhook("hook", {',
+        '  owner: "acme-eng",',
+        '  repository: "api",',
+        '  url: "https://ci.example.com/sdk",',
+        '  secret: config.requireSecret("hookSecret"),',
+        "});",
+        'const group = new hosting.OrgRunnerGroup("group", { org: "acme-eng", name: "sdk-builders" });',
+        "exports.hookId = hook.hookId;",
+        "exports.runnerGroupId = group.runnerGroupId;",
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(program.dir, "Pulumi.yaml"),
+      `name: sdk-nodejs\nruntime: nodejs\nmain: index.js\n${PLUGIN_PATH}`,
+    );
+    await program.initStack(emulator.origin, TOKEN);
+    await program.ok("config", "set", "--secret", "hookSecret", HOOK_SECRET);
+    const up = await program.ok("up", "--yes", "--skip-preview");
+    expect(up.output).toContain("+ 3 created");
+    expect(program.resources().map((r) => r.type)).toEqual(
+      expect.arrayContaining(["hosting:index:RepositoryWebhook", "hosting:index:OrgRunnerGroup"]),
+    );
+    expect(program.stateFile()).not.toContain(HOOK_SECRET);
+    expect(writes(emulator).sort()).toEqual([
+      "POST /orgs/{org}/actions/runner-groups",
+      "POST /repos/{owner}/{repo}/hooks",
+    ]);
+    const destroyed = await program.ok("destroy", "--yes", "--skip-preview");
+    expect(destroyed.output).toContain("- 3 deleted");
+  });
+});

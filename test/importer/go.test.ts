@@ -1,0 +1,124 @@
+/**
+ * The Go writer: the sample inventory as a Go program of the SDK's names (checked against the
+ * generated sdk/go), laid out exactly as gofmt lays it out, the same resources in the same order as
+ * the TypeScript program. test/e2e/languages.test.ts builds and runs what it writes.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { goIdentifier, goString, goValue, writeGoProgram } from "../../importer/go";
+import { goName } from "../../importer/sdk-types";
+import { writeProgram } from "../../importer/typescript";
+import { inventory, items, options, propertyValue } from "./sample-inventory";
+
+const SDK = resolve(__dirname, "../../sdk/go/hosting");
+const files = writeGoProgram(
+  { ...inventory, items: [...items, propertyValue] },
+  { ...options, sdkVersion: "0.2.0" },
+);
+const noGofmt = spawnSync("sh", ["-c", "command -v gofmt"]).status !== 0;
+
+/** The fields of an Args struct of the SDK. */
+function sdkFields(kind: string): string[] {
+  const source = readFileSync(join(SDK, `${kind.charAt(0).toLowerCase()}${kind.slice(1)}.go`), "utf8");
+  const struct = source.split(`type ${kind}Args struct {`)[1]?.split("\n}")[0] ?? "";
+  return [...struct.matchAll(/^\t(\w+) /gm)].map((m) => m[1] ?? "");
+}
+
+describe("the Go writer", () => {
+  it("writes a file with a function per organisation, enterprise and place, called in order", () => {
+    expect([...files.keys()].sort()).toEqual([
+      "Pulumi.yaml",
+      "acme-eng.go",
+      "enterprise-acme.go",
+      "go.mod",
+      "main.go",
+      "package.json",
+      "site-admin.go",
+      "user-keys.go",
+    ]);
+    expect(files.get("main.go")).toContain(
+      "\t\t\tacmeEng,\n\t\t\tenterpriseAcme,\n\t\t\tsiteAdmin,\n\t\t\tuserKeys,\n",
+    );
+    expect(files.get("go.mod")).toContain(
+      "replace github.com/pulumi-hosting/pulumi-hosting/sdk/go => ./node_modules/pulumi-hosting/sdk/go\n",
+    );
+    expect(files.get("go.mod")).toContain("\tgithub.com/pulumi-hosting/pulumi-hosting/sdk/go v0.2.0\n");
+  });
+
+  it("declares the TypeScript program's resources, in its order, adopting each with pulumi.Import", () => {
+    const typescript = writeProgram(inventory, {
+      ...options,
+      typescriptVersion: "^5",
+      nodeTypesVersion: "^22",
+    });
+    const names = (text: string, call: RegExp) => [...text.matchAll(call)].map((m) => m[1]);
+    expect(names(files.get("acme-eng.go") ?? "", /hosting\.New\w+\(ctx, "([^"]+)"/g)).toEqual(
+      names(typescript.get("acme-eng.ts") ?? "", /new hosting\.\w+\(\s*"([^"]+)"/g),
+    );
+    const eng = files.get("acme-eng.go") ?? "";
+    expect(eng).toContain(
+      [
+        '\tacmeEngRunnersBuild, err := hosting.NewOrgRunnerGroup(ctx, "acme-eng-runners-build", &hosting.OrgRunnerGroupArgs{',
+        '\t\tOrg:        pulumi.String("acme-eng"),',
+        '\t\tName:       pulumi.String("Build & Test"),',
+        '\t\tVisibility: pulumi.String("selected"),',
+        '\t}, pulumi.Import(pulumi.ID("acme-eng/5")), pulumi.RetainOnDelete(true))',
+        "\tif err != nil {",
+      ].join("\n"),
+    );
+    expect(eng).toMatch(/RunnerGroupId: acmeEngRunnersBuild\.RunnerGroupId,/);
+    expect(eng).toMatch(/Secret: +cfg\.RequireSecret\("acmeEngApiHookCiExampleComSecret"\),/);
+    expect(eng).toContain(
+      "\t\tOptions: hosting.IssueFieldOptionArray{\n\t\t\t&hosting.IssueFieldOptionArgs{\n",
+    );
+    expect(eng).not.toContain("ImportId");
+    const enterprise = files.get("enterprise-acme.go") ?? "";
+    expect(enterprise).toContain(
+      '\t\tAlerting: &hosting.BudgetAlertingArgs{\n\t\t\tWillAlert:  pulumi.Bool(true),\n\t\t\tRecipients: pulumi.ToStringArray([]string{"admin", "billie"}),\n\t\t},\n',
+    );
+    expect(enterprise).toMatch(/Value: +pulumi\.ToStringArray\(\[\]string\{"eu", "us"\}\),/);
+  });
+
+  it("uses only fields the SDK's Args structs have", () => {
+    let checked = 0;
+    for (const [file, text] of files) {
+      if (!file.endsWith(".go") || file === "main.go") continue;
+      for (const call of text.matchAll(
+        /hosting\.New(\w+)\(ctx, "[^"]+", &hosting\.\w+Args\{\n([\s\S]*?)\n\t\}, /g,
+      )) {
+        const known = sdkFields(call[1] ?? "");
+        expect(known.length, call[1]).toBeGreaterThan(0);
+        for (const field of (call[2] ?? "").matchAll(/^\t\t(\w+):/gm)) {
+          expect(known, `${call[1]}.${field[1]}`).toContain(field[1]);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+
+  it.skipIf(noGofmt)("writes every file exactly as gofmt lays it out", () => {
+    const work = mkdtempSync(join(tmpdir(), "hosting-go-writer-"));
+    try {
+      for (const [name, text] of files) if (name.endsWith(".go")) writeFileSync(join(work, name), text);
+      const gofmt = spawnSync("gofmt", ["-l", "-d", work], { encoding: "utf8" });
+      expect(gofmt.stderr).toBe("");
+      expect(gofmt.stdout).toBe("");
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it("names functions and variables as Go allows, and writes text as a Go literal reads it", () => {
+    expect(goIdentifier("acme-eng")).toBe("acmeEng");
+    expect(goIdentifier("range")).toBe("_range");
+    expect(goIdentifier("1st-org")).toBe("_1stOrg");
+    expect(goName("runnerGroupId")).toBe("RunnerGroupId");
+    expect(goString('tab\there \u2028 \ud800 "q"')).toBe('"tab\\there \u2028 \ufffd \\"q\\""');
+    expect(goValue(7, { scalar: "integer" }, "x")).toBe("pulumi.Int(7)");
+    expect(goValue([1.5], { list: { scalar: "number" } }, "x")).toBe("pulumi.ToFloat64Array([]float64{1.5})");
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * An inventory with one object of most kinds, the writers' shared sample: references, secrets,
+ * nested types, text that needs escaping, and both destroy policies.
+ */
+import { RETAINED } from "../../importer/discover";
+import type { Inventory, InventoryItem } from "../../importer/inventory";
+
+const retained = { comment: RETAINED, retainOnDelete: true };
+const base = { module: { org: "acme-eng" }, secrets: {}, refs: {}, adopted: retained };
+const member = {
+  comment:
+    'A member before this stack: destroy and removal from code leave the membership (onDestroy: "retain").',
+  retainOnDelete: false,
+};
+export const items: InventoryItem[] = [
+  {
+    ...base,
+    kind: "RunnerGroupRunners",
+    id: "acme-eng/5",
+    name: "acme-eng-runners-build-members",
+    args: { org: "acme-eng", runners: [1, 2] },
+    refs: { runnerGroupId: { kind: "OrgRunnerGroup", id: "acme-eng/5", output: "runnerGroupId" } },
+  },
+  {
+    ...base,
+    kind: "OrgRunnerGroup",
+    id: "acme-eng/5",
+    name: "acme-eng-runners-build",
+    args: { org: "acme-eng", name: "Build & Test", visibility: "selected", importId: 5 },
+  },
+  {
+    ...base,
+    kind: "OrgMembership",
+    id: "acme-eng/mona",
+    name: "acme-eng-member-mona",
+    args: { org: "acme-eng", username: "mona", onDestroy: "retain" },
+    adopted: member,
+  },
+  {
+    ...base,
+    kind: "IssueField",
+    id: "acme-eng/13",
+    name: "acme-eng-issue-field-priority",
+    args: {
+      org: "acme-eng",
+      name: "Priority",
+      dataType: "single_select",
+      options: [
+        { name: "High", color: "red" },
+        { name: "Low", color: "gray", description: "Some day: maybe" },
+      ],
+      importId: 13,
+    },
+  },
+  {
+    ...base,
+    kind: "RepositoryWebhook",
+    id: "acme-eng/api/1",
+    name: "acme-eng-api-hook-ci-example-com",
+    args: {
+      owner: "acme-eng",
+      repository: "api",
+      url: `https://ci.example.com/hook?token=\${literal}`,
+      events: [
+        "push",
+        "pull_request",
+        "pull_request_review",
+        "pull_request_review_comment",
+        "issues",
+        "issue_comment",
+        "yes",
+      ],
+      importId: 1,
+    },
+    secrets: { secret: "acmeEngApiHookCiExampleComSecret" },
+  },
+  {
+    ...base,
+    kind: "Budget",
+    id: "acme/b1",
+    name: "acme-budget-acme-eng-actions",
+    module: { enterprise: "acme" },
+    args: {
+      enterprise: "acme",
+      amount: 100,
+      preventFurtherUsage: false,
+      alerting: { willAlert: true, recipients: ["admin", "billie"] },
+      scope: "organization",
+      type: "ProductPricing",
+      entityName: "acme-eng",
+      importId: "b1",
+    },
+  },
+  {
+    ...base,
+    kind: "GlobalWebhook",
+    id: "4",
+    name: "hook-audit-example-com",
+    module: { siteAdmin: true },
+    args: { url: "https://audit.example.com/", importId: 4 },
+  },
+  {
+    ...base,
+    kind: "UserGpgKey",
+    id: "8",
+    name: "gpg-key-work",
+    module: { user: true },
+    args: {
+      name: "work",
+      armoredPublicKey:
+        "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nxjMEawbJsxYJKwYBBAHaRw8BAQdA\n=Srxg\n-----END PGP PUBLIC KEY BLOCK-----\n",
+      importId: 8,
+    },
+  },
+];
+export const inventory: Inventory = {
+  format: 1,
+  apiRoot: "https://hosting.example.com/api/v3",
+  items,
+  warnings: [],
+  requests: 0,
+};
+export const options = { project: "acme-hosting", librarySpec: "0.2.0", pulumiVersion: "^3.270.0" };
+
+/** A custom property value of a multi select property: a list where the schema allows a string too. */
+export const propertyValue: InventoryItem = {
+  kind: "OrgPropertyValue",
+  id: "acme/acme-eng/regions",
+  name: "acme-eng-property-regions",
+  module: { enterprise: "acme" },
+  args: { org: "acme-eng", propertyName: "regions", value: ["eu", "us"] },
+  secrets: {},
+  refs: {},
+  adopted: { comment: "Kept on destroy.", retainOnDelete: true },
+};
