@@ -6,7 +6,8 @@
  * request, survives a restart with a data file, and a test never races a timer.
  *
  * How long a job takes is a control setting (`PUT /_emulator/jobs {delayMs}`): the default is what
- * a user polling a real installation meets; tests set 0, and a job is then done by the next request.
+ * a user polling a real installation meets; tests set 0, and a job is then done by the next request,
+ * or a long one and run the queued jobs when they choose (`POST /_emulator/jobs/run`).
  */
 import type { Controls } from "./controls";
 import type { Store } from "./store";

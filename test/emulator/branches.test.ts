@@ -8,6 +8,7 @@ import {
   expectValidationFailed,
   type Json,
   parseLink,
+  runJobs,
   stateOf,
   TOKENS,
   useSandbox,
@@ -183,7 +184,7 @@ describe("GET /repos/{owner}/{repo}/branches/{branch}", () => {
 
 describe("POST /repos/{owner}/{repo}/branches/{branch}/rename", () => {
   it("renames at once (201); the old name is locked until the job is done, then answers 301", async () => {
-    await setDelay(300);
+    await setDelay(60_000);
     const sha = await headOf("acme-eng/api", "develop");
     const response = await post(`${BRANCHES}/develop/rename`, { new_name: "dev2" });
     expect(response.status).toBe(201);
@@ -205,7 +206,7 @@ describe("POST /repos/{owner}/{repo}/branches/{branch}/rename", () => {
       `${sandbox.emulator.url}${BRANCHES}/dev2`,
     );
 
-    await new Promise((r) => setTimeout(r, 350));
+    await runJobs(sandbox.emulator);
     const moved = await get(`${BRANCHES}/develop`);
     expect(moved.status).toBe(301);
     expect(moved.headers.get("location")).toBe(`${sandbox.emulator.url}${BRANCHES}/dev2`);

@@ -137,6 +137,16 @@ export async function control<T = Json>(
   return readResponse<T>(response);
 }
 
+/**
+ * Runs every queued background job now (`POST /_emulator/jobs/run`), as if its delay had passed: a
+ * test that needs a job pending sets a long delay and steps past it with this, never by sleeping.
+ */
+export async function runJobs(emulator: RunningEmulator): Promise<Json[]> {
+  const response = await control(emulator, "POST", "/jobs/run");
+  expect(response.status, response.text).toBe(200);
+  return response.body.ran;
+}
+
 /** Creates a repository webhook as the site administrator and returns its JSON (asserting 201). */
 export async function createRepoHook(
   emulator: RunningEmulator,

@@ -3,7 +3,7 @@ import { Controls } from "../../emulator/controls";
 import { defaultFixture } from "../../emulator/fixture";
 import { pendingJobs, registerJob, scheduleJob, settleJobs } from "../../emulator/jobs";
 import { Store } from "../../emulator/store";
-import { call, control, useSandbox } from "./helpers";
+import { call, control, runJobs, useSandbox } from "./helpers";
 
 /** A job kind of these tests only: it records the order jobs ran in. */
 const ran: string[] = [];
@@ -85,5 +85,24 @@ describe("the jobs control", () => {
     await call(sandbox.emulator, "GET", "/user");
     expect(ran).toEqual(["before the request"]);
     expect(store.raw.jobs).toEqual([]);
+  });
+
+  it("runs every queued job at once through POST /jobs/run, whatever its delay, oldest first", async () => {
+    ran.length = 0;
+    const store = sandbox.emulator.store;
+    expect((await control(sandbox.emulator, "PUT", "/jobs", { delayMs: 3_600_000 })).status).toBe(200);
+    await store.transaction(async () => {
+      const controls = new Controls();
+      controls.jobDelayMs = 3_600_000;
+      scheduleJob(store, controls, "test:record", { name: "in an hour" });
+      scheduleJob(store, controls, "test:record", { name: "after it" });
+    });
+    await call(sandbox.emulator, "GET", "/user");
+    expect(ran).toEqual([]);
+    const ranJobs = await runJobs(sandbox.emulator);
+    expect(ranJobs.map((j) => j.data.name)).toEqual(["in an hour", "after it"]);
+    expect(ran).toEqual(["in an hour", "after it"]);
+    expect((await control(sandbox.emulator, "GET", "/jobs")).body.pending).toEqual([]);
+    expect(await runJobs(sandbox.emulator)).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import {
   expectValidationFailed,
   type Json,
   parseLink,
+  runJobs,
   stateOf,
   TOKENS,
   useSandbox,
@@ -323,10 +324,10 @@ describe("PUT /notifications", () => {
 
   it("leaves unread a notification that arrives while the background marking is pending", async () => {
     await newThreads(24);
-    await control(sandbox.emulator, "PUT", "/jobs", { delayMs: 300 });
+    await control(sandbox.emulator, "PUT", "/jobs", { delayMs: 60_000 });
     expect((await api("PUT", "/notifications")).status).toBe(202);
     await notify({ user: "admin", thread_id: "3", reason: "comment" });
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await runJobs(sandbox.emulator);
     expect(ids((await api("GET", "/notifications")).body)).toEqual(["3"]);
   });
 

@@ -14,6 +14,7 @@ import {
   expectErrorBody,
   expectValidationFailed,
   type Json,
+  runJobs,
   seedWorld,
   stateOf,
   TOKENS,
@@ -265,14 +266,14 @@ describe("PATCH /admin/organizations/{org}", () => {
   });
 
   it("moves a branch rename queued while the organisation's rename was pending to the new name", async () => {
-    await jobDelay(200);
+    await jobDelay(60_000);
     expect((await rename("acme-eng", "acme-core")).status).toBe(202);
     // Queued after the organisation's rename, so done after it: under the new name.
     const branch = await api("POST", "/repos/acme-eng/api/branches/develop/rename", {
       body: { new_name: "next" },
     });
     expect(branch.status, branch.text).toBe(201);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await runJobs(sandbox.emulator);
     const old = await api("GET", "/repos/acme-core/api/branches/develop", { redirect: "manual" });
     expect(old.status).toBe(301);
     expect(old.headers.get("location")).toBe(`${sandbox.emulator.url}/repos/acme-core/api/branches/next`);
@@ -304,10 +305,10 @@ describe("PATCH /admin/organizations/{org}", () => {
   });
 
   it("renames after the job's delay", async () => {
-    await jobDelay(200);
+    await jobDelay(60_000);
     expect((await rename("acme-ops", "acme-platform")).status).toBe(202);
     expect((await api("GET", "/repos/acme-ops/infra")).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await runJobs(sandbox.emulator);
     expect((await api("GET", "/repos/acme-ops/infra")).status).toBe(404);
     expect((await api("GET", "/repos/acme-platform/infra")).status).toBe(200);
     // The renamed organisation can be renamed again, back to its old name too.
