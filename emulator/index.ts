@@ -4,14 +4,14 @@
  */
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { createApp } from "./app";
-import { Controls } from "./controls";
-import { defaultFixture, type Fixture } from "./fixture";
-import { API_PREFIX } from "./http";
-import { Store } from "./store";
+import { createApp } from "./core/app";
+import { Controls } from "./core/controls";
+import { defaultFixture, type Fixture } from "./core/fixture";
+import { API_PREFIX } from "./core/http";
+import { Store } from "./core/store";
 
-export type { Fixture } from "./fixture";
-export { defaultFixture } from "./fixture";
+export type { Fixture } from "./core/fixture";
+export { defaultFixture } from "./core/fixture";
 
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */

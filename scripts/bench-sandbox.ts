@@ -10,9 +10,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Store, StoredHook } from "../emulator/core/store";
+import { newHook } from "../emulator/families/webhooks/hooks";
 import { startEmulator } from "../emulator/index";
-import type { Store, StoredHook } from "../emulator/store";
-import { newHook } from "../emulator/webhooks";
 import { numbers } from "./bench/run";
 
 const TOKEN = "svcp_siteadmin";

@@ -8,17 +8,17 @@ import { isDeepStrictEqual } from "node:util";
 import { deserialize, serialize } from "node:v8";
 import type * as openpgp from "openpgp" with { "resolution-mode": "import" };
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
-import { createApp } from "../../emulator/app";
-import { Controls } from "../../emulator/controls";
-import { onlyVersionOf } from "../../emulator/guard";
-import { API_PREFIX } from "../../emulator/http";
+import { createApp } from "../../emulator/core/app";
+import { Controls } from "../../emulator/core/controls";
+import { onlyVersionOf } from "../../emulator/core/guard";
+import { API_PREFIX } from "../../emulator/core/http";
+import { Store } from "../../emulator/core/store";
 import {
   defaultFixture,
   type EmulatorOptions,
   type RunningEmulator,
   startEmulator,
 } from "../../emulator/index";
-import { Store } from "../../emulator/store";
 import { allRoutes } from "../../provider/client/routes";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
 
@@ -713,7 +713,7 @@ export const APP_USER_TOKEN = "svcu_user";
 
 /**
  * Values for `fillRoute` of the parameters of objects the sandbox does not model (campaigns, gists,
- * statuses...): routes naming them answer 501 (emulator/routes/unmodelled.ts) and never look them up.
+ * statuses...): routes naming them answer 501 (emulator/families/unmodelled/routes.ts) and never look them up.
  */
 export const UNMODELLED_PARAMS: Record<string, string> = {
   campaign_number: "1",
