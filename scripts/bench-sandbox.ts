@@ -10,8 +10,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Store, StoredHook } from "../emulator/core/store";
+import type { Store } from "../emulator/core/store";
 import { newHook } from "../emulator/families/webhooks/hooks";
+import type { StoredHook } from "../emulator/families/webhooks/state";
 import { startEmulator } from "../emulator/index";
 import { numbers } from "./bench/run";
 

@@ -6,35 +6,24 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
-import { budgetRoutes } from "../families/budgets/routes";
-import { branchRoutes } from "../families/git/routes";
-import { membershipRoutes } from "../families/memberships/routes";
-import { metaRoutes } from "../families/meta/routes";
-import { notificationRoutes } from "../families/notifications/routes";
-import { orgAdminRoutes } from "../families/org-admin/routes";
-import { orgConfigRoutes } from "../families/org-config/routes";
-import { privateRegistryRoutes } from "../families/private-registries/routes";
-import { propertyValueRoutes } from "../families/property-values/routes";
-import { protectionRuleRoutes } from "../families/protection-rules/routes";
-import { runnerGroupRoutes } from "../families/runner-groups/routes";
-import { securityRoutes } from "../families/security/routes";
-import { statisticsRoutes } from "../families/statistics/routes";
-import { unmodelledRoutes } from "../families/unmodelled/routes";
-import { userKeyRoutes } from "../families/user-keys/routes";
-import { globalHookRoutes } from "../families/webhooks/global-hooks";
-import { repoHookRoutes } from "../families/webhooks/repo-hooks";
 import { authenticate } from "./auth";
 import type { ServerEnv } from "./context";
 import { controlRoutes } from "./control-routes";
 import type { Controls, Fault } from "./controls";
+import type { Family } from "./family";
 import { guard } from "./guard";
 import { API_PREFIX, ApiFailure, apiPath, bufferBody, DOCS_URL, notFound } from "./http";
 import { settleJobs } from "./jobs";
 import { notifyObservers, observed } from "./observe";
-import type { Store } from "./store";
-import { timestamp } from "./store";
+import { type Store, timestamp } from "./store";
 
-export function createApp(store: Store, controls: Controls, controlToken?: string): Hono<ServerEnv> {
+/** The server of `families` (in the order their routes are matched) over `store`. */
+export function createApp(
+  families: readonly Family[],
+  store: Store,
+  controls: Controls,
+  controlToken?: string,
+): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   app.use("*", async (c, next) => {
     c.set("store", store);
@@ -61,30 +50,13 @@ export function createApp(store: Store, controls: Controls, controlToken?: strin
   const control = new Hono<ServerEnv>();
   if (controlToken !== undefined) control.use("*", requireControlToken(controlToken));
   control.use("*", transact({ anonymousBodies: true }));
-  control.route("/", controlRoutes());
+  control.route("/", controlRoutes(families));
   app.route("/_emulator", control);
 
   const api = new Hono<ServerEnv>();
   // Faults come first: one answering `after` replaces the answer of a request already committed.
   api.use("*", requestLog, faults, transact({ anonymousBodies: false }));
-  metaRoutes(api);
-  repoHookRoutes(api);
-  globalHookRoutes(api);
-  membershipRoutes(api);
-  runnerGroupRoutes(api);
-  propertyValueRoutes(api);
-  protectionRuleRoutes(api);
-  budgetRoutes(api);
-  privateRegistryRoutes(api);
-  userKeyRoutes(api);
-  notificationRoutes(api);
-  orgAdminRoutes(api);
-  statisticsRoutes(api);
-  branchRoutes(api);
-  securityRoutes(api);
-  orgConfigRoutes(api);
-  // After every family: the routes none of them serves answer 501 after their auth check.
-  unmodelledRoutes(api);
+  for (const family of families) family.routes?.(api);
   // Registered last: reached only when no route above answered. Unknown paths still need a token.
   api.all("*", guard({}), () => {
     throw notFound();

@@ -5,10 +5,10 @@
  * routes served to anonymous callers. `guard.ts` applies them to every API route.
  */
 import type { Context } from "hono";
-import { activeMember } from "../families/memberships/memberships";
 import type { Caller, ServerEnv } from "./context";
 import type { OrgRecord, TokenKind } from "./fixture";
 import { ApiFailure, forbidden, notFound, unauthorized } from "./http";
+import { activeMember } from "./members";
 import { ownValue } from "./records";
 
 /** Scopes that include others (the platform's scope hierarchy). */

@@ -1,29 +1,17 @@
 /**
  * Control routes under `/_emulator/`: not part of the API. Tests and demos use them to reset the
- * server, read the request log, inject faults and switch on the secondary rate limit, and to do
- * what users do outside the API (accept or decline an organisation invitation, leave an
- * organisation, turn an enterprise's budgets feature off).
+ * server, read the request log, inject faults, switch on the secondary rate limit and run
+ * background jobs; each family adds its own (what users do outside the API, switches of its
+ * behaviour) through `Family.controls`.
  */
-import { type Context, Hono } from "hono";
-import { setBudgetsFeature } from "../families/budgets/budgets";
-import { branchControls } from "../families/git/routes";
-import {
-  acceptInvitation,
-  cancelInvitation,
-  isLastOwner,
-  removeMember,
-} from "../families/memberships/memberships";
-import { notificationControls } from "../families/notifications/routes";
-import { privateRegistryControls } from "../families/private-registries/routes";
-import { securityControls } from "../families/security/routes";
+import { Hono } from "hono";
 import type { ServerEnv } from "./context";
 import type { Fault } from "./controls";
-import type { OrgRecord, UserRecord } from "./fixture";
-import { ApiFailure, badRequest, invalidField, notFound, readBody } from "./http";
+import type { Family } from "./family";
+import { invalidField, readBody } from "./http";
 import { settleJobs } from "./jobs";
-import { findEnterprise, findOrg, findUser } from "./lookup";
 
-export function controlRoutes(): Hono<ServerEnv> {
+export function controlRoutes(families: readonly Family[]): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
 
   app.get("/health", (c) => c.json({ ok: true }));
@@ -104,43 +92,8 @@ export function controlRoutes(): Hono<ServerEnv> {
     return c.body(null, 204);
   });
 
-  // What the user does on the platform's web UI: accept or decline an invitation, or leave.
-  app.post("/orgs/:org/invitations/:username/accept", (c) => {
-    const { org, user } = orgAndUser(c);
-    const membership = acceptInvitation(c.get("store"), org, user);
-    if (!membership) throw notFound();
-    return c.json({ org: org.login, username: user.login, ...membership });
-  });
-
-  app.post("/orgs/:org/invitations/:username/decline", (c) => {
-    const { org, user } = orgAndUser(c);
-    if (!cancelInvitation(c.get("store"), org, user)) throw notFound();
-    return c.body(null, 204);
-  });
-
-  app.post("/orgs/:org/members/:username/leave", (c) => {
-    const { org, user } = orgAndUser(c);
-    if (isLastOwner(org, user.login)) {
-      throw new ApiFailure(409, `${user.login} is the last owner of ${org.login} and cannot leave it`);
-    }
-    if (!removeMember(org, user)) throw notFound();
-    return c.body(null, 204);
-  });
-
-  // An enterprise whose budgets feature is off (enhanced billing not enabled): budget routes answer 404.
-  app.put("/enterprises/:enterprise/features/budgets", async (c) => {
-    const state = c.get("store").state;
-    const enterprise = findEnterprise(state, c.req.param("enterprise") ?? "");
-    if (!enterprise) throw notFound();
-    const body = await readBody(c);
-    if (typeof body.enabled !== "boolean") throw badRequest("enabled is required: true or false");
-    setBudgetsFeature(state, enterprise, body.enabled);
-    return c.json({ enterprise: enterprise.slug, budgets: body.enabled });
-  });
-  privateRegistryControls(app);
-  notificationControls(app);
-  branchControls(app);
-  securityControls(app);
+  // Each family's controls (out-of-band actions, switches), in the order of the family list.
+  for (const family of families) family.controls?.(app);
 
   return app;
 }
@@ -223,12 +176,4 @@ function parseFault(body: Record<string, unknown>): Omit<Fault, "id"> {
     ...(body.drop === true ? { drop: true } : {}),
     ...(headers ? { headers } : {}),
   };
-}
-
-function orgAndUser(c: Context<ServerEnv>): { org: OrgRecord; user: UserRecord } {
-  const state = c.get("store").state;
-  const org = findOrg(state, c.req.param("org") ?? "");
-  const user = findUser(state, c.req.param("username") ?? "");
-  if (!org || !user) throw notFound();
-  return { org, user };
 }

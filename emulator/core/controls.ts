@@ -9,8 +9,29 @@
  * the secondary-rate-limit mode that answered it. Everything else a request changes is in the
  * store, undone with it when it fails (test/emulator/transactions.test.ts checks both).
  */
-import { DEFAULT_JOB_DELAY_MS } from "./jobs";
-import { freshRateLimit, type PrimaryRateLimit } from "./rate-limits";
+
+/** The default time a background job takes (jobs.ts). */
+export const DEFAULT_JOB_DELAY_MS = 1_000;
+
+/** Requests a token may make in one window. */
+export const DEFAULT_RATE_LIMIT = 5_000;
+export const RATE_LIMIT_WINDOW_MS = 60 * 60 * 1000;
+
+export interface RateLimitWindow {
+  used: number;
+  /** When the window ends: epoch milliseconds. */
+  resetAt: number;
+}
+
+/** The limit and each token's window: one per server (its Controls). */
+export interface PrimaryRateLimit {
+  limit: number;
+  windows: Map<string, RateLimitWindow>;
+}
+
+export function freshRateLimit(): PrimaryRateLimit {
+  return { limit: DEFAULT_RATE_LIMIT, windows: new Map() };
+}
 
 export interface LoggedRequest {
   seq: number;

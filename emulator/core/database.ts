@@ -3,7 +3,7 @@
  * (`:memory:` without a data file). The state lives in memory as plain objects; the database holds
  * one row per record of each `rows` collection, one entry per key of each `map` collection and one
  * value per `document` key, so a commit writes only what a request changed, inside one SQLite
- * transaction. `STATE_LAYOUT` (store.ts) says which key is which.
+ * transaction. The families' slices (state.ts) say which key is which.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
@@ -211,7 +211,7 @@ export class Database {
    * Writes what `dirty` names from `state`, in one SQLite transaction: all of it or, when anything
    * fails (a full disk, a value that cannot be serialised), none of it, and the error is thrown.
    */
-  commit(state: Record<string, unknown>, dirty: Dirty): void {
+  commit(state: object, dirty: Dirty): void {
     // Row ids given or taken by this commit, put back if it fails.
     const renumbered: Array<[object, number | bigint | undefined]> = [];
     const setRowId = (record: object, id: number | bigint | undefined) => {
@@ -229,10 +229,10 @@ export class Database {
     this.db.exec("BEGIN IMMEDIATE");
     try {
       for (const name of dirty.documents) {
-        this.statements.putDocument.run(name, JSON.stringify(state[name] ?? null));
+        this.statements.putDocument.run(name, JSON.stringify(Reflect.get(state, name) ?? null));
       }
       for (const [name, keys] of dirty.maps) {
-        const map = (state[name] ?? {}) as Record<string, unknown>;
+        const map: Record<string, unknown> = Reflect.get(state, name) ?? {};
         if (keys === "all") this.statements.deleteEntries.run(name);
         for (const key of keys === "all" ? Object.keys(map) : keys) {
           if (Object.hasOwn(map, key)) this.statements.putEntry.run(name, key, JSON.stringify(map[key]));
@@ -253,7 +253,7 @@ export class Database {
         // Records removed, replaced or moved: compare with what was committed. Rows are read back
         // in the order of their ids, so from the first record out of order on, records are written
         // again under new ids.
-        const records = (state[name] ?? []) as object[];
+        const records: object[] = Reflect.get(state, name) ?? [];
         const now = new Set(records);
         for (const record of before) {
           const id = this.rowIds.get(record);

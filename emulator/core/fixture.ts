@@ -1,16 +1,9 @@
 /**
- * The default fixture: the world the sandbox server starts with (documented in the README). The
- * demo, the tests and anyone trying the library rely on these names and tokens.
+ * The world the sandbox server starts with: its enterprises, users, organisations, repositories,
+ * runners, apps and tokens, which every family reads. The families add their own facts to `Fixture`
+ * and to the default fixture (families/index.ts). The default world is documented in the README:
+ * the demo, the tests and anyone trying the library rely on these names and tokens.
  */
-
-import type {
-  DependencyAlertRecord,
-  DependencyGraphSource,
-  IssueRecord,
-  PullRequestRecord,
-  TeamRecord,
-} from "../families/security/seed";
-import { securityFixture } from "../families/security/seed";
 
 /**
  * The token kinds of the spec (Authentication 1): classic (and OAuth app) tokens, fine-grained
@@ -116,216 +109,6 @@ export interface Fixture {
   runners: RunnerRecord[];
   apps: AppRecord[];
   tokens: Record<string, TokenRecord>;
-  // Security and review families (security-seed.ts). Optional: a data file or a fixture written
-  // before them has none, and their routes then find nothing.
-  /** Teams of organisations (acme-eng: `platform`, with octocat). */
-  teams?: TeamRecord[];
-  /** Issues with field values; #2 of acme-eng/api transferred, #3 deleted. */
-  issues?: IssueRecord[];
-  /** Pull requests (#7 of acme-eng/api); copied into the state, where review requests change them. */
-  pullRequests?: PullRequestRecord[];
-  /** Dependency alerts; copied into the state, where updates change them. */
-  dependencyAlerts?: DependencyAlertRecord[];
-  /** What the platform detects by itself (automatic submissions, static analysis). */
-  dependencyGraph?: DependencyGraphSource[];
-  /**
-   * The git data of repositories (branches, commit histories, earlier renames, forks), which the
-   * branch and statistics routes serve. Commit times are ages, made absolute when the state is
-   * created (`freshState`), so the statistics windows hold data whatever the date.
-   */
-  git: GitSeed[];
-  /**
-   * Login -> the email addresses the user owns (all verified). A GPG key's email is shown verified
-   * when it is one of its owner's. Optional: fixtures written before it have no addresses.
-   */
-  userEmails?: Record<string, string[]>;
-  /**
-   * Notification threads at start (spec, concepts, Notification thread): `admin` has three on
-   * fixture repositories, two unread; nobody else has any. Optional so a fixture written before
-   * notifications (a data file's) still loads.
-   */
-  notifications?: NotificationSeed[];
-}
-
-/** A notification thread of the fixture; the state keeps it as a `StoredThread` (store.ts). */
-export interface NotificationSeed {
-  /** A decimal integer as a string (the path takes it as an integer, bodies show a string). */
-  id: string;
-  /** The login of the user the thread belongs to. */
-  user: string;
-  /** The repository's id (not its name, which an organisation rename changes). */
-  repoId: number;
-  subject: {
-    title: string;
-    /** `Issue`, `PullRequest`, ... */
-    type: string;
-    /** Below the repository's API URL: `issues/1`, `pulls/7`. */
-    path: string;
-  };
-  reason: string;
-  unread: boolean;
-  updatedAt: string;
-  lastReadAt: string | null;
-  /** Whether the user takes part directly (assigned, mentioned, reviewing, ...). */
-  participating: boolean;
-}
-
-/** One commit of a seeded history. */
-export interface SeedCommit {
-  /** The name branches and other commits use for it; unique across the fixture. */
-  id: string;
-  /** The login of the author (and committer). */
-  author: string;
-  /** How long before the state is created the commit was made, in minutes. */
-  ageMinutes: number;
-  /** The author's UTC offset in minutes east of UTC (`-420` is UTC-07:00). */
-  tzOffset: number;
-  additions: number;
-  deletions: number;
-  message: string;
-  /** Parent ids; absent: the commit listed just before it (none for the first of a history). */
-  parents?: string[];
-}
-
-/** A repository's git data in the fixture. */
-export interface GitSeed {
-  /** `owner/name`. */
-  repo: string;
-  defaultBranch: string;
-  /** The repository this one is a fork of (`owner/name`): what merge-upstream syncs from. */
-  upstream?: string;
-  /** Its own commits, oldest first (a fork shares its upstream's commits). */
-  commits: SeedCommit[];
-  /** Branches and the commit id each points at. */
-  branches: Array<{ name: string; at: string; protected?: boolean }>;
-  /** Renames done before: the old name answers 301 to the new one. */
-  renamed: Array<{ from: string; to: string }>;
-}
-
-/** UTC offsets of the fixture's commit authors, so punch cards differ from UTC. */
-const AUTHOR_OFFSETS: ReadonlyArray<[login: string, tzOffset: number]> = [
-  ["olivia", 120],
-  ["octocat", -420],
-  ["admin", 0],
-  ["mona", 330],
-  ["hubot", -180],
-];
-
-const WEEK_MINUTES = 7 * 24 * 60;
-
-/**
- * acme-eng/api's history: 48 commits on main, one a week or so over the last 48 weeks, by the five
- * authors in turn, each in their own time zone; every eighth a merge of a side commit; #20 empty.
- * Then two commits of `develop` ahead of main. Deterministic, so tests can recompute it.
- */
-function apiHistory(): SeedCommit[] {
-  const commits: SeedCommit[] = [];
-  for (let k = 0; k < 48; k++) {
-    const [author, tzOffset] = AUTHOR_OFFSETS[k % AUTHOR_OFFSETS.length] as [string, number];
-    const ageMinutes = (47 - k) * WEEK_MINUTES + ((k * 397) % 5000) + 120;
-    if (k % 8 === 7) {
-      const [sideAuthor, sideOffset] = AUTHOR_OFFSETS[(k + 2) % AUTHOR_OFFSETS.length] as [string, number];
-      commits.push({
-        id: `api-side-${k}`,
-        author: sideAuthor,
-        ageMinutes: ageMinutes + 60,
-        tzOffset: sideOffset,
-        additions: 5 + k,
-        deletions: k % 7,
-        message: `Feature work ${k}`,
-        parents: [`api-${k - 2}`],
-      });
-      commits.push({
-        id: `api-${k}`,
-        author,
-        ageMinutes,
-        tzOffset,
-        additions: 5 + k,
-        deletions: k % 7,
-        message: `Merge branch 'feature-${k}'`,
-        parents: [`api-${k - 1}`, `api-side-${k}`],
-      });
-      continue;
-    }
-    const empty = k === 20;
-    commits.push({
-      id: `api-${k}`,
-      author,
-      ageMinutes,
-      tzOffset,
-      additions: empty ? 0 : 10 + ((k * 37) % 200),
-      deletions: empty ? 0 : (k * 13) % 50,
-      message: empty ? "Empty commit to trigger CI" : `Change ${k}`,
-      ...(k === 0 ? {} : { parents: [`api-${k - 1}`] }),
-    });
-  }
-  commits.push(
-    {
-      id: "api-dev-1",
-      author: "octocat",
-      ageMinutes: 90,
-      tzOffset: -420,
-      additions: 12,
-      deletions: 3,
-      message: "Start the next feature",
-      parents: ["api-47"],
-    },
-    {
-      id: "api-dev-2",
-      author: "mona",
-      ageMinutes: 60,
-      tzOffset: 330,
-      additions: 30,
-      deletions: 8,
-      message: "Continue the next feature",
-    },
-  );
-  return commits;
-}
-
-/** Branches and histories of the fixture's repositories. */
-function defaultGit(): GitSeed[] {
-  return [
-    {
-      repo: "acme-eng/api",
-      defaultBranch: "main",
-      commits: apiHistory(),
-      branches: [
-        { name: "main", at: "api-47", protected: true },
-        { name: "develop", at: "api-dev-2" },
-        { name: "release/1.0", at: "api-30" },
-      ],
-      renamed: [{ from: "legacy", to: "develop" }],
-    },
-    {
-      repo: "acme-eng/web",
-      defaultBranch: "main",
-      commits: [
-        {
-          id: "web-0",
-          author: "olivia",
-          ageMinutes: 30 * 24 * 60,
-          tzOffset: 120,
-          additions: 120,
-          deletions: 0,
-          message: "Initial commit",
-        },
-      ],
-      branches: [{ name: "main", at: "web-0" }],
-      renamed: [],
-    },
-    // A private fork of acme-eng/api, made when api's main was at #40: behind its upstream.
-    {
-      repo: "acme-ops/infra",
-      defaultBranch: "main",
-      upstream: "acme-eng/api",
-      commits: [],
-      branches: [{ name: "main", at: "api-40" }],
-      renamed: [],
-    },
-    // No commits: statistics answer 204, participation 404, and there is no branch.
-    { repo: "acme-eng/empty", defaultBranch: "main", commits: [], branches: [], renamed: [] },
-  ];
 }
 
 /** Every classic scope the server knows; the site administrator's token holds them all. */
@@ -350,7 +133,8 @@ export const ALL_SCOPES = [
   "gist",
 ];
 
-export function defaultFixture(): Fixture {
+/** The default fixture's world (documented in the README); the families' facts are added to it. */
+export function baseFixture(): Fixture {
   const member = (role: OrgMember["role"]): OrgMember => ({ role, state: "active" });
   return {
     enterprises: [
@@ -485,48 +269,5 @@ export function defaultFixture(): Fixture {
         },
       },
     },
-    userEmails: Object.fromEntries(
-      ["admin", "olivia", "octocat", "mona", "hubot", "billie"].map((login) => [
-        login,
-        [`${login}@acme.example`],
-      ]),
-    ),
-    notifications: [
-      {
-        id: "1",
-        user: "admin",
-        repoId: 1000,
-        subject: { title: "Rotate the deploy keys", type: "Issue", path: "issues/1" },
-        reason: "assign",
-        unread: true,
-        updatedAt: "2026-01-12T09:00:00Z",
-        lastReadAt: null,
-        participating: true,
-      },
-      {
-        id: "2",
-        user: "admin",
-        repoId: 1000,
-        subject: { title: "Add request tracing", type: "PullRequest", path: "pulls/7" },
-        reason: "review_requested",
-        unread: true,
-        updatedAt: "2026-01-14T15:30:00Z",
-        lastReadAt: null,
-        participating: true,
-      },
-      {
-        id: "3",
-        user: "admin",
-        repoId: 1002,
-        subject: { title: "Upgrade the base images", type: "Issue", path: "issues/4" },
-        reason: "subscribed",
-        unread: false,
-        updatedAt: "2026-01-05T08:00:00Z",
-        lastReadAt: "2026-01-06T10:00:00Z",
-        participating: false,
-      },
-    ],
-    git: defaultGit(),
-    ...securityFixture(),
   };
 }

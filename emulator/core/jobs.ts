@@ -10,19 +10,8 @@
  * or a long one and run the queued jobs when they choose (`POST /_emulator/jobs/run`).
  */
 import type { Controls } from "./controls";
+import type { StoredJob } from "./state";
 import type { Store } from "./store";
-
-/** One pending job: a kind with its own handler (`registerJob`) and the data it needs. */
-export interface StoredJob {
-  id: number;
-  kind: string;
-  /** When it is done: ISO 8601. */
-  dueAt: string;
-  data: Record<string, unknown>;
-}
-
-/** The default time a background job takes. */
-export const DEFAULT_JOB_DELAY_MS = 1_000;
 
 type JobHandler = (store: Store, data: Record<string, unknown>) => void;
 

@@ -90,8 +90,9 @@ export class Journal<S extends object> {
   }
 
   /** The tracked view of a record of the `rows` collection `top`, found by a raw read. */
-  track<T extends object>(top: string, record: T): T {
-    return (this.proxies.get(record) ?? this.wrap(record, { top, row: record })) as T;
+  track<T>(top: string, record: T): T {
+    const target = record as object;
+    return (this.proxies.get(target) ?? this.wrap(target, { top, row: target })) as T;
   }
 
   /** A value as stored: any proxy inside it replaced by its target. */

@@ -12,28 +12,8 @@
  */
 import type { Context } from "hono";
 import type { ServerEnv } from "./context";
-import type { Controls } from "./controls";
+import { type Controls, RATE_LIMIT_WINDOW_MS } from "./controls";
 import { ApiFailure } from "./http";
-
-/** Requests a token may make in one window. */
-export const DEFAULT_RATE_LIMIT = 5_000;
-export const RATE_LIMIT_WINDOW_MS = 60 * 60 * 1000;
-
-export interface RateLimitWindow {
-  used: number;
-  /** When the window ends: epoch milliseconds. */
-  resetAt: number;
-}
-
-/** The limit and each token's window: one per server (its Controls). */
-export interface PrimaryRateLimit {
-  limit: number;
-  windows: Map<string, RateLimitWindow>;
-}
-
-export function freshRateLimit(): PrimaryRateLimit {
-  return { limit: DEFAULT_RATE_LIMIT, windows: new Map() };
-}
 
 /** Sets the limit (a control) and starts every token's window afresh. */
 export function setRateLimit(controls: Controls, limit: number): void {

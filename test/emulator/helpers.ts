@@ -13,12 +13,8 @@ import { Controls } from "../../emulator/core/controls";
 import { onlyVersionOf } from "../../emulator/core/guard";
 import { API_PREFIX } from "../../emulator/core/http";
 import { Store } from "../../emulator/core/store";
-import {
-  defaultFixture,
-  type EmulatorOptions,
-  type RunningEmulator,
-  startEmulator,
-} from "../../emulator/index";
+import { defaultFixture, FAMILIES, SANDBOX_MODEL } from "../../emulator/families";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator/index";
 import { allRoutes } from "../../provider/client/routes";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
 
@@ -175,7 +171,7 @@ export async function createGlobalHook(
  * (`/_emulator/`) and the catch-all are not API routes.
  */
 export function servedRoutes(): string[] {
-  const app = createApp(new Store(defaultFixture(), undefined), new Controls());
+  const app = createApp(FAMILIES, new Store(SANDBOX_MODEL, defaultFixture(), undefined), new Controls());
   const routes = app.routes
     .filter((r) => r.method !== "ALL" && r.path.startsWith(`${API_PREFIX}/`))
     .map((r) => `${r.method} ${r.path.slice(API_PREFIX.length)}`);

@@ -24,7 +24,8 @@ import type { Caller } from "../../core/context";
 import type { EnterpriseRecord } from "../../core/fixture";
 import { ApiFailure, badRequest, type ErrorItem, validationFailed } from "../../core/http";
 import { findOrg, findRepo, findUser } from "../../core/lookup";
-import type { EmulatorState, StoredBudget } from "../../core/store";
+import type { EmulatorState } from "../../core/store";
+import type { StoredBudget } from "./state";
 
 export const RESOURCE = "Budget";
 

@@ -18,7 +18,6 @@ import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";
 import { badRequest, notFound, pageParams, paginate, readBody } from "../../core/http";
 import { findEnterprise, findUser } from "../../core/lookup";
-import type { StoredBudget } from "../../core/store";
 import {
   assertFeatureOn,
   assertMayDelete,
@@ -29,7 +28,9 @@ import {
   budgetFromCreate,
   budgetFromUpdate,
   budgetRole,
+  setBudgetsFeature,
 } from "./budgets";
+import type { StoredBudget } from "./state";
 
 /**
  * App and fine-grained tokens are refused; budgets exist in API version 2026-03-10 only (spec,
@@ -153,4 +154,18 @@ function render(b: StoredBudget): Record<string, unknown> {
 /** A list item: `budget_product_skus` is an array. */
 function renderListItem(b: StoredBudget): Record<string, unknown> {
   return { ...renderCommon(b), budget_product_skus: [b.sku] };
+}
+
+/** The budget family's control: an enterprise whose budgets feature is off. */
+export function budgetControls(app: Hono<ServerEnv>): void {
+  // An enterprise whose budgets feature is off (enhanced billing not enabled): budget routes answer 404.
+  app.put("/enterprises/:enterprise/features/budgets", async (c) => {
+    const state = c.get("store").state;
+    const enterprise = findEnterprise(state, c.req.param("enterprise") ?? "");
+    if (!enterprise) throw notFound();
+    const body = await readBody(c);
+    if (typeof body.enabled !== "boolean") throw badRequest("enabled is required: true or false");
+    setBudgetsFeature(state, enterprise, body.enabled);
+    return c.json({ enterprise: enterprise.slug, budgets: body.enabled });
+  });
 }

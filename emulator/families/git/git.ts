@@ -5,55 +5,13 @@
  * switch. Seeded from the fixture's relative histories when the state is created.
  */
 import { createHash } from "node:crypto";
-import type { GitSeed } from "../../core/fixture";
+
 import { ApiFailure } from "../../core/http";
 import { ownValue } from "../../core/records";
 import type { EmulatorState, Store } from "../../core/store";
 import { timestamp } from "../../core/store";
-
-export interface StoredCommit {
-  /** 40 lower-case hex digits. */
-  sha: string;
-  parents: string[];
-  /** The login of the author, who is also the committer. */
-  author: string;
-  /** When it was made: ISO 8601 in UTC. */
-  date: string;
-  /** The author's UTC offset, minutes east of UTC. */
-  tzOffset: number;
-  message: string;
-  additions: number;
-  deletions: number;
-  tree: string;
-}
-
-export interface StoredBranch {
-  /** Repository key: `owner/name`, lower case. */
-  repo: string;
-  name: string;
-  sha: string;
-  protected: boolean;
-}
-
-export interface StoredRedirect {
-  repo: string;
-  from: string;
-  to: string;
-}
-
-export interface GitRepo {
-  defaultBranch: string;
-  /** The repository key of the upstream of a fork. */
-  upstream?: string;
-  /** Control switch: merges that need a merge commit conflict (409). */
-  conflicts: boolean;
-}
-
-/** Statistics computed (`ready`) or being computed for the default branch at `sha`. */
-export interface StatisticsCache {
-  sha: string;
-  ready: boolean;
-}
+import type { GitSeed } from "./seed";
+import type { GitRepo, StoredBranch, StoredCommit } from "./state";
 
 /** A sha of 40 hex digits for `seed` (deterministic: the fixture's commits keep theirs across resets). */
 export function shaOf(seed: string): string {

@@ -8,11 +8,10 @@ import type { Context, Hono } from "hono";
 import { ROUTES } from "../../../provider/client/routes";
 import { type AccessRule, callerOf, orgRole } from "../../core/auth";
 import type { Caller, ServerEnv } from "../../core/context";
-import type { OrgRecord, RepoRecord } from "../../core/fixture";
+import type { OrgRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import {
   ApiFailure,
-  apiRoot,
   DOCS_URL,
   forbidden,
   invalidField,
@@ -25,7 +24,6 @@ import {
 import { registerJob, scheduleJob } from "../../core/jobs";
 import { findRepo, findUser, readableRepo, repoKey } from "../../core/lookup";
 import { ownValue } from "../../core/records";
-import { userSummary } from "../../core/render";
 import type { Store } from "../../core/store";
 import {
   commitMap,
@@ -39,9 +37,9 @@ import {
   RENAME_JOB,
   refNameProblem,
   renamePending,
-  type StoredBranch,
-  type StoredCommit,
 } from "./git";
+import { branchUrl, renderBranch, renderCommit, renderShort } from "./render";
+import type { StoredCommit } from "./state";
 
 /** List and get: FG Contents read; public. */
 const READ: AccessRule = { public: true, permission: ["contents", "read"] };
@@ -417,113 +415,4 @@ function mergeCommit(
     additions: brought.reduce((sum, c) => sum + c.additions, 0),
     deletions: brought.reduce((sum, c) => sum + c.deletions, 0),
   });
-}
-
-function repoUrl(c: Context<ServerEnv>, repo: RepoRecord): string {
-  return `${apiRoot(c)}/repos/${repo.owner}/${repo.name}`;
-}
-
-function htmlUrl(c: Context<ServerEnv>, repo: RepoRecord): string {
-  return `${new URL(c.req.url).origin}/${repo.owner}/${repo.name}`;
-}
-
-/** The API URL of a branch: its name percent-encoded, so a slash stays in one path segment. */
-function branchUrl(c: Context<ServerEnv>, repo: RepoRecord, name: string): string {
-  return `${repoUrl(c, repo)}/branches/${encodeURIComponent(name)}`;
-}
-
-/**
- * The protection summary. The seeded protected branch requires the `ci/build` status check of
- * non-admins; the sandbox does not enforce it.
- */
-function protection(branch: Readonly<StoredBranch>): Record<string, unknown> {
-  return branch.protected
-    ? {
-        enabled: true,
-        required_status_checks: {
-          enforcement_level: "non_admins",
-          contexts: ["ci/build"],
-          checks: [{ context: "ci/build", app_id: null }],
-        },
-      }
-    : { enabled: false, required_status_checks: { enforcement_level: "off", contexts: [], checks: [] } };
-}
-
-function renderShort(
-  c: Context<ServerEnv>,
-  repo: RepoRecord,
-  branch: Readonly<StoredBranch>,
-): Record<string, unknown> {
-  const url = branchUrl(c, repo, branch.name);
-  return {
-    name: branch.name,
-    commit: { sha: branch.sha, url: `${repoUrl(c, repo)}/commits/${branch.sha}` },
-    protected: branch.protected,
-    protection: protection(branch),
-    protection_url: `${url}/protection`,
-  };
-}
-
-function renderBranch(
-  c: Context<ServerEnv>,
-  store: Store,
-  repo: RepoRecord,
-  branch: Readonly<StoredBranch>,
-): Record<string, unknown> {
-  const commit = commitMap(store).get(branch.sha);
-  const url = branchUrl(c, repo, branch.name);
-  return {
-    name: branch.name,
-    commit: commit ? renderCommit(c, store, repo, commit) : { sha: branch.sha },
-    _links: { self: url, html: `${htmlUrl(c, repo)}/tree/${branch.name}` },
-    protected: branch.protected,
-    protection: protection(branch),
-    protection_url: `${url}/protection`,
-  };
-}
-
-/** A commit in the platform's commit shape (the author is also the committer; commits are unsigned). */
-function renderCommit(
-  c: Context<ServerEnv>,
-  store: Store,
-  repo: RepoRecord,
-  commit: Readonly<StoredCommit>,
-): Record<string, unknown> {
-  const api = repoUrl(c, repo);
-  const html = htmlUrl(c, repo);
-  const user = findUser(store.state, commit.author);
-  const person = {
-    name: user?.name ?? commit.author,
-    email: `${commit.author}@users.noreply.hosting.invalid`,
-    date: commit.date,
-  };
-  return {
-    sha: commit.sha,
-    node_id: Buffer.from(`Commit:${commit.sha}`).toString("base64"),
-    commit: {
-      author: person,
-      committer: person,
-      message: commit.message,
-      tree: { sha: commit.tree, url: `${api}/git/trees/${commit.tree}` },
-      url: `${api}/git/commits/${commit.sha}`,
-      comment_count: 0,
-      verification: {
-        verified: false,
-        reason: "unsigned",
-        signature: null,
-        payload: null,
-        verified_at: null,
-      },
-    },
-    url: `${api}/commits/${commit.sha}`,
-    html_url: `${html}/commit/${commit.sha}`,
-    comments_url: `${api}/commits/${commit.sha}/comments`,
-    author: user ? userSummary(c, user) : null,
-    committer: user ? userSummary(c, user) : null,
-    parents: commit.parents.map((sha) => ({
-      sha,
-      url: `${api}/commits/${sha}`,
-      html_url: `${html}/commit/${sha}`,
-    })),
-  };
 }

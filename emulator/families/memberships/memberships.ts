@@ -8,20 +8,15 @@
  * the invitation; removing (or leaving) deletes the member entry.
  */
 import type { OrgMember, OrgRecord, UserRecord } from "../../core/fixture";
-import { ownValue } from "../../core/records";
-import { type Invitation, type Store, timestamp } from "../../core/store";
+import { activeMember } from "../../core/members";
+import { type Store, timestamp } from "../../core/store";
+import type { Invitation } from "./state";
 
 export type MembershipRole = OrgMember["role"];
 
 export interface Membership {
   state: "active" | "pending";
   role: MembershipRole;
-}
-
-/** The user's active membership, if any (fixture entries with another state are not members). */
-export function activeMember(org: OrgRecord, login: string): OrgMember | undefined {
-  const member = ownValue(org.members, login);
-  return member?.state === "active" ? member : undefined;
 }
 
 export function findInvitation(store: Store, org: OrgRecord, login: string): Invitation | undefined {
@@ -34,19 +29,6 @@ export function membershipOf(store: Store, org: OrgRecord, login: string): Membe
   if (member) return { state: "active", role: member.role };
   const invitation = findInvitation(store, org, login);
   return invitation ? { state: "pending", role: invitation.role } : undefined;
-}
-
-/** Logins of the organisation's active owners. */
-export function owners(org: OrgRecord): string[] {
-  return Object.entries(org.members)
-    .filter(([, m]) => m.state === "active" && m.role === "admin")
-    .map(([login]) => login);
-}
-
-/** Whether `login` is the only owner: an organisation always keeps at least one. */
-export function isLastOwner(org: OrgRecord, login: string): boolean {
-  const all = owners(org);
-  return all.length === 1 && all[0] === login;
 }
 
 /** PUT on a non-member: records an invitation (the membership is pending until accepted). */

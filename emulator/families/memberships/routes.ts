@@ -35,13 +35,12 @@ import {
   validationFailed,
 } from "../../core/http";
 import { findOrg, findUser } from "../../core/lookup";
+import { activeMember, isLastOwner } from "../../core/members";
 import { orgSummary, userSummary } from "../../core/render";
 import {
-  activeMember,
   cancelInvitation,
   findInvitation,
   invite,
-  isLastOwner,
   type Membership,
   type MembershipRole,
   membershipOf,

@@ -8,8 +8,9 @@ import type { OrgRecord, RepoRecord, UserRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import { forbidden, notFound, paginate } from "../../core/http";
 import { findOrg, readableRepo, repoKey } from "../../core/lookup";
-import { FIXTURE_CREATED_AT, orgAsAccount, orgSummary, repoSummary, userSummary } from "../../core/render";
+import { FIXTURE_CREATED_AT, orgAsAccount, orgSummary, userSummary } from "../../core/render";
 import { forkCount } from "../git/git";
+import { repoSummary } from "../git/repository";
 
 const USER: AccessRule = { refuse: ["app_installation"] };
 const METADATA: AccessRule = { permission: ["metadata", "read"] };

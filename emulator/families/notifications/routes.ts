@@ -15,7 +15,8 @@ import { invalidField, missingField, notFound, paginate, pathId, readBody } from
 import { scheduleJob } from "../../core/jobs";
 import { findRepo, findUser } from "../../core/lookup";
 import { chargeRateLimit, setRateLimit } from "../../core/rate-limits";
-import { type StoredThread, timestamp } from "../../core/store";
+import { timestamp } from "../../core/store";
+import type { StoredThread } from "./state";
 import {
   countToMark,
   deliver,

@@ -15,8 +15,9 @@ import type { ServerEnv } from "../../core/context";
 import { apiRoot, invalidField } from "../../core/http";
 import { pendingJobs, registerJob } from "../../core/jobs";
 import { findOrg } from "../../core/lookup";
-import { simpleRepository } from "../../core/render";
-import { type EmulatorState, type Store, type StoredThread, timestamp } from "../../core/store";
+import { type EmulatorState, type Store, timestamp } from "../../core/store";
+import { simpleRepository } from "../git/repository";
+import type { StoredThread } from "./state";
 
 /** The reasons the spec lists (the two whose names it cuts off are left out). */
 export const NOTIFICATION_REASONS = [

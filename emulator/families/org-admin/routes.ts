@@ -13,7 +13,7 @@ import { apiRoot, invalidField, missingField, notFound, readBody, validationFail
 import { scheduleJob } from "../../core/jobs";
 import { findOrg, findUser } from "../../core/lookup";
 import { orgSummary } from "../../core/render";
-import { defaultRunnerGroup } from "../../core/store";
+import { defaultRunnerGroup, newGroupId } from "../runner-groups/state";
 import { checkLogin, pendingRename, RENAME_JOB, RENAME_MESSAGE } from "./rename";
 
 const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", ...APP_TOKENS] };
@@ -50,7 +50,7 @@ export function orgAdminRoutes(app: Hono<ServerEnv>): void {
     };
     state.fixture.orgs.push(org);
     // Like the fixture's organisations (store.ts, freshState): a default runner group from the start.
-    state.runnerGroups.push(defaultRunnerGroup(store.newGroupId(), "org", login));
+    state.runnerGroups.push(defaultRunnerGroup(newGroupId(store.state), "org", login));
     return c.json(orgSummary(c, org), 201);
   });
 

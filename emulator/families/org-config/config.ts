@@ -11,7 +11,7 @@ import type { ServerEnv } from "../../core/context";
 import type { OrgRecord } from "../../core/fixture";
 import { ApiFailure, forbidden, notFound } from "../../core/http";
 import { findOrg } from "../../core/lookup";
-import type { IssueColor, IssueFieldDataType } from "../../core/store";
+import type { IssueColor, IssueFieldDataType } from "./state";
 
 /** The colours of issue types and of issue field options (description: `issue-type.color`). */
 export const ISSUE_COLORS = [

@@ -22,14 +22,7 @@ import type { OrgRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import { notFound, pathId, readBody } from "../../core/http";
 import { nodeId } from "../../core/render";
-import {
-  type IssueColor,
-  type IssueFieldDataType,
-  type Store,
-  type StoredIssueField,
-  type StoredIssueFieldOption,
-  timestamp,
-} from "../../core/store";
+import { type Store, timestamp } from "../../core/store";
 import {
   configOrg,
   ISSUE_COLORS,
@@ -44,6 +37,7 @@ import {
   SELECT_DATA_TYPES,
   sameName,
 } from "./config";
+import type { IssueColor, IssueFieldDataType, StoredIssueField, StoredIssueFieldOption } from "./state";
 
 const READ: AccessRule = { scopes: ["read:org"], permission: ["issue_fields", "read"] };
 const WRITE: AccessRule = { scopes: ["admin:org"], permission: ["issue_fields", "write"] };

@@ -18,7 +18,7 @@ import type { OrgRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import { notFound, pathId, readBody } from "../../core/http";
 import { nodeId } from "../../core/render";
-import { type IssueColor, type StoredIssueType, timestamp } from "../../core/store";
+import { timestamp } from "../../core/store";
 import {
   configOrg,
   ISSUE_COLORS,
@@ -29,6 +29,7 @@ import {
   parseName,
   sameName,
 } from "./config";
+import type { IssueColor, StoredIssueType } from "./state";
 
 const READ: AccessRule = { scopes: ["read:org"], permission: ["issue_types", "read"] };
 const WRITE: AccessRule = { scopes: ["admin:org"], permission: ["issue_types", "write"] };

@@ -19,9 +19,10 @@ import { guard } from "../../core/guard";
 import { notFound, paginate, validationFailed } from "../../core/http";
 import { findUser } from "../../core/lookup";
 import { userSummary } from "../../core/render";
-import { type StoredOrgBlock, timestamp } from "../../core/store";
+import { timestamp } from "../../core/store";
 import { membershipOf } from "../memberships/memberships";
 import { configOrg } from "./config";
+import type { StoredOrgBlock } from "./state";
 
 const READ: AccessRule = { scopes: ["read:org"], permission: ["organization_user_blocking", "read"] };
 const WRITE: AccessRule = { scopes: ["admin:org"], permission: ["organization_user_blocking", "write"] };

@@ -19,7 +19,8 @@ import {
 import type { OrgRecord } from "../../core/fixture";
 import { invalidField, missingField } from "../../core/http";
 import { ownValue } from "../../core/records";
-import type { EmulatorState, Store, StoredPrivateRegistry, StoredRegistryKey } from "../../core/store";
+import type { EmulatorState, Store } from "../../core/store";
+import type { StoredPrivateRegistry, StoredRegistryKey } from "./state";
 
 export const RESOURCE = "PrivateRegistry";
 const invalid = (field: string, message: string) => invalidField(RESOURCE, field, message);

@@ -18,7 +18,7 @@ import type { OrgRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import { forbidden, notFound, paginate, readBody } from "../../core/http";
 import { findOrg } from "../../core/lookup";
-import { type StoredPrivateRegistry, timestamp } from "../../core/store";
+import { timestamp } from "../../core/store";
 import {
   currentKey,
   findRegistry,
@@ -30,6 +30,7 @@ import {
   rotateKey,
   sealedPart,
 } from "./registries";
+import type { StoredPrivateRegistry } from "./state";
 
 const READ: AccessRule = { scopes: ["admin:org"], permission: ["organization_private_registries", "read"] };
 const WRITE: AccessRule = { scopes: ["admin:org"], permission: ["organization_private_registries", "write"] };

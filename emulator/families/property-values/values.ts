@@ -11,7 +11,7 @@
 import type { ApiPropertyValue } from "../../../provider/client/schemas";
 import type { PropertyDefinition } from "../../core/fixture";
 import { type ErrorItem, missingField, validationFailed } from "../../core/http";
-import type { StoredPropertyValue } from "../../core/store";
+import type { StoredPropertyValue } from "./state";
 
 export const RESOURCE = "CustomPropertyValue";
 

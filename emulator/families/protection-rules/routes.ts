@@ -20,8 +20,9 @@ import { guard } from "../../core/guard";
 import { apiRoot, notFound, paginate, pathId, readBody } from "../../core/http";
 import { adminRepo, readableRepo } from "../../core/lookup";
 import { nodeId } from "../../core/render";
-import type { EmulatorState, StoredProtectionRule } from "../../core/store";
+import type { EmulatorState } from "../../core/store";
 import { availableApps, enableIntegration, findEnvironment, renderApp, renderRule, rulesOf } from "./rules";
+import type { StoredProtectionRule } from "./state";
 
 const READ: AccessRule = { scopes: ["repo"], permission: ["actions", "read"] };
 const PUBLIC_READ: AccessRule = { ...READ, public: true };

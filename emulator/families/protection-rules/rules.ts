@@ -13,7 +13,8 @@ import type { AppRecord, RepoRecord } from "../../core/fixture";
 import { apiRoot, invalidField, missingField, validationFailed } from "../../core/http";
 import { repoKey } from "../../core/lookup";
 import { nodeId } from "../../core/render";
-import type { EmulatorState, Store, StoredProtectionRule } from "../../core/store";
+import type { EmulatorState, Store } from "../../core/store";
+import type { StoredProtectionRule } from "./state";
 
 export const RESOURCE = "DeploymentProtectionRule";
 

@@ -7,7 +7,8 @@
 import type { RunnerRecord } from "../../core/fixture";
 import { invalidField, validationFailed } from "../../core/http";
 import { ownValue } from "../../core/records";
-import type { EmulatorState, StoredRunnerGroup } from "../../core/store";
+import type { EmulatorState } from "../../core/store";
+import type { StoredRunnerGroup } from "./state";
 
 export type Scope = StoredRunnerGroup["scope"];
 

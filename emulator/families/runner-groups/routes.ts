@@ -15,8 +15,9 @@ import type { RunnerRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import { apiRoot, forbidden, missingField, notFound, paginate, pathId, readBody } from "../../core/http";
 import { findOrg } from "../../core/lookup";
-import { orgSummary, repoSummary } from "../../core/render";
-import type { EmulatorState, Store, StoredRunnerGroup } from "../../core/store";
+import { orgSummary } from "../../core/render";
+import type { EmulatorState, Store } from "../../core/store";
+import { repoSummary } from "../git/repository";
 import {
   assertUniqueName,
   assignRunner,
@@ -32,6 +33,8 @@ import {
   setRunners,
   settings,
 } from "./groups";
+import type { StoredRunnerGroup } from "./state";
+import { newGroupId } from "./state";
 
 const ENTERPRISE: AccessRule = {
   scopes: ["manage_runners:enterprise"],
@@ -75,7 +78,7 @@ export function runnerGroupRoutes(app: Hono<ServerEnv>): void {
       const name = parseName(body.name, true) as string;
       assertUniqueName(state, scope, owner, name, undefined);
       const group: StoredRunnerGroup = {
-        id: store.newGroupId(),
+        id: newGroupId(store.state),
         scope,
         owner,
         name,

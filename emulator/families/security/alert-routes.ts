@@ -10,19 +10,11 @@ import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import { ApiFailure, forbidden, invalidField, notFound, pathId, readBody } from "../../core/http";
 import { findEnterprise, findOrg, findRepo, findUser, repoKey } from "../../core/lookup";
+import { activeMember } from "../../core/members";
 import type { Store } from "../../core/store";
-import { activeMember } from "../memberships/memberships";
-import {
-  alertRepo,
-  closeAlert,
-  enterpriseMember,
-  listAlerts,
-  pageOf,
-  renderAlert,
-  seesAllAlerts,
-  updateAlert,
-} from "./alerts";
-import type { DependencyAlertRecord } from "./seed";
+import { listAlerts, pageOf } from "./alert-lists";
+import { alertRepo, closeAlert, enterpriseMember, renderAlert, seesAllAlerts, updateAlert } from "./alerts";
+import type { DependencyAlertRecord } from "./records";
 
 /** `security_events` (which `repo` includes), or the FG/app permission Dependabot alerts. */
 const READ: AccessRule = { scopes: ["security_events"], permission: ["vulnerability_alerts", "read"] };

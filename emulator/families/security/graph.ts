@@ -6,8 +6,9 @@
  * submissions merge), then automatic submissions, then static analysis.
  */
 import { invalidField, missingField } from "../../core/http";
-import type { EmulatorState, StoredSnapshot } from "../../core/store";
-import type { DependencyGraphSource, ManifestRecord, ResolvedPackage } from "./seed";
+import type { EmulatorState } from "../../core/store";
+import type { DependencyGraphSource, ManifestRecord, ResolvedPackage } from "./records";
+import type { StoredSnapshot } from "./state";
 
 const RESOURCE = "Snapshot";
 

@@ -10,7 +10,7 @@ import { guard } from "../../core/guard";
 import { ApiFailure, apiRoot, notFound, paginate, pathId } from "../../core/http";
 import { readableRepo, repoKey } from "../../core/lookup";
 import { nodeId } from "../../core/render";
-import type { IssueFieldValueRecord } from "./seed";
+import type { IssueFieldValueRecord } from "./records";
 
 /** FG Issues read; public: anyone reads those of a public repository. */
 const READ: AccessRule = { scopes: ["repo"], permission: ["issues", "read"], public: true };

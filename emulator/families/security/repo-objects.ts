@@ -8,9 +8,10 @@ import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { apiRoot } from "../../core/http";
 import { repoKey } from "../../core/lookup";
-import { nodeId, repoSummary } from "../../core/render";
+import { nodeId } from "../../core/render";
 import { forkCount } from "../git/git";
-import type { TeamRecord } from "./seed";
+import { repoSummary } from "../git/repository";
+import type { TeamRecord } from "./records";
 
 /** The fixture's repositories were all created at the same moment. */
 const REPO_CREATED_AT = "2025-01-01T00:00:00Z";

@@ -19,11 +19,11 @@ import {
   validationFailed,
 } from "../../core/http";
 import { findUser, readableRepo, repoKey } from "../../core/lookup";
+import { activeMember } from "../../core/members";
 import { nodeId, orgAsAccount, userSummary } from "../../core/render";
 import { type EmulatorState, timestamp } from "../../core/store";
-import { activeMember } from "../memberships/memberships";
+import type { PullRequestRecord, TeamRecord } from "./records";
 import { fullRepository, teamObject } from "./repo-objects";
-import type { PullRequestRecord, TeamRecord } from "./seed";
 
 /** FG Pull requests read; public. */
 const READ: AccessRule = { scopes: ["repo"], permission: ["pull_requests", "read"], public: true };

@@ -9,9 +9,10 @@ import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";
 import { forbidden, notFound, readBody } from "../../core/http";
 import { findRepo, readableRepo, repoKey } from "../../core/lookup";
-import { type Store, type StoredSnapshot, timestamp } from "../../core/store";
+import { type Store, timestamp } from "../../core/store";
 import { gitRepo } from "../git/git";
 import { effectiveGraph, parseSnapshot, storeSnapshot } from "./graph";
+import type { StoredSnapshot } from "./state";
 
 /** Scope repo; FG Contents write. */
 const WRITE: AccessRule = { scopes: ["repo"], permission: ["contents", "write"] };

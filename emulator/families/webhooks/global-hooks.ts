@@ -10,7 +10,7 @@ import { type AccessRule, APP_TOKENS } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";
 import { apiRoot, missingField, notFound, paginate, pathId, readBody } from "../../core/http";
-import { type StoredHook, timestamp } from "../../core/store";
+import { timestamp } from "../../core/store";
 import {
   assertUniqueUrl,
   deleteHook,
@@ -22,6 +22,7 @@ import {
   recordDelivery,
   renderHook,
 } from "./hooks";
+import type { StoredHook } from "./state";
 
 const SITE_ADMIN: AccessRule = { siteAdmin: true, refuse: ["fine_grained", ...APP_TOKENS] };
 

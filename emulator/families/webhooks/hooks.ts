@@ -4,13 +4,8 @@
  */
 import { MASKED_SECRET, normaliseInsecureSsl, WEBHOOK_CONTENT_TYPES } from "../../../provider/client/schemas";
 import { invalidField, missingField, validationFailed } from "../../core/http";
-import {
-  type Delivery,
-  type Store,
-  type StoredHook,
-  type StoredHookConfig,
-  timestamp,
-} from "../../core/store";
+import { type Store, timestamp } from "../../core/store";
+import type { Delivery, StoredHook, StoredHookConfig } from "./state";
 
 const RESOURCE = "Hook";
 

@@ -20,7 +20,7 @@ import {
   readBody,
 } from "../../core/http";
 import { adminRepo, repoKey } from "../../core/lookup";
-import { type Delivery, type StoredHook, timestamp } from "../../core/store";
+import { timestamp } from "../../core/store";
 import {
   assertUniqueUrl,
   deleteHook,
@@ -33,6 +33,7 @@ import {
   renderConfig,
   renderHook,
 } from "./hooks";
+import type { Delivery, StoredHook } from "./state";
 
 const READ: AccessRule = { scopes: ["read:repo_hook", "repo"], permission: ["repository_hooks", "read"] };
 const WRITE: AccessRule = { scopes: ["write:repo_hook", "repo"], permission: ["repository_hooks", "write"] };

@@ -3,7 +3,8 @@
  * X-Service-Api-Version check (spec, Versioning), driven over HTTP.
  */
 import { describe, expect, it } from "vitest";
-import { defaultFixture, type Fixture } from "../../../emulator/index";
+import { defaultFixture } from "../../../emulator/families";
+import type { Fixture } from "../../../emulator/index";
 import { API_VERSION_2026 } from "../../../provider/client/schemas";
 import {
   APP_USER_TOKEN,

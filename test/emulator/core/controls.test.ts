@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { Controls, matchPath } from "../../../emulator/core/controls";
-import { freshState } from "../../../emulator/core/store";
-import { defaultFixture, startEmulator } from "../../../emulator/index";
+import { defaultFixture, freshState } from "../../../emulator/families";
+import { startEmulator } from "../../../emulator/index";
 import {
   call,
   control,

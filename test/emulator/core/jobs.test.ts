@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Controls } from "../../../emulator/core/controls";
-import { defaultFixture } from "../../../emulator/core/fixture";
 import { pendingJobs, registerJob, scheduleJob, settleJobs } from "../../../emulator/core/jobs";
 import { Store } from "../../../emulator/core/store";
+import { defaultFixture, SANDBOX_MODEL } from "../../../emulator/families";
 import { call, control, runJobs, useSandbox } from "../helpers";
 
 /** A job kind of these tests only: it records the order jobs ran in. */
@@ -17,7 +17,7 @@ registerJob("test:fail", () => {
 function fresh(delayMs: number): { store: Store; controls: Controls } {
   const controls = new Controls();
   controls.jobDelayMs = delayMs;
-  return { store: new Store(defaultFixture(), undefined), controls };
+  return { store: new Store(SANDBOX_MODEL, defaultFixture(), undefined), controls };
 }
 
 describe("background jobs", () => {

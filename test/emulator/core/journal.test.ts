@@ -6,10 +6,10 @@
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { Controls } from "../../../emulator/core/controls";
-import { defaultFixture } from "../../../emulator/core/fixture";
 import { registerJob, scheduleJob } from "../../../emulator/core/jobs";
 import { Journal } from "../../../emulator/core/journal";
 import { Store } from "../../../emulator/core/store";
+import { defaultFixture, SANDBOX_MODEL } from "../../../emulator/families";
 
 interface Shape {
   list: Array<{ n: number; tags: string[] }>;
@@ -102,7 +102,7 @@ registerJob("test:journal", () => undefined);
 
 describe("a failed transaction", () => {
   it("leaves the job list as it was, with no hole where the job it queued was", async () => {
-    const store = new Store(defaultFixture(), undefined);
+    const store = new Store(SANDBOX_MODEL, defaultFixture(), undefined);
     const controls = new Controls();
     const before = structuredClone(store.raw.jobs);
     await expect(

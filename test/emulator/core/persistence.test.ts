@@ -10,8 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { defaultFixture, type Fixture } from "../../../emulator/core/fixture";
-import { type EmulatorState, freshState, STATE_SCHEMA } from "../../../emulator/core/store";
+import type { Fixture } from "../../../emulator/core/fixture";
+import { type EmulatorState, STATE_SCHEMA } from "../../../emulator/core/store";
+import { defaultFixture, freshState } from "../../../emulator/families";
 import { type RunningEmulator, startEmulator } from "../../../emulator/index";
 import { API_VERSION_2026 } from "../../../provider/client/schemas";
 import {

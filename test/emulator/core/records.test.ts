@@ -4,7 +4,8 @@
  * unknown names like any other (401 for a token, 404 for a path), never a 500 and never a caller.
  */
 import { describe, expect, it } from "vitest";
-import { defaultFixture, type Fixture } from "../../../emulator/index";
+import { defaultFixture } from "../../../emulator/families";
+import type { Fixture } from "../../../emulator/index";
 import {
   type ApiResponse,
   call,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defaultFixture, type Fixture } from "../../../../emulator/index";
+import { defaultFixture } from "../../../../emulator/families";
+import type { Fixture } from "../../../../emulator/index";
 import {
   call,
   control,

@@ -4,7 +4,8 @@
  * on the web UI: accept or decline an invitation, leave an organisation.
  */
 import { describe, expect, it } from "vitest";
-import { defaultFixture, type Fixture } from "../../../../emulator/index";
+import { defaultFixture } from "../../../../emulator/families";
+import type { Fixture } from "../../../../emulator/index";
 import { call, control, expectErrorBody, type Json, parseLink, TOKENS, useSandbox } from "../../helpers";
 
 /** The default fixture plus tokens for people outside acme-eng, and one member with admin:org. */

@@ -4,7 +4,8 @@
  * blocked.
  */
 import { describe, expect, it } from "vitest";
-import { defaultFixture, startEmulator } from "../../../../emulator/index";
+import { defaultFixture } from "../../../../emulator/families";
+import { startEmulator } from "../../../../emulator/index";
 import {
   call,
   control,

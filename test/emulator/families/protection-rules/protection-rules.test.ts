@@ -4,7 +4,8 @@
  * environment, validation of `integration_id`, and who may read and write.
  */
 import { describe, expect, it } from "vitest";
-import { defaultFixture, type Fixture } from "../../../../emulator/index";
+import { defaultFixture } from "../../../../emulator/families";
+import type { Fixture } from "../../../../emulator/index";
 import {
   call,
   expectErrorBody,

@@ -5,7 +5,8 @@
  * by `openpgp` and `node:crypto`, never pasted.
  */
 import { describe, expect, it } from "vitest";
-import { defaultFixture, type Fixture } from "../../../../emulator/index";
+import { defaultFixture } from "../../../../emulator/families";
+import type { Fixture } from "../../../../emulator/index";
 import {
   type ApiResponse,
   brainpoolGpgKey,

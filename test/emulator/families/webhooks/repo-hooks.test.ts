@@ -7,7 +7,8 @@ import { join } from "node:path";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultFixture, type RunningEmulator, startEmulator } from "../../../../emulator/index";
+import { defaultFixture } from "../../../../emulator/families";
+import { type RunningEmulator, startEmulator } from "../../../../emulator/index";
 import {
   type ApiResponse,
   call,
