@@ -215,6 +215,15 @@ async function readText(c: Context<ServerEnv>): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * The URL of `route` for `params` under the API root the request came to: the route table's
+ * `path()`, the one the client builds its requests with, so an answer's links and the client's
+ * paths cannot disagree (each parameter checked and percent-encoded the same way).
+ */
+export function urlOf<P>(c: Context<ServerEnv>, route: { path(params: P): string }, params: P): string {
+  return `${apiRoot(c)}${route.path(params)}`;
+}
+
 /** The API root of this server as the client reached it (`http://127.0.0.1:PORT/api/v3`). */
 export function apiRoot(c: Context<ServerEnv>): string {
   return `${new URL(c.req.url).origin}${API_PREFIX}`;

@@ -3,9 +3,11 @@
  * that many responses embed.
  */
 import type { Context } from "hono";
+import { ROUTES } from "../../provider/client/routes";
 import type { ServerEnv } from "./context";
 import type { OrgRecord, UserRecord } from "./fixture";
-import { apiRoot } from "./http";
+import { urlOf } from "./http";
+import { LINKS } from "./links";
 
 /** The opaque `node_id` of an object: its type and id, base64. */
 export function nodeId(type: string, id: number): string {
@@ -25,7 +27,7 @@ function account(
   who: { login: string; id: number; type: "User" | "Organization"; siteAdmin: boolean },
 ): Record<string, unknown> {
   const origin = new URL(c.req.url).origin;
-  const url = `${apiRoot(c)}/users/${who.login}`;
+  const url = urlOf(c, LINKS.user, { username: who.login });
   return {
     login: who.login,
     id: who.id,
@@ -49,7 +51,7 @@ function account(
 }
 
 export function orgSummary(c: Context<ServerEnv>, org: OrgRecord): Record<string, unknown> {
-  const url = `${apiRoot(c)}/orgs/${org.login}`;
+  const url = urlOf(c, ROUTES.meta.org, { org: org.login });
   return {
     login: org.login,
     id: org.id,

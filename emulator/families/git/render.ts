@@ -1,8 +1,9 @@
 /** Branches and commits as the branch routes answer them, with their URLs. */
 import type { Context } from "hono";
+import { ROUTES } from "../../../provider/client/routes";
 import type { ServerEnv } from "../../core/context";
 import type { RepoRecord } from "../../core/fixture";
-import { apiRoot } from "../../core/http";
+import { urlOf } from "../../core/http";
 import { findUser } from "../../core/lookup";
 import { userSummary } from "../../core/render";
 import type { Store } from "../../core/store";
@@ -10,7 +11,7 @@ import { commitMap } from "./git";
 import type { StoredBranch, StoredCommit } from "./state";
 
 export function repoUrl(c: Context<ServerEnv>, repo: RepoRecord): string {
-  return `${apiRoot(c)}/repos/${repo.owner}/${repo.name}`;
+  return urlOf(c, ROUTES.meta.repo, { owner: repo.owner, repo: repo.name });
 }
 
 export function htmlUrl(c: Context<ServerEnv>, repo: RepoRecord): string {
@@ -19,7 +20,7 @@ export function htmlUrl(c: Context<ServerEnv>, repo: RepoRecord): string {
 
 /** The API URL of a branch: its name percent-encoded, so a slash stays in one path segment. */
 export function branchUrl(c: Context<ServerEnv>, repo: RepoRecord, name: string): string {
-  return `${repoUrl(c, repo)}/branches/${encodeURIComponent(name)}`;
+  return urlOf(c, ROUTES.branches.get, { owner: repo.owner, repo: repo.name, branch: name });
 }
 
 /**

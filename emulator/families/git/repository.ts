@@ -3,9 +3,10 @@
  * flag and default branch are the git data's.
  */
 import type { Context } from "hono";
+import { ROUTES } from "../../../provider/client/routes";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
-import { apiRoot } from "../../core/http";
+import { urlOf } from "../../core/http";
 import { repoKey } from "../../core/lookup";
 import { nodeId, orgAsAccount } from "../../core/render";
 import { gitRepo } from "./git";
@@ -21,7 +22,7 @@ export function simpleRepository(
   org: OrgRecord,
 ): Record<string, unknown> & { url: string } {
   const full = `${repo.owner}/${repo.name}`;
-  const api = `${apiRoot(c)}/repos/${full}`;
+  const api = urlOf(c, ROUTES.meta.repo, { owner: repo.owner, repo: repo.name });
   return {
     id: repo.id,
     node_id: nodeId("Repository", repo.id),

@@ -26,14 +26,15 @@ import type { Caller, ServerEnv } from "../../core/context";
 import type { OrgRecord, UserRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import {
-  apiRoot,
   forbidden,
   invalidField,
   notFound,
   paginate,
   readBody,
+  urlOf,
   validationFailed,
 } from "../../core/http";
+import { LINKS } from "../../core/links";
 import { findOrg, findUser } from "../../core/lookup";
 import { activeMember, isLastOwner } from "../../core/members";
 import { orgSummary, userSummary } from "../../core/render";
@@ -87,10 +88,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     const username = c.req.param("username");
     if (viewOf(c, org) === "public") {
       // The platform sends outsiders to the public membership check instead.
-      return c.redirect(
-        `${apiRoot(c)}/orgs/${org.login}/public_members/${encodeURIComponent(username)}`,
-        302,
-      );
+      return c.redirect(urlOf(c, ROUTES.members.checkPublic, { org: org.login, username }), 302);
     }
     const user = findUser(c.get("store").state, username);
     if (!user || !activeMember(org, user.login)) throw notFound();
@@ -145,7 +143,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
           inviter: inviter ? userSummary(c, inviter) : null,
           team_count: 0,
           // Invitations to teams are not modelled: the list this names is empty.
-          invitation_teams_url: `${apiRoot(c)}/organizations/${org.id}/invitations/${i.id}/teams`,
+          invitation_teams_url: urlOf(c, LINKS.invitationTeams, { org_id: org.id, invitation_id: i.id }),
           invitation_source: "member",
         };
       }),
@@ -272,7 +270,7 @@ function render(
   user: UserRecord,
   membership: Membership,
 ): Record<string, unknown> {
-  const orgUrl = `${apiRoot(c)}/orgs/${org.login}`;
+  const orgUrl = urlOf(c, ROUTES.meta.org, { org: org.login });
   return {
     url: `${orgUrl}/memberships/${user.login}`,
     state: membership.state,

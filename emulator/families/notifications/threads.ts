@@ -11,8 +11,9 @@
  * it runs ahead of the clock by a second a change.
  */
 import type { Context } from "hono";
+import { ROUTES } from "../../../provider/client/routes";
 import type { ServerEnv } from "../../core/context";
-import { apiRoot, invalidField } from "../../core/http";
+import { invalidField, urlOf } from "../../core/http";
 import { pendingJobs, registerJob } from "../../core/jobs";
 import { findOrg } from "../../core/lookup";
 import { type EmulatorState, type Store, timestamp } from "../../core/store";
@@ -212,7 +213,7 @@ export function renderThread(
   if (!repo || !org) return undefined;
   const repository = simpleRepository(c, repo, org);
   const subjectUrl = `${repository.url}/${thread.subject.path}`;
-  const url = `${apiRoot(c)}/notifications/threads/${thread.id}`;
+  const url = urlOf(c, ROUTES.notifications.thread, { thread_id: thread.id });
   return {
     id: thread.id,
     repository,

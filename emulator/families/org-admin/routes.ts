@@ -9,8 +9,9 @@ import { type AccessRule, APP_TOKENS } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
-import { apiRoot, invalidField, missingField, notFound, readBody, validationFailed } from "../../core/http";
+import { invalidField, missingField, notFound, readBody, urlOf, validationFailed } from "../../core/http";
 import { scheduleJob } from "../../core/jobs";
+import { LINKS } from "../../core/links";
 import { findOrg, findUser } from "../../core/lookup";
 import { orgSummary } from "../../core/render";
 import { defaultRunnerGroup, newGroupId } from "../runner-groups/state";
@@ -69,6 +70,6 @@ export function orgAdminRoutes(app: Hono<ServerEnv>): void {
     }
     const login = checkLogin(store, body.login, org);
     scheduleJob(store, c.get("controls"), RENAME_JOB, { orgId: org.id, to: login });
-    return c.json({ message: RENAME_MESSAGE, url: `${apiRoot(c)}/organizations/${org.id}` }, 202);
+    return c.json({ message: RENAME_MESSAGE, url: urlOf(c, LINKS.orgById, { org_id: org.id }) }, 202);
   });
 }

@@ -17,7 +17,7 @@ import { type AccessRule, callerOf } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { RepoRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
-import { apiRoot, notFound, paginate, pathId, readBody } from "../../core/http";
+import { notFound, paginate, pathId, readBody, urlOf } from "../../core/http";
 import { adminRepo, readableRepo } from "../../core/lookup";
 import { nodeId } from "../../core/render";
 import type { EmulatorState } from "../../core/store";
@@ -41,7 +41,7 @@ export function protectionRuleRoutes(app: Hono<ServerEnv>): void {
     const state = c.get("store").state;
     const owner = c.req.param("owner");
     const { repo } = readableRepo(state, c.get("caller"), owner, c.req.param("repo"), READ);
-    const url = `${apiRoot(c)}/repos/${repo.owner}/${repo.name}/environments`;
+    const url = urlOf(c, ROUTES.protectionRules.environments, { owner: repo.owner, repo: repo.name });
     const all = repo.environments.map((name, i) => ({
       // Environment ids are not stored: derived from the repository's id and the fixture's order.
       id: repo.id * 1000 + i + 1,

@@ -10,7 +10,8 @@
 import type { Context } from "hono";
 import type { ServerEnv } from "../../core/context";
 import type { AppRecord, RepoRecord } from "../../core/fixture";
-import { apiRoot, invalidField, missingField, validationFailed } from "../../core/http";
+import { invalidField, missingField, urlOf, validationFailed } from "../../core/http";
+import { LINKS } from "../../core/links";
 import { repoKey } from "../../core/lookup";
 import { nodeId } from "../../core/render";
 import type { EmulatorState, Store } from "../../core/store";
@@ -77,7 +78,7 @@ export function renderApp(c: Context<ServerEnv>, app: AppRecord): Record<string,
     id: app.id,
     node_id: nodeId("Integration", app.id),
     slug: app.slug,
-    integration_url: `${apiRoot(c)}/apps/${app.slug}`,
+    integration_url: urlOf(c, LINKS.app, { app_slug: app.slug }),
   };
 }
 

@@ -13,7 +13,7 @@ import { type AccessRule, APP_TOKENS, callerOf, orgRole } from "../../core/auth"
 import type { ServerEnv } from "../../core/context";
 import type { RunnerRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
-import { apiRoot, forbidden, missingField, notFound, paginate, pathId, readBody } from "../../core/http";
+import { forbidden, missingField, notFound, paginate, pathId, readBody, urlOf } from "../../core/http";
 import { findOrg } from "../../core/lookup";
 import { orgSummary } from "../../core/render";
 import type { EmulatorState, Store } from "../../core/store";
@@ -305,8 +305,8 @@ function parseRunnerIds(state: EmulatorState, group: StoredRunnerGroup, raw: unk
 function render(c: Context<ServerEnv>, group: StoredRunnerGroup): Record<string, unknown> {
   const base =
     group.scope === "enterprise"
-      ? `${apiRoot(c)}/enterprises/${group.owner}/actions/runner-groups/${group.id}`
-      : `${apiRoot(c)}/orgs/${group.owner}/actions/runner-groups/${group.id}`;
+      ? urlOf(c, ROUTES.enterpriseRunnerGroups.get, { enterprise: group.owner, runner_group_id: group.id })
+      : urlOf(c, ROUTES.orgRunnerGroups.get, { org: group.owner, runner_group_id: group.id });
   const selected = group.visibility === "selected";
   return {
     id: group.id,

@@ -5,10 +5,11 @@
  * published description (docs/DECISIONS.md).
  */
 import type { Context } from "hono";
+import { ROUTES } from "../../../provider/client/routes";
 import { orgRole } from "../../core/auth";
 import type { Caller, ServerEnv } from "../../core/context";
 import type { EnterpriseRecord, OrgRecord, RepoRecord } from "../../core/fixture";
-import { ApiFailure, apiRoot, invalidField, missingField, notFound, validationFailed } from "../../core/http";
+import { ApiFailure, invalidField, missingField, notFound, urlOf, validationFailed } from "../../core/http";
 import { findOrg, findRepo, findUser } from "../../core/lookup";
 import { activeMember } from "../../core/members";
 import { nodeId, userSummary } from "../../core/render";
@@ -254,7 +255,11 @@ export function renderAlert(
     dependency: alert.dependency,
     security_advisory: alert.advisory,
     security_vulnerability: alert.vulnerability,
-    url: `${apiRoot(c)}/repos/${path}/depwatch/alerts/${alert.number}`,
+    url: urlOf(c, ROUTES.dependencyAlerts.get, {
+      owner: repo.owner,
+      repo: repo.name,
+      alert_number: alert.number,
+    }),
     html_url: `${new URL(c.req.url).origin}/${path}/security/depwatch/${alert.number}`,
     created_at: alert.createdAt,
     updated_at: alert.updatedAt,

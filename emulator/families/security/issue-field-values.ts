@@ -7,7 +7,7 @@ import { ROUTES } from "../../../provider/client/routes";
 import type { AccessRule } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";
-import { ApiFailure, apiRoot, notFound, paginate, pathId } from "../../core/http";
+import { ApiFailure, notFound, paginate, pathId, urlOf } from "../../core/http";
 import { readableRepo, repoKey } from "../../core/lookup";
 import { nodeId } from "../../core/render";
 import type { IssueFieldValueRecord } from "./records";
@@ -36,7 +36,7 @@ export function issueFieldValueRoutes(app: Hono<ServerEnv>): void {
     if (issue.transferredTo) {
       const to = issue.transferredTo;
       const location = new URL(
-        `${apiRoot(c)}/repos/${to.owner}/${to.repo}/issues/${to.number}/issue-field-values`,
+        urlOf(c, ROUTES.issueFieldValues.list, { owner: to.owner, repo: to.repo, issue_number: to.number }),
       );
       location.search = new URL(c.req.url).search;
       throw new ApiFailure(301, "Moved Permanently", undefined, { location: location.toString() });

@@ -6,7 +6,8 @@
 import type { Context } from "hono";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
-import { apiRoot } from "../../core/http";
+import { urlOf } from "../../core/http";
+import { LINKS } from "../../core/links";
 import { repoKey } from "../../core/lookup";
 import { nodeId } from "../../core/render";
 import { forkCount } from "../git/git";
@@ -58,7 +59,7 @@ export function fullRepository(
 
 /** A team as review requests list it (the description's `team`). */
 export function teamObject(c: Context<ServerEnv>, team: TeamRecord, org: OrgRecord): Record<string, unknown> {
-  const url = `${apiRoot(c)}/orgs/${org.login}/teams/${team.slug}`;
+  const url = urlOf(c, LINKS.team, { org: org.login, team_slug: team.slug });
   return {
     id: team.id,
     node_id: nodeId("Team", team.id),

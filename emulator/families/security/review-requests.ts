@@ -9,15 +9,7 @@ import { type AccessRule, callerOf, orgRole } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
-import {
-  ApiFailure,
-  apiRoot,
-  forbidden,
-  notFound,
-  pathId,
-  readBody,
-  validationFailed,
-} from "../../core/http";
+import { ApiFailure, forbidden, notFound, pathId, readBody, urlOf, validationFailed } from "../../core/http";
 import { findUser, readableRepo, repoKey } from "../../core/lookup";
 import { activeMember } from "../../core/members";
 import { nodeId, orgAsAccount, userSummary } from "../../core/render";
@@ -165,7 +157,7 @@ function renderPull(
   repo: RepoRecord,
   org: OrgRecord,
 ): Record<string, unknown> {
-  const repoUrl = `${apiRoot(c)}/repos/${repo.owner}/${repo.name}`;
+  const repoUrl = urlOf(c, ROUTES.meta.repo, { owner: repo.owner, repo: repo.name });
   const html = `${new URL(c.req.url).origin}/${repo.owner}/${repo.name}/pull/${pull.number}`;
   const url = `${repoUrl}/pulls/${pull.number}`;
   const author = findUser(state, pull.user);

@@ -11,7 +11,7 @@ import { conditionalJson } from "../../core/conditional";
 import type { ServerEnv } from "../../core/context";
 import type { UserRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
-import { apiRoot, invalidField, notFound, paginate, pathId, readBody } from "../../core/http";
+import { invalidField, notFound, paginate, pathId, readBody, urlOf } from "../../core/http";
 import { findUser } from "../../core/lookup";
 import { type RawState, timestamp } from "../../core/store";
 import {
@@ -263,7 +263,7 @@ function renderSshKey(c: Context<ServerEnv>, key: Readonly<StoredSshKey>): Recor
   return {
     id: key.id,
     key: key.key,
-    url: `${apiRoot(c)}/user/keys/${key.id}`,
+    url: urlOf(c, ROUTES.sshKeys.get, { key_id: key.id }),
     title: key.title,
     created_at: key.createdAt,
     // Keys added through the API are verified; a user's key is never read-only (deploy keys are).

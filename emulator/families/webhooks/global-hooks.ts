@@ -9,7 +9,7 @@ import { GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../../p
 import { type AccessRule, APP_TOKENS } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";
-import { apiRoot, missingField, notFound, paginate, pathId, readBody } from "../../core/http";
+import { missingField, notFound, paginate, pathId, readBody, urlOf } from "../../core/http";
 import { timestamp } from "../../core/store";
 import {
   assertUniqueUrl,
@@ -93,5 +93,5 @@ function findHook(c: Context<ServerEnv>): StoredHook {
 }
 
 function render(c: Context<ServerEnv>, hook: StoredHook): Record<string, unknown> {
-  return renderHook(hook, "Global", `${apiRoot(c)}/admin/hooks/${hook.id}`);
+  return renderHook(hook, "Global", urlOf(c, ROUTES.globalHooks.get, { hook_id: hook.id }));
 }

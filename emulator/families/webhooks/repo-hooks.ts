@@ -10,7 +10,6 @@ import { type AccessRule, callerOf } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";
 import {
-  apiRoot,
   invalidField,
   missingField,
   notFound,
@@ -18,6 +17,7 @@ import {
   paginate,
   pathId,
   readBody,
+  urlOf,
 } from "../../core/http";
 import { adminRepo, repoKey } from "../../core/lookup";
 import { timestamp } from "../../core/store";
@@ -171,7 +171,8 @@ function cursorIndex(c: Context<ServerEnv>, deliveries: readonly Delivery[]): nu
 }
 
 function render(c: Context<ServerEnv>, hook: StoredHook): Record<string, unknown> {
-  const url = `${apiRoot(c)}/repos/${hook.repo}/hooks/${hook.id}`;
+  const [owner = "", repo = ""] = (hook.repo ?? "").split("/");
+  const url = urlOf(c, ROUTES.repoHooks.get, { owner, repo, hook_id: hook.id });
   return {
     ...renderHook(hook, "Repository", url),
     test_url: `${url}/tests`,
