@@ -341,7 +341,7 @@ export async function stateOf(emulator: RunningEmulator): Promise<Json> {
 
 /**
  * What a server holds in memory: its state (the store) and its controls, the only other things it
- * keeps (emulator/controls.ts), copied so that holes and lengths of arrays count. The request log
+ * keeps (emulator/core/controls.ts), copied so that holes and lengths of arrays count. The request log
  * and the rate-limit counts are the metering of requests, which a failed request changes too: the
  * counts are kept apart, to be compared by `memoryChanges`, and the log is left out.
  */

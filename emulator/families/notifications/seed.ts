@@ -1,7 +1,7 @@
 /** The notification family's facts of the default fixture: `admin`'s three threads. */
 import type { Fixture } from "../../core/fixture";
 
-/** A notification thread of the fixture; the state keeps it as a `StoredThread` (store.ts). */
+/** A notification thread of the fixture; the state keeps it as a `StoredThread` (state.ts). */
 export interface NotificationSeed {
   /** A decimal integer as a string (the path takes it as an integer, bodies show a string). */
   id: string;

@@ -2,7 +2,7 @@
 import { rows, type StateOf } from "../../core/state";
 import "./seed";
 
-/** A notification thread of one user (spec, concepts, Notification thread; notifications.ts). */
+/** A notification thread of one user (spec, concepts, Notification thread; threads.ts). */
 export interface StoredThread {
   /** A decimal integer as a string, unique among threads. */
   id: string;

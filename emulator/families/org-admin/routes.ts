@@ -50,7 +50,7 @@ export function orgAdminRoutes(app: Hono<ServerEnv>): void {
       ...(typeof body.profile_name === "string" ? { profileName: body.profile_name } : {}),
     };
     state.fixture.orgs.push(org);
-    // Like the fixture's organisations (store.ts, freshState): a default runner group from the start.
+    // Like the fixture's organisations (seedRunnerGroups): a default runner group from the start.
     state.runnerGroups.push(defaultRunnerGroup(newGroupId(store.state), "org", login));
     return c.json(orgSummary(c, org), 201);
   });

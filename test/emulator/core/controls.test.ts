@@ -275,7 +275,7 @@ describe("faults", () => {
   });
 
   // A dropped request got no answer, yet the log records the default status 200 of an unfinished
-  // context (emulator/app.ts, faults middleware returns without a response; hono then also logs
+  // context (emulator/core/app.ts, faults middleware returns without a response; hono then also logs
   // "Context is not finalized" to stderr).
   it("does not log a dropped request as answered with 200", async () => {
     await control(sandbox.emulator, "POST", "/faults", { method: "GET", path: "/user", drop: true });

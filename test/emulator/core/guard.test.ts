@@ -1,5 +1,5 @@
 /**
- * What every API route runs before its handler (emulator/guard.ts): authentication, then the API
+ * What every API route runs before its handler (emulator/core/guard.ts): authentication, then the API
  * version, then the secondary rate limit, then the route's access rule; the request log and fault
  * injection come before all of them. Every answer names what the endpoint accepts
  * (`X-Accepted-Service-Permissions`, spec Authentication 8).

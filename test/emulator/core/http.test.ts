@@ -1,5 +1,5 @@
 /**
- * Request helpers every route shares (emulator/http.ts): path ids are plain decimal integers, and
+ * Request helpers every route shares (emulator/core/http.ts): path ids are plain decimal integers, and
  * request bodies have a size limit.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The journal (emulator/journal.ts) undoes every write of a failed request in memory: what the
+ * The journal (emulator/core/journal.ts) undoes every write of a failed request in memory: what the
  * state holds afterwards is what it held before, holes and lengths of arrays included (an undone
  * append once left a `null` in the job list that failed every later request reading it).
  */

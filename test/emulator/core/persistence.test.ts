@@ -1,6 +1,6 @@
 /**
- * `startEmulator({ data })` keeps state in an SQLite file across restarts (emulator/store.ts,
- * emulator/database.ts): every request one transaction, nothing of a failed one applied, ids never
+ * `startEmulator({ data })` keeps state in an SQLite file across restarts (emulator/core/store.ts,
+ * emulator/core/database.ts): every request one transaction, nothing of a failed one applied, ids never
  * handed out twice; a JSON state file of schema 2 is migrated; a database of schema 2 (written
  * before the git, key, notification and security families) is upgraded with their seed; a file that
  * is no store is refused, untouched. Without `data` nothing is written.

@@ -1,5 +1,5 @@
 /**
- * Every request is one transaction of the store (emulator/app.ts `transact`, emulator/store.ts):
+ * Every request is one transaction of the store (emulator/core/app.ts `transact`, emulator/core/store.ts):
  * a body that arrives slowly acts on the state as it is when it has arrived, not as it was when
  * the request began; hostile bodies are refused with a 422 naming the field and the limit, never a
  * 500, and a request that fails leaves the server's memory (state and controls) as it was, but for
