@@ -3,8 +3,9 @@
  * registers itself with one line here), and what is made from the list: the default fixture and
  * the state model.
  */
+import type { Family } from "../core/family";
 import { baseFixture, type Fixture } from "../core/fixture";
-import { StateModel } from "../core/state";
+import { type EmulatorState, StateModel } from "../core/state";
 import { budgets } from "./budgets";
 import { git } from "./git";
 import { memberships } from "./memberships";
@@ -40,7 +41,7 @@ export const FAMILIES = [
   orgConfig,
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelled,
-] as const;
+] as const satisfies readonly Family[];
 
 /** The default fixture (DESIGN.md, README): the world, and each family's facts. */
 export function defaultFixture(): Fixture {
@@ -54,6 +55,6 @@ export function defaultFixture(): Fixture {
 export const SANDBOX_MODEL = new StateModel(FAMILIES, defaultFixture);
 
 /** A fresh state of `fixture` (the default fixture when none is given). */
-export function freshState(fixture: Fixture = defaultFixture()) {
+export function freshState(fixture: Fixture = defaultFixture()): EmulatorState {
   return SANDBOX_MODEL.fresh(fixture);
 }

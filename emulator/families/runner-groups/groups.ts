@@ -2,7 +2,7 @@
  * Self-hosted runner group rules shared by the routes: every runner is in exactly one group of its
  * owner (an organisation or an enterprise); a runner removed from a group returns to its owner's
  * default group; names are unique per owner; create and PATCH take the documented defaults for
- * omitted settings. The default groups themselves are created with the state (`freshState`).
+ * omitted settings. The default groups themselves are created with the state (`seedRunnerGroups`).
  */
 import type { RunnerRecord } from "../../core/fixture";
 import { invalidField, validationFailed } from "../../core/http";
