@@ -10,8 +10,7 @@
  * The program is rewritten between steps (`declare`), which costs no CLI invocation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultFixture } from "../../emulator/families";
-import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { defaultFixture, type RunningEmulator, startEmulator } from "../../emulator/index";
 import { gpgPublicKey, sshPublicKey } from "../emulator/helpers";
 import { ORG_BUDGET_ARGS, USER_BUDGET_ARGS } from "../provider/resources/budget-args";
 import { PulumiProgram, type RunResult, requirePulumi } from "./pulumi";

@@ -1,7 +1,8 @@
 /**
  * Data files written by earlier versions' own servers (test/emulator/data-files/, made by
  * `write.mjs` from checkouts of those versions) open with this one and keep everything they hold:
- * `0.2.0.json`, the JSON state file of release 0.2.0 (schema 2), and `main-41a41d3.db`, the SQLite
+ * `0.2.0.state`, the JSON state file of release 0.2.0 (schema 2; not named `.json`, so the formatter
+ * leaves it as that server wrote it), and `main-41a41d3.db`, the SQLite
  * database of the sandbox before its families had folders (schema 3, with a branch rename still
  * queued). Each test opens a copy, so the files stay as those versions wrote them.
  */
@@ -28,9 +29,9 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A server on a copy of the data file `name`. */
-async function open(name: string): Promise<{ emulator: RunningEmulator; file: string }> {
-  const file = join(dir, name);
+/** A server on a copy of the data file `name`, at `as` (the server tells the format by content). */
+async function open(name: string, as = name): Promise<{ emulator: RunningEmulator; file: string }> {
+  const file = join(dir, as);
   if (!existsSync(file)) copyFileSync(join(FILES, name), file);
   const emulator = await startEmulator({ port: 0, data: file });
   running.push(emulator);
@@ -111,7 +112,7 @@ async function expectNewIds(emulator: RunningEmulator): Promise<void> {
 
 describe("a data file written by 0.2.0 (JSON, schema 2)", () => {
   it("opens with every object it holds, gains the later families' seed, and keeps the JSON beside it", async () => {
-    const { emulator, file } = await open("0.2.0.json");
+    const { emulator, file } = await open("0.2.0.state", "sandbox.json");
     expect(existsSync(`${file}.schema-2.json`)).toBe(true);
     await expectRelease020Objects(emulator);
     // The families added after 0.2.0 start from the fixture.
@@ -127,7 +128,7 @@ describe("a data file written by 0.2.0 (JSON, schema 2)", () => {
   });
 
   it("reads the same after a restart on the upgraded database", async () => {
-    const { emulator, file } = await open("0.2.0.json");
+    const { emulator, file } = await open("0.2.0.state", "sandbox.json");
     const again = await restart(emulator, file);
     await expectRelease020Objects(again);
     await expectNewIds(again);
