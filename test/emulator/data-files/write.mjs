@@ -4,6 +4,12 @@
  * It starts that checkout's `hosting-emulator --data FILE`, makes one object of each family the
  * version serves through the API, and stops it; test/emulator/data-files.test.ts opens the result
  * with the current server. Plain JavaScript: it runs beside versions whose sources differ.
+ *
+ * The files here were made so, each from `git archive <commit>` unpacked outside the repository,
+ * with this repository's node_modules linked in and `npx tsc -p tsconfig.build.json`:
+ * - `0.2.0.state`: commit f50e4d4, the last of 0.2.0 (the next one opened "Unreleased" above it),
+ *   `node write.mjs /tmp/sandbox-020 0.2.0.state` (its server writes JSON whatever the name);
+ * - `main-41a41d3.db`: commit 41a41d3, `node write.mjs /tmp/sandbox-main main-41a41d3.db --families all`.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
