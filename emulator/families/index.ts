@@ -23,6 +23,11 @@ import { unmodelled } from "./unmodelled";
 import { userKeys } from "./user-keys";
 import { webhooks } from "./webhooks";
 
+/**
+ * Each family's own type, not `Family`, is kept in the list: the declaration files of the package
+ * then load every family's `state.ts` and `seed.ts`, whose declarations make `EmulatorState` and
+ * `Fixture` whole for a program that imports `pulumi-hosting/emulator`.
+ */
 export const FAMILIES = [
   meta,
   webhooks,

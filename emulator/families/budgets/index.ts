@@ -4,7 +4,7 @@ import { isOrg } from "../../core/org-logins";
 import { budgetControls, budgetRoutes } from "./routes";
 import { budgetState } from "./state";
 
-export const budgets: Family = {
+export const budgets = {
   name: "budgets",
   state: budgetState,
   routes: budgetRoutes,
@@ -25,4 +25,4 @@ export const budgets: Family = {
       },
     },
   ],
-};
+} satisfies Family;

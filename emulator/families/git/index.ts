@@ -9,7 +9,7 @@ import { branchControls, branchRoutes } from "./routes";
 import { gitFixture } from "./seed";
 import { gitState } from "./state";
 
-export const git: Family = {
+export const git = {
   name: "git",
   state: gitState,
   fixture: gitFixture,
@@ -46,4 +46,4 @@ export const git: Family = {
     repoPathsOf("branches", "repo", "branches' owner/name"),
     repoPathsOf("branchRedirects", "repo", "branch redirects' owner/name"),
   ],
-};
+} satisfies Family;

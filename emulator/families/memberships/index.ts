@@ -5,10 +5,10 @@ import { membershipControls } from "./controls";
 import { membershipRoutes } from "./routes";
 import { membershipState } from "./state";
 
-export const memberships: Family = {
+export const memberships = {
   name: "memberships",
   state: membershipState,
   routes: membershipRoutes,
   controls: membershipControls,
   orgLogins: [orgLoginsOf("invitations", "org", "invitations' organisation")],
-};
+} satisfies Family;

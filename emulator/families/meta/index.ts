@@ -2,4 +2,4 @@
 import type { Family } from "../../core/family";
 import { metaRoutes } from "./routes";
 
-export const meta: Family = { name: "meta", routes: metaRoutes };
+export const meta = { name: "meta", routes: metaRoutes } satisfies Family;

@@ -4,10 +4,10 @@ import { notificationControls, notificationRoutes } from "./routes";
 import { notificationFixture } from "./seed";
 import { notificationState } from "./state";
 
-export const notifications: Family = {
+export const notifications = {
   name: "notifications",
   state: notificationState,
   fixture: notificationFixture,
   routes: notificationRoutes,
   controls: notificationControls,
-};
+} satisfies Family;

@@ -5,7 +5,7 @@
 import type { Family } from "../../core/family";
 import { orgAdminRoutes } from "./routes";
 
-export const orgAdmin: Family = {
+export const orgAdmin = {
   name: "org-admin",
   routes: orgAdminRoutes,
-};
+} satisfies Family;

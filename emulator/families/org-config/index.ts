@@ -4,7 +4,7 @@ import { orgLoginsOf } from "../../core/org-logins";
 import { orgConfigRoutes } from "./routes";
 import { orgConfigState } from "./state";
 
-export const orgConfig: Family = {
+export const orgConfig = {
   name: "org-config",
   state: orgConfigState,
   routes: orgConfigRoutes,
@@ -13,4 +13,4 @@ export const orgConfig: Family = {
     orgLoginsOf("issueTypes", "org", "issue types' organisation"),
     orgLoginsOf("issueFields", "org", "issue fields' organisation"),
   ],
-};
+} satisfies Family;

@@ -4,7 +4,7 @@ import { orgLoginsOf } from "../../core/org-logins";
 import { privateRegistryControls, privateRegistryRoutes } from "./routes";
 import { privateRegistryState } from "./state";
 
-export const privateRegistries: Family = {
+export const privateRegistries = {
   name: "private-registries",
   state: privateRegistryState,
   routes: privateRegistryRoutes,
@@ -24,4 +24,4 @@ export const privateRegistries: Family = {
       },
     },
   ],
-};
+} satisfies Family;

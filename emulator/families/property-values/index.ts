@@ -4,7 +4,7 @@ import { orgLoginsOf, repoPathsOf } from "../../core/org-logins";
 import { propertyValueRoutes } from "./routes";
 import { propertyValueState } from "./state";
 
-export const propertyValues: Family = {
+export const propertyValues = {
   name: "property-values",
   state: propertyValueState,
   routes: propertyValueRoutes,
@@ -12,4 +12,4 @@ export const propertyValues: Family = {
     orgLoginsOf("orgPropertyValues", "target", "organisation property values' target"),
     repoPathsOf("repoPropertyValues", "target", "repository property values' owner/name"),
   ],
-};
+} satisfies Family;

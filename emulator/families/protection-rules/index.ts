@@ -4,9 +4,9 @@ import { repoPathsOf } from "../../core/org-logins";
 import { protectionRuleRoutes } from "./routes";
 import { protectionRuleState } from "./state";
 
-export const protectionRules: Family = {
+export const protectionRules = {
   name: "protection-rules",
   state: protectionRuleState,
   routes: protectionRuleRoutes,
   orgLogins: [repoPathsOf("protectionRules", "repo", "protection rules' owner/name")],
-};
+} satisfies Family;

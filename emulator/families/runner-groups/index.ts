@@ -4,7 +4,7 @@ import { isOrg } from "../../core/org-logins";
 import { runnerGroupRoutes } from "./routes";
 import { runnerGroupState, seedRunnerGroups } from "./state";
 
-export const runnerGroups: Family = {
+export const runnerGroups = {
   name: "runner-groups",
   state: runnerGroupState,
   seed: seedRunnerGroups,
@@ -19,4 +19,4 @@ export const runnerGroups: Family = {
       },
     },
   ],
-};
+} satisfies Family;

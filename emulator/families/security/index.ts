@@ -8,7 +8,7 @@ import { securityControls, securityRoutes } from "./routes";
 import { securityFixture } from "./seed";
 import { securityState } from "./state";
 
-export const security: Family = {
+export const security = {
   name: "security",
   state: securityState,
   fixture: securityFixture,
@@ -47,4 +47,4 @@ export const security: Family = {
       },
     },
   ],
-};
+} satisfies Family;

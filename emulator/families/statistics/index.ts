@@ -4,7 +4,7 @@ import { movedPath } from "../../core/org-logins";
 import { statisticsRoutes } from "./routes";
 import { statisticsState } from "./state";
 
-export const statistics: Family = {
+export const statistics = {
   name: "statistics",
   state: statisticsState,
   routes: statisticsRoutes,
@@ -22,4 +22,4 @@ export const statistics: Family = {
       },
     },
   ],
-};
+} satisfies Family;

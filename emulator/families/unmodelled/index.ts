@@ -5,4 +5,4 @@
 import type { Family } from "../../core/family";
 import { unmodelledRoutes } from "./routes";
 
-export const unmodelled: Family = { name: "unmodelled", routes: unmodelledRoutes };
+export const unmodelled = { name: "unmodelled", routes: unmodelledRoutes } satisfies Family;

@@ -4,9 +4,9 @@ import { userKeyRoutes } from "./routes";
 import { userKeyFixture } from "./seed";
 import { userKeyState } from "./state";
 
-export const userKeys: Family = {
+export const userKeys = {
   name: "user-keys",
   state: userKeyState,
   fixture: userKeyFixture,
   routes: userKeyRoutes,
-};
+} satisfies Family;

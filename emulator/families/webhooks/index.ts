@@ -5,7 +5,7 @@ import { globalHookRoutes } from "./global-hooks";
 import { repoHookRoutes } from "./repo-hooks";
 import { webhookState } from "./state";
 
-export const webhooks: Family = {
+export const webhooks = {
   name: "webhooks",
   state: webhookState,
   routes: (api) => {
@@ -23,4 +23,4 @@ export const webhooks: Family = {
       },
     },
   ],
-};
+} satisfies Family;

@@ -49,7 +49,8 @@ describe("a state model", () => {
   });
 
   it("of the sandbox's families gives every key one family, and a fresh state holds them all", () => {
-    const owners = FAMILIES.flatMap((family) => Object.keys(family.state ?? {}));
+    const families: readonly Family[] = FAMILIES;
+    const owners = families.flatMap((family) => Object.keys(family.state ?? {}));
     expect(new Set(owners).size).toBe(owners.length);
     expect([...SANDBOX_MODEL.slices.keys()].sort()).toEqual(
       ["schema", "nextId", "fixture", "jobs", ...owners].sort(),
