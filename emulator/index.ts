@@ -4,14 +4,15 @@
  */
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { createApp } from "./app";
-import { Controls } from "./controls";
-import { defaultFixture, type Fixture } from "./fixture";
-import { API_PREFIX } from "./http";
-import { Store } from "./store";
+import { createApp } from "./core/app";
+import { Controls } from "./core/controls";
+import type { Fixture } from "./core/fixture";
+import { API_PREFIX } from "./core/http";
+import { Store } from "./core/store";
+import { defaultFixture, FAMILIES, SANDBOX_MODEL } from "./families";
 
-export type { Fixture } from "./fixture";
-export { defaultFixture } from "./fixture";
+export type { Fixture } from "./core/fixture";
+export { defaultFixture } from "./families";
 
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
@@ -57,8 +58,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     );
   }
   const controls = new Controls(options.logSize);
-  const store = new Store(options.fixture ?? defaultFixture(), options.data);
-  const app = createApp(store, controls, options.controlToken);
+  const store = new Store(SANDBOX_MODEL, options.fixture ?? defaultFixture(), options.data);
+  const app = createApp(FAMILIES, store, controls, options.controlToken);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
     s.once("error", (e) => {

@@ -10,9 +10,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Store } from "../emulator/core/store";
+import { newHook } from "../emulator/families/webhooks/hooks";
+import type { StoredHook } from "../emulator/families/webhooks/state";
 import { startEmulator } from "../emulator/index";
-import type { Store, StoredHook } from "../emulator/store";
-import { newHook } from "../emulator/webhooks";
 import { numbers } from "./bench/run";
 
 const TOKEN = "svcp_siteadmin";

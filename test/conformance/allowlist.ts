@@ -97,7 +97,7 @@ export const DIFFERENCES: readonly Difference[] = [
     status: 413,
     kind: "status not described",
     what: "A request body over the sandbox's size limit is refused with 413 before it is parsed.",
-    why: "The spec states no limit; the sandbox keeps one so one request cannot exhaust its memory (emulator/http.ts, MAX_REQUEST_BODY_BYTES). The description lists 413 for uploads only.",
+    why: "The spec states no limit; the sandbox keeps one so one request cannot exhaust its memory (emulator/core/http.ts, MAX_REQUEST_BODY_BYTES). The description lists 413 for uploads only.",
   },
   {
     method: "GET",

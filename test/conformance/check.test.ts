@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ObservedResponse } from "../../emulator/observe";
+import type { ObservedResponse } from "../../emulator/core/observe";
 import { allowed, pathPattern } from "./allowlist";
 import { check, type Outcome, type Violation } from "./check";
 import { mediaType, openApiToJsonSchema, operationKey, renameFields } from "./description";

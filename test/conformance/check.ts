@@ -4,7 +4,7 @@
  * names and validated. The answer says what was validated, why nothing was (a reason the totals
  * count), or what differs; a listed deliberate difference (`allowlist.ts`) is reported as such.
  */
-import type { ObservedResponse } from "../../emulator/observe";
+import type { ObservedResponse } from "../../emulator/core/observe";
 import { allowed, type Difference, type ViolationKind } from "./allowlist";
 import { findOperation, isJson, mediaType, renameFields } from "./description";
 

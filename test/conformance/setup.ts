@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, expect, inject } from "vitest";
-import { type ObservedResponse, observeResponses } from "../../emulator/observe";
+import { type ObservedResponse, observeResponses } from "../../emulator/core/observe";
 import { pathPattern } from "./allowlist";
 import { check, type Violation } from "./check";
 import type { FileCounts } from "./totals";

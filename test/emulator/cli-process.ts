@@ -9,13 +9,14 @@ import { afterAll, afterEach, beforeAll, expect } from "vitest";
 
 export const ROOT = resolve(__dirname, "../..");
 export const CLI = join(ROOT, "dist/emulator/cli.js");
-const SOURCES = [join(ROOT, "emulator"), join(ROOT, "emulator/routes"), join(ROOT, "provider/client")];
+const SOURCES = [join(ROOT, "emulator"), join(ROOT, "provider/client")];
 
 /** The newest modification time of the TypeScript sources the CLI is built from. */
 function newestSource(): number {
   let newest = 0;
   for (const folder of SOURCES) {
-    for (const name of readdirSync(folder)) {
+    // Every level: the sandbox's families are folders of their own.
+    for (const name of readdirSync(folder, { recursive: true, encoding: "utf8" })) {
       if (name.endsWith(".ts")) newest = Math.max(newest, statSync(join(folder, name)).mtimeMs);
     }
   }

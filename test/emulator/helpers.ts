@@ -8,17 +8,13 @@ import { isDeepStrictEqual } from "node:util";
 import { deserialize, serialize } from "node:v8";
 import type * as openpgp from "openpgp" with { "resolution-mode": "import" };
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
-import { createApp } from "../../emulator/app";
-import { Controls } from "../../emulator/controls";
-import { onlyVersionOf } from "../../emulator/guard";
-import { API_PREFIX } from "../../emulator/http";
-import {
-  defaultFixture,
-  type EmulatorOptions,
-  type RunningEmulator,
-  startEmulator,
-} from "../../emulator/index";
-import { Store } from "../../emulator/store";
+import { createApp } from "../../emulator/core/app";
+import { Controls } from "../../emulator/core/controls";
+import { onlyVersionOf } from "../../emulator/core/guard";
+import { API_PREFIX } from "../../emulator/core/http";
+import { Store } from "../../emulator/core/store";
+import { defaultFixture, FAMILIES, SANDBOX_MODEL } from "../../emulator/families";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator/index";
 import { allRoutes } from "../../provider/client/routes";
 import { API_VERSION_2026 } from "../../provider/client/schemas";
 
@@ -137,6 +133,16 @@ export async function control<T = Json>(
   return readResponse<T>(response);
 }
 
+/**
+ * Runs every queued background job now (`POST /_emulator/jobs/run`), as if its delay had passed: a
+ * test that needs a job pending sets a long delay and steps past it with this, never by sleeping.
+ */
+export async function runJobs(emulator: RunningEmulator): Promise<Json[]> {
+  const response = await control(emulator, "POST", "/jobs/run");
+  expect(response.status, response.text).toBe(200);
+  return response.body.ran;
+}
+
 /** Creates a repository webhook as the site administrator and returns its JSON (asserting 201). */
 export async function createRepoHook(
   emulator: RunningEmulator,
@@ -165,7 +171,7 @@ export async function createGlobalHook(
  * (`/_emulator/`) and the catch-all are not API routes.
  */
 export function servedRoutes(): string[] {
-  const app = createApp(new Store(defaultFixture(), undefined), new Controls());
+  const app = createApp(FAMILIES, new Store(SANDBOX_MODEL, defaultFixture(), undefined), new Controls());
   const routes = app.routes
     .filter((r) => r.method !== "ALL" && r.path.startsWith(`${API_PREFIX}/`))
     .map((r) => `${r.method} ${r.path.slice(API_PREFIX.length)}`);
@@ -335,7 +341,7 @@ export async function stateOf(emulator: RunningEmulator): Promise<Json> {
 
 /**
  * What a server holds in memory: its state (the store) and its controls, the only other things it
- * keeps (emulator/controls.ts), copied so that holes and lengths of arrays count. The request log
+ * keeps (emulator/core/controls.ts), copied so that holes and lengths of arrays count. The request log
  * and the rate-limit counts are the metering of requests, which a failed request changes too: the
  * counts are kept apart, to be compared by `memoryChanges`, and the log is left out.
  */
@@ -703,7 +709,7 @@ export const APP_USER_TOKEN = "svcu_user";
 
 /**
  * Values for `fillRoute` of the parameters of objects the sandbox does not model (campaigns, gists,
- * statuses...): routes naming them answer 501 (emulator/routes/unmodelled.ts) and never look them up.
+ * statuses...): routes naming them answer 501 (emulator/families/unmodelled/routes.ts) and never look them up.
  */
 export const UNMODELLED_PARAMS: Record<string, string> = {
   campaign_number: "1",

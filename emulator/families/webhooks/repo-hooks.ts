@@ -1,0 +1,182 @@
+/** Repository webhooks: every route of the spec's table H. */
+
+import type { Context, Hono } from "hono";
+import { ROUTES } from "../../../provider/client/routes";
+import {
+  REPOSITORY_WEBHOOK_DEFAULT_EVENTS,
+  REPOSITORY_WEBHOOK_EVENTS,
+} from "../../../provider/client/schemas";
+import { type AccessRule, callerOf } from "../../core/auth";
+import type { ServerEnv } from "../../core/context";
+import { guard } from "../../core/guard";
+import {
+  invalidField,
+  missingField,
+  notFound,
+  pageParams,
+  paginate,
+  pathId,
+  readBody,
+  urlOf,
+} from "../../core/http";
+import { adminRepo, repoKey } from "../../core/lookup";
+import { timestamp } from "../../core/store";
+import {
+  assertUniqueUrl,
+  deleteHook,
+  newHook,
+  parseActive,
+  parseConfig,
+  parseEvents,
+  parseName,
+  recordDelivery,
+  renderConfig,
+  renderHook,
+} from "./hooks";
+import type { Delivery, StoredHook } from "./state";
+
+const READ: AccessRule = { scopes: ["read:repo_hook", "repo"], permission: ["repository_hooks", "read"] };
+const WRITE: AccessRule = { scopes: ["write:repo_hook", "repo"], permission: ["repository_hooks", "write"] };
+const ADMIN: AccessRule = { scopes: ["admin:repo_hook", "repo"], permission: ["repository_hooks", "write"] };
+
+const R = ROUTES.repoHooks;
+
+export function repoHookRoutes(app: Hono<ServerEnv>): void {
+  app.get(R.list.pattern, guard(READ), (c) => {
+    const { hooks } = context(c);
+    return c.json(paginate(c, hooks).map((h) => render(c, h)));
+  });
+
+  app.post(R.create.pattern, guard(WRITE), async (c) => {
+    const { store, repo, hooks } = context(c);
+    const body = await readBody(c);
+    parseName(body.name);
+    if (body.config === undefined) throw missingField("Hook", "config");
+    const config = parseConfig(body.config, undefined);
+    assertUniqueUrl(hooks, config.url, undefined, "repository");
+    const hook = newHook(store, {
+      repo: repoKey(repo),
+      active: body.active === undefined ? true : parseActive(body.active),
+      events:
+        body.events === undefined
+          ? [...REPOSITORY_WEBHOOK_DEFAULT_EVENTS]
+          : parseEvents(body.events, REPOSITORY_WEBHOOK_EVENTS),
+      config,
+    });
+    store.state.repoHooks.push(hook);
+    return c.json(render(c, hook), 201);
+  });
+
+  app.get(R.get.pattern, guard(READ), (c) => c.json(render(c, findHook(c).hook)));
+
+  app.patch(R.update.pattern, guard(WRITE), async (c) => {
+    const { hook, hooks } = findHook(c);
+    const body = await readBody(c);
+    const config = body.config === undefined ? hook.config : parseConfig(body.config, hook.config);
+    assertUniqueUrl(hooks, config.url, hook.id, "repository");
+    let events =
+      body.events === undefined ? hook.events : parseEvents(body.events, REPOSITORY_WEBHOOK_EVENTS);
+    if (body.add_events !== undefined) {
+      events = [
+        ...new Set([...events, ...parseEvents(body.add_events, REPOSITORY_WEBHOOK_EVENTS, "add_events")]),
+      ];
+    }
+    if (body.remove_events !== undefined) {
+      const removed = parseEvents(body.remove_events, REPOSITORY_WEBHOOK_EVENTS, "remove_events");
+      events = events.filter((e) => !removed.includes(e));
+    }
+    const active = body.active === undefined ? hook.active : parseActive(body.active);
+    Object.assign(hook, { config, events, active, updated_at: timestamp() });
+    return c.json(render(c, hook));
+  });
+
+  app.delete(R.delete.pattern, guard(ADMIN), (c) => {
+    const { store, hook } = findHook(c);
+    deleteHook(store, hook);
+    return c.body(null, 204);
+  });
+
+  app.get(R.getConfig.pattern, guard(READ), (c) => c.json(renderConfig(findHook(c).hook.config)));
+
+  app.patch(R.updateConfig.pattern, guard(WRITE), async (c) => {
+    const { hook, hooks } = findHook(c);
+    const config = parseConfig(await readBody(c), hook.config);
+    assertUniqueUrl(hooks, config.url, hook.id, "repository");
+    Object.assign(hook, { config, updated_at: timestamp() });
+    return c.json(renderConfig(hook.config));
+  });
+
+  app.get(R.deliveries.pattern, guard(READ), (c) => {
+    const { store, hook } = findHook(c);
+    const all = store.raw.deliveries.filter((d) => d.hook_id === hook.id).reverse();
+    // Deliveries page by cursor: the id of the first delivery of the page. Link names the
+    // cursors of the previous and the next page (spec, table H).
+    const { perPage } = pageParams(c);
+    const start = cursorIndex(c, all);
+    const link = (delivery: Delivery, rel: "prev" | "next") => {
+      const url = new URL(c.req.url);
+      url.searchParams.set("cursor", String(delivery.id));
+      url.searchParams.set("per_page", String(perPage));
+      return `<${url.toString()}>; rel="${rel}"`;
+    };
+    const previous = start > 0 ? all[Math.max(0, start - perPage)] : undefined;
+    const following = all[start + perPage];
+    const links = [previous && link(previous, "prev"), following && link(following, "next")].filter(Boolean);
+    if (links.length > 0) c.header("Link", links.join(", "));
+    const page = all.slice(start, start + perPage);
+    return c.json(page.map(({ hook_id: _hookId, ...d }) => d));
+  });
+
+  app.post(R.ping.pattern, guard(WRITE), (c) => {
+    const { store, hook, repo } = findHook(c);
+    recordDelivery(store, hook, "ping", repo.id);
+    return c.body(null, 204);
+  });
+
+  app.post(R.test.pattern, guard(WRITE), (c) => {
+    const { store, hook, repo } = findHook(c);
+    if (hook.events.includes("push") || hook.events.includes("*"))
+      recordDelivery(store, hook, "push", repo.id);
+    return c.body(null, 204);
+  });
+}
+
+function context(c: Context<ServerEnv>) {
+  const caller = callerOf(c);
+  const store = c.get("store");
+  const repo = adminRepo(store.state, caller, c.req.param("owner") ?? "", c.req.param("repo") ?? "");
+  const key = repoKey(repo);
+  const hooks = store.raw.repoHooks.filter((h) => h.repo === key);
+  return { store, repo, hooks };
+}
+
+function findHook(c: Context<ServerEnv>) {
+  const ctx = context(c);
+  const id = pathId(c, "hook_id");
+  const hook = ctx.hooks.find((h) => h.id === id);
+  if (!hook) throw notFound();
+  return { ...ctx, hook: ctx.store.tracked("repoHooks", hook) };
+}
+
+/**
+ * Where the page starts: the index of the `cursor` delivery, 0 without a cursor (or with an empty
+ * one). A cursor that names no delivery of this hook is a 422 (docs/DECISIONS.md).
+ */
+function cursorIndex(c: Context<ServerEnv>, deliveries: readonly Delivery[]): number {
+  const raw = c.req.query("cursor");
+  if (raw === undefined || raw === "") return 0;
+  const index = /^[1-9][0-9]*$/.test(raw) ? deliveries.findIndex((d) => d.id === Number(raw)) : -1;
+  if (index < 0) throw invalidField("Hook", "cursor", `cursor ${raw} is not a delivery of this hook`);
+  return index;
+}
+
+function render(c: Context<ServerEnv>, hook: StoredHook): Record<string, unknown> {
+  const [owner = "", repo = ""] = (hook.repo ?? "").split("/");
+  const url = urlOf(c, ROUTES.repoHooks.get, { owner, repo, hook_id: hook.id });
+  return {
+    ...renderHook(hook, "Repository", url),
+    test_url: `${url}/tests`,
+    deliveries_url: `${url}/deliveries`,
+    last_response: hook.last_response,
+  };
+}
