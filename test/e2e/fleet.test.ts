@@ -1,13 +1,13 @@
 /**
  * A fleet end to end with the real Pulumi CLI: `hosting-import --split` writes one project per
- * organisation of a two-organisation installation; with the file backend, `hosting-fleet up`
- * adopts both with no write and, after a change made outside Pulumi, `drift --shard 1/2` and
- * `--shard 2/2`, run at once as two CI machines would, cover each stack once, exit 1 and 0, and
- * their merged report names the change with its field. The CI examples' commands then run here:
- * the GitHub Actions workflow with state in a real PostgreSQL server (the CLI's `postgres://`
- * backend: the same up, shards and merge), the GitLab CI file on the file backend. Last, with
- * PostgreSQL: two ups of one stack at once, one runs and the other fails with the lock message and
- * loses nothing; a killed run leaves a lock that `pulumi cancel` clears.
+ * organisation of a two-organisation installation, and the CI examples' commands run here against
+ * the sandbox server. The GitLab CI file, with the file backend: its `up` job (`hosting-fleet up`)
+ * adopts both organisations with no write; after a change made outside Pulumi its two drift jobs
+ * (`--shard 1/2` and `2/2`, at once as on two machines) cover each stack once and exit 1 and 0;
+ * its report job's merged report names the change with its field and exits 1. The GitHub Actions
+ * workflow does the same runs with state in a real PostgreSQL server (the CLI's `postgres://`
+ * backend). Last, with PostgreSQL: two ups of one stack at once, one runs and the other fails with
+ * the lock message and loses nothing; a killed run leaves a lock that `pulumi cancel` clears.
  *
  * PostgreSQL comes from HOSTING_TEST_POSTGRES_URL (`.ci/run` evals scripts/postgres.sh); outside
  * CI the test runs that script itself, and skips the PostgreSQL parts, saying why, only where it
@@ -15,7 +15,7 @@
  * from the state the one before left.
  */
 import { execFile, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -178,70 +178,6 @@ function fleetWith(backend: Backend, ...args: string[]): Promise<Run> {
   return exec(process.execPath, [fleetCli(), ...args], backend.env);
 }
 
-describe("a fleet with the file backend", () => {
-  const fleet = (...args: string[]) => fleetWith(fileBackend, ...args);
-  beforeAll(() => prepare(fileBackend));
-
-  it("adopts both organisations with no write, a line per stack start and end", async () => {
-    emulator.controls.clearLog();
-    const up = await fleet("up", "--root", fleetDir, "--stack", STACK, "--report", join(work, "up.json"));
-    expect(up.code, up.stderr).toBe(0);
-    expect(writes()).toEqual([]);
-    const lines = up.stderr.split("\n");
-    for (const project of ["acme-eng", "acme-ops"]) {
-      expect(lines.filter((l) => l.includes(`${project}/${STACK}: up started`))).toHaveLength(1);
-      expect(
-        lines.filter((l) => new RegExp(`${project}/${STACK}: ok, .* in [\\d.]+ s$`).test(l)),
-      ).toHaveLength(1);
-    }
-    const report = JSON.parse(readFileSync(join(work, "up.json"), "utf8")) as FleetReport;
-    expect(report.stacks.map((s) => [s.project, s.status])).toEqual([
-      ["acme-eng", "ok"],
-      ["acme-ops", "ok"],
-    ]);
-    // Each adopted object is a created resource of its own organisation's stack.
-    const eng = report.stacks[0]?.changes.map((c) => c.name) ?? [];
-    expect(eng).toContain("acme-eng-member-mona");
-    expect(eng.every((n) => !n.startsWith("acme-ops"))).toBe(true);
-  });
-
-  it("finds a change made outside Pulumi with two shards that cover each stack once", async () => {
-    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "admin" });
-    emulator.controls.clearLog();
-    const reports = [1, 2].map((i) => join(work, `file-shard-${i}.json`));
-    // At once, as two machines of a CI matrix would.
-    const [one, two] = await Promise.all(
-      ["1/2", "2/2"].map((shard, i) =>
-        fleet("drift", "--root", fleetDir, "--stack", STACK, "--shard", shard, "--report", reports[i] ?? ""),
-      ),
-    );
-    expect(writes()).toEqual([]);
-    // acme-eng falls in shard 1 and drifted; acme-ops in shard 2 and is clean.
-    expect(one?.code, one?.stderr).toBe(1);
-    expect(two?.code, two?.stderr).toBe(0);
-    const shards = reports.map((f) => JSON.parse(readFileSync(f, "utf8")) as FleetReport);
-    expect(shards.map((r) => r.stacks.map((s) => s.project))).toEqual([["acme-eng"], ["acme-ops"]]);
-
-    const merged = await fleet("report", "--merge", ...reports);
-    expect(merged.code).toBe(1);
-    const report = JSON.parse(merged.stdout) as FleetReport;
-    expect(report.shards).toEqual(["1/2", "2/2"]);
-    expect(report.stacks.map((s) => [s.project, s.stack, s.status])).toEqual([
-      ["acme-eng", STACK, "drift"],
-      ["acme-ops", STACK, "clean"],
-    ]);
-    expect(report.stacks[0]?.changes).toEqual([
-      expect.objectContaining({ name: "acme-eng-member-mona", op: "update", fields: ["role"] }),
-    ]);
-    const junit = await fleet("report", "--merge", ...reports, "--format", "junit");
-    expect(junit.stdout).toMatch(
-      /<failure type="drift" message="1 resource drifted">update [^<]*acme-eng-member-mona: role</,
-    );
-    // Back as imported.
-    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
-  });
-});
-
 /**
  * The examples as they are, but for the stack name: `ci` puts the two organisations in different
  * shards of two (the examples' `prod` puts both in shard 1).
@@ -251,8 +187,71 @@ const EXAMPLE_STACK = { STACK };
 describe("the CI examples, run here", () => {
   const summary = () => join(work, "step-summary.md");
 
+  it("GitLab CI, file backend: up on the default branch adopts with no write; the scheduled drift jobs, a shard each, cover each stack once; the merged report names the change and its field", async () => {
+    prepare(fileBackend);
+    const pipeline = readYaml<GitlabFile>(join(ROOT, "examples/ci/gitlab-ci.yml"));
+    expect(gitlabJobOf(pipeline, "drift").parallel).toBe(2);
+    expect(gitlabJobOf(pipeline, "up").rules?.[0]?.if).toContain("$CI_DEFAULT_BRANCH");
+    const env = { ...fileBackend.env, CI_NODE_TOTAL: "2" };
+
+    emulator.controls.clearLog();
+    const up = await runGitlabJob(pipeline, "up", work, env, EXAMPLE_STACK);
+    expect(up.code, JSON.stringify(up.commands, null, 2)).toBe(0);
+    expect(up.replaced).toEqual([
+      'curl -fsSL https://get.pulumi.com | sh && export PATH="$HOME/.pulumi/bin:$PATH"',
+      "npm ci --no-audit --no-fund",
+    ]);
+    expect(writes()).toEqual([]);
+    // One progress line per stack at its start and one at its end.
+    const lines = (up.commands.at(-1)?.output ?? "").split("\n");
+    for (const project of ["acme-eng", "acme-ops"]) {
+      expect(lines.filter((l) => l.includes(`${project}/${STACK}: up started`))).toHaveLength(1);
+      expect(
+        lines.filter((l) => new RegExp(`${project}/${STACK}: ok, .* in [\\d.]+ s$`).test(l)),
+      ).toHaveLength(1);
+    }
+    expect(readFileSync(join(fleetDir, "up.md"), "utf8")).toContain(`| acme-ops/${STACK} | ✅ ok |`);
+
+    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "admin" });
+    emulator.controls.clearLog();
+    // At once, as two machines would.
+    const shards = await Promise.all(
+      [1, 2].map((index) =>
+        runGitlabJob(pipeline, "drift", work, { ...env, CI_NODE_INDEX: String(index) }, EXAMPLE_STACK),
+      ),
+    );
+    expect(writes()).toEqual([]);
+    // acme-eng falls in shard 1 and drifted; acme-ops in shard 2 and is clean.
+    expect(shards.map((s) => s.code)).toEqual([1, 0]);
+    const perShard = [1, 2].map(
+      (i) => JSON.parse(readFileSync(join(fleetDir, `drift-${i}.json`), "utf8")) as FleetReport,
+    );
+    expect(perShard.map((r) => r.stacks.map((s) => s.project))).toEqual([["acme-eng"], ["acme-ops"]]);
+
+    const report = await runGitlabJob(pipeline, "report", work, env, EXAMPLE_STACK);
+    expect(report.code).toBe(1);
+    expect(report.commands.map((c) => c.code)).toEqual([0, 0, 0, 1]);
+    const merged = JSON.parse(readFileSync(join(fleetDir, "drift.json"), "utf8")) as FleetReport;
+    expect(merged.shards).toEqual(["1/2", "2/2"]);
+    expect(merged.stacks.map((s) => [s.project, s.stack, s.status])).toEqual([
+      ["acme-eng", STACK, "drift"],
+      ["acme-ops", STACK, "clean"],
+    ]);
+    expect(merged.stacks[0]?.changes).toEqual([
+      expect.objectContaining({ name: "acme-eng-member-mona", op: "update", fields: ["role"] }),
+    ]);
+    expect(readFileSync(join(fleetDir, "drift.xml"), "utf8")).toMatch(
+      /<failure type="drift" message="1 resource drifted">update [^<]*acme-eng-member-mona: role</,
+    );
+    expect(readFileSync(join(fleetDir, "drift.md"), "utf8")).toMatch(
+      /acme-eng-member-mona \|[^\n]*\| update \| role \|/,
+    );
+    // Back as imported, for the next example's adoption.
+    await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
+  });
+
   it("GitHub Actions, state in PostgreSQL: up on a push adopts with no write, then the nightly drift matrix and the merged report in the job summary", async () => {
-    // The same runs as the file backend's above, with state in PostgreSQL (outside CI, where no
+    // The same runs as the GitLab example's, with state in PostgreSQL (outside CI, where no
     // server could be started, in the file backend).
     const backend = "missing" in pg ? fileBackend : postgresBackend;
     if (backend === postgresBackend) prepare(postgresBackend);
@@ -309,41 +308,6 @@ describe("the CI examples, run here", () => {
       "| acme-eng-member-mona | pulumi-nodejs:dynamic/hosting:OrgMembership | update | role |",
     );
     expect(readFileSync(join(fleetDir, "drift.xml"), "utf8")).toContain('<failure type="drift"');
-  });
-
-  it("GitLab CI: the scheduled drift jobs in parallel, the merged report, then up on the default branch", async () => {
-    const pipeline = readYaml<GitlabFile>(join(ROOT, "examples/ci/gitlab-ci.yml"));
-    expect(gitlabJobOf(pipeline, "drift").parallel).toBe(2);
-    expect(gitlabJobOf(pipeline, "up").rules?.[0]?.if).toContain("$CI_DEFAULT_BRANCH");
-    // mona is still an admin since the GitHub example's drift check.
-    const env = { ...fileBackend.env, CI_NODE_TOTAL: "2" };
-    const shards = await Promise.all(
-      [1, 2].map((index) =>
-        runGitlabJob(pipeline, "drift", work, { ...env, CI_NODE_INDEX: String(index) }, EXAMPLE_STACK),
-      ),
-    );
-    expect(shards.map((s) => s.code)).toEqual([1, 0]);
-    expect(shards[0]?.replaced).toEqual([
-      'curl -fsSL https://get.pulumi.com | sh && export PATH="$HOME/.pulumi/bin:$PATH"',
-      "npm ci --no-audit --no-fund",
-    ]);
-    const report = await runGitlabJob(pipeline, "report", work, env, EXAMPLE_STACK);
-    expect(report.code).toBe(1);
-    expect(report.commands.map((c) => c.code)).toEqual([0, 0, 0, 1]);
-    expect(readFileSync(join(fleetDir, "drift.md"), "utf8")).toMatch(
-      /acme-eng-member-mona \|[^\n]*\| update \| role \|/,
-    );
-    expect(existsSync(join(fleetDir, "drift.xml"))).toBe(true);
-
-    emulator.controls.clearLog();
-    const up = await runGitlabJob(pipeline, "up", work, env, EXAMPLE_STACK);
-    expect(up.code, JSON.stringify(up.commands, null, 2)).toBe(0);
-    // The projects refresh on every up (refresh: always), so the up sets the member back.
-    expect(writes()).toEqual(["PUT /orgs/{org}/memberships/{username}"]);
-    const mona = await fetch(`${emulator.url}/orgs/acme-eng/memberships/mona`, {
-      headers: { authorization: `Bearer ${TOKEN}` },
-    });
-    expect(((await mona.json()) as { role: string }).role).toBe("member");
   });
 });
 
