@@ -56,11 +56,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: "e2e",
+          // Two files at once, like the other suites: a file spends most of its time waiting on the
+          // CLI's processes (each program has its own backend, PULUMI_HOME and sandbox on port 0).
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["test/e2e/global-setup.ts"],
           testTimeout: 600_000,
           hookTimeout: 600_000,
-          fileParallelism: false,
         },
       },
     ],
