@@ -14,6 +14,7 @@ import {
   errorFromResponse,
   type FailedResponse,
   type HostingApiError,
+  isHostingApiError,
   messageOf,
   networkError,
   redact,
@@ -398,6 +399,21 @@ export class HostingClient {
     const error = errorFromResponse(failed, this.settings.token, { origin: this.settings.tokenOrigin });
     this.refusal = { error, at: this.opts.now() };
     return error;
+  }
+
+  /**
+   * What a caller that joined another's request reports when it failed (reads shared within a
+   * run): the token's refusal is said in full once, by the request that got it; every caller that
+   * shared it gets the short line pointing to it. Any other failure is the same error.
+   */
+  sharedFailure(e: unknown): unknown {
+    if (!isHostingApiError(e) || this.refusal?.error !== e) return e;
+    return refusedEarlierError(
+      { method: e.method ?? "GET", path: e.path ?? "" },
+      e,
+      this.settings.tokenOrigin?.source,
+      true,
+    );
   }
 
   /** The short error of a request made after the token was refused, while that is remembered. */

@@ -34,7 +34,12 @@ export class SharedReads<T> {
   read(client: HostingClient, key: string, load: () => Promise<T>): Promise<T> {
     const entries = this.entriesOf(client);
     const known = entries.get(key);
-    if (known && (!known.settled || this.now() - known.sentAt < this.freshMs)) return known.answer;
+    if (known && (!known.settled || this.now() - known.sentAt < this.freshMs)) {
+      // A refused token is said in full by the read that sent the request, not by each that joined it.
+      return known.answer.catch((e: unknown) => {
+        throw client.sharedFailure(e);
+      });
+    }
     const entry: Entry<T> = { answer: load(), sentAt: this.now(), settled: false };
     entries.set(key, entry);
     entry.answer.then(

@@ -3,7 +3,9 @@
  * freshness window and another client each make the next read ask again.
  */
 import { describe, expect, it } from "vitest";
+import { startEmulator } from "../../../emulator/index";
 import { HostingClient } from "../../../provider/client/http";
+import { ROUTES } from "../../../provider/client/routes";
 import { SharedReads } from "../../../provider/internal/shared-reads";
 
 const settings = { apiRoot: "http://127.0.0.1:9/api/v3", token: "t", apiVersion: undefined };
@@ -120,5 +122,34 @@ describe("SharedReads", () => {
     l.settle(4);
     expect(await d).toBe(4);
     expect(l.calls).toBe(4);
+  });
+
+  it("says a refused token in full to the read that sent the request, and in one line to those that joined it", async () => {
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      const client = new HostingClient({
+        apiRoot: emulator.url,
+        token: "svcp_revoked",
+        apiVersion: undefined,
+      });
+      const reads = new SharedReads<unknown>(1000);
+      const load = async () => (await client.get(ROUTES.meta.user, {})).data;
+      const outcomes = await Promise.allSettled([
+        reads.read(client, "me", load),
+        reads.read(client, "me", load),
+        reads.read(client, "me", load),
+      ]);
+      const messages = outcomes.map((o) => (o.status === "rejected" ? String(o.reason) : "answered"));
+      expect(messages[0]).toMatch(/is unknown, expired or revoked/);
+      for (const joined of messages.slice(1)) {
+        expect(joined).toMatch(/was refused earlier in this run; see the first error \(GET \/user\)/);
+        expect(joined).not.toMatch(/is unknown, expired or revoked/);
+      }
+      expect(emulator.controls.log.map((r) => `${r.method} ${r.route} ${r.status}`)).toEqual([
+        "GET /user 401",
+      ]);
+    } finally {
+      await emulator.close();
+    }
   });
 });
