@@ -17,8 +17,8 @@ import {
   modulesOf,
   moduleTitle,
   type PackageOptions,
-  PLUGIN_FROM_NODE_MODULES,
   packageJsonOf,
+  pluginFrom,
   REFRESH_ALWAYS,
   referencedKeys,
 } from "./layout";
@@ -31,12 +31,14 @@ const TAB = "\t";
 export const GO_SDK_MODULE = "github.com/pulumi-hosting/pulumi-hosting/sdk/go";
 /** The Pulumi Go SDK the generated SDK is built against (its go.mod). */
 const GO_PULUMI_SDK = "v3.259.0";
-/** Where `npm install` puts the SDK, relative to the program. */
-export const GO_SDK_PATH = "./node_modules/pulumi-hosting/sdk/go";
-
 export interface GoProgramOptions extends PackageOptions {
-  /** The version of pulumi-hosting the program requires (replaced by the path above). */
+  /** The version of pulumi-hosting the program requires (replaced by its folder in node_modules). */
   sdkVersion: string;
+  /**
+   * The folder, relative to the program, holding the `node_modules` `npm install` fills: the
+   * program's own (`.`, the default), or a fleet's root (`..`), shared by its projects.
+   */
+  root?: string;
 }
 
 /** File name -> contents, every file of the program. */
@@ -60,7 +62,7 @@ export function writeGoProgram(inventory: Inventory, options: GoProgramOptions):
   }
   files.set("main.go", mainSource(modules.map((m) => m.fn)));
   files.set("go.mod", goMod(options));
-  files.set("Pulumi.yaml", pulumiYaml(options.project));
+  files.set("Pulumi.yaml", pulumiYaml(options.project, options.root ?? "."));
   files.set("package.json", `${literal(packageJsonOf(options), 0, true)}\n`);
   return files;
 }
@@ -277,18 +279,18 @@ function goMod(options: GoProgramOptions): string {
     ")",
     "",
     "// The SDK comes with the plugin: `npm install` puts it below node_modules (package.json).",
-    `replace ${GO_SDK_MODULE} => ${GO_SDK_PATH}`,
+    `replace ${GO_SDK_MODULE} => ${options.root ?? "."}/node_modules/pulumi-hosting/sdk/go`,
     "",
   ].join("\n");
 }
 
-function pulumiYaml(project: string): string {
+function pulumiYaml(project: string, root: string): string {
   return [
     `name: ${project}`,
     "description: Hosting platform settings as code",
     "runtime: go",
     ...REFRESH_ALWAYS,
-    ...PLUGIN_FROM_NODE_MODULES,
+    ...pluginFrom(root),
     "",
   ].join("\n");
 }

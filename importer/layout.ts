@@ -121,16 +121,19 @@ export const REFRESH_ALWAYS = [
 ];
 
 /**
- * Where a program for the plugin finds it (Pulumi.yaml lines): in `node_modules/.bin`, where the
- * `npm install` of the written package.json puts it (README, "The native plugin", way B).
+ * Where a program for the plugin finds it (Pulumi.yaml lines): in `node_modules/.bin` below `root`
+ * (relative to the program: `.` its own, `..` a fleet's shared root), where the `npm install` of the
+ * written package.json puts it (README, "The native plugin", way B).
  */
-export const PLUGIN_FROM_NODE_MODULES = [
-  "# The plugin pulumi-resource-hosting, installed here by `npm install` (package.json).",
-  "plugins:",
-  "  providers:",
-  "    - name: hosting",
-  "      path: ./node_modules/.bin",
-];
+export function pluginFrom(root = "."): string[] {
+  return [
+    "# The plugin pulumi-resource-hosting, installed here by `npm install` (package.json).",
+    "plugins:",
+    "  providers:",
+    "    - name: hosting",
+    `      path: ${root}/node_modules/.bin`,
+  ];
+}
 
 /** What a written program's package.json depends on. */
 export interface PackageOptions {

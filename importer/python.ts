@@ -17,8 +17,8 @@ import {
   modulesOf,
   moduleTitle,
   type PackageOptions,
-  PLUGIN_FROM_NODE_MODULES,
   packageJsonOf,
+  pluginFrom,
   REFRESH_ALWAYS,
   referencedKeys,
 } from "./layout";
@@ -31,11 +31,17 @@ const INDENT = "    ";
 const LINE_WIDTH = 88;
 /** The package the modules are written in. */
 const PACKAGE = "installation";
-/** Where `npm install` puts the SDK, relative to the program. */
-export const PYTHON_SDK_PATH = "./node_modules/pulumi-hosting/sdk/python";
+export interface PythonProgramOptions extends PackageOptions {
+  /**
+   * The folder, relative to the program, holding the `node_modules` `npm install` fills and the
+   * virtualenv: the program's own (`.`, the default), or a fleet's root (`..`), shared by its projects.
+   */
+  root?: string;
+}
 
 /** File name -> contents, every file of the program. */
-export function writePythonProgram(inventory: Inventory, options: PackageOptions): Map<string, string> {
+export function writePythonProgram(inventory: Inventory, options: PythonProgramOptions): Map<string, string> {
+  const root = options.root ?? ".";
   const files = new Map<string, string>();
   const referenced = referencedKeys(inventory);
   const byKey = itemsByKey(inventory);
@@ -49,8 +55,8 @@ export function writePythonProgram(inventory: Inventory, options: PackageOptions
     '"""The installation as code: one module per organisation, enterprise or site administration."""\n',
   );
   files.set("__main__.py", mainSource(modules.map((m) => m.module)));
-  files.set("Pulumi.yaml", pulumiYaml(options.project));
-  files.set("requirements.txt", requirements());
+  files.set("Pulumi.yaml", pulumiYaml(options.project, root));
+  files.set("requirements.txt", requirements(root));
   files.set("package.json", `${literal(packageJsonOf(options), 0, true)}\n`);
   return files;
 }
@@ -187,7 +193,7 @@ function mainSource(modules: string[]): string {
   ].join("\n");
 }
 
-function pulumiYaml(project: string): string {
+function pulumiYaml(project: string, root: string): string {
   return [
     `name: ${project}`,
     "description: Hosting platform settings as code",
@@ -195,9 +201,9 @@ function pulumiYaml(project: string): string {
     "  name: python",
     "  options:",
     "    toolchain: pip",
-    "    virtualenv: venv",
+    `    virtualenv: ${root === "." ? "venv" : `${root}/venv`}`,
     ...REFRESH_ALWAYS,
-    ...PLUGIN_FROM_NODE_MODULES,
+    ...pluginFrom(root),
     "",
   ].join("\n");
 }
@@ -205,11 +211,11 @@ function pulumiYaml(project: string): string {
 /** The `pulumi` the SDK's setup.py requires (the generator's floor, this major version). */
 const PYTHON_PULUMI = ">=3.231.0,<4.0.0";
 
-function requirements(): string {
+function requirements(root: string): string {
   return [
     "# `npm install` first: it puts the SDK below node_modules (package.json).",
     `pulumi${PYTHON_PULUMI}`,
-    PYTHON_SDK_PATH,
+    `${root}/node_modules/pulumi-hosting/sdk/python`,
     "",
   ].join("\n");
 }

@@ -125,9 +125,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
   } else if (options.split) {
     const spec = { project: options.project, librarySpec: options.library ?? installedSpec(io) };
-    // parseOptions allows --split with TypeScript and YAML only.
-    const language = options.language === "yaml" ? "yaml" : "typescript";
-    const files = writeSplit(inventory, { ...spec, ...programVersions(), language });
+    const files = writeSplit(inventory, {
+      ...spec,
+      ...programVersions(),
+      language: options.language,
+      sdkVersion: ownVersion(),
+    });
     for (const [name, text] of files) {
       mkdirSync(dirname(join(options.out, name)), { recursive: true });
       writeFileSync(join(options.out, name), text);
@@ -244,10 +247,7 @@ function parseOptions(argv: string[]): Options {
   if (values.split && format !== "program") {
     throw new Error(`--split writes one program per organisation; --format ${format} writes none`);
   }
-  if (values.split && language !== "typescript" && language !== "yaml") {
-    // A fleet's projects share one npm install at its root: Python and Go programs install otherwise.
-    throw new Error(`--split writes TypeScript or YAML projects; --language ${language} writes one program`);
-  }
+
   const kinds = new Set<Kind>();
   for (const k of (values.kinds ?? KINDS.join(","))
     .split(",")

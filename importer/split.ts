@@ -6,13 +6,17 @@
  * objects alone, its project name the folder's. A `package.json` at the root lists the projects as
  * npm workspaces, so one `npm install` there installs the dependencies once for all of them.
  */
+import { writeGoProgram } from "./go";
 import type { Inventory } from "./inventory";
 import { itemKey, modulesOf } from "./layout";
+import { writePythonProgram } from "./python";
 import { literal, type ProgramOptions, writeProgram } from "./typescript";
 import { writeYamlProgram } from "./yaml";
 
 export interface SplitOptions extends ProgramOptions {
-  language: "typescript" | "yaml";
+  language: "typescript" | "yaml" | "python" | "go";
+  /** The pulumi-hosting version a Go project requires (its go.mod replaces it with the root's copy). */
+  sdkVersion: string;
 }
 
 /** Path relative to the output folder -> contents; the projects in `modulesOf` order. */
@@ -34,10 +38,16 @@ export function writeSplit(inventory: Inventory, options: SplitOptions): Map<str
       }
     }
     const part: Inventory = { ...inventory, items };
+    // The projects share the root's node_modules (and, for Python, its virtualenv): `..`.
+    const project = { ...options, project: file, root: ".." };
     const program =
       options.language === "yaml"
-        ? writeYamlProgram(part, { ...options, project: file, pluginPath: "../node_modules/.bin" })
-        : writeProgram(part, { ...options, project: file });
+        ? writeYamlProgram(part, project)
+        : options.language === "python"
+          ? writePythonProgram(part, project)
+          : options.language === "go"
+            ? writeGoProgram(part, project)
+            : writeProgram(part, project);
     for (const [name, text] of program) files.set(`${file}/${name}`, text);
   }
   const root = {

@@ -19,8 +19,8 @@ import {
   modulesOf,
   moduleTitle,
   type PackageOptions,
-  PLUGIN_FROM_NODE_MODULES,
   packageJsonOf,
+  pluginFrom,
   REFRESH_ALWAYS,
 } from "./layout";
 import { literal } from "./typescript";
@@ -31,8 +31,8 @@ const INDENT = "  ";
 export function writeYamlProgram(
   inventory: Inventory,
   options: PackageOptions & {
-    /** Where `npm install` puts the plugin: a fleet's projects share their root's node_modules. */
-    pluginPath?: string;
+    /** The folder of the `node_modules` `npm install` fills: `..` for a fleet's projects, which share their root's. */
+    root?: string;
   },
 ): Map<string, string> {
   const byKey = itemsByKey(inventory);
@@ -45,10 +45,7 @@ export function writeYamlProgram(
     "description: Hosting platform settings as code",
     "runtime: yaml",
     ...REFRESH_ALWAYS,
-    // A fleet's projects share the node_modules of their root (`--split`).
-    ...PLUGIN_FROM_NODE_MODULES.map((line) =>
-      options.pluginPath === undefined ? line : line.replace("./node_modules/.bin", options.pluginPath),
-    ),
+    ...pluginFrom(options.root),
   ];
   if (secrets.length > 0) {
     lines.push(

@@ -68,6 +68,7 @@ const options = {
   pulumiVersion: "^3.270.0",
   typescriptVersion: "^6.0.3",
   nodeTypesVersion: "^24",
+  sdkVersion: "0.2.0",
 };
 
 describe("writeSplit", () => {
@@ -110,7 +111,35 @@ describe("writeSplit", () => {
     );
   });
 
-  it("is for TypeScript and YAML programs only", async () => {
+  it("writes Python projects sharing the root's node_modules and virtualenv", () => {
+    const files = writeSplit(inventory, { ...options, language: "python" });
+    expect(files.get("acme-eng/Pulumi.yaml")).toMatch(/^name: acme-eng$/m);
+    expect(files.get("acme-eng/Pulumi.yaml")).toContain("    virtualenv: ../venv\n");
+    expect(files.get("acme-eng/Pulumi.yaml")).toContain("      path: ../node_modules/.bin");
+    expect(files.get("acme-eng/requirements.txt")).toContain("../node_modules/pulumi-hosting/sdk/python\n");
+    expect(files.get("acme-eng/installation/acme_eng.py")).toContain("hosting.OrgRunnerGroup(");
+    expect(files.get("acme-ops/installation/acme_ops.py")).toContain(
+      'config.require_secret("acmeOpsInfraHookSecret")',
+    );
+    expect(JSON.parse(files.get("package.json") ?? "").workspaces).toEqual([
+      "acme-eng",
+      "acme-ops",
+      "enterprise-acme",
+      "site-admin",
+    ]);
+  });
+
+  it("writes Go projects whose go.mod replaces the SDK with the root's copy", () => {
+    const files = writeSplit(inventory, { ...options, language: "go" });
+    expect(files.get("acme-eng/go.mod")).toMatch(/^module acme-eng$/m);
+    expect(files.get("acme-eng/go.mod")).toContain(
+      "replace github.com/pulumi-hosting/pulumi-hosting/sdk/go => ../node_modules/pulumi-hosting/sdk/go\n",
+    );
+    expect(files.get("acme-eng/Pulumi.yaml")).toContain("      path: ../node_modules/.bin");
+    expect(files.get("site-admin/site-admin.go")).toContain("hosting.NewGlobalWebhook(ctx,");
+  });
+
+  it("writes programs only", async () => {
     const err: string[] = [];
     const code = await run(["--org", "acme-eng", "--split", "--format", "json"], {
       env: {},
@@ -120,16 +149,6 @@ describe("writeSplit", () => {
     expect(code).toBe(2);
     expect(err.join("\n")).toContain(
       "--split writes one program per organisation; --format json writes none",
-    );
-    err.length = 0;
-    const python = await run(["--org", "acme-eng", "--split", "--language", "python"], {
-      env: {},
-      out: () => {},
-      err: (l) => err.push(l),
-    });
-    expect(python).toBe(2);
-    expect(err.join("\n")).toContain(
-      "--split writes TypeScript or YAML projects; --language python writes one program",
     );
   });
 });
