@@ -12,6 +12,10 @@
  *   program whose first `up` adopts them with no write beyond the secrets, and whose drift check is
  *   clean.
  *
+ * A fleet of Python projects (`hosting-import --split --language python`, one per organisation,
+ * sharing the root's node_modules and virtualenv) adopts with `hosting-fleet up` and no write, and
+ * `hosting-fleet drift` names a change made outside Pulumi.
+ *
  * And a JavaScript program of the plugin's TypeScript SDK (`@pulumi-hosting/sdk`, packed by
  * scripts/pack-sdk-nodejs.sh) creates and destroys through the plugin.
  *
@@ -19,10 +23,21 @@
  * compiled once), which scripts/test.sh runs first; missing, the test fails and says so.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import type { FleetReport } from "../../fleet/report";
 import { type Api, apiOf, fill } from "./installation";
 import { PulumiProgram, packLibrary, ROOT, requirePulumi } from "./pulumi";
 
@@ -94,16 +109,34 @@ function exampleOf(language: Language): PulumiProgram {
 }
 
 /** Runs the installed hosting-import, as `npx hosting-import` does, with the token in the environment. */
-function hostingImport(emulator: RunningEmulator, out: string, language: Language): Promise<string> {
+function hostingImport(
+  emulator: RunningEmulator,
+  out: string,
+  language: Language,
+  scope = ["--org", "acme-eng", "--org", "acme-ops", "--enterprise", "acme", "--site-admin", "--user"],
+): Promise<string> {
   const args = [
     join(ROOT, "dist/importer/cli.js"),
-    ...["--org", "acme-eng", "--org", "acme-ops", "--enterprise", "acme", "--site-admin", "--user"],
+    ...scope,
     ...["--out", out, "--force", "--language", language, "--library", `file:${packLibrary()}`],
   ];
   const env = { ...process.env, HOSTING_BASE_URL: emulator.origin, HOSTING_TOKEN: TOKEN };
   return new Promise((resolvePromise, reject) => {
     execFile(process.execPath, args, { env, encoding: "utf8" }, (error, stdout, stderr) =>
       error ? reject(new Error(`${error.message}\n${stderr}`)) : resolvePromise(stdout),
+    );
+  });
+}
+
+/** Runs the packed package's hosting-fleet; resolves with its exit code and output. */
+function hostingFleet(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; output: string }> {
+  const cli = join(inject("e2e").template, "node_modules/pulumi-hosting/dist/fleet/cli.js");
+  return new Promise((resolvePromise) => {
+    execFile(process.execPath, [cli, ...args], { env, encoding: "utf8" }, (error, stdout, stderr) =>
+      resolvePromise({
+        code: error ? (typeof error.code === "number" ? error.code : 1) : 0,
+        output: `${stdout}\n${stderr}`,
+      }),
     );
   });
 }
@@ -247,5 +280,89 @@ describe("a JavaScript program of the plugin's TypeScript SDK", () => {
     ]);
     const destroyed = await program.ok("destroy", "--yes", "--skip-preview");
     expect(destroyed.output).toContain("- 3 deleted");
+  });
+});
+
+describe("a fleet of Python projects", () => {
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("hosting-import --split --language python, then hosting-fleet up adopts with no write and drift names a change", async () => {
+    toolchain("python");
+    const api = apiOf(emulator, TOKEN);
+    await api("POST", "/repos/acme-eng/api/hooks", { config: { url: "https://ci.example.com/eng" } });
+    await api("POST", "/repos/acme-ops/infra/hooks", { config: { url: "https://ci.example.com/ops" } });
+    const work = mkdtempSync(join(tmpdir(), "hosting-e2e-python-fleet-"));
+    const fleet = join(work, "fleet");
+    await hostingImport(emulator, fleet, "python", [
+      "--split",
+      "--org",
+      "acme-eng",
+      "--org",
+      "acme-ops",
+      "--kinds",
+      "RepositoryWebhook",
+    ]);
+    expect(readdirSync(fleet).sort()).toEqual(["acme-eng", "acme-ops", "package.json"]);
+    // What `npm install` and `pip install -r acme-eng/requirements.txt` in the root give: the
+    // packed package in node_modules, the SDK beside the virtualenv's pulumi.
+    symlinkSync(join(inject("e2e").template, "node_modules"), join(fleet, "node_modules"), "dir");
+    symlinkSync(process.env.PULUMI_HOSTING_PYTHON_VENV ?? "", join(fleet, "venv"), "dir");
+    const site = join(work, "site");
+    execFileSync(
+      "python",
+      [
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--no-deps",
+        "--target",
+        site,
+        join(fleet, "node_modules/pulumi-hosting/sdk/python"),
+      ],
+      {
+        env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
+        stdio: "pipe",
+      },
+    );
+    mkdirSync(join(work, "state"));
+    const env = {
+      ...process.env,
+      PYTHONPATH: site,
+      HOSTING_BASE_URL: emulator.origin,
+      HOSTING_TOKEN: TOKEN,
+      PULUMI_HOME: join(work, "home"),
+      PULUMI_BACKEND_URL: `file://${join(work, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    };
+
+    emulator.controls.clearLog();
+    const up = await hostingFleet(env, "up", "--root", fleet, "--concurrency", "2");
+    expect(up.code, up.output).toBe(0);
+    expect(writes(emulator)).toEqual([]);
+
+    const hooks = emulator.store.state.repoHooks;
+    const eng = hooks.find((h) => h.config.url === "https://ci.example.com/eng");
+    await api("PATCH", `/repos/acme-eng/api/hooks/${eng?.id}`, {
+      config: { url: "https://elsewhere.example.com/" },
+    });
+    const report = join(work, "drift.json");
+    const drift = await hostingFleet(env, "drift", "--root", fleet, "--report", report);
+    expect(drift.code, drift.output).toBe(1);
+    const stacks = (JSON.parse(readFileSync(report, "utf8")) as FleetReport).stacks;
+    expect(stacks.map((s) => [s.project, s.status]).sort()).toEqual([
+      ["acme-eng", "drift"],
+      ["acme-ops", "clean"],
+    ]);
+    expect(stacks.find((s) => s.project === "acme-eng")?.changes[0]?.fields).toContain("url");
+    rmSync(work, { recursive: true, force: true });
   });
 });
