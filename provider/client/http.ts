@@ -408,12 +408,7 @@ export class HostingClient {
    */
   sharedFailure(e: unknown): unknown {
     if (!isHostingApiError(e) || this.refusal?.error !== e) return e;
-    return refusedEarlierError(
-      { method: e.method ?? "GET", path: e.path ?? "" },
-      e,
-      this.settings.tokenOrigin?.source,
-      true,
-    );
+    return this.refusedEarlier(e.method ?? "GET", e.path ?? "", true) ?? e;
   }
 
   /** The short error of a request made after the token was refused, while that is remembered. */
