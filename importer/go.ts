@@ -12,6 +12,7 @@
 import type { Inventory, InventoryItem } from "./inventory";
 import {
   argumentsOf,
+  indentRest,
   itemKey,
   itemsByKey,
   modulesOf,
@@ -22,7 +23,7 @@ import {
   REFRESH_ALWAYS,
   referencedKeys,
 } from "./layout";
-import { identifier } from "./naming";
+import { identifier, takeUnique } from "./naming";
 import { goName, inputShapes, type Shape, shapeFor } from "./sdk-types";
 import { literal } from "./typescript";
 
@@ -48,10 +49,8 @@ export function writeGoProgram(inventory: Inventory, options: GoProgramOptions):
   const byKey = itemsByKey(inventory);
   const taken = new Set<string>();
   const modules = modulesOf(inventory).map((m) => {
-    let fn = goIdentifier(m.file);
-    for (let n = 2; taken.has(fn); n++) fn = `${goIdentifier(m.file)}${n}`;
-    taken.add(fn);
-    return { ...m, fn };
+    const base = goIdentifier(m.file);
+    return { ...m, fn: takeUnique(base, taken, (n) => `${base}${n}`) };
   });
   for (const { file, fn, items } of modules) {
     // A hyphen keeps a file name clear of Go's `_test` and `_<os>` suffixes.
@@ -177,7 +176,7 @@ function keyValues(entries: Array<[string, string]>, indent: string): string[] {
       continue;
     }
     if (run.length > 0) flush();
-    lines.push(`${indent}${key}: ${value.replace(/\n/g, `\n${indent}`)},`);
+    lines.push(`${indent}${key}: ${indentRest(value, indent)},`);
   }
   if (run.length > 0) flush();
   return lines;
@@ -199,13 +198,13 @@ export function goValue(value: unknown, shape: Shape, where: string): string {
   }
   if ("list" in s) {
     const items = value as unknown[];
-    const element = "oneOf" in s.list || "any" in s.list ? shapeFor(s.list, items[0], `${where}[0]`) : s.list;
+    const element = shapeFor(s.list, items[0], `${where}[0]`);
     if ("scalar" in element) {
       const [go, array] = SCALARS[element.scalar];
       return `pulumi.To${array}([]${go}{${items.map((v) => scalarLiteral(v, element.scalar)).join(", ")}})`;
     }
     if ("object" in element) {
-      const inner = items.map((v, i) => goValue(v, element, `${where}[${i}]`).replace(/\n/g, `\n${TAB}`));
+      const inner = items.map((v, i) => indentRest(goValue(v, element, `${where}[${i}]`), TAB));
       return [`hosting.${element.object}Array{`, ...inner.map((v) => `${TAB}${v},`), "}"].join("\n");
     }
     throw new Error(`${where}: a list of ${JSON.stringify(s.list)} has no counterpart in the Go writer`);

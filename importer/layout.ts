@@ -145,6 +145,11 @@ export interface PackageOptions {
   pulumiVersion: string;
 }
 
+/** Indents every line of a multi-line value after the first (a value nested in a writer's layout). */
+export function indentRest(text: string, indent: string): string {
+  return text.replace(/\n/g, `\n${indent}`);
+}
+
 /** The program's package.json as an object: pulumi-hosting and @pulumi/pulumi, and what a language adds. */
 export function packageJsonOf(
   o: PackageOptions,

@@ -69,6 +69,17 @@ const RESERVED = new Set(
   ).split(" "),
 );
 
+/**
+ * `base`, or the first of `numbered(2)`, `numbered(3)`, ... that `taken` does not hold; `taken`
+ * then holds it too.
+ */
+export function takeUnique(base: string, taken: Set<string>, numbered: (n: number) => string): string {
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = numbered(n);
+  taken.add(name);
+  return name;
+}
+
 /** Numeric id parts compare as numbers so `hook 9` comes before `hook 10`. */
 function compareIds(a: string, b: string): number {
   return a.localeCompare(b, "en", { numeric: true });

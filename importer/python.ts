@@ -12,6 +12,7 @@
 import type { Inventory, InventoryItem } from "./inventory";
 import {
   argumentsOf,
+  indentRest,
   itemKey,
   itemsByKey,
   modulesOf,
@@ -22,7 +23,7 @@ import {
   REFRESH_ALWAYS,
   referencedKeys,
 } from "./layout";
-import { slug } from "./naming";
+import { slug, takeUnique } from "./naming";
 import { inputShapes, pythonName, type Shape, shapeFor } from "./sdk-types";
 import { literal } from "./typescript";
 
@@ -45,8 +46,12 @@ export function writePythonProgram(inventory: Inventory, options: PythonProgramO
   const files = new Map<string, string>();
   const referenced = referencedKeys(inventory);
   const byKey = itemsByKey(inventory);
-  const names = new UniqueNames();
-  const modules = modulesOf(inventory).map((m) => ({ ...m, module: names.take(m.file) }));
+  const taken = new Set<string>();
+  const modules = modulesOf(inventory).map((m) => {
+    const base = pythonIdentifier(m.file);
+    // A second `a-b` (or `a_b`) gets `_2`.
+    return { ...m, module: takeUnique(base, taken, (n) => `${base}_${n}`) };
+  });
   for (const { file, module, items } of modules) {
     files.set(`${PACKAGE}/${module}.py`, moduleSource(file, items, referenced, byKey, inventory.apiRoot));
   }
@@ -59,18 +64,6 @@ export function writePythonProgram(inventory: Inventory, options: PythonProgramO
   files.set("requirements.txt", requirements(root));
   files.set("package.json", `${literal(packageJsonOf(options), 0, true)}\n`);
   return files;
-}
-
-/** Python identifiers, each name given once: a second `a-b` (or `a_b`) gets `_2`. */
-class UniqueNames {
-  private taken = new Set<string>();
-  take(name: string): string {
-    const base = pythonIdentifier(name);
-    let candidate = base;
-    for (let n = 2; this.taken.has(candidate); n++) candidate = `${base}_${n}`;
-    this.taken.add(candidate);
-    return candidate;
-  }
 }
 
 /** A name as a Python identifier: slug words joined by `_`, never a keyword or a name the program uses. */
@@ -172,11 +165,6 @@ export function pythonValue(value: unknown, shape: Shape, column: number, where:
   }
   if (typeof value === "boolean") return value ? "True" : "False";
   return JSON.stringify(value);
-}
-
-/** Indents every line of a multi-line value after the first. */
-function indentRest(text: string, indent: string): string {
-  return text.replace(/\n/g, `\n${indent}`);
 }
 
 function mainSource(modules: string[]): string {

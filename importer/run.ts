@@ -14,14 +14,11 @@ import { resolveSettings } from "../provider/client/config";
 import { isHostingApiError } from "../provider/client/errors";
 import { client, configure } from "../provider/internal/context";
 import { discover, type Scope } from "./discover";
-import { writeGoProgram } from "./go";
 import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile, providerOf } from "./inventory";
 import { assignNames, identifier, nameFrom, slug } from "./naming";
 import { writeImportFile } from "./pulumi-import";
-import { writePythonProgram } from "./python";
 import { writeSplit } from "./split";
-import { writeProgram } from "./typescript";
-import { writeYamlProgram } from "./yaml";
+import { isLanguage, LANGUAGES, type Language, type WriterOptions, writeProgramIn } from "./writers";
 
 export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--user] [--repo OWNER/NAME]...
                       [--kinds K1,K2] [--out DIR] [--force] [--language typescript|yaml|python|go] [--split]
@@ -124,17 +121,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
       }
     }
   } else if (options.split) {
-    const spec = { project: options.project, librarySpec: options.library ?? installedSpec(io) };
-    const files = writeSplit(inventory, {
-      ...spec,
-      ...programVersions(),
-      language: options.language,
-      sdkVersion: ownVersion(),
-    });
-    for (const [name, text] of files) {
-      mkdirSync(dirname(join(options.out, name)), { recursive: true });
-      writeFileSync(join(options.out, name), text);
-    }
+    const files = writeSplit(inventory, { ...writerOptions(options, io), language: options.language });
+    writeFiles(options.out, files);
     const projects = [...files.keys()].filter((f) => f.endsWith("/Pulumi.yaml")).length;
     io.err(`wrote ${projects} projects (${files.size} files) to ${options.out}`);
     if (secrets.length > 0) {
@@ -149,21 +137,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
       }
     }
   } else {
-    const spec = { project: options.project, librarySpec: options.library ?? installedSpec(io) };
-    const { pulumiVersion } = programVersions();
-    const files =
-      options.language === "yaml"
-        ? writeYamlProgram(inventory, { ...spec, pulumiVersion })
-        : options.language === "python"
-          ? writePythonProgram(inventory, { ...spec, pulumiVersion })
-          : options.language === "go"
-            ? writeGoProgram(inventory, { ...spec, pulumiVersion, sdkVersion: ownVersion() })
-            : writeProgram(inventory, { ...spec, ...programVersions() });
-    mkdirSync(options.out, { recursive: true });
-    for (const [name, text] of files) {
-      mkdirSync(dirname(join(options.out, name)), { recursive: true });
-      writeFileSync(join(options.out, name), text);
-    }
+    const files = writeProgramIn(options.language, inventory, writerOptions(options, io));
+    writeFiles(options.out, files);
     io.err(`wrote ${files.size} files to ${options.out}`);
     if (secrets.length > 0) {
       io.out(
@@ -178,6 +153,24 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** What the writers are given: the project, the library's spec, this package's versions. */
+function writerOptions(options: Options, io: Io): WriterOptions {
+  return {
+    project: options.project,
+    librarySpec: options.library ?? installedSpec(io),
+    ...programVersions(),
+    sdkVersion: ownVersion(),
+  };
+}
+
+/** Writes each file under `out` (creating folders), by its relative path. */
+function writeFiles(out: string, files: ReadonlyMap<string, string>): void {
+  for (const [name, text] of files) {
+    mkdirSync(dirname(join(out, name)), { recursive: true });
+    writeFileSync(join(out, name), text);
+  }
 }
 
 interface Options {
@@ -196,9 +189,6 @@ interface Options {
 }
 
 /** The languages a program is written in: TypeScript for the dynamic resources, the others for the plugin. */
-const LANGUAGES = ["typescript", "yaml", "python", "go"] as const;
-type Language = (typeof LANGUAGES)[number];
-const isLanguage = (l: string): l is Language => (LANGUAGES as readonly string[]).includes(l);
 
 function parseOptions(argv: string[]): Options {
   const { values } = parseArgs({

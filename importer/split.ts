@@ -6,17 +6,13 @@
  * objects alone, its project name the folder's. A `package.json` at the root lists the projects as
  * npm workspaces, so one `npm install` there installs the dependencies once for all of them.
  */
-import { writeGoProgram } from "./go";
 import type { Inventory } from "./inventory";
 import { itemKey, modulesOf } from "./layout";
-import { writePythonProgram } from "./python";
-import { literal, type ProgramOptions, writeProgram } from "./typescript";
-import { writeYamlProgram } from "./yaml";
+import { literal } from "./typescript";
+import { type Language, type WriterOptions, writeProgramIn } from "./writers";
 
-export interface SplitOptions extends ProgramOptions {
-  language: "typescript" | "yaml" | "python" | "go";
-  /** The pulumi-hosting version a Go project requires (its go.mod replaces it with the root's copy). */
-  sdkVersion: string;
+export interface SplitOptions extends WriterOptions {
+  language: Language;
 }
 
 /** Path relative to the output folder -> contents; the projects in `modulesOf` order. */
@@ -39,15 +35,7 @@ export function writeSplit(inventory: Inventory, options: SplitOptions): Map<str
     }
     const part: Inventory = { ...inventory, items };
     // The projects share the root's node_modules (and, for Python, its virtualenv): `..`.
-    const project = { ...options, project: file, root: ".." };
-    const program =
-      options.language === "yaml"
-        ? writeYamlProgram(part, project)
-        : options.language === "python"
-          ? writePythonProgram(part, project)
-          : options.language === "go"
-            ? writeGoProgram(part, project)
-            : writeProgram(part, project);
+    const program = writeProgramIn(options.language, part, { ...options, project: file, root: ".." });
     for (const [name, text] of program) files.set(`${file}/${name}`, text);
   }
   const root = {

@@ -8,6 +8,7 @@
 import type { Inventory, InventoryItem } from "./inventory";
 import {
   argumentsOf,
+  indentRest,
   itemKey,
   itemsByKey,
   LINE_WIDTH,
@@ -131,11 +132,6 @@ export function literal(value: unknown, column: number, json = false): string {
 
 function propertyKey(key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
-}
-
-/** Indents every line of a multi-line value after the first. */
-function indentRest(text: string, indent: string): string {
-  return text.replace(/\n/g, `\n${indent}`);
 }
 
 function indexSource(modules: string[]): string {

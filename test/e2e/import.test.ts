@@ -8,14 +8,14 @@
  * with `import` and writes only the secrets, and `pulumi import --file` with the bulk file
  * (`--format pulumi-import`) adopts them with no write, its code previewing with no change.
  */
-import { execFile, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { RETAINED } from "../../importer/discover";
-import { type Api, apiOf, fill } from "./installation";
-import { PulumiProgram, packLibrary, ROOT, requirePulumi } from "./pulumi";
+import { type Api, apiOf, EVERY_PLACE, fill, hostingImport } from "./installation";
+import { PulumiProgram, requirePulumi } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
 
@@ -24,22 +24,9 @@ let program: PulumiProgram;
 let output = "";
 let api: Api;
 
-/**
- * Runs the installed command, as `npx hosting-import` does, with the token in the environment, and
- * returns what it prints. Asynchronously: the sandbox server answers from this same process.
- */
-function hostingImport(out: string, ...more: string[]): Promise<string> {
-  const args = [
-    join(ROOT, "dist/importer/cli.js"),
-    ...["--org", "acme-eng", "--org", "acme-ops", "--enterprise", "acme", "--site-admin", "--user"],
-    ...["--out", out, "--force", "--library", `file:${packLibrary()}`, ...more],
-  ];
-  const env = { ...process.env, HOSTING_BASE_URL: emulator.origin, HOSTING_TOKEN: TOKEN };
-  return new Promise((resolvePromise, reject) => {
-    execFile(process.execPath, args, { env, encoding: "utf8" }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolvePromise(stdout),
-    );
-  });
+/** hosting-import over the whole installation into `out`, with further flags. */
+function importInto(out: string, ...more: string[]): Promise<string> {
+  return hostingImport(emulator, TOKEN, out, [...EVERY_PLACE, ...more]);
 }
 
 function writes(): string[] {
@@ -54,7 +41,7 @@ beforeAll(async () => {
   // A program folder of the harness (file backend, no network); the import writes into it.
   program = new PulumiProgram("import", "");
   rmSync(join(program.dir, "index.js"));
-  output = await hostingImport(program.dir);
+  output = await importInto(program.dir);
   // The written package.json asks for what the template holds (the packed library, @pulumi/pulumi,
   // TypeScript), so the program's node_modules stays the template's link.
   await program.initStackFromEnvironment(emulator.origin, TOKEN);
@@ -170,7 +157,7 @@ describe("hosting-import end to end", () => {
     );
     // The membership changed above: put it back, so the installation is the one imported first.
     await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
-    await hostingImport(program.dir);
+    await importInto(program.dir);
     for (const [file, text] of first) expect(readFileSync(join(program.dir, file), "utf8"), file).toBe(text);
   });
 
@@ -196,7 +183,7 @@ describe("hosting-import end to end", () => {
     const yamlHost = spawnSync("sh", ["-c", "command -v pulumi-language-yaml"], { encoding: "utf8" });
     expect(yamlHost.status, "pulumi-language-yaml is not on PATH: run bash scripts/test.sh").toBe(0);
     // The destroy above left every object on the server; the stack's config still holds the secrets.
-    const printed = await hostingImport(program.dir, "--language", "yaml");
+    const printed = await importInto(program.dir, "--language", "yaml");
     expect(printed).toContain("pulumi config set --secret acmeEngApiHookCiExampleComHookSecret <value>");
     const text = readFileSync(join(program.dir, "Pulumi.yaml"), "utf8");
     expect(text).toContain("runtime: yaml");
@@ -220,7 +207,7 @@ describe("hosting-import end to end", () => {
   it("writes the pulumi import --file file: the import adopts every object with no write, its code shows no change", async () => {
     // The stack forgets the objects (as `pulumi state delete` would); the server keeps them.
     program.editState((resources) => resources.splice(0));
-    const file = await hostingImport(program.dir, "--format", "pulumi-import");
+    const file = await importInto(program.dir, "--format", "pulumi-import");
     writeFileSync(join(program.dir, "import.json"), file);
     const listed = (JSON.parse(file) as { resources: Array<{ type: string }> }).resources;
     expect(new Set(listed.map((r) => r.type)).size).toBeGreaterThanOrEqual(17);

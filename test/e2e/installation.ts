@@ -2,11 +2,14 @@
  * An installation as an administrator configured it by hand, for the end-to-end tests of what
  * adopts one (hosting-import in every language): objects of every importable kind in two
  * organisations, the enterprise, the site administration and the signed-in user's keys, made
- * through the sandbox server's API.
+ * through the sandbox server's API; and hosting-import run over it.
  */
+import { execFile } from "node:child_process";
+import { join } from "node:path";
 import { expect } from "vitest";
 import type { RunningEmulator } from "../../emulator/index";
 import { gpgPublicKey, sshPublicKey } from "../emulator/helpers";
+import { packLibrary, ROOT } from "./pulumi";
 
 const V2026 = { "x-service-api-version": "2026-03-10" };
 
@@ -102,4 +105,41 @@ export async function fill(api: Api): Promise<void> {
     ],
   });
   await api("PUT", "/orgs/acme-ops/blocks/mona", undefined);
+}
+
+/** Every place `fill` writes to, as hosting-import's flags. */
+export const EVERY_PLACE = [
+  "--org",
+  "acme-eng",
+  "--org",
+  "acme-ops",
+  "--enterprise",
+  "acme",
+  "--site-admin",
+  "--user",
+];
+
+/**
+ * Runs the built hosting-import as `npx hosting-import` does, with the server's address and the
+ * token in the environment, writing into `out` (`--force`) a program that depends on the packed
+ * library; resolves with what it prints. Asynchronously: the sandbox server answers from this
+ * same process.
+ */
+export function hostingImport(
+  emulator: RunningEmulator,
+  token: string,
+  out: string,
+  args: string[],
+): Promise<string> {
+  const argv = [
+    join(ROOT, "dist/importer/cli.js"),
+    ...args,
+    ...["--out", out, "--force", "--library", `file:${packLibrary()}`],
+  ];
+  const env = { ...process.env, HOSTING_BASE_URL: emulator.origin, HOSTING_TOKEN: token };
+  return new Promise((resolvePromise, reject) => {
+    execFile(process.execPath, argv, { env, encoding: "utf8" }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolvePromise(stdout),
+    );
+  });
 }

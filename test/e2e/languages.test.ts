@@ -38,8 +38,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import type { FleetReport } from "../../fleet/report";
-import { type Api, apiOf, fill } from "./installation";
-import { PulumiProgram, packLibrary, ROOT, requirePulumi } from "./pulumi";
+import { type Api, apiOf, EVERY_PLACE, fill, hostingImport } from "./installation";
+import { PulumiProgram, ROOT, requirePulumi } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
 const HOOK_SECRET = "languages-e2e-s3cret";
@@ -105,26 +105,6 @@ function exampleOf(language: Language): PulumiProgram {
         mod.replace("=> ../../sdk/go", "=> ./node_modules/pulumi-hosting/sdk/go"),
       );
     }
-  });
-}
-
-/** Runs the installed hosting-import, as `npx hosting-import` does, with the token in the environment. */
-function hostingImport(
-  emulator: RunningEmulator,
-  out: string,
-  language: Language,
-  scope = ["--org", "acme-eng", "--org", "acme-ops", "--enterprise", "acme", "--site-admin", "--user"],
-): Promise<string> {
-  const args = [
-    join(ROOT, "dist/importer/cli.js"),
-    ...scope,
-    ...["--out", out, "--force", "--language", language, "--library", `file:${packLibrary()}`],
-  ];
-  const env = { ...process.env, HOSTING_BASE_URL: emulator.origin, HOSTING_TOKEN: TOKEN };
-  return new Promise((resolvePromise, reject) => {
-    execFile(process.execPath, args, { env, encoding: "utf8" }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolvePromise(stdout),
-    );
   });
 }
 
@@ -203,7 +183,11 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
     try {
       await fill(apiOf(installation, TOKEN));
       const program = programOf(language, `import-${language}`, () => undefined);
-      const output = await hostingImport(installation, program.dir, language);
+      const output = await hostingImport(installation, TOKEN, program.dir, [
+        ...EVERY_PLACE,
+        "--language",
+        language,
+      ]);
       const secrets = [...output.matchAll(/pulumi config set --secret (\S+) <value>/g)].map(
         (m) => m[1] ?? "",
       );
@@ -299,7 +283,9 @@ describe("a fleet of Python projects", () => {
     await api("POST", "/repos/acme-ops/infra/hooks", { config: { url: "https://ci.example.com/ops" } });
     const work = mkdtempSync(join(tmpdir(), "hosting-e2e-python-fleet-"));
     const fleet = join(work, "fleet");
-    await hostingImport(emulator, fleet, "python", [
+    await hostingImport(emulator, TOKEN, fleet, [
+      "--language",
+      "python",
       "--split",
       "--org",
       "acme-eng",
