@@ -26,6 +26,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: [
+            "test/api/**/*.test.ts",
             "test/provider/client/**/*.test.ts",
             "test/provider/internal/**/*.test.ts",
             "test/importer/**/*.test.ts",

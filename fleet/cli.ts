@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** `hosting-fleet`: see run.ts and the README, "Large installations". */
-import { requireNode } from "../provider/internal/node-version";
+import { requireNode } from "../api/node-version";
 
 requireNode("hosting-fleet");
 // Loaded after the check: the Automation API needs a recent Node.js.

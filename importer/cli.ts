@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** `hosting-import`: see run.ts and the README, "Bring an existing installation under code". */
-import { requireNode } from "../provider/internal/node-version";
+import { requireNode } from "../api/node-version";
 
 requireNode("hosting-import");
 // Loaded after the check: the SDK and the client need a recent Node.js.

@@ -10,10 +10,9 @@
  * and the rest is still read; any other failure stops discovery.
  */
 
+import { MASKED_SECRET, ROUTES } from "../api";
 import { isHostingApiError } from "../provider/client/errors";
 import type { HostingClient } from "../provider/client/http";
-import { ROUTES } from "../provider/client/routes";
-import { MASKED_SECRET } from "../provider/client/schemas";
 import type { DiscoveryPlace, DiscoveryScope, Found, Reference } from "../provider/internal/declare";
 import type { AnyHostingProvider } from "../provider/internal/lifecycle";
 import { IMPORTED, type InventoryItem, type Kind, type ModuleKey } from "./inventory";

@@ -2,16 +2,16 @@
  * pulumi-hosting: Pulumi resources for the settings of a self-managed source-code hosting platform.
  * Public exports only.
  */
+
+// The routes HostingClient takes: the API's, and `route` to declare another.
+export type { BudgetProductSku, Route, RouteDeclaration, RouteParams } from "../api";
+export { ROUTES, route } from "../api";
 export type { ClientSettings } from "./client/config";
 export { normaliseBaseUrl, resolveSettings } from "./client/config";
 export type { ApiErrorDetail, HostingErrorCode } from "./client/errors";
 export { HostingApiError, isNotFound, isRateLimited } from "./client/errors";
 export type { ApiResponse, ClientOptions, RequestOptions } from "./client/http";
 export { HostingClient } from "./client/http";
-// The routes HostingClient takes: the API's, and `route` to declare another.
-export type { Route, RouteDeclaration, RouteParams } from "./client/routes";
-export { ROUTES, route } from "./client/routes";
-export type { BudgetProductSku } from "./client/schemas";
 // Functions: reads of what a program does not manage (provider/functions/).
 export * from "./functions/index";
 export type { BudgetAlertingArgs, BudgetArgs, BudgetScope, BudgetType } from "./resources/budgets";

@@ -8,8 +8,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import { allRoutes, type Route } from "../../provider/client/routes";
-import { API_VERSION_DEFAULT, KNOWN_API_VERSIONS } from "../../provider/client/schemas";
+import { API_VERSION_DEFAULT, allRoutes, KNOWN_API_VERSIONS, type Route } from "../../api";
 import { type AccessRule, authenticate, describeAccess, refusal } from "./auth";
 import type { ServerEnv } from "./context";
 import { API_PREFIX, ApiFailure, apiPath, badRequest, unauthorized } from "./http";

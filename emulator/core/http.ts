@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { integerParam } from "../../provider/client/routes";
+import { integerParam } from "../../api";
 import type { ServerEnv } from "./context";
 
 export const DOCS_URL = "https://docs.hosting.invalid/rest";

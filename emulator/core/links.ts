@@ -3,7 +3,7 @@
  * client nor the sandbox calls them (a user's profile, an app, a team): declared with the table's
  * own `route()`, so their paths are built and encoded as every other.
  */
-import { route } from "../../provider/client/routes";
+import { route } from "../../api";
 
 export const LINKS = {
   user: route("GET /users/{username}"),

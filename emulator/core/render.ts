@@ -3,7 +3,7 @@
  * that many responses embed.
  */
 import type { Context } from "hono";
-import { ROUTES } from "../../provider/client/routes";
+import { ROUTES } from "../../api";
 import type { ServerEnv } from "./context";
 import type { OrgRecord, UserRecord } from "./fixture";
 import { urlOf } from "./http";

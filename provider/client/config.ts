@@ -1,7 +1,7 @@
+import { API_VERSION_DEFAULT } from "../../api";
 import { configurationError, type TokenOrigin } from "./errors";
-import { API_VERSION_DEFAULT } from "./schemas";
 
-export { API_VERSION_2026, API_VERSION_DEFAULT, KNOWN_API_VERSIONS } from "./schemas";
+export { API_VERSION_2026, API_VERSION_DEFAULT, KNOWN_API_VERSIONS } from "../../api";
 
 /** The self-managed edition serves its REST API under this prefix of the installation host. */
 export const SELF_MANAGED_API_PREFIX = "/api/v3";

@@ -8,6 +8,8 @@
  */
 import type { Agent, Dispatcher } from "undici";
 import type { z } from "zod";
+import type { Answer, AnswerData, BodyAnswer, ClientRoute, ItemOf, ListAnswer, RouteMethod } from "../../api";
+import { MAX_PER_PAGE, parseLinkHeader } from "../../api";
 import type { ClientSettings } from "./config";
 import {
   errorCode,
@@ -21,7 +23,6 @@ import {
   refusedEarlierError,
   unexpectedResponse,
 } from "./errors";
-import { MAX_PER_PAGE, parseLinkHeader } from "./pagination";
 import {
   AdaptiveLimiter,
   defaultSleep,
@@ -39,7 +40,6 @@ import {
   isIdempotent,
   RetryPolicy,
 } from "./retry";
-import type { Answer, AnswerData, BodyAnswer, ClientRoute, ItemOf, ListAnswer, RouteMethod } from "./routes";
 
 export {
   DEFAULT_BASE_DELAY_MS,

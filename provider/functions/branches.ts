@@ -1,8 +1,8 @@
 /** `getBranches` and `getBranch`: a repository's branches, and one branch by a current or former name. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../client/routes";
-import type { apiBranchSchema } from "../client/schemas";
+import type { apiBranchSchema } from "../../api";
+import { ROUTES } from "../../api";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, described, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";

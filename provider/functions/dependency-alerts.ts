@@ -5,7 +5,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../client/routes";
 import {
   type ApiDependencyAlert,
   DEPENDENCY_ALERT_ECOSYSTEMS,
@@ -13,7 +12,8 @@ import {
   DEPENDENCY_ALERT_SEVERITIES,
   DEPENDENCY_ALERT_SORTS,
   DEPENDENCY_ALERT_STATES,
-} from "../client/schemas";
+  ROUTES,
+} from "../../api";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, listOf, outputOf, parseArgs } from "./common";

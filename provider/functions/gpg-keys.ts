@@ -1,8 +1,8 @@
 /** `getUserGpgKeys`: the GPG keys of a user, or of the token's own user. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../client/routes";
-import type { ApiGpgKey } from "../client/schemas";
+import type { ApiGpgKey } from "../../api";
+import { ROUTES } from "../../api";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { gpgKeyEmailSchema } from "../resources/user-keys/user-gpg-key";

@@ -1,8 +1,7 @@
 /** `getOrgMembers`: the members of an organisation, every page, by role and 2fa filter. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../client/routes";
-import { ORG_MEMBER_FILTERS, ORG_MEMBER_ROLE_FILTERS } from "../client/schemas";
+import { ORG_MEMBER_FILTERS, ORG_MEMBER_ROLE_FILTERS, ROUTES } from "../../api";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";

@@ -7,11 +7,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { type BodyAnswer, type ClientRoute, ROUTES, STATISTICS_KINDS, type StatisticsKind } from "../../api";
 import { HostingApiError } from "../client/errors";
 import type { HostingClient } from "../client/http";
 import { defaultSleep } from "../client/rate-limit";
-import { type BodyAnswer, type ClientRoute, ROUTES } from "../client/routes";
-import { STATISTICS_KINDS, type StatisticsKind } from "../client/schemas";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";

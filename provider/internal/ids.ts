@@ -2,8 +2,9 @@
  * Composite ids, built and parsed in one place. Each part is URL-encoded, so a name holding the
  * separator (an environment called `prod/eu`) survives the round trip.
  */
+
+import { integerParam } from "../../api";
 import { configurationError } from "../client/errors";
-import { integerParam } from "../client/routes";
 
 export function joinId(...parts: Array<string | number>): string {
   return parts.map((p) => encodeURIComponent(String(p))).join("/");

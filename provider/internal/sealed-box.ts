@@ -2,47 +2,27 @@
  * Values sealed on the client: a plaintext is sealed (libsodium `crypto_box_seal`) for the public
  * key the API hands out, sent with that key's id, and never kept. Only the server, holding the
  * private key, can open it.
- *
- * libsodium is WebAssembly initialised asynchronously, so it is loaded on first use inside the
- * provider process, never when a program merely imports the library, and never captured by the
- * serialised provider. Public keys are fetched once per key route per process and fetched again
+ * The codec is `api/sealed-box.ts` (the sandbox server opens with it); libsodium is loaded on first
+ * use inside the provider process, never captured by the serialised provider. Public keys are fetched once per key route per process and fetched again
  * when the server refuses a value as sealed for another key (the key was rotated).
  */
+
+import type { ApiRegistryPublicKey, BodyRoute } from "../../api";
+import { sealBox, UnusablePublicKey } from "../../api/sealed-box";
 import { isHostingApiError, unusableAnswerError } from "../client/errors";
 import type { HostingClient } from "../client/http";
-import type { BodyRoute } from "../client/routes";
-import type { ApiRegistryPublicKey } from "../client/schemas";
 
 /** A route handing out the public key values are sealed for (`ROUTES.privateRegistries.publicKey`). */
 export type KeyRoute<P> = BodyRoute<"GET", P, ApiRegistryPublicKey>;
 
-type Sodium = typeof import("libsodium-wrappers");
-let sodium: Promise<Sodium> | undefined;
-
-function loadSodium(): Promise<Sodium> {
-  // The module's own object: the import's named bindings are copies taken before initialisation.
-  sodium ??= import("libsodium-wrappers").then(async ({ default: lib }) => {
-    await lib.ready;
-    return lib;
-  });
-  return sodium;
-}
-
 /** The base64 sealed box of `plaintext` for a base64 Curve25519 public key. */
 export async function seal(plaintext: string, publicKey: string): Promise<string> {
-  const s = await loadSodium();
-  let key: Uint8Array;
   try {
-    key = s.from_base64(publicKey, s.base64_variants.ORIGINAL);
-  } catch {
-    key = new Uint8Array();
+    return await sealBox(plaintext, publicKey);
+  } catch (e) {
+    if (e instanceof UnusablePublicKey) throw unusableAnswerError(e.message);
+    throw e;
   }
-  if (key.length !== s.crypto_box_PUBLICKEYBYTES) {
-    throw unusableAnswerError(
-      `the server's public key is not a base64 Curve25519 key of ${s.crypto_box_PUBLICKEYBYTES} bytes`,
-    );
-  }
-  return s.to_base64(s.crypto_box_seal(plaintext, key), s.base64_variants.ORIGINAL);
 }
 
 /** What a write carries instead of the plaintext. */

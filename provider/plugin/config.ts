@@ -11,9 +11,9 @@
  * resources' `configure` does.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { ROUTES } from "../../api";
 import { type ClientSettings, resolveSettings, type SettingsSource } from "../client/config";
 import { isHostingApiError } from "../client/errors";
-import { ROUTES } from "../client/routes";
 import { clientFor } from "../internal/context";
 import { isUnknown, type Properties, type Value, wrap } from "./properties";
 

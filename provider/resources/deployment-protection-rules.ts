@@ -12,6 +12,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import type { ApiDeploymentProtectionRule, ApiProtectionRuleApp } from "../../api";
+import { ROUTES } from "../../api";
 import {
   type HostingApiError,
   isHostingApiError,
@@ -20,8 +22,6 @@ import {
   validationError,
 } from "../client/errors";
 import type { HostingClient } from "../client/http";
-import { ROUTES } from "../client/routes";
-import type { ApiDeploymentProtectionRule, ApiProtectionRuleApp } from "../client/schemas";
 import { collectionReads } from "../internal/collection-reads";
 import { client, notice } from "../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";

@@ -15,15 +15,15 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isNotFound, notFoundError, refusedError } from "../client/errors";
-import type { HostingClient } from "../client/http";
-import { ROUTES } from "../client/routes";
 import {
   type ApiOrgMembership,
   ORG_MEMBERSHIP_ROLES,
   ORG_MEMBERSHIP_STATES,
   type OrgMembershipRole,
-} from "../client/schemas";
+  ROUTES,
+} from "../../api";
+import { isNotFound, notFoundError, refusedError } from "../client/errors";
+import type { HostingClient } from "../client/http";
 import { fields } from "../internal/check";
 import { client, notice } from "../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";

@@ -7,9 +7,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ROUTES } from "../../api";
 import { isHostingApiError, isNotFound, notFoundError, validationError } from "../client/errors";
 import type { HostingClient } from "../client/http";
-import { ROUTES } from "../client/routes";
 import { fields } from "../internal/check";
 import { client } from "../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../internal/declare";

@@ -18,6 +18,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import type { ApiOrganization } from "../../api";
+import { ROUTES } from "../../api";
 import {
   configurationError,
   isAmbiguous,
@@ -29,8 +31,6 @@ import {
   validationError,
 } from "../client/errors";
 import type { HostingClient } from "../client/http";
-import { ROUTES } from "../client/routes";
-import type { ApiOrganization } from "../client/schemas";
 import { fields } from "../internal/check";
 import { client, notice } from "../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";

@@ -10,8 +10,8 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { API_VERSION_2026 } from "../../api";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
-import { API_VERSION_2026 } from "../../provider/client/schemas";
 import { call, control, type Json, MASK } from "./helpers";
 
 const FILES = join(__dirname, "data-files");

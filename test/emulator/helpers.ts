@@ -8,6 +8,7 @@ import { isDeepStrictEqual } from "node:util";
 import { deserialize, serialize } from "node:v8";
 import type * as openpgp from "openpgp" with { "resolution-mode": "import" };
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import { API_VERSION_2026, allRoutes } from "../../api";
 import { createApp } from "../../emulator/core/app";
 import { Controls } from "../../emulator/core/controls";
 import { onlyVersionOf } from "../../emulator/core/guard";
@@ -15,8 +16,6 @@ import { API_PREFIX } from "../../emulator/core/http";
 import { Store } from "../../emulator/core/store";
 import { defaultFixture, FAMILIES, SANDBOX_MODEL } from "../../emulator/families";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator/index";
-import { allRoutes } from "../../provider/client/routes";
-import { API_VERSION_2026 } from "../../provider/client/schemas";
 
 export const DOCS_URL = "https://docs.hosting.invalid/rest";
 export const MASK = "********";

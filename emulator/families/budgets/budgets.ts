@@ -18,7 +18,7 @@ import {
   BUDGET_TYPES,
   type BudgetScope,
   type BudgetType,
-} from "../../../provider/client/schemas";
+} from "../../../api";
 import { expandScopes, orgRole } from "../../core/auth";
 import type { Caller } from "../../core/context";
 import type { EnterpriseRecord } from "../../core/fixture";

@@ -11,8 +11,7 @@
  */
 
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
-import { BUDGET_ID_PATTERN, BUDGET_SCOPES } from "../../../provider/client/schemas";
+import { BUDGET_ID_PATTERN, BUDGET_SCOPES, ROUTES } from "../../../api";
 import { type AccessRule, APP_TOKENS, callerOf } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";

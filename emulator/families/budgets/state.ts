@@ -1,5 +1,5 @@
 /** The budget family's state: budgets, and the enterprises whose budgets feature is off. */
-import type { BudgetScope, BudgetType } from "../../../provider/client/schemas";
+import type { BudgetScope, BudgetType } from "../../../api";
 import { document, rows, type StateOf } from "../../core/state";
 
 export interface StoredBudget {

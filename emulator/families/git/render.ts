@@ -1,6 +1,6 @@
 /** Branches and commits as the branch routes answer them, with their URLs. */
 import type { Context } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import type { ServerEnv } from "../../core/context";
 import type { RepoRecord } from "../../core/fixture";
 import { urlOf } from "../../core/http";

@@ -3,7 +3,7 @@
  * flag and default branch are the git data's.
  */
 import type { Context } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { urlOf } from "../../core/http";

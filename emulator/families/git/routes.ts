@@ -5,7 +5,7 @@
  * that do what a `git push` does and switch merge conflicts on.
  */
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, callerOf, orgRole } from "../../core/auth";
 import type { Caller, ServerEnv } from "../../core/context";
 import type { OrgRecord } from "../../core/fixture";

@@ -15,12 +15,7 @@
  */
 
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
-import {
-  ORG_MEMBER_FILTERS,
-  ORG_MEMBER_ROLE_FILTERS,
-  ORG_MEMBERSHIP_ROLES,
-} from "../../../provider/client/schemas";
+import { ORG_MEMBER_FILTERS, ORG_MEMBER_ROLE_FILTERS, ORG_MEMBERSHIP_ROLES, ROUTES } from "../../../api";
 import { type AccessRule, callerOf, grants, orgRole } from "../../core/auth";
 import type { Caller, ServerEnv } from "../../core/context";
 import type { OrgRecord, UserRecord } from "../../core/fixture";

@@ -1,7 +1,7 @@
 /** The authenticated user, organisations and repositories: what clients read to orient themselves. */
 
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, callerOf } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord, UserRecord } from "../../core/fixture";

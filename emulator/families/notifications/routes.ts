@@ -7,7 +7,7 @@
  * Controls: a notification arriving on a user's thread, and the rate limit these routes count.
  */
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, APP_TOKENS, callerOf } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";

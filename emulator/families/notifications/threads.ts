@@ -11,7 +11,7 @@
  * it runs ahead of the clock by a second a change.
  */
 import type { Context } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import type { ServerEnv } from "../../core/context";
 import { invalidField, urlOf } from "../../core/http";
 import { pendingJobs, registerJob } from "../../core/jobs";

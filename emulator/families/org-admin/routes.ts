@@ -4,7 +4,7 @@
  * anyone else gets a 404 (Authentication 6), fine-grained and app tokens included (5).
  */
 import type { Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, APP_TOKENS } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord } from "../../core/fixture";

@@ -15,7 +15,7 @@
  * - Options are kept and answered by `priority` (ties in the order sent).
  */
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import type { AccessRule } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord } from "../../core/fixture";

@@ -11,7 +11,7 @@
  * - The list is not paged: the description gives it no `per_page` and the types are few.
  */
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import type { AccessRule } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord } from "../../core/fixture";

@@ -11,7 +11,7 @@
  * - DELETE of a user who is not blocked is a 204 as well: the description gives it no other status.
  */
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, callerOf } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, UserRecord } from "../../core/fixture";

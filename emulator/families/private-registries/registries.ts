@@ -4,7 +4,7 @@
  * value, the secret name derived from the registry type, and the validation of create and update
  * bodies. Everything is validated before anything changes, so a refused request changes nothing.
  */
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import {
   isOidcAuthType,
   PRIVATE_REGISTRY_AUTH_TYPES,
@@ -15,7 +15,8 @@ import {
   type PrivateRegistryAuthType,
   type PrivateRegistryOidcField,
   type PrivateRegistryType,
-} from "../../../provider/client/schemas";
+} from "../../../api";
+import { newBoxKeyPair, openBox } from "../../../api/sealed-box";
 import type { OrgRecord } from "../../core/fixture";
 import { invalidField, missingField } from "../../core/http";
 import { ownValue } from "../../core/records";
@@ -29,17 +30,10 @@ const invalid = (field: string, message: string) => invalidField(RESOURCE, field
 // Keys and sealed values
 // ---------------------------------------------------------------------------------------------
 
-/** A new Curve25519 key pair (X25519 keys are libsodium's crypto_box keys) with a fresh key id. */
+/** A new Curve25519 key pair with a fresh key id. */
 function newKey(): StoredRegistryKey {
-  const pair = generateKeyPairSync("x25519");
-  const raw = (jwk: { x?: string; d?: string }, part: "x" | "d") =>
-    Buffer.from(jwk[part] ?? "", "base64url").toString("base64");
-  return {
-    // The platform's key ids are long decimal strings.
-    keyId: BigInt(`0x${randomBytes(8).toString("hex")}`).toString(),
-    publicKey: raw(pair.publicKey.export({ format: "jwk" }), "x"),
-    privateKey: raw(pair.privateKey.export({ format: "jwk" }), "d"),
-  };
+  // The platform's key ids are long decimal strings.
+  return { keyId: BigInt(`0x${randomBytes(8).toString("hex")}`).toString(), ...newBoxKeyPair() };
 }
 
 /** The organisation's current key pair, made (and saved) on first use. */
@@ -55,15 +49,6 @@ export function rotateKey(store: Store, org: OrgRecord): StoredRegistryKey {
   return key;
 }
 
-let sodium: Promise<typeof import("libsodium-wrappers")> | undefined;
-
-/** libsodium (WebAssembly) initialises asynchronously, once, when the first value is opened. */
-function loadSodium() {
-  // `default` is the module's own object; the import's named bindings are copies taken before `ready`.
-  sodium ??= import("libsodium-wrappers").then(({ default: lib }) => lib.ready.then(() => lib));
-  return sodium;
-}
-
 /**
  * Opens `encrypted_value` (a base64 libsodium sealed box) with the organisation's current key. A
  * stale `key_id`, a value sealed for another key, or bytes that do not open are a 422 naming the
@@ -77,15 +62,11 @@ export async function openValue(key: StoredRegistryKey, encrypted: unknown, keyI
   if (typeof encrypted !== "string" || encrypted === "") {
     throw invalid("encrypted_value", "encrypted_value must be a base64 string");
   }
-  const s = await loadSodium();
-  try {
-    const sealed = s.from_base64(encrypted, s.base64_variants.ORIGINAL);
-    const publicKey = Buffer.from(key.publicKey, "base64");
-    const privateKey = Buffer.from(key.privateKey, "base64");
-    return s.crypto_box_seal_open(sealed, publicKey, privateKey, "text");
-  } catch {
+  const opened = await openBox(encrypted, key);
+  if (opened === undefined) {
     throw invalid("encrypted_value", `encrypted_value does not open with the key ${key.keyId}`);
   }
+  return opened;
 }
 
 // ---------------------------------------------------------------------------------------------

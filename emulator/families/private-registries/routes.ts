@@ -11,7 +11,7 @@
  */
 
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, callerOf, orgRole } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord } from "../../core/fixture";

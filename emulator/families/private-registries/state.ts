@@ -4,7 +4,7 @@ import type {
   PrivateRegistryOidcField,
   PrivateRegistryType,
   PrivateRegistryVisibility,
-} from "../../../provider/client/schemas";
+} from "../../../api";
 import { map, rows, type StateOf } from "../../core/state";
 
 export interface StoredPrivateRegistry {

@@ -14,7 +14,7 @@
  */
 
 import type { Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, callerOf, orgRole } from "../../core/auth";
 import type { Caller, ServerEnv } from "../../core/context";
 import type { OrgRecord, PropertyDefinition } from "../../core/fixture";

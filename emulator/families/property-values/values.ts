@@ -8,7 +8,7 @@
  * (repeats dropped). `null` removes the value; an empty string or list is refused, so "no value"
  * has one spelling. Every refusal names the property (docs/DECISIONS.md).
  */
-import type { ApiPropertyValue } from "../../../provider/client/schemas";
+import type { ApiPropertyValue } from "../../../api";
 import type { PropertyDefinition } from "../../core/fixture";
 import { type ErrorItem, missingField, validationFailed } from "../../core/http";
 import type { StoredPropertyValue } from "./state";

@@ -11,8 +11,7 @@
  */
 
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
-import { AVAILABLE_INTEGRATIONS_KEY } from "../../../provider/client/schemas";
+import { AVAILABLE_INTEGRATIONS_KEY, ROUTES } from "../../../api";
 import { type AccessRule, callerOf } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { RepoRecord } from "../../core/fixture";

@@ -8,7 +8,7 @@
  */
 
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, APP_TOKENS, callerOf, orgRole } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { RunnerRecord } from "../../core/fixture";

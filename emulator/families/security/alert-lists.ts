@@ -9,7 +9,7 @@ import {
   DEPENDENCY_ALERT_SEVERITIES,
   DEPENDENCY_ALERT_SORTS,
   DEPENDENCY_ALERT_STATES,
-} from "../../../provider/client/schemas";
+} from "../../../api";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { invalidField, pageParams, paginate } from "../../core/http";

@@ -3,7 +3,7 @@
  * repository lists, one alert, and its update. Rules in `../dependency-alerts.ts`.
  */
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, APP_TOKENS, callerOf } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";

@@ -5,7 +5,7 @@
  * published description (docs/DECISIONS.md).
  */
 import type { Context } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { orgRole } from "../../core/auth";
 import type { Caller, ServerEnv } from "../../core/context";
 import type { EnterpriseRecord, OrgRecord, RepoRecord } from "../../core/fixture";

@@ -3,7 +3,7 @@
  * public on public repositories; 301 to where a transferred issue went, 410 for a deleted one.
  */
 import type { Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import type { AccessRule } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";

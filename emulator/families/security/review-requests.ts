@@ -4,7 +4,7 @@
  * author cannot review their own pull request; teams are the organisation's.
  */
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, callerOf, orgRole } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";

@@ -3,7 +3,7 @@
  * control route that shows the effective dependency set it yields. Rules in `../dependency-graph.ts`.
  */
 import type { Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, callerOf, orgRole } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";

@@ -6,7 +6,7 @@
  * (participation: 404).
  */
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import type { AccessRule } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";

@@ -8,7 +8,7 @@
  * Registered after every family: a route of the table no family registered lands here.
  */
 import type { Context, Hono } from "hono";
-import { allRoutes, ROUTES, type Route } from "../../../provider/client/routes";
+import { allRoutes, ROUTES, type Route } from "../../../api";
 import type { AccessRule } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";

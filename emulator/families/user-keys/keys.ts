@@ -14,7 +14,7 @@ import {
   type SshKeyDataProblem,
   type SshKeyType,
   sshKeyIdentity,
-} from "../../../provider/resources/user-keys/key-material";
+} from "../../../api/user-keys/key-material";
 import type { Fixture, UserRecord } from "../../core/fixture";
 import {
   type ApiFailure,

@@ -5,7 +5,7 @@
  * conditional requests (`conditional.ts`).
  */
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
+import { ROUTES } from "../../../api";
 import { type AccessRule, callerOf } from "../../core/auth";
 import { conditionalJson } from "../../core/conditional";
 import type { ServerEnv } from "../../core/context";

@@ -4,8 +4,7 @@
  */
 
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
-import { GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../../provider/client/schemas";
+import { GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS, ROUTES } from "../../../api";
 import { type AccessRule, APP_TOKENS } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";

@@ -2,7 +2,7 @@
  * Webhook rules shared by repository and global hooks: body validation (422 with `errors[]`),
  * the masked secret, and the JSON shape of a hook.
  */
-import { MASKED_SECRET, normaliseInsecureSsl, WEBHOOK_CONTENT_TYPES } from "../../../provider/client/schemas";
+import { MASKED_SECRET, normaliseInsecureSsl, WEBHOOK_CONTENT_TYPES } from "../../../api";
 import { invalidField, missingField, validationFailed } from "../../core/http";
 import { type Store, timestamp } from "../../core/store";
 import type { Delivery, StoredHook, StoredHookConfig } from "./state";

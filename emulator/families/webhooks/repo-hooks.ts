@@ -1,11 +1,7 @@
 /** Repository webhooks: every route of the spec's table H. */
 
 import type { Context, Hono } from "hono";
-import { ROUTES } from "../../../provider/client/routes";
-import {
-  REPOSITORY_WEBHOOK_DEFAULT_EVENTS,
-  REPOSITORY_WEBHOOK_EVENTS,
-} from "../../../provider/client/schemas";
+import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, REPOSITORY_WEBHOOK_EVENTS, ROUTES } from "../../../api";
 import { type AccessRule, callerOf } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";

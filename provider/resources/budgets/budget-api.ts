@@ -10,6 +10,9 @@
  *   budgets feature is off. Only the first means "gone": the others fail with an error that says so
  *   and what to do, so refresh never drops a budget that still exists and destroy never forgets one.
  */
+
+import type { ApiBudget, ApiBudgetWrite } from "../../../api";
+import { ROUTES } from "../../../api";
 import {
   featureOffError,
   type HostingApiError,
@@ -19,8 +22,6 @@ import {
   validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import { ROUTES } from "../../client/routes";
-import type { ApiBudget, ApiBudgetWrite } from "../../client/schemas";
 import { collectionReads } from "../../internal/collection-reads";
 import { deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 

@@ -11,7 +11,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { knownValue } from "../../client/errors";
 import {
   type ApiBudgetWrite,
   BUDGET_BUNDLE_SKU,
@@ -24,7 +23,8 @@ import {
   BUDGET_TYPES,
   type BudgetScope,
   type BudgetType,
-} from "../../client/schemas";
+} from "../../../api";
+import { knownValue } from "../../client/errors";
 import { type CrossFieldRules, fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import {

@@ -9,8 +9,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { HostingClient } from "../../client/http";
-import { ROUTES } from "../../client/routes";
 import {
   type ApiIssueField,
   ISSUE_FIELD_DATA_TYPES,
@@ -19,7 +17,9 @@ import {
   type IssueColor,
   type IssueFieldDataType,
   type IssueFieldVisibility,
-} from "../../client/schemas";
+  ROUTES,
+} from "../../../api";
+import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import {

@@ -5,9 +5,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { type ApiIssueType, ISSUE_COLORS, type IssueColor, ROUTES } from "../../../api";
 import type { HostingClient } from "../../client/http";
-import { ROUTES } from "../../client/routes";
-import { type ApiIssueType, ISSUE_COLORS, type IssueColor } from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";

@@ -11,7 +11,7 @@ import {
   PRIVATE_REGISTRY_OIDC_SETTINGS,
   type PrivateRegistryAuthType,
   type PrivateRegistryOidcField,
-} from "../../client/schemas";
+} from "../../../api";
 import { type ArgsOf, field } from "../../internal/declare";
 
 // ---------------------------------------------------------------------------------------------

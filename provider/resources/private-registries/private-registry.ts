@@ -14,7 +14,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { configurationError, knownValue } from "../../client/errors";
 import {
   type ApiPrivateRegistry,
   isOidcAuthType,
@@ -24,7 +23,8 @@ import {
   type PrivateRegistryAuthType,
   type PrivateRegistryType,
   type PrivateRegistryVisibility,
-} from "../../client/schemas";
+} from "../../../api";
+import { configurationError, knownValue } from "../../client/errors";
 import { type CrossFieldRules, fields, selectedIdsFailure, UNKNOWN } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";

@@ -4,10 +4,11 @@
  * fetched again when the server says the key changed). The plaintext never leaves this module
  * other than sealed, and no error or log line carries it: requests are described by method and path.
  */
+
+import type { ApiPrivateRegistry, PrivateRegistryOidcField } from "../../../api";
+import { ROUTES } from "../../../api";
 import { isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import { ROUTES } from "../../client/routes";
-import type { ApiPrivateRegistry, PrivateRegistryOidcField } from "../../client/schemas";
 import { collectionReads } from "../../internal/collection-reads";
 import { withSealedValue } from "../../internal/sealed-box";
 

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../../client/routes";
+import { ROUTES } from "../../../api";
 import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";

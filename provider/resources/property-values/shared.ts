@@ -14,10 +14,10 @@
  * server's 422, which names the property and the allowed values (docs/DECISIONS.md).
  */
 import { z } from "zod";
+import type { AnyRoute, ListRoute } from "../../../api";
+import { type ApiPropertyValue, PROPERTY_NAME_PATTERN } from "../../../api";
 import { isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import type { AnyRoute, ListRoute } from "../../client/routes";
-import { type ApiPropertyValue, PROPERTY_NAME_PATTERN } from "../../client/schemas";
 import { SHARED_READ_MS } from "../../internal/collection-reads";
 import { client } from "../../internal/context";
 import { field } from "../../internal/declare";

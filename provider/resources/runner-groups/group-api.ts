@@ -5,6 +5,8 @@
  * The access list is written with the replace route only when it changed. A default group is never
  * deleted: destroy leaves it in place and says so.
  */
+
+import type { AnyRoute, ApiRunnerGroup, CollectionRoutes, ListRoute } from "../../../api";
 import {
   type HostingApiError,
   isHostingApiError,
@@ -13,8 +15,6 @@ import {
   validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import type { AnyRoute, CollectionRoutes, ListRoute } from "../../client/routes";
-import type { ApiRunnerGroup } from "../../client/schemas";
 import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
 import { sameValue } from "../../internal/diff";

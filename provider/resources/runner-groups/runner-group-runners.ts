@@ -6,8 +6,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { ROUTES } from "../../../api";
 import { isNotFound, notFoundError } from "../../client/errors";
-import { ROUTES } from "../../client/routes";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";

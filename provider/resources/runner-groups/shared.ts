@@ -7,8 +7,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import type { ApiRunnerGroup } from "../../../api";
 import { unexpectedResponse } from "../../client/errors";
-import type { ApiRunnerGroup } from "../../client/schemas";
 import { type CrossFieldRules, fields, selectedIdsFailure } from "../../internal/check";
 import { field, output } from "../../internal/declare";
 import { compact } from "../../internal/outputs";

@@ -8,6 +8,8 @@
  * a retry after such a failure is never the user's error. `importId` adopts a key the user already
  * has: it must be the same key; a different title or name is converged by replacing it.
  */
+
+import type { AnyRoute, BodyRoute, ListRoute, NoParams } from "../../../api";
 import {
   configurationError,
   type HostingApiError,
@@ -18,7 +20,6 @@ import {
   validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import type { AnyRoute, BodyRoute, ListRoute, NoParams } from "../../client/routes";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
 import { notice } from "../../internal/context";

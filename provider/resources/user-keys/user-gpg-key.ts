@@ -10,20 +10,20 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../../client/routes";
-import type { ApiGpgKey } from "../../client/schemas";
+import type { ApiGpgKey } from "../../../api";
+import { ROUTES } from "../../../api";
+import {
+  normaliseArmored,
+  PGP_PRIVATE_KEY_HEADER,
+  PGP_PUBLIC_KEY_HEADER,
+  readGpgKeyId,
+} from "../../../api/user-keys/key-material";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import {
-  normaliseArmored,
-  PGP_PRIVATE_KEY_HEADER,
-  PGP_PUBLIC_KEY_HEADER,
-  readGpgKeyId,
-} from "./key-material";
 import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } from "./shared";
 
 // ---------------------------------------------------------------------------------------------

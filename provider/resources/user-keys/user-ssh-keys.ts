@@ -10,8 +10,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../../client/routes";
-import type { ApiSshKey } from "../../client/schemas";
+import type { ApiSshKey } from "../../../api";
+import { ROUTES } from "../../../api";
+import { parseSshKeyLine, sshKeyIdentity } from "../../../api/user-keys/key-material";
 import { client } from "../../internal/context";
 import {
   type ArgsOf,
@@ -25,7 +26,6 @@ import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { parseSshKeyLine, sshKeyIdentity } from "./key-material";
 import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } from "./shared";
 
 // ---------------------------------------------------------------------------------------------

@@ -5,10 +5,15 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import {
+  type ApiWebhook,
+  GLOBAL_WEBHOOK_DEFAULT_EVENTS,
+  GLOBAL_WEBHOOK_EVENTS,
+  type NoParams,
+  ROUTES,
+} from "../../../api";
 import { type HostingApiError, isHostingApiError, isNotFound, notAllowedError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import { type NoParams, ROUTES } from "../../client/routes";
-import { type ApiWebhook, GLOBAL_WEBHOOK_DEFAULT_EVENTS, GLOBAL_WEBHOOK_EVENTS } from "../../client/schemas";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { joinId, splitId } from "../../internal/ids";

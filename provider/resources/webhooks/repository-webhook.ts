@@ -1,9 +1,8 @@
 /** RepositoryWebhook: a webhook of one repository (`/repos/{owner}/{repo}/hooks`). */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../../client/routes";
-import type { ApiWebhook } from "../../client/schemas";
-import { EVENT_NAME_PATTERN, REPOSITORY_WEBHOOK_DEFAULT_EVENTS } from "../../client/schemas";
+import type { ApiWebhook } from "../../../api";
+import { EVENT_NAME_PATTERN, REPOSITORY_WEBHOOK_DEFAULT_EVENTS, ROUTES } from "../../../api";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { joinId, splitId } from "../../internal/ids";

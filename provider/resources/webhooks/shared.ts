@@ -9,6 +9,14 @@
  * absent, one added outside Pulumi reads as `SECRET_SET_OUTSIDE`, and both show as drift.
  */
 import { z } from "zod";
+import type { CollectionRoutes } from "../../../api";
+import {
+  type ApiWebhook,
+  type ApiWebhookWrite,
+  MASKED_SECRET,
+  normaliseInsecureSsl,
+  WEBHOOK_CONTENT_TYPES,
+} from "../../../api";
 import {
   configurationError,
   type HostingApiError,
@@ -18,14 +26,6 @@ import {
   validationError,
 } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
-import type { CollectionRoutes } from "../../client/routes";
-import {
-  type ApiWebhook,
-  type ApiWebhookWrite,
-  MASKED_SECRET,
-  normaliseInsecureSsl,
-  WEBHOOK_CONTENT_TYPES,
-} from "../../client/schemas";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
 import { type ArgsOf, field, output } from "../../internal/declare";

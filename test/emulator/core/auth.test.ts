@@ -3,9 +3,9 @@
  * X-Service-Api-Version check (spec, Versioning), driven over HTTP.
  */
 import { describe, expect, it } from "vitest";
+import { API_VERSION_2026 } from "../../../api";
 import { defaultFixture } from "../../../emulator/families";
 import type { Fixture } from "../../../emulator/index";
-import { API_VERSION_2026 } from "../../../provider/client/schemas";
 import {
   APP_USER_TOKEN,
   call,

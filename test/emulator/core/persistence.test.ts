@@ -10,11 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { API_VERSION_2026 } from "../../../api";
 import type { Fixture } from "../../../emulator/core/fixture";
 import { type EmulatorState, STATE_SCHEMA } from "../../../emulator/core/store";
 import { defaultFixture, freshState } from "../../../emulator/families";
 import { type RunningEmulator, startEmulator } from "../../../emulator/index";
-import { API_VERSION_2026 } from "../../../provider/client/schemas";
 import {
   APP_USER_TOKEN,
   call,

@@ -12,8 +12,8 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { API_VERSION_2026 } from "../../../api";
 import type { RunningEmulator } from "../../../emulator/index";
-import { API_VERSION_2026 } from "../../../provider/client/schemas";
 import { startCli, useBuiltCli } from "../cli-process";
 import {
   call,

@@ -5,9 +5,9 @@
  * not compile; a line that compiled would fail the typecheck.
  */
 import { describe, expectTypeOf, it } from "vitest";
+import type { ApiBudget, ApiRunner, ApiWebhook } from "../../../api";
+import { ROUTES, route } from "../../../api";
 import type { ApiResponse, HostingClient } from "../../../provider/client/http";
-import { ROUTES, route } from "../../../provider/client/routes";
-import type { ApiBudget, ApiRunner, ApiWebhook } from "../../../provider/client/schemas";
 
 // Compiled, never run: the calls only need their types.
 declare const c: HostingClient;

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { Agent, errors, MockAgent } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { parseLinkHeader, ROUTES, type RouteMethod, route } from "../../../api";
 import type { ClientSettings } from "../../../provider/client/config";
 import { HostingApiError, isAmbiguous, isNotFound, isRateLimited } from "../../../provider/client/errors";
 import {
@@ -18,7 +19,6 @@ import {
   REFUSED_TOKEN_MEMORY_MS,
   USER_AGENT,
 } from "../../../provider/client/http";
-import { parseLinkHeader } from "../../../provider/client/pagination";
 import {
   AdaptiveLimiter,
   detectRateLimit,
@@ -26,7 +26,6 @@ import {
   parseRetryAfter,
   RESET_MARGIN_MS,
 } from "../../../provider/client/rate-limit";
-import { ROUTES, type RouteMethod, route } from "../../../provider/client/routes";
 
 const CAUSES =
   "Not found, or not allowed to this token. Likely causes, in order: (1) a name or id in the path is wrong, " +

@@ -7,8 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { route } from "../../../api";
 import { HostingClient } from "../../../provider/client/http";
-import { route } from "../../../provider/client/routes";
 
 let server: Server;
 let origin: string;

@@ -3,9 +3,9 @@
  * freshness window and another client each make the next read ask again.
  */
 import { describe, expect, it } from "vitest";
+import { ROUTES } from "../../../api";
 import { startEmulator } from "../../../emulator/index";
 import { HostingClient } from "../../../provider/client/http";
-import { ROUTES } from "../../../provider/client/routes";
 import { SharedReads } from "../../../provider/internal/shared-reads";
 
 const settings = { apiRoot: "http://127.0.0.1:9/api/v3", token: "t", apiVersion: undefined };

@@ -5,8 +5,8 @@
  */
 
 import { describe, expect, it } from "vitest";
+import { API_VERSION_2026 } from "../../../api";
 import type { RunningEmulator } from "../../../emulator/index";
-import { API_VERSION_2026 } from "../../../provider/client/schemas";
 import { UNKNOWN } from "../../../provider/internal/check";
 import { configure } from "../../../provider/internal/context";
 import {

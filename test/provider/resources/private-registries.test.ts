@@ -4,8 +4,8 @@
  * tests read through a control), and never kept: check leaves only its digest.
  */
 import { beforeEach, describe, expect, it } from "vitest";
+import { ROUTES } from "../../../api";
 import type { RunningEmulator } from "../../../emulator/index";
-import { ROUTES } from "../../../provider/client/routes";
 import { UNKNOWN } from "../../../provider/internal/check";
 import { client } from "../../../provider/internal/context";
 import { forgetPublicKey } from "../../../provider/internal/sealed-box";

@@ -3,11 +3,11 @@
  * against the sandbox server, as the engine would call them.
  */
 import { describe, expect, it, vi } from "vitest";
+import type { ApiSshKey } from "../../../api";
+import { ROUTES } from "../../../api";
 import type { RunningEmulator } from "../../../emulator/index";
 import { HostingApiError } from "../../../provider/client/errors";
 import type { HostingClient } from "../../../provider/client/http";
-import { ROUTES } from "../../../provider/client/routes";
-import type { ApiSshKey } from "../../../provider/client/schemas";
 import type { AnyHostingProvider } from "../../../provider/internal/lifecycle";
 import {
   userGpgKeyProvider as gpgProvider,

@@ -9,7 +9,7 @@
  * (owner olivia; repositories api, web) and acme-ops; `solo` is outside the enterprise.
  */
 import { describe, expect, it } from "vitest";
-import { API_VERSION_2026 } from "../../../../provider/client/schemas";
+import { API_VERSION_2026 } from "../../../../api";
 import {
   type ApiResponse,
   type CallOptions,

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
+import { API_VERSION_2026 } from "../../../../api";
 import { DEFAULT_RATE_LIMIT } from "../../../../emulator/core/controls";
-import { API_VERSION_2026 } from "../../../../provider/client/schemas";
 import {
   APP_USER_TOKEN,
   type ApiResponse,

@@ -5,7 +5,7 @@
  * keyed by the login reachable under the new one.
  */
 import { describe, expect, it } from "vitest";
-import { API_VERSION_2026 } from "../../../../provider/client/schemas";
+import { API_VERSION_2026 } from "../../../../api";
 import {
   type ApiResponse,
   type CallOptions,

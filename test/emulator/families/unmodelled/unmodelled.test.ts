@@ -4,8 +4,8 @@
  * auth-matrix.test.ts; this file checks the answer itself.
  */
 import { describe, expect, it } from "vitest";
+import { allRoutes, ROUTES } from "../../../../api";
 import { NOT_MODELLED_HEADER, UNMODELLED_ACCESS } from "../../../../emulator/families/unmodelled/routes";
-import { allRoutes, ROUTES } from "../../../../provider/client/routes";
 import { APP_USER_TOKEN, call, expectErrorBody, stateOf, TOKENS, useSandbox } from "../../helpers";
 
 const sandbox = useSandbox();

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { allRoutes, InvalidRouteParameter, ROUTES } from "../../../provider/client/routes";
-import { API_VERSION_2026, API_VERSION_DEFAULT } from "../../../provider/client/schemas";
-import { servedRoutes } from "../../emulator/helpers";
+import { API_VERSION_2026, API_VERSION_DEFAULT, allRoutes, InvalidRouteParameter, ROUTES } from "../../api";
+import { servedRoutes } from "../emulator/helpers";
 
 describe("route table", () => {
   it("builds paths with every parameter encoded", () => {

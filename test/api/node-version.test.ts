@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { isAtLeast, MINIMUM_NODE, tooOld } from "../../../provider/internal/node-version";
+import { isAtLeast, MINIMUM_NODE, tooOld } from "../../api/node-version";
 
-const ROOT = join(__dirname, "../../..");
+const ROOT = join(__dirname, "../..");
 
 describe("the Node.js version check", () => {
   it("is the package's engines field", () => {

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { allRoutes } from "../../../provider/client/routes";
+import { allRoutes } from "../../api";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
@@ -19,7 +19,7 @@ const isMethod = (text: string): text is Method => (METHODS as readonly string[]
 
 /** The folder holding endpoints.md and concepts.md, or a failure that says where it was looked for. */
 function specDir(): string {
-  const root = resolve(__dirname, "../../..");
+  const root = resolve(__dirname, "../..");
   const candidates: string[] = [];
   if (process.env.HOSTING_SPEC_DIR) candidates.push(resolve(process.env.HOSTING_SPEC_DIR));
   for (let dir = resolve(root, ".."); ; dir = dirname(dir)) {
