@@ -17,19 +17,16 @@ export * from "./functions/index";
 export type { BudgetAlertingArgs, BudgetArgs, BudgetScope, BudgetType } from "./resources/budgets";
 export { Budget } from "./resources/budgets";
 export type {
+  OrgPropertyValueArgs,
+  PropertyValue,
+  RepositoryPropertyValueArgs,
+} from "./resources/custom-properties";
+export { OrgPropertyValue, RepositoryPropertyValue } from "./resources/custom-properties";
+export type {
   DeploymentProtectionRuleArgs,
   ProtectionRuleApp,
-} from "./resources/deployment-protection-rules";
-export { DeploymentProtectionRule } from "./resources/deployment-protection-rules";
-export type {
-  IssueColor,
-  IssueFieldArgs,
-  IssueFieldDataType,
-  IssueFieldOptionArgs,
-  IssueFieldVisibility,
-  IssueTypeArgs,
-} from "./resources/issue-config";
-export { IssueField, IssueType } from "./resources/issue-config";
+} from "./resources/environments";
+export { DeploymentProtectionRule } from "./resources/environments";
 export type {
   OrgMembershipArgs,
   OrgMembershipOnDestroy,
@@ -37,8 +34,16 @@ export type {
   OrgMembershipState,
 } from "./resources/memberships";
 export { OrgMembership } from "./resources/memberships";
-export type { OrgBlockArgs } from "./resources/org-blocks";
-export { OrgBlock } from "./resources/org-blocks";
+export type {
+  IssueColor,
+  IssueFieldArgs,
+  IssueFieldDataType,
+  IssueFieldOptionArgs,
+  IssueFieldVisibility,
+  IssueTypeArgs,
+  OrgBlockArgs,
+} from "./resources/org-config";
+export { IssueField, IssueType, OrgBlock } from "./resources/org-config";
 export type { OrganizationArgs } from "./resources/organizations";
 export { Organization } from "./resources/organizations";
 export type {
@@ -49,12 +54,6 @@ export type {
   PrivateRegistryVisibility,
 } from "./resources/private-registries";
 export { PrivateRegistry } from "./resources/private-registries";
-export type {
-  OrgPropertyValueArgs,
-  PropertyValue,
-  RepositoryPropertyValueArgs,
-} from "./resources/property-values";
-export { OrgPropertyValue, RepositoryPropertyValue } from "./resources/property-values";
 export type {
   EnterpriseRunnerGroupArgs,
   OrgRunnerGroupArgs,

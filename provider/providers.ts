@@ -4,13 +4,12 @@
  */
 import type { AnyHostingProvider } from "./internal/lifecycle";
 import { budgetProvider } from "./resources/budgets";
-import { deploymentProtectionRuleProvider } from "./resources/deployment-protection-rules";
-import { issueFieldProvider, issueTypeProvider } from "./resources/issue-config";
+import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/custom-properties";
+import { deploymentProtectionRuleProvider } from "./resources/environments";
 import { orgMembershipProvider } from "./resources/memberships";
-import { orgBlockProvider } from "./resources/org-blocks";
+import { issueFieldProvider, issueTypeProvider, orgBlockProvider } from "./resources/org-config";
 import { organizationProvider } from "./resources/organizations";
 import { privateRegistryProvider } from "./resources/private-registries";
-import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/property-values";
 import {
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,

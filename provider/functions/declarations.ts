@@ -3,11 +3,11 @@
  * invokes derive from this list.
  */
 import type { FunctionDeclaration } from "../internal/declare";
-import { getBranchesFunction, getBranchFunction } from "./branches";
-import { getDependencyAlertsFunction } from "./dependency-alerts";
-import { getUserGpgKeysFunction } from "./gpg-keys";
-import { getOrgMembersFunction } from "./members";
+import { getBranchesFunction, getBranchFunction } from "./git";
+import { getOrgMembersFunction } from "./memberships";
+import { getDependencyAlertsFunction } from "./security";
 import { getRepositoryStatisticsFunction } from "./statistics";
+import { getUserGpgKeysFunction } from "./user-keys";
 
 export const FUNCTIONS: readonly FunctionDeclaration[] = [
   getOrgMembersFunction,

@@ -3,15 +3,24 @@
  * returns a promise, each `getXOutput(args, opts?)` an Output (secret when an input is). They run
  * in the program's process with the process's shared client (`provider/internal/context.ts`).
  */
+
+export type { FunctionOptions, InputArgs } from "./common";
 export type {
   Branch,
   GetBranchArgs,
   GetBranchesArgs,
   GetBranchesResult,
   GetBranchResult,
-} from "./branches";
-export { getBranch, getBranches, getBranchesOutput, getBranchOutput, MAX_BRANCH_REDIRECTS } from "./branches";
-export type { FunctionOptions, InputArgs } from "./common";
+} from "./git";
+export { getBranch, getBranches, getBranchesOutput, getBranchOutput, MAX_BRANCH_REDIRECTS } from "./git";
+export type {
+  GetOrgMembersArgs,
+  GetOrgMembersResult,
+  OrgMember,
+  OrgMemberFilter,
+  OrgMemberRoleFilter,
+} from "./memberships";
+export { getOrgMembers, getOrgMembersOutput } from "./memberships";
 export type {
   DependencyAlert,
   DependencyAlertEcosystem,
@@ -21,24 +30,8 @@ export type {
   DependencyAlertState,
   GetDependencyAlertsArgs,
   GetDependencyAlertsResult,
-} from "./dependency-alerts";
-export { getDependencyAlerts, getDependencyAlertsOutput } from "./dependency-alerts";
-export type {
-  GetUserGpgKeysArgs,
-  GetUserGpgKeysResult,
-  GpgCapabilities,
-  GpgKey,
-  GpgSubkey,
-} from "./gpg-keys";
-export { getUserGpgKeys, getUserGpgKeysOutput } from "./gpg-keys";
-export type {
-  GetOrgMembersArgs,
-  GetOrgMembersResult,
-  OrgMember,
-  OrgMemberFilter,
-  OrgMemberRoleFilter,
-} from "./members";
-export { getOrgMembers, getOrgMembersOutput } from "./members";
+} from "./security";
+export { getDependencyAlerts, getDependencyAlertsOutput } from "./security";
 export type {
   CodeFrequencyWeek,
   CommitActivityWeek,
@@ -56,3 +49,11 @@ export {
   getRepositoryStatisticsOutput,
   MAX_STATISTICS_WAIT_MS,
 } from "./statistics";
+export type {
+  GetUserGpgKeysArgs,
+  GetUserGpgKeysResult,
+  GpgCapabilities,
+  GpgKey,
+  GpgSubkey,
+} from "./user-keys";
+export { getUserGpgKeys, getUserGpgKeysOutput } from "./user-keys";

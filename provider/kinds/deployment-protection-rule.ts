@@ -1,4 +1,4 @@
 /** The DeploymentProtectionRule provider as this module's whole export: Pulumi serialises it as a `require` of this path. */
-import { deploymentProtectionRuleProvider } from "../resources/deployment-protection-rules";
+import { deploymentProtectionRuleProvider } from "../resources/environments";
 
 export = deploymentProtectionRuleProvider;

@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
 import { HostingApiError } from "../../../provider/client/errors";
-import { getBranch, getBranches, getBranchOutput } from "../../../provider/functions/branches";
+import { getBranch, getBranches, getBranchOutput } from "../../../provider/functions/git";
 import { counts, useEnvironmentToken, useFunctionSandbox } from "./helpers";
 
 let emulator: RunningEmulator;

@@ -5,10 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
-import {
-  getDependencyAlerts,
-  getDependencyAlertsOutput,
-} from "../../../provider/functions/dependency-alerts";
+import { getDependencyAlerts, getDependencyAlertsOutput } from "../../../provider/functions/security";
 import { api } from "../resources/helpers";
 import { counts, settle, useFunctionSandbox } from "./helpers";
 

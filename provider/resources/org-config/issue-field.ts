@@ -336,7 +336,7 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-/** An issue field of an organisation: see its declaration, `issueFieldKind`. Example: `examples/organization/`. */
+/** An issue field of an organisation: see its declaration, `issueFieldKind`. Example: `examples/organizations/`. */
 export class IssueField extends HostingResource {
   constructor(name: string, args: IssueFieldArgs, opts?: pulumi.CustomResourceOptions) {
     super(issueFieldProvider, name, args, { deleteBeforeReplace: true, ...opts });

@@ -12,8 +12,8 @@ import {
   orgPropertyValueProvider as orgProvider,
   type RepositoryPropertyValueInputs,
   repositoryPropertyValueProvider as repoProvider,
-} from "../../../provider/resources/property-values";
-import { forgetSharedReads } from "../../../provider/resources/property-values/shared";
+} from "../../../provider/resources/custom-properties";
+import { forgetSharedReads } from "../../../provider/resources/custom-properties/shared";
 import { control, requestCounts, useSandbox, useToken } from "./helpers";
 
 let emulator: RunningEmulator;

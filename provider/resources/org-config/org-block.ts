@@ -7,16 +7,16 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../../api";
-import { isHostingApiError, isNotFound, notFoundError, validationError } from "../client/errors";
-import type { HostingClient } from "../client/http";
-import { fields } from "../internal/check";
-import { client } from "../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../internal/declare";
-import { lowerCased } from "../internal/diff";
-import { joinId, splitId } from "../internal/ids";
-import { defineProvider, deleteIgnoringGone, readOrGone } from "../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../internal/resource";
+import { ROUTES } from "../../../api";
+import { isHostingApiError, isNotFound, notFoundError, validationError } from "../../client/errors";
+import type { HostingClient } from "../../client/http";
+import { fields } from "../../internal/check";
+import { client } from "../../internal/context";
+import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { lowerCased } from "../../internal/diff";
+import { joinId, splitId } from "../../internal/ids";
+import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (a block is its pair of names: both replace)
@@ -131,7 +131,7 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-/** A user blocked by an organisation: see its declaration, `orgBlockKind`. Example: `examples/organization/`. */
+/** A user blocked by an organisation: see its declaration, `orgBlockKind`. Example: `examples/organizations/`. */
 export class OrgBlock extends HostingResource {
   constructor(name: string, args: OrgBlockArgs, opts?: pulumi.CustomResourceOptions) {
     super(orgBlockProvider, name, args, opts);

@@ -82,7 +82,7 @@ export const orgPropertyValueProvider = defineProvider<
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-/** One custom property's value of one organisation: see its declaration, `orgPropertyValueKind`. Example: `examples/property-values/`. */
+/** One custom property's value of one organisation: see its declaration, `orgPropertyValueKind`. Example: `examples/custom-properties/`. */
 export class OrgPropertyValue extends HostingResource {
   constructor(name: string, args: OrgPropertyValueArgs, opts?: pulumi.CustomResourceOptions) {
     super(orgPropertyValueProvider, name, args, opts);

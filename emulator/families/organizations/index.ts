@@ -6,6 +6,6 @@ import type { Family } from "../../core/family";
 import { orgAdminRoutes } from "./routes";
 
 export const orgAdmin = {
-  name: "org-admin",
+  name: "organizations",
   routes: orgAdminRoutes,
 } satisfies Family;

@@ -11,7 +11,7 @@ import {
   type DeploymentProtectionRuleInputs,
   type DeploymentProtectionRuleOutputs,
   deploymentProtectionRuleProvider as provider,
-} from "../../../provider/resources/deployment-protection-rules";
+} from "../../../provider/resources/environments";
 import { api, control, requestCounts, useSandbox, useToken } from "./helpers";
 
 let emulator: RunningEmulator;

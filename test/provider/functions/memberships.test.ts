@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
-import { getOrgMembers, getOrgMembersOutput } from "../../../provider/functions/members";
+import { getOrgMembers, getOrgMembersOutput } from "../../../provider/functions/memberships";
 import { counts, settle, useEnvironmentToken, useFunctionSandbox } from "./helpers";
 
 let emulator: RunningEmulator;

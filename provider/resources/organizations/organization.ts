@@ -18,8 +18,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { ApiOrganization } from "../../api";
-import { ROUTES } from "../../api";
+import type { ApiOrganization } from "../../../api";
+import { ROUTES } from "../../../api";
 import {
   configurationError,
   isAmbiguous,
@@ -29,20 +29,20 @@ import {
   notFoundError,
   stillPendingError,
   validationError,
-} from "../client/errors";
-import type { HostingClient } from "../client/http";
-import { fields } from "../internal/check";
-import { client, notice } from "../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
-import { joinId, splitId } from "../internal/ids";
+} from "../../client/errors";
+import type { HostingClient } from "../../client/http";
+import { fields } from "../../internal/check";
+import { client, notice } from "../../internal/context";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import { joinId, splitId } from "../../internal/ids";
 import {
   createWithoutDuplicates,
   defineProvider,
   PartialCreateError,
   readOrGone,
-} from "../internal/lifecycle";
-import { compact } from "../internal/outputs";
-import { HostingResource, type OutputsOf } from "../internal/resource";
+} from "../../internal/lifecycle";
+import { compact } from "../../internal/outputs";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (nothing replaces: there is no delete)
@@ -391,7 +391,7 @@ export const organizationProvider = defineProvider<typeof organizationKind.input
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-/** An organisation of the installation: see its declaration, `organizationKind`. Example: `examples/organization/`. */
+/** An organisation of the installation: see its declaration, `organizationKind`. Example: `examples/organizations/`. */
 export class Organization extends HostingResource {
   constructor(name: string, args: OrganizationArgs, opts?: pulumi.CustomResourceOptions) {
     super(organizationProvider, name, args, opts);

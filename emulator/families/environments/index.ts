@@ -5,7 +5,7 @@ import { protectionRuleRoutes } from "./routes";
 import { protectionRuleState } from "./state";
 
 export const protectionRules = {
-  name: "protection-rules",
+  name: "environments",
   state: protectionRuleState,
   routes: protectionRuleRoutes,
   orgLogins: [repoPathsOf("protectionRules", "repo", "protection rules' owner/name")],

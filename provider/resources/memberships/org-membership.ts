@@ -21,17 +21,17 @@ import {
   ORG_MEMBERSHIP_STATES,
   type OrgMembershipRole,
   ROUTES,
-} from "../../api";
-import { isNotFound, notFoundError, refusedError } from "../client/errors";
-import type { HostingClient } from "../client/http";
-import { fields } from "../internal/check";
-import { client, notice } from "../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
-import { lowerCased, sameValue } from "../internal/diff";
-import { joinId, splitId } from "../internal/ids";
-import { defineProvider, deleteIgnoringGone, leftToDefault, readOrGone } from "../internal/lifecycle";
-import { compact } from "../internal/outputs";
-import { HostingResource, type OutputsOf } from "../internal/resource";
+} from "../../../api";
+import { isNotFound, notFoundError, refusedError } from "../../client/errors";
+import type { HostingClient } from "../../client/http";
+import { fields } from "../../internal/check";
+import { client, notice } from "../../internal/context";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import { lowerCased, sameValue } from "../../internal/diff";
+import { joinId, splitId } from "../../internal/ids";
+import { defineProvider, deleteIgnoringGone, leftToDefault, readOrGone } from "../../internal/lifecycle";
+import { compact } from "../../internal/outputs";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (`state` is an output only: it is never compared)

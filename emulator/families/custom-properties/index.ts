@@ -5,7 +5,7 @@ import { propertyValueRoutes } from "./routes";
 import { propertyValueState } from "./state";
 
 export const propertyValues = {
-  name: "property-values",
+  name: "custom-properties",
   state: propertyValueState,
   routes: propertyValueRoutes,
   orgLogins: [

@@ -3,9 +3,9 @@
  * adopted by construction, removed outside Pulumi (drift: gone), refused for a member, unblocked.
  */
 import { describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../../emulator/index";
-import { type OrgBlockInputs, orgBlockProvider as provider } from "../../../provider/resources/org-blocks";
-import { api, requestCounts, useSandbox } from "./helpers";
+import type { RunningEmulator } from "../../../../emulator/index";
+import { type OrgBlockInputs, orgBlockProvider as provider } from "../../../../provider/resources/org-config";
+import { api, requestCounts, useSandbox } from "../helpers";
 
 let emulator: RunningEmulator;
 useSandbox((e) => {

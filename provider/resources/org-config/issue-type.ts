@@ -202,7 +202,7 @@ export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, Iss
 // Resource
 // ---------------------------------------------------------------------------------------------
 
-/** An issue type of an organisation: see its declaration, `issueTypeKind`. Example: `examples/organization/`. */
+/** An issue type of an organisation: see its declaration, `issueTypeKind`. Example: `examples/organizations/`. */
 export class IssueType extends HostingResource {
   constructor(name: string, args: IssueTypeArgs, opts?: pulumi.CustomResourceOptions) {
     super(issueTypeProvider, name, args, opts);

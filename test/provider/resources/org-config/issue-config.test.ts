@@ -4,16 +4,16 @@
  * adoption through importId, no duplicate after an ambiguous failure, options kept by name.
  */
 import { describe, expect, it, vi } from "vitest";
-import type { RunningEmulator } from "../../../emulator/index";
-import { collectionReads } from "../../../provider/internal/collection-reads";
+import type { RunningEmulator } from "../../../../emulator/index";
+import { collectionReads } from "../../../../provider/internal/collection-reads";
 import {
   type IssueFieldInputs,
   type IssueFieldOutputs,
   type IssueTypeInputs,
   issueFieldProvider,
   issueTypeProvider,
-} from "../../../provider/resources/issue-config";
-import { api, control, requestCounts, useSandbox } from "./helpers";
+} from "../../../../provider/resources/org-config";
+import { api, control, requestCounts, useSandbox } from "../helpers";
 
 let emulator: RunningEmulator;
 useSandbox((e) => {

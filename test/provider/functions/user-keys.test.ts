@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
-import { getUserGpgKeys, getUserGpgKeysOutput } from "../../../provider/functions/gpg-keys";
+import { getUserGpgKeys, getUserGpgKeysOutput } from "../../../provider/functions/user-keys";
 import { gpgPublicKey } from "../../emulator/helpers";
 import { api } from "../resources/helpers";
 import { counts, settle, useFunctionSandbox } from "./helpers";

@@ -2,12 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
-import {
-  getBranch,
-  getBranches,
-  getBranchesOutput,
-  getBranchOutput,
-} from "../../../provider/functions/branches";
+import { getBranch, getBranches, getBranchesOutput, getBranchOutput } from "../../../provider/functions/git";
 import { api, control } from "../resources/helpers";
 import { counts, settle, useFunctionSandbox } from "./helpers";
 

@@ -12,29 +12,29 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { ApiDeploymentProtectionRule, ApiProtectionRuleApp } from "../../api";
-import { ROUTES } from "../../api";
+import type { ApiDeploymentProtectionRule, ApiProtectionRuleApp } from "../../../api";
+import { ROUTES } from "../../../api";
 import {
   type HostingApiError,
   isHostingApiError,
   isNotFound,
   notFoundError,
   validationError,
-} from "../client/errors";
-import type { HostingClient } from "../client/http";
-import { collectionReads } from "../internal/collection-reads";
-import { client, notice } from "../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../internal/declare";
-import { lowerCased } from "../internal/diff";
-import { joinId, numericPart, splitId } from "../internal/ids";
+} from "../../client/errors";
+import type { HostingClient } from "../../client/http";
+import { collectionReads } from "../../internal/collection-reads";
+import { client, notice } from "../../internal/context";
+import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import { lowerCased } from "../../internal/diff";
+import { joinId, numericPart, splitId } from "../../internal/ids";
 import {
   createWithoutDuplicates,
   defineProvider,
   deleteIgnoringGone,
   readOrGone,
-} from "../internal/lifecycle";
-import { repositoryFields } from "../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../internal/resource";
+} from "../../internal/lifecycle";
+import { repositoryFields } from "../../internal/repository-fields";
+import { HostingResource, type OutputsOf } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (there is no update route: every argument replaces the rule)
@@ -296,7 +296,7 @@ export const deploymentProtectionRuleProvider = defineProvider<
 
 /**
  * An app enabled as a custom deployment protection rule of one environment: see its declaration,
- * `deploymentProtectionRuleKind`. Example: `examples/protection-rules/`.
+ * `deploymentProtectionRuleKind`. Example: `examples/environments/`.
  */
 export class DeploymentProtectionRule extends HostingResource {
   constructor(name: string, args: DeploymentProtectionRuleArgs, opts?: pulumi.CustomResourceOptions) {
