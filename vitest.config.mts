@@ -27,6 +27,7 @@ export default defineConfig({
           name: "unit",
           include: [
             "test/api/**/*.test.ts",
+            "test/*.test.ts",
             "test/provider/client/**/*.test.ts",
             "test/provider/internal/**/*.test.ts",
             "test/importer/**/*.test.ts",

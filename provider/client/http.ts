@@ -7,9 +7,27 @@
  * in `errors.ts`.
  */
 import type { Agent, Dispatcher } from "undici";
-import type { z } from "zod";
 import type { Answer, AnswerData, BodyAnswer, ClientRoute, ItemOf, ListAnswer, RouteMethod } from "../../api";
 import { MAX_PER_PAGE, parseLinkHeader } from "../../api";
+import { headerBag, parseBody, validate } from "./bodies";
+import {
+  type ApiResponse,
+  type ClientOptions,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MAX_RATE_LIMIT_RETRIES,
+  DEFAULT_MAX_RATE_LIMIT_WAIT_MS,
+  DEFAULT_TIMEOUT_MS,
+  type Exchange,
+  MEDIA_TYPE,
+  type QueryValue,
+  REFUSED_TOKEN_MEMORY_MS,
+  type RequestOptions,
+  USER_AGENT,
+  type WriteMethod,
+} from "./options";
+
+export * from "./options";
+
 import type { ClientSettings } from "./config";
 import {
   errorCode,
@@ -47,81 +65,8 @@ export {
   DEFAULT_MAX_DELAY_MS,
   DEFAULT_MAX_RETRY_AFTER_MS,
   type HttpMethod,
+  validate,
 };
-
-export const MEDIA_TYPE = "application/vnd.service+json";
-export const USER_AGENT = "pulumi-hosting";
-
-/** Rate-limit waits longer than this fail instead, telling the user when to try again. */
-export const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 15 * 60_000;
-export const DEFAULT_MAX_RATE_LIMIT_RETRIES = 5;
-/** Requests in flight at once per client; the server's rate-limit answers shrink it. */
-export const DEFAULT_CONCURRENCY = 8;
-export const DEFAULT_TIMEOUT_MS = 60_000;
-/**
- * How long a client remembers that the server refused its token (401): for that long its requests
- * fail at once, without asking. A run is over long before; a process that lives longer (an
- * Automation API program) asks again after it.
- */
-export const REFUSED_TOKEN_MEMORY_MS = 10 * 60_000;
-
-export type QueryValue = string | number | boolean | undefined;
-
-/** What a call may add to its route: the API version and the response schema come from the route. */
-export interface RequestOptions {
-  query?: Record<string, QueryValue>;
-  /**
-   * Whether the request may be repeated after an ambiguous failure. Defaults by method (GET, HEAD,
-   * PUT and DELETE are). A PATCH that sends the whole desired state may opt in.
-   */
-  idempotent?: boolean;
-  /**
-   * How many redirects (301, 302, 307, 308 with a `Location`) a GET follows, within the API root
-   * (a renamed branch answers 301 with where it is now). None by default: elsewhere a redirect is
-   * a surprise to report, not to follow.
-   */
-  followRedirects?: number;
-}
-
-/** `post`, `patch` and `put`: a route of that method, its parameters and the body to send. */
-export type WriteMethod<M extends RouteMethod> = <P, A extends BodyAnswer>(
-  route: ClientRoute<M, P, A>,
-  params: NoInfer<P>,
-  body?: unknown,
-  options?: RequestOptions,
-) => Promise<ApiResponse<AnswerData<A>>>;
-
-/** What one exchange sends beyond its method and path. */
-interface Exchange extends RequestOptions {
-  body?: unknown;
-  apiVersion: string;
-}
-
-export interface ApiResponse<T> {
-  status: number;
-  data: T;
-  headers: HeaderBag;
-  /** The paths followed redirects led to, in order (below the API root); absent when none. */
-  redirectedTo?: string[];
-}
-
-export interface ClientOptions {
-  dispatcher?: Dispatcher;
-  maxAttempts?: number;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  /** The longest `retry-after` of a 5xx waited out; past it the request fails saying when to retry. */
-  maxRetryAfterMs?: number;
-  maxRateLimitWaitMs?: number;
-  maxRateLimitRetries?: number;
-  secondaryFallbackMs?: number;
-  concurrency?: number;
-  timeoutMs?: number;
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => number;
-  /** Receives one line per request; the token never appears in it. */
-  log?: (line: string) => void;
-}
 
 /** Statuses whose `Location` a GET may follow when the caller asks (`followRedirects`). */
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 307, 308]);
@@ -494,41 +439,5 @@ export class HostingClient {
 
   private logLine(line: string): void {
     this.opts.log?.(redact(`hosting: ${line}`, this.settings.token));
-  }
-}
-
-/** Validates a response body, so a surprise from the server fails clearly instead of corrupting state. */
-export function validate<S extends z.ZodType>(
-  schema: S,
-  data: unknown,
-  method: string,
-  path: string,
-): z.infer<S> {
-  const result = schema.safeParse(data);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw unexpectedResponse(
-    method,
-    path,
-    `unexpected response body${issue ? ` (${issue.path.join(".") || "body"}: ${issue.message})` : ""}`,
-  );
-}
-
-function headerBag(raw: Record<string, string | string[] | undefined>): HeaderBag {
-  return {
-    get(name: string) {
-      const value = raw[name.toLowerCase()];
-      return Array.isArray(value) ? value.join(", ") : value;
-    },
-  };
-}
-
-function parseBody(text: string, contentType: string | undefined): unknown {
-  if (text === "") return undefined;
-  if (contentType && !/json/i.test(contentType)) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

@@ -4,50 +4,16 @@
  * 450 lines, the core imports no family, and the core converts no type through `unknown`: the
  * state's types come from the families' declarations.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { circles, importsOf as importsOfUnder, modulesUnder } from "../import-graph";
 
 const EMULATOR = resolve(__dirname, "../../emulator");
 const MAX_LINES = 450;
 
-function modules(folder = EMULATOR): string[] {
-  return readdirSync(folder, { recursive: true, encoding: "utf8" })
-    .filter((name) => name.endsWith(".ts"))
-    .map((name) => join(folder, name))
-    .sort();
-}
-
-/** The modules of `emulator/` that `file` imports (values and types, re-exports included). */
-function importsOf(file: string, text = readFileSync(file, "utf8")): string[] {
-  const found = new Set<string>();
-  const pattern =
-    /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+"(\.{1,2}\/[^"]+)"|import\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g;
-  for (const match of text.matchAll(pattern)) {
-    const target = resolve(dirname(file), match[1] ?? match[2] ?? "");
-    if (target.startsWith(`${EMULATOR}/`)) found.add(`${target}.ts`);
-  }
-  return [...found];
-}
-
-/** Every circle of imports among `graph`'s modules, each as the path that closes it. */
-function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
-  const found: string[][] = [];
-  const state = new Map<string, "open" | "done">();
-  const path: string[] = [];
-  const visit = (node: string): void => {
-    state.set(node, "open");
-    path.push(node);
-    for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === "open") found.push([...path.slice(path.indexOf(next)), next]);
-      else if (!state.has(next)) visit(next);
-    }
-    path.pop();
-    state.set(node, "done");
-  };
-  for (const node of graph.keys()) if (!state.has(node)) visit(node);
-  return found;
-}
+const modules = () => modulesUnder(EMULATOR);
+const importsOf = (file: string, text?: string) => importsOfUnder(file, EMULATOR, text);
 
 const name = (file: string) => relative(EMULATOR, file);
 
