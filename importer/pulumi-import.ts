@@ -10,7 +10,7 @@
  * returns are not in what it reads. Every object is a top-level resource of the default provider,
  * so the name table is empty (it names only parents and explicit providers).
  */
-import { resourceToken } from "../provider/plugin/resources";
+import { typeToken } from "../provider/internal/tokens";
 import type { Inventory } from "./inventory";
 import { modulesOf } from "./layout";
 import { literal } from "./typescript";
@@ -24,7 +24,7 @@ export function importFileOf(inventory: Inventory): ImportFile {
   return {
     nameTable: {},
     resources: modulesOf(inventory).flatMap(({ items }) =>
-      items.map((item) => ({ type: resourceToken(item.kind), name: item.name, id: item.id })),
+      items.map((item) => ({ type: typeToken(item.kind), name: item.name, id: item.id })),
     ),
   };
 }

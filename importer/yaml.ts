@@ -9,7 +9,7 @@
  * the plugin in `node_modules/.bin`, where `plugins.providers` names it (README, "The native
  * plugin", way B).
  */
-import { resourceToken } from "../provider/plugin/resources";
+import { typeToken } from "../provider/internal/tokens";
 import type { Inventory, InventoryItem } from "./inventory";
 import {
   type Argument,
@@ -70,7 +70,7 @@ function resourceLines(item: InventoryItem, byKey: ReadonlyMap<string, Inventory
   const lines = [
     `${INDENT}# ${item.adopted.comment}`,
     `${INDENT}${scalar(item.name)}:`,
-    `${INDENT}${INDENT}type: ${resourceToken(item.kind)}`,
+    `${INDENT}${INDENT}type: ${typeToken(item.kind)}`,
   ];
   const args = argumentsOf(item, byKey, false);
   if (args.length > 0) {

@@ -1,41 +1,16 @@
 /**
- * Every resource kind's provider, once. The runtime registry and the tests that check each kind has
- * its `kinds/<kind>` module are derived from this list.
+ * Every resource kind's provider, in the order users read them: by where `hosting-import` finds
+ * them (organisation, repository, enterprise, site administration, the signed-in user), then by
+ * family. The list itself is generated (`registry.ts`) from the families' declarations.
  */
 import type { AnyHostingProvider } from "./internal/lifecycle";
-import { budgetProvider } from "./resources/budgets";
-import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/custom-properties";
-import { deploymentProtectionRuleProvider } from "./resources/environments";
-import { orgMembershipProvider } from "./resources/memberships";
-import { issueFieldProvider, issueTypeProvider, orgBlockProvider } from "./resources/org-config";
-import { organizationProvider } from "./resources/organizations";
-import { privateRegistryProvider } from "./resources/private-registries";
-import {
-  enterpriseRunnerGroupProvider,
-  orgRunnerGroupProvider,
-  runnerGroupRunnersProvider,
-} from "./resources/runner-groups";
-import { userGpgKeyProvider, userSshKeyProvider, userSshSigningKeyProvider } from "./resources/user-keys";
-import { globalWebhookProvider, repositoryWebhookProvider } from "./resources/webhooks";
+import { KIND_PROVIDERS } from "./registry";
+
+const SCOPES = ["org", "repository", "enterprise", "siteAdmin", "user"];
+const rank = (p: AnyHostingProvider) => {
+  const scope = p.declared.discovery?.scope;
+  return scope === undefined ? SCOPES.length : SCOPES.indexOf(scope);
+};
 
 /** In the order `hosting-import` writes them within a module, and the reference lists them. */
-export const PROVIDERS: readonly AnyHostingProvider[] = [
-  orgMembershipProvider,
-  orgRunnerGroupProvider,
-  runnerGroupRunnersProvider,
-  privateRegistryProvider,
-  orgPropertyValueProvider,
-  issueTypeProvider,
-  issueFieldProvider,
-  orgBlockProvider,
-  repositoryWebhookProvider,
-  repositoryPropertyValueProvider,
-  deploymentProtectionRuleProvider,
-  enterpriseRunnerGroupProvider,
-  budgetProvider,
-  globalWebhookProvider,
-  userGpgKeyProvider,
-  userSshKeyProvider,
-  userSshSigningKeyProvider,
-  organizationProvider,
-];
+export const PROVIDERS: readonly AnyHostingProvider[] = [...KIND_PROVIDERS].sort((a, b) => rank(a) - rank(b));

@@ -1,17 +1,20 @@
 /**
  * Writes what derives from the kinds' and functions' declarations: `schema.json` (the Pulumi package
- * schema) and the reference pages under `docs/reference/`. `npm run generate -- --check` fails when
+ * schema), the reference pages under `docs/reference/`, and the registries (`provider/registry.ts`,
+ * `provider/kinds/`). `npm run generate -- --check` fails when
  * one is stale, missing or left over; the unit suite runs the same check.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { REFERENCE_DIR, referencePages, repositoryRoot } from "./reference";
+import { leftOverKinds, registryFiles } from "./registry";
 import { packageSchema } from "./schema";
 
 /** Every generated file, by path below the repository root. */
 export function generatedFiles(root: string): Map<string, string> {
   const schema = packageSchema(root);
   const files = new Map<string, string>([["schema.json", `${JSON.stringify(schema, null, 2)}\n`]]);
+  for (const [path, text] of registryFiles(root)) files.set(path, text);
   for (const [path, text] of referencePages(root, schema)) files.set(path, text);
   return files;
 }
@@ -19,11 +22,13 @@ export function generatedFiles(root: string): Map<string, string> {
 /** Generated pages that no declaration makes any more (a kind renamed or removed). */
 export function leftOver(root: string, files: Map<string, string>): string[] {
   const dir = join(root, REFERENCE_DIR);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => join(REFERENCE_DIR, f))
-    .filter((path) => !files.has(path));
+  const pages = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => join(REFERENCE_DIR, f))
+        .filter((path) => !files.has(path))
+    : [];
+  return [...pages, ...leftOverKinds(root, files)];
 }
 
 /** The generated files that differ from what is on disk. */

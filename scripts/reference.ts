@@ -9,12 +9,13 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
-import { FUNCTIONS } from "../provider/functions/declarations";
 import type { FunctionDeclaration } from "../provider/internal/declare";
 import type { FieldRule } from "../provider/internal/diff";
 import type { AnyHostingProvider } from "../provider/internal/lifecycle";
+import { typeToken } from "../provider/internal/tokens";
 import { PROVIDERS } from "../provider/providers";
-import { type PackageSchema, type PropertySpec, packageSchema, typeToken } from "./schema";
+import { FUNCTIONS } from "../provider/registry";
+import { type PackageSchema, type PropertySpec, packageSchema } from "./schema";
 
 /** The repository root: the folder of the package.json named pulumi-hosting above this file. */
 export function repositoryRoot(from = __dirname): string {

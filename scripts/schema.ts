@@ -8,14 +8,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { FUNCTIONS } from "../provider/functions/declarations";
 import { behaviourOf, type DeclaredKind, type FunctionDeclaration } from "../provider/internal/declare";
+import { dynamicToken, PACKAGE, typeToken } from "../provider/internal/tokens";
 import { PROVIDERS } from "../provider/providers";
+import { FUNCTIONS } from "../provider/registry";
 
-export const PACKAGE = "hosting";
-export const typeToken = (name: string) => `${PACKAGE}:index:${name}`;
 /** The type token the dynamic resources record: a schema alias, so a stack moves without replacement. */
-export const dynamicToken = (kind: string) => `pulumi-nodejs:dynamic/${PACKAGE}:${kind}`;
 
 /** A JSON Schema node as zod writes it (the parts this reads). */
 interface JsonSchema {

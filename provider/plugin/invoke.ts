@@ -5,32 +5,16 @@
  * address and token, not the stack config's.
  */
 import type { ClientSettings } from "../client/config";
-import {
-  type FunctionOptions,
-  getBranch,
-  getBranches,
-  getDependencyAlerts,
-  getOrgMembers,
-  getRepositoryStatistics,
-  getUserGpgKeys,
-} from "../functions";
-import { FUNCTIONS } from "../functions/declarations";
+import type { FunctionOptions } from "../functions";
+import { typeToken } from "../internal/tokens";
+import { IMPLEMENTATIONS as CODE, FUNCTIONS } from "../registry";
 import { isUnknown, type Properties, unwrap, wrap } from "./properties";
 
 /** A function as the plugin calls it: arguments checked by the function itself. */
 type PluginFunction = (args: never, opts?: FunctionOptions) => Promise<object>;
 
-/** The code of each function, by the name its declaration gives. */
-const IMPLEMENTATIONS: Readonly<Record<string, PluginFunction>> = {
-  getOrgMembers,
-  getBranches,
-  getBranch,
-  getDependencyAlerts,
-  getRepositoryStatistics,
-  getUserGpgKeys,
-};
-
-export const functionToken = (name: string): string => `hosting:index:${name}`;
+/** The code of each function, by the name its declaration gives (`registry.ts`). */
+const IMPLEMENTATIONS: Readonly<Record<string, PluginFunction>> = CODE;
 
 /**
  * The invokes, from the functions' declarations (`provider/functions/declarations.ts`, which the
@@ -41,7 +25,7 @@ const byToken = new Map(
     const fn = IMPLEMENTATIONS[declared.name];
     if (fn === undefined)
       throw new Error(`hosting: the function ${declared.name} is declared but has no code`);
-    return [functionToken(declared.name), fn] as const;
+    return [typeToken(declared.name), fn] as const;
   }),
 );
 

@@ -5,15 +5,11 @@
  * answer's secrets again. `server.ts` only translates these to and from protobuf.
  */
 import type { AnyHostingProvider } from "../internal/lifecycle";
+import { typeToken } from "../internal/tokens";
 import { PROVIDERS } from "../providers";
 import { isUnknown, type Properties, unwrap, type Value, wrap } from "./properties";
 
-/** The package name of the plugin: tokens are `hosting:index:<Kind>`. */
-export const PACKAGE = "hosting";
-
-export const resourceToken = (kind: string): string => `${PACKAGE}:index:${kind}`;
-
-const byToken = new Map(PROVIDERS.map((p) => [resourceToken(p.kind), p]));
+const byToken = new Map(PROVIDERS.map((p) => [typeToken(p.kind), p]));
 
 /**
  * The type token of a request: its `type` field where the engine sets it, else read from the URN

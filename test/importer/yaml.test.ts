@@ -68,6 +68,23 @@ resources:
       import: acme-eng/mona
 
   # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  acme-eng-issue-field-priority:
+    type: hosting:index:IssueField
+    properties:
+      org: acme-eng
+      name: Priority
+      dataType: single_select
+      options:
+        - name: High
+          color: red
+        - name: Low
+          color: gray
+          description: "Some day: maybe"
+    options:
+      import: acme-eng/13
+      retainOnDelete: true
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
   acme-eng-runners-build:
     type: hosting:index:OrgRunnerGroup
     properties:
@@ -87,23 +104,6 @@ resources:
       runners: [1, 2]
     options:
       import: acme-eng/5
-      retainOnDelete: true
-
-  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
-  acme-eng-issue-field-priority:
-    type: hosting:index:IssueField
-    properties:
-      org: acme-eng
-      name: Priority
-      dataType: single_select
-      options:
-        - name: High
-          color: red
-        - name: Low
-          color: gray
-          description: "Some day: maybe"
-    options:
-      import: acme-eng/13
       retainOnDelete: true
 
   # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
@@ -278,6 +278,11 @@ describe("writeImportFile", () => {
       "id": "acme-eng/mona"
     },
     {
+      "type": "hosting:index:IssueField",
+      "name": "acme-eng-issue-field-priority",
+      "id": "acme-eng/13"
+    },
+    {
       "type": "hosting:index:OrgRunnerGroup",
       "name": "acme-eng-runners-build",
       "id": "acme-eng/5"
@@ -286,11 +291,6 @@ describe("writeImportFile", () => {
       "type": "hosting:index:RunnerGroupRunners",
       "name": "acme-eng-runners-build-members",
       "id": "acme-eng/5"
-    },
-    {
-      "type": "hosting:index:IssueField",
-      "name": "acme-eng-issue-field-priority",
-      "id": "acme-eng/13"
     },
     {
       "type": "hosting:index:RepositoryWebhook",

@@ -2,12 +2,12 @@
  * What derives from the declarations (schema.json and docs/reference/) is current, and says what
  * the declarations say.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FUNCTIONS } from "../../provider/functions/declarations";
 import { PROVIDERS } from "../../provider/providers";
+import { FUNCTIONS } from "../../provider/registry";
 import { generatedFiles, leftOver, staleFiles } from "../../scripts/generate";
 import { repositoryRoot } from "../../scripts/reference";
 
@@ -56,5 +56,17 @@ describe("generated files", () => {
     writeFileSync(join(copy, "package.json"), readFileSync(join(root, "package.json")));
     expect(leftOver(copy, files)).toEqual([]);
     expect(staleFiles(copy, files)).toContain("schema.json");
+    expect(staleFiles(copy, files)).toContain("provider/registry.ts");
+    mkdirSync(join(copy, "provider/kinds"), { recursive: true });
+    writeFileSync(join(copy, "provider/kinds/gone-kind.ts"), "");
+    expect(leftOver(copy, files)).toEqual(["provider/kinds/gone-kind.ts"]);
+  });
+
+  it("find every kind's provider and every function in the family modules", () => {
+    const registry = files.get("provider/registry.ts") ?? "";
+    for (const p of PROVIDERS)
+      expect(registry).toContain(`  ${p.kind.charAt(0).toLowerCase()}${p.kind.slice(1)}Provider,`);
+    for (const f of FUNCTIONS) expect(registry).toContain(`  ${f.name}Function,`);
+    expect(files.get("provider/kinds/org-membership.ts")).toContain("export = orgMembershipProvider;");
   });
 });
