@@ -51,6 +51,21 @@ export function checkInputs<S extends z.ZodObject>(
 }
 
 /**
+ * Arguments the schema does not know. zod drops them, so an argument misspelt or meant for another
+ * kind would be ignored without a word: check fails on each, naming it and the arguments there
+ * are (the property is not named: the engine would print its value, which may be a secret).
+ */
+export function unknownArguments(
+  schema: z.ZodObject,
+  news: Record<string, unknown>,
+): pulumi.dynamic.CheckFailure[] {
+  const known = Object.keys(schema.shape);
+  return Object.keys(news)
+    .filter((k) => k !== PROVIDER_KEY && news[k] !== undefined && !known.includes(k))
+    .map((k) => ({ property: "", reason: `unknown argument ${k}: the arguments are ${known.join(", ")}` }));
+}
+
+/**
  * A failure names the top-level argument: the engine prints the value it holds at `property`, and a
  * nested path (`events.0`) does not resolve there (it prints `{<nil>}`). The reason names the exact
  * element and the value it had, so `events[0] "push"` reads as what it is.
@@ -139,3 +154,44 @@ export const fields = {
       .transform((v) => String(v).trim())
       .refine((v) => /^[1-9]\d*$/.test(v), { error: `${label} must be a positive integer id such as "42"` }),
 };
+
+/** A URL's password (`https://user:password@host`), which no message may carry. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:)[^\s/@]+@/gi;
+
+/** Every string inside a value, for the texts a message must not carry. */
+function textsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(textsOf);
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(textsOf);
+  return [];
+}
+
+/** A text with each secret (and every URL password) replaced by `[secret]`. */
+export function withoutSecrets(text: string, secrets: readonly string[]): string {
+  let safe = text.replace(URL_PASSWORD, "$1[secret]@");
+  // Longest first, so a secret holding another is replaced whole; a secret of one or two
+  // characters would blank out ordinary words and cannot be told from them.
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret.length >= 3) safe = safe.split(secret).join("[secret]");
+  }
+  return safe;
+}
+
+/**
+ * Failures safe to print. The engine prints a named property's value beside the reason
+ * (`property value <value> has a problem`), whatever it holds: a failure of a secret field names
+ * no property and says the field in its reason instead, and no reason carries a secret's value or a
+ * URL's password.
+ */
+export function safeFailures(
+  failures: readonly pulumi.dynamic.CheckFailure[],
+  secretFields: ReadonlySet<string>,
+  values: Record<string, unknown>,
+): pulumi.dynamic.CheckFailure[] {
+  const secrets = [...secretFields].flatMap((field) => textsOf(values[field]));
+  return failures.map(({ property, reason }) => {
+    const safe = withoutSecrets(reason, secrets);
+    if (!secretFields.has(property)) return { property, reason: safe };
+    return { property: "", reason: safe.startsWith(property) ? safe : `${property}: ${safe}` };
+  });
+}

@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { isAmbiguous, isNotFound } from "../client/errors";
-import { type CrossFieldRules, checkInputs, containsUnknown } from "./check";
+import { type CrossFieldRules, checkInputs, containsUnknown, safeFailures, unknownArguments } from "./check";
 import { configure, notice } from "./context";
 import type { DeclaredKind } from "./declare";
 import { changedFields, diffFields, type FieldRule, type FieldRules, sameValue } from "./diff";
@@ -113,6 +113,7 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
   behaviour: ProviderSpec<S, O>,
 ): HostingProvider<z.infer<S>, O> {
   const { kind } = declared;
+  const secretFields = new Set(declared.secrets);
   const spec = { ...behaviour, inputs: declared.inputs, rules: declared.rules as FieldRules<z.infer<S>> };
   const compare = spec.comparable ?? ((values: object) => values);
   // check records the inputs as the program wrote them (see AS_WRITTEN_KEY); the methods that act
@@ -147,9 +148,12 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
     async check(olds, news) {
       const recorded = async (failed: boolean) =>
         (spec.recordedInputs ? await spec.recordedInputs(olds, news, failed) : news) as z.infer<S>;
+      const unknown = unknownArguments(spec.inputs, news);
+      if (unknown.length > 0) return { inputs: await recorded(true), failures: unknown };
       const checked = checkInputs(spec.inputs, news, spec.crossField);
       if (checked.failures?.length || checked.inputs === undefined) {
-        return { ...checked, inputs: await recorded(true) };
+        const failures = safeFailures(checked.failures ?? [], secretFields, news);
+        return { ...checked, failures, inputs: await recorded(true) };
       }
       // A resource not created yet (no recorded inputs) that adopts an object: show what changes.
       const isNew = Object.keys(olds).every((k) => k === PROVIDER_KEY);
@@ -157,10 +161,12 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
       const id = isNew && known ? spec.adoptedId?.(checked.inputs) : undefined;
       if (id !== undefined) {
         const failure = await showAdoption(kind, spec, compare, id, checked.inputs);
-        if (failure) return { inputs: await recorded(true), failures: [failure] };
+        if (failure)
+          return { inputs: await recorded(true), failures: safeFailures([failure], secretFields, news) };
       }
       const failure = known ? await spec.preflight?.(checked.inputs, olds as Partial<z.infer<S>>) : undefined;
-      if (failure) return { inputs: await recorded(true), failures: [failure] };
+      if (failure)
+        return { inputs: await recorded(true), failures: safeFailures([failure], secretFields, news) };
       return { inputs: await recorded(false) };
     },
     async diff(_id, olds, news) {

@@ -14,6 +14,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { ROUTES } from "../../api";
 import { type ClientSettings, resolveSettings, type SettingsSource } from "../client/config";
 import { isHostingApiError } from "../client/errors";
+import { safeFailures } from "../internal/check";
 import { clientFor } from "../internal/context";
 import { isUnknown, type Properties, type Value, wrap } from "./properties";
 
@@ -67,14 +68,17 @@ export async function checkConfig(news: Properties): Promise<{
   for (const key of CONFIG_KEYS) {
     const value = news[key];
     if (value === undefined || value === null || isUnknown(value) || typeof value === "string") continue;
-    failures.push({ property: key, reason: `${key} must be a string; got ${describe(value)}` });
+    failures.push({ property: key, reason: `${key} must be a string; got ${describe(value, key)}` });
   }
   const pending = CONFIG_KEYS.some((key) => isUnknown(news[key]));
   if (failures.length === 0 && !pending) {
     const failure = await settingsFailure(news);
     if (failure) failures.push(failure);
   }
-  return { inputs: wrap(news, SECRET_CONFIG), failures };
+  return {
+    inputs: wrap(news, SECRET_CONFIG),
+    failures: safeFailures(failures, new Set(SECRET_CONFIG), news),
+  };
 }
 
 /**
@@ -108,8 +112,11 @@ function propertyOf(message: string): ConfigKey {
   return "baseUrl";
 }
 
-function describe(value: Value): string {
-  return Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : JSON.stringify(value);
+/** What a value is, for a message; a secret input's value is never shown, only its type. */
+function describe(value: Value, key: ConfigKey): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object";
+  return (SECRET_CONFIG as readonly string[]).includes(key) ? `a ${typeof value}` : JSON.stringify(value);
 }
 
 /**
@@ -147,10 +154,11 @@ const checks = new Map<string, Promise<void>>();
  * The connection check: one `GET /user` with the provider's settings, once per process (the
  * engine starts one per provider), shared by CheckConfig and Configure. Only answers that mean
  * these settings cannot work fail it: no answer (wrong address, server down, TLS), 401 (token
- * unknown or expired), and an answer that is not the API's (a 404 page without the API's error
- * body: the base URL misses the API root). A 403 passes: an app or fine-grained token may be
- * refused `/user` and still manage what it was made for; so do rate limits and 5xx, which say
- * nothing about the settings.
+ * unknown or expired), an answer that is not the API's (a 404 page without the API's error
+ * body: the base URL misses the API root), a 400 (the server refuses the API version asked for),
+ * and every other failure the client could not get past with its retries (5xx, rate limits): a
+ * provider whose first request fails would fail every resource after it. Only a 403 passes: an
+ * app or fine-grained token may be refused `/user` and still manage what it was made for.
  */
 export function connectionCheck(settings: ClientSettings): Promise<void> {
   const key = `${settings.apiRoot}\u0000${settings.token}\u0000${settings.apiVersion ?? ""}`;
@@ -161,8 +169,11 @@ export function connectionCheck(settings: ClientSettings): Promise<void> {
       .then(
         () => undefined,
         (e: unknown) => {
-          const property = isHostingApiError(e) ? FATAL[e.code] : undefined;
-          if (property !== undefined) throw new ConnectionError(property, settings, (e as Error).message);
+          if (!isHostingApiError(e))
+            throw new ConnectionError("baseUrl", settings, String((e as Error).message));
+          if (e.status === 403) return;
+          const property = FATAL[e.code] ?? (e.status === 400 ? "apiVersion" : "baseUrl");
+          throw new ConnectionError(property, settings, e.message);
         },
       );
     checks.set(key, check);

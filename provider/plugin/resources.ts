@@ -4,6 +4,7 @@
  * check failures, adoption, creates without duplicates and drift are the same), and wraps the
  * answer's secrets again. `server.ts` only translates these to and from protobuf.
  */
+import { safeFailures } from "../internal/check";
 import type { AnyHostingProvider } from "../internal/lifecycle";
 import { typeToken } from "../internal/tokens";
 import { PROVIDERS } from "../providers";
@@ -53,7 +54,8 @@ export async function check(
   const result = await provider.check(before.values, after.values);
   return {
     inputs: wrap(result.inputs ?? after.values, secretsOf(provider, after.secrets)),
-    failures: (result.failures ?? []).map((f) => ({ property: f.property, reason: f.reason })),
+    // The dynamic path made declared secrets safe; a value sent secret may be any field.
+    failures: safeFailures(result.failures ?? [], after.secrets, after.values),
   };
 }
 

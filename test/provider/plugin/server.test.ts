@@ -104,6 +104,15 @@ describe("provider configuration", () => {
     expect(good.inputs.token).toEqual(secret("svcp_siteadmin"));
   });
 
+  it("CheckConfig fails once on any refusal of the connection check but a 403, and never shows a token", async () => {
+    const version = { baseUrl: emulator.origin, token: "svcp_siteadmin", apiVersion: "1999-01-01" };
+    const refused = await client.checkConfig(version);
+    expect(refused.failures).toEqual([{ property: "", reason: expect.stringContaining("400") }]);
+    expect(requestCounts(emulator)).toEqual({ "GET /user": 1 });
+    const typed = await client.checkConfig({ baseUrl: emulator.origin, token: 5 as never });
+    expect(typed.failures).toEqual([{ property: "", reason: "token must be a string; got a number" }]);
+  });
+
   it("CheckConfig lets unknown values through, without a request", async () => {
     const result = await client.checkConfig({ baseUrl: UNKNOWN, token: secret(UNKNOWN) });
     expect(result.failures).toEqual([]);

@@ -77,7 +77,8 @@ describe("OrgMembership check", () => {
     [{ ...mona, org: "" }, "org", "must not be empty"],
     [{ ...mona, username: "a/b" }, "username", "username may hold only"],
     [{ org: "acme-eng" }, "username", "username is required"],
-    [{ ...mona, state: "active", role: 3 }, "role", "role"],
+    [{ ...mona, role: 3 }, "role", "role"],
+    [{ ...mona, state: "active" }, "", "unknown argument state"],
   ])("refuses %j naming %s", async (news, property, reason) => {
     const result = await provider.check({}, news);
     const failure = result.failures?.find((f) => f.property === property);
