@@ -135,11 +135,12 @@ export function parseDuration(text: string): number {
   return ms;
 }
 
-/** A duration as `--timeout` takes it, in the largest unit that is whole: `30m`, `90s`. */
+/** A duration as `--timeout` takes it, in the largest unit that is whole: `30m`, `90s` (`250ms` below a second). */
 export function durationText(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
-  return `${Math.round(ms / 1_000)}s`;
+  if (ms % 1_000 === 0) return `${ms / 1_000}s`;
+  return `${ms}ms`;
 }
 
 function formatOf(format: string | undefined, report: string | undefined): Format {
