@@ -187,11 +187,16 @@ async function runStack(
     if (cancel.reason !== undefined) {
       // Stopped: an error whatever the operation managed; what it changed before is kept.
       const detail = errorText(failure?.error ?? "", changes.errors, { stopped: true });
+      // Told to stop at once, the CLI leaves the steps it was waiting on pending in the state.
+      const pending =
+        cancel.interrupts >= 2 && options.operation !== "preview" && options.operation !== "drift"
+          ? "; steps still running were left pending: the next run names them, `pulumi refresh` settles them"
+          : "";
       return {
         ...base,
         status: "error",
         changes: changes.list(),
-        error: detail === "" ? cancel.reason : `${cancel.reason}\n${detail}`,
+        error: `${cancel.reason}${pending}${detail === "" ? "" : `\n${detail}`}`,
       };
     }
     if (failure !== undefined) {
