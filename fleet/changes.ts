@@ -5,6 +5,7 @@
  * names its resource.
  */
 import type { EngineEvent, OpType, StepEventMetadata } from "@pulumi/pulumi/automation";
+import type { z } from "zod";
 import { PROVIDERS } from "../provider/providers";
 import { bounded, type FieldDiff, type ResourceChange } from "./report";
 
@@ -116,14 +117,23 @@ function isSecret(value: unknown): boolean {
  */
 const SECRET_NAME = /secret|token|password|passphrase|credential|private_?key/i;
 
-/** Each kind's declared secret inputs, by kind name. */
-const DECLARED_SECRETS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
-  PROVIDERS.map((p) => [p.declared.kind, new Set(p.declared.secrets)]),
-);
+/** Each kind's declaration, by kind name. */
+const DECLARED = new Map(PROVIDERS.map((p) => [p.declared.kind, p.declared]));
 
-/** The kind's declared secret inputs, by the last part of a type token (`...:OrgMembership`). */
-function secretsOfType(type: string): ReadonlySet<string> {
-  return DECLARED_SECRETS.get(type.split(":").at(-1) ?? "") ?? new Set();
+/** The kind of a type token, by its last part (`hosting:index:OrgMembership`, `...dynamic/hosting:OrgMembership`). */
+function declarationOf(type: string) {
+  return DECLARED.get(type.split(":").at(-1) ?? "");
+}
+
+/**
+ * The value the provider gives a top-level input the program or the state leaves out (an
+ * OrgMembership's `role` is `member`), so a change to or from the default shows that value, not
+ * "(none)": `hosting-import` leaves defaults out of the code it writes.
+ */
+function defaultOf(type: string, field: string): unknown {
+  const schema = (declarationOf(type)?.inputs.shape as Record<string, z.ZodType> | undefined)?.[field];
+  const parsed = schema?.safeParse(undefined);
+  return parsed?.success ? parsed.data : undefined;
 }
 
 /** A property path's parts: `a.b[0]["c.d"]` is `a`, `b`, 0, `c.d`. */
@@ -181,14 +191,14 @@ export function displayValue(value: unknown): string | undefined {
 /**
  * Each changed field with its value before and after: before from the recorded (or refreshed)
  * inputs, or the outputs where the provider says it compared those (`inputDiff: false`); after from
- * the program's inputs. A field the kind declares secret, or named like a credential, is `[secret]`
- * on both sides.
+ * the program's inputs; a top-level input left out on a side has the kind's default there. A field
+ * the kind declares secret, or named like a credential, is `[secret]` on both sides.
  */
 export function diffsOf(
   step: Pick<StepEventMetadata, "detailedDiff" | "old" | "new" | "type">,
   fields: readonly string[],
 ): FieldDiff[] {
-  const secrets = secretsOfType(step.type);
+  const secrets = new Set(declarationOf(step.type)?.secrets ?? []);
   return fields.map((field) => {
     const parts = pathParts(field);
     const top = String(parts[0]);
@@ -197,8 +207,10 @@ export function diffsOf(
       ? [step.old?.outputs, step.old?.inputs]
       : [step.old?.inputs, step.old?.outputs];
     const before = recorded.find((m) => m !== undefined && top in m);
-    let old = displayValue(valueAt(before, parts));
-    let after = displayValue(valueAt(step.new?.inputs, parts));
+    const orDefault = (value: unknown) =>
+      value === undefined && parts.length === 1 ? defaultOf(step.type, top) : value;
+    let old = displayValue(orDefault(valueAt(before, parts)));
+    let after = displayValue(orDefault(valueAt(step.new?.inputs, parts)));
     if (secrets.has(top) || SECRET_NAME.test(top)) {
       old = old === undefined ? undefined : "[secret]";
       after = after === undefined ? undefined : "[secret]";

@@ -71,6 +71,23 @@ describe("diffsOf", () => {
     ]);
   });
 
+  it("shows the kind's default where a side leaves the input out (hosting-import writes no default)", () => {
+    // Seen end to end: the membership's code leaves `role` out (member is the default); the server
+    // made it admin.
+    const step = {
+      type,
+      old: state({ role: "admin", org: "acme-eng", username: "mona" }),
+      new: state({ org: "acme-eng", username: "mona" }),
+    };
+    expect(diffsOf(step, fieldsOf(step))).toEqual([{ field: "role", old: "admin", new: "member" }]);
+    // A default on the other side too; an input the kind does not declare stays without a value.
+    const dropped = { type, old: state({ onDestroy: "retain" }), new: state({}) };
+    expect(diffsOf(dropped, ["onDestroy", "unknownField"])).toEqual([
+      { field: "onDestroy", old: "retain", new: "remove" },
+      { field: "unknownField" },
+    ]);
+  });
+
   it("follows a detailed diff's paths, and takes the recorded outputs where it compared those", () => {
     const step = {
       type: "hosting:index:Budget",
