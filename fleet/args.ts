@@ -10,15 +10,20 @@ import { parseShard, type Shard } from "./shard";
 export const OPERATIONS: readonly Operation[] = ["preview", "up", "drift", "destroy"];
 
 export const USAGE = `usage: hosting-fleet preview|up|drift|destroy --root DIR [--stack NAME] [--concurrency K]
-                     [--shard I/N] [--report FILE] [--format json|junit|markdown]
+                     [--shard I/N] [--timeout DURATION] [--report FILE] [--format json|junit|markdown]
        hosting-fleet report --merge FILE... [--report FILE] [--format json|junit|markdown]
 Runs the operation on the stack NAME (default dev) of every Pulumi project under DIR, K at once
-(default 2), or on shard I of N (a stack always falls in the same shard). The backend and the
-passphrase come from the environment as the pulumi CLI reads them (PULUMI_BACKEND_URL,
-PULUMI_CONFIG_PASSPHRASE), the platform's address and token from HOSTING_BASE_URL/HOSTING_TOKEN
-or each stack's config. The report goes to FILE, or to stdout; its format defaults to FILE's
-extension (.xml junit, .md markdown), else json.
-Exit: 0 clean, 1 drift, 2 an error (a stack that failed, or bad usage).`;
+(default 2), or on shard I of N (1 <= I <= N <= 1000): the stacks sorted by the SHA-256 of
+"project/stack" and dealt round-robin, so each shard holds at most ceil(stacks/N) and every
+machine of a CI run given the same checkout computes the same split. A stack still running after
+DURATION (seconds, or a number with s, m or h: 90s, 10m; default 30m) is cancelled and reported
+as an error; SIGINT or SIGTERM cancels the running stacks the same way and writes the report.
+The backend and the passphrase come from the environment as the pulumi CLI reads them
+(PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE), the platform's address and token from
+HOSTING_BASE_URL/HOSTING_TOKEN or each stack's config. The report goes to FILE (checked before any
+stack runs; its folder must exist), or to stdout; its format defaults to FILE's extension (.xml
+junit, .md markdown), else json.
+Exit: 0 clean, 1 drift, 2 an error (a stack that failed or timed out, an interruption, or bad usage).`;
 
 export type Command =
   | {
@@ -28,6 +33,8 @@ export type Command =
       stack: string;
       concurrency: number;
       shard: Shard | undefined;
+      /** How long one stack's operation may run before it is cancelled, milliseconds. */
+      timeoutMs: number;
       report: string | undefined;
       format: Format;
     }
@@ -38,6 +45,15 @@ export type Command =
 export const MAX_CONCURRENCY = 64;
 export const DEFAULT_CONCURRENCY = 2;
 export const DEFAULT_STACK = "dev";
+/**
+ * A stack's time limit unless `--timeout` says: far above any stack measured (a drift check of
+ * 2,000 resources in one stack takes about 35 s, docs/performance.md), and half of GitLab's default
+ * job timeout (60 min), so a stuck stack is cancelled and reported while the job still runs (a
+ * killed job writes no report). docs/DECISIONS.md, 2026-11-27.
+ */
+export const DEFAULT_TIMEOUT_MS = 30 * 60_000;
+/** The longest `--timeout`: a day, beyond any CI job's limit. */
+export const MAX_TIMEOUT_MS = 24 * 3_600_000;
 
 export function parseCommand(argv: readonly string[]): Command {
   const { values, positionals } = parseArgs({
@@ -47,6 +63,7 @@ export function parseCommand(argv: readonly string[]): Command {
       stack: { type: "string" },
       concurrency: { type: "string" },
       shard: { type: "string" },
+      timeout: { type: "string" },
       report: { type: "string" },
       format: { type: "string" },
       merge: { type: "boolean" },
@@ -64,7 +81,7 @@ export function parseCommand(argv: readonly string[]): Command {
   if (verb === "report") {
     if (!values.merge) throw new Error("report needs --merge FILE...: the JSON reports to merge");
     if (rest.length === 0) throw new Error("--merge needs at least one JSON report file");
-    for (const flag of ["root", "stack", "concurrency", "shard"] as const) {
+    for (const flag of ["root", "stack", "concurrency", "shard", "timeout"] as const) {
       if (values[flag] !== undefined)
         throw new Error(`--${flag} is for an operation, not for report --merge`);
     }
@@ -89,6 +106,7 @@ export function parseCommand(argv: readonly string[]): Command {
     stack,
     concurrency: concurrencyOf(values.concurrency),
     shard: values.shard === undefined ? undefined : parseShard(values.shard),
+    timeoutMs: values.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(values.timeout),
     report: values.report,
     format,
   };
@@ -101,6 +119,28 @@ function concurrencyOf(text: string | undefined): number {
     throw new Error(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}; got "${text}"`);
   }
   return n;
+}
+
+const UNIT_MS: Readonly<Record<string, number>> = { "": 1_000, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** `--timeout`: whole seconds (`90`), or a whole number with a unit (`90s`, `10m`, `2h`), 1 s to 24 h. */
+export function parseDuration(text: string): number {
+  const match = /^0*(\d{1,6})(s|m|h)?$/.exec(text.trim());
+  const ms = match ? Number(match[1]) * (UNIT_MS[match[2] ?? ""] ?? 0) : Number.NaN;
+  if (!(ms >= 1_000 && ms <= MAX_TIMEOUT_MS)) {
+    throw new Error(
+      `--timeout must be a duration from 1s to 24h: whole seconds (90) or a whole number with s, m or h (90s, 10m, 2h); got "${text}"`,
+    );
+  }
+  return ms;
+}
+
+/** A duration as `--timeout` takes it, in the largest unit that is whole: `30m`, `90s` (`250ms` below a second). */
+export function durationText(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1_000 === 0) return `${ms / 1_000}s`;
+  return `${ms}ms`;
 }
 
 function formatOf(format: string | undefined, report: string | undefined): Format {

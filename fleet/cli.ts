@@ -16,15 +16,35 @@ const paint = (line: string) =>
       )
     : line;
 
-run(process.argv.slice(2), {
-  out: (text) => process.stdout.write(text),
-  err: (line) => process.stderr.write(`${paint(line)}\n`),
-}).then(
-  (code) => {
-    process.exitCode = code;
+// SIGINT or SIGTERM (Ctrl-C, a CI job cancelled) cancels the running stacks, each releasing its
+// lock, and the report is still written; a second one tells their CLIs to stop at once.
+const interrupt = new AbortController();
+const force = new AbortController();
+const onSignal = (signal: NodeJS.Signals) => {
+  if (!interrupt.signal.aborted) interrupt.abort(signal);
+  else force.abort(signal);
+};
+process.on("SIGINT", onSignal);
+process.on("SIGTERM", onSignal);
+
+/**
+ * Exits once the output is flushed: a CLI that ignored two interrupts (given up on, cancel.ts)
+ * would otherwise keep this process alive; exiting ends it (the Automation API's processes are
+ * killed when their parent exits).
+ */
+function exit(code: number): void {
+  process.exitCode = code;
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+}
+
+run(
+  process.argv.slice(2),
+  {
+    out: (text) => process.stdout.write(text),
+    err: (line) => process.stderr.write(`${paint(line)}\n`),
   },
-  (e: unknown) => {
-    process.stderr.write(`hosting-fleet: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exitCode = 2;
-  },
-);
+  { interrupt: interrupt.signal, force: force.signal },
+).then(exit, (e: unknown) => {
+  process.stderr.write(`hosting-fleet: ${e instanceof Error ? e.message : String(e)}\n`);
+  exit(2);
+});

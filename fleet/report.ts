@@ -23,6 +23,42 @@ export interface ResourceChange {
   op: string;
   /** The inputs that differ, top-level names first then nested paths (`alerting.recipients`). */
   fields: string[];
+  /**
+   * Each field of `fields` with its value before (the recorded or refreshed state) and after (the
+   * program), as display text; absent from reports written before it was added.
+   */
+  diffs?: FieldDiff[];
+}
+
+/**
+ * One changed field's values as text: a string as itself (`""` when empty), any other value as its
+ * JSON, a secret as `[secret]`, a value not known before the operation runs as `[unknown]`, each
+ * at most MAX_VALUE_CHARS characters. A side is absent where the field had no value.
+ */
+export interface FieldDiff {
+  field: string;
+  old?: string;
+  new?: string;
+}
+
+/** The longest value a report shows: values come from servers and programs, so are bounded. */
+export const MAX_VALUE_CHARS = 200;
+
+/** Text cut to `max` characters (code points, so no surrogate pair is split), saying how much was left out. */
+export function bounded(text: string, max = MAX_VALUE_CHARS): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, max).join("")}… (${chars.length - max} more characters)`;
+}
+
+/** How a side of a diff reads in every format: `(none)` where the field had no value. */
+function sideText(value: string | undefined): string {
+  return value === undefined ? "(none)" : bounded(value);
+}
+
+/** `field: old -> new`, the line every format shows for a changed field. */
+export function diffText(d: FieldDiff): string {
+  return `${d.field}: ${sideText(d.old)} -> ${sideText(d.new)}`;
 }
 
 export interface StackResult {
@@ -95,6 +131,21 @@ export function parseReport(text: string, source: string): FleetReport {
     }
     if (!["clean", "drift", "error", "ok"].includes(s.status)) {
       throw new Error(`${source}: stacks[${i}] has unknown status ${JSON.stringify(s.status)}`);
+    }
+    // The renderings read the values as text: a merged file is checked, since any file may be given.
+    for (const [j, c] of (s.changes as unknown[]).entries()) {
+      const diffs = (c as Partial<ResourceChange> | null)?.diffs;
+      if (diffs === undefined) continue;
+      if (!Array.isArray(diffs)) throw new Error(`${source}: stacks[${i}].changes[${j}].diffs is not a list`);
+      for (const [k, d] of (diffs as unknown[]).entries()) {
+        const { field, old, new: after } = (d ?? {}) as Record<string, unknown>;
+        const text = (v: unknown) => v === undefined || typeof v === "string";
+        if (typeof field !== "string" || !text(old) || !text(after)) {
+          throw new Error(
+            `${source}: stacks[${i}].changes[${j}].diffs[${k}] is not {field, old?, new?} of strings`,
+          );
+        }
+      }
     }
   }
   return { version: 1, operation: r.operation as Operation, shards: r.shards ?? [], stacks: r.stacks };
@@ -170,11 +221,15 @@ export function xmlEscape(text: string): string {
   return out;
 }
 
-/** One line per changed resource: `update urn: field, field`. */
+/**
+ * A line per changed resource (`update type name: field, field`), then, indented under it, a line
+ * per field with its values (`  role: admin -> member`).
+ */
 function changeLines(changes: readonly ResourceChange[]): string[] {
-  return changes.map(
-    (c) => `${c.op} ${c.type} ${c.name}${c.fields.length > 0 ? `: ${c.fields.join(", ")}` : ""}`,
-  );
+  return changes.flatMap((c) => [
+    `${c.op} ${c.type} ${c.name}${c.fields.length > 0 ? `: ${c.fields.join(", ")}` : ""}`,
+    ...(c.diffs ?? []).map((d) => `  ${diffText(d)}`),
+  ]);
 }
 
 export function toJunit(report: FleetReport): string {
@@ -219,15 +274,53 @@ export function toJunit(report: FleetReport): string {
 
 // --- Markdown ----------------------------------------------------------------------------------
 
-/** Text safe in a Markdown table cell: pipes escaped, line breaks as `<br>`, HTML not interpreted. */
+/**
+ * The characters no Markdown report carries, each replaced by U+FFFD as in the JUnit rendering: C0
+ * controls but tab and line breaks (ESC would drive a terminal that prints the file, NUL ends
+ * strings in some readers), DEL, the C1 controls, and lone surrogates (not encodable as UTF-8).
+ */
+export function visibleText(text: string): string {
+  let out = "";
+  // By code point: a surrogate alone in the string comes out of the iteration alone.
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    const hidden =
+      (code < 0x20 && ch !== "\t" && ch !== "\n" && ch !== "\r") ||
+      (code >= 0x7f && code <= 0x9f) ||
+      (code >= 0xd800 && code <= 0xdfff);
+    out += hidden ? "\uFFFD" : ch;
+  }
+  return out;
+}
+
+/**
+ * Text that renders as itself in a Markdown table cell, whatever it holds (names and values come
+ * from servers and programs): no HTML, link, image, autolink or emphasis, no cell or row break.
+ * The backslash is escaped first, so the escapes added after it stay escapes; `[` and `]` escaped
+ * leave no link or image (`![i](http://...)`, `[l](javascript:...)`); the `:` of `://` and the dot
+ * of `www.` become character references, so no bare URL is linked (GFM's autolinks match those
+ * characters as written); pipes and backticks escaped; line breaks as `<br>`.
+ */
 export function mdCell(text: string): string {
-  return text
+  return visibleText(text)
+    .replace(/\\/g, "\\\\")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
-    .replace(/\|/g, "\\|")
-    .replace(/`/g, "\\`")
-    .replace(/\r?\n/g, "<br>");
+    .replace(/[|`[\]*_~]/g, (c) => `\\${c}`)
+    .replace(/:\/\//g, "&#58;//")
+    .replace(/(www)\./gi, "$1&#46;")
+    .replace(/\r\n|\r|\n/g, "<br>");
+}
+
+/** Text for a fenced code block: no control character, no fence that would close the block early. */
+function mdCode(text: string): string {
+  return visibleText(text).replace(/```/g, "'''");
+}
+
+/** A changed field in a cell, `role: admin -> member`: each part escaped, the arrow as written. */
+function mdDiff(d: FieldDiff): string {
+  return `${mdCell(d.field)}: ${mdCell(sideText(d.old))} -> ${mdCell(sideText(d.new))}`;
 }
 
 const ICON: Record<StackStatus, string> = { clean: "✅", ok: "✅", drift: "⚠️", error: "❌" };
@@ -253,13 +346,16 @@ export function toMarkdown(report: FleetReport): string {
   ];
   for (const s of stacks.filter((x) => x.changes.length > 0 || x.status === "error")) {
     lines.push("", `### ${mdCell(`${s.project}/${s.stack}`)}`, "");
-    if (s.error !== undefined) lines.push("```text", s.error.replace(/```/g, "'''"), "```");
+    if (s.error !== undefined) lines.push("```text", mdCode(s.error), "```");
     if (s.changes.length > 0) {
       lines.push("| Resource | Type | Operation | Fields |", "|---|---|---|---|");
       for (const c of s.changes) {
-        lines.push(
-          `| ${mdCell(c.name)} | ${mdCell(c.type)} | ${mdCell(c.op)} | ${mdCell(c.fields.join(", "))} |`,
-        );
+        // Each field with its values where the report has them, one per line; else the names.
+        const fields =
+          c.diffs !== undefined && c.diffs.length > 0
+            ? c.diffs.map(mdDiff).join("<br>")
+            : mdCell(c.fields.join(", "));
+        lines.push(`| ${mdCell(c.name)} | ${mdCell(c.type)} | ${mdCell(c.op)} | ${fields} |`);
       }
     }
   }

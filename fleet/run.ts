@@ -2,8 +2,8 @@
  * `hosting-fleet`: one operation over every stack of a fleet, or the merge of the reports of its
  * shards. See args.ts for the command line and report.ts for what it prints.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { type Command, parseCommand, USAGE } from "./args";
 import { findProjects } from "./discover";
 import { countsOf, EXIT, exitCodeOf, type FleetReport, mergeReports, parseReport, render } from "./report";
@@ -15,7 +15,46 @@ export interface Io {
   err: (line: string) => void;
 }
 
-export async function run(argv: readonly string[], io: Io): Promise<number> {
+/** The process's signals, as cli.ts hears them. */
+export interface Interrupts {
+  /** Aborted at the first SIGINT or SIGTERM, its reason the signal's name. */
+  interrupt: AbortSignal;
+  /** Aborted at a second one. */
+  force: AbortSignal;
+}
+
+/**
+ * Fails, naming the flag, when the report cannot be written where `--report` says: checked before
+ * any stack runs, since a run (an `up` that applied changes) whose report is then lost cannot be
+ * run again to get it. The file is opened for appending (which changes nothing in one that exists)
+ * and removed again when it did not exist.
+ */
+export function checkReportPath(file: string): void {
+  const path = resolve(file);
+  const fail = (why: string) => new Error(`--report ${file}: ${why}`);
+  const kindOf = (p: string) => {
+    try {
+      return statSync(p).isDirectory() ? "folder" : "file";
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return "missing";
+      if ((e as NodeJS.ErrnoException).code === "ENOTDIR") return "under a file";
+      throw fail(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  };
+  const kind = kindOf(path);
+  if (kind === "folder") throw fail("is a folder; name a file in it (e.g. report.json)");
+  const parent = kindOf(dirname(path));
+  if (parent === "missing") throw fail(`its folder ${dirname(path)} does not exist`);
+  if (parent !== "folder") throw fail(`${dirname(path)} is not a folder`);
+  try {
+    closeSync(openSync(path, "a"));
+  } catch (e) {
+    throw fail(`cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  if (kind === "missing") unlinkSync(path);
+}
+
+export async function run(argv: readonly string[], io: Io, interrupts?: Interrupts): Promise<number> {
   let command: Command;
   try {
     command = parseCommand(argv);
@@ -26,6 +65,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   if (command.kind === "help") {
     io.out(`${USAGE}\n`);
     return 0;
+  }
+  if (command.report !== undefined) {
+    try {
+      checkReportPath(command.report);
+    } catch (e) {
+      io.err(`hosting-fleet: ${(e as Error).message}`);
+      return EXIT.error;
+    }
   }
   let report: FleetReport;
   if (command.kind === "merge") {
@@ -58,20 +105,42 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       `hosting-fleet: ${command.operation} of ${chosen.length} of ${projects.length} stack${projects.length === 1 ? "" : "s"}` +
         `${shardText ? ` (shard ${shardText})` : ""}, ${command.concurrency} at once`,
     );
-    const stacks = await runFleet(chosen, {
-      operation: command.operation,
-      stack: command.stack,
-      concurrency: command.concurrency,
-      progress: io.err,
-    });
+    const onInterrupt = () =>
+      io.err(
+        `hosting-fleet: ${String(interrupts?.interrupt.reason)}: cancelling the running stacks (each releases its lock) and starting no other; send it again to stop them at once`,
+      );
+    interrupts?.interrupt.addEventListener("abort", onInterrupt, { once: true });
+    let stacks: Awaited<ReturnType<typeof runFleet>>;
+    try {
+      stacks = await runFleet(chosen, {
+        operation: command.operation,
+        stack: command.stack,
+        concurrency: command.concurrency,
+        timeoutMs: command.timeoutMs,
+        progress: io.err,
+        interrupt: interrupts?.interrupt,
+        force: interrupts?.force,
+      });
+    } finally {
+      interrupts?.interrupt.removeEventListener("abort", onInterrupt);
+    }
     report = { version: 1, operation: command.operation, shards: shardText ? [shardText] : [], stacks };
   }
   const text = render(report, command.format);
   if (command.report === undefined) {
     io.out(text);
   } else {
-    mkdirSync(dirname(command.report), { recursive: true });
-    writeFileSync(command.report, text);
+    try {
+      writeFileSync(command.report, text);
+    } catch (e) {
+      // Checked before the run, yet failed (a full disk, a folder removed meanwhile): the report
+      // goes to stdout rather than being lost.
+      io.err(
+        `hosting-fleet: --report ${command.report}: ${(e as Error).message}; the report follows on stdout`,
+      );
+      io.out(text);
+      return EXIT.error;
+    }
   }
   const counts = countsOf(report.stacks);
   const parts = Object.entries(counts)
@@ -79,5 +148,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     .map(([k, n]) => `${n} ${k}`);
   const n = report.stacks.length;
   io.err(`hosting-fleet: ${n} stack${n === 1 ? "" : "s"}: ${parts.join(", ") || "none"}`);
+  // An interrupted run is an error whatever its stacks managed: it did not do what was asked.
+  if (command.kind === "run" && interrupts?.interrupt.aborted) return EXIT.error;
   return exitCodeOf(report);
 }

@@ -10,40 +10,75 @@ import {
   type CommandError,
   type EngineEvent,
   LocalWorkspace,
-  type OpType,
   PulumiCommand,
   type Stack,
   StackNotFoundError,
-  type StepEventMetadata,
 } from "@pulumi/pulumi/automation";
+import { Cancellation } from "./cancel";
+import { Changes, type Diagnostic } from "./changes";
 import type { Project } from "./discover";
 import { pool } from "./pool";
-import type { Operation, ResourceChange, StackResult } from "./report";
-
-/** Steps that change nothing: what a drift check or a report of changes leaves out. */
-const UNCHANGED: ReadonlySet<OpType> = new Set<OpType>([
-  "same",
-  "read",
-  "refresh",
-  "discard",
-  "discard-replaced",
-]);
-
-/** Steps on a whole resource. */
-const WHOLE: ReadonlySet<OpType> = new Set<OpType>(["create", "delete", "import"]);
-
-/** The step that stands for a replacement in a report (the engine emits three). */
-const REPLACEMENT: ReadonlySet<OpType> = new Set<OpType>(["create-replacement", "delete-replaced"]);
+import { bounded, type Operation, type StackResult } from "./report";
 
 export interface RunOptions {
   operation: Operation;
   stack: string;
   concurrency: number;
+  /** How long one stack's operation may run before it is cancelled, milliseconds. */
+  timeoutMs: number;
   /** One line at each stack's start and end. */
   progress: (line: string) => void;
+  /**
+   * Aborted at the first SIGINT or SIGTERM (its reason the signal's name): no further stack starts
+   * and the running ones are cancelled, each releasing its lock.
+   */
+  interrupt?: AbortSignal | undefined;
+  /** Aborted at a second signal: the running stacks' CLIs are told to terminate at once. */
+  force?: AbortSignal | undefined;
+  /** The grace periods of a cancel (cancel.ts), for tests. */
+  graceMs?: number | undefined;
+  abandonMs?: number | undefined;
 }
 
-export async function runFleet(projects: readonly Project[], options: RunOptions): Promise<StackResult[]> {
+/** The operations of a stack the runner uses: the Automation API's `Stack`, or a test's. */
+export type StackOperations = Pick<Stack, "preview" | "up" | "destroy">;
+
+/** Opens (selects, or creates where the operation may) the stack of a project. */
+export type OpenStack = (project: Project, options: RunOptions) => Promise<StackOperations>;
+
+export async function runFleet(
+  projects: readonly Project[],
+  options: RunOptions,
+  open?: OpenStack,
+): Promise<StackResult[]> {
+  const openStack = open ?? (await automationApi(projects, options));
+  const total = projects.length;
+  const width = String(total).length;
+  return pool(projects, options.concurrency, async (project, at) => {
+    const tag = `[${String(at + 1).padStart(width)}/${total}] ${project.project}/${options.stack}`;
+    if (options.interrupt?.aborted) {
+      // Interrupted before this stack's turn: named in the report, not run.
+      return {
+        project: project.project,
+        stack: options.stack,
+        dir: project.rel,
+        status: "error",
+        changes: [],
+        error: `interrupted by ${String(options.interrupt.reason)} before it started: not run`,
+        seconds: 0,
+      };
+    }
+    options.progress(`${tag}: ${options.operation} started`);
+    const started = Date.now();
+    const result = await runStack(project, options, openStack);
+    const seconds = (Date.now() - started) / 1000;
+    options.progress(`${tag}: ${summaryOf(result)} in ${seconds.toFixed(1)} s`);
+    return { ...result, seconds };
+  });
+}
+
+/** Stacks opened through the Automation API, all with one CLI. */
+async function automationApi(projects: readonly Project[], options: RunOptions): Promise<OpenStack> {
   // One CLI for every workspace: without it each workspace runs `pulumi version` first.
   const pulumi = await PulumiCommand.get({ skipVersionCheck: true });
   const first = projects[0];
@@ -57,17 +92,12 @@ export async function runFleet(projects: readonly Project[], options: RunOptions
       .then((ws) => ws.listStacks())
       .catch(() => undefined);
   }
-  const total = projects.length;
-  const width = String(total).length;
-  return pool(projects, options.concurrency, async (project, at) => {
-    const tag = `[${String(at + 1).padStart(width)}/${total}] ${project.project}/${options.stack}`;
-    options.progress(`${tag}: ${options.operation} started`);
-    const started = Date.now();
-    const result = await runStack(project, options, pulumi);
-    const seconds = (Date.now() - started) / 1000;
-    options.progress(`${tag}: ${summaryOf(result)} in ${seconds.toFixed(1)} s`);
-    return { ...result, seconds };
-  });
+  return (project, { operation, stack }) => {
+    const args = { stackName: stack, workDir: project.dir };
+    return operation === "destroy"
+      ? LocalWorkspace.selectStack(args, { pulumiCommand: pulumi })
+      : LocalWorkspace.createOrSelectStack(args, { pulumiCommand: pulumi });
+  };
 }
 
 function summaryOf(r: Omit<StackResult, "seconds">): string {
@@ -78,124 +108,139 @@ function summaryOf(r: Omit<StackResult, "seconds">): string {
   return `${r.status}, ${what}${fields.length > 0 ? ` (${fields.join(", ")})` : ""}`;
 }
 
+/** What `race` gives when the operation was stopped and did not end: it was given up. */
+const GIVEN_UP: unique symbol = Symbol("given up");
+
 async function runStack(
   project: Project,
   options: RunOptions,
-  pulumi: PulumiCommand,
+  open: OpenStack,
 ): Promise<Omit<StackResult, "seconds">> {
   const base = { project: project.project, stack: options.stack, dir: project.rel };
   const changes = new Changes();
   const onEvent = (event: EngineEvent) => changes.add(event);
-  let stack: Stack;
+  const cancel = new Cancellation(options);
   try {
-    const args = { stackName: options.stack, workDir: project.dir };
-    stack =
-      options.operation === "destroy"
-        ? await LocalWorkspace.selectStack(args, { pulumiCommand: pulumi })
-        : await LocalWorkspace.createOrSelectStack(args, { pulumiCommand: pulumi });
-  } catch (e) {
-    // Nothing to destroy where the stack was never created.
-    if (options.operation === "destroy" && e instanceof StackNotFoundError) {
-      return { ...base, status: "ok", changes: [] };
+    let stack: StackOperations | typeof GIVEN_UP;
+    try {
+      // Selecting or creating a stack takes no lock and cannot be signalled: at a timeout or an
+      // interrupt it is not waited for (its CLI ends with this process).
+      stack = await Promise.race([
+        open(project, options),
+        cancel.stopped.then((): typeof GIVEN_UP => GIVEN_UP),
+      ]);
+    } catch (e) {
+      // Nothing to destroy where the stack was never created.
+      if (options.operation === "destroy" && e instanceof StackNotFoundError) {
+        return { ...base, status: "ok", changes: [] };
+      }
+      return { ...base, status: "error", changes: [], error: errorText(e) };
     }
-    return { ...base, status: "error", changes: [], error: errorText(e) };
-  }
-  try {
+    if (stack === GIVEN_UP) {
+      return {
+        ...base,
+        status: "error",
+        changes: [],
+        error: `${cancel.reason} while the stack was being selected`,
+      };
+    }
+    const signal = cancel.signal;
+    let operation: Promise<unknown>;
     switch (options.operation) {
       case "preview":
-        await stack.preview({ onEvent });
+        operation = stack.preview({ onEvent, signal });
         break;
       case "up":
-        await stack.up({ onEvent });
+        operation = stack.up({ onEvent, signal });
         break;
       case "destroy":
-        await stack.destroy({ onEvent });
+        operation = stack.destroy({ onEvent, signal });
         break;
       case "drift":
         // `pulumi preview --refresh --run-program --expect-no-changes`: reads every resource, runs
         // the program with the current config, and fails when anything would change.
-        await stack.preview({ onEvent, refresh: true, runProgram: true, expectNoChanges: true });
+        operation = stack.preview({
+          onEvent,
+          signal,
+          refresh: true,
+          runProgram: true,
+          expectNoChanges: true,
+        });
         break;
     }
-  } catch (e) {
-    // expect-no-changes fails the preview on drift: that is drift, unless a resource failed too.
-    if (options.operation === "drift" && changes.list().length > 0 && changes.errors.length === 0) {
-      return { ...base, status: "drift", changes: changes.list() };
+    let failure: { error: unknown } | undefined;
+    try {
+      const ended = await Promise.race([operation, cancel.abandoned.then((): typeof GIVEN_UP => GIVEN_UP)]);
+      if (ended === GIVEN_UP) {
+        return {
+          ...base,
+          status: "error",
+          changes: changes.list(),
+          error:
+            `${cancel.reason}; the CLI did not stop after two interrupts, so the stack may still be locked: ` +
+            `\`pulumi cancel --yes --stack ${options.stack}\` in ${project.rel} clears the lock`,
+        };
+      }
+    } catch (e) {
+      failure = { error: e };
     }
-    return { ...base, status: "error", changes: changes.list(), error: errorText(e, changes.errors) };
+    if (cancel.reason !== undefined) {
+      // Stopped: an error whatever the operation managed; what it changed before is kept.
+      const detail = errorText(failure?.error ?? "", changes.errors, { stopped: true });
+      // Told to stop at once, the CLI leaves the steps it was waiting on pending in the state.
+      const pending =
+        cancel.interrupts >= 2 && options.operation !== "preview" && options.operation !== "drift"
+          ? "; steps still running were left pending: the next run names them, `pulumi refresh` settles them"
+          : "";
+      return {
+        ...base,
+        status: "error",
+        changes: changes.list(),
+        error: `${cancel.reason}${pending}${detail === "" ? "" : `\n${detail}`}`,
+      };
+    }
+    if (failure !== undefined) {
+      // expect-no-changes fails the preview on drift: that is drift, unless a resource failed too.
+      const resourceFailed = changes.errors.some((d) => d.name !== undefined);
+      if (options.operation === "drift" && changes.list().length > 0 && !resourceFailed) {
+        return { ...base, status: "drift", changes: changes.list() };
+      }
+      return {
+        ...base,
+        status: "error",
+        changes: changes.list(),
+        error: errorText(failure.error, changes.errors),
+      };
+    }
+    const list = changes.list();
+    if (options.operation === "drift")
+      return { ...base, status: list.length > 0 ? "drift" : "clean", changes: list };
+    return { ...base, status: "ok", changes: list };
+  } finally {
+    cancel.dispose();
   }
-  const list = changes.list();
-  if (options.operation === "drift")
-    return { ...base, status: list.length > 0 ? "drift" : "clean", changes: list };
-  return { ...base, status: "ok", changes: list };
 }
 
-/** The changed resources of one run, from its engine events, one entry per resource. */
-class Changes {
-  private readonly byUrn = new Map<string, ResourceChange>();
-  /** Error diagnostics the engine reported against a resource. */
-  readonly errors: string[] = [];
+/** The engine's summary of a failed or cancelled operation: it adds nothing to the errors beside it. */
+const GENERIC = /^(update|preview|destroy|refresh|import) (failed|canceled|cancelled)\.?$/i;
 
-  add(event: EngineEvent): void {
-    const diagnostic = event.diagnosticEvent;
-    if (diagnostic?.severity === "error" && diagnostic.urn) {
-      this.errors.push(`${nameOf(diagnostic.urn)}: ${diagnostic.message.trim()}`);
-    }
-    const step = event.resourcePreEvent?.metadata;
-    if (step === undefined || UNCHANGED.has(step.op) || step.type === "pulumi:pulumi:Stack") return;
-    // A default provider comes and goes with the stack's resources: bookkeeping, not a change.
-    if (step.type.startsWith("pulumi:providers:") && WHOLE.has(step.op)) return;
-    const op = REPLACEMENT.has(step.op) ? "replace" : step.op;
-    const known = this.byUrn.get(step.urn);
-    // A resource created or deleted whole has no field that changed.
-    const fields = WHOLE.has(step.op) ? [] : fieldsOf(step);
-    if (known) {
-      known.fields = sortFields([...new Set([...known.fields, ...fields])]);
-      if (op === "replace") known.op = op;
-      return;
-    }
-    this.byUrn.set(step.urn, { urn: step.urn, type: step.type, name: nameOf(step.urn), op, fields });
-  }
-
-  list(): ResourceChange[] {
-    return [...this.byUrn.values()].sort((a, b) => a.urn.localeCompare(b.urn));
-  }
-}
+/** The longest error a report keeps of a stack: the CLI's text holds values from servers. */
+const MAX_ERROR_CHARS = 4_000;
 
 /**
- * The inputs a step changes: the provider's own list where it gives one (the native plugin's
- * detailed diff), else the top-level inputs whose values differ between the recorded state and the
- * program (a dynamic provider's diff names none). Internal inputs (`__provider`) are left out.
+ * What went wrong, each error once: the CLI's own `error:` lines (a lock held, a backend refused,
+ * with the indented lines under them) and the engine's error diagnostics, a resource's named by
+ * the resource (`acme-eng-member-mona: 401 Bad credentials`). The CLI prints each diagnostic again
+ * (beside the resource's progress line and in its Diagnostics section), so a CLI line that a
+ * diagnostic says is left to the diagnostic; the engine's summary ("update failed") is left out
+ * where another error says more, or when the stack was stopped (the caller says why). Without any
+ * error line, the text's last lines (a process that could not start); when stopped, nothing.
  */
-export function fieldsOf(step: Pick<StepEventMetadata, "diffs" | "detailedDiff" | "old" | "new">): string[] {
-  const detailed = Object.keys(step.detailedDiff ?? {});
-  const named = detailed.length > 0 ? detailed : (step.diffs ?? []);
-  if (named.length > 0) return sortFields(named.filter((f) => !f.startsWith("__")));
-  const before = step.old?.inputs ?? {};
-  const after = step.new?.inputs ?? {};
-  if (step.old === undefined || step.new === undefined) return [];
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return sortFields(
-    [...keys].filter((k) => !k.startsWith("__") && JSON.stringify(before[k]) !== JSON.stringify(after[k])),
-  );
-}
-
-/** Top-level fields first, then nested paths, each alphabetically. */
-function sortFields(fields: string[]): string[] {
-  const depth = (f: string) => (/[.[]/.test(f) ? 1 : 0);
-  return [...new Set(fields)].sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
-}
-
-/** The resource name of a URN (`urn:pulumi:stack::project::type::name`). */
-export function nameOf(urn: string): string {
-  return urn.split("::").at(-1) ?? urn;
-}
-
-/**
- * What went wrong, in a few lines: the CLI's `error:` lines and the resources' errors, without the
- * progress output the Automation API puts in its message.
- */
-export function errorText(e: unknown, resourceErrors: readonly string[] = []): string {
+export function errorText(
+  e: unknown,
+  diagnostics: readonly Diagnostic[] = [],
+  options: { stopped?: boolean } = {},
+): string {
   const result = (e as Partial<CommandError> & { commandResult?: { stderr?: string; stdout?: string } })
     .commandResult;
   const text = result
@@ -203,21 +248,39 @@ export function errorText(e: unknown, resourceErrors: readonly string[] = []): s
     : e instanceof Error
       ? e.message
       : String(e);
+  const normal = (line: string) => line.replace(/^\s*error:\s*/i, "").trim();
+  const entries: Array<{ message: string; text: string }> = [];
+  const said = new Set(diagnostics.map((d) => normal(d.message.split("\n")[0] ?? "")));
   // An `error:` line and the indented lines under it (a lock's holder, a resource's cause).
-  const lines: string[] = [];
-  let inError = false;
+  let block: string[] | undefined;
+  const close = () => {
+    const first = block?.[0];
+    if (block !== undefined && first !== undefined && !said.has(normal(first))) {
+      entries.push({ message: normal(first), text: block.join("\n") });
+    }
+    block = undefined;
+  };
   for (const line of text.split("\n")) {
     if (/^\s*error:/i.test(line)) {
-      inError = true;
-      lines.push(line.trim());
-    } else if (inError && /^\s+\S/.test(line)) {
-      lines.push(`  ${line.trim()}`);
+      close();
+      block = [line.trim()];
+    } else if (block !== undefined && /^\s+\S/.test(line)) {
+      block.push(`  ${line.trim()}`);
     } else {
-      inError = false;
+      close();
     }
   }
-  const all = [...new Set([...lines, ...resourceErrors])];
-  if (all.length > 0) return all.slice(0, 20).join("\n");
+  close();
+  for (const d of diagnostics) {
+    const [first = "", ...rest] = d.message.split("\n").filter((l) => l.trim() !== "");
+    const head = d.name === undefined ? `error: ${first.trim()}` : `${d.name}: ${first.trim()}`;
+    entries.push({ message: normal(first), text: [head, ...rest.map((l) => `  ${l.trim()}`)].join("\n") });
+  }
+  const specific = entries.filter((x) => !GENERIC.test(x.message));
+  const kept = options.stopped || specific.length > 0 ? specific : entries;
+  const all = [...new Set(kept.map((x) => x.text))];
+  if (all.length > 0) return bounded(all.slice(0, 20).join("\n"), MAX_ERROR_CHARS);
+  if (options.stopped) return "";
   const fallback = text.trim().split("\n").slice(-10).join("\n");
-  return fallback || "failed";
+  return bounded(fallback || "failed", MAX_ERROR_CHARS);
 }

@@ -19,7 +19,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmulator } from "../emulator/index";
 import type { FleetReport } from "../fleet/report";
-import { shardOf } from "../fleet/shard";
+import { assignShards } from "../fleet/shard";
 import { log, numbers } from "./bench/run";
 
 const ROOT = resolve(__dirname, "../..");
@@ -212,8 +212,13 @@ async function main(): Promise<void> {
       console.log("shards\tstacks in the largest\tseconds (slowest shard)");
       for (const n of shardCounts) {
         const sums = new Map<number, { stacks: number; seconds: number }>();
+        const shards = assignShards(
+          perStack.stacks.map((s) => s.project),
+          STACK,
+          n,
+        );
         for (const s of perStack.stacks) {
-          const shard = shardOf(s.project, s.stack, n);
+          const shard = shards.get(s.project) ?? 0;
           const at = sums.get(shard) ?? { stacks: 0, seconds: 0 };
           sums.set(shard, { stacks: at.stacks + 1, seconds: at.seconds + s.seconds });
         }

@@ -15,7 +15,7 @@
  * from the state the one before left.
  */
 import { execFile, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -32,7 +32,10 @@ import {
 import { packLibrary, ROOT, requirePulumi } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
-/** A stack name whose two projects fall in different shards of two (fleet/shard.ts). */
+/**
+ * The stack name: two projects always fall in different shards of two (fleet/shard.ts deals them
+ * round-robin); with `ci`, acme-eng is dealt first (shard 1).
+ */
 const STACK = "ci";
 
 let emulator: RunningEmulator;
@@ -178,10 +181,7 @@ function fleetWith(backend: Backend, ...args: string[]): Promise<Run> {
   return exec(process.execPath, [fleetCli(), ...args], backend.env);
 }
 
-/**
- * The examples as they are, but for the stack name: `ci` puts the two organisations in different
- * shards of two (the examples' `prod` puts both in shard 1).
- */
+/** The examples as they are, but for the stack name (`ci` for `prod`: acme-eng in shard 1). */
 const EXAMPLE_STACK = { STACK };
 
 describe("the CI examples, run here", () => {
@@ -238,13 +238,18 @@ describe("the CI examples, run here", () => {
       ["acme-ops", STACK, "clean"],
     ]);
     expect(merged.stacks[0]?.changes).toEqual([
-      expect.objectContaining({ name: "acme-eng-member-mona", op: "update", fields: ["role"] }),
+      expect.objectContaining({
+        name: "acme-eng-member-mona",
+        op: "update",
+        fields: ["role"],
+        diffs: [{ field: "role", old: "admin", new: "member" }],
+      }),
     ]);
     expect(readFileSync(join(fleetDir, "drift.xml"), "utf8")).toMatch(
-      /<failure type="drift" message="1 resource drifted">update [^<]*acme-eng-member-mona: role</,
+      /<failure type="drift" message="1 resource drifted">update [^<]*acme-eng-member-mona: role\n {2}role: admin -&gt; member</,
     );
     expect(readFileSync(join(fleetDir, "drift.md"), "utf8")).toMatch(
-      /acme-eng-member-mona \|[^\n]*\| update \| role \|/,
+      /acme-eng-member-mona \|[^\n]*\| update \| role: admin -> member \|/,
     );
     // Back as imported, for the next example's adoption.
     await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
@@ -305,7 +310,7 @@ describe("the CI examples, run here", () => {
     expect(text).toContain("## hosting-fleet drift (shards 1/2, 2/2)");
     expect(text).toContain(`| acme-ops/${STACK} | ✅ clean | 0 |`);
     expect(text).toContain(
-      "| acme-eng-member-mona | pulumi-nodejs:dynamic/hosting:OrgMembership | update | role |",
+      "| acme-eng-member-mona | pulumi-nodejs:dynamic/hosting:OrgMembership | update | role: admin -> member |",
     );
     expect(readFileSync(join(fleetDir, "drift.xml"), "utf8")).toContain('<failure type="drift"');
   });
@@ -390,5 +395,94 @@ describe.skipIf("missing" in pg)("a fleet's locks in PostgreSQL", () => {
     expect(locks()).toBe("0");
     const up = await fleet("up", "--root", project(), "--stack", STACK);
     expect(up.code, up.stderr).toBe(0);
+  });
+});
+
+describe("a stack that never settles, with the real CLI", () => {
+  // A program that registers nothing and never ends (an interval keeps its process alive), on the
+  // file backend: its `up` holds the stack's lock until it is cancelled.
+  const dir = () => join(work, "stuck");
+  const state = () => join(dir(), "state");
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(() => {
+    mkdirSync(join(dir(), "root", "never"), { recursive: true });
+    mkdirSync(state());
+    writeFileSync(
+      join(dir(), "root", "never", "Pulumi.yaml"),
+      "name: never\nruntime: nodejs\nmain: index.js\n",
+    );
+    writeFileSync(join(dir(), "root", "never", "package.json"), "{}\n");
+    writeFileSync(
+      join(dir(), "root", "never", "index.js"),
+      'require("@pulumi/pulumi");\nsetInterval(() => {}, 1000);\n',
+    );
+    symlinkSync(join(inject("e2e").template, "node_modules"), join(dir(), "root", "node_modules"), "dir");
+    env = {
+      ...process.env,
+      PULUMI_HOME: join(dir(), "home"),
+      PULUMI_BACKEND_URL: `file://${state()}`,
+      PULUMI_CONFIG_PASSPHRASE: "",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    };
+  });
+
+  /** The lock files of the stack (the file backend keeps one per running operation). */
+  const locks = (): string[] => {
+    const at = join(state(), ".pulumi", "locks");
+    try {
+      return readdirSync(at, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"));
+    } catch {
+      return [];
+    }
+  };
+
+  it("is cancelled at --timeout: its lock released, the report naming the limit, exit 2", async () => {
+    const started = Date.now();
+    const report = join(dir(), "timeout.json");
+    const run = await exec(
+      process.execPath,
+      [fleetCli(), "up", "--root", join(dir(), "root"), "--timeout", "8s", "--report", report],
+      env,
+    );
+    expect(run.code, run.stderr).toBe(2);
+    // The limit, the CLI's start and its cancel: far from the 30 minutes of the default.
+    expect(Date.now() - started).toBeLessThan(60_000);
+    const stacks = (JSON.parse(readFileSync(report, "utf8")) as FleetReport).stacks;
+    expect(stacks.map((s) => [s.project, s.status])).toEqual([["never", "error"]]);
+    expect(stacks[0]?.error).toMatch(/^timed out after 8s \(--timeout 8s\): the operation was cancelled/);
+    expect(run.stderr).toMatch(/\[1\/1\] never\/dev: error: timed out after 8s \(--timeout 8s\)/);
+    expect(locks()).toEqual([]);
+  });
+
+  it("is cancelled at SIGINT: its lock released with no `pulumi cancel`, the report written, exit 2", async () => {
+    const report = join(dir(), "interrupted.md");
+    const child = spawn(
+      process.execPath,
+      [fleetCli(), "up", "--root", join(dir(), "root"), "--report", report],
+      {
+        env,
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    for (let i = 0; i < 1_200 && locks().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(locks(), stderr).toHaveLength(1);
+    const interrupted = Date.now();
+    child.kill("SIGINT");
+    expect(await exited, stderr).toBe(2);
+    // The CLI cancels a program that never settles at once.
+    expect(Date.now() - interrupted).toBeLessThan(20_000);
+    expect(locks()).toEqual([]);
+    expect(stderr).toContain("hosting-fleet: SIGINT: cancelling the running stacks");
+    const md = readFileSync(report, "utf8");
+    expect(md).toContain("| never/dev | ❌ error |");
+    expect(md).toContain("```text\ninterrupted by SIGINT: the operation was cancelled\n```");
   });
 });

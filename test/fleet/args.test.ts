@@ -1,11 +1,11 @@
 /** The command line: defaults, and refusals that name the flag and what it allows. */
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseCommand } from "../../fleet/args";
+import { durationText, parseCommand, parseDuration } from "../../fleet/args";
 import { run } from "../../fleet/run";
 
 describe("hosting-fleet arguments", () => {
-  it("has defaults: stack dev, 2 at once, every shard, JSON to stdout", () => {
+  it("has defaults: stack dev, 2 at once, every shard, 30 minutes a stack, JSON to stdout", () => {
     expect(parseCommand(["drift", "--root", "fleet"])).toEqual({
       kind: "run",
       operation: "drift",
@@ -13,9 +13,41 @@ describe("hosting-fleet arguments", () => {
       stack: "dev",
       concurrency: 2,
       shard: undefined,
+      timeoutMs: 30 * 60_000,
       report: undefined,
       format: "json",
     });
+  });
+
+  it("reads --timeout as seconds, or a whole number with s, m or h", () => {
+    const timeout = (text: string) => {
+      const c = parseCommand(["up", "--root", "x", "--timeout", text]);
+      return c.kind === "run" ? c.timeoutMs : undefined;
+    };
+    expect(timeout("90")).toBe(90_000);
+    expect(timeout("90s")).toBe(90_000);
+    expect(timeout("10m")).toBe(600_000);
+    expect(timeout("2h")).toBe(7_200_000);
+    expect(timeout("1s")).toBe(1_000);
+    expect(timeout("24h")).toBe(86_400_000);
+    for (const bad of [
+      "0",
+      "0s",
+      "-5",
+      "1.5m",
+      "5 min",
+      "m",
+      "",
+      "25h",
+      "1e3",
+      "90ms",
+      "99999999999999999999",
+    ]) {
+      expect(() => parseDuration(bad), bad).toThrow(
+        /^--timeout must be a duration from 1s to 24h: whole seconds \(90\) or a whole number with s, m or h \(90s, 10m, 2h\); got "/,
+      );
+    }
+    expect([30 * 60_000, 90_000, 7_200_000, 1_000].map(durationText)).toEqual(["30m", "90s", "2h", "1s"]);
   });
 
   it("takes the format from the report's extension unless --format says", () => {
@@ -53,7 +85,18 @@ describe("hosting-fleet arguments", () => {
       ["up", "--root", "x", "--concurrency", "1.5"],
       /--concurrency must be a whole number from 1 to 64; got "1.5"/,
     ],
-    [["up", "--root", "x", "--shard", "3/2"], /--shard must be I\/N with 1 <= I <= N/],
+    [
+      ["up", "--root", "x", "--shard", "3/2"],
+      /--shard must be I\/N with I and N whole numbers, 1 <= I <= N <= 1000/,
+    ],
+    [
+      ["up", "--root", "x", "--timeout", "soon"],
+      /--timeout must be a duration from 1s to 24h[^\n]*; got "soon"/,
+    ],
+    [
+      ["report", "--merge", "a.json", "--timeout", "5m"],
+      /--timeout is for an operation, not for report --merge/,
+    ],
     [["up", "--root", "x", "--format", "html"], /--format must be json, junit, markdown; got "html"/],
     [["up", "--root", "x", "--stack", "a b"], /--stack must be a stack name/],
     [["up", "--root", "x", "extra"], /unexpected argument "extra" after up/],
