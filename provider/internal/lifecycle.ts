@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { isAmbiguous, isNotFound } from "../client/errors";
+import { isAmbiguous, isNotFound, isRateLimited } from "../client/errors";
 import { type CrossFieldRules, checkInputs, containsUnknown, safeFailures, unknownArguments } from "./check";
 import { configure, notice } from "./context";
 import type { DeclaredKind } from "./declare";
@@ -342,20 +342,43 @@ export function madeSince(createdAt: string | undefined, startedAt: number): boo
 
 /** Attempts at a create that keeps failing ambiguously (each after looking for the object first). */
 export const CREATE_ATTEMPTS = 3;
+/** How many times a look-up for what a failed create made is tried before the create gives up. */
+export const LOOKUP_ATTEMPTS = 8;
+/** The first wait between look-ups; it doubles, up to `LOOKUP_MAX_DELAY_MS`. */
+export const LOOKUP_FIRST_DELAY_MS = 500;
+export const LOOKUP_MAX_DELAY_MS = 8_000;
+
+/** Failures a look-up may meet and try again after: no answer, a 5xx, a rate limit. */
+const transient = (e: unknown) => isAmbiguous(e) || isRateLimited(e);
 
 /**
  * Runs a create (a POST) so that an ambiguous failure (timeout, reset, 5xx) never leaves a
- * duplicate: before trying again, it looks for the object the failed attempt may have made.
+ * duplicate: before trying again, it looks for the object the failed attempt may have made. A
+ * look-up that fails for the same passing reasons is tried again (a read is safe to repeat), so
+ * the create does not end while it cannot know whether the object exists: a create that gave up
+ * there would leave an object the stack does not know, which every later `up` would meet as
+ * "already exists".
  */
 export async function createWithoutDuplicates<T>(
   attempt: () => Promise<T>,
   findMade: (startedAt: number) => Promise<T | undefined>,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<{ value: T; adopted: boolean }> {
   const startedAt = Date.now();
+  const lookUp = async (): Promise<T | undefined> => {
+    for (let i = 1, delay = LOOKUP_FIRST_DELAY_MS; ; i++, delay = Math.min(delay * 2, LOOKUP_MAX_DELAY_MS)) {
+      try {
+        return await findMade(startedAt);
+      } catch (e) {
+        if (i >= LOOKUP_ATTEMPTS || !transient(e)) throw e;
+        await sleep(delay);
+      }
+    }
+  };
   let lastError: unknown;
   for (let i = 0; i < CREATE_ATTEMPTS; i++) {
     if (i > 0) {
-      const found = await findMade(startedAt);
+      const found = await lookUp();
       if (found !== undefined) return { value: found, adopted: true };
     }
     try {
@@ -365,7 +388,7 @@ export async function createWithoutDuplicates<T>(
       lastError = e;
     }
   }
-  const found = await findMade(startedAt);
+  const found = await lookUp();
   if (found !== undefined) return { value: found, adopted: true };
   throw lastError;
 }
