@@ -185,7 +185,8 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
     },
     async read(id, props) {
       // The input-shaped part of what was read, so refresh shows drift field by field.
-      const result = await spec.read(id, props);
+      const read = await spec.read(id, props);
+      const result = importing(props) ? withAdoptedArgs(read, declared.discovery?.adopted?.args) : read;
       if (result.props === undefined || result.inputs !== undefined) return result;
       keepRecordedOrder(spec.rules, result.props, props);
       const written = (props as Record<string, unknown> | undefined)?.[AS_WRITTEN_KEY] as
@@ -205,6 +206,28 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
     },
     delete: (id, props) => spec.delete(id, props),
   });
+}
+
+/** A read with nothing recorded: `pulumi import` (or `X.get`) taking an object that existed before. */
+function importing(props: object | undefined): boolean {
+  return props === undefined || Object.keys(props).every((k) => k === PROVIDER_KEY);
+}
+
+/**
+ * What `pulumi import` records of an object that existed before the stack: the arguments
+ * `hosting-import` writes for it too (`discovery.adopted.args`, e.g. a membership's
+ * `onDestroy: "retain"`), so the code the CLI writes destroys nothing the program did not make.
+ */
+function withAdoptedArgs<R extends { props?: object | undefined; inputs?: object | undefined }>(
+  result: R,
+  args: Record<string, unknown> | undefined,
+): R {
+  if (args === undefined || result.props === undefined) return result;
+  return {
+    ...result,
+    props: { ...result.props, ...args },
+    ...(result.inputs === undefined ? {} : { inputs: { ...result.inputs, ...args } }),
+  };
 }
 
 /** Whether `key` was left to its default when `outputs` were recorded (`__asWritten` holds `[value]`). */

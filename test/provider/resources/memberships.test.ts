@@ -229,15 +229,12 @@ describe("OrgMembership lifecycle", () => {
     expect(await provider.read(id, outs)).toEqual({});
   });
 
-  it("reads with only an id (the static get) and defaults onDestroy to remove", async () => {
+  it("reads with only an id (pulumi import, the static get) as a member who was there before: onDestroy retain", async () => {
     const read = await provider.read("acme-eng/octocat");
-    expect(read.props).toEqual({
-      org: "acme-eng",
-      username: "octocat",
-      role: "member",
-      onDestroy: "remove",
-      state: "active",
-    });
+    const before = { org: "acme-eng", username: "octocat", role: "member", onDestroy: "retain" };
+    expect(read.props).toEqual({ ...before, state: "active" });
+    // What `pulumi import` writes into the program's code: a later destroy keeps the person.
+    expect(read.inputs).toEqual(before);
   });
 
   it("fails a read it is not allowed to make instead of dropping the membership", async () => {
