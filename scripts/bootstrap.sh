@@ -48,6 +48,10 @@ fi
 # needs (the engine falls back for the newer calls). See docs/DECISIONS.md.
 LANGHOST_SDK_VERSION="v3.68.0"  # Node.js: sdk/v3/nodejs/cmd/pulumi-language-nodejs
 PYTHON_HOST_SDK_VERSION="v3.79.0" # the last sdk/v3 with python/cmd/pulumi-language-python
+# That host takes the program's virtualenv as a flag (-virtualenv), which today's CLI no longer passes
+# (runtime options now travel in the requests), so it runs under scripts/pulumi-language-python,
+# which reads runtime.options.virtualenv from the program's Pulumi.yaml and passes it on.
+PYTHON_HOST_KEY="$PYTHON_HOST_SDK_VERSION+virtualenv-$(cksum <"$ROOT/scripts/pulumi-language-python" | cut -d' ' -f1)"
 GO_HOST_SDK_VERSION="v3.66.0"     # the last sdk/v3 with go/pulumi-language-go
 YAML_VERSION="v1.25.0"            # github.com/pulumi/pulumi-yaml: the newest the proxy serves here
 CLIPBOARD_REPLACE="replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e"
@@ -87,12 +91,13 @@ build_nodejs_host() {
 build_python_host() {
   local work="$CACHE/build/python-host-$PYTHON_HOST_SDK_VERSION"
   go_build_module "$work" "	github.com/pulumi/pulumi/sdk/v3 $PYTHON_HOST_SDK_VERSION" \
-    github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python "$tools_bin/pulumi-language-python" \
+    github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python "$tools_bin/pulumi-language-python-host" \
     "$(sdk_version_flag "$PYTHON_HOST_SDK_VERSION")" || return 1
   # The host runs programs through this script, which it looks for beside its own binary.
   local sdk
   sdk="$(cd "$work" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)" &&
-    install -m 755 "$sdk/python/cmd/pulumi-language-python-exec" "$tools_bin/pulumi-language-python-exec"
+    install -m 755 "$sdk/python/cmd/pulumi-language-python-exec" "$tools_bin/pulumi-language-python-exec" &&
+    install -m 755 "$ROOT/scripts/pulumi-language-python" "$tools_bin/pulumi-language-python"
 }
 build_go_host() {
   go_build_module "$CACHE/build/go-host-$GO_HOST_SDK_VERSION" "	github.com/pulumi/pulumi/sdk/v3 $GO_HOST_SDK_VERSION" \
@@ -203,14 +208,14 @@ hosts_lane() {
     command -v go >/dev/null || return 1
     build pulumi-language-nodejs "$LANGHOST_SDK_VERSION" build_nodejs_host || return 1
   fi
-  optional pulumi-language-python "$PYTHON_HOST_SDK_VERSION" build_python_host
+  optional pulumi-language-python "$PYTHON_HOST_KEY" build_python_host
   optional pulumi-language-go "$GO_HOST_SDK_VERSION" build_go_host
   optional pulumi-language-yaml "$YAML_VERSION" build_yaml_host
 }
 
 OPTIONAL=(
   "pulumi-hosting-codegen $CODEGEN_KEY"
-  "pulumi-language-python $PYTHON_HOST_SDK_VERSION"
+  "pulumi-language-python $PYTHON_HOST_KEY"
   "pulumi-language-go $GO_HOST_SDK_VERSION"
   "pulumi-language-yaml $YAML_VERSION"
 )

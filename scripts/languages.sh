@@ -3,9 +3,9 @@
 # prepared once in the cache, and the exports to use them:
 #   - python: a virtualenv with `pulumi` from PyPI at PYTHON_PULUMI_VERSION and what the generated SDK
 #     (sdk/python) requires beside it (PYTHON_SDK_REQUIREMENTS)
-#     (~/.cache/pulumi-hosting/python-pulumi-<version>/venv). Its bin goes first on PATH: the Python
-#     host built here (sdk v3.79.0) runs programs with the first `python` on PATH and does not see
-#     Pulumi.yaml's runtime.options.virtualenv. Exports PATH, VIRTUAL_ENV, PULUMI_HOSTING_PYTHON_VENV.
+#     (~/.cache/pulumi-hosting/python-pulumi-<version>/venv), which programs link as the virtualenv
+#     their Pulumi.yaml names (the host bootstrap.sh installs reads runtime.options.virtualenv), and
+#     which commands of the tests run first on PATH. Exports PATH, VIRTUAL_ENV, PULUMI_HOSTING_PYTHON_VENV.
 #   - go: github.com/pulumi/pulumi/sdk/v3 at GO_SDK_VERSION downloaded and compiled once (the Go host
 #     compiles the program on every run; this way the first run does not compile the SDK), and a
 #     program template (~/.cache/pulumi-hosting/go-pulumi-<version>/template: go.mod, a complete

@@ -34,7 +34,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import type { FleetReport } from "../../fleet/report";
@@ -56,10 +56,14 @@ function toolchain(language: Language): Record<string, string> {
       `${needed} is not set: run the tests with \`bash scripts/test.sh\`, which prepares the ${language} toolchain (scripts/languages.sh)`,
     );
   }
-  return language === "go"
-    ? // The program's go.sum is written by the build (no checksum database on these machines).
-      { GOFLAGS: "-mod=mod", GOSUMDB: "off", GOTOOLCHAIN: "local" }
-    : {};
+  if (language === "go") {
+    // The program's go.sum is written by the build (no checksum database on these machines).
+    return { GOFLAGS: "-mod=mod", GOSUMDB: "off", GOTOOLCHAIN: "local" };
+  }
+  // As a user runs it: the virtualenv named in Pulumi.yaml (`virtualenv: venv`), not first on PATH.
+  const venvBin = join(value, "bin");
+  const path = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir !== venvBin);
+  return { PATH: path.join(delimiter), VIRTUAL_ENV: "" };
 }
 
 /**
