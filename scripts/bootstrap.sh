@@ -91,13 +91,24 @@ build_nodejs_host() {
 build_python_host() {
   local work="$CACHE/build/python-host-$PYTHON_HOST_SDK_VERSION"
   go_build_module "$work" "	github.com/pulumi/pulumi/sdk/v3 $PYTHON_HOST_SDK_VERSION" \
-    github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python "$tools_bin/pulumi-language-python-host" \
+    github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python "$tools_bin/pulumi-language-python" \
     "$(sdk_version_flag "$PYTHON_HOST_SDK_VERSION")" || return 1
   # The host runs programs through this script, which it looks for beside its own binary.
   local sdk
   sdk="$(cd "$work" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)" &&
-    install -m 755 "$sdk/python/cmd/pulumi-language-python-exec" "$tools_bin/pulumi-language-python-exec" &&
-    install -m 755 "$ROOT/scripts/pulumi-language-python" "$tools_bin/pulumi-language-python"
+    install -m 755 "$sdk/python/cmd/pulumi-language-python-exec" "$tools_bin/pulumi-language-python-exec"
+}
+# The host under the wrapper that passes the program's virtualenv (PYTHON_HOST_KEY), in a folder of
+# its own that goes first on PATH: the CLI takes a language host from PATH before its own folder.
+python_wrapped="$CACHE/python-host-$PYTHON_HOST_KEY/bin"
+wrap_python_host() {
+  [ -x "$tools_bin/pulumi-language-python" ] && [ -x "$tools_bin/pulumi-language-python-exec" ] || return 0
+  [ -x "$python_wrapped/pulumi-language-python" ] && return 0
+  mkdir -p "$python_wrapped.tmp" &&
+    cp "$tools_bin/pulumi-language-python" "$python_wrapped.tmp/pulumi-language-python-host" &&
+    cp "$tools_bin/pulumi-language-python-exec" "$python_wrapped.tmp/pulumi-language-python-exec" &&
+    install -m 755 "$ROOT/scripts/pulumi-language-python" "$python_wrapped.tmp/pulumi-language-python" &&
+    rm -rf "$python_wrapped" && mv "$python_wrapped.tmp" "$python_wrapped"
 }
 build_go_host() {
   go_build_module "$CACHE/build/go-host-$GO_HOST_SDK_VERSION" "	github.com/pulumi/pulumi/sdk/v3 $GO_HOST_SDK_VERSION" \
@@ -208,14 +219,14 @@ hosts_lane() {
     command -v go >/dev/null || return 1
     build pulumi-language-nodejs "$LANGHOST_SDK_VERSION" build_nodejs_host || return 1
   fi
-  optional pulumi-language-python "$PYTHON_HOST_KEY" build_python_host
+  optional pulumi-language-python "$PYTHON_HOST_SDK_VERSION" build_python_host
   optional pulumi-language-go "$GO_HOST_SDK_VERSION" build_go_host
   optional pulumi-language-yaml "$YAML_VERSION" build_yaml_host
 }
 
 OPTIONAL=(
   "pulumi-hosting-codegen $CODEGEN_KEY"
-  "pulumi-language-python $PYTHON_HOST_KEY"
+  "pulumi-language-python $PYTHON_HOST_SDK_VERSION"
   "pulumi-language-go $GO_HOST_SDK_VERSION"
   "pulumi-language-yaml $YAML_VERSION"
 )
@@ -267,6 +278,13 @@ case ":$PATH:" in
 *":$tools_bin:"*) ;; # already there (a second eval in the same shell)
 *) [ -d "$tools_bin" ] && path_prefix="$tools_bin:$path_prefix" ;;
 esac
+if ! on_path_elsewhere pulumi-language-python || [ "$(dirname "$(command -v pulumi-language-python)")" = "$python_wrapped" ]; then
+  wrap_python_host
+  case ":$PATH:" in
+  *":$python_wrapped:"*) ;;
+  *) [ -x "$python_wrapped/pulumi-language-python" ] && path_prefix="$python_wrapped:$path_prefix" ;;
+  esac
+fi
 
 # --- Dynamic-provider launcher ---------------------------------------------------------------
 # The engine starts dynamic providers as `pulumi-resource-pulumi-nodejs`, a script at the root of
