@@ -17,6 +17,7 @@ import { MASKED_SECRET } from "../provider/client/schemas";
 import type { DiscoveryPlace, DiscoveryScope, Found, Reference } from "../provider/internal/declare";
 import type { AnyHostingProvider } from "../provider/internal/lifecycle";
 import { IMPORTED, type InventoryItem, type Kind, type ModuleKey } from "./inventory";
+import { hasLoneSurrogate } from "./text";
 
 export interface Scope {
   orgs: string[];
@@ -147,9 +148,19 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     await Promise.all(kindsOf("user").map((p) => list(p, place, { user: true })));
   }
 
+  // An object no program can carry is left out, named, with the reason; a reference to it is
+  // then written as the value it stands for, as for any object not adopted.
+  const carried = records.filter((r) => {
+    const field = uncarriable(r.found.id, r.inputs);
+    if (field === undefined) return true;
+    warnings.push(
+      `left out ${r.provider.kind} ${JSON.stringify(r.found.id)}: ${field} holds a lone UTF-16 surrogate, which no Pulumi program can carry (the engine speaks UTF-8, and the first up would rewrite it); correct it on the server and import again`,
+    );
+    return false;
+  });
   // A reference stands only where the object it names is adopted too; elsewhere the value is written.
-  const adopted = new Set(records.map((r) => `${r.provider.kind}\u0000${r.found.id}`));
-  const items = records.map((r) => {
+  const adopted = new Set(carried.map((r) => `${r.provider.kind}\u0000${r.found.id}`));
+  const items = carried.map((r) => {
     const refs = Object.fromEntries(
       Object.entries(r.found.refs ?? {}).filter(([, ref]) => adopted.has(`${ref.kind}\u0000${ref.id}`)),
     );
@@ -158,6 +169,37 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     return item;
   });
   return { items, warnings: warnings.sort(), failures: failures.sort() };
+}
+
+/**
+ * Where an object holds a value no Pulumi program can carry (a lone UTF-16 surrogate: the engine
+ * speaks UTF-8, so any language writes something else on the first up): `its id`, or the path of
+ * the argument (`its description`, `its options[1].name`); undefined where it holds none.
+ */
+export function uncarriable(id: string, inputs: Record<string, unknown>): string | undefined {
+  if (hasLoneSurrogate(id)) return "its id";
+  const find = (value: unknown, path: string): string | undefined => {
+    if (typeof value === "string") return hasLoneSurrogate(value) ? path : undefined;
+    if (Array.isArray(value)) {
+      for (const [i, v] of value.entries()) {
+        const found = find(v, `${path}[${i}]`);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    if (typeof value === "object" && value !== null) {
+      for (const [k, v] of Object.entries(value)) {
+        const found = hasLoneSurrogate(k) ? `${path}.${JSON.stringify(k)}` : find(v, `${path}.${k}`);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  };
+  for (const [key, value] of Object.entries(inputs)) {
+    const found = find(value, key);
+    if (found !== undefined) return `its ${found}`;
+  }
+  return undefined;
 }
 
 /** What the program says of an adopted object that its kind leaves to `retainOnDelete`. */
