@@ -21,65 +21,10 @@ import { assignNames, assignSecretKeys, MAX_NAME } from "../../importer/naming";
 import { nameCandidates } from "../../importer/run";
 import { writeSplit } from "../../importer/split";
 import { LANGUAGES, type Language, writeProgramIn } from "../../importer/writers";
+import { HOSTILE } from "./hostile-strings";
 
 const ROOT = resolve(__dirname, "../..");
 const jsYaml = createRequire(require.resolve("@pulumi/pulumi"))("js-yaml") as { load(text: string): unknown };
-
-/** Values that have broken generated code somewhere. */
-export const HOSTILE: readonly string[] = [
-  'double "quotes"',
-  "single 'quotes'",
-  "back\\slash \\n \\u0041 \\x41 \\",
-  `dollar \${x}`,
-  `escaped $\${x}`,
-  "lone $ and $$ and $$$",
-  `leak-$\${hookSecret}`,
-  `a \${b} $\${c}`,
-  "back`tick` ${`nested`}",
-  "triple \"\"\" quotes '''",
-  "comment */ end /* start // line # hash",
-  "line\u2028separator\u2029paragraph",
-  "nul\u0000byte",
-  "bom\uFEFFinside",
-  "\uFEFFbom first",
-  "del\u007F and c1\u0085\u009B",
-  "rtl\u202Eoverride\u2066isolate",
-  "zero\u200Bwidth\u200Djoiner",
-  "tab\there",
-  "cr\rlf\ncrlf\r\n",
-  "multi\nline\ntext\n",
-  "  leading and trailing  ",
-  "\n\nleading newlines",
-  "trailing newlines\n\n\n",
-  "emoji 😀 and tag \u{E0001}",
-  "nonchar \uFFFE \uFFFF",
-  "percent %{x} and %d",
-  "braces {{x}} {x}",
-  "---",
-  "...",
-  "- dash",
-  "? question",
-  ": colon",
-  "key: value",
-  "#hash",
-  "&anchor *alias !tag |pipe >gt @at",
-  "yes",
-  "No",
-  "on",
-  "null",
-  "~",
-  "true",
-  "0X1F",
-  "0o17",
-  "1_000",
-  "1e3",
-  ".inf",
-  "<<",
-  "=",
-  "2001-12-14",
-  "",
-  "Build ".repeat(200),
-];
 
 const retained = { comment: RETAINED, retainOnDelete: true };
 const item = (
