@@ -97,6 +97,13 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
             if (read.inputs === undefined) return; // gone since it was listed
             inputs = read.inputs as Record<string, unknown>;
             label ??= discovery.labelOf?.(read.props as Record<string, unknown>);
+            const changed = normalisedAway(provider, read.props as Record<string, unknown>, inputs);
+            if (changed.length > 0) {
+              warnings.push(
+                `left out ${provider.kind} ${JSON.stringify(f.id)}: ${changed.join(", ")} under the provider's check (which trims blanks, among others), so the first up would write it; correct the object on the server and import again`,
+              );
+              return;
+            }
           }
           records.push({ provider, found: f, module, inputs, label });
         }),
@@ -200,6 +207,33 @@ export function uncarriable(id: string, inputs: Record<string, unknown>): string
     if (found !== undefined) return `its ${found}`;
   }
   return undefined;
+}
+
+/**
+ * The fields of an object whose value on the server the provider's check would change (a name
+ * with blanks around it, which the kind trims) and which diff then finds changed: a program can
+ * only write the value, and its first up would write the normalised one. Each as `its name "  a "
+ * becomes "a"` (the values left out for a secret field); none where the inputs do not pass check
+ * (preview names those).
+ */
+function normalisedAway(
+  provider: AnyHostingProvider,
+  props: Record<string, unknown>,
+  inputs: Record<string, unknown>,
+): string[] {
+  try {
+    const normalised = provider.inputsOf(inputs) as Record<string, unknown>;
+    return provider
+      .changedFields(props, inputs)
+      .filter((k) => k in inputs && JSON.stringify(normalised[k]) !== JSON.stringify(inputs[k]))
+      .map((k) =>
+        provider.secrets.includes(k)
+          ? `its ${k} changes`
+          : `its ${k} ${JSON.stringify(inputs[k])} becomes ${JSON.stringify(normalised[k])}`,
+      );
+  } catch {
+    return [];
+  }
 }
 
 /** What the program says of an adopted object that its kind leaves to `retainOnDelete`. */

@@ -191,3 +191,21 @@ describe("an object no program can carry", () => {
     expect(kinds).not.toContain("IssueType");
   });
 });
+
+describe("an object whose value the provider would normalise", () => {
+  it("is left out with a warning naming the field and both values: its first up would write", async () => {
+    await api("POST", "/orgs/acme-ops/actions/runner-groups", { name: "  padded  " });
+    await api("POST", "/orgs/acme-ops/actions/runner-groups", { name: "\ufeffbom first" });
+    const result = await hostingImport("--org", "acme-ops", "--format", "json");
+    expect(result.code).toBe(0);
+    expect(result.err).toMatch(
+      /^warning: left out OrgRunnerGroup "acme-ops\/\d+": its name " {2}padded {2}" becomes "padded" under the provider's check/m,
+    );
+    expect(result.err).toMatch(/its name "\ufeffbom first" becomes "bom first"/);
+    const names = (JSON.parse(result.out) as { items: Array<{ args: { name?: string } }> }).items.map(
+      (i) => i.args.name,
+    );
+    expect(names).toContain("Deployers");
+    expect(names.filter((n) => n?.includes("padded") || n?.includes("bom"))).toEqual([]);
+  });
+});
