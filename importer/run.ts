@@ -18,7 +18,7 @@ import { discover, type Scope } from "./discover";
 import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile, providerOf } from "./inventory";
 import { modulesOf } from "./layout";
 import { assignNames, assignSecretKeys, nameFrom, slug } from "./naming";
-import { dollarHazards, writeImportFile } from "./pulumi-import";
+import { importHazards, writeImportFile } from "./pulumi-import";
 import { writeSplit } from "./split";
 import { isLanguage, LANGUAGES, type Language, type WriterOptions, writeProgramIn } from "./writers";
 
@@ -109,11 +109,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const { requests: _r, ...stable } = inventory;
     io.out(`${JSON.stringify(stable, null, 2)}\n`);
   } else if (options.format === "pulumi-import") {
-    const hazards = dollarHazards(inventory);
+    const hazards = importHazards(inventory);
     if (hazards.length > 0) {
       // Nothing on stdout: a file that leaves objects out would be taken for the whole.
       io.err(
-        `hosting-import: --format pulumi-import refuses ${hazards.length} object${hazards.length === 1 ? "" : "s"} holding "\${" or "$$": the code pulumi import generates in YAML reads "$$" as "$" (so "$\${x}" becomes an interpolation of the config or resource x, and the next up writes its value into the object), and YAML hosts before v1.12 read "\${x}" so too. Write a program with --language yaml (or typescript, python, go) instead: it carries every value exactly.`,
+        `hosting-import: --format pulumi-import refuses ${hazards.length} object${hazards.length === 1 ? "" : "s"} whose values the code pulumi import generates in YAML reads back otherwise: "$$" as "$" (so "$\${x}" becomes an interpolation of the config or resource x, and the next up writes its value into the object), a line separator as a line break, words such as null, ~ or 0o17 as something other than text. Write a program with --language yaml (or typescript, python, go) instead: it carries every value exactly.`,
       );
       for (const hazard of hazards) io.err(`  ${hazard}`);
       return 1;

@@ -133,7 +133,7 @@ function withStrings(tags: Tags): Tags {
             const text = String((item as Scalar).value);
             // Double-quoted with escapes: text holding characters a reader or a reviewer would
             // not see as they are, and text yaml.v3 could read as a number or a merge key.
-            if (needsEscapes(text) || NUMBER_LIKE.test(text) || /^(?:<<|=)$/.test(text)) {
+            if (needsEscapes(text) || notTextWhenPlain(text)) {
               return yamlDoubleQuoted(text);
             }
             return tag.stringify?.(item, ctx, onComment, onChompKeep) ?? yamlDoubleQuoted(text);
@@ -144,10 +144,18 @@ function withStrings(tags: Tags): Tags {
 }
 
 /**
- * Text that begins like a number (a sign or a dot, then a digit, or a digit): yaml.v3 reads plain
- * `0X1F`, `0B1`, `1_000` as integers, beyond what either YAML schema calls a number.
+ * Text some YAML reader takes for something else when it is written plain: anything that begins
+ * like a number (a sign or a dot, then a digit, or a digit: yaml.v3 reads `0X1F`, `0B1`, `1_000`
+ * as integers, beyond what either YAML schema calls a number, and `2001-12-14` as a time), the
+ * words of null, booleans (YAML 1.1's `yes`, `on` too), infinities and not-a-number, the merge
+ * key `<<` and YAML 1.1's value key `=`.
  */
-const NUMBER_LIKE = /^[-+.]?\.?[0-9]/;
+export function notTextWhenPlain(text: string): boolean {
+  return (
+    /^[-+.]?\.?[0-9]/.test(text) ||
+    /^(?:~|null|true|false|yes|no|y|n|on|off|[-+]?\.inf|\.nan|<<|=)$/i.test(text)
+  );
+}
 
 /** Adds `key: value` to `map`, with a comment above it; the pair, for its layout. */
 function add(
