@@ -25,6 +25,7 @@ import { isLanguage, LANGUAGES, type Language, type WriterOptions, writeProgramI
 export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--user] [--repo OWNER/NAME]...
                       [--kinds K1,K2] [--out DIR] [--force] [--language typescript|yaml|python|go] [--split]
                       [--format program|json|pulumi-import] [--base-url URL] [--project NAME] [--library SPEC]
+                      [--stack NAME]
 The token is read from HOSTING_TOKEN, the address from HOSTING_BASE_URL (or --base-url).
 Kinds: ${KINDS.join(", ")}`;
 
@@ -141,18 +142,16 @@ export async function run(argv: string[], io: Io): Promise<number> {
           keys: m.items.flatMap((i) => Object.values(i.secrets)),
         }))
         .filter((p) => p.keys.length > 0);
-      io.out(
-        `${secretsHeader(`in stack ${DEFAULT_STACK} of each project (the stack hosting-fleet runs unless given --stack), before its first up`)}\n`,
-      );
-      for (const { dir, keys } of folders) io.out(secretCommands(dir, keys));
+      io.out(`${secretsHeader(`in stack ${options.stack} of each project, before its first up`)}\n`);
+      for (const { dir, keys } of folders) io.out(secretCommands(dir, keys, options.stack));
     }
   } else {
     const files = writeProgramIn(options.language, inventory, writerOptions(options, io));
     writeFiles(options.out, files);
     io.err(`wrote ${files.size} files to ${options.out}`);
     if (secrets.length > 0) {
-      io.out(`${secretsHeader(`in stack ${DEFAULT_STACK}, before its first pulumi up`)}\n`);
-      io.out(secretCommands(options.out, secrets));
+      io.out(`${secretsHeader(`in stack ${options.stack}, before its first pulumi up`)}\n`);
+      io.out(secretCommands(options.out, secrets, options.stack));
     }
   }
   if (found.failures.length > 0) return 1;
@@ -175,12 +174,12 @@ function secretsHeader(where: string): string {
   ].join("\n");
 }
 
-/** The commands that make (or select) the stack in `dir` and set each secret of `keys` in it. */
-function secretCommands(dir: string, keys: readonly string[]): string {
+/** The commands that make (or select) `stack` in `dir` and set each secret of `keys` in it. */
+function secretCommands(dir: string, keys: readonly string[], stack: string): string {
   const cwd = `--cwd ${shellWord(dir)}`;
   return [
-    `pulumi stack select --create ${DEFAULT_STACK} ${cwd}`,
-    ...keys.map((key) => `pulumi config set --secret ${key} --stack ${DEFAULT_STACK} ${cwd}`),
+    `pulumi stack select --create ${stack} ${cwd}`,
+    ...keys.map((key) => `pulumi config set --secret ${key} --stack ${stack} ${cwd}`),
     "",
   ].join("\n");
 }
@@ -220,6 +219,11 @@ interface Options {
   library: string | undefined;
   /** One project per module under `out` (a fleet), instead of one program. */
   split: boolean;
+  /**
+   * The stack the printed secret commands make and set: by default hosting-fleet's, so a fleet's
+   * secrets are where `hosting-fleet up` looks.
+   */
+  stack: string;
 }
 
 /** The languages a program is written in: TypeScript for the dynamic resources, the others for the plugin. */
@@ -242,6 +246,7 @@ function parseOptions(argv: string[]): Options | { help: true } {
       project: { type: "string" },
       library: { type: "string" },
       split: { type: "boolean" },
+      stack: { type: "string" },
       token: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -270,6 +275,14 @@ function parseOptions(argv: string[]): Options | { help: true } {
   if (values.language !== undefined && format !== "program") {
     throw new Error(`--language is for a program; --format ${format} writes none`);
   }
+  if (values.stack !== undefined && format !== "program") {
+    throw new Error(
+      `--stack names the stack of the secret commands printed with a program; --format ${format} writes none`,
+    );
+  }
+  const stack = values.stack ?? DEFAULT_STACK;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(stack))
+    throw new Error(`--stack must be a stack name (letters, digits, ".", "_" or "-"); got "${stack}"`);
   if (values.split && format !== "program") {
     throw new Error(`--split writes one program per organisation; --format ${format} writes none`);
   }
@@ -325,6 +338,7 @@ function parseOptions(argv: string[]): Options | { help: true } {
     project,
     library: values.library,
     split: values.split === true,
+    stack,
   };
 }
 

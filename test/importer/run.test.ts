@@ -147,6 +147,19 @@ describe("the secret commands", () => {
     ]);
   });
 
+  it("name the stack --stack gives (hosting-fleet's --stack), and refuse one that is not a stack name", async () => {
+    const out = join(work, "prod");
+    const result = await hostingImport("--org", "acme-eng", "--split", "--stack", "prod", "--out", out);
+    expect(commands(result.out)).toEqual([
+      `pulumi stack select --create prod --cwd ${join(out, "acme-eng")}`,
+      `pulumi config set --secret acmeEngApiHookCiExampleComSecret --stack prod --cwd ${join(out, "acme-eng")}`,
+    ]);
+    expect((await hostingImport("--org", "acme-eng", "--stack", "a b")).err).toContain(
+      "--stack must be a stack name",
+    );
+    expect((await hostingImport("--org", "acme-eng", "--stack", "x", "--format", "json")).code).toBe(2);
+  });
+
   it("quote a folder the shell would split", async () => {
     const out = join(work, "with space's");
     const result = await hostingImport("--org", "acme-eng", "--out", out);
