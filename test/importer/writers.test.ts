@@ -8,7 +8,7 @@
  * from the server. test/e2e/import.test.ts previews such a program against a sandbox server.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -324,6 +324,32 @@ function goStrings(dir: string, files: string[]): string[] {
   return JSON.parse(out) as string[];
 }
 
+/**
+ * The Pulumi Go SDK the generated SDK is built against, where the module cache holds it (the
+ * bootstrap's CLI build puts it there, with what it requires): `go vet` then type-checks a program
+ * without the network.
+ */
+function goSdkCached(): boolean {
+  const cache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout?.trim() ?? "";
+  return cache !== "" && existsSync(join(cache, "github.com/pulumi/pulumi/sdk/v3@v3.259.0"));
+}
+
+/** `go vet` of a written Go program, its SDK replaced by this checkout's, offline. */
+function goVet(dir: string): void {
+  const mod = join(dir, "go.mod");
+  writeFileSync(
+    mod,
+    readFileSync(mod, "utf8").replace(
+      /=> \S*node_modules\/pulumi-hosting\/sdk\/go/,
+      `=> ${join(ROOT, "sdk/go")}`,
+    ),
+  );
+  const env = { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: "off", GOSUMDB: "off", GOTOOLCHAIN: "local" };
+  const vet = spawnSync("go", ["vet", "./..."], { cwd: dir, env, encoding: "utf8" });
+  expect(vet.stdout + vet.stderr).toBe("");
+  expect(vet.status).toBe(0);
+}
+
 /** Every expected string is among those read back (the writers add their own; none is lost). */
 function expectCarried(read: readonly string[], inv: Inventory, where: string): void {
   const got = new Set(read);
@@ -411,6 +437,12 @@ describe.each(["program", "split"] as const)("every writer, as %s", (shape) => {
       }
     },
     120_000,
+  );
+
+  it.skipIf(noGo || shape === "split" || !goSdkCached())(
+    "Go: go vet type-checks it against the SDK",
+    () => goVet(materialise(`${shape}-go-vet`, write("go"))),
+    300_000,
   );
 
   it("Pulumi.yaml of every language loads, its project name a string", () => {
