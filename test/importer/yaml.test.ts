@@ -239,6 +239,17 @@ resources:
     expect([...shuffled.entries()]).toEqual([...files.entries()]);
   });
 
+  it("writes an id's $ as $$ too: Pulumi YAML reads the import option as it reads any string", () => {
+    const rule = {
+      ...(items.find((i) => i.kind === "GlobalWebhook") as (typeof items)[number]),
+      id: `acme-eng/api/env-$\${hookSecret}/3`,
+    };
+    const program = yaml.load(
+      writeYamlProgram({ ...inventory, items: [rule] }, options).get("Pulumi.yaml") ?? "",
+    ) as Program;
+    expect(interpolated(program.resources[rule.name]?.options.import)).toBe(rule.id);
+  });
+
   it("declares no config where no object needs a secret", () => {
     const plain = writeYamlProgram({ ...inventory, items: items.filter((i) => !i.secrets.secret) }, options);
     expect(plain.get("Pulumi.yaml")).not.toContain("config:");
