@@ -16,6 +16,7 @@ import type { HostingClient } from "../provider/client/http";
 import type { DiscoveryPlace, DiscoveryScope, Found, Reference } from "../provider/internal/declare";
 import type { AnyHostingProvider } from "../provider/internal/lifecycle";
 import { IMPORTED, type InventoryItem, type Kind, type ModuleKey } from "./inventory";
+import { hasLoneSurrogate } from "./text";
 
 export interface Scope {
   orgs: string[];
@@ -95,6 +96,13 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
             if (read.inputs === undefined) return; // gone since it was listed
             inputs = read.inputs as Record<string, unknown>;
             label ??= discovery.labelOf?.(read.props as Record<string, unknown>);
+            const changed = normalisedAway(provider, read.props as Record<string, unknown>, inputs);
+            if (changed.length > 0) {
+              warnings.push(
+                `left out ${provider.kind} ${JSON.stringify(f.id)}: ${changed.join(", ")} under the provider's check (which trims blanks, among others), so the first up would write it; correct the object on the server and import again`,
+              );
+              return;
+            }
           }
           records.push({ provider, found: f, module, inputs, label });
         }),
@@ -146,9 +154,19 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     await Promise.all(kindsOf("user").map((p) => list(p, place, { user: true })));
   }
 
+  // An object no program can carry is left out, named, with the reason; a reference to it is
+  // then written as the value it stands for, as for any object not adopted.
+  const carried = records.filter((r) => {
+    const field = uncarriable(r.found.id, r.inputs);
+    if (field === undefined) return true;
+    warnings.push(
+      `left out ${r.provider.kind} ${JSON.stringify(r.found.id)}: ${field} holds a lone UTF-16 surrogate, which no Pulumi program can carry (the engine speaks UTF-8, and the first up would rewrite it); correct it on the server and import again`,
+    );
+    return false;
+  });
   // A reference stands only where the object it names is adopted too; elsewhere the value is written.
-  const adopted = new Set(records.map((r) => `${r.provider.kind}\u0000${r.found.id}`));
-  const items = records.map((r) => {
+  const adopted = new Set(carried.map((r) => `${r.provider.kind}\u0000${r.found.id}`));
+  const items = carried.map((r) => {
     const refs = Object.fromEntries(
       Object.entries(r.found.refs ?? {}).filter(([, ref]) => adopted.has(`${ref.kind}\u0000${ref.id}`)),
     );
@@ -157,6 +175,64 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     return item;
   });
   return { items, warnings: warnings.sort(), failures: failures.sort() };
+}
+
+/**
+ * Where an object holds a value no Pulumi program can carry (a lone UTF-16 surrogate: the engine
+ * speaks UTF-8, so any language writes something else on the first up): `its id`, or the path of
+ * the argument (`its description`, `its options[1].name`); undefined where it holds none.
+ */
+export function uncarriable(id: string, inputs: Record<string, unknown>): string | undefined {
+  if (hasLoneSurrogate(id)) return "its id";
+  const find = (value: unknown, path: string): string | undefined => {
+    if (typeof value === "string") return hasLoneSurrogate(value) ? path : undefined;
+    if (Array.isArray(value)) {
+      for (const [i, v] of value.entries()) {
+        const found = find(v, `${path}[${i}]`);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    if (typeof value === "object" && value !== null) {
+      for (const [k, v] of Object.entries(value)) {
+        const found = hasLoneSurrogate(k) ? `${path}.${JSON.stringify(k)}` : find(v, `${path}.${k}`);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  };
+  for (const [key, value] of Object.entries(inputs)) {
+    const found = find(value, key);
+    if (found !== undefined) return `its ${found}`;
+  }
+  return undefined;
+}
+
+/**
+ * The fields of an object whose value on the server the provider's check would change (a name
+ * with blanks around it, which the kind trims) and which diff then finds changed: a program can
+ * only write the value, and its first up would write the normalised one. Each as `its name "  a "
+ * becomes "a"` (the values left out for a secret field); none where the inputs do not pass check
+ * (preview names those).
+ */
+function normalisedAway(
+  provider: AnyHostingProvider,
+  props: Record<string, unknown>,
+  inputs: Record<string, unknown>,
+): string[] {
+  try {
+    const normalised = provider.inputsOf(inputs) as Record<string, unknown>;
+    return provider
+      .changedFields(props, inputs)
+      .filter((k) => k in inputs && JSON.stringify(normalised[k]) !== JSON.stringify(inputs[k]))
+      .map((k) =>
+        provider.secrets.includes(k)
+          ? `its ${k} changes`
+          : `its ${k} ${JSON.stringify(inputs[k])} becomes ${JSON.stringify(normalised[k])}`,
+      );
+  } catch {
+    return [];
+  }
 }
 
 /** What the program says of an adopted object that its kind leaves to `retainOnDelete`. */

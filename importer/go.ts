@@ -9,12 +9,13 @@
  * plugin in `node_modules/.bin` (named in Pulumi.yaml) and the SDK in
  * `node_modules/pulumi-hosting/sdk/go`, which `go.mod` replaces the module with.
  */
-import type { Inventory, InventoryItem } from "./inventory";
+import type { Inventory, InventoryItem, ModuleKey } from "./inventory";
 import {
   argumentsOf,
   indentRest,
   itemKey,
   itemsByKey,
+  literal,
   modulesOf,
   moduleTitle,
   type PackageOptions,
@@ -23,9 +24,12 @@ import {
   REFRESH_ALWAYS,
   referencedKeys,
 } from "./layout";
-import { identifier, takeUnique } from "./naming";
+import { identifier, takeUnique, uniqueFileName } from "./naming";
 import { goName, inputShapes, type Shape, shapeFor } from "./sdk-types";
-import { literal } from "./typescript";
+import { commentText, goString } from "./text";
+import { yamlScalar } from "./yaml";
+
+export { goString };
 
 const TAB = "\t";
 /** The module path of the Go SDK (schema.json's `language.go.importBasePath`, less the package). */
@@ -48,15 +52,17 @@ export function writeGoProgram(inventory: Inventory, options: GoProgramOptions):
   const referenced = referencedKeys(inventory);
   const byKey = itemsByKey(inventory);
   const taken = new Set<string>();
+  // main.go is the program's own; `a_b` and `a-b` would both be `a-b.go`.
+  const fileNames = new Set(["main"]);
   const modules = modulesOf(inventory).map((m) => {
     const base = goIdentifier(m.file);
     return { ...m, fn: takeUnique(base, taken, (n) => `${base}${n}`) };
   });
-  for (const { file, fn, items } of modules) {
+  for (const { key, file, fn, items } of modules) {
     // A hyphen keeps a file name clear of Go's `_test` and `_<os>` suffixes.
     files.set(
-      `${file.replaceAll("_", "-")}.go`,
-      moduleSource(file, fn, items, referenced, byKey, inventory.apiRoot),
+      `${uniqueFileName(file.replaceAll("_", "-"), fileNames)}.go`,
+      moduleSource(key, fn, items, referenced, byKey, inventory.apiRoot),
     );
   }
   files.set("main.go", mainSource(modules.map((m) => m.fn)));
@@ -84,7 +90,7 @@ const GO_RESERVED = new Set(
 );
 
 function moduleSource(
-  file: string,
+  key: ModuleKey,
   fn: string,
   ordered: InventoryItem[],
   referenced: ReadonlySet<string>,
@@ -101,7 +107,7 @@ function moduleSource(
     `${TAB}"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"`,
     ")",
     "",
-    `// ${fn} declares ${lowerFirst(moduleTitle(file))}, as read from ${apiRoot}.`,
+    `// ${commentText(`${fn} declares ${lowerFirst(moduleTitle(key))}, as read from ${apiRoot}.`)}`,
     "// Each resource adopts the object it names.",
     `func ${fn}(ctx *pulumi.Context, ${needsConfig ? "cfg" : "_"} *config.Config) error {`,
   ];
@@ -227,16 +233,6 @@ function scalarLiteral(value: unknown, scalar: keyof typeof SCALARS): string {
   return String(value);
 }
 
-/**
- * A Go interpreted string literal. JSON's escapes are Go's; a lone surrogate, which Go has no
- * escape for, becomes U+FFFD (as Go itself would encode it).
- */
-export function goString(text: string): string {
-  return JSON.stringify(
-    text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"),
-  );
-}
-
 function mainSource(functions: string[]): string {
   return [
     "// The installation as code: each function declares the objects of one organisation, one",
@@ -285,7 +281,7 @@ function goMod(options: GoProgramOptions): string {
 
 function pulumiYaml(project: string, root: string): string {
   return [
-    `name: ${project}`,
+    `name: ${yamlScalar(project)}`,
     "description: Hosting platform settings as code",
     "runtime: go",
     ...REFRESH_ALWAYS,

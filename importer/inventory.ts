@@ -83,9 +83,25 @@ export interface Inventory {
 /** The module of the signed-in user's keys. */
 export const USER_MODULE = "user-keys";
 
-/** The file (without extension) a module is written to. */
+/**
+ * Names an organisation's own folder may not take: the other modules' (`enterprise-...`,
+ * `site-admin`, `user-keys`), what a fleet's root holds beside its projects (`node_modules`, the
+ * shared `venv`, `package.json`, `package-lock.json`), and names hidden from a listing. Compared
+ * without case, as a case-insensitive file system would.
+ */
+const NOT_AN_ORG_FOLDER =
+  /^(?:enterprise-.*|org-.*|site-admin|user-keys|node_modules|venv|package(?:-lock)?\.json|\..*)$/i;
+
+/**
+ * The file (without extension) a module is written to, and with `--split` its project's folder and
+ * name: the organisation's login, the enterprise's slug after `enterprise-`, `site-admin`,
+ * `user-keys`. One kind of place never takes another's: an organisation whose login looks like
+ * another module's (`enterprise-acme`, `site-admin`) or like anything else NOT_AN_ORG_FOLDER names
+ * is written as `org-<login>`, and since every login that begins with `org-` is written so too,
+ * two places never share a file.
+ */
 export function moduleFile(key: ModuleKey): string {
-  if ("org" in key) return key.org;
+  if ("org" in key) return NOT_AN_ORG_FOLDER.test(key.org) ? `org-${key.org}` : key.org;
   if ("enterprise" in key) return `enterprise-${key.enterprise}`;
   if ("user" in key) return USER_MODULE;
   return "site-admin";

@@ -6,13 +6,15 @@
  * person reads them (identity, then what it belongs to, then its settings), what each module is, and
  * the project files' common parts.
  */
-import { type Inventory, type InventoryItem, KINDS, moduleFile, USER_MODULE } from "./inventory";
+import { type Inventory, type InventoryItem, KINDS, type ModuleKey, moduleFile } from "./inventory";
+import { tsString } from "./text";
 
 /** The width the writers lay values out to (the project's formatter's). */
 export const LINE_WIDTH = 110;
 
-/** One module of a program: its file name (without extension) and its resources, in order. */
+/** One module of a program: its place, its file name (without extension) and its resources, in order. */
 export interface Module {
+  key: ModuleKey;
   file: string;
   items: InventoryItem[];
 }
@@ -28,31 +30,35 @@ export const itemKey = (kind: string, id: string): string => `${kind}\u0000${id}
  * declares them) and then by name.
  */
 export function modulesOf(inventory: Inventory): Module[] {
-  const byModule = new Map<string, InventoryItem[]>();
+  const byModule = new Map<string, Module>();
   for (const item of inventory.items) {
     const file = moduleFile(item.module);
-    byModule.set(file, [...(byModule.get(file) ?? []), item]);
+    const module = byModule.get(file) ?? { key: item.module, file, items: [] };
+    module.items.push(item);
+    byModule.set(file, module);
   }
-  return [...byModule.keys()].sort(moduleOrder).map((file) => ({
-    file,
-    items: [...(byModule.get(file) ?? [])].sort(
-      (a, b) => kindRank(a.kind) - kindRank(b.kind) || a.name.localeCompare(b.name),
-    ),
-  }));
+  return [...byModule.values()]
+    .sort((a, b) => placeRank(a.key) - placeRank(b.key) || a.file.localeCompare(b.file))
+    .map((m) => ({
+      ...m,
+      items: [...m.items].sort((a, b) => kindRank(a.kind) - kindRank(b.kind) || a.name.localeCompare(b.name)),
+    }));
 }
 
-function moduleOrder(a: string, b: string): number {
-  const rank = (f: string) =>
-    f === USER_MODULE ? 3 : f === "site-admin" ? 2 : f.startsWith("enterprise-") ? 1 : 0;
-  return rank(a) - rank(b) || a.localeCompare(b);
+/** Organisations first, then enterprises, then site administration, then the user's keys. */
+function placeRank(key: ModuleKey): number {
+  if ("org" in key) return 0;
+  if ("enterprise" in key) return 1;
+  if ("siteAdmin" in key) return 2;
+  return 3;
 }
 
-/** What a module holds, for the comment above it. */
-export function moduleTitle(file: string): string {
-  if (file === USER_MODULE) return "The keys of the signed-in user (the token's user)";
-  if (file === "site-admin") return "Site administration";
-  if (file.startsWith("enterprise-")) return `The enterprise ${file.slice("enterprise-".length)}`;
-  return `The organisation ${file}`;
+/** What a module holds, for the comment above it: from its place, whatever its file is called. */
+export function moduleTitle(key: ModuleKey): string {
+  if ("user" in key) return "The keys of the signed-in user (the token's user)";
+  if ("siteAdmin" in key) return "Site administration";
+  if ("enterprise" in key) return `The enterprise ${key.enterprise}`;
+  return `The organisation ${key.org}`;
 }
 
 /** The items whose outputs another item refers to. */
@@ -113,12 +119,16 @@ export function itemsByKey(inventory: Inventory): Map<string, InventoryItem> {
   return new Map(inventory.items.map((i) => [itemKey(i.kind, i.id), i]));
 }
 
+/** Why every written program refreshes first (the comment above `options`). */
+export const REFRESH_COMMENT =
+  "Every up and preview reads the server first, so a plain `pulumi up` repairs drift.";
+
 /** The project options every written program has (Pulumi.yaml lines). */
-export const REFRESH_ALWAYS = [
-  "# Every up and preview reads the server first, so a plain `pulumi up` repairs drift.",
-  "options:",
-  "  refresh: always",
-];
+export const REFRESH_ALWAYS = [`# ${REFRESH_COMMENT}`, "options:", "  refresh: always"];
+
+/** Where the plugin comes from (the comment above `plugins`). */
+export const PLUGIN_COMMENT =
+  "The plugin pulumi-resource-hosting, installed here by `npm install` (package.json).";
 
 /**
  * Where a program for the plugin finds it (Pulumi.yaml lines): in `node_modules/.bin` below `root`
@@ -127,13 +137,16 @@ export const REFRESH_ALWAYS = [
  */
 export function pluginFrom(root = "."): string[] {
   return [
-    "# The plugin pulumi-resource-hosting, installed here by `npm install` (package.json).",
+    `# ${PLUGIN_COMMENT}`,
     "plugins:",
     "  providers:",
     "    - name: hosting",
-    `      path: ${root}/node_modules/.bin`,
+    `      path: ${pluginPath(root)}`,
   ];
 }
+
+/** The folder `plugins.providers` names: `node_modules/.bin` below `root`. */
+export const pluginPath = (root = "."): string => `${root}/node_modules/.bin`;
 
 /** What a written program's package.json depends on. */
 export interface PackageOptions {
@@ -162,4 +175,35 @@ export function packageJsonOf(
     dependencies: { "@pulumi/pulumi": o.pulumiVersion, "pulumi-hosting": o.librarySpec },
     ...(extra.devDependencies === undefined ? {} : { devDependencies: extra.devDependencies }),
   };
+}
+
+/**
+ * A value as TypeScript (or, with `json`, JSON) source as the formatter lays it out: objects one
+ * property per line, lists inline where they fit in the line, else one element per line. Text is
+ * written as `tsString` writes it, valid in both and exactly the value.
+ */
+export function literal(value: unknown, column: number, json = false): string {
+  if (typeof value === "string") return tsString(value);
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
+  const indent = "  ";
+  if (Array.isArray(value)) {
+    const parts = value.map((v) => literal(v, column + indent.length, json));
+    const inline = `[${parts.join(", ")}]`;
+    if (!inline.includes("\n") && column + inline.length + 1 <= LINE_WIDTH) return inline;
+    const comma = json ? "" : ",";
+    return `[\n${parts.map((p) => `${indent}${indentRest(p, indent)}`).join(",\n")}${comma}\n]`;
+  }
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return "{}";
+  const lines = entries.map(([k, v]) => {
+    const key = json ? tsString(k) : propertyKey(k);
+    const text = literal(v, column + indent.length + key.length + 2, json);
+    return `${indent}${key}: ${indentRest(text, indent)}`;
+  });
+  return `{\n${lines.join(",\n")}${json ? "" : ","}\n}`;
+}
+
+/** An object's key in TypeScript: as it is where it is an identifier, else quoted. */
+export function propertyKey(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : tsString(key);
 }

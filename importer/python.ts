@@ -9,12 +9,13 @@
  * whose `npm install` puts the plugin in `node_modules/.bin` (named in Pulumi.yaml) and the SDK in
  * `node_modules/pulumi-hosting/sdk/python`, which `requirements.txt` installs from.
  */
-import type { Inventory, InventoryItem } from "./inventory";
+import type { Inventory, InventoryItem, ModuleKey } from "./inventory";
 import {
   argumentsOf,
   indentRest,
   itemKey,
   itemsByKey,
+  literal,
   modulesOf,
   moduleTitle,
   type PackageOptions,
@@ -25,7 +26,8 @@ import {
 } from "./layout";
 import { slug, takeUnique } from "./naming";
 import { inputShapes, pythonName, type Shape, shapeFor } from "./sdk-types";
-import { literal } from "./typescript";
+import { commentText, pyString } from "./text";
+import { yamlScalar } from "./yaml";
 
 const INDENT = "    ";
 /** Black's line width, the formatter most Python projects use. */
@@ -52,8 +54,8 @@ export function writePythonProgram(inventory: Inventory, options: PythonProgramO
     // A second `a-b` (or `a_b`) gets `_2`.
     return { ...m, module: takeUnique(base, taken, (n) => `${base}_${n}`) };
   });
-  for (const { file, module, items } of modules) {
-    files.set(`${PACKAGE}/${module}.py`, moduleSource(file, items, referenced, byKey, inventory.apiRoot));
+  for (const { key, module, items } of modules) {
+    files.set(`${PACKAGE}/${module}.py`, moduleSource(key, items, referenced, byKey, inventory.apiRoot));
   }
   files.set(
     `${PACKAGE}/__init__.py`,
@@ -81,14 +83,14 @@ const PY_RESERVED = new Set(
 );
 
 function moduleSource(
-  file: string,
+  key: ModuleKey,
   ordered: InventoryItem[],
   referenced: ReadonlySet<string>,
   byKey: ReadonlyMap<string, InventoryItem>,
   apiRoot: string,
 ): string {
   const lines = [
-    `"""${moduleTitle(file)}, as read from ${apiRoot}.`,
+    `"""${docstringText(`${moduleTitle(key)}, as read from ${apiRoot}.`)}`,
     "",
     "Each resource adopts the object it names.",
     '"""',
@@ -111,11 +113,11 @@ function resourceSource(
 ): string[] {
   const shapes = inputShapes(item.kind);
   const head = `${isReferenced ? `${pythonIdentifier(item.name)} = ` : ""}hosting.${item.kind}(`;
-  const body = [`${INDENT}${JSON.stringify(item.name)},`];
+  const body = [`${INDENT}${pyString(item.name)},`];
   for (const arg of argumentsOf(item, byKey, false)) {
     const key = pythonName(arg.key);
     let value: string;
-    if ("secret" in arg) value = `config.require_secret(${JSON.stringify(arg.secret)})`;
+    if ("secret" in arg) value = `config.require_secret(${pyString(arg.secret)})`;
     else if ("ref" in arg) value = `${pythonIdentifier(arg.ref.target.name)}.${pythonName(arg.ref.output)}`;
     else {
       const shape = shapes[arg.key];
@@ -124,7 +126,7 @@ function resourceSource(
     }
     body.push(`${INDENT}${key}=${indentRest(value, INDENT)},`);
   }
-  const options = [`import_=${JSON.stringify(item.id)}`];
+  const options = [`import_=${pyString(item.id, `${item.kind} ${item.name}'s id`)}`];
   if (item.adopted.retainOnDelete) options.push("retain_on_delete=True");
   const opts = `${INDENT}opts=pulumi.ResourceOptions(${options.join(", ")}),`;
   body.push(
@@ -164,7 +166,13 @@ export function pythonValue(value: unknown, shape: Shape, column: number, where:
     return `[\n${items.map((v) => `${INDENT}${indentRest(v, INDENT)},`).join("\n")}\n]`;
   }
   if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "string") return pyString(value, where);
   return JSON.stringify(value);
+}
+
+/** Text for a docstring: a comment's text, with no backslash or quote that would end or escape it. */
+function docstringText(text: string): string {
+  return commentText(text).replaceAll("\\", "\\\\").replaceAll('"', '\\"');
 }
 
 function mainSource(modules: string[]): string {
@@ -183,7 +191,7 @@ function mainSource(modules: string[]): string {
 
 function pulumiYaml(project: string, root: string): string {
   return [
-    `name: ${project}`,
+    `name: ${yamlScalar(project)}`,
     "description: Hosting platform settings as code",
     "runtime:",
     "  name: python",

@@ -10,19 +10,22 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
+import { DEFAULT_STACK } from "../fleet/args";
 import { resolveSettings } from "../provider/client/config";
 import { isHostingApiError } from "../provider/client/errors";
 import { client, configure } from "../provider/internal/context";
 import { discover, type Scope } from "./discover";
 import { type Inventory, type InventoryItem, KINDS, type Kind, moduleFile, providerOf } from "./inventory";
-import { assignNames, identifier, nameFrom, slug } from "./naming";
-import { writeImportFile } from "./pulumi-import";
+import { modulesOf } from "./layout";
+import { assignNames, assignSecretKeys, nameFrom, slug } from "./naming";
+import { importHazards, writeImportFile } from "./pulumi-import";
 import { writeSplit } from "./split";
 import { isLanguage, LANGUAGES, type Language, type WriterOptions, writeProgramIn } from "./writers";
 
 export const USAGE = `usage: hosting-import [--org NAME]... [--enterprise SLUG] [--site-admin] [--user] [--repo OWNER/NAME]...
                       [--kinds K1,K2] [--out DIR] [--force] [--language typescript|yaml|python|go] [--split]
                       [--format program|json|pulumi-import] [--base-url URL] [--project NAME] [--library SPEC]
+                      [--stack NAME]
 The token is read from HOSTING_TOKEN, the address from HOSTING_BASE_URL (or --base-url).
 Kinds: ${KINDS.join(", ")}`;
 
@@ -34,17 +37,18 @@ export interface Io {
 
 /** Exit codes: 0 done (warnings included), 1 failed or nothing read, 2 bad usage. */
 export async function run(argv: string[], io: Io): Promise<number> {
-  let options: Options;
+  let parsed: ReturnType<typeof parseOptions>;
   try {
-    options = parseOptions(argv);
+    parsed = parseOptions(argv);
   } catch (e) {
     io.err(`hosting-import: ${(e as Error).message}\n${USAGE}`);
     return 2;
   }
-  if (options.help) {
+  if ("help" in parsed) {
     io.out(`${USAGE}\n`);
     return 0;
   }
+  const options = parsed;
   const env = io.env;
   let requests = 0;
   try {
@@ -89,10 +93,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   for (const f of found.failures) io.err(`error: ${f}`);
 
   assignNames(found.items, nameCandidates);
-  for (const item of found.items) {
-    for (const arg of Object.keys(item.secrets))
-      item.secrets[arg] = `${identifier(item.name)}${capital(arg)}`;
-  }
+  assignSecretKeys(found.items);
   const inventory: Inventory = {
     format: 1,
     apiRoot: c.apiRoot,
@@ -109,15 +110,24 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const { requests: _r, ...stable } = inventory;
     io.out(`${JSON.stringify(stable, null, 2)}\n`);
   } else if (options.format === "pulumi-import") {
+    const hazards = importHazards(inventory);
+    if (hazards.length > 0) {
+      // Nothing on stdout: a file that leaves objects out would be taken for the whole.
+      io.err(
+        `hosting-import: --format pulumi-import refuses ${hazards.length} object${hazards.length === 1 ? "" : "s"} whose values the code pulumi import generates in YAML reads back otherwise: "$$" as "$" (so "$\${x}" becomes an interpolation of the config or resource x, and the next up writes its value into the object), a line separator as a line break, words such as null, ~ or 0o17 as something other than text. Write a program with --language yaml (or typescript, python, go) instead: it carries every value exactly.`,
+      );
+      for (const hazard of hazards) io.err(`  ${hazard}`);
+      return 1;
+    }
     io.out(writeImportFile(inventory));
     if (secrets.length > 0) {
       // stdout is the file: what it cannot carry goes to stderr.
       io.err(
-        `pulumi import records no value for ${secrets.length} secret${secrets.length === 1 ? "" : "s"} the API never returns (its code shows "(set outside Pulumi)"); declare each from secret config, and the next pulumi up writes it:`,
+        `pulumi import records no value for ${secrets.length} secret${secrets.length === 1 ? "" : "s"} the API never returns (its code shows "(set outside Pulumi)"); declare each from secret config, and the next pulumi up writes it (each command asks for the value):`,
       );
       for (const item of inventory.items) {
         for (const [arg, key] of Object.entries(item.secrets))
-          io.err(`  ${item.name} ${arg}: pulumi config set --secret ${key} <value>`);
+          io.err(`  ${item.name} ${arg}: pulumi config set --secret ${key}`);
       }
     }
   } else if (options.split) {
@@ -126,25 +136,22 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const projects = [...files.keys()].filter((f) => f.endsWith("/Pulumi.yaml")).length;
     io.err(`wrote ${projects} projects (${files.size} files) to ${options.out}`);
     if (secrets.length > 0) {
-      io.out(
-        "The API never returns these secrets; set each in its project's stack before the first up (hosting-fleet up creates the stacks):\n",
-      );
-      for (const item of inventory.items) {
-        for (const key of Object.values(item.secrets))
-          io.out(
-            `pulumi config set --secret ${key} <value> --cwd ${join(options.out, moduleFile(item.module))}\n`,
-          );
-      }
+      const folders = modulesOf(inventory)
+        .map((m) => ({
+          dir: join(options.out, m.file),
+          keys: m.items.flatMap((i) => Object.values(i.secrets)),
+        }))
+        .filter((p) => p.keys.length > 0);
+      io.out(`${secretsHeader(`in stack ${options.stack} of each project, before its first up`)}\n`);
+      for (const { dir, keys } of folders) io.out(secretCommands(dir, keys, options.stack));
     }
   } else {
     const files = writeProgramIn(options.language, inventory, writerOptions(options, io));
     writeFiles(options.out, files);
     io.err(`wrote ${files.size} files to ${options.out}`);
     if (secrets.length > 0) {
-      io.out(
-        `The API never returns these secrets; set each in the stack before the first pulumi up (in ${options.out}):\n`,
-      );
-      for (const key of secrets) io.out(`pulumi config set --secret ${key} <value>\n`);
+      io.out(`${secretsHeader(`in stack ${options.stack}, before its first pulumi up`)}\n`);
+      io.out(secretCommands(options.out, secrets, options.stack));
     }
   }
   if (found.failures.length > 0) return 1;
@@ -153,6 +160,33 @@ export async function run(argv: string[], io: Io): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/**
+ * What is printed above the secrets' commands: shell comments, so the whole output runs as a
+ * script, in order, on the folder just written.
+ */
+function secretsHeader(where: string): string {
+  return [
+    `# The API never returns these secrets: set each ${where}.`,
+    "# Each `pulumi config set` asks for its value (or reads it from stdin); `stack select --create`",
+    "# makes the stack where it does not exist yet.",
+  ].join("\n");
+}
+
+/** The commands that make (or select) `stack` in `dir` and set each secret of `keys` in it. */
+function secretCommands(dir: string, keys: readonly string[], stack: string): string {
+  const cwd = `--cwd ${shellWord(dir)}`;
+  return [
+    `pulumi stack select --create ${stack} ${cwd}`,
+    ...keys.map((key) => `pulumi config set --secret ${key} --stack ${stack} ${cwd}`),
+    "",
+  ].join("\n");
+}
+
+/** A word for a POSIX shell: as it is where it holds nothing the shell reads, else single-quoted. */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 /** What the writers are given: the project, the library's spec, this package's versions. */
@@ -174,7 +208,6 @@ function writeFiles(out: string, files: ReadonlyMap<string, string>): void {
 }
 
 interface Options {
-  help: boolean;
   scope: Scope;
   out: string;
   force: boolean;
@@ -186,11 +219,16 @@ interface Options {
   library: string | undefined;
   /** One project per module under `out` (a fleet), instead of one program. */
   split: boolean;
+  /**
+   * The stack the printed secret commands make and set: by default hosting-fleet's, so a fleet's
+   * secrets are where `hosting-fleet up` looks.
+   */
+  stack: string;
 }
 
 /** The languages a program is written in: TypeScript for the dynamic resources, the others for the plugin. */
 
-function parseOptions(argv: string[]): Options {
+function parseOptions(argv: string[]): Options | { help: true } {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -208,12 +246,15 @@ function parseOptions(argv: string[]): Options {
       project: { type: "string" },
       library: { type: "string" },
       split: { type: "boolean" },
+      stack: { type: "string" },
       token: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
     allowPositionals: false,
   });
+  // Help is help, whatever else the line holds: nothing else is checked.
+  if (values.help === true) return { help: true };
   if (values.token !== undefined) {
     throw new Error(
       "--token is not accepted (the command line is visible to every user of the machine); set HOSTING_TOKEN",
@@ -234,6 +275,14 @@ function parseOptions(argv: string[]): Options {
   if (values.language !== undefined && format !== "program") {
     throw new Error(`--language is for a program; --format ${format} writes none`);
   }
+  if (values.stack !== undefined && format !== "program") {
+    throw new Error(
+      `--stack names the stack of the secret commands printed with a program; --format ${format} writes none`,
+    );
+  }
+  const stack = values.stack ?? DEFAULT_STACK;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(stack))
+    throw new Error(`--stack must be a stack name (letters, digits, ".", "_" or "-"); got "${stack}"`);
   if (values.split && format !== "program") {
     throw new Error(`--split writes one program per organisation; --format ${format} writes none`);
   }
@@ -253,14 +302,18 @@ function parseOptions(argv: string[]): Options {
       throw new Error(`--repo must be OWNER/NAME; got "${r}"`);
     repos.add(r.toLowerCase());
   }
-  const orgs = [...new Set(values.org ?? [])];
-  for (const r of repos) {
-    const owner = r.split("/")[0] ?? "";
-    if (!orgs.some((o) => o.toLowerCase() === owner)) orgs.push(owner);
+  // Logins are compared without case on the server: the same organisation given twice (or in
+  // another case) is read once, under the spelling given first.
+  const orgs: string[] = [];
+  for (const org of [...(values.org ?? []), ...[...repos].map((r) => r.split("/")[0] ?? "")]) {
+    if (!orgs.some((o) => o.toLowerCase() === org.toLowerCase())) orgs.push(org);
   }
   for (const name of [...orgs, ...(values.enterprise ? [values.enterprise] : [])]) {
-    if (!/^[A-Za-z0-9._-]+$/.test(name))
-      throw new Error(`--org and --enterprise take names such as acme-eng; got "${name}"`);
+    // A letter or digit first: a name is a folder with --split, never `..` or a hidden one.
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name))
+      throw new Error(
+        `--org, --enterprise and --repo's owner take names such as acme-eng (a letter or digit, then letters, digits, ".", "_" or "-"); got "${name}"`,
+      );
   }
   if (orgs.length === 0 && values.enterprise === undefined && !values["site-admin"] && !values.user) {
     throw new Error("nothing to read: give --org NAME, --enterprise SLUG, --site-admin or --user");
@@ -269,7 +322,6 @@ function parseOptions(argv: string[]): Options {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(project))
     throw new Error(`--project must be a project name; got "${project}"`);
   return {
-    help: values.help === true,
     scope: {
       orgs: orgs.sort((a, b) => a.localeCompare(b)),
       enterprise: values.enterprise,
@@ -286,6 +338,7 @@ function parseOptions(argv: string[]): Options {
     project,
     library: values.library,
     split: values.split === true,
+    stack,
   };
 }
 
@@ -308,10 +361,6 @@ function sortItems(items: InventoryItem[]): InventoryItem[] {
       x.kind.localeCompare(y.kind) ||
       x.name.localeCompare(y.name),
   );
-}
-
-function capital(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
 /**

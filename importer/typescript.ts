@@ -5,21 +5,27 @@
  * (Biome, 2 spaces, double quotes, 110 columns), so the files pass the formatter unchanged and two
  * runs over the same installation write the same bytes.
  */
-import type { Inventory, InventoryItem } from "./inventory";
+import type { Inventory, InventoryItem, ModuleKey } from "./inventory";
 import {
   argumentsOf,
   indentRest,
   itemKey,
   itemsByKey,
   LINE_WIDTH,
+  literal,
   modulesOf,
   moduleTitle,
   type PackageOptions,
   packageJsonOf,
+  propertyKey,
   REFRESH_ALWAYS,
   referencedKeys,
 } from "./layout";
-import { identifier } from "./naming";
+import { identifier, uniqueFileName } from "./naming";
+import { commentText, tsString } from "./text";
+import { yamlScalar } from "./yaml";
+
+export { literal };
 
 const INDENT = "  ";
 
@@ -35,10 +41,15 @@ export function writeProgram(inventory: Inventory, options: ProgramOptions): Map
   const modules = modulesOf(inventory);
   const referenced = referencedKeys(inventory);
   const byKey = itemsByKey(inventory);
-  for (const { file, items } of modules) {
-    files.set(`${file}.ts`, moduleSource(file, items, referenced, byKey, inventory.apiRoot));
+  // A module never takes the name of the program's own index.ts, nor another module's on a file
+  // system that ignores case.
+  const taken = new Set(["index"]);
+  const names: string[] = [];
+  for (const { key, file, items } of modules) {
+    const name = uniqueFileName(file, taken);
+    names.push(name);
+    files.set(`${name}.ts`, moduleSource(key, items, referenced, byKey, inventory.apiRoot));
   }
-  const names = modules.map((m) => m.file);
   files.set("index.ts", indexSource(names));
   files.set("Pulumi.yaml", pulumiYaml(options.project));
   files.set("package.json", packageJson(options));
@@ -47,7 +58,7 @@ export function writeProgram(inventory: Inventory, options: ProgramOptions): Map
 }
 
 function moduleSource(
-  file: string,
+  key: ModuleKey,
   ordered: InventoryItem[],
   referenced: ReadonlySet<string>,
   byKey: ReadonlyMap<string, InventoryItem>,
@@ -56,7 +67,7 @@ function moduleSource(
   const needsConfig = ordered.some((i) => Object.keys(i.secrets).length > 0);
   const lines: string[] = [
     "/**",
-    ` * ${moduleTitle(file)}, as read from ${apiRoot}.`,
+    ` * ${commentText(`${moduleTitle(key)}, as read from ${apiRoot}.`)}`,
     " * Each resource adopts the object it names.",
     " */",
   ];
@@ -75,13 +86,13 @@ function resourceSource(
   byKey: ReadonlyMap<string, InventoryItem>,
 ): string[] {
   const head = `${isReferenced ? `const ${identifier(item.name)} = ` : ""}new hosting.${item.kind}(`;
-  const name = JSON.stringify(item.name);
+  const name = tsString(item.name);
   const hugged = `${head}${name}, {`;
   // Where the call does not fit on its first line, the formatter puts one argument per line.
   const fits = hugged.length <= LINE_WIDTH;
   const indent = fits ? INDENT : INDENT + INDENT;
   const entries = argumentsOf(item, byKey).map((arg): [string, string] => {
-    if ("secret" in arg) return [arg.key, `config.requireSecret(${JSON.stringify(arg.secret)})`];
+    if ("secret" in arg) return [arg.key, `config.requireSecret(${tsString(arg.secret)})`];
     if ("ref" in arg) return [arg.key, `${identifier(arg.ref.target.name)}.${arg.ref.output}`];
     return [arg.key, literal(arg.value, indent.length + propertyKey(arg.key).length + 2)];
   });
@@ -107,33 +118,6 @@ function resourceSource(
   return [comment, head, `${INDENT}${name},`, `${INDENT}{`, ...body, `${INDENT}},`, ");"];
 }
 
-/**
- * A value as TypeScript (or, with `json`, JSON) source as the formatter lays it out: objects one
- * property per line, lists inline where they fit in the line, else one element per line.
- */
-export function literal(value: unknown, column: number, json = false): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
-  if (Array.isArray(value)) {
-    const parts = value.map((v) => literal(v, column + INDENT.length, json));
-    const inline = `[${parts.join(", ")}]`;
-    if (!inline.includes("\n") && column + inline.length + 1 <= LINE_WIDTH) return inline;
-    const comma = json ? "" : ",";
-    return `[\n${parts.map((p) => `${INDENT}${indentRest(p, INDENT)}`).join(",\n")}${comma}\n]`;
-  }
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  if (entries.length === 0) return "{}";
-  const lines = entries.map(([k, v]) => {
-    const key = json ? JSON.stringify(k) : propertyKey(k);
-    const text = literal(v, column + INDENT.length + key.length + 2, json);
-    return `${INDENT}${key}: ${indentRest(text, INDENT)}`;
-  });
-  return `{\n${lines.join(",\n")}${json ? "" : ","}\n}`;
-}
-
-function propertyKey(key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
-}
-
 function indexSource(modules: string[]): string {
   const lines = [
     "/**",
@@ -141,14 +125,14 @@ function indexSource(modules: string[]): string {
     " * or the site administration. The first `pulumi up` adopts them and changes nothing on the server",
     " * beyond the secrets set from stack config.",
     " */",
-    ...modules.map((m) => `import "./${m}";`),
+    ...modules.map((m) => `import ${tsString(`./${m}`)};`),
   ];
   return `${lines.join("\n")}\n`;
 }
 
 function pulumiYaml(project: string): string {
   return [
-    `name: ${project}`,
+    `name: ${yamlScalar(project)}`,
     "description: Hosting platform settings as code",
     "main: index.ts",
     "runtime:",

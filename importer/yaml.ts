@@ -8,7 +8,15 @@
  * another object's output is `${name.output}`. Beside it a `package.json` whose `npm install` puts
  * the plugin in `node_modules/.bin`, where `plugins.providers` names it (README, "The native
  * plugin", way B).
+ *
+ * The document is built and written by the `yaml` package, which owns quoting, escapes, block
+ * scalars and keys of any length; this module only decides the layout (comments, blank lines,
+ * short lists inline) and two things YAML itself does not know: Pulumi YAML reads `${...}` in any
+ * string as an expression and `$$` as `$`, so every `$` of a value read from the server is written
+ * `$$`; and Pulumi YAML is read by Go's yaml.v3, which takes more plain words for numbers than the
+ * YAML 1.2 core schema does (`0X1F`, `1_000`), so any text that begins like a number is quoted.
  */
+import { Document, isScalar, type Pair, type Scalar, type Tags, YAMLMap, YAMLSeq } from "yaml";
 import { typeToken } from "../provider/internal/tokens";
 import type { Inventory, InventoryItem } from "./inventory";
 import {
@@ -16,16 +24,18 @@ import {
   argumentsOf,
   itemsByKey,
   LINE_WIDTH,
+  literal,
   modulesOf,
   moduleTitle,
   type PackageOptions,
+  PLUGIN_COMMENT,
   packageJsonOf,
-  pluginFrom,
-  REFRESH_ALWAYS,
+  pluginPath,
+  REFRESH_COMMENT,
 } from "./layout";
-import { literal } from "./typescript";
+import { commentText, needsEscapes, yamlDoubleQuoted } from "./text";
 
-const INDENT = "  ";
+const INDENT = 2;
 
 /** File name -> contents: `Pulumi.yaml` and `package.json`. */
 export function writeYamlProgram(
@@ -37,53 +47,163 @@ export function writeYamlProgram(
 ): Map<string, string> {
   const byKey = itemsByKey(inventory);
   const secrets = inventory.items.flatMap((i) => Object.values(i.secrets));
-  const lines = [
-    `# Hosting platform settings as code, as read from ${inventory.apiRoot}.`,
-    "# Each resource adopts the object it names (`import`): the first `pulumi up` changes nothing on the",
-    "# server beyond the secrets set from stack config.",
-    `name: ${scalar(options.project)}`,
-    "description: Hosting platform settings as code",
-    "runtime: yaml",
-    ...REFRESH_ALWAYS,
-    ...pluginFrom(options.root),
-  ];
+  const doc = newDocument();
+  const top = new YAMLMap<unknown, unknown>();
+  doc.contents = top;
+  add(
+    doc,
+    top,
+    "name",
+    options.project,
+    [
+      `Hosting platform settings as code, as read from ${inventory.apiRoot}.`,
+      "Each resource adopts the object it names (`import`): the first `pulumi up` changes nothing on the",
+      "server beyond the secrets set from stack config.",
+    ].join("\n"),
+  );
+  add(doc, top, "description", "Hosting platform settings as code");
+  add(doc, top, "runtime", "yaml");
+  add(doc, top, "options", { refresh: "always" }, REFRESH_COMMENT);
+  add(
+    doc,
+    top,
+    "plugins",
+    { providers: [{ name: "hosting", path: pluginPath(options.root) }] },
+    PLUGIN_COMMENT,
+  );
   if (secrets.length > 0) {
-    lines.push(
-      "# Secrets the API never returns: `pulumi config set --secret <key> <value>` for each.",
-      "config:",
+    const config = new YAMLMap<unknown, unknown>();
+    for (const key of secrets) add(doc, config, key, { type: "string", secret: true });
+    add(
+      doc,
+      top,
+      "config",
+      config,
+      "Secrets the API never returns: `pulumi config set --secret <key>` for each.",
     );
-    for (const key of secrets) lines.push(`  ${scalar(key)}:`, "    type: string", "    secret: true");
   }
-  lines.push("resources:");
-  for (const [at, { file, items }] of modulesOf(inventory).entries()) {
-    lines.push(...(at === 0 ? [] : [""]), `${INDENT}# ${moduleTitle(file)}.`);
-    for (const item of items) lines.push("", ...resourceLines(item, byKey));
+  const resources = new YAMLMap<unknown, unknown>();
+  for (const [at, { key, items }] of modulesOf(inventory).entries()) {
+    for (const [i, item] of items.entries()) {
+      // The module's title above its first resource, a blank line between resources.
+      const title = i === 0 ? `${moduleTitle(key)}.\n\n` : "";
+      const pair = add(
+        doc,
+        resources,
+        item.name,
+        resourceNode(doc, item, byKey),
+        `${title}${item.adopted.comment}`,
+      );
+      (pair.key as Scalar).spaceBefore = at > 0 || i > 0;
+    }
   }
+  add(doc, top, "resources", resources);
   const files = new Map<string, string>();
-  files.set("Pulumi.yaml", `${lines.join("\n")}\n`);
+  files.set("Pulumi.yaml", doc.toString(TO_STRING));
   files.set("package.json", `${literal(packageJsonOf(options), 0, true)}\n`);
   return files;
 }
 
-function resourceLines(item: InventoryItem, byKey: ReadonlyMap<string, InventoryItem>): string[] {
-  const at = INDENT.repeat(3);
-  const lines = [
-    `${INDENT}# ${item.adopted.comment}`,
-    `${INDENT}${scalar(item.name)}:`,
-    `${INDENT}${INDENT}type: ${typeToken(item.kind)}`,
-  ];
-  const args = argumentsOf(item, byKey, false);
-  if (args.length > 0) {
-    lines.push(`${INDENT}${INDENT}properties:`);
-    for (const arg of args) lines.push(...entry(arg.key, written(arg), at));
-  }
-  lines.push(`${INDENT}${INDENT}options:`, `${at}import: ${scalar(item.id)}`);
-  if (item.adopted.retainOnDelete) lines.push(`${at}retainOnDelete: true`);
-  return lines;
+/** How the document is written: no folding of long lines (a value stays on its line), `[a, b]`. */
+const TO_STRING = { lineWidth: 0, flowCollectionPadding: false, indent: INDENT } as const;
+
+/** A scalar as `writeYamlProgram` writes it, for the other writers' hand-written Pulumi.yaml lines. */
+export function yamlScalar(text: string): string {
+  const doc = newDocument();
+  doc.contents = doc.createNode(text) as Scalar;
+  return doc.toString(TO_STRING).replace(/\n$/, "");
 }
 
-/** An argument as the value written: literals as they are, the others as `${...}` expressions. */
-function written(arg: Argument): Value {
+/**
+ * A document whose strings read back as themselves in YAML 1.2 (what the `yaml` package writes
+ * for) and 1.1 (`compat`: `yes`, `on`, `~` and the like are quoted), and in Go's yaml.v3, which
+ * Pulumi YAML reads with (STRING).
+ */
+function newDocument(): Document {
+  return new Document(null, { compat: "yaml-1.1", customTags: withStrings });
+}
+
+/** The schema's tags with the string tag's writing replaced by STRING's. */
+function withStrings(tags: Tags): Tags {
+  return tags.map((tag) =>
+    typeof tag === "object" && tag.tag === "tag:yaml.org,2002:str" && tag.stringify !== undefined
+      ? {
+          ...tag,
+          stringify: (item, ctx, onComment, onChompKeep) => {
+            const text = String((item as Scalar).value);
+            // Double-quoted with escapes: text holding characters a reader or a reviewer would
+            // not see as they are, and text yaml.v3 could read as a number or a merge key.
+            if (needsEscapes(text) || notTextWhenPlain(text)) {
+              return yamlDoubleQuoted(text);
+            }
+            return tag.stringify?.(item, ctx, onComment, onChompKeep) ?? yamlDoubleQuoted(text);
+          },
+        }
+      : tag,
+  );
+}
+
+/**
+ * Text some YAML reader takes for something else when it is written plain: anything that begins
+ * like a number (a sign or a dot, then a digit, or a digit: yaml.v3 reads `0X1F`, `0B1`, `1_000`
+ * as integers, beyond what either YAML schema calls a number, and `2001-12-14` as a time), the
+ * words of null, booleans (YAML 1.1's `yes`, `on` too), infinities and not-a-number, the merge
+ * key `<<` and YAML 1.1's value key `=`.
+ */
+export function notTextWhenPlain(text: string): boolean {
+  return (
+    /^[-+.]?\.?[0-9]/.test(text) ||
+    /^(?:~|null|true|false|yes|no|y|n|on|off|[-+]?\.inf|\.nan|<<|=)$/i.test(text)
+  );
+}
+
+/** Adds `key: value` to `map`, with a comment above it; the pair, for its layout. */
+function add(
+  doc: Document,
+  map: YAMLMap<unknown, unknown>,
+  key: string,
+  value: unknown,
+  comment?: string,
+): Pair {
+  const keyNode = doc.createNode(key) as Scalar;
+  if (comment !== undefined) keyNode.commentBefore = commentLines(comment);
+  const pair = doc.createPair(keyNode, value);
+  map.items.push(pair as Pair<unknown, unknown>);
+  return pair;
+}
+
+/** A comment's lines as the `yaml` package writes them after `#`: one space first, blank lines blank. */
+function commentLines(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => (line === "" ? "" : ` ${commentText(line)}`))
+    .join("\n");
+}
+
+function resourceNode(
+  doc: Document,
+  item: InventoryItem,
+  byKey: ReadonlyMap<string, InventoryItem>,
+): YAMLMap {
+  const resource = new YAMLMap<unknown, unknown>();
+  add(doc, resource, "type", typeToken(item.kind));
+  const args = argumentsOf(item, byKey, false);
+  if (args.length > 0) {
+    const properties = new YAMLMap<unknown, unknown>();
+    // Properties sit at three indents (resources, name, properties).
+    for (const arg of args) add(doc, properties, arg.key, valueNode(doc, written(arg), 3 * INDENT, arg.key));
+    add(doc, resource, "properties", properties);
+  }
+  const options = new YAMLMap<unknown, unknown>();
+  // Pulumi YAML reads the id as it reads any string: its `$` are doubled too.
+  add(doc, options, "import", escapeDollars(item.id));
+  if (item.adopted.retainOnDelete) add(doc, options, "retainOnDelete", true);
+  add(doc, resource, "options", options);
+  return resource;
+}
+
+/** An argument as the value written: text with each `$` doubled, the others as `${...}` expressions. */
+function written(arg: Argument): unknown {
   if ("secret" in arg) return new Expression(`\${${arg.secret}}`);
   if ("ref" in arg) return new Expression(`\${${arg.ref.target.name}.${arg.ref.output}}`);
   return arg.value;
@@ -94,109 +214,35 @@ class Expression {
   constructor(readonly text: string) {}
 }
 
-type Value = unknown;
-
-/**
- * `key: value` at an indentation, the value laid out as a person writes YAML: scalars on the line,
- * lists of scalars inline where they fit in the line (else one `- item` a line), objects and lists
- * of objects as blocks, text of several lines as a literal block (`|`).
- */
-function entry(key: string, value: Value, indent: string): string[] {
-  const head = `${indent}${scalar(key)}:`;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return [`${head} []`];
-    if (value.every(isScalar)) {
-      const inline = `${head} [${value.map((v) => scalarValue(v, true)).join(", ")}]`;
-      if (inline.length <= LINE_WIDTH) return [inline];
-    }
-    return [head, ...value.flatMap((v) => listItem(v, indent + INDENT))];
-  }
-  if (isObject(value)) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    if (entries.length === 0) return [`${head} {}`];
-    return [head, ...entries.flatMap(([k, v]) => entry(k, v, indent + INDENT))];
-  }
-  const block = literalBlock(value, indent + INDENT);
-  if (block) return [`${head} ${block[0]}`, ...block.slice(1)];
-  return [`${head} ${scalarValue(value, false)}`];
-}
-
-/** One element of a block list: `- value`, an object with its first entry beside the dash. */
-function listItem(value: Value, indent: string): string[] {
-  const dash = `${indent}- `;
-  if (isObject(value)) {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    if (entries.length === 0) return [`${dash}{}`];
-    const inner = indent + INDENT;
-    const lines = entries.flatMap(([k, v]) => entry(k, v, inner));
-    return lines.map((line, i) => (i === 0 ? dash + line.slice(inner.length) : line));
-  }
-  if (Array.isArray(value)) {
-    return [
-      `${dash}[${value.map((v) => (isScalar(v) ? scalarValue(v, true) : JSON.stringify(v))).join(", ")}]`,
-    ];
-  }
-  const block = literalBlock(value, indent + INDENT);
-  if (block) return [`${dash}${block[0]}`, ...block.slice(1)];
-  return [`${dash}${scalarValue(value, false)}`];
-}
-
-const isObject = (v: Value): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Expression);
-const isScalar = (v: Value) =>
-  !Array.isArray(v) && !isObject(v) && !(typeof v === "string" && v.includes("\n"));
-
 /** Text that Pulumi YAML reads back as it is: `$$` is its escape of `$`. */
 const escapeDollars = (text: string) => text.replaceAll("$", () => "$$");
 
-/** A scalar value: an expression as written, text with each `$` doubled so it is never one. */
-function scalarValue(value: Value, flow: boolean): string {
-  if (value instanceof Expression) return scalar(value.text, flow);
-  if (typeof value === "string") return scalar(escapeDollars(value), flow);
-  return JSON.stringify(value) ?? "null";
-}
-
 /**
- * Text of several lines as a literal block (`|`, `|-` without a final line break, `|+` keeping
- * several), where it reads back exactly: lines without leading or trailing blanks or control
- * characters. Undefined where it would not.
+ * A value as a node: text with its `$` doubled, an expression as it is, objects as blocks, lists
+ * of scalars inline (`[a, b]`) where they fit in the line at `column` after `key: `, else one
+ * `- item` a line.
  */
-function literalBlock(value: Value, indent: string): string[] | undefined {
-  if (typeof value !== "string" || !value.includes("\n")) return undefined;
-  const text = escapeDollars(value);
-  const body = text.replace(/\n+$/, "");
-  const trailing = text.length - body.length;
-  const lines = body.split("\n");
-  const readable = lines.every((l) => !/^\s|\s$/.test(l) && ![...l].some(unprintable));
-  if (!readable || lines[0] === "") return undefined;
-  const chomp = trailing === 0 ? "|-" : trailing === 1 ? "|" : "|+";
-  const tail = trailing > 1 ? Array.from({ length: trailing - 1 }, () => "") : [];
-  return [chomp, ...lines.map((l) => (l === "" ? "" : indent + l)), ...tail];
-}
-
-/** Words YAML (1.1 or 1.2) reads as something other than text when plain. */
-const NOT_TEXT = /^(?:y|yes|n|no|on|off|true|false|null)$/i;
-
-/** Plain scalars: a letter (or an expression's `$`) first, then no character YAML gives a meaning to. */
-const PLAIN = /^[A-Za-z$][A-Za-z0-9_./@+=~${}-]*(?:[ :][A-Za-z0-9_./@+=~${}-]+)*$/;
-/** In a flow list (`[a, b]`), braces are never plain. */
-const PLAIN_IN_FLOW = /^[A-Za-z$][A-Za-z0-9_./@+=~$-]*(?:[ :][A-Za-z0-9_./@+=~$-]+)*$/;
-
-/**
- * A string as a YAML scalar: plain where it cannot be read as anything else, else double-quoted
- * (JSON's escapes are YAML's, and the characters YAML would not keep are escaped too).
- */
-export function scalar(text: string, flow = false): string {
-  if ((flow ? PLAIN_IN_FLOW : PLAIN).test(text) && !NOT_TEXT.test(text)) return text;
-  // JSON escapes the characters below U+0020; YAML would not keep the others unprintable ones either.
-  const quoted = JSON.stringify(text);
-  return [...quoted]
-    .map((c) => (unprintable(c) ? `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}` : c))
-    .join("");
-}
-
-/** Control characters, line and paragraph separators, the byte order mark. */
-function unprintable(c: string): boolean {
-  const n = c.codePointAt(0) ?? 0;
-  return n < 0x20 || (n >= 0x7f && n <= 0x9f) || n === 0x2028 || n === 0x2029 || n === 0xfeff;
+function valueNode(doc: Document, value: unknown, column: number, key: string): unknown {
+  if (value instanceof Expression) return doc.createNode(value.text);
+  if (typeof value === "string") return doc.createNode(escapeDollars(value));
+  if (Array.isArray(value)) {
+    const seq = new YAMLSeq<unknown>();
+    for (const v of value) seq.items.push(valueNode(doc, v, column + INDENT, "-"));
+    if (seq.items.length > 0 && seq.items.every((n) => isScalar(n) && !String(n.value).includes("\n"))) {
+      seq.flow = true;
+      const probe = newDocument();
+      probe.contents = seq;
+      const inline = probe.toString(TO_STRING).replace(/\n$/, "");
+      seq.flow = !inline.includes("\n") && column + key.length + 2 + inline.length <= LINE_WIDTH;
+    }
+    return seq;
+  }
+  if (typeof value === "object" && value !== null) {
+    const map = new YAMLMap<unknown, unknown>();
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== undefined) add(doc, map, k, valueNode(doc, v, column + INDENT, k));
+    }
+    return map;
+  }
+  return doc.createNode(value);
 }

@@ -17,7 +17,8 @@ const FORBIDDEN: Record<(typeof LAYERS)[number], readonly string[]> = {
   api: ["provider", "emulator", "importer", "fleet", "scripts"],
   provider: ["emulator", "importer", "fleet", "scripts"],
   emulator: ["provider", "importer", "fleet", "scripts"],
-  importer: ["emulator", "fleet", "scripts"],
+  // hosting-import writes the projects hosting-fleet runs, so it may know fleet's defaults.
+  importer: ["emulator", "scripts"],
   fleet: ["emulator", "importer", "scripts"],
   scripts: [],
 };

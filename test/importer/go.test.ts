@@ -117,7 +117,10 @@ describe("the Go writer", () => {
     expect(goIdentifier("range")).toBe("_range");
     expect(goIdentifier("1st-org")).toBe("_1stOrg");
     expect(goName("runnerGroupId")).toBe("RunnerGroupId");
-    expect(goString('tab\there \u2028 \ud800 "q"')).toBe('"tab\\there \u2028 \ufffd \\"q\\""');
+    expect(goString('tab\there \u2028 \ufeff \u{e0001} "q"')).toBe(
+      '"tab\\there \\u2028 \\ufeff \\U000e0001 \\"q\\""',
+    );
+    expect(() => goString("lone\ud800")).toThrow("lone UTF-16 surrogate");
     expect(goValue(7, { scalar: "integer" }, "x")).toBe("pulumi.Int(7)");
     expect(goValue([1.5], { list: { scalar: "number" } }, "x")).toBe("pulumi.ToFloat64Array([]float64{1.5})");
   });

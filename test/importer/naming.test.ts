@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { InventoryItem } from "../../importer/inventory";
-import { assignNames, hostAndPathSlug, hostSlug, identifier, slug } from "../../importer/naming";
+import {
+  assignNames,
+  assignSecretKeys,
+  hostAndPathSlug,
+  hostSlug,
+  identifier,
+  MAX_NAME,
+  shorten,
+  slug,
+} from "../../importer/naming";
 import { nameCandidates } from "../../importer/run";
 
 const item = (kind: string, id: string, args: Record<string, unknown>, label?: string): InventoryItem => ({
@@ -49,7 +58,7 @@ describe("assignNames", () => {
     ]);
   });
 
-  it("numbers what stays the same in id order (numeric), whatever order discovery found it in", () => {
+  it("keeps a contested name for the smallest id (numeric) and gives the others a suffix of their own id", () => {
     const names = (order: InventoryItem[]) => {
       assignNames(order, nameCandidates);
       return Object.fromEntries(order.map((i) => [i.id, i.name]));
@@ -57,13 +66,68 @@ describe("assignNames", () => {
     const a = hook("10", "https://ci.example.com/x");
     const b = hook("9", "https://ci.example.com/x");
     const first = names([a, b]);
-    expect(first).toEqual({
-      "acme-eng/api/9": "acme-eng-api-hook-ci-example-com-x",
-      "acme-eng/api/10": "acme-eng-api-hook-ci-example-com-x-2",
-    });
+    expect(first["acme-eng/api/9"]).toBe("acme-eng-api-hook-ci-example-com-x");
+    expect(first["acme-eng/api/10"]).toMatch(/^acme-eng-api-hook-ci-example-com-x-[0-9a-f]{6}$/);
+    // The same whatever order discovery found them in, and a third object with the same name
+    // changes neither of theirs: a suffix comes from the object's own kind and id.
     expect(names([hook("9", "https://ci.example.com/x"), hook("10", "https://ci.example.com/x")])).toEqual(
       first,
     );
+    const three = names([hook("11", "https://ci.example.com/x"), hook("10", "https://ci.example.com/x"), b]);
+    expect(three).toMatchObject(first);
+    expect(new Set(Object.values(three)).size).toBe(3);
+  });
+
+  it("gives two objects whose names differ only where the identifier drops a dash two identifiers", () => {
+    // Runner groups `a 1` and `a1` (acme-ops-runners-a-1, acme-ops-runners-a1): acmeOpsRunnersA1 twice before.
+    const groups = [
+      item("OrgRunnerGroup", "acme-ops/8", { org: "acme-ops", name: "a1" }),
+      item("OrgRunnerGroup", "acme-ops/7", { org: "acme-ops", name: "a 1" }),
+      item("RunnerGroupRunners", "acme-ops/7", { org: "acme-ops", runners: [1] }, "a 1"),
+      item("RunnerGroupRunners", "acme-ops/8", { org: "acme-ops", runners: [2] }, "a1"),
+    ];
+    assignNames(groups, nameCandidates);
+    expect(groups.map((g) => g.name)).toEqual([
+      expect.stringMatching(/^acme-ops-runners-a1-[0-9a-f]{6}$/),
+      "acme-ops-runners-a-1",
+      "acme-ops-runners-a-1-members",
+      expect.stringMatching(/^acme-ops-runners-a1-members-[0-9a-f]{6}$/),
+    ]);
+    expect(new Set(groups.map((g) => identifier(g.name))).size).toBe(4);
+  });
+
+  it("gives hooks of ci1 and ci-1 two secret keys (acmeEngWebHookCi1ExampleComSecret once)", () => {
+    const hooks = [
+      { ...hook("2", "https://ci-1.example.com/h"), secrets: { secret: "" } },
+      { ...hook("1", "https://ci1.example.com/h"), secrets: { secret: "" } },
+    ];
+    assignNames(hooks, nameCandidates);
+    assignSecretKeys(hooks);
+    const keys = hooks.map((h) => h.secrets.secret);
+    expect(keys[1]).toBe("acmeEngApiHookCi1ExampleComHSecret");
+    expect(keys[0]).toMatch(/^acmeEngApiHookCi1ExampleComH[0-9a-f]{6}Secret$/);
+  });
+
+  it("makes secret keys unique even where two names' identifiers and arguments join alike", () => {
+    const a = { ...item("X", "1", {}), name: "hook", secrets: { secretToken: "" } };
+    const b = { ...item("X", "2", {}), name: "hook-secret", secrets: { token: "" } };
+    assignSecretKeys([b, a]);
+    expect(a.secrets.secretToken).toBe("hookSecretToken");
+    expect(b.secrets.token).toMatch(/^hookSecretToken[0-9a-f]{6}$/);
+  });
+
+  it("cuts a long name and ends it with a hash of the whole: stable, and distinct from its neighbours", () => {
+    const long = (name: string, id: string) =>
+      item("OrgRunnerGroup", `acme-eng/${id}`, { org: "acme-eng", name });
+    const groups = [long("Build ".repeat(200), "1"), long(`${"Build ".repeat(199)}Test`, "2")];
+    assignNames(groups, nameCandidates);
+    for (const g of groups) {
+      expect(g.name.length).toBeLessThanOrEqual(MAX_NAME);
+      expect(g.name).toMatch(/^acme-eng-runners-build-build-[a-z-]*-[0-9a-f]{8}$/);
+    }
+    expect(groups[0]?.name).not.toBe(groups[1]?.name);
+    expect(shorten("a-".repeat(100))).toBe(shorten("a-".repeat(100)));
+    expect(shorten("short-name")).toBe("short-name");
   });
 
   it("names every kind from its identity", () => {
@@ -110,7 +174,7 @@ describe("the signed-in user's keys", () => {
     expect(items.map((i) => i.name)).toEqual([
       "gpg-key-admin-acme-example",
       "ssh-key-work-laptop",
-      "ssh-key-work-laptop-2",
+      expect.stringMatching(/^ssh-key-work-laptop-[0-9a-f]{6}$/),
       "ssh-signing-key-signing",
     ]);
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { writeImportFile } from "../../importer/pulumi-import";
 import { run } from "../../importer/run";
 import { writeProgram } from "../../importer/typescript";
-import { scalar, writeYamlProgram } from "../../importer/yaml";
+import { writeYamlProgram, yamlScalar } from "../../importer/yaml";
 import { inventory, items, options } from "./sample-inventory";
 
 /** Pulumi YAML's reading of a string: `$$` is a `$` (nothing here holds an expression). */
@@ -49,7 +49,7 @@ plugins:
   providers:
     - name: hosting
       path: ./node_modules/.bin
-# Secrets the API never returns: \`pulumi config set --secret <key> <value>\` for each.
+# Secrets the API never returns: \`pulumi config set --secret <key>\` for each.
 config:
   acmeEngApiHookCiExampleComSecret:
     type: string
@@ -89,7 +89,7 @@ resources:
     type: hosting:index:OrgRunnerGroup
     properties:
       org: acme-eng
-      name: "Build & Test"
+      name: Build & Test
       visibility: selected
     options:
       import: acme-eng/5
@@ -112,7 +112,7 @@ resources:
     properties:
       owner: acme-eng
       repository: api
-      url: "https://ci.example.com/hook?token=$\${literal}"
+      url: https://ci.example.com/hook?token=$\${literal}
       events:
         - push
         - pull_request
@@ -239,31 +239,53 @@ resources:
     expect([...shuffled.entries()]).toEqual([...files.entries()]);
   });
 
+  it("writes an id's $ as $$ too: Pulumi YAML reads the import option as it reads any string", () => {
+    const rule = {
+      ...(items.find((i) => i.kind === "GlobalWebhook") as (typeof items)[number]),
+      id: `acme-eng/api/env-$\${hookSecret}/3`,
+    };
+    const program = yaml.load(
+      writeYamlProgram({ ...inventory, items: [rule] }, options).get("Pulumi.yaml") ?? "",
+    ) as Program;
+    expect(interpolated(program.resources[rule.name]?.options.import)).toBe(rule.id);
+  });
+
   it("declares no config where no object needs a secret", () => {
     const plain = writeYamlProgram({ ...inventory, items: items.filter((i) => !i.secrets.secret) }, options);
     expect(plain.get("Pulumi.yaml")).not.toContain("config:");
   });
 });
 
-describe("scalar", () => {
+describe("yamlScalar and the values of a program", () => {
   const tricky = [
     ...["plain", "Build Fleet", "https://ci.example.com/a?b=c", "ssh-ed25519 AAAA+/x=", `\${a.b}`],
     ...["yes", "No", "ON", "y", "null", "~", "true", "123", "0x1f", "1e3", ".inf", "-a", "- a", "a: b"],
     ...["a #b", "#x", "[a]", "{a}", "a,b", " lead", "trail ", "@x", "`x", "!x", "&x", "*x", "|x", ">x"],
     ...["%x", "'x", '"x', "a\u2028b", "tab\tx", "ü", "", "?x", "a:"],
+    // What Go's yaml.v3 (Pulumi YAML's reader) takes for a number or a merge key beyond YAML 1.2.
+    ...["0X1F", "0B101", "0O17", "1_000", "+1", "-.5", "<<", "=", "2001-12-14", "1:20"],
   ];
+  const hook = (value: string) => ({
+    ...(items.find((i) => i.kind === "RepositoryWebhook") as (typeof items)[number]),
+    args: { owner: "acme-eng", repository: "api", url: value, events: [value, "x"] },
+  });
 
-  it.each(tricky)("reads %j back in a block and in a flow list", (text) => {
-    expect(yaml.load(`k: ${scalar(text)}`)).toEqual({ k: text });
-    expect(yaml.load(`k: [${scalar(text, true)}, x]`)).toEqual({ k: [text, "x"] });
+  it.each(tricky)("reads %j back as a scalar and in an inline list", (text) => {
+    expect(yaml.load(`k: ${yamlScalar(text)}`)).toEqual({ k: text });
+    const written = writeYamlProgram({ ...inventory, items: [hook(text)] }, options).get("Pulumi.yaml") ?? "";
+    expect(written).toMatch(/events: \[.*\]$/m);
+    const program = yaml.load(written) as Program;
+    const properties = interpolated(program.resources["acme-eng-api-hook-ci-example-com"]?.properties);
+    expect(properties).toMatchObject({ url: text, events: [text, "x"] });
   });
 
   it("leaves words, URLs and expressions plain", () => {
-    expect(scalar("Build Fleet")).toBe("Build Fleet");
-    expect(scalar("https://ci.example.com/hook")).toBe("https://ci.example.com/hook");
+    expect(yamlScalar("Build Fleet")).toBe("Build Fleet");
+    expect(yamlScalar("https://ci.example.com/hook")).toBe("https://ci.example.com/hook");
     const reference = `\${acme-eng-runners.runnerGroupId}`;
-    expect(scalar(reference)).toBe(reference);
-    expect(scalar("yes")).toBe('"yes"');
+    expect(yamlScalar(reference)).toBe(reference);
+    expect(yamlScalar("yes")).toBe('"yes"');
+    expect(yamlScalar("0X1F")).toBe('"0X1F"');
   });
 });
 
