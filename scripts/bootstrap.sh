@@ -51,7 +51,6 @@ PYTHON_HOST_SDK_VERSION="v3.79.0" # the last sdk/v3 with python/cmd/pulumi-langu
 # That host takes the program's virtualenv as a flag (-virtualenv), which today's CLI no longer passes
 # (runtime options now travel in the requests), so it runs under scripts/pulumi-language-python,
 # which reads runtime.options.virtualenv from the program's Pulumi.yaml and passes it on.
-PYTHON_HOST_KEY="$PYTHON_HOST_SDK_VERSION+virtualenv-$(cksum <"$ROOT/scripts/pulumi-language-python" | cut -d' ' -f1)"
 GO_HOST_SDK_VERSION="v3.66.0"     # the last sdk/v3 with go/pulumi-language-go
 YAML_VERSION="v1.25.0"            # github.com/pulumi/pulumi-yaml: the newest the proxy serves here
 CLIPBOARD_REPLACE="replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e"
@@ -98,17 +97,16 @@ build_python_host() {
   sdk="$(cd "$work" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)" &&
     install -m 755 "$sdk/python/cmd/pulumi-language-python-exec" "$tools_bin/pulumi-language-python-exec"
 }
-# The host under the wrapper that passes the program's virtualenv (PYTHON_HOST_KEY), in a folder of
-# its own that goes first on PATH: the CLI takes a language host from PATH before its own folder.
-python_wrapped="$CACHE/python-host-$PYTHON_HOST_KEY/bin"
+# The built host runs under scripts/pulumi-language-python, which passes the program's virtualenv:
+# the host becomes pulumi-language-python-host and the wrapper takes its name, beside the CLI
+# (where the CLI looks for it first). The key stays the host's version, so a checkout whose
+# bootstrap predates the wrapper finds the host current and leaves it be.
 wrap_python_host() {
-  [ -x "$tools_bin/pulumi-language-python" ] && [ -x "$tools_bin/pulumi-language-python-exec" ] || return 0
-  [ -x "$python_wrapped/pulumi-language-python" ] && return 0
-  mkdir -p "$python_wrapped.tmp" &&
-    cp "$tools_bin/pulumi-language-python" "$python_wrapped.tmp/pulumi-language-python-host" &&
-    cp "$tools_bin/pulumi-language-python-exec" "$python_wrapped.tmp/pulumi-language-python-exec" &&
-    install -m 755 "$ROOT/scripts/pulumi-language-python" "$python_wrapped.tmp/pulumi-language-python" &&
-    rm -rf "$python_wrapped" && mv "$python_wrapped.tmp" "$python_wrapped"
+  local host="$tools_bin/pulumi-language-python" wrapper="$ROOT/scripts/pulumi-language-python"
+  [ -x "$host" ] || return 0
+  cmp -s "$host" "$wrapper" && [ -x "$tools_bin/pulumi-language-python-host" ] && return 0
+  if [ "$(head -c 2 "$host")" != "#!" ]; then mv -f "$host" "$tools_bin/pulumi-language-python-host"; fi
+  [ -x "$tools_bin/pulumi-language-python-host" ] && install -m 755 "$wrapper" "$host"
 }
 build_go_host() {
   go_build_module "$CACHE/build/go-host-$GO_HOST_SDK_VERSION" "	github.com/pulumi/pulumi/sdk/v3 $GO_HOST_SDK_VERSION" \
@@ -278,13 +276,7 @@ case ":$PATH:" in
 *":$tools_bin:"*) ;; # already there (a second eval in the same shell)
 *) [ -d "$tools_bin" ] && path_prefix="$tools_bin:$path_prefix" ;;
 esac
-if ! on_path_elsewhere pulumi-language-python || [ "$(dirname "$(command -v pulumi-language-python)")" = "$python_wrapped" ]; then
-  wrap_python_host
-  case ":$PATH:" in
-  *":$python_wrapped:"*) ;;
-  *) [ -x "$python_wrapped/pulumi-language-python" ] && path_prefix="$python_wrapped:$path_prefix" ;;
-  esac
-fi
+on_path_elsewhere pulumi-language-python || wrap_python_host
 
 # --- Dynamic-provider launcher ---------------------------------------------------------------
 # The engine starts dynamic providers as `pulumi-resource-pulumi-nodejs`, a script at the root of

@@ -192,7 +192,7 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
         "--language",
         language,
       ]);
-      const secrets = [...output.matchAll(/pulumi config set --secret (\S+) <value>/g)].map(
+      const secrets = [...output.matchAll(/pulumi config set --secret (\S+) --stack/g)].map(
         (m) => m[1] ?? "",
       );
       expect(secrets.sort()).toEqual(["acmeEngApiHookCiExampleComHookSecret", "hookAuditExampleComSecret"]);
