@@ -6,8 +6,8 @@
  * its object with Pulumi's own `import` option, which the plugin supports (the dynamic resources'
  * `importId` is left out). Secrets come from stack config declared `secret: true`; a reference to
  * another object's output is `${name.output}`. Beside it a `package.json` whose `npm install` puts
- * the plugin in `node_modules/.bin`, where `plugins.providers` names it (README, "The native
- * plugin", way B).
+ * the plugin in `node_modules/.bin`, where `plugins.providers` names it (docs/install.md, "The
+ * native plugin", way B).
  */
 import { resourceToken } from "../provider/plugin/resources";
 import type { Inventory, InventoryItem } from "./inventory";

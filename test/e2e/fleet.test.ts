@@ -379,7 +379,7 @@ describe.skipIf("missing" in pg)("a fleet's locks in PostgreSQL", () => {
     const blocked = await fleet("up", "--root", project(), "--stack", STACK);
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toMatch(/acme-ops\/ci: error: the stack is currently locked by 1 lock\(s\)/);
-    // The documented command (README, "Large installations").
+    // The documented command (docs/fleets.md, "Large installations").
     const cancel = await exec(
       "pulumi",
       ["cancel", "--yes", "--stack", STACK, "--non-interactive"],

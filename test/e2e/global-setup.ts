@@ -48,7 +48,7 @@ export default function setup(project: Project): () => void {
     encoding: "utf8",
   });
   const tarball = join(work, packed.trim().split("\n").at(-1) ?? "");
-  // The TypeScript SDK of the plugin, packed as the README says (for the plugin's JavaScript programs).
+  // The TypeScript SDK of the plugin, packed as docs/languages.md says (for the plugin's JavaScript programs).
   const sdk = execFileSync("bash", [join(ROOT, "scripts/pack-sdk-nodejs.sh"), work], {
     encoding: "utf8",
   }).trim();
