@@ -2,7 +2,7 @@
  * What derives from the declarations (schema.json and docs/reference/) is current, and says what
  * the declarations say.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -53,8 +53,12 @@ describe("generated files", () => {
 
   it("notice a missing or left-over file", () => {
     const copy = mkdtempSync(join(tmpdir(), "generate-"));
-    writeFileSync(join(copy, "package.json"), readFileSync(join(root, "package.json")));
-    expect(leftOver(copy, files)).toEqual([]);
-    expect(staleFiles(copy, files)).toContain("schema.json");
+    try {
+      writeFileSync(join(copy, "package.json"), readFileSync(join(root, "package.json")));
+      expect(leftOver(copy, files)).toEqual([]);
+      expect(staleFiles(copy, files)).toContain("schema.json");
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
