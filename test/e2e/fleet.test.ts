@@ -15,8 +15,7 @@
  * from the state the one before left.
  */
 import { execFile, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
@@ -29,7 +28,7 @@ import {
   runGithubJob,
   runGitlabJob,
 } from "./ci-examples";
-import { packLibrary, ROOT, requirePulumi } from "./pulumi";
+import { packLibrary, ROOT, requirePulumi, temporaryFolder } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
 /** A stack name whose two projects fall in different shards of two (fleet/shard.ts). */
@@ -107,7 +106,7 @@ beforeAll(async () => {
   await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
   await api("POST", "/repos/acme-eng/api/hooks", { config: { url: "https://ci.example.com/hook" } });
   await api("POST", "/orgs/acme-ops/actions/runner-groups", { name: "Deployers", runners: [5] });
-  work = mkdtempSync(join(tmpdir(), "hosting-e2e-fleet-"));
+  work = temporaryFolder("hosting-e2e-fleet-");
   fleetDir = join(work, "fleet");
   const imported = await exec(
     process.execPath,
