@@ -24,7 +24,15 @@ export interface RunProcess {
 
 /** The processes whose environment holds `HOSTING_TEST_RUN=<run>` (those this uid may read). */
 export function runProcesses(run: string, proc = "/proc"): RunProcess[] {
-  const wanted = `${RUN_VARIABLE}=${run}`;
+  return processesWith(RUN_VARIABLE, run, proc);
+}
+
+/**
+ * The processes whose environment holds `<variable>=<value>`: a process and whatever it started,
+ * whichever process group or parent they have now.
+ */
+export function processesWith(variable: string, value: string, proc = "/proc"): RunProcess[] {
+  const wanted = `${variable}=${value}`;
   const found: RunProcess[] = [];
   for (const entry of readdirSync(proc)) {
     if (!/^\d+$/.test(entry)) continue;

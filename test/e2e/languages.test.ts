@@ -308,8 +308,10 @@ describe("a fleet of Python projects", () => {
       },
     );
     mkdirSync(join(work, "state"));
+    mkdirSync(join(work, "tmp"));
     const env = {
       ...process.env,
+      TMPDIR: join(work, "tmp"), // what the CLI and the programs leave there goes with `work`
       PYTHONPATH: site,
       HOSTING_BASE_URL: emulator.origin,
       HOSTING_TOKEN: TOKEN,
