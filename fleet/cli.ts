@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `hosting-fleet`: see run.ts and the README, "Large installations". */
+/** `hosting-fleet`: see run.ts and docs/fleets.md. */
 import { requireNode } from "../api/node-version";
 
 requireNode("hosting-fleet");

@@ -1,7 +1,7 @@
 /**
  * The fleet report: what one run (or the merge of the runs of every shard) found, stack by stack,
- * and its three renderings. The JSON form is the contract CI scripts read (README, "Large
- * installations"): field names never change within `version` 1, and new fields are only added.
+ * and its three renderings. The JSON form is the contract CI scripts read (docs/fleets.md,
+ * "Reports"): field names never change within `version` 1, and new fields are only added.
  * JUnit XML gives CI systems one test case per stack, drift as a failure; Markdown is for a job
  * summary. Every rendering lists the stacks in the same order (project, then stack), so the report
  * of a fleet does not depend on which shard or which worker ran a stack.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `hosting-import`: see run.ts and the README, "Bring an existing installation under code". */
+/** `hosting-import`: see run.ts and docs/adoption.md. */
 import { requireNode } from "../api/node-version";
 
 requireNode("hosting-import");

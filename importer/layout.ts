@@ -133,7 +133,7 @@ export const PLUGIN_COMMENT =
 /**
  * Where a program for the plugin finds it (Pulumi.yaml lines): in `node_modules/.bin` below `root`
  * (relative to the program: `.` its own, `..` a fleet's shared root), where the `npm install` of the
- * written package.json puts it (README, "The native plugin", way B).
+ * written package.json puts it (docs/install.md, "The native plugin", way B).
  */
 export function pluginFrom(root = "."): string[] {
   return [

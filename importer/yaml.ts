@@ -6,8 +6,8 @@
  * its object with Pulumi's own `import` option, which the plugin supports (the dynamic resources'
  * `importId` is left out). Secrets come from stack config declared `secret: true`; a reference to
  * another object's output is `${name.output}`. Beside it a `package.json` whose `npm install` puts
- * the plugin in `node_modules/.bin`, where `plugins.providers` names it (README, "The native
- * plugin", way B).
+ * the plugin in `node_modules/.bin`, where `plugins.providers` names it (docs/install.md, "The
+ * native plugin", way B).
  *
  * The document is built and written by the `yaml` package, which owns quoting, escapes, block
  * scalars and keys of any length; this module only decides the layout (comments, blank lines,

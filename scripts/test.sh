@@ -1,7 +1,25 @@
 #!/usr/bin/env bash
 # Runs every suite: unit, sandbox server, provider lifecycle, and end to end with the real Pulumi
 # CLI (installed by scripts/bootstrap.sh when missing). Extra arguments go to vitest.
+# At the end it checks that the tests cleaned up after themselves (scripts/leftovers.ts): nothing
+# left in the run's temporary folder, none of the run's processes still running; it fails naming
+# what was left.
 set -euo pipefail
+# The run's own temporary folder (TMPDIR of every process it starts) and id (HOSTING_TEST_RUN,
+# which those processes inherit, orphans included). The folder is removed at exit, so the system
+# temp folder keeps nothing of the run even when the check fails or the run is interrupted.
+run_dir="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-hosting-test.XXXXXX")"
+trap 'rm -rf "$run_dir"' EXIT
+# The PostgreSQL server of the fleet tests (scripts/postgres.sh) outlives the run and is reused by
+# the next: its cluster stays in the system temp folder, not in the run's.
+export HOSTING_POSTGRES_DIR="${HOSTING_POSTGRES_DIR:-${TMPDIR:-/tmp}/pulumi-hosting-postgres-$(id -u)}"
+mkdir "$run_dir/tmp"
+export TMPDIR="$run_dir/tmp"
+HOSTING_TEST_RUN="$(basename "$run_dir")"
+export HOSTING_TEST_RUN
+# Node's compile cache (npm and tsc turn it on) would be written to TMPDIR: keep it with the
+# toolchain instead, where the next run finds it.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$HOME/.cache/pulumi-hosting/node-compile-cache}"
 source "$(dirname "$0")/env.sh"
 # Python and Go programs (test/e2e/languages.test.ts) need more than the language hosts: a virtualenv
 # with `pulumi` from PyPI and the compiled Go SDK, prepared once in the cache. Where that fails, that
@@ -11,11 +29,13 @@ if languages="$(bash scripts/languages.sh)"; then
 else
   echo "test.sh: the Python or Go toolchain could not be prepared (above); test/e2e/languages.test.ts will fail" >&2
 fi
-report="$(mktemp -d)/vitest.json"
+report="$run_dir/vitest.json"
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?
 node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
 ' "$report" || true
+node dist/scripts/leftovers.js "$TMPDIR" "$HOSTING_TEST_RUN" --keep-postgres "$HOSTING_POSTGRES_DIR" ||
+  { [ "$status" -ne 0 ] || status=1; }
 exit "$status"

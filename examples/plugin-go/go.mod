@@ -119,5 +119,5 @@ require (
 	lukechampine.com/frand v1.4.2 // indirect
 )
 
-// The SDK is not on a module proxy: use this repository's sdk/go (README, "Go").
+// The SDK is not on a module proxy: use this repository's sdk/go (docs/languages.md, "Go").
 replace github.com/pulumi-hosting/pulumi-hosting/sdk/go => ../../sdk/go

@@ -1,6 +1,6 @@
 /** The commands' Node.js check: one line naming the version needed and how to get it. */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -37,11 +37,13 @@ describe("the Node.js version check", () => {
     ["hosting-import", "dist/importer/cli.js"],
   ] as const) {
     it(`${command} stops at once on Node.js 20`, () => {
-      const preload = join(mkdtempSync(join(tmpdir(), "node20-")), "node20.js");
+      const dir = mkdtempSync(join(tmpdir(), "node20-"));
+      const preload = join(dir, "node20.js");
       writeFileSync(preload, 'Object.defineProperty(process.versions, "node", { value: "20.20.2" });\n');
       const run = spawnSync(process.execPath, ["--require", preload, join(ROOT, script), "--help"], {
         encoding: "utf8",
       });
+      rmSync(dir, { recursive: true, force: true });
       expect(run.status).toBe(1);
       expect(run.stdout).toBe("");
       expect(run.stderr.trim().split("\n")).toEqual([tooOld(command, "20.20.2")]);

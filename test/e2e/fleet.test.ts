@@ -15,12 +15,12 @@
  * from the state the one before left.
  */
 import { execFile, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import type { FleetReport } from "../../fleet/report";
+import { processesWith } from "../../scripts/leftovers";
 import {
   type GithubWorkflow,
   type GitlabFile,
@@ -29,7 +29,7 @@ import {
   runGithubJob,
   runGitlabJob,
 } from "./ci-examples";
-import { packLibrary, ROOT, requirePulumi } from "./pulumi";
+import { packLibrary, ROOT, requirePulumi, temporaryFolder } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
 /**
@@ -94,6 +94,23 @@ const pg = postgres();
 if ("missing" in pg) console.warn(`fleet e2e: skipping the PostgreSQL backend. ${pg.missing}`);
 const pgUrl = "url" in pg ? pg.url : "";
 
+/** Kills every process whose environment holds `variable=value`, until none is left. */
+async function killAll(variable: string, value: string): Promise<void> {
+  for (let round = 0; round < 100; round++) {
+    const left = processesWith(variable, value);
+    if (left.length === 0) return;
+    for (const p of left) {
+      try {
+        process.kill(p.pid, "SIGKILL");
+      } catch {
+        // Ended meanwhile.
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`processes with ${variable}=${value} still running after 5 s`);
+}
+
 /** psql against the test server (its URL without the CLI-only `table` parameter). */
 function psql(url: string, sql: string): string {
   const u = new URL(url);
@@ -110,7 +127,7 @@ beforeAll(async () => {
   await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
   await api("POST", "/repos/acme-eng/api/hooks", { config: { url: "https://ci.example.com/hook" } });
   await api("POST", "/orgs/acme-ops/actions/runner-groups", { name: "Deployers", runners: [5] });
-  work = mkdtempSync(join(tmpdir(), "hosting-e2e-fleet-"));
+  work = temporaryFolder("hosting-e2e-fleet-");
   fleetDir = join(work, "fleet");
   const imported = await exec(
     process.execPath,
@@ -163,8 +180,11 @@ function prepare(backend: Backend): void {
   } else {
     backend.url = `file://${join(dir, "state")}`;
   }
+  // What the CLI and the programs write to the temporary folder (ts-node's cache) stays here.
+  mkdirSync(join(dir, "tmp"));
   backend.env = {
     ...process.env,
+    TMPDIR: join(dir, "tmp"),
     PULUMI_HOME: join(dir, "home"),
     PULUMI_BACKEND_URL: backend.url,
     PULUMI_CONFIG_PASSPHRASE: "",
@@ -369,10 +389,13 @@ describe.skipIf("missing" in pg)("a fleet's locks in PostgreSQL", () => {
   });
 
   it("leaves a lock when killed, which pulumi cancel clears", async () => {
-    // The CLI itself in its own process group, so the kill takes its plugins with it.
+    // The CLI in a process group of its own, and a mark its plugins inherit: the CLI starts each
+    // plugin in a process group of its own (setpgid), so killing the CLI's group leaves them
+    // running, orphaned, as a crash of the CLI would; the mark finds them afterwards.
+    const mark = `${process.pid}-${Date.now()}`;
     const child = spawn("pulumi", ["up", "--yes", "--stack", STACK, "--non-interactive"], {
       cwd: project(),
-      env: postgresBackend.env,
+      env: { ...postgresBackend.env, HOSTING_E2E_KILLED_RUN: mark },
       detached: true,
       stdio: "ignore",
     });
@@ -380,11 +403,12 @@ describe.skipIf("missing" in pg)("a fleet's locks in PostgreSQL", () => {
     await lockAppears();
     process.kill(-(child.pid ?? 0), "SIGKILL");
     await exited;
+    await killAll("HOSTING_E2E_KILLED_RUN", mark);
     expect(locks()).toBe("1");
     const blocked = await fleet("up", "--root", project(), "--stack", STACK);
     expect(blocked.code).toBe(2);
     expect(blocked.stderr).toMatch(/acme-ops\/ci: error: the stack is currently locked by 1 lock\(s\)/);
-    // The documented command (README, "Large installations").
+    // The documented command (docs/fleets.md, "Large installations").
     const cancel = await exec(
       "pulumi",
       ["cancel", "--yes", "--stack", STACK, "--non-interactive"],

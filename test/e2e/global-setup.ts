@@ -39,6 +39,16 @@ interface Project {
 
 export default function setup(project: Project): () => void {
   const work = mkdtempSync(join(tmpdir(), "hosting-e2e-"));
+  try {
+    return prepare(project, work);
+  } catch (e) {
+    // No teardown runs for a setup that failed: the folder goes now.
+    rmSync(work, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+function prepare(project: Project, work: string): () => void {
   // scripts/test.sh has just built it (and says so); a direct `npx vitest` run builds here.
   if (process.env.PULUMI_HOSTING_BUILT !== "1") {
     execFileSync("npm", ["run", "--silent", "build"], { cwd: ROOT, stdio: "inherit" });
@@ -48,7 +58,7 @@ export default function setup(project: Project): () => void {
     encoding: "utf8",
   });
   const tarball = join(work, packed.trim().split("\n").at(-1) ?? "");
-  // The TypeScript SDK of the plugin, packed as the README says (for the plugin's JavaScript programs).
+  // The TypeScript SDK of the plugin, packed as docs/languages.md says (for the plugin's JavaScript programs).
   const sdk = execFileSync("bash", [join(ROOT, "scripts/pack-sdk-nodejs.sh"), work], {
     encoding: "utf8",
   }).trim();

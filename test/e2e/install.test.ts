@@ -5,12 +5,11 @@
  * what a published package would hold, and the lowest supported @pulumi/pulumi.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
-import { PulumiProgram, ROOT, requirePulumi } from "./pulumi";
+import { PulumiProgram, ROOT, requirePulumi, temporaryFolder } from "./pulumi";
 
 /** The lowest @pulumi/pulumi the peer range admits; tested beside the newest. */
 const LOWEST_PULUMI = "3.216.0";
@@ -153,7 +152,7 @@ describe("installing pulumi-hosting", () => {
 
   it("from a git URL: prepare builds it, npx hosting-emulator serves, the demo's resources converge", async () => {
     requirePulumi();
-    const repo = join(mkdtempSync(join(tmpdir(), "hosting-git-")), "pulumi-hosting.git");
+    const repo = join(temporaryFolder("hosting-git-"), "pulumi-hosting.git");
     execFileSync("git", ["clone", "--quiet", "--bare", ROOT, repo]);
     const commit = execFileSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
     const program = new PulumiProgram("git-install", "", {

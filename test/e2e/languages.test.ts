@@ -23,23 +23,13 @@
  * compiled once), which scripts/test.sh runs first; missing, the test fails and says so.
  */
 import { execFile, execFileSync } from "node:child_process";
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import type { FleetReport } from "../../fleet/report";
 import { type Api, apiOf, EVERY_PLACE, fill, hostingImport } from "./installation";
-import { PulumiProgram, ROOT, requirePulumi } from "./pulumi";
+import { PulumiProgram, ROOT, requirePulumi, temporaryFolder } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
 const HOOK_SECRET = "languages-e2e-s3cret";
@@ -285,7 +275,7 @@ describe("a fleet of Python projects", () => {
     const api = apiOf(emulator, TOKEN);
     await api("POST", "/repos/acme-eng/api/hooks", { config: { url: "https://ci.example.com/eng" } });
     await api("POST", "/repos/acme-ops/infra/hooks", { config: { url: "https://ci.example.com/ops" } });
-    const work = mkdtempSync(join(tmpdir(), "hosting-e2e-python-fleet-"));
+    const work = temporaryFolder("hosting-e2e-python-fleet-");
     const fleet = join(work, "fleet");
     await hostingImport(emulator, TOKEN, fleet, [
       "--language",
@@ -322,8 +312,10 @@ describe("a fleet of Python projects", () => {
       },
     );
     mkdirSync(join(work, "state"));
+    mkdirSync(join(work, "tmp"));
     const env = {
       ...process.env,
+      TMPDIR: join(work, "tmp"), // what the CLI and the programs leave there goes with `work`
       PYTHONPATH: site,
       HOSTING_BASE_URL: emulator.origin,
       HOSTING_TOKEN: TOKEN,
@@ -353,6 +345,5 @@ describe("a fleet of Python projects", () => {
       ["acme-ops", "clean"],
     ]);
     expect(stacks.find((s) => s.project === "acme-eng")?.changes[0]?.fields).toContain("url");
-    rmSync(work, { recursive: true, force: true });
   });
 });

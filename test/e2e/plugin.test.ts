@@ -1,7 +1,7 @@
 /**
- * The native plugin through the real Pulumi CLI, from YAML, with the plugin installed the README's
- * way B (the packed package in the program's node_modules, its bin folder named in Pulumi.yaml),
- * against sandbox servers. Each step covers many things at once:
+ * The native plugin through the real Pulumi CLI, from YAML, with the plugin installed the way B of
+ * docs/install.md (the packed package in the program's node_modules, its bin folder named in
+ * Pulumi.yaml), against sandbox servers. Each step covers many things at once:
  *
  * - one program: the YAML example (examples/plugin-yaml), an object of every kind, and two explicit
  *   providers each on a server of its own with a resource and an invoke: a refused token failing
@@ -9,9 +9,9 @@
  *   outside Pulumi in several families named field by field in one drift check; `up --refresh`
  *   writing only what drifted, then a clean drift check; destroy (memberships per onDestroy);
  * - `pulumi import --file` of one object of each kind into another stack, and the code it writes
- *   previewed: nothing to change but the secrets the API never returns, as the README says;
- * - a stack of every kind made with the dynamic resources moved to the plugin (the README's steps):
- *   no replacement and no write, then a clean drift check.
+ *   previewed: nothing to change but the secrets the API never returns, as docs/adoption.md says;
+ * - a stack of every kind made with the dynamic resources moved to the plugin (the steps of
+ *   docs/languages.md): no replacement and no write, then a clean drift check.
  *
  * Programs are rewritten between steps, which costs no CLI invocation.
  */
@@ -563,7 +563,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(blockOf(code, "npm")).not.toMatch(/value:/);
     expect(blockOf(code, "platform")).toMatch(/importId: acme-platform/);
 
-    // The README's treatment: a webhook's placeholder kept (the server's secret stays, unmanaged),
+    // docs/adoption.md's treatment: a webhook's placeholder kept (the server's secret stays, unmanaged),
     // or given from a secret config value; the registry's value given from one.
     let program2 = withBlock(code, "audit", (b) =>
       b.replace("secret: (set outside Pulumi)", `secret: \${auditSecret}`),
@@ -654,7 +654,7 @@ function withBlock(code: string, name: string, edit: (block: string) => string):
 // ---------------------------------------------------------------------------------------------
 
 describe("a stack of the dynamic resources moved to the plugin", () => {
-  it("keeps every object: no replacement, no write, and a clean drift check (README's steps)", async () => {
+  it("keeps every object: no replacement, no write, and a clean drift check (docs/languages.md's steps)", async () => {
     const moving = new PulumiProgram("plugin-migration", jsProgram(kinds));
     const { hookSecret, auditSecret, registryValue } = CONFIG;
     await initStack(moving, migration, { "hosting:token": TOKEN, hookSecret, auditSecret, registryValue });

@@ -12,16 +12,39 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 
 export const ROOT = resolve(__dirname, "../..");
 
 const COMMAND_TIMEOUT_MS = 300_000;
+
+/** The folders this test file made (programs, fleets, clones), removed when the file ends. */
+const folders: string[] = [];
+
+/**
+ * Registered on the file that imports this module (each test file loads its own copy), after the
+ * file's own hooks: a program's folder holds its state and plugins, about 15 MB, and scripts/test.sh
+ * fails on anything left in the temporary folder.
+ */
+afterAll(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A new folder (`<prefix>XXXXXX`) removed at the end of the test file: under the system temp
+ * folder, or under `parent`.
+ */
+export function temporaryFolder(prefix: string, parent = tmpdir()): string {
+  const dir = mkdtempSync(join(parent, prefix));
+  folders.push(dir);
+  return dir;
+}
 
 export interface RunResult {
   code: number;
@@ -79,12 +102,17 @@ export class PulumiProgram {
     if (library === "linked") {
       // Inside the repository, so @pulumi/pulumi resolves to the checkout's one copy.
       mkdirSync(join(ROOT, ".e2e"), { recursive: true });
-      this.dir = mkdtempSync(join(ROOT, ".e2e", `${name}-`));
+      this.dir = temporaryFolder(`${name}-`, join(ROOT, ".e2e"));
     } else {
-      this.dir = mkdtempSync(join(tmpdir(), `hosting-e2e-${name}-`));
+      this.dir = temporaryFolder(`hosting-e2e-${name}-`);
     }
     const backend = join(this.dir, ".state");
     mkdirSync(backend);
+    // The temporary files of the CLI and what it starts go with the program's folder: the Node.js
+    // language host leaves its `pulumi-node-pipes*` folder behind when a program fails, and
+    // ts-node keeps its cache (`ts-node-<hash>`) in the temporary folder.
+    const temporary = join(this.dir, ".tmp");
+    mkdirSync(temporary);
     writeFileSync(join(this.dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
     writeFileSync(join(this.dir, "index.js"), program);
     const env: NodeJS.ProcessEnv = {
@@ -95,6 +123,7 @@ export class PulumiProgram {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+      TMPDIR: temporary,
       ...options.env,
     };
     // Credentials come from stack config only, so the test proves they stay out of state.

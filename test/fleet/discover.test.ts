@@ -1,14 +1,18 @@
 /** Finding a fleet's projects, and merging shard reports from files through the command. */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { findProjects, projectName } from "../../fleet/discover";
 import { toJson } from "../../fleet/report";
 import { run } from "../../fleet/run";
 
+/** Every tree of this file, removed at its end. */
+const work = mkdtempSync(join(tmpdir(), "fleet-discover-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
 function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "fleet-discover-"));
+  const root = mkdtempSync(join(work, "tree-"));
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, path, ".."), { recursive: true });
     writeFileSync(join(root, path), text);

@@ -1,13 +1,17 @@
 /** The pulumi-hosting dependency a written program gets: the spec this package was installed from. */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { installedSpec } from "../../importer/run";
+
+/** Every project of this file, removed at its end. */
+const work = mkdtempSync(join(tmpdir(), "installed-spec-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A project with pulumi-hosting installed as npm records `resolved` in its hidden lockfile. */
 function project(entry: Record<string, unknown> | undefined): string {
-  const root = mkdtempSync(join(tmpdir(), "spec-"));
+  const root = mkdtempSync(join(work, "spec-"));
   const dir = join(root, "app", "node_modules", "pulumi-hosting");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "pulumi-hosting", version: "0.2.0" }));
@@ -44,7 +48,7 @@ describe("installedSpec", () => {
   });
 
   it("names a checkout as a folder, with a warning", () => {
-    const root = mkdtempSync(join(tmpdir(), "checkout-"));
+    const root = mkdtempSync(join(work, "checkout-"));
     writeFileSync(join(root, "package.json"), JSON.stringify({ name: "pulumi-hosting", version: "0.2.0" }));
     const lines: string[] = [];
     expect(installedSpec({ err: (l) => lines.push(l) }, root)).toBe(`file:${root}`);

@@ -1,6 +1,6 @@
 /** The program writer: files a reviewer accepts as written by hand, in the project's format. */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -137,34 +137,38 @@ describe("writeProgram", () => {
 
   it("passes the project's formatter unchanged and compiles with tsc --strict", () => {
     const dir = mkdtempSync(join(tmpdir(), "hosting-import-writer-"));
-    for (const [name, text] of files) writeFileSync(join(dir, name), text);
-    const biome = join(ROOT, "node_modules/.bin/biome");
-    // `format` without --write fails on any file the formatter would change.
-    execFileSync(biome, ["format", "--config-path", join(ROOT, "biome.json"), "--vcs-enabled=false", dir], {
-      encoding: "utf8",
-    });
-    // The program's imports resolve to this checkout's library and SDK.
-    writeFileSync(
-      join(dir, "tsconfig.check.json"),
-      JSON.stringify({
-        extends: "./tsconfig.json",
-        compilerOptions: {
-          noEmit: true,
-          typeRoots: [join(ROOT, "node_modules/@types")],
-          paths: {
-            "pulumi-hosting": [join(ROOT, "provider/index.ts")],
-            "@pulumi/pulumi": [join(ROOT, "node_modules/@pulumi/pulumi")],
-          },
-        },
-      }),
-    );
-    execFileSync(
-      process.execPath,
-      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.check.json")],
-      {
+    try {
+      for (const [name, text] of files) writeFileSync(join(dir, name), text);
+      const biome = join(ROOT, "node_modules/.bin/biome");
+      // `format` without --write fails on any file the formatter would change.
+      execFileSync(biome, ["format", "--config-path", join(ROOT, "biome.json"), "--vcs-enabled=false", dir], {
         encoding: "utf8",
-      },
-    );
+      });
+      // The program's imports resolve to this checkout's library and SDK.
+      writeFileSync(
+        join(dir, "tsconfig.check.json"),
+        JSON.stringify({
+          extends: "./tsconfig.json",
+          compilerOptions: {
+            noEmit: true,
+            typeRoots: [join(ROOT, "node_modules/@types")],
+            paths: {
+              "pulumi-hosting": [join(ROOT, "provider/index.ts")],
+              "@pulumi/pulumi": [join(ROOT, "node_modules/@pulumi/pulumi")],
+            },
+          },
+        }),
+      );
+      execFileSync(
+        process.execPath,
+        [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.check.json")],
+        {
+          encoding: "utf8",
+        },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 

@@ -2,7 +2,7 @@
  * What derives from the declarations (schema.json and docs/reference/) is current, and says what
  * the declarations say.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -53,13 +53,17 @@ describe("generated files", () => {
 
   it("notice a missing or left-over file", () => {
     const copy = mkdtempSync(join(tmpdir(), "generate-"));
-    writeFileSync(join(copy, "package.json"), readFileSync(join(root, "package.json")));
-    expect(leftOver(copy, files)).toEqual([]);
-    expect(staleFiles(copy, files)).toContain("schema.json");
-    expect(staleFiles(copy, files)).toContain("provider/registry.ts");
-    mkdirSync(join(copy, "provider/kinds"), { recursive: true });
-    writeFileSync(join(copy, "provider/kinds/gone-kind.ts"), "");
-    expect(leftOver(copy, files)).toEqual(["provider/kinds/gone-kind.ts"]);
+    try {
+      writeFileSync(join(copy, "package.json"), readFileSync(join(root, "package.json")));
+      expect(leftOver(copy, files)).toEqual([]);
+      expect(staleFiles(copy, files)).toContain("schema.json");
+      expect(staleFiles(copy, files)).toContain("provider/registry.ts");
+      mkdirSync(join(copy, "provider/kinds"), { recursive: true });
+      writeFileSync(join(copy, "provider/kinds/gone-kind.ts"), "");
+      expect(leftOver(copy, files)).toEqual(["provider/kinds/gone-kind.ts"]);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it("find every kind's provider and every function in the family modules", () => {
