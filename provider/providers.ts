@@ -3,6 +3,14 @@
  * its `kinds/<kind>` module are derived from this list.
  */
 import type { AnyHostingProvider } from "./internal/lifecycle";
+import {
+  environmentActionsSecretProvider,
+  environmentActionsVariableProvider,
+  orgActionsSecretProvider,
+  orgActionsVariableProvider,
+  repositoryActionsSecretProvider,
+  repositoryActionsVariableProvider,
+} from "./resources/actions";
 import { budgetProvider } from "./resources/budgets";
 import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/custom-properties";
 import { deploymentProtectionRuleProvider } from "./resources/environments";
@@ -38,4 +46,10 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   userSshKeyProvider,
   userSshSigningKeyProvider,
   organizationProvider,
+  orgActionsSecretProvider,
+  orgActionsVariableProvider,
+  repositoryActionsSecretProvider,
+  repositoryActionsVariableProvider,
+  environmentActionsSecretProvider,
+  environmentActionsVariableProvider,
 ];
