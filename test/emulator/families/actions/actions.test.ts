@@ -106,7 +106,10 @@ describe("public keys", () => {
     [{ encrypted_value: 42, key_id: "current" }, "encrypted_value", "invalid"],
   ])("refuses %j naming %s", async (body, field, code) => {
     const key = await publicKey(ENV);
-    const sent = { ...body, ...(body.key_id === "current" ? { key_id: key.key_id } : {}) };
+    const sent = {
+      ...body,
+      ...("key_id" in body && body.key_id === "current" ? { key_id: key.key_id } : {}),
+    };
     expectInvalid(await put(`${ENV}/secrets/TOKEN`, sent), "Secret", field, code);
     expect((await get(`${ENV}/secrets`)).body.total_count).toBe(0);
   });
