@@ -9,5 +9,5 @@ export * from "./org-actions-secret";
 export * from "./org-actions-variable";
 export * from "./repository-actions-secret";
 export * from "./repository-actions-variable";
-export { VALUE_CHANGED_OUTSIDE } from "./secret-value";
+export { VALUE_SET_OUTSIDE } from "./secret-value";
 export type { ActionsVisibility } from "./shared";

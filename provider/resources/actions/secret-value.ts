@@ -7,22 +7,29 @@
  *   it). The plaintext lives only in this process's memory, from check to create or update.
  * - create and update record the server's `updated_at` after their write. A read that finds a
  *   later one knows the secret was written outside Pulumi since (the value is the only thing a
- *   repository or environment secret has to change), and reports `value` as
- *   `VALUE_CHANGED_OUTSIDE`: the drift check names `value`, and the next `up` (after a refresh)
- *   seals and sends the program's value again. A read that finds the same `updated_at` reports the
- *   recorded digest, so no plan shows a change of a value that did not change.
+ *   repository or environment secret has to change), and reports `value` as `VALUE_SET_OUTSIDE`:
+ *   the drift check names `value`, and the next `up` (after a refresh) seals and sends the
+ *   program's value again. A read that finds the same `updated_at` reports the recorded digest, so
+ *   no plan shows a change of a value that did not change.
+ * - A read with nothing recorded (an import, `get`) reports `VALUE_SET_OUTSIDE` too: the secret
+ *   holds a value no one can see. As the placeholder of a program `pulumi import` wrote, it is
+ *   kept and never sent; a real value in its place is sent by the next `up`.
  */
 import { configurationError } from "../../client/errors";
 import { UNKNOWN } from "../../internal/check";
 import { digestFor, isDigest, plaintextOf } from "../../internal/secret-digest";
 
-/** What read reports as the value of a secret written outside Pulumi since state recorded it. */
-export const VALUE_CHANGED_OUTSIDE = "(changed outside Pulumi)";
+/**
+ * What read reports as the value of a secret written outside Pulumi since state recorded it, or
+ * read with nothing recorded (an import). The webhooks' placeholder of a secret the server holds
+ * but Pulumi never set reads the same.
+ */
+export const VALUE_SET_OUTSIDE = "(set outside Pulumi)";
 
 /**
  * The inputs state records for the program's: the value replaced by its digest. The recorded
  * digest is kept while the value matches it, and so is what the engine hands back as it recorded it
- * (`ignoreChanges` on value: the digest, or the mark of an outside change). Refused inputs are
+ * (`ignoreChanges` on value: the digest, or `VALUE_SET_OUTSIDE`). Refused inputs are
  * recorded without the value; a value unknown at preview is the engine's placeholder, kept.
  */
 export async function recordSecretValue(
@@ -33,7 +40,7 @@ export async function recordSecretValue(
   const { value, ...rest } = news;
   if (value === undefined || value === UNKNOWN) return news;
   if (failed) return rest;
-  const handedBack = value === olds.value && (isDigest(value) || value === VALUE_CHANGED_OUTSIDE);
+  const handedBack = value === olds.value && (isDigest(value) || value === VALUE_SET_OUTSIDE);
   if (handedBack) return news;
   return { ...rest, value: await digestFor(String(value), olds.value) };
 }
@@ -46,17 +53,16 @@ function sameInstant(a: string, b: string): boolean {
 
 /**
  * The value a read reports: what state recorded while the server's `updated_at` is the one
- * recorded with it, else `VALUE_CHANGED_OUTSIDE`. Unknown (undefined) when state recorded none: a
- * read for an import, which cannot know the value.
+ * recorded with it, else `VALUE_SET_OUTSIDE`, as for a read with nothing recorded (an import).
  */
 export function valueAfterRead(
   recorded: { value?: string | undefined; updatedAt?: string | undefined } | undefined,
   updatedAt: string,
-): string | undefined {
+): string {
   const value = recorded?.value;
-  if (value === undefined) return undefined;
   const since = recorded?.updatedAt;
-  return since === undefined || since === "" || sameInstant(since, updatedAt) ? value : VALUE_CHANGED_OUTSIDE;
+  if (value === undefined || since === undefined || since === "") return VALUE_SET_OUTSIDE;
+  return sameInstant(since, updatedAt) ? value : VALUE_SET_OUTSIDE;
 }
 
 /**

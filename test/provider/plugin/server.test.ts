@@ -11,7 +11,7 @@ import { FUNCTIONS } from "../../../provider/functions/declarations";
 import { CONFIG_KEYS, forgetConnectionChecks } from "../../../provider/plugin/config";
 import { type RunningPlugin, startPlugin } from "../../../provider/plugin/server";
 import { PROVIDERS } from "../../../provider/providers";
-import { VALUE_CHANGED_OUTSIDE } from "../../../provider/resources/actions";
+import { VALUE_SET_OUTSIDE } from "../../../provider/resources/actions";
 import { SECRET_SET_OUTSIDE } from "../../../provider/resources/webhooks";
 import { control, requestCounts, useSandbox } from "../resources/helpers";
 import { DIFF_NONE, DIFF_SOME, PluginClient, type Properties, secret, UNKNOWN } from "./helpers";
@@ -354,7 +354,7 @@ describe("RepositoryActionsSecret through the plugin", { timeout: 60_000 }, () =
 
     await control(emulator, "PUT", "/repos/acme-eng/api/actions/secrets/CI_TOKEN/value", { value: "web" });
     const refreshed = await client.read(SECRET, created.id, created.properties, created.inputs);
-    expect(refreshed.properties.value).toEqual(secret(VALUE_CHANGED_OUTSIDE));
+    expect(refreshed.properties.value).toEqual(secret(VALUE_SET_OUTSIDE));
     expect(refreshed.inputs.secretName).toBe("ci_token");
     const news = (await client.check(SECRET, args, refreshed.inputs)).inputs;
     expect(await client.diff(SECRET, created.id, refreshed.properties, news)).toMatchObject({

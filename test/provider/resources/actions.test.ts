@@ -23,7 +23,7 @@ import {
   orgActionsVariableProvider,
   repositoryActionsSecretProvider,
   repositoryActionsVariableProvider,
-  VALUE_CHANGED_OUTSIDE,
+  VALUE_SET_OUTSIDE,
 } from "../../../provider/resources/actions";
 import { api, control, requestCounts, useSandbox, useToken } from "./helpers";
 
@@ -193,7 +193,7 @@ describe.each(SECRETS)("$kind", { timeout: SCRYPT_TIMEOUT_MS }, (kind) => {
 
     // Refresh: the value is reported changed (a mark, never the value).
     const refreshed = await provider.read(created.id, created.outs);
-    expect(refreshed.props?.value).toBe(VALUE_CHANGED_OUTSIDE);
+    expect(refreshed.props?.value).toBe(VALUE_SET_OUTSIDE);
     expect(refreshed.props?.updatedAt).toBe(changed.updated_at);
     // The program's check after the refresh, then the drift check's diff: `value`, nothing else.
     const news = await checked(provider, args, refreshed.inputs as Outputs);
@@ -221,12 +221,8 @@ describe.each(SECRETS)("$kind", { timeout: SCRYPT_TIMEOUT_MS }, (kind) => {
     const created = await provider.create(await checked(provider, args));
     await control(emulator, "PUT", `${kind.path}/DEPLOY_TOKEN/value`, { value: "from the web" });
     const refreshed = await provider.read(created.id, created.outs);
-    const kept = await checked(
-      provider,
-      { ...args, value: VALUE_CHANGED_OUTSIDE },
-      refreshed.inputs as Outputs,
-    );
-    expect(kept.value).toBe(VALUE_CHANGED_OUTSIDE);
+    const kept = await checked(provider, { ...args, value: VALUE_SET_OUTSIDE }, refreshed.inputs as Outputs);
+    expect(kept.value).toBe(VALUE_SET_OUTSIDE);
     expect(provider.changedFields(refreshed.props, kept)).toEqual([]);
   });
 
@@ -260,11 +256,24 @@ describe.each(SECRETS)("$kind", { timeout: SCRYPT_TIMEOUT_MS }, (kind) => {
     expect(held(kind.scope, "DEPLOY_TOKEN")).toBeUndefined();
   });
 
-  it("reads by id alone (static get, import): the value unknown", async () => {
+  it("reads by id alone (import, static get) with the placeholder, which is kept and never sent", async () => {
     const created = await provider.create(await checked(provider, args));
-    const read = await provider.read(created.id);
-    expect(read.props).toMatchObject({ ...kind.args, secretName: "DEPLOY_TOKEN" });
-    expect(read.props?.value).toBeUndefined();
+    const imported = await provider.read(created.id);
+    expect(imported.props).toMatchObject({
+      ...kind.args,
+      secretName: "DEPLOY_TOKEN",
+      value: VALUE_SET_OUTSIDE,
+    });
+    // The code `pulumi import` writes holds the placeholder: no change, nothing sent.
+    const { createdAt: _c, updatedAt: _u, ...code } = imported.inputs as Outputs;
+    const kept = await checked(provider, code, imported.inputs as Outputs);
+    expect(kept.value).toBe(VALUE_SET_OUTSIDE);
+    expect(provider.changedFields(imported.props, kept)).toEqual([]);
+    // A value given in its place is an update that sends it.
+    const given = await checked(provider, { ...code, value: "given" }, imported.inputs as Outputs);
+    expect(provider.changedFields(imported.props, given)).toEqual(["value"]);
+    await provider.update(created.id, imported.props as Outputs, given);
+    expect(held(kind.scope, "DEPLOY_TOKEN")).toBe("given");
   });
 
   it("keeps the value out of errors, naming what the token needs", async () => {
