@@ -113,7 +113,10 @@ describe("hosting-import end to end", () => {
     emulator.controls.clearLog();
     const missing = await program.run("preview");
     expect(missing.code).not.toBe(0);
-    expect(missing.output).toMatch(/acmeEngApiHookCiExampleComHookSecret/);
+    // The first of the secrets the module reads (a webhook's, or an Actions secret's value).
+    expect(missing.output).toMatch(
+      /Missing required configuration variable 'hosting:(acmeEngApiHookCiExampleComHookSecret|acmeEngSecretNpmTokenValue|acmeEngApiSecretDeployKeyValue)'/,
+    );
     expect(writes()).toEqual([]);
   });
 
