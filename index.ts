@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import { declareActions } from "./examples/actions/actions";
 import { declareBudgets } from "./examples/budgets/budgets";
 import { declarePropertyValues } from "./examples/custom-properties/property-values";
 import { declareProtectionRules } from "./examples/environments/protection-rules";
@@ -96,4 +97,18 @@ export const organization = declareOrganization({
   admin: "olivia",
   profileName: "ACME Platform",
   blocked: "hubot",
+});
+
+// Actions secrets and variables of acme-eng, acme-eng/api and its production environment. The
+// values are demo defaults like the webhook secret; set your own with `pulumi config set --secret`.
+// The server receives them sealed; state keeps a digest of each.
+export const actions = declareActions({
+  org: "acme-eng",
+  repository: "api",
+  repositoryId: 1000,
+  publishToken: config.getSecret("publishToken") ?? pulumi.secret("demo-publish-token"),
+  sentryDsn: config.getSecret("sentryDsn") ?? pulumi.secret("https://demo@sentry.example.com/1"),
+  environment: "production",
+  databasePassword: config.getSecret("databasePassword") ?? pulumi.secret("demo-database-password"),
+  region: "eu-west-1",
 });

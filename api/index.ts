@@ -4,6 +4,7 @@
  * client and the sandbox server share one contract and cannot drift apart.
  */
 
+import { actionsRoutes } from "./actions";
 import { budgetsRoutes } from "./budgets";
 import { customPropertiesRoutes } from "./custom-properties";
 import { environmentsRoutes } from "./environments";
@@ -22,6 +23,7 @@ import { unmodelledRoutes } from "./unmodelled";
 import { userKeysRoutes } from "./user-keys";
 import { webhooksRoutes } from "./webhooks";
 
+export * from "./actions";
 export * from "./budgets";
 export * from "./custom-properties";
 export * from "./environments";
@@ -58,6 +60,7 @@ export const ROUTES = {
   ...organizationsRoutes,
   ...orgConfigRoutes,
   ...notificationsRoutes,
+  ...actionsRoutes,
   ...unmodelledRoutes,
 } as const;
 

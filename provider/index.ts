@@ -14,6 +14,23 @@ export type { ApiResponse, ClientOptions, RequestOptions } from "./client/http";
 export { HostingClient } from "./client/http";
 // Functions: reads of what a program does not manage (provider/functions/).
 export * from "./functions/index";
+export type {
+  ActionsVisibility,
+  EnvironmentActionsSecretArgs,
+  EnvironmentActionsVariableArgs,
+  OrgActionsSecretArgs,
+  OrgActionsVariableArgs,
+  RepositoryActionsSecretArgs,
+  RepositoryActionsVariableArgs,
+} from "./resources/actions";
+export {
+  EnvironmentActionsSecret,
+  EnvironmentActionsVariable,
+  OrgActionsSecret,
+  OrgActionsVariable,
+  RepositoryActionsSecret,
+  RepositoryActionsVariable,
+} from "./resources/actions";
 export type { BudgetAlertingArgs, BudgetArgs, BudgetScope, BudgetType } from "./resources/budgets";
 export { Budget } from "./resources/budgets";
 export type {

@@ -5,6 +5,12 @@
  */
 import type { FunctionDeclaration } from "./internal/declare";
 import type { AnyHostingProvider } from "./internal/lifecycle";
+import { environmentActionsSecretProvider } from "./resources/actions/environment-actions-secret";
+import { environmentActionsVariableProvider } from "./resources/actions/environment-actions-variable";
+import { orgActionsSecretProvider } from "./resources/actions/org-actions-secret";
+import { orgActionsVariableProvider } from "./resources/actions/org-actions-variable";
+import { repositoryActionsSecretProvider } from "./resources/actions/repository-actions-secret";
+import { repositoryActionsVariableProvider } from "./resources/actions/repository-actions-variable";
 import { budgetProvider } from "./resources/budgets/budget";
 import { orgPropertyValueProvider } from "./resources/custom-properties/org-property-value";
 import { repositoryPropertyValueProvider } from "./resources/custom-properties/repository-property-value";
@@ -30,6 +36,12 @@ import { getUserGpgKeys, getUserGpgKeysFunction } from "./functions/user-keys";
 
 /** Every kind's provider, by family; `providers.ts` puts them in the order users read them. */
 export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
+  environmentActionsSecretProvider,
+  environmentActionsVariableProvider,
+  orgActionsSecretProvider,
+  orgActionsVariableProvider,
+  repositoryActionsSecretProvider,
+  repositoryActionsVariableProvider,
   budgetProvider,
   orgPropertyValueProvider,
   repositoryPropertyValueProvider,

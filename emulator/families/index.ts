@@ -6,6 +6,7 @@
 import type { Family } from "../core/family";
 import { baseFixture, type Fixture } from "../core/fixture";
 import { type EmulatorState, StateModel } from "../core/state";
+import { actions } from "./actions";
 import { budgets } from "./budgets";
 import { propertyValues } from "./custom-properties";
 import { protectionRules } from "./environments";
@@ -44,6 +45,7 @@ export const FAMILIES = [
   git,
   security,
   orgConfig,
+  actions,
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelled,
 ] as const satisfies readonly Family[];

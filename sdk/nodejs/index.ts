@@ -20,6 +20,16 @@ export type EnterpriseRunnerGroup = import("./enterpriseRunnerGroup").Enterprise
 export const EnterpriseRunnerGroup: typeof import("./enterpriseRunnerGroup").EnterpriseRunnerGroup = null as any;
 utilities.lazyLoad(exports, ["EnterpriseRunnerGroup"], () => require("./enterpriseRunnerGroup"));
 
+export { EnvironmentActionsSecretArgs } from "./environmentActionsSecret";
+export type EnvironmentActionsSecret = import("./environmentActionsSecret").EnvironmentActionsSecret;
+export const EnvironmentActionsSecret: typeof import("./environmentActionsSecret").EnvironmentActionsSecret = null as any;
+utilities.lazyLoad(exports, ["EnvironmentActionsSecret"], () => require("./environmentActionsSecret"));
+
+export { EnvironmentActionsVariableArgs } from "./environmentActionsVariable";
+export type EnvironmentActionsVariable = import("./environmentActionsVariable").EnvironmentActionsVariable;
+export const EnvironmentActionsVariable: typeof import("./environmentActionsVariable").EnvironmentActionsVariable = null as any;
+utilities.lazyLoad(exports, ["EnvironmentActionsVariable"], () => require("./environmentActionsVariable"));
+
 export { GetBranchArgs, GetBranchResult, GetBranchOutputArgs } from "./getBranch";
 export const getBranch: typeof import("./getBranch").getBranch = null as any;
 export const getBranchOutput: typeof import("./getBranch").getBranchOutput = null as any;
@@ -65,6 +75,16 @@ export type IssueType = import("./issueType").IssueType;
 export const IssueType: typeof import("./issueType").IssueType = null as any;
 utilities.lazyLoad(exports, ["IssueType"], () => require("./issueType"));
 
+export { OrgActionsSecretArgs } from "./orgActionsSecret";
+export type OrgActionsSecret = import("./orgActionsSecret").OrgActionsSecret;
+export const OrgActionsSecret: typeof import("./orgActionsSecret").OrgActionsSecret = null as any;
+utilities.lazyLoad(exports, ["OrgActionsSecret"], () => require("./orgActionsSecret"));
+
+export { OrgActionsVariableArgs } from "./orgActionsVariable";
+export type OrgActionsVariable = import("./orgActionsVariable").OrgActionsVariable;
+export const OrgActionsVariable: typeof import("./orgActionsVariable").OrgActionsVariable = null as any;
+utilities.lazyLoad(exports, ["OrgActionsVariable"], () => require("./orgActionsVariable"));
+
 export { OrgBlockArgs } from "./orgBlock";
 export type OrgBlock = import("./orgBlock").OrgBlock;
 export const OrgBlock: typeof import("./orgBlock").OrgBlock = null as any;
@@ -99,6 +119,16 @@ export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
+
+export { RepositoryActionsSecretArgs } from "./repositoryActionsSecret";
+export type RepositoryActionsSecret = import("./repositoryActionsSecret").RepositoryActionsSecret;
+export const RepositoryActionsSecret: typeof import("./repositoryActionsSecret").RepositoryActionsSecret = null as any;
+utilities.lazyLoad(exports, ["RepositoryActionsSecret"], () => require("./repositoryActionsSecret"));
+
+export { RepositoryActionsVariableArgs } from "./repositoryActionsVariable";
+export type RepositoryActionsVariable = import("./repositoryActionsVariable").RepositoryActionsVariable;
+export const RepositoryActionsVariable: typeof import("./repositoryActionsVariable").RepositoryActionsVariable = null as any;
+utilities.lazyLoad(exports, ["RepositoryActionsVariable"], () => require("./repositoryActionsVariable"));
 
 export { RepositoryPropertyValueArgs } from "./repositoryPropertyValue";
 export type RepositoryPropertyValue = import("./repositoryPropertyValue").RepositoryPropertyValue;
@@ -150,12 +180,20 @@ const _module = {
                 return new DeploymentProtectionRule(name, <any>undefined, { urn })
             case "hosting:index:EnterpriseRunnerGroup":
                 return new EnterpriseRunnerGroup(name, <any>undefined, { urn })
+            case "hosting:index:EnvironmentActionsSecret":
+                return new EnvironmentActionsSecret(name, <any>undefined, { urn })
+            case "hosting:index:EnvironmentActionsVariable":
+                return new EnvironmentActionsVariable(name, <any>undefined, { urn })
             case "hosting:index:GlobalWebhook":
                 return new GlobalWebhook(name, <any>undefined, { urn })
             case "hosting:index:IssueField":
                 return new IssueField(name, <any>undefined, { urn })
             case "hosting:index:IssueType":
                 return new IssueType(name, <any>undefined, { urn })
+            case "hosting:index:OrgActionsSecret":
+                return new OrgActionsSecret(name, <any>undefined, { urn })
+            case "hosting:index:OrgActionsVariable":
+                return new OrgActionsVariable(name, <any>undefined, { urn })
             case "hosting:index:OrgBlock":
                 return new OrgBlock(name, <any>undefined, { urn })
             case "hosting:index:OrgMembership":
@@ -168,6 +206,10 @@ const _module = {
                 return new Organization(name, <any>undefined, { urn })
             case "hosting:index:PrivateRegistry":
                 return new PrivateRegistry(name, <any>undefined, { urn })
+            case "hosting:index:RepositoryActionsSecret":
+                return new RepositoryActionsSecret(name, <any>undefined, { urn })
+            case "hosting:index:RepositoryActionsVariable":
+                return new RepositoryActionsVariable(name, <any>undefined, { urn })
             case "hosting:index:RepositoryPropertyValue":
                 return new RepositoryPropertyValue(name, <any>undefined, { urn })
             case "hosting:index:RepositoryWebhook":

@@ -24,6 +24,10 @@ const HOOK_SECRET = "e2e-hook-secret-4f1c";
 const GLOBAL_SECRET = "e2e-global-secret-9a2b";
 const FIRST_VALUE = "e2e-registry-token-31c9";
 const SECOND_VALUE = "e2e-registry-token-rotated-8e04";
+/** Actions secret values: an organisation's, a repository's, an environment's. */
+const PUBLISH_VALUE = "e2e-publish-token-62d0";
+const SENTRY_VALUE = "e2e-sentry-dsn-0b7e";
+const DB_VALUE = "e2e-db-password-c4a1";
 const W1 = "acme-eng/api/.github/workflows/deploy.yml@refs/heads/main";
 const W2 = "acme-eng/web/.github/workflows/deploy.yml@refs/heads/main";
 const BUDGETS = "/enterprises/acme/settings/billing/budgets";
@@ -100,6 +104,23 @@ new hosting.IssueField("priority", {
   options: [{ name: "High", color: "red" }, { name: "Low", color: "gray" }],
 });
 new hosting.OrgBlock("block-billie", { org: "acme-eng", username: "billie" });
+// Actions secrets and variables of acme-eng, acme-eng/api and two of its environments; one name in
+// lower case (the platform stores NPM_PUBLISH_TOKEN).
+new hosting.OrgActionsSecret("publish-token", {
+  org: "acme-eng", secretName: "npm_publish_token", value: "${PUBLISH_VALUE}",
+  visibility: "selected", selectedRepositoryIds: [1000],
+});
+new hosting.OrgActionsVariable("registry-url", {
+  org: "acme-eng", name: "REGISTRY_URL", value: "https://npm.example.com/registry", visibility: "all",
+});
+new hosting.RepositoryActionsSecret("sentry-dsn", { owner: "acme-eng", repository: "api", secretName: "SENTRY_DSN", value: "${SENTRY_VALUE}" });
+new hosting.RepositoryActionsVariable("node-version", { owner: "acme-eng", repository: "api", name: "NODE_VERSION", value: "22" });
+new hosting.EnvironmentActionsSecret("db-password", {
+  owner: "acme-eng", repository: "api", environment: "production", secretName: "DB_PASSWORD", value: "${DB_VALUE}",
+});
+new hosting.EnvironmentActionsVariable("eu-region", {
+  owner: "acme-eng", repository: "api", environment: "release/eu", name: "REGION", value: "eu-west-1",
+});
 ${bad}
 exports.hookId = ci.hookId;
 exports.ruleId = gate.ruleId;
@@ -188,6 +209,24 @@ const hookAt = (url: string) => state().repoHooks.find((h) => h.config.url === u
 const registry = (name: string) => state().privateRegistries.find((r) => r.name === name);
 const actionsBudget = () => state().budgets.find((b) => b.scope === "organization");
 const protectionRules = () => state().protectionRules.map((r) => [r.environment, r.appId, r.id] as const);
+/** The value the server holds for an Actions secret of a scope (`org:100`, `repo:1000`, ...). */
+const actionsSecret = (scope: string, name: string) =>
+  state().actionsSecrets.find((s) => s.scope === scope && s.name === name);
+const actionsVariable = (scope: string, name: string) =>
+  state().actionsVariables.find((v) => v.scope === scope && v.name === name);
+const ACTIONS_SECRETS = {
+  "org:100/NPM_PUBLISH_TOKEN": PUBLISH_VALUE,
+  "repo:1000/SENTRY_DSN": SENTRY_VALUE,
+  "env:1000:production/DB_PASSWORD": DB_VALUE,
+};
+/** The program's secrets as the server holds them: their values, by scope and name. */
+const actionsSecretValues = () =>
+  Object.fromEntries(
+    Object.keys(ACTIONS_SECRETS).map((key) => {
+      const [scope = "", name = ""] = key.split("/");
+      return [key, actionsSecret(scope, name)?.value];
+    }),
+  );
 
 /** The server's view of one person in one organisation. */
 function person(org: string, login: string): { member?: string; invited?: string } {
@@ -293,6 +332,12 @@ describe("a stack of every kind, end to end", () => {
       "POST /orgs/{org}/issue-types": 2,
       "POST /orgs/{org}/issue-fields": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      "PUT /orgs/{org}/actions/secrets/{secret_name}": 1,
+      "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}": 1,
+      "PUT /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}": 1,
+      "POST /orgs/{org}/actions/variables": 1,
+      "POST /repos/{owner}/{repo}/actions/variables": 1,
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/variables": 1,
     });
     // Creates of kinds keyed by names read first, and the registry's key is fetched once.
     expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
@@ -342,8 +387,23 @@ describe("a stack of every kind, end to end", () => {
     });
     expect(registry("MAVEN_REPOSITORY_SECRET")?.value).toBeNull();
 
+    // Each secret sealed for its scope's key, fetched once; the server holds the value.
+    expect(created["GET /orgs/{org}/actions/secrets/public-key"]).toBe(1);
+    expect(created["GET /repos/{owner}/{repo}/environments/{environment_name}/secrets/public-key"]).toBe(1);
+    expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
+    expect(actionsSecret("org:100", "NPM_PUBLISH_TOKEN")).toMatchObject({
+      visibility: "selected",
+      selectedRepositoryIds: [1000],
+    });
+    expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
+
     const resources = stack();
-    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(18);
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(24);
+    // Ids and names as the platform stores them; the program's spelling kept as an input.
+    expect(resources["publish-token"]?.id).toBe("acme-eng/NPM_PUBLISH_TOKEN");
+    expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
+    expect(resources["db-password"]?.id).toBe("acme-eng/api/production/DB_PASSWORD");
+    expect(resources["eu-region"]?.id).toBe("acme-eng/api/release%2Feu/REGION");
     expect(state().fixture.orgs.find((o) => o.login === "acme-platform")?.members.olivia?.role).toBe("admin");
     expect(
       state()
@@ -373,7 +433,17 @@ describe("a stack of every kind, end to end", () => {
 
   it("keeps secrets, the registry value (any ciphertext of it too) and the token out of the state file", () => {
     const file = program.stateFile();
-    for (const secret of [TOKEN, HOOK_SECRET, GLOBAL_SECRET, FIRST_VALUE]) expect(file).not.toContain(secret);
+    for (const secret of [
+      TOKEN,
+      HOOK_SECRET,
+      GLOBAL_SECRET,
+      FIRST_VALUE,
+      PUBLISH_VALUE,
+      SENTRY_VALUE,
+      DB_VALUE,
+    ]) {
+      expect(file).not.toContain(secret);
+    }
     expect(file).not.toContain("encrypted_value");
     expect(file).not.toMatch(/scrypt\$/);
     const npm = program.resources().find((r) => r.id === "acme-eng/NPM_REGISTRY_SECRET") as
@@ -426,6 +496,14 @@ describe("a stack of every kind, end to end", () => {
       "GET /orgs/{org}/issue-types": 1,
       "GET /orgs/{org}/issue-fields": 1,
       "GET /orgs/{org}/blocks/{username}": 1,
+      "GET /orgs/{org}/actions/secrets/{secret_name}": 1,
+      // The organisation secret is for selected repositories: its list is read too.
+      "GET /orgs/{org}/actions/secrets/{secret_name}/repositories": 1,
+      "GET /orgs/{org}/actions/variables/{name}": 1,
+      "GET /repos/{owner}/{repo}/actions/secrets/{secret_name}": 1,
+      "GET /repos/{owner}/{repo}/actions/variables/{name}": 1,
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}": 1,
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}": 1,
     });
   });
 
@@ -470,6 +548,15 @@ describe("a stack of every kind, end to end", () => {
       options: [{ id: priority?.options[0]?.id, name: "High", color: "red", priority: 1 }],
     });
     await api("DELETE", "/orgs/acme-eng/blocks/billie");
+    // A secret's value changed on the web UI (the API never shows it: seen through updated_at), a
+    // variable's value changed, a repository added to an organisation secret.
+    expect(
+      await control("PUT", "/repos/acme-eng/api/actions/secrets/SENTRY_DSN/value", { value: "web" }),
+    ).toBe(200);
+    await api("PATCH", "/repos/acme-eng/api/environments/release%2Feu/variables/REGION", {
+      value: "ap-south-1",
+    });
+    await api("PUT", "/orgs/acme-eng/actions/secrets/NPM_PUBLISH_TOKEN/repositories/1001");
     // Not drift: workflows, a multi select and recipients reordered; an invitation accepted.
     await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
       name: "deployers",
@@ -513,6 +600,16 @@ describe("a stack of every kind, end to end", () => {
     expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:IssueField: \(update\)/);
     expect(out).toMatch(/\+ pulumi-nodejs:dynamic\/hosting:OrgBlock: \(create\)/);
     expect(out).toMatch(/\+ 1 to create/);
+    expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:RepositoryActionsSecret: \(update\)/);
+    // The secret changed on the web UI: refresh reads a later updatedAt, and the resource is
+    // updated. The CLI masks both sides of a secret, so a dynamic resource's update cannot show
+    // which one changed; the plugin's detailed diff names `value` (test/e2e/plugin.test.ts).
+    expect(out).toMatch(/::sentry-dsn\]\s+--outputs:--\s+~ updatedAt\s*:/);
+    expect(out).toMatch(
+      /~ pulumi-nodejs:dynamic\/hosting:RepositoryActionsSecret: \(update\)[^~]*::sentry-dsn\][^~]*value\s*: \[secret\]/,
+    );
+    expect(out).toMatch(/value\s*:\s*"ap-south-1"\s*=>\s*"eu-west-1"/);
+    expect(out).toMatch(/selectedRepositoryIds/);
     // Not drift: no secret, workflow, property name or recipient change; the accepted invitation is
     // shown as refreshed state only, never as an update of hubot.
     expect(out).not.toMatch(/secret\s*:.*=>/);
@@ -526,7 +623,10 @@ describe("a stack of every kind, end to end", () => {
     expect(out).not.toMatch(/~ .*::hubot/);
     expect(out).not.toMatch(/~ .*::ci-other/);
     expect(out).not.toMatch(/~ .*::regions/);
-    expect(out).toMatch(/~ 11 to update/);
+    // The secrets no one changed show no change (the same updated_at, the same digest).
+    expect(out).not.toMatch(/~ .*::db-password/);
+    expect(out).not.toMatch(/~ .*::node-version/);
+    expect(out).toMatch(/~ 14 to update/);
 
     const refreshOnly = await run("refresh", "--preview-only", "--expect-no-changes");
     expect(refreshOnly.code).not.toBe(0);
@@ -555,7 +655,14 @@ describe("a stack of every kind, end to end", () => {
       "PUT /orgs/{org}/issue-types/{issue_type_id}": 1,
       "PATCH /orgs/{org}/issue-fields/{issue_field_id}": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      // The value changed on the web UI, sent again; the organisation secret's repositories.
+      "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}": 1,
+      "PUT /orgs/{org}/actions/secrets/{secret_name}": 1,
+      "PATCH /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}": 1,
     });
+    expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
+    expect(actionsSecret("org:100", "NPM_PUBLISH_TOKEN")?.selectedRepositoryIds).toEqual([1000]);
+    expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
     expect(state().issueTypes.find((t) => t.name === "Bug")?.color).toBe("red");
     expect(state().issueFields[0]?.options.map((o) => o.name)).toEqual(["High", "Low"]);
     expect(state().orgBlocks).toHaveLength(1);
@@ -718,6 +825,8 @@ describe("a stack of every kind, end to end", () => {
       "DELETE",
       `/repos/acme-eng/api/environments/release%2Feu/deployment_protection_rules/${old.rule}`,
     );
+    await api("DELETE", "/orgs/acme-eng/actions/secrets/NPM_PUBLISH_TOKEN");
+    await api("DELETE", "/repos/acme-eng/api/environments/release%2Feu/variables/REGION");
     // A value removed outside Pulumi reads as null (the resource stays); a multi select changed.
     await api(
       "PATCH",
@@ -743,6 +852,8 @@ describe("a stack of every kind, end to end", () => {
       "actions",
       "maven",
       "release-gate",
+      "publish-token",
+      "eu-region",
     ]) {
       expect(names).not.toContain(gone);
     }
@@ -788,7 +899,11 @@ describe("a stack of every kind, end to end", () => {
       "PATCH /orgs/{org}/private-registries/{secret_name}": 1,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
       "PATCH /organizations/{org}/org-properties/values": 2,
+      "PUT /orgs/{org}/actions/secrets/{secret_name}": 1,
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/variables": 1,
     });
+    expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
+    expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
     expect(hookAt("https://ci.example.com/hook")?.id).not.toBe(old.hook);
     expect(hookAt("https://ci.example.com/hook")?.config.secret).toBe(HOOK_SECRET);
     const builders = groupNamed("builders");
@@ -887,11 +1002,26 @@ describe("a stack of every kind, end to end", () => {
     expect(state().issueTypes).toEqual([]);
     expect(state().issueFields).toEqual([]);
     expect(state().orgBlocks).toEqual([]);
+    // The program's secrets and variables are gone; the fixture's stay.
+    expect(
+      state()
+        .actionsSecrets.map((s) => s.name)
+        .sort(),
+    ).toEqual(["DEPLOY_KEY", "NPM_TOKEN"]);
+    expect(state().actionsVariables).toEqual([]);
   });
 
   it("never showed a secret value in any output, the client's request log included", () => {
     expect(transcript).toContain("hosting: POST /orgs/acme-eng/private-registries");
-    for (const secret of [FIRST_VALUE, SECOND_VALUE, HOOK_SECRET, GLOBAL_SECRET]) {
+    for (const secret of [
+      FIRST_VALUE,
+      SECOND_VALUE,
+      HOOK_SECRET,
+      GLOBAL_SECRET,
+      PUBLISH_VALUE,
+      SENTRY_VALUE,
+      DB_VALUE,
+    ]) {
       expect(transcript).not.toContain(secret);
     }
   });

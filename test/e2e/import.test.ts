@@ -92,6 +92,13 @@ describe("hosting-import end to end", () => {
     expect(output).toContain(
       `pulumi config set --secret hookAuditExampleComSecret --stack dev --cwd ${program.dir}\n`,
     );
+    // The fixture's Actions secrets, whose values the API never returns either.
+    expect(output).toContain(
+      `pulumi config set --secret acmeEngSecretNpmTokenValue --stack dev --cwd ${program.dir}\n`,
+    );
+    expect(output).toContain(
+      `pulumi config set --secret acmeEngApiSecretDeployKeyValue --stack dev --cwd ${program.dir}\n`,
+    );
     const eng = readFileSync(join(program.dir, "acme-eng.ts"), "utf8");
     expect(eng).toContain("runnerGroupId: acmeEngRunnersBuildFleet.runnerGroupId,");
     // Sets are written sorted, whatever order the server lists them in.
@@ -127,7 +134,10 @@ describe("hosting-import end to end", () => {
     emulator.controls.clearLog();
     const missing = await program.run("preview");
     expect(missing.code).not.toBe(0);
-    expect(missing.output).toMatch(/acmeEngApiHookCiExampleComHookSecret/);
+    // The first of the secrets the module reads (a webhook's, or an Actions secret's value).
+    expect(missing.output).toMatch(
+      /Missing required configuration variable 'hosting:(acmeEngApiHookCiExampleComHookSecret|acmeEngSecretNpmTokenValue|acmeEngApiSecretDeployKeyValue)'/,
+    );
     expect(writes()).toEqual([]);
   });
 
@@ -139,6 +149,10 @@ describe("hosting-import end to end", () => {
       "acmeEngApiHookCiExampleComHookSecret=hook-secret",
       "--secret",
       "hookAuditExampleComSecret=audit-secret",
+      "--secret",
+      "acmeEngSecretNpmTokenValue=npm-token",
+      "--secret",
+      "acmeEngApiSecretDeployKeyValue=deploy-key",
     );
     emulator.controls.clearLog();
     const up = await program.ok("up", "--yes", "--skip-preview");
@@ -151,7 +165,12 @@ describe("hosting-import end to end", () => {
     expect(writes().sort()).toEqual([
       "PATCH /admin/hooks/{hook_id}",
       "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
+      "PUT /orgs/{org}/actions/secrets/{secret_name}",
+      "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}",
     ]);
+    const secretOf = (name: string) =>
+      emulator.store.state.actionsSecrets.find((x) => x.name === name)?.value;
+    expect([secretOf("NPM_TOKEN"), secretOf("DEPLOY_KEY")]).toEqual(["npm-token", "deploy-key"]);
     emulator.controls.clearLog();
     const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");
     expect(drift.code, drift.output).toBe(0);
@@ -214,6 +233,8 @@ describe("hosting-import end to end", () => {
     expect(writes().sort()).toEqual([
       "PATCH /admin/hooks/{hook_id}",
       "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
+      "PUT /orgs/{org}/actions/secrets/{secret_name}",
+      "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}",
     ]);
     emulator.controls.clearLog();
     const drift = await program.run("preview", "--refresh", "--expect-no-changes");
@@ -237,6 +258,8 @@ describe("hosting-import end to end", () => {
     // the provider never sends; declaring them from config makes the next up write them.
     const code = readFileSync(join(program.dir, "imported.yaml"), "utf8");
     expect(code).toContain("secret: (set outside Pulumi)");
+    // So do the Actions secrets' values.
+    expect(code.match(/value: \(set outside Pulumi\)/g)).toHaveLength(2);
     // A YAML program reads Main.yaml before Pulumi.yaml: the imported code is the program now.
     renameSync(join(program.dir, "imported.yaml"), join(program.dir, "Main.yaml"));
     const preview = await program.run("preview", "--expect-no-changes");

@@ -32,7 +32,10 @@ export function apiOf(emulator: RunningEmulator, token: string): Api {
   };
 }
 
-/** The installation as an administrator configured it by hand: every kind, both organisations. */
+/**
+ * The installation as an administrator configured it by hand: every kind, both organisations (the
+ * Actions secrets are the fixture's: `NPM_TOKEN` of acme-eng and `DEPLOY_KEY` of acme-eng/api).
+ */
 export async function fill(api: Api): Promise<void> {
   await api("POST", "/repos/acme-eng/api/hooks", {
     config: { url: "https://ci.example.com/hook", secret: "hook-secret", content_type: "json" },
@@ -105,6 +108,18 @@ export async function fill(api: Api): Promise<void> {
     ],
   });
   await api("PUT", "/orgs/acme-ops/blocks/mona", undefined);
+  // Actions variables of every scope (the fixture holds an organisation and a repository secret).
+  await api("POST", "/orgs/acme-eng/actions/variables", {
+    name: "REGISTRY_URL",
+    value: "https://npm.example.com/",
+    visibility: "selected",
+    selected_repository_ids: [1001, 1000],
+  });
+  await api("POST", "/repos/acme-eng/api/actions/variables", { name: "NODE_VERSION", value: "22" });
+  await api("POST", "/repos/acme-eng/api/environments/release%2Feu/variables", {
+    name: "REGION",
+    value: "eu-west-1",
+  });
 }
 
 /** Every place `fill` writes to, as hosting-import's flags. */

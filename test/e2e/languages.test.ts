@@ -185,7 +185,12 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
       const secrets = [...output.matchAll(/pulumi config set --secret (\S+) --stack/g)].map(
         (m) => m[1] ?? "",
       );
-      expect(secrets.sort()).toEqual(["acmeEngApiHookCiExampleComHookSecret", "hookAuditExampleComSecret"]);
+      expect(secrets.sort()).toEqual([
+        "acmeEngApiHookCiExampleComHookSecret",
+        "acmeEngApiSecretDeployKeyValue",
+        "acmeEngSecretNpmTokenValue",
+        "hookAuditExampleComSecret",
+      ]);
       await program.initStack(installation.origin, TOKEN);
       await program.ok(
         "config",
@@ -201,6 +206,8 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
       expect(writes(installation).sort()).toEqual([
         "PATCH /admin/hooks/{hook_id}",
         "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
+        "PUT /orgs/{org}/actions/secrets/{secret_name}",
+        "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}",
       ]);
       installation.controls.clearLog();
       const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");

@@ -30,10 +30,20 @@ const CONFIG = {
   hookSecret: "plugin-e2e-s3cret",
   auditSecret: "plugin-e2e-audit-7d2e",
   registryValue: "plugin-e2e-registry-51aa",
+  publishToken: "plugin-e2e-publish-7c10",
+  sentryDsn: "plugin-e2e-sentry-e2d4",
+  dbPassword: "plugin-e2e-db-9f3a",
   tokenA: TOKEN,
   tokenB: "svcp_owner",
 };
-const SECRET_VALUES = [CONFIG.hookSecret, CONFIG.auditSecret, CONFIG.registryValue];
+const SECRET_VALUES = [
+  CONFIG.hookSecret,
+  CONFIG.auditSecret,
+  CONFIG.registryValue,
+  CONFIG.publishToken,
+  CONFIG.sentryDsn,
+  CONFIG.dbPassword,
+];
 const W1 = "acme-eng/api/.github/workflows/deploy.yml@refs/heads/main";
 const PLUGIN_PATH = "plugins:\n  providers:\n    - name: hosting\n      path: ./node_modules/.bin\n";
 
@@ -148,6 +158,45 @@ function everyKind(keys: { gpg: string; ssh: string; signing: string }): Declare
       ],
     }),
     of("block-billie", "OrgBlock", { org: "acme-eng", username: "billie" }),
+    of("publish-token", "OrgActionsSecret", {
+      org: "acme-eng",
+      secretName: "npm_publish_token",
+      value: new FromConfig("publishToken"),
+      visibility: "selected",
+      selectedRepositoryIds: [1000],
+    }),
+    of("registry-url", "OrgActionsVariable", {
+      org: "acme-eng",
+      name: "REGISTRY_URL",
+      value: "https://npm.example.com/registry",
+      visibility: "all",
+    }),
+    of("sentry-dsn", "RepositoryActionsSecret", {
+      owner: "acme-eng",
+      repository: "api",
+      secretName: "SENTRY_DSN",
+      value: new FromConfig("sentryDsn"),
+    }),
+    of("node-version", "RepositoryActionsVariable", {
+      owner: "acme-eng",
+      repository: "api",
+      name: "NODE_VERSION",
+      value: "22",
+    }),
+    of("db-password", "EnvironmentActionsSecret", {
+      owner: "acme-eng",
+      repository: "api",
+      environment: "production",
+      secretName: "DB_PASSWORD",
+      value: new FromConfig("dbPassword"),
+    }),
+    of("eu-region", "EnvironmentActionsVariable", {
+      owner: "acme-eng",
+      repository: "api",
+      environment: "release/eu",
+      name: "REGION",
+      value: "eu-west-1",
+    }),
   ];
 }
 
@@ -259,6 +308,12 @@ async function api(method: string, path: string, body?: unknown, version?: strin
 }
 
 const state = () => main.store.state;
+
+/** The values the server holds for the program's three Actions secrets. */
+const actionsSecretValues = () =>
+  ["NPM_PUBLISH_TOKEN", "SENTRY_DSN", "DB_PASSWORD"].map(
+    (name) => state().actionsSecrets.find((s) => s.name === name)?.value,
+  );
 
 /** The server's view of one person in one organisation. */
 function person(org: string, login: string): { member?: string; invited?: string } {
@@ -400,6 +455,12 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "POST /orgs/{org}/issue-types": 1,
       "POST /orgs/{org}/issue-fields": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      "PUT /orgs/{org}/actions/secrets/{secret_name}": 1,
+      "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}": 1,
+      "PUT /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}": 1,
+      "POST /orgs/{org}/actions/variables": 1,
+      "POST /repos/{owner}/{repo}/actions/variables": 1,
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/variables": 1,
     });
     // Each explicit provider checked its own server once, and its resource (and the invoke on B)
     // went there and nowhere else.
@@ -414,7 +475,10 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(serverB.store.state.issueTypes.map((t) => [t.name, t.color])).toEqual([["Epic", "blue"]]);
 
     const resources = stackOf(program);
-    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(18);
+    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(24);
+    // A secret's name as the platform stores it, in the id and the output.
+    expect(resources["publish-token"]?.id).toBe("acme-eng/NPM_PUBLISH_TOKEN");
+    expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
     expect(resources["epic-a"]?.provider).toMatch(/::pulumi:providers:hosting::serverA::/);
     expect(resources["epic-b"]?.provider).toMatch(/::pulumi:providers:hosting::serverB::/);
     expect(resources.ci?.provider).toMatch(/::pulumi:providers:hosting::default/);
@@ -436,6 +500,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       CONFIG.hookSecret,
     );
     expect(state().privateRegistries[0]?.value).toBe(CONFIG.registryValue);
+    expect(actionsSecretValues()).toEqual([CONFIG.publishToken, CONFIG.sentryDsn, CONFIG.dbPassword]);
     expect(person("acme-eng", "octocat")).toEqual({ member: "admin" });
     expect(up.output).not.toMatch(/warning/);
 
@@ -471,6 +536,13 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     );
     await api("PUT", `/orgs/acme-eng/issue-types/${bug}`, { name: "Bug", is_enabled: true, color: "blue" });
     await api("DELETE", "/orgs/acme-eng/blocks/billie");
+    // A secret's value changed on the web UI: the API never shows it, its updated_at moves.
+    const web = await fetch(`${main.origin}/_emulator/repos/acme-eng/api/actions/secrets/SENTRY_DSN/value`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ value: "set on the web" }),
+    });
+    expect(web.status).toBe(200);
 
     clearLogs();
     const drift = await run(program, "preview", "--refresh", "--expect-no-changes", "--diff");
@@ -489,7 +561,11 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(out).toMatch(/amount\s*:\s*500\s*=>\s*100/);
     expect(out).toMatch(/color\s*:\s*"blue"\s*=>\s*"red"/);
     expect(out).toMatch(/\+ hosting:index:OrgBlock: \(create\)/);
-    expect(out).toMatch(/~ 7 to update/);
+    // The plugin's detailed diff names the secret's value (both sides masked).
+    expect(out).toMatch(
+      /~ hosting:index:RepositoryActionsSecret: \(update\)[^+]*~ value\s*: \[secret\] => \[secret\]/,
+    );
+    expect(out).toMatch(/~ 8 to update/);
     expect(out).toMatch(/\+ 1 to create/);
     expect(out).not.toMatch(/secret\s*:.*=>/);
     expect(writes(main)).toEqual({});
@@ -505,7 +581,9 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "PATCH /enterprises/{enterprise}/settings/billing/budgets/{budget_id}": 1,
       "PUT /orgs/{org}/issue-types/{issue_type_id}": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}": 1,
     });
+    expect(actionsSecretValues()).toEqual([CONFIG.publishToken, CONFIG.sentryDsn, CONFIG.dbPassword]);
     expect(writes(serverA)).toEqual({});
     expect(writes(serverB)).toEqual({});
     expect(state().repoHooks.find((h) => h.id === hookId)?.config).toMatchObject({
@@ -536,7 +614,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       name: d.name,
       id: d.kind === "Organization" ? String(d.args.login) : (ids[d.name]?.id ?? ""),
     }));
-    expect(resources).toHaveLength(18);
+    expect(resources).toHaveLength(24);
     const imported = new PulumiProgram("plugin-import", "");
     const header = `name: plugin-import\nruntime: yaml\n${PLUGIN_PATH}`;
     writeFileSync(join(imported.dir, "Pulumi.yaml"), header);
@@ -547,7 +625,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     clearLogs();
     const result = await ok(imported, "import", "--file", "import.json", "--yes", "--out", "imported.yaml");
     expect(writes(main)).toEqual({});
-    expect(result.output).toMatch(/=\s*18 imported/);
+    expect(result.output).toMatch(/=\s*24 imported/);
     // The one object whose inputs fail check: a registry's value, which the API never returns.
     const diagnostics = result.stdout.slice(result.stdout.lastIndexOf("Diagnostics:"));
     expect(diagnostics.match(/One or more imported inputs failed to validate/g)).toHaveLength(1);
@@ -562,6 +640,8 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(code.match(/secret: \(set outside Pulumi\)/g)).toHaveLength(2);
     expect(blockOf(code, "npm")).not.toMatch(/value:/);
     expect(blockOf(code, "platform")).toMatch(/importId: acme-platform/);
+    // The Actions secrets' values as the placeholder, which is kept and never sent.
+    expect(code.match(/value: \(set outside Pulumi\)/g)).toHaveLength(3);
 
     // docs/adoption.md's treatment: a webhook's placeholder kept (the server's secret stays, unmanaged),
     // or given from a secret config value; the registry's value given from one.
@@ -586,7 +666,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(preview.output).toMatch(/\+ value\s*: \[secret\]/);
     expect(preview.output.match(/^\s+[-+~] \w+\s*: /gm)).toHaveLength(2);
     expect(preview.output).toMatch(/~ 2 to update/);
-    expect(preview.output).toMatch(/17 unchanged/);
+    expect(preview.output).toMatch(/23 unchanged/);
     expect(requests(main)).toEqual({ "GET /user": 1 });
   });
 
@@ -613,6 +693,12 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "DELETE /orgs/{org}/issue-types/{issue_type_id}": 1,
       "DELETE /orgs/{org}/issue-fields/{issue_field_id}": 1,
       "DELETE /orgs/{org}/blocks/{username}": 1,
+      "DELETE /orgs/{org}/actions/secrets/{secret_name}": 1,
+      "DELETE /repos/{owner}/{repo}/actions/secrets/{secret_name}": 1,
+      "DELETE /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}": 1,
+      "DELETE /orgs/{org}/actions/variables/{name}": 1,
+      "DELETE /repos/{owner}/{repo}/actions/variables/{name}": 1,
+      "DELETE /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}": 1,
     });
     for (const e of [serverA, serverB]) {
       expect(writes(e)).toEqual({ "DELETE /orgs/{org}/issue-types/{issue_type_id}": 1 });
@@ -625,6 +711,12 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(state().repoHooks).toEqual([]);
     expect(state().runnerGroups.filter((g) => !g.default)).toEqual([]);
     expect(state().privateRegistries).toEqual([]);
+    expect(
+      state()
+        .actionsSecrets.map((x) => x.name)
+        .sort(),
+    ).toEqual(["DEPLOY_KEY", "NPM_TOKEN"]);
+    expect(state().actionsVariables).toEqual([]);
     expect([state().gpgKeys, state().sshKeys, state().sshSigningKeys]).toEqual([[], [], []]);
     expect(destroy.output).toMatch(/returned to the organisation's default runner group/);
     expect(destroy.output).toMatch(
@@ -656,12 +748,15 @@ function withBlock(code: string, name: string, edit: (block: string) => string):
 describe("a stack of the dynamic resources moved to the plugin", () => {
   it("keeps every object: no replacement, no write, and a clean drift check (docs/languages.md's steps)", async () => {
     const moving = new PulumiProgram("plugin-migration", jsProgram(kinds));
-    const { hookSecret, auditSecret, registryValue } = CONFIG;
-    await initStack(moving, migration, { "hosting:token": TOKEN, hookSecret, auditSecret, registryValue });
+    const { hookSecret, auditSecret, registryValue, publishToken, sentryDsn, dbPassword } = CONFIG;
+    await initStack(moving, migration, {
+      "hosting:token": TOKEN,
+      ...{ hookSecret, auditSecret, registryValue, publishToken, sentryDsn, dbPassword },
+    });
     await ok(moving, "up", "--yes", "--skip-preview");
     const before = stackOf(moving);
     expect(Object.keys(before)).toHaveLength(kinds.length);
-    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(18);
+    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(24);
     for (const r of Object.values(before)) expect(r.type).toMatch(/^pulumi-nodejs:dynamic\/hosting:/);
 
     // 1. The program rewritten for the plugin: same project, stack, names and arguments.

@@ -53,6 +53,29 @@ const ARGS: Record<string, unknown> = {
   IssueType: { org: "acme-eng", name: "Bug", isEnabled: true },
   IssueField: { org: "acme-eng", name: "Priority", dataType: "text" },
   OrgBlock: { org: "acme-eng", username: "hubot" },
+  OrgActionsSecret: { org: "acme-eng", secretName: "TOKEN", value: "hook-secret" },
+  OrgActionsVariable: { org: "acme-eng", name: "REGION", value: "eu" },
+  RepositoryActionsSecret: {
+    owner: "acme-eng",
+    repository: "api",
+    secretName: "TOKEN",
+    value: "hook-secret",
+  },
+  RepositoryActionsVariable: { owner: "acme-eng", repository: "api", name: "REGION", value: "eu" },
+  EnvironmentActionsSecret: {
+    owner: "acme-eng",
+    repository: "api",
+    environment: "production",
+    secretName: "TOKEN",
+    value: "hook-secret",
+  },
+  EnvironmentActionsVariable: {
+    owner: "acme-eng",
+    repository: "api",
+    environment: "production",
+    name: "REGION",
+    value: "eu",
+  },
 };
 
 const TOKEN = "svcp_must_not_leak";

@@ -362,6 +362,58 @@ const PRIVATE_REGISTRIES: Row[] = [
 ];
 
 /**
+ * Actions secrets and variables (matrix, organisation: Secrets, Variables; repository: Secrets,
+ * Variables, Environments), on the ones `seedWorld` made. Organisation ones: admin:org of an owner,
+ * or the FG permission (`organization_secrets`, `organization_actions_variables`). Repository ones:
+ * `repo` of the repository's admins (404 to a member), or FG `secrets` / `actions_variables`.
+ * Environment ones: `repo`, or FG `environments`, which deploy-gate reads: its installation (an
+ * admin of acme-eng) reads them, its user token acts for octocat, a member (404). The PUTs of a
+ * repository's or an environment's secret carry a value sealed for no key: a 422 once allowed.
+ */
+const envRead = (ok: number): Expected => ({ ...repoAdmin(ok), install: ok, uat: 404 });
+const ACTIONS_PLACES = [
+  ["/orgs/:org/actions", orgOwner, orgOwner],
+  ["/repos/:owner/:repo/actions", repoAdmin, repoAdmin],
+  ["/repos/:owner/:repo/environments/:environment_name", envRead, repoAdmin],
+] as const;
+const NOT_SEALED = { encrypted_value: "AAAA", key_id: "1" };
+const ACTIONS: Row[] = [
+  ...ACTIONS_PLACES.flatMap(([base, read, write]): Row[] => {
+    const org = base.startsWith("/orgs/");
+    return [
+      { route: `GET ${base}/secrets`, expect: read(200) },
+      { route: `GET ${base}/secrets/public-key`, expect: read(200) },
+      { route: `GET ${base}/secrets/:secret_name`, expect: read(200) },
+      {
+        route: `PUT ${base}/secrets/:secret_name`,
+        // An organisation's secret may change its visibility alone.
+        body: org ? { visibility: "all" } : NOT_SEALED,
+        expect: write(org ? 204 : 422),
+      },
+      { route: `DELETE ${base}/secrets/:secret_name`, expect: write(204) },
+      { route: `GET ${base}/variables`, expect: read(200) },
+      {
+        route: `POST ${base}/variables`,
+        body: { name: "MATRIX_NEW", value: "v", ...(org ? { visibility: "all" } : {}) },
+        expect: write(201),
+      },
+      { route: `GET ${base}/variables/:name`, expect: read(200) },
+      { route: `PATCH ${base}/variables/:name`, body: { value: "changed" }, expect: write(204) },
+      { route: `DELETE ${base}/variables/:name`, expect: write(204) },
+    ];
+  }),
+  ...(["secrets/:secret_name", "variables/:name"] as const).flatMap((item): Row[] => {
+    const base = `/orgs/:org/actions/${item}/repositories`;
+    return [
+      { route: `GET ${base}`, expect: orgOwner(200) },
+      { route: `PUT ${base}`, body: { selected_repository_ids: [1000, 1001] }, expect: orgOwner(204) },
+      { route: `PUT ${base}/:repository_id`, expect: orgOwner(204) },
+      { route: `DELETE ${base}/:repository_id`, expect: orgOwner(204) },
+    ];
+  }),
+];
+
+/**
  * The signed-in user's keys (matrix, User permissions: GPG keys, Git SSH keys, SSH signing keys;
  * UAT only): the key scopes (read/write/admin of gpg_key, public_key, ssh_signing_key), which only
  * the site administrator holds, or the FG user permission; installation tokens refused. The
@@ -713,6 +765,7 @@ const ROWS: Row[] = [
   ...BRANCHES,
   ...SECURITY,
   ...ORG_CONFIG,
+  ...ACTIONS,
   ...NOT_MODELLED,
 ];
 

@@ -9,6 +9,7 @@ import { deserialize, serialize } from "node:v8";
 import type * as openpgp from "openpgp" with { "resolution-mode": "import" };
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { API_VERSION_2026, allRoutes } from "../../api";
+import { sealBox } from "../../api/sealed-box";
 import { createApp } from "../../emulator/core/app";
 import { Controls } from "../../emulator/core/controls";
 import { onlyVersionOf } from "../../emulator/core/guard";
@@ -246,7 +247,53 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
     registry: await seedRegistry(emulator),
     ...(await seedUserKeys(emulator)),
     ...(await seedOrgConfig(emulator)),
+    ...(await seedActions(emulator)),
   };
+}
+
+/** The name of the Actions secret and variable `seedWorld` makes in each scope. */
+export const ACTIONS_SEED_NAME = "MATRIX_SEED";
+
+/** The scopes of Actions secrets and variables, as paths: acme-eng, acme-eng/api, its `release/eu`. */
+export const ACTIONS_SCOPES = [
+  "/orgs/acme-eng/actions",
+  "/repos/acme-eng/api/actions",
+  "/repos/acme-eng/api/environments/release%2Feu",
+] as const;
+
+/** Puts `value` as the secret `name` of a scope (`ACTIONS_SCOPES`), sealed for its key; the status. */
+export async function putSecret(
+  emulator: RunningEmulator,
+  scope: string,
+  name: string,
+  value: string,
+  more: Record<string, unknown> = {},
+): Promise<number> {
+  const key = await call(emulator, "GET", `${scope}/secrets/public-key`);
+  expect(key.status, key.text).toBe(200);
+  const encrypted_value = await sealBox(value, key.body.key);
+  const response = await call(emulator, "PUT", `${scope}/secrets/${name}`, {
+    body: { encrypted_value, key_id: key.body.key_id, ...more },
+  });
+  expect(response.status, response.text).toBeLessThan(300);
+  return response.status;
+}
+
+/**
+ * Makes a secret and a variable named `ACTIONS_SEED_NAME` in each scope; the organisation's for
+ * the repository acme-eng/api alone (visibility `selected`), so its repository routes answer.
+ */
+async function seedActions(emulator: RunningEmulator): Promise<Record<never, never>> {
+  const selected = { visibility: "selected", selected_repository_ids: [1000] };
+  for (const scope of ACTIONS_SCOPES) {
+    const org = scope.startsWith("/orgs/");
+    await putSecret(emulator, scope, ACTIONS_SEED_NAME, "seed", org ? selected : {});
+    const response = await call(emulator, "POST", `${scope}/variables`, {
+      body: { name: ACTIONS_SEED_NAME, value: "seed", ...(org ? selected : {}) },
+    });
+    expect(response.status, response.text).toBe(201);
+  }
+  return {};
 }
 
 /** The body of a budget of enterprise acme for organisation acme-eng, covering Actions. */
@@ -322,6 +369,12 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     issue_type_id: String(world.issueType ?? 999_999),
     issue_field_id: String(world.issueField ?? 999_999),
   };
+  // Actions secrets and variables: the ones `seedWorld` made in each scope; acme-eng/web to select.
+  if (/\/(actions|environments\/:environment_name)\/(secrets|variables)(\/|$)/.test(template)) {
+    values.secret_name = ACTIONS_SEED_NAME;
+    values.name = ACTIONS_SEED_NAME;
+    values.repository_id = "1001";
+  }
   // octocat is a member of acme-eng, whom the organisation cannot block: its block routes act on
   // hubot, whom `seedWorld` blocked.
   if (template.startsWith("/orgs/:org/blocks/")) values.username = BLOCKED_USER;

@@ -131,6 +131,8 @@ describe("the secret commands", () => {
     expect(result.code).toBe(0);
     expect(commands(result.out)).toEqual([
       `pulumi stack select --create dev --cwd ${out}`,
+      `pulumi config set --secret acmeEngSecretNpmTokenValue --stack dev --cwd ${out}`,
+      `pulumi config set --secret acmeEngApiSecretDeployKeyValue --stack dev --cwd ${out}`,
       `pulumi config set --secret acmeEngApiHookCiExampleComSecret --stack dev --cwd ${out}`,
     ]);
     // The rest are shell comments: the whole output runs as a script.
@@ -143,6 +145,8 @@ describe("the secret commands", () => {
     expect(result.code).toBe(0);
     expect(commands(result.out)).toEqual([
       `pulumi stack select --create dev --cwd ${join(out, "acme-eng")}`,
+      `pulumi config set --secret acmeEngSecretNpmTokenValue --stack dev --cwd ${join(out, "acme-eng")}`,
+      `pulumi config set --secret acmeEngApiSecretDeployKeyValue --stack dev --cwd ${join(out, "acme-eng")}`,
       `pulumi config set --secret acmeEngApiHookCiExampleComSecret --stack dev --cwd ${join(out, "acme-eng")}`,
     ]);
   });
@@ -152,6 +156,8 @@ describe("the secret commands", () => {
     const result = await hostingImport("--org", "acme-eng", "--split", "--stack", "prod", "--out", out);
     expect(commands(result.out)).toEqual([
       `pulumi stack select --create prod --cwd ${join(out, "acme-eng")}`,
+      `pulumi config set --secret acmeEngSecretNpmTokenValue --stack prod --cwd ${join(out, "acme-eng")}`,
+      `pulumi config set --secret acmeEngApiSecretDeployKeyValue --stack prod --cwd ${join(out, "acme-eng")}`,
       `pulumi config set --secret acmeEngApiHookCiExampleComSecret --stack prod --cwd ${join(out, "acme-eng")}`,
     ]);
     expect((await hostingImport("--org", "acme-eng", "--stack", "a b")).err).toContain(

@@ -27,12 +27,20 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &DeploymentProtectionRule{}
 	case "hosting:index:EnterpriseRunnerGroup":
 		r = &EnterpriseRunnerGroup{}
+	case "hosting:index:EnvironmentActionsSecret":
+		r = &EnvironmentActionsSecret{}
+	case "hosting:index:EnvironmentActionsVariable":
+		r = &EnvironmentActionsVariable{}
 	case "hosting:index:GlobalWebhook":
 		r = &GlobalWebhook{}
 	case "hosting:index:IssueField":
 		r = &IssueField{}
 	case "hosting:index:IssueType":
 		r = &IssueType{}
+	case "hosting:index:OrgActionsSecret":
+		r = &OrgActionsSecret{}
+	case "hosting:index:OrgActionsVariable":
+		r = &OrgActionsVariable{}
 	case "hosting:index:OrgBlock":
 		r = &OrgBlock{}
 	case "hosting:index:OrgMembership":
@@ -45,6 +53,10 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Organization{}
 	case "hosting:index:PrivateRegistry":
 		r = &PrivateRegistry{}
+	case "hosting:index:RepositoryActionsSecret":
+		r = &RepositoryActionsSecret{}
+	case "hosting:index:RepositoryActionsVariable":
+		r = &RepositoryActionsVariable{}
 	case "hosting:index:RepositoryPropertyValue":
 		r = &RepositoryPropertyValue{}
 	case "hosting:index:RepositoryWebhook":

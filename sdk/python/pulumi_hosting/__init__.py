@@ -9,6 +9,8 @@ import typing
 from .budget import *
 from .deployment_protection_rule import *
 from .enterprise_runner_group import *
+from .environment_actions_secret import *
+from .environment_actions_variable import *
 from .get_branch import *
 from .get_branches import *
 from .get_dependency_alerts import *
@@ -18,6 +20,8 @@ from .get_user_gpg_keys import *
 from .global_webhook import *
 from .issue_field import *
 from .issue_type import *
+from .org_actions_secret import *
+from .org_actions_variable import *
 from .org_block import *
 from .org_membership import *
 from .org_property_value import *
@@ -25,6 +29,8 @@ from .org_runner_group import *
 from .organization import *
 from .private_registry import *
 from .provider import *
+from .repository_actions_secret import *
+from .repository_actions_variable import *
 from .repository_property_value import *
 from .repository_webhook import *
 from .runner_group_runners import *
@@ -52,15 +58,21 @@ _utilities.register(
    "hosting:index:Budget": "Budget",
    "hosting:index:DeploymentProtectionRule": "DeploymentProtectionRule",
    "hosting:index:EnterpriseRunnerGroup": "EnterpriseRunnerGroup",
+   "hosting:index:EnvironmentActionsSecret": "EnvironmentActionsSecret",
+   "hosting:index:EnvironmentActionsVariable": "EnvironmentActionsVariable",
    "hosting:index:GlobalWebhook": "GlobalWebhook",
    "hosting:index:IssueField": "IssueField",
    "hosting:index:IssueType": "IssueType",
+   "hosting:index:OrgActionsSecret": "OrgActionsSecret",
+   "hosting:index:OrgActionsVariable": "OrgActionsVariable",
    "hosting:index:OrgBlock": "OrgBlock",
    "hosting:index:OrgMembership": "OrgMembership",
    "hosting:index:OrgPropertyValue": "OrgPropertyValue",
    "hosting:index:OrgRunnerGroup": "OrgRunnerGroup",
    "hosting:index:Organization": "Organization",
    "hosting:index:PrivateRegistry": "PrivateRegistry",
+   "hosting:index:RepositoryActionsSecret": "RepositoryActionsSecret",
+   "hosting:index:RepositoryActionsVariable": "RepositoryActionsVariable",
    "hosting:index:RepositoryPropertyValue": "RepositoryPropertyValue",
    "hosting:index:RepositoryWebhook": "RepositoryWebhook",
    "hosting:index:RunnerGroupRunners": "RunnerGroupRunners",

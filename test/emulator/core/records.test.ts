@@ -71,6 +71,18 @@ describe("names of built-in object properties", () => {
     }
   });
 
+  /**
+   * A PUT that creates the object its path names (an Actions secret): a built-in property's name
+   * is a good name there, so the request goes on to the body, which these requests lack (422).
+   */
+  const NAMES_A_NEW_OBJECT = new Set(
+    [
+      "/orgs/:org/actions",
+      "/repos/:owner/:repo/actions",
+      "/repos/:owner/:repo/environments/:environment_name",
+    ].map((scope) => `PUT ${scope}/secrets/:secret_name secret_name`),
+  );
+
   it.each(ROUTES)("%s: as any path parameter, 404", async (route) => {
     const world = await seedWorld(sandbox.emulator);
     const [method, template] = route.split(" ") as [string, string];
@@ -85,6 +97,8 @@ describe("names of built-in object properties", () => {
         // Objects the sandbox does not model are not looked up: their routes answer 501.
         if (Object.hasOwn(UNMODELLED_PARAMS, param) && response.status === 501) {
           expect(response.headers.get("x-sandbox-not-modelled"), `${method} ${path}`).not.toBeNull();
+        } else if (NAMES_A_NEW_OBJECT.has(`${route} ${param}`)) {
+          expect(response.status, `${method} ${path}`).toBe(422);
         } else {
           expect(response.status, `${method} ${path}`).toBe(404);
         }

@@ -11,8 +11,9 @@ import { CONFIG_KEYS, forgetConnectionChecks } from "../../../provider/plugin/co
 import { type RunningPlugin, startPlugin } from "../../../provider/plugin/server";
 import { PROVIDERS } from "../../../provider/providers";
 import { FUNCTIONS } from "../../../provider/registry";
+import { VALUE_SET_OUTSIDE } from "../../../provider/resources/actions";
 import { SECRET_SET_OUTSIDE } from "../../../provider/resources/webhooks";
-import { requestCounts, useSandbox } from "../resources/helpers";
+import { control, requestCounts, useSandbox } from "../resources/helpers";
 import { DIFF_NONE, DIFF_SOME, PluginClient, type Properties, secret, UNKNOWN } from "./helpers";
 
 const HOOK = "hosting:index:RepositoryWebhook";
@@ -329,6 +330,50 @@ describe("RepositoryWebhook through the plugin", () => {
     await configureAs("svcp_siteadmin");
     const error = await client.check("hosting:index:Nope", {}).catch((e: Error) => e);
     expect((error as Error).message).toContain("hosting:index:RepositoryWebhook");
+  });
+});
+
+describe("RepositoryActionsSecret through the plugin", { timeout: 60_000 }, () => {
+  const SECRET = "hosting:index:RepositoryActionsSecret";
+  const VALUE = "plugin-actions-s3cret";
+  const args: Properties = {
+    owner: "acme-eng",
+    repository: "api",
+    secretName: "ci_token",
+    value: secret(VALUE),
+  };
+  const held = () => emulator.store.state.actionsSecrets.find((s) => s.name === "CI_TOKEN")?.value;
+
+  it("keeps the value a wrapped digest, and names value alone after a change made on the web UI", async () => {
+    await configureAs("svcp_siteadmin");
+    const checked = await client.check(SECRET, args);
+    expect(checked.failures).toEqual([]);
+    expect(JSON.stringify(checked.inputs)).not.toContain(VALUE);
+    const created = { inputs: checked.inputs, ...(await client.create(SECRET, checked.inputs)) };
+    expect(created.id).toBe("acme-eng/api/CI_TOKEN");
+    expect(created.properties.value).toEqual(checked.inputs.value);
+    expect(held()).toBe(VALUE);
+
+    // Unchanged: no diff (the same digest), the name as the program wrote it.
+    const again = await client.check(SECRET, args, created.inputs);
+    expect(await client.diff(SECRET, created.id, created.properties, again.inputs)).toMatchObject({
+      changes: DIFF_NONE,
+      detailed: {},
+    });
+
+    await control(emulator, "PUT", "/repos/acme-eng/api/actions/secrets/CI_TOKEN/value", { value: "web" });
+    const refreshed = await client.read(SECRET, created.id, created.properties, created.inputs);
+    expect(refreshed.properties.value).toEqual(secret(VALUE_SET_OUTSIDE));
+    expect(refreshed.inputs.secretName).toBe("ci_token");
+    const news = (await client.check(SECRET, args, refreshed.inputs)).inputs;
+    expect(await client.diff(SECRET, created.id, refreshed.properties, news)).toMatchObject({
+      changes: DIFF_SOME,
+      replaces: [],
+      detailed: { value: "update" },
+    });
+    const updated = await client.update(SECRET, created.id, refreshed.properties, news);
+    expect(updated.value).toEqual(news.value);
+    expect(held()).toBe(VALUE);
   });
 });
 
