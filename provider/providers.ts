@@ -5,7 +5,7 @@
 import type { AnyHostingProvider } from "./internal/lifecycle";
 import { budgetProvider } from "./resources/budgets";
 import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/custom-properties";
-import { deploymentProtectionRuleProvider } from "./resources/environments";
+import { deploymentProtectionRuleProvider, repositoryEnvironmentProvider } from "./resources/environments";
 import { orgMembershipProvider } from "./resources/memberships";
 import { issueFieldProvider, issueTypeProvider, orgBlockProvider } from "./resources/org-config";
 import { organizationProvider } from "./resources/organizations";
@@ -16,7 +16,7 @@ import {
   runnerGroupRunnersProvider,
 } from "./resources/runner-groups";
 import { userGpgKeyProvider, userSshKeyProvider, userSshSigningKeyProvider } from "./resources/user-keys";
-import { globalWebhookProvider, repositoryWebhookProvider } from "./resources/webhooks";
+import { globalWebhookProvider, orgWebhookProvider, repositoryWebhookProvider } from "./resources/webhooks";
 
 /** In the order `hosting-import` writes them within a module, and the reference lists them. */
 export const PROVIDERS: readonly AnyHostingProvider[] = [
@@ -38,4 +38,6 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   userSshKeyProvider,
   userSshSigningKeyProvider,
   organizationProvider,
+  orgWebhookProvider,
+  repositoryEnvironmentProvider,
 ];

@@ -8,7 +8,7 @@ import { baseFixture, type Fixture } from "../core/fixture";
 import { type EmulatorState, StateModel } from "../core/state";
 import { budgets } from "./budgets";
 import { propertyValues } from "./custom-properties";
-import { protectionRules } from "./environments";
+import { environments } from "./environments";
 import { git } from "./git";
 import { memberships } from "./memberships";
 import { meta } from "./meta";
@@ -34,7 +34,7 @@ export const FAMILIES = [
   memberships,
   runnerGroups,
   propertyValues,
-  protectionRules,
+  environments,
   budgets,
   privateRegistries,
   userKeys,
