@@ -193,13 +193,14 @@ function parseReviewers(state: EmulatorState, repo: RepoRecord, raw: unknown): S
     if (typeof id !== "number" || !Number.isSafeInteger(id) || id <= 0) {
       throw invalid("reviewers[].id must be the positive integer id of a user or team");
     }
-    if (reviewers.some((r) => r.type === type && r.id === id)) continue;
-    if (type === "User") checkUserReviewer(state, repo, id);
-    else checkTeamReviewer(state, repo, id);
-    reviewers.push({ type, id });
+    if (!reviewers.some((r) => r.type === type && r.id === id)) reviewers.push({ type, id });
   }
   if (reviewers.length > REVIEWERS_MAX) {
     throw invalid(`reviewers may list at most ${REVIEWERS_MAX} users or teams; got ${reviewers.length}`);
+  }
+  for (const { type, id } of reviewers) {
+    if (type === "User") checkUserReviewer(state, repo, id);
+    else checkTeamReviewer(state, repo, id);
   }
   return reviewers;
 }

@@ -3,7 +3,7 @@
  * deployment branch policies, and their custom deployment protection rules.
  */
 import type { Fixture, RepoRecord } from "../../core/fixture";
-import { rows, type StateOf } from "../../core/state";
+import { document, rows, type StateOf } from "../../core/state";
 import type { EnvironmentSeed } from "./seed";
 
 export type ReviewerType = "User" | "Team";
@@ -105,14 +105,15 @@ function seedOf(fixture: Fixture, repo: RepoRecord, environment: string): Enviro
 }
 
 /**
- * New environments, policies and rules take their ids from the shared counter. The fixture's derive
- * theirs (above a million), which the counter never reaches in a sandbox's life; environments and
- * policies say no `ids`, so an upgrade of an earlier version's data (which holds neither) does not
- * move the counter past the derived ids.
+ * Environments and their branch policies are short lists stored whole (`document`): a data file
+ * written before them holds neither, and opens with the fixture's (a `rows` key absent from a data
+ * file reads as empty). New environments, policies and rules take their ids from the shared
+ * counter; the fixture's derive theirs (above a million), which the counter never reaches in a
+ * sandbox's life.
  */
 export const environmentState = {
-  environments: rows<StoredEnvironment>(fixtureEnvironments),
-  branchPolicies: rows<StoredBranchPolicy>(fixtureBranchPolicies),
+  environments: document<StoredEnvironment[]>(fixtureEnvironments),
+  branchPolicies: document<StoredBranchPolicy[]>(fixtureBranchPolicies),
   protectionRules: rows<StoredProtectionRule>(undefined, { ids: "nextId" }),
 };
 
