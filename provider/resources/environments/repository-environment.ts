@@ -318,23 +318,33 @@ const environmentApi = (c: HostingClient, where: EnvironmentPlace) => {
 const policyKey = (p: EnvironmentBranchPolicy) => `${p.type}\u0000${p.name}`;
 
 /**
- * Brings the environment to `inputs`: one PUT where its settings differ from `live` (or it does not
- * exist), then the branch patterns the program lists and no others. Answers the environment and
- * its patterns as they now are.
+ * Brings the environment's settings to `inputs`: one PUT where they differ from `live`, or where
+ * there is no environment yet. Answers the environment as it now is.
  */
-async function converge(
+async function settle(
   c: HostingClient,
   inputs: RepositoryEnvironmentInputs,
   live: ApiEnvironment | undefined,
-): Promise<{ environment: ApiEnvironment; policies: ApiBranchPolicy[] }> {
-  const api = environmentApi(c, inputs);
-  let environment = live;
-  if (!environment || settingsDiffer(settingsOf(environment), inputs)) {
-    environment = await api.put(writeBody(inputs)).catch((e: unknown) => {
+): Promise<ApiEnvironment> {
+  if (live && !settingsDiffer(settingsOf(live), inputs)) return live;
+  return environmentApi(c, inputs)
+    .put(writeBody(inputs))
+    .catch((e: unknown) => {
       throw isNotFound(e) ? noRepository(inputs) : e;
     });
-  }
-  if (!customPolicies(inputs)) return { environment, policies: [] };
+}
+
+/**
+ * The branch patterns the program lists and no others (with custom policies; none to manage
+ * otherwise). `live`: the environment before `settle`, whose patterns are there to compare.
+ */
+async function reconcilePolicies(
+  c: HostingClient,
+  inputs: RepositoryEnvironmentInputs,
+  live: ApiEnvironment | undefined,
+): Promise<ApiBranchPolicy[]> {
+  if (!customPolicies(inputs)) return [];
+  const api = environmentApi(c, inputs);
   const before = live && customPolicies(settingsOf(live)) ? await api.policies() : [];
   const wanted = new Map(inputs.branchPolicies.map((p) => [policyKey(p), p]));
   const held = new Set(before.map((p) => policyKey(policyOf(p))));
@@ -342,8 +352,7 @@ async function converge(
   const missing = [...wanted.values()].filter((p) => !held.has(policyKey(p)));
   for (const p of extra) await api.removePolicy(p.id);
   for (const p of missing) await api.addPolicy(p);
-  const policies = extra.length + missing.length > 0 ? await api.policies() : before;
-  return { environment, policies };
+  return extra.length + missing.length > 0 ? await api.policies() : before;
 }
 
 function noRepository(w: EnvironmentPlace) {
@@ -407,16 +416,13 @@ export const repositoryEnvironmentProvider = defineProvider<
         `${KIND} ${id}: the environment already existed (created ${live.created_at}); this resource now manages it, and destroying it deletes the environment`,
       );
     }
-    let made: ApiEnvironment | undefined;
+    const environment = await settle(c, inputs, live);
     try {
-      const { environment, policies } = await converge(c, inputs, live);
-      made = environment;
+      const policies = await reconcilePolicies(c, inputs, live);
       return { id, outs: environmentOutputs(inputs, environment, policies) };
     } catch (e) {
       // The environment exists (it did, or the PUT made it) while its patterns failed: keep it.
-      const kept = made ?? live;
-      if (kept) throw new PartialCreateError(id, environmentOutputs(inputs, kept, []), e);
-      throw e;
+      throw new PartialCreateError(id, environmentOutputs(inputs, environment, []), e);
     }
   },
 
@@ -439,7 +445,8 @@ export const repositoryEnvironmentProvider = defineProvider<
     const c = client();
     // What the server holds now, not what state last saw: only what differs is written.
     const live = await readOrGone(() => environmentApi(c, parseId(id)).get());
-    const { environment, policies } = await converge(c, news, live);
+    const environment = await settle(c, news, live);
+    const policies = await reconcilePolicies(c, news, live);
     return { outs: environmentOutputs(news, environment, policies) };
   },
 
