@@ -75,6 +75,7 @@ describe("hosting-import end to end", () => {
     // Each secret the API never returns, with the command that sets it.
     expect(output).toContain("pulumi config set --secret acmeEngApiHookCiExampleComHookSecret <value>");
     expect(output).toContain("pulumi config set --secret hookAuditExampleComSecret <value>");
+    expect(output).toContain("pulumi config set --secret acmeEngHookOrgExampleComSecret <value>");
     const eng = readFileSync(join(program.dir, "acme-eng.ts"), "utf8");
     expect(eng).toContain("runnerGroupId: acmeEngRunnersBuildFleet.runnerGroupId,");
     // Sets are written sorted, whatever order the server lists them in.
@@ -84,6 +85,30 @@ describe("hosting-import end to end", () => {
     expect(eng).toMatch(
       /RepositoryWebhook\(\n {2}"acme-eng-api-hook-ci-example-com-other",\n {2}\{\n {4}owner: "acme-eng",\n {4}repository: "api",\n {4}url: "https:\/\/ci\.example\.com\/other",\n {4}insecureSsl: true,\n {4}active: false,\n {4}importId: \d+,\n {2}\},\n {2}\{ retainOnDelete: true \},\n\);/,
     );
+  });
+
+  it("writes the environments with their reviewers and patterns, and a rule naming its environment", () => {
+    const eng = readFileSync(join(program.dir, "acme-eng.ts"), "utf8");
+    expect(eng).toContain(
+      [
+        "new hosting.RepositoryEnvironment(",
+        '  "acme-eng-api-canary-eu",',
+        "  {",
+        '    owner: "acme-eng",',
+        '    repository: "api",',
+        '    environment: "canary/eu",',
+        "    waitTimer: 5,",
+        '    reviewers: [{ type: "Team", id: 1 }],',
+        "    deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },",
+        '    branchPolicies: [{ name: "v*", type: "tag" }],',
+        "  },",
+        "  { retainOnDelete: true },",
+        ");",
+      ].join("\n"),
+    );
+    expect(eng).toContain('new hosting.RepositoryEnvironment(\n  "acme-eng-api-staging",');
+    expect(eng).toMatch(/environment: acmeEngApiReleaseEu\.environment,\n {4}integrationId: 101,/);
+    expect(eng).toMatch(/OrgWebhook\(\n {2}"acme-eng-hook-org-example-com",/);
   });
 
   it("writes issue types, fields and blocks per organisation, and the organisations for --site-admin", () => {
@@ -122,6 +147,8 @@ describe("hosting-import end to end", () => {
       "acmeEngApiHookCiExampleComHookSecret=hook-secret",
       "--secret",
       "hookAuditExampleComSecret=audit-secret",
+      "--secret",
+      "acmeEngHookOrgExampleComSecret=org-secret",
     );
     emulator.controls.clearLog();
     const up = await program.ok("up", "--yes", "--skip-preview");
@@ -133,6 +160,7 @@ describe("hosting-import end to end", () => {
     expect(up.output).toContain(`+ ${declared + 1} created`); // and the stack
     expect(writes().sort()).toEqual([
       "PATCH /admin/hooks/{hook_id}",
+      "PATCH /orgs/{org}/hooks/{hook_id}",
       "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
     ]);
     emulator.controls.clearLog();
@@ -196,6 +224,7 @@ describe("hosting-import end to end", () => {
     expect(up.output).toContain(`= ${declared} imported`);
     expect(writes().sort()).toEqual([
       "PATCH /admin/hooks/{hook_id}",
+      "PATCH /orgs/{org}/hooks/{hook_id}",
       "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
     ]);
     emulator.controls.clearLog();

@@ -191,7 +191,11 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
       const secrets = [...output.matchAll(/pulumi config set --secret (\S+) <value>/g)].map(
         (m) => m[1] ?? "",
       );
-      expect(secrets.sort()).toEqual(["acmeEngApiHookCiExampleComHookSecret", "hookAuditExampleComSecret"]);
+      expect(secrets.sort()).toEqual([
+        "acmeEngApiHookCiExampleComHookSecret",
+        "acmeEngHookOrgExampleComSecret",
+        "hookAuditExampleComSecret",
+      ]);
       await program.initStack(installation.origin, TOKEN);
       await program.ok(
         "config",
@@ -206,6 +210,7 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
       ).toBeGreaterThanOrEqual(19);
       expect(writes(installation).sort()).toEqual([
         "PATCH /admin/hooks/{hook_id}",
+        "PATCH /orgs/{org}/hooks/{hook_id}",
         "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
       ]);
       installation.controls.clearLog();

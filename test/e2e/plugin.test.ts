@@ -30,10 +30,11 @@ const CONFIG = {
   hookSecret: "plugin-e2e-s3cret",
   auditSecret: "plugin-e2e-audit-7d2e",
   registryValue: "plugin-e2e-registry-51aa",
+  orgHookSecret: "plugin-e2e-org-hook-3c8f",
   tokenA: TOKEN,
   tokenB: "svcp_owner",
 };
-const SECRET_VALUES = [CONFIG.hookSecret, CONFIG.auditSecret, CONFIG.registryValue];
+const SECRET_VALUES = [CONFIG.hookSecret, CONFIG.auditSecret, CONFIG.registryValue, CONFIG.orgHookSecret];
 const W1 = "acme-eng/api/.github/workflows/deploy.yml@refs/heads/main";
 const PLUGIN_PATH = "plugins:\n  providers:\n    - name: hosting\n      path: ./node_modules/.bin\n";
 
@@ -148,6 +149,21 @@ function everyKind(keys: { gpg: string; ssh: string; signing: string }): Declare
       ],
     }),
     of("block-billie", "OrgBlock", { org: "acme-eng", username: "billie" }),
+    of("org-hook", "OrgWebhook", {
+      org: "acme-eng",
+      url: "https://org.example.com/hook",
+      secret: new FromConfig("orgHookSecret"),
+      events: ["organization", "team"],
+    }),
+    of("canary", "RepositoryEnvironment", {
+      owner: "acme-eng",
+      repository: "api",
+      environment: "canary/eu",
+      waitTimer: 5,
+      reviewers: [{ type: "User", id: 3 }],
+      deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
+      branchPolicies: [{ name: "main" }, { name: "v*", type: "tag" }],
+    }),
   ];
 }
 
@@ -400,6 +416,9 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "POST /orgs/{org}/issue-types": 1,
       "POST /orgs/{org}/issue-fields": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      "POST /orgs/{org}/hooks": 1,
+      "PUT /repos/{owner}/{repo}/environments/{environment_name}": 1,
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies": 2,
     });
     // Each explicit provider checked its own server once, and its resource (and the invoke on B)
     // went there and nowhere else.
@@ -414,7 +433,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(serverB.store.state.issueTypes.map((t) => [t.name, t.color])).toEqual([["Epic", "blue"]]);
 
     const resources = stackOf(program);
-    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(18);
+    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(20);
     expect(resources["epic-a"]?.provider).toMatch(/::pulumi:providers:hosting::serverA::/);
     expect(resources["epic-b"]?.provider).toMatch(/::pulumi:providers:hosting::serverB::/);
     expect(resources.ci?.provider).toMatch(/::pulumi:providers:hosting::default/);
@@ -436,6 +455,12 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       CONFIG.hookSecret,
     );
     expect(state().privateRegistries[0]?.value).toBe(CONFIG.registryValue);
+    expect(state().orgHooks[0]?.config.secret).toBe(CONFIG.orgHookSecret);
+    expect(
+      state()
+        .branchPolicies.filter((p) => p.environment === "canary/eu")
+        .map((p) => `${p.type}:${p.name}`),
+    ).toEqual(["branch:main", "tag:v*"]);
     expect(person("acme-eng", "octocat")).toEqual({ member: "admin" });
     expect(up.output).not.toMatch(/warning/);
 
@@ -536,7 +561,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       name: d.name,
       id: d.kind === "Organization" ? String(d.args.login) : (ids[d.name]?.id ?? ""),
     }));
-    expect(resources).toHaveLength(18);
+    expect(resources).toHaveLength(20);
     const imported = new PulumiProgram("plugin-import", "");
     const header = `name: plugin-import\nruntime: yaml\n${PLUGIN_PATH}`;
     writeFileSync(join(imported.dir, "Pulumi.yaml"), header);
@@ -547,7 +572,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     clearLogs();
     const result = await ok(imported, "import", "--file", "import.json", "--yes", "--out", "imported.yaml");
     expect(writes(main)).toEqual({});
-    expect(result.output).toMatch(/=\s*18 imported/);
+    expect(result.output).toMatch(/=\s*20 imported/);
     // The one object whose inputs fail check: a registry's value, which the API never returns.
     const diagnostics = result.stdout.slice(result.stdout.lastIndexOf("Diagnostics:"));
     expect(diagnostics.match(/One or more imported inputs failed to validate/g)).toHaveLength(1);
@@ -559,7 +584,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     // the organisation adopted by login.
     const code = readFileSync(join(imported.dir, "imported.yaml"), "utf8");
     for (const { type } of resources) expect(code).toContain(`type: ${type.replace(":index:", ":")}`);
-    expect(code.match(/secret: \(set outside Pulumi\)/g)).toHaveLength(2);
+    expect(code.match(/secret: \(set outside Pulumi\)/g)).toHaveLength(3);
     expect(blockOf(code, "npm")).not.toMatch(/value:/);
     expect(blockOf(code, "platform")).toMatch(/importId: acme-platform/);
 
@@ -586,7 +611,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(preview.output).toMatch(/\+ value\s*: \[secret\]/);
     expect(preview.output.match(/^\s+[-+~] \w+\s*: /gm)).toHaveLength(2);
     expect(preview.output).toMatch(/~ 2 to update/);
-    expect(preview.output).toMatch(/17 unchanged/);
+    expect(preview.output).toMatch(/19 unchanged/);
     expect(requests(main)).toEqual({ "GET /user": 1 });
   });
 
@@ -613,6 +638,8 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "DELETE /orgs/{org}/issue-types/{issue_type_id}": 1,
       "DELETE /orgs/{org}/issue-fields/{issue_field_id}": 1,
       "DELETE /orgs/{org}/blocks/{username}": 1,
+      "DELETE /orgs/{org}/hooks/{hook_id}": 1,
+      "DELETE /repos/{owner}/{repo}/environments/{environment_name}": 1,
     });
     for (const e of [serverA, serverB]) {
       expect(writes(e)).toEqual({ "DELETE /orgs/{org}/issue-types/{issue_type_id}": 1 });
@@ -656,12 +683,18 @@ function withBlock(code: string, name: string, edit: (block: string) => string):
 describe("a stack of the dynamic resources moved to the plugin", () => {
   it("keeps every object: no replacement, no write, and a clean drift check (README's steps)", async () => {
     const moving = new PulumiProgram("plugin-migration", jsProgram(kinds));
-    const { hookSecret, auditSecret, registryValue } = CONFIG;
-    await initStack(moving, migration, { "hosting:token": TOKEN, hookSecret, auditSecret, registryValue });
+    const { hookSecret, auditSecret, registryValue, orgHookSecret } = CONFIG;
+    await initStack(moving, migration, {
+      "hosting:token": TOKEN,
+      hookSecret,
+      auditSecret,
+      registryValue,
+      orgHookSecret,
+    });
     await ok(moving, "up", "--yes", "--skip-preview");
     const before = stackOf(moving);
     expect(Object.keys(before)).toHaveLength(kinds.length);
-    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(18);
+    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(20);
     for (const r of Object.values(before)) expect(r.type).toMatch(/^pulumi-nodejs:dynamic\/hosting:/);
 
     // 1. The program rewritten for the plugin: same project, stack, names and arguments.

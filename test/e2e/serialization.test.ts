@@ -53,6 +53,15 @@ const ARGS: Record<string, unknown> = {
   IssueType: { org: "acme-eng", name: "Bug", isEnabled: true },
   IssueField: { org: "acme-eng", name: "Priority", dataType: "text" },
   OrgBlock: { org: "acme-eng", username: "hubot" },
+  OrgWebhook: { org: "acme-eng", url: "https://z.example", secret: "hook-secret" },
+  RepositoryEnvironment: {
+    owner: "acme-eng",
+    repository: "api",
+    environment: "canary/eu",
+    reviewers: [{ type: "User", id: 3 }],
+    deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
+    branchPolicies: [{ name: "main" }],
+  },
 };
 
 const TOKEN = "svcp_must_not_leak";
