@@ -36,7 +36,9 @@ export function writeYamlProgram(
   },
 ): Map<string, string> {
   const byKey = itemsByKey(inventory);
-  const secrets = inventory.items.flatMap((i) => Object.values(i.secrets));
+  const modules = modulesOf(inventory);
+  // In the program's order, so the same inventory in another order writes the same file.
+  const secrets = modules.flatMap((m) => m.items.flatMap((i) => Object.values(i.secrets)));
   const lines = [
     `# Hosting platform settings as code, as read from ${inventory.apiRoot}.`,
     "# Each resource adopts the object it names (`import`): the first `pulumi up` changes nothing on the",
@@ -55,7 +57,7 @@ export function writeYamlProgram(
     for (const key of secrets) lines.push(`  ${scalar(key)}:`, "    type: string", "    secret: true");
   }
   lines.push("resources:");
-  for (const [at, { file, items }] of modulesOf(inventory).entries()) {
+  for (const [at, { file, items }] of modules.entries()) {
     lines.push(...(at === 0 ? [] : [""]), `${INDENT}# ${moduleTitle(file)}.`);
     for (const item of items) lines.push("", ...resourceLines(item, byKey));
   }

@@ -30,6 +30,9 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   orgBlockProvider,
   repositoryWebhookProvider,
   repositoryPropertyValueProvider,
+  // Before the rules: hosting-import writes a rule's environment as its environment's output, and a
+  // program declares what it refers to first.
+  repositoryEnvironmentProvider,
   deploymentProtectionRuleProvider,
   enterpriseRunnerGroupProvider,
   budgetProvider,
@@ -39,5 +42,4 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   userSshSigningKeyProvider,
   organizationProvider,
   orgWebhookProvider,
-  repositoryEnvironmentProvider,
 ];

@@ -66,7 +66,7 @@ const reviewer = z
       .number({ error: "reviewers: id must be the integer id of a user or team" })
       .int("reviewers: id must be an integer")
       .positive("reviewers: id must be positive")
-      .meta({ description: "The user's or team's id (`getUser`, `getTeam`)." }),
+      .meta({ description: "The user's or team's numeric id (the `id` the API shows for it)." }),
   })
   .meta({
     id: "EnvironmentReviewer",
