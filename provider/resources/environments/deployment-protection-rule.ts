@@ -93,7 +93,9 @@ export const deploymentProtectionRuleKind = declareKind({
   discovery: {
     scope: "repository",
     what: ({ owner, repo }) => `deployment protection rules of ${owner}/${repo}`,
-    names: ["{owner}-{repository}-{environment}-gate-{label|=app}"],
+    // The label is the environment and the app: the environment argument is a reference (not a
+    // value to name by) where its RepositoryEnvironment is adopted too.
+    names: ["{owner}-{repository}-{label|environment}"],
     async list(c, place) {
       const { owner = "", repo = "" } = place;
       const envs = await environmentsAt(c, place);
@@ -115,10 +117,11 @@ export const deploymentProtectionRuleKind = declareKind({
       );
       return rules.flat();
     },
-    // A rule is known by its app.
+    // A rule is known by its environment and its app.
     labelOf: (props) => {
       const slug = (props.app as { slug?: unknown } | undefined)?.slug;
-      return typeof slug === "string" && slug !== "" ? slug : undefined;
+      const app = typeof slug === "string" && slug !== "" ? slug : "app";
+      return typeof props.environment === "string" ? `${props.environment} gate ${app}` : undefined;
     },
   },
 });
