@@ -101,14 +101,15 @@ new hosting.IssueField("priority", {
   options: [{ name: "High", color: "red" }, { name: "Low", color: "gray" }],
 });
 new hosting.OrgBlock("block-billie", { org: "acme-eng", username: "billie" });
-// An organisation hook; an environment with a reviewer and its patterns, gated by an app that
-// names it through its output (created after it, destroyed before it).
+// An organisation hook; an environment with a reviewer (olivia, an owner: octocat leaves acme-eng
+// in a later step) and its patterns, gated by an app that names it through its output (created
+// after it, destroyed before it).
 new hosting.OrgWebhook("org-hook", {
   org: "acme-eng", url: "https://org.example.com/hook", secret: "${ORG_SECRET}", events: ["organization", "team"],
 });
 const canary = new hosting.RepositoryEnvironment("canary", {
   owner: "acme-eng", repository: "api", environment: "canary/eu", waitTimer: 5,
-  reviewers: [{ type: "User", id: 3 }],
+  reviewers: [{ type: "User", id: 2 }],
   deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
   branchPolicies: [{ name: "main" }, { name: "v*", type: "tag" }],
 });
@@ -333,7 +334,7 @@ describe("a stack of every kind, end to end", () => {
     expect(created[`GET ${ENVIRONMENT}`]).toBe(1);
     expect(canary()).toMatchObject({
       wait_timer: 5,
-      reviewers: [{ type: "User", id: 3 }],
+      reviewers: [{ type: "User", id: 2 }],
       deployment_branch_policy: { protected_branches: false, custom_branch_policies: true },
     });
     expect(canaryPatterns()).toEqual(["branch:main", "tag:v*"]);
@@ -520,7 +521,7 @@ describe("a stack of every kind, end to end", () => {
       options: [{ id: priority?.options[0]?.id, name: "High", color: "red", priority: 1 }],
     });
     await api("DELETE", "/orgs/acme-eng/blocks/billie");
-    // In the web UI: the organisation hook deactivated (its secret sent again), olivia added as a
+    // In the web UI: the organisation hook deactivated (its secret sent again), octocat added as a
     // reviewer of canary/eu and a pattern added to it.
     await api("PATCH", `/orgs/acme-eng/hooks/${state().orgHooks[0]?.id}`, {
       active: false,
@@ -528,8 +529,8 @@ describe("a stack of every kind, end to end", () => {
     });
     await api("PUT", "/repos/acme-eng/api/environments/canary%2Feu", {
       reviewers: [
-        { type: "User", id: 3 },
         { type: "User", id: 2 },
+        { type: "User", id: 3 },
       ],
     });
     await api("POST", "/repos/acme-eng/api/environments/canary%2Feu/deployment-branch-policies", {
@@ -630,7 +631,7 @@ describe("a stack of every kind, end to end", () => {
       [`DELETE ${ENVIRONMENT}/deployment-branch-policies/{branch_policy_id}`]: 1,
     });
     expect(state().issueTypes.find((t) => t.name === "Bug")?.color).toBe("red");
-    expect(canary()?.reviewers).toEqual([{ type: "User", id: 3 }]);
+    expect(canary()?.reviewers).toEqual([{ type: "User", id: 2 }]);
     expect(canaryPatterns()).toEqual(["branch:main", "tag:v*"]);
     expect(state().orgHooks[0]).toMatchObject({ active: true, config: { secret: ORG_SECRET } });
     expect(state().issueFields[0]?.options.map((o) => o.name)).toEqual(["High", "Low"]);
