@@ -8,6 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { declareActions } from "./examples/actions/actions";
 import { declareBudgets } from "./examples/budgets/budgets";
 import { declarePropertyValues } from "./examples/custom-properties/property-values";
+import { declareEnvironment } from "./examples/environments/environments";
 import { declareProtectionRules } from "./examples/environments/protection-rules";
 import { declareMemberships } from "./examples/memberships/memberships";
 import { declareOrganization } from "./examples/organizations/organization";
@@ -23,6 +24,10 @@ export const webhooks = declareWebhooks({
   ciUrl: "https://ci.example.com/hooks/hosting",
   auditUrl: "https://audit.example.com/hosting",
   ciSecret: config.getSecret("ciSecret") ?? pulumi.secret("demo-signing-secret"),
+  // A hook of the organisation acme-eng (the site administrator's token holds admin:org_hook).
+  org: "acme-eng",
+  securityUrl: "https://security.example.com/hooks/acme-eng",
+  securitySecret: config.getSecret("securitySecret") ?? pulumi.secret("demo-security-secret"),
 });
 
 export const runnerGroups = declareRunnerGroups({
@@ -48,6 +53,22 @@ export const protectionRules = declareProtectionRules({
   owner: "acme-eng",
   repository: "api",
   gates: { production: [101, 102], "release/eu": [101] },
+});
+
+// A new environment of acme-eng/api, canary: octocat (user 3) approves, main, release/* and v* tags
+// deploy after 10 minutes, and deploy-gate (101) must agree. Destroying the demo deletes it.
+export const canary = declareEnvironment({
+  owner: "acme-eng",
+  repository: "api",
+  environment: "canary",
+  waitTimer: 10,
+  reviewers: [{ type: "User", id: 3 }],
+  branchPolicies: [
+    { name: "main", type: "branch" },
+    { name: "release/*", type: "branch" },
+    { name: "v*", type: "tag" },
+  ],
+  gates: [101],
 });
 
 // Values of properties the enterprise acme defines (for acme-eng) and acme-eng defines (for its

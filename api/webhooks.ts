@@ -79,6 +79,26 @@ export const REPOSITORY_WEBHOOK_EVENTS = [
   "workflow_run",
 ] as const;
 
+/**
+ * Organisation event names the sandbox server accepts: the repository events (an organisation hook
+ * hears every repository of the organisation) and the organisation's own. As for repositories, the
+ * provider checks only the form of a name.
+ */
+export const ORG_WEBHOOK_EVENTS = [
+  ...REPOSITORY_WEBHOOK_EVENTS,
+  "custom_property",
+  "custom_property_values",
+  "membership",
+  "org_block",
+  "organization",
+  "projects_v2",
+  "projects_v2_item",
+  "repository_ruleset",
+  "security_and_analysis",
+  "team",
+] as const;
+export const ORG_WEBHOOK_DEFAULT_EVENTS = ["push"];
+
 export const EVENT_NAME_PATTERN = /^(\*|[a-z][a-z0-9_]*)$/;
 
 export const apiWebhookConfigSchema = z.object({
@@ -127,6 +147,7 @@ export function normaliseInsecureSsl(value: unknown): "0" | "1" | undefined {
 }
 
 const REPO_HOOKS = "/repos/{owner}/{repo}/hooks";
+const ORG_HOOKS = "/orgs/{org}/hooks";
 
 export const webhooksRoutes = {
   repoHooks: {
@@ -140,6 +161,17 @@ export const webhooksRoutes = {
     deliveries: route(`GET ${REPO_HOOKS}/{hook_id}/deliveries`),
     ping: route(`POST ${REPO_HOOKS}/{hook_id}/pings`),
     test: route(`POST ${REPO_HOOKS}/{hook_id}/tests`),
+  },
+  orgHooks: {
+    list: route(`GET ${ORG_HOOKS}`, { list: apiWebhookSchema }),
+    create: route(`POST ${ORG_HOOKS}`, { body: apiWebhookSchema }),
+    get: route(`GET ${ORG_HOOKS}/{hook_id}`, { body: apiWebhookSchema }),
+    update: route(`PATCH ${ORG_HOOKS}/{hook_id}`, { body: apiWebhookSchema }),
+    delete: route(`DELETE ${ORG_HOOKS}/{hook_id}`, STATUS_ONLY),
+    getConfig: route(`GET ${ORG_HOOKS}/{hook_id}/config`),
+    updateConfig: route(`PATCH ${ORG_HOOKS}/{hook_id}/config`),
+    deliveries: route(`GET ${ORG_HOOKS}/{hook_id}/deliveries`),
+    ping: route(`POST ${ORG_HOOKS}/{hook_id}/pings`),
   },
   globalHooks: {
     list: route("GET /admin/hooks", { list: apiWebhookSchema }),

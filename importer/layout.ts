@@ -41,8 +41,35 @@ export function modulesOf(inventory: Inventory): Module[] {
     .sort((a, b) => placeRank(a.key) - placeRank(b.key) || a.file.localeCompare(b.file))
     .map((m) => ({
       ...m,
-      items: [...m.items].sort((a, b) => kindRank(a.kind) - kindRank(b.kind) || a.name.localeCompare(b.name)),
+      items: referencedFirst(
+        [...m.items].sort((a, b) => kindRank(a.kind) - kindRank(b.kind) || a.name.localeCompare(b.name)),
+      ),
     }));
+}
+
+/**
+ * The items in their order, except that an item an earlier one refers to is moved up just before
+ * it (a protection rule's environment, a group's runners after the group): a program declares a
+ * resource before another reads its output. Items already in order do not move.
+ */
+function referencedFirst(items: readonly InventoryItem[]): InventoryItem[] {
+  const key = (kind: string, id: string) => `${kind}\u0000${id}`;
+  const byKey = new Map(items.map((i) => [key(i.kind, i.id), i]));
+  const placed = new Set<InventoryItem>();
+  const out: InventoryItem[] = [];
+  const visit = (item: InventoryItem, path: Set<InventoryItem>): void => {
+    // A circle of references (none today) keeps the order it was met in rather than looping.
+    if (placed.has(item) || path.has(item)) return;
+    path.add(item);
+    for (const ref of Object.values(item.refs)) {
+      const target = byKey.get(key(ref.kind, ref.id));
+      if (target !== undefined) visit(target, path);
+    }
+    placed.add(item);
+    out.push(item);
+  };
+  for (const item of items) visit(item, new Set());
+  return out;
 }
 
 /** Organisations first, then enterprises, then site administration, then the user's keys. */

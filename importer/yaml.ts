@@ -46,7 +46,8 @@ export function writeYamlProgram(
   },
 ): Map<string, string> {
   const byKey = itemsByKey(inventory);
-  const secrets = inventory.items.flatMap((i) => Object.values(i.secrets));
+  // In the program's order, so the same inventory in another order writes the same file.
+  const secrets = modulesOf(inventory).flatMap((m) => m.items.flatMap((i) => Object.values(i.secrets)));
   const doc = newDocument();
   const top = new YAMLMap<unknown, unknown>();
   doc.contents = top;

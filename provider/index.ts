@@ -40,10 +40,14 @@ export type {
 } from "./resources/custom-properties";
 export { OrgPropertyValue, RepositoryPropertyValue } from "./resources/custom-properties";
 export type {
+  DeploymentBranchPolicyArgs,
   DeploymentProtectionRuleArgs,
+  EnvironmentBranchPolicyArgs,
+  EnvironmentReviewerArgs,
   ProtectionRuleApp,
+  RepositoryEnvironmentArgs,
 } from "./resources/environments";
-export { DeploymentProtectionRule } from "./resources/environments";
+export { DeploymentProtectionRule, RepositoryEnvironment } from "./resources/environments";
 export type {
   OrgMembershipArgs,
   OrgMembershipOnDestroy,
@@ -87,7 +91,8 @@ export { UserGpgKey, UserSshKey, UserSshSigningKey } from "./resources/user-keys
 export type {
   GlobalWebhookArgs,
   GlobalWebhookEvent,
+  OrgWebhookArgs,
   RepositoryWebhookArgs,
   WebhookArgs,
 } from "./resources/webhooks";
-export { GlobalWebhook, RepositoryWebhook } from "./resources/webhooks";
+export { GlobalWebhook, OrgWebhook, RepositoryWebhook } from "./resources/webhooks";

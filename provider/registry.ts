@@ -15,6 +15,7 @@ import { budgetProvider } from "./resources/budgets/budget";
 import { orgPropertyValueProvider } from "./resources/custom-properties/org-property-value";
 import { repositoryPropertyValueProvider } from "./resources/custom-properties/repository-property-value";
 import { deploymentProtectionRuleProvider } from "./resources/environments/deployment-protection-rule";
+import { repositoryEnvironmentProvider } from "./resources/environments/repository-environment";
 import { orgMembershipProvider } from "./resources/memberships/org-membership";
 import { issueFieldProvider } from "./resources/org-config/issue-field";
 import { issueTypeProvider } from "./resources/org-config/issue-type";
@@ -27,6 +28,7 @@ import { runnerGroupRunnersProvider } from "./resources/runner-groups/runner-gro
 import { userGpgKeyProvider } from "./resources/user-keys/user-gpg-key";
 import { userSshKeyProvider, userSshSigningKeyProvider } from "./resources/user-keys/user-ssh-keys";
 import { globalWebhookProvider } from "./resources/webhooks/global-webhook";
+import { orgWebhookProvider } from "./resources/webhooks/org-webhook";
 import { repositoryWebhookProvider } from "./resources/webhooks/repository-webhook";
 import { getBranch, getBranchFunction, getBranches, getBranchesFunction } from "./functions/git";
 import { getOrgMembers, getOrgMembersFunction } from "./functions/memberships";
@@ -46,6 +48,7 @@ export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
   orgPropertyValueProvider,
   repositoryPropertyValueProvider,
   deploymentProtectionRuleProvider,
+  repositoryEnvironmentProvider,
   orgMembershipProvider,
   issueFieldProvider,
   issueTypeProvider,
@@ -59,6 +62,7 @@ export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
   userSshKeyProvider,
   userSshSigningKeyProvider,
   globalWebhookProvider,
+  orgWebhookProvider,
   repositoryWebhookProvider,
 ];
 

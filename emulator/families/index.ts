@@ -9,7 +9,7 @@ import { type EmulatorState, StateModel } from "../core/state";
 import { actions } from "./actions";
 import { budgets } from "./budgets";
 import { propertyValues } from "./custom-properties";
-import { protectionRules } from "./environments";
+import { environments } from "./environments";
 import { git } from "./git";
 import { memberships } from "./memberships";
 import { meta } from "./meta";
@@ -35,7 +35,7 @@ export const FAMILIES = [
   memberships,
   runnerGroups,
   propertyValues,
-  protectionRules,
+  environments,
   budgets,
   privateRegistries,
   userKeys,

@@ -45,7 +45,7 @@ export class DeploymentProtectionRule extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly enabled: pulumi.Output<boolean>;
     /**
-     * The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.
+     * The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. The environment must exist when the rule is created: for one the program declares, pass that `RepositoryEnvironment`'s `environment` output, so the rule waits for it. A change replaces the rule.
      */
     declare public readonly environment: pulumi.Output<string>;
     /**
@@ -118,7 +118,7 @@ export class DeploymentProtectionRule extends pulumi.CustomResource {
  */
 export interface DeploymentProtectionRuleArgs {
     /**
-     * The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.
+     * The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. The environment must exist when the rule is created: for one the program declares, pass that `RepositoryEnvironment`'s `environment` output, so the rule waits for it. A change replaces the rule.
      */
     environment: pulumi.Input<string>;
     /**

@@ -105,6 +105,11 @@ export type OrgRunnerGroup = import("./orgRunnerGroup").OrgRunnerGroup;
 export const OrgRunnerGroup: typeof import("./orgRunnerGroup").OrgRunnerGroup = null as any;
 utilities.lazyLoad(exports, ["OrgRunnerGroup"], () => require("./orgRunnerGroup"));
 
+export { OrgWebhookArgs } from "./orgWebhook";
+export type OrgWebhook = import("./orgWebhook").OrgWebhook;
+export const OrgWebhook: typeof import("./orgWebhook").OrgWebhook = null as any;
+utilities.lazyLoad(exports, ["OrgWebhook"], () => require("./orgWebhook"));
+
 export { OrganizationArgs } from "./organization";
 export type Organization = import("./organization").Organization;
 export const Organization: typeof import("./organization").Organization = null as any;
@@ -129,6 +134,11 @@ export { RepositoryActionsVariableArgs } from "./repositoryActionsVariable";
 export type RepositoryActionsVariable = import("./repositoryActionsVariable").RepositoryActionsVariable;
 export const RepositoryActionsVariable: typeof import("./repositoryActionsVariable").RepositoryActionsVariable = null as any;
 utilities.lazyLoad(exports, ["RepositoryActionsVariable"], () => require("./repositoryActionsVariable"));
+
+export { RepositoryEnvironmentArgs } from "./repositoryEnvironment";
+export type RepositoryEnvironment = import("./repositoryEnvironment").RepositoryEnvironment;
+export const RepositoryEnvironment: typeof import("./repositoryEnvironment").RepositoryEnvironment = null as any;
+utilities.lazyLoad(exports, ["RepositoryEnvironment"], () => require("./repositoryEnvironment"));
 
 export { RepositoryPropertyValueArgs } from "./repositoryPropertyValue";
 export type RepositoryPropertyValue = import("./repositoryPropertyValue").RepositoryPropertyValue;
@@ -202,6 +212,8 @@ const _module = {
                 return new OrgPropertyValue(name, <any>undefined, { urn })
             case "hosting:index:OrgRunnerGroup":
                 return new OrgRunnerGroup(name, <any>undefined, { urn })
+            case "hosting:index:OrgWebhook":
+                return new OrgWebhook(name, <any>undefined, { urn })
             case "hosting:index:Organization":
                 return new Organization(name, <any>undefined, { urn })
             case "hosting:index:PrivateRegistry":
@@ -210,6 +222,8 @@ const _module = {
                 return new RepositoryActionsSecret(name, <any>undefined, { urn })
             case "hosting:index:RepositoryActionsVariable":
                 return new RepositoryActionsVariable(name, <any>undefined, { urn })
+            case "hosting:index:RepositoryEnvironment":
+                return new RepositoryEnvironment(name, <any>undefined, { urn })
             case "hosting:index:RepositoryPropertyValue":
                 return new RepositoryPropertyValue(name, <any>undefined, { urn })
             case "hosting:index:RepositoryWebhook":

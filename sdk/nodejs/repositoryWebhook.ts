@@ -51,7 +51,7 @@ export class RepositoryWebhook extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly deliveriesUrl: pulumi.Output<string>;
     /**
-     * Events that trigger a delivery; compared as a set. Default `["push"]`.
+     * Repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
      */
     declare public readonly events: pulumi.Output<string[] | undefined>;
     /**
@@ -171,7 +171,7 @@ export interface RepositoryWebhookArgs {
      */
     contentType?: pulumi.Input<string | undefined>;
     /**
-     * Events that trigger a delivery; compared as a set. Default `["push"]`.
+     * Repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
      */
     events?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

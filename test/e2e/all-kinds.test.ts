@@ -22,6 +22,7 @@ const OLD_TOKEN = "svcp_rotation_old";
 const NEW_TOKEN = "svcp_rotation_new";
 const HOOK_SECRET = "e2e-hook-secret-4f1c";
 const GLOBAL_SECRET = "e2e-global-secret-9a2b";
+const ORG_SECRET = "e2e-org-secret-5d7e";
 const FIRST_VALUE = "e2e-registry-token-31c9";
 const SECOND_VALUE = "e2e-registry-token-rotated-8e04";
 /** Actions secret values: an organisation's, a repository's, an environment's. */
@@ -121,6 +122,21 @@ new hosting.EnvironmentActionsSecret("db-password", {
 new hosting.EnvironmentActionsVariable("eu-region", {
   owner: "acme-eng", repository: "api", environment: "release/eu", name: "REGION", value: "eu-west-1",
 });
+// An organisation hook; an environment with a reviewer (olivia, an owner: octocat leaves acme-eng
+// in a later step) and its patterns, gated by an app that names it through its output (created
+// after it, destroyed before it).
+new hosting.OrgWebhook("org-hook", {
+  org: "acme-eng", url: "https://org.example.com/hook", secret: "${ORG_SECRET}", events: ["organization", "team"],
+});
+const canary = new hosting.RepositoryEnvironment("canary", {
+  owner: "acme-eng", repository: "api", environment: "canary/eu", waitTimer: 5,
+  reviewers: [{ type: "User", id: 2 }],
+  deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
+  branchPolicies: [{ name: "main" }, { name: "v*", type: "tag" }],
+});
+new hosting.DeploymentProtectionRule("canary-gate", {
+  owner: "acme-eng", repository: "api", environment: canary.environment, integrationId: 101,
+});
 ${bad}
 exports.hookId = ci.hookId;
 exports.ruleId = gate.ruleId;
@@ -208,7 +224,6 @@ const groupOf = (runner: number) => state().runnerGroupOf[String(runner)];
 const hookAt = (url: string) => state().repoHooks.find((h) => h.config.url === url);
 const registry = (name: string) => state().privateRegistries.find((r) => r.name === name);
 const actionsBudget = () => state().budgets.find((b) => b.scope === "organization");
-const protectionRules = () => state().protectionRules.map((r) => [r.environment, r.appId, r.id] as const);
 /** The value the server holds for an Actions secret of a scope (`org:100`, `repo:1000`, ...). */
 const actionsSecret = (scope: string, name: string) =>
   state().actionsSecrets.find((s) => s.scope === scope && s.name === name);
@@ -227,6 +242,19 @@ const actionsSecretValues = () =>
       return [key, actionsSecret(scope, name)?.value];
     }),
   );
+/** The rules of release/eu (canary/eu's has its own checks). */
+const protectionRules = () =>
+  state()
+    .protectionRules.filter((r) => r.environment === "release/eu")
+    .map((r) => [r.environment, r.appId, r.id] as const);
+const canaryGate = () => state().protectionRules.find((r) => r.environment === "canary/eu");
+const canary = () => state().environments.find((e) => e.name === "canary/eu");
+const canaryPatterns = () =>
+  state()
+    .branchPolicies.filter((p) => p.environment === "canary/eu")
+    .map((p) => `${p.type}:${p.name}`)
+    .sort();
+const ENVIRONMENT = "/repos/{owner}/{repo}/environments/{environment_name}";
 
 /** The server's view of one person in one organisation. */
 function person(org: string, login: string): { member?: string; invited?: string } {
@@ -322,7 +350,7 @@ describe("a stack of every kind, end to end", () => {
       "PUT /orgs/{org}/memberships/{username}": 3,
       "PATCH /organizations/{org}/org-properties/values": 3,
       "PATCH /repos/{owner}/{repo}/properties/values": 2,
-      "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 2,
       "POST /enterprises/{enterprise}/settings/billing/budgets": 2,
       "POST /orgs/{org}/private-registries": 2,
       "POST /user/gpg_keys": 1,
@@ -338,12 +366,26 @@ describe("a stack of every kind, end to end", () => {
       "POST /orgs/{org}/actions/variables": 1,
       "POST /repos/{owner}/{repo}/actions/variables": 1,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/variables": 1,
+      "POST /orgs/{org}/hooks": 1,
+      // The environment with one PUT and its two patterns; its gate after it.
+      [`PUT ${ENVIRONMENT}`]: 1,
+      [`POST ${ENVIRONMENT}/deployment-branch-policies`]: 2,
     });
     // Creates of kinds keyed by names read first, and the registry's key is fetched once.
     expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
     expect(
       created["GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules"],
-    ).toBe(1);
+    ).toBe(2);
+    expect(created[`GET ${ENVIRONMENT}`]).toBe(1);
+    expect(canary()).toMatchObject({
+      wait_timer: 5,
+      reviewers: [{ type: "User", id: 2 }],
+      deployment_branch_policy: { protected_branches: false, custom_branch_policies: true },
+    });
+    expect(canaryPatterns()).toEqual(["branch:main", "tag:v*"]);
+    expect(canaryGate()?.appId).toBe(101);
+    expect(state().orgHooks[0]).toMatchObject({ org: "acme-eng", events: ["organization", "team"] });
+    expect(state().orgHooks[0]?.config.secret).toBe(ORG_SECRET);
 
     expect(hookAt("https://ci.example.com/hook")).toMatchObject({
       events: ["push", "pull_request"],
@@ -404,6 +446,9 @@ describe("a stack of every kind, end to end", () => {
     expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
     expect(resources["db-password"]?.id).toBe("acme-eng/api/production/DB_PASSWORD");
     expect(resources["eu-region"]?.id).toBe("acme-eng/api/release%2Feu/REGION");
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(20);
+    expect(resources.canary?.id).toBe("acme-eng/api/canary%2Feu");
+    expect(resources["org-hook"]?.id).toBe(`acme-eng/${state().orgHooks[0]?.id}`);
     expect(state().fixture.orgs.find((o) => o.login === "acme-platform")?.members.olivia?.role).toBe("admin");
     expect(
       state()
@@ -441,6 +486,7 @@ describe("a stack of every kind, end to end", () => {
       PUBLISH_VALUE,
       SENTRY_VALUE,
       DB_VALUE,
+      ORG_SECRET,
     ]) {
       expect(file).not.toContain(secret);
     }
@@ -483,7 +529,12 @@ describe("a stack of every kind, end to end", () => {
       "GET /orgs/{org}/memberships/{username}": 3,
       "GET /organizations/{org}/org-properties/values": 1,
       "GET /repos/{owner}/{repo}/properties/values": 1,
-      "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}": 1,
+      // release/eu's rule and canary/eu's, each of its own environment.
+      "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}": 2,
+      "GET /orgs/{org}/hooks/{hook_id}": 1,
+      // The environment, and its patterns (it has custom policies).
+      [`GET ${ENVIRONMENT}`]: 1,
+      [`GET ${ENVIRONMENT}/deployment-branch-policies`]: 1,
       "GET /enterprises/{enterprise}/settings/billing/budgets/{budget_id}": 1,
       "GET /enterprises/{enterprise}/settings/billing/budgets": 1,
       "GET /orgs/{org}/private-registries/{secret_name}": 1,
@@ -557,6 +608,21 @@ describe("a stack of every kind, end to end", () => {
       value: "ap-south-1",
     });
     await api("PUT", "/orgs/acme-eng/actions/secrets/NPM_PUBLISH_TOKEN/repositories/1001");
+    // In the web UI: the organisation hook deactivated (its secret sent again), octocat added as a
+    // reviewer of canary/eu and a pattern added to it.
+    await api("PATCH", `/orgs/acme-eng/hooks/${state().orgHooks[0]?.id}`, {
+      active: false,
+      config: { url: "https://org.example.com/hook", secret: ORG_SECRET },
+    });
+    await api("PUT", "/repos/acme-eng/api/environments/canary%2Feu", {
+      reviewers: [
+        { type: "User", id: 2 },
+        { type: "User", id: 3 },
+      ],
+    });
+    await api("POST", "/repos/acme-eng/api/environments/canary%2Feu/deployment-branch-policies", {
+      name: "hotfix/*",
+    });
     // Not drift: workflows, a multi select and recipients reordered; an invitation accepted.
     await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
       name: "deployers",
@@ -610,6 +676,9 @@ describe("a stack of every kind, end to end", () => {
     );
     expect(out).toMatch(/value\s*:\s*"ap-south-1"\s*=>\s*"eu-west-1"/);
     expect(out).toMatch(/selectedRepositoryIds/);
+    expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:RepositoryEnvironment: \(update\)/);
+    expect(out).toMatch(/"hotfix\/\*"/);
+    expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:OrgWebhook: \(update\)/);
     // Not drift: no secret, workflow, property name or recipient change; the accepted invitation is
     // shown as refreshed state only, never as an update of hubot.
     expect(out).not.toMatch(/secret\s*:.*=>/);
@@ -627,6 +696,8 @@ describe("a stack of every kind, end to end", () => {
     expect(out).not.toMatch(/~ .*::db-password/);
     expect(out).not.toMatch(/~ .*::node-version/);
     expect(out).toMatch(/~ 14 to update/);
+    expect(out).not.toMatch(/~ .*::canary-gate/);
+    expect(out).toMatch(/~ 13 to update/);
 
     const refreshOnly = await run("refresh", "--preview-only", "--expect-no-changes");
     expect(refreshOnly.code).not.toBe(0);
@@ -659,11 +730,18 @@ describe("a stack of every kind, end to end", () => {
       "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}": 1,
       "PUT /orgs/{org}/actions/secrets/{secret_name}": 1,
       "PATCH /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}": 1,
+      "PATCH /orgs/{org}/hooks/{hook_id}": 1,
+      // The reviewer removed with the settings' PUT, the pattern added outside deleted.
+      [`PUT ${ENVIRONMENT}`]: 1,
+      [`DELETE ${ENVIRONMENT}/deployment-branch-policies/{branch_policy_id}`]: 1,
     });
     expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
     expect(actionsSecret("org:100", "NPM_PUBLISH_TOKEN")?.selectedRepositoryIds).toEqual([1000]);
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
     expect(state().issueTypes.find((t) => t.name === "Bug")?.color).toBe("red");
+    expect(canary()?.reviewers).toEqual([{ type: "User", id: 2 }]);
+    expect(canaryPatterns()).toEqual(["branch:main", "tag:v*"]);
+    expect(state().orgHooks[0]).toMatchObject({ active: true, config: { secret: ORG_SECRET } });
     expect(state().issueFields[0]?.options.map((o) => o.name)).toEqual(["High", "Low"]);
     expect(state().orgBlocks).toHaveLength(1);
     expect(protectionRules().map((r) => r.slice(0, 2))).toEqual([["release/eu", 102]]);
@@ -827,6 +905,9 @@ describe("a stack of every kind, end to end", () => {
     );
     await api("DELETE", "/orgs/acme-eng/actions/secrets/NPM_PUBLISH_TOKEN");
     await api("DELETE", "/repos/acme-eng/api/environments/release%2Feu/variables/REGION");
+    // An environment deleted: its patterns and its gate go with it.
+    await api("DELETE", "/repos/acme-eng/api/environments/canary%2Feu");
+    expect(canaryGate()).toBeUndefined();
     // A value removed outside Pulumi reads as null (the resource stays); a multi select changed.
     await api(
       "PATCH",
@@ -854,6 +935,8 @@ describe("a stack of every kind, end to end", () => {
       "release-gate",
       "publish-token",
       "eu-region",
+      "canary",
+      "canary-gate",
     ]) {
       expect(names).not.toContain(gone);
     }
@@ -897,13 +980,17 @@ describe("a stack of every kind, end to end", () => {
       "POST /enterprises/{enterprise}/settings/billing/budgets": 1,
       "POST /orgs/{org}/private-registries": 1,
       "PATCH /orgs/{org}/private-registries/{secret_name}": 1,
-      "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 2,
       "PATCH /organizations/{org}/org-properties/values": 2,
       "PUT /orgs/{org}/actions/secrets/{secret_name}": 1,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/variables": 1,
+      [`PUT ${ENVIRONMENT}`]: 1,
+      [`POST ${ENVIRONMENT}/deployment-branch-policies`]: 2,
     });
     expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
+    expect(canaryPatterns()).toEqual(["branch:main", "tag:v*"]);
+    expect(canaryGate()?.appId).toBe(101);
     expect(hookAt("https://ci.example.com/hook")?.id).not.toBe(old.hook);
     expect(hookAt("https://ci.example.com/hook")?.config.secret).toBe(HOOK_SECRET);
     const builders = groupNamed("builders");
@@ -1009,6 +1096,11 @@ describe("a stack of every kind, end to end", () => {
         .sort(),
     ).toEqual(["DEPLOY_KEY", "NPM_TOKEN"]);
     expect(state().actionsVariables).toEqual([]);
+    // The gate went before its environment; the fixture's environments stay.
+    expect(state().orgHooks).toEqual([]);
+    expect(canary()).toBeUndefined();
+    expect(state().protectionRules).toEqual([]);
+    expect(state().environments.map((e) => e.name)).toEqual(["production", "staging", "release/eu"]);
   });
 
   it("never showed a secret value in any output, the client's request log included", () => {
@@ -1021,6 +1113,7 @@ describe("a stack of every kind, end to end", () => {
       PUBLISH_VALUE,
       SENTRY_VALUE,
       DB_VALUE,
+      ORG_SECRET,
     ]) {
       expect(transcript).not.toContain(secret);
     }

@@ -99,6 +99,9 @@ describe("hosting-import end to end", () => {
     expect(output).toContain(
       `pulumi config set --secret acmeEngApiSecretDeployKeyValue --stack dev --cwd ${program.dir}\n`,
     );
+    expect(output).toContain(
+      `pulumi config set --secret acmeEngHookOrgExampleComSecret --stack dev --cwd ${program.dir}\n`,
+    );
     const eng = readFileSync(join(program.dir, "acme-eng.ts"), "utf8");
     expect(eng).toContain("runnerGroupId: acmeEngRunnersBuildFleet.runnerGroupId,");
     // Sets are written sorted, whatever order the server lists them in.
@@ -108,6 +111,43 @@ describe("hosting-import end to end", () => {
     expect(eng).toMatch(
       /RepositoryWebhook\(\n {2}"acme-eng-api-hook-ci-example-com-other",\n {2}\{\n {4}owner: "acme-eng",\n {4}repository: "api",\n {4}url: "https:\/\/ci\.example\.com\/other",\n {4}insecureSsl: true,\n {4}active: false,\n {4}importId: \d+,\n {2}\},\n {2}\{ retainOnDelete: true \},\n\);/,
     );
+  });
+
+  it("writes the environments with their reviewers and patterns, and a rule naming its environment", () => {
+    const eng = readFileSync(join(program.dir, "acme-eng.ts"), "utf8");
+    expect(eng).toContain(
+      [
+        "new hosting.RepositoryEnvironment(",
+        '  "acme-eng-api-canary-eu",',
+        "  {",
+        '    owner: "acme-eng",',
+        '    repository: "api",',
+        '    environment: "canary/eu",',
+        "    waitTimer: 5,",
+        "    reviewers: [",
+        "      {",
+        '        type: "Team",',
+        "        id: 1,",
+        "      },",
+        "    ],",
+        "    deploymentBranchPolicy: {",
+        "      protectedBranches: false,",
+        "      customBranchPolicies: true,",
+        "    },",
+        "    branchPolicies: [",
+        "      {",
+        '        name: "v*",',
+        '        type: "tag",',
+        "      },",
+        "    ],",
+        "  },",
+        "  { retainOnDelete: true },",
+        ");",
+      ].join("\n"),
+    );
+    expect(eng).toContain('new hosting.RepositoryEnvironment(\n  "acme-eng-api-staging",');
+    expect(eng).toMatch(/environment: acmeEngApiReleaseEu\.environment,\n {4}integrationId: 101,/);
+    expect(eng).toMatch(/OrgWebhook\(\n {2}"acme-eng-hook-org-example-com",/);
   });
 
   it("writes issue types, fields and blocks per organisation, and the organisations for --site-admin", () => {
@@ -134,9 +174,9 @@ describe("hosting-import end to end", () => {
     emulator.controls.clearLog();
     const missing = await program.run("preview");
     expect(missing.code).not.toBe(0);
-    // The first of the secrets the module reads (a webhook's, or an Actions secret's value).
+    // The first of the secrets the module reads (an organisation or repository hook's, or an Actions secret's value).
     expect(missing.output).toMatch(
-      /Missing required configuration variable 'hosting:(acmeEngApiHookCiExampleComHookSecret|acmeEngSecretNpmTokenValue|acmeEngApiSecretDeployKeyValue)'/,
+      /Missing required configuration variable 'hosting:(acmeEngHookOrgExampleComSecret|acmeEngApiHookCiExampleComHookSecret|acmeEngSecretNpmTokenValue|acmeEngApiSecretDeployKeyValue)'/,
     );
     expect(writes()).toEqual([]);
   });
@@ -153,6 +193,8 @@ describe("hosting-import end to end", () => {
       "acmeEngSecretNpmTokenValue=npm-token",
       "--secret",
       "acmeEngApiSecretDeployKeyValue=deploy-key",
+      "--secret",
+      "acmeEngHookOrgExampleComSecret=org-secret",
     );
     emulator.controls.clearLog();
     const up = await program.ok("up", "--yes", "--skip-preview");
@@ -164,6 +206,7 @@ describe("hosting-import end to end", () => {
     expect(up.output).toContain(`+ ${declared + 1} created`); // and the stack
     expect(writes().sort()).toEqual([
       "PATCH /admin/hooks/{hook_id}",
+      "PATCH /orgs/{org}/hooks/{hook_id}",
       "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
       "PUT /orgs/{org}/actions/secrets/{secret_name}",
       "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}",
@@ -232,6 +275,7 @@ describe("hosting-import end to end", () => {
     expect(up.output).toContain(`= ${declared} imported`);
     expect(writes().sort()).toEqual([
       "PATCH /admin/hooks/{hook_id}",
+      "PATCH /orgs/{org}/hooks/{hook_id}",
       "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
       "PUT /orgs/{org}/actions/secrets/{secret_name}",
       "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}",

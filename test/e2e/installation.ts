@@ -120,6 +120,22 @@ export async function fill(api: Api): Promise<void> {
     name: "REGION",
     value: "eu-west-1",
   });
+  await api("POST", "/orgs/acme-eng/hooks", {
+    name: "web",
+    config: { url: "https://org.example.com/hook", secret: "org-secret", content_type: "json" },
+    events: ["organization", "team"],
+  });
+  // Beside the fixture's environments (production requires octocat's review and lets main deploy):
+  // one the platform team made, reviewed by the team platform, deploying v* tags after 5 minutes.
+  await api("PUT", "/repos/acme-eng/api/environments/canary%2Feu", {
+    wait_timer: 5,
+    reviewers: [{ type: "Team", id: 1 }],
+    deployment_branch_policy: { protected_branches: false, custom_branch_policies: true },
+  });
+  await api("POST", "/repos/acme-eng/api/environments/canary%2Feu/deployment-branch-policies", {
+    name: "v*",
+    type: "tag",
+  });
 }
 
 /** Every place `fill` writes to, as hosting-import's flags. */

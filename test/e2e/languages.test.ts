@@ -189,6 +189,7 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
         "acmeEngApiHookCiExampleComHookSecret",
         "acmeEngApiSecretDeployKeyValue",
         "acmeEngSecretNpmTokenValue",
+        "acmeEngHookOrgExampleComSecret",
         "hookAuditExampleComSecret",
       ]);
       await program.initStack(installation.origin, TOKEN);
@@ -205,6 +206,7 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
       ).toBeGreaterThanOrEqual(19);
       expect(writes(installation).sort()).toEqual([
         "PATCH /admin/hooks/{hook_id}",
+        "PATCH /orgs/{org}/hooks/{hook_id}",
         "PATCH /repos/{owner}/{repo}/hooks/{hook_id}",
         "PUT /orgs/{org}/actions/secrets/{secret_name}",
         "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}",

@@ -33,6 +33,7 @@ const CONFIG = {
   publishToken: "plugin-e2e-publish-7c10",
   sentryDsn: "plugin-e2e-sentry-e2d4",
   dbPassword: "plugin-e2e-db-9f3a",
+  orgHookSecret: "plugin-e2e-org-hook-3c8f",
   tokenA: TOKEN,
   tokenB: "svcp_owner",
 };
@@ -43,6 +44,7 @@ const SECRET_VALUES = [
   CONFIG.publishToken,
   CONFIG.sentryDsn,
   CONFIG.dbPassword,
+  CONFIG.orgHookSecret,
 ];
 const W1 = "acme-eng/api/.github/workflows/deploy.yml@refs/heads/main";
 const PLUGIN_PATH = "plugins:\n  providers:\n    - name: hosting\n      path: ./node_modules/.bin\n";
@@ -196,6 +198,21 @@ function everyKind(keys: { gpg: string; ssh: string; signing: string }): Declare
       environment: "release/eu",
       name: "REGION",
       value: "eu-west-1",
+    }),
+    of("org-hook", "OrgWebhook", {
+      org: "acme-eng",
+      url: "https://org.example.com/hook",
+      secret: new FromConfig("orgHookSecret"),
+      events: ["organization", "team"],
+    }),
+    of("canary", "RepositoryEnvironment", {
+      owner: "acme-eng",
+      repository: "api",
+      environment: "canary/eu",
+      waitTimer: 5,
+      reviewers: [{ type: "User", id: 3 }],
+      deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
+      branchPolicies: [{ name: "main" }, { name: "v*", type: "tag" }],
     }),
   ];
 }
@@ -461,6 +478,9 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "POST /orgs/{org}/actions/variables": 1,
       "POST /repos/{owner}/{repo}/actions/variables": 1,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/variables": 1,
+      "POST /orgs/{org}/hooks": 1,
+      "PUT /repos/{owner}/{repo}/environments/{environment_name}": 1,
+      "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies": 2,
     });
     // Each explicit provider checked its own server once, and its resource (and the invoke on B)
     // went there and nowhere else.
@@ -479,6 +499,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     // A secret's name as the platform stores it, in the id and the output.
     expect(resources["publish-token"]?.id).toBe("acme-eng/NPM_PUBLISH_TOKEN");
     expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
+    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(20);
     expect(resources["epic-a"]?.provider).toMatch(/::pulumi:providers:hosting::serverA::/);
     expect(resources["epic-b"]?.provider).toMatch(/::pulumi:providers:hosting::serverB::/);
     expect(resources.ci?.provider).toMatch(/::pulumi:providers:hosting::default/);
@@ -501,6 +522,12 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     );
     expect(state().privateRegistries[0]?.value).toBe(CONFIG.registryValue);
     expect(actionsSecretValues()).toEqual([CONFIG.publishToken, CONFIG.sentryDsn, CONFIG.dbPassword]);
+    expect(state().orgHooks[0]?.config.secret).toBe(CONFIG.orgHookSecret);
+    expect(
+      state()
+        .branchPolicies.filter((p) => p.environment === "canary/eu")
+        .map((p) => `${p.type}:${p.name}`),
+    ).toEqual(["branch:main", "tag:v*"]);
     expect(person("acme-eng", "octocat")).toEqual({ member: "admin" });
     expect(up.output).not.toMatch(/warning/);
 
@@ -614,7 +641,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       name: d.name,
       id: d.kind === "Organization" ? String(d.args.login) : (ids[d.name]?.id ?? ""),
     }));
-    expect(resources).toHaveLength(24);
+    expect(resources).toHaveLength(26);
     const imported = new PulumiProgram("plugin-import", "");
     const header = `name: plugin-import\nruntime: yaml\n${PLUGIN_PATH}`;
     writeFileSync(join(imported.dir, "Pulumi.yaml"), header);
@@ -625,7 +652,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     clearLogs();
     const result = await ok(imported, "import", "--file", "import.json", "--yes", "--out", "imported.yaml");
     expect(writes(main)).toEqual({});
-    expect(result.output).toMatch(/=\s*24 imported/);
+    expect(result.output).toMatch(/=\s*26 imported/);
     // The one object whose inputs fail check: a registry's value, which the API never returns.
     const diagnostics = result.stdout.slice(result.stdout.lastIndexOf("Diagnostics:"));
     expect(diagnostics.match(/One or more imported inputs failed to validate/g)).toHaveLength(1);
@@ -637,7 +664,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     // the organisation adopted by login.
     const code = readFileSync(join(imported.dir, "imported.yaml"), "utf8");
     for (const { type } of resources) expect(code).toContain(`type: ${type.replace(":index:", ":")}`);
-    expect(code.match(/secret: \(set outside Pulumi\)/g)).toHaveLength(2);
+    expect(code.match(/secret: \(set outside Pulumi\)/g)).toHaveLength(3);
     expect(blockOf(code, "npm")).not.toMatch(/value:/);
     expect(blockOf(code, "platform")).toMatch(/importId: acme-platform/);
     // The Actions secrets' values as the placeholder, which is kept and never sent.
@@ -666,7 +693,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(preview.output).toMatch(/\+ value\s*: \[secret\]/);
     expect(preview.output.match(/^\s+[-+~] \w+\s*: /gm)).toHaveLength(2);
     expect(preview.output).toMatch(/~ 2 to update/);
-    expect(preview.output).toMatch(/23 unchanged/);
+    expect(preview.output).toMatch(/25 unchanged/);
     expect(requests(main)).toEqual({ "GET /user": 1 });
   });
 
@@ -699,6 +726,8 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "DELETE /orgs/{org}/actions/variables/{name}": 1,
       "DELETE /repos/{owner}/{repo}/actions/variables/{name}": 1,
       "DELETE /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}": 1,
+      "DELETE /orgs/{org}/hooks/{hook_id}": 1,
+      "DELETE /repos/{owner}/{repo}/environments/{environment_name}": 1,
     });
     for (const e of [serverA, serverB]) {
       expect(writes(e)).toEqual({ "DELETE /orgs/{org}/issue-types/{issue_type_id}": 1 });
@@ -748,15 +777,16 @@ function withBlock(code: string, name: string, edit: (block: string) => string):
 describe("a stack of the dynamic resources moved to the plugin", () => {
   it("keeps every object: no replacement, no write, and a clean drift check (docs/languages.md's steps)", async () => {
     const moving = new PulumiProgram("plugin-migration", jsProgram(kinds));
-    const { hookSecret, auditSecret, registryValue, publishToken, sentryDsn, dbPassword } = CONFIG;
+    const { hookSecret, auditSecret, registryValue, publishToken, sentryDsn, dbPassword, orgHookSecret } =
+      CONFIG;
     await initStack(moving, migration, {
       "hosting:token": TOKEN,
-      ...{ hookSecret, auditSecret, registryValue, publishToken, sentryDsn, dbPassword },
+      ...{ hookSecret, auditSecret, registryValue, publishToken, sentryDsn, dbPassword, orgHookSecret },
     });
     await ok(moving, "up", "--yes", "--skip-preview");
     const before = stackOf(moving);
     expect(Object.keys(before)).toHaveLength(kinds.length);
-    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(24);
+    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(26);
     for (const r of Object.values(before)) expect(r.type).toMatch(/^pulumi-nodejs:dynamic\/hosting:/);
 
     // 1. The program rewritten for the plugin: same project, stack, names and arguments.

@@ -76,6 +76,15 @@ const ARGS: Record<string, unknown> = {
     name: "REGION",
     value: "eu",
   },
+  OrgWebhook: { org: "acme-eng", url: "https://z.example", secret: "hook-secret" },
+  RepositoryEnvironment: {
+    owner: "acme-eng",
+    repository: "api",
+    environment: "canary/eu",
+    reviewers: [{ type: "User", id: 3 }],
+    deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
+    branchPolicies: [{ name: "main" }],
+  },
 };
 
 const TOKEN = "svcp_must_not_leak";

@@ -181,6 +181,39 @@ const REPO_HOOKS: Row[] = [
   { route: `POST ${H}/:hook_id/tests`, expect: repoAdmin(204) },
 ];
 
+/**
+ * Organisation webhooks of acme-eng: an owner with `admin:org_hook`, or FG `organization_hooks`. Only
+ * the site administrator's classic token holds the scope (olivia's owner token does not), and
+ * deploy-gate holds no organisation permission.
+ */
+const orgHookOwner = (ok: number): Expected =>
+  authenticated({
+    siteAdmin: ok,
+    owner: 403,
+    member: 403,
+    noScopes: 403,
+    fineGrained: ok,
+    install: 403,
+    uat: 403,
+  });
+
+const OH = "/orgs/:org/hooks";
+const ORG_HOOKS: Row[] = [
+  { route: `GET ${OH}`, expect: orgHookOwner(200) },
+  {
+    route: `POST ${OH}`,
+    body: { name: "web", config: { url: "https://example.com/matrix" } },
+    expect: orgHookOwner(201),
+  },
+  { route: `GET ${OH}/:hook_id`, expect: orgHookOwner(200) },
+  { route: `PATCH ${OH}/:hook_id`, body: { active: false }, expect: orgHookOwner(200) },
+  { route: `DELETE ${OH}/:hook_id`, expect: orgHookOwner(204) },
+  { route: `GET ${OH}/:hook_id/config`, expect: orgHookOwner(200) },
+  { route: `PATCH ${OH}/:hook_id/config`, body: { content_type: "json" }, expect: orgHookOwner(200) },
+  { route: `GET ${OH}/:hook_id/deliveries`, expect: orgHookOwner(200) },
+  { route: `POST ${OH}/:hook_id/pings`, expect: orgHookOwner(204) },
+];
+
 const GLOBAL_HOOKS: Row[] = [
   { route: "GET /admin/hooks", expect: siteAdminOnly(200) },
   {
@@ -264,9 +297,23 @@ const privateRepoRead = (ok: number): Expected => ({
   uat: ok,
 });
 
+const ENV = "/repos/:owner/:repo/environments/:environment_name";
+const BP = `${ENV}/deployment-branch-policies`;
+/** Environments and their branch policies: read like the protection rules, written by the repository's admins. */
+const ENVIRONMENTS: Row[] = [
+  { route: "GET /repos/:owner/:repo/environments", expect: privateRepoRead(200) },
+  { route: `GET ${ENV}`, expect: privateRepoRead(200) },
+  { route: `PUT ${ENV}`, body: { wait_timer: 1 }, expect: repoAdmin(200) },
+  { route: `DELETE ${ENV}`, expect: repoAdmin(204) },
+  { route: `GET ${BP}`, expect: privateRepoRead(200) },
+  { route: `POST ${BP}`, body: { name: "matrix/*" }, expect: repoAdmin(200) },
+  { route: `GET ${BP}/:branch_policy_id`, expect: privateRepoRead(200) },
+  { route: `PUT ${BP}/:branch_policy_id`, body: { name: "renamed" }, expect: repoAdmin(200) },
+  { route: `DELETE ${BP}/:branch_policy_id`, expect: repoAdmin(204) },
+];
+
 const P = "/repos/:owner/:repo/environments/:environment_name/deployment_protection_rules";
 const PROTECTION_RULES: Row[] = [
-  { route: "GET /repos/:owner/:repo/environments", expect: privateRepoRead(200) },
   { route: `GET ${P}`, expect: privateRepoRead(200) },
   // Writes and the app list: the repository's admins, `repo`, Administration (deploy-gate has none).
   { route: `POST ${P}`, body: { integration_id: 102 }, expect: repoAdmin(201) },
@@ -755,6 +802,8 @@ const ROWS: Row[] = [
   ...MEMBERSHIPS,
   ...RUNNER_GROUPS,
   ...PROTECTION_RULES,
+  ...ORG_HOOKS,
+  ...ENVIRONMENTS,
   ...PROPERTY_VALUES,
   ...BUDGETS,
   ...PRIVATE_REGISTRIES,

@@ -191,6 +191,10 @@ export function requiredHeaders(route: string): Record<string, string> {
 export interface World {
   repoHook: number;
   globalHook: number;
+  /** A webhook of acme-eng. */
+  orgHook: number;
+  /** A branch policy (`main`) of acme-eng/api's `release/eu`, which `seedWorld` gives custom policies. */
+  branchPolicy: number;
   enterpriseGroup: number;
   orgGroup: number;
   /** The rule enabling deploy-gate (101) on acme-eng/api's environment `release/eu`. */
@@ -212,7 +216,8 @@ export interface World {
 }
 
 /**
- * Creates, as the site administrator: a webhook on acme-eng/api, a global webhook, and a runner
+ * Creates, as the site administrator: a webhook on acme-eng/api, a global webhook, a webhook of
+ * acme-eng, custom branch policies with the pattern `main` on acme-eng/api's `release/eu`, and a runner
  * group with visibility `selected` in enterprise acme (organisation acme-eng, runner 8) and in
  * organisation acme-eng (repository api, runner 1); deploy-gate as a protection rule of
  * acme-eng/api's environment `release/eu`; a budget of acme for organisation acme-eng; an OIDC
@@ -228,6 +233,8 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
   return {
     repoHook: await post("/repos/acme-eng/api/hooks", { config: { url: "https://example.com/seed" } }),
     globalHook: await post("/admin/hooks", { name: "web", config: { url: "https://example.com/seed" } }),
+    orgHook: await post("/orgs/acme-eng/hooks", { name: "web", config: { url: "https://example.com/seed" } }),
+    branchPolicy: await seedBranchPolicy(emulator),
     enterpriseGroup: await post("/enterprises/acme/actions/runner-groups", {
       name: "seed",
       visibility: "selected",
@@ -296,6 +303,20 @@ async function seedActions(emulator: RunningEmulator): Promise<Record<never, nev
   return {};
 }
 
+/** Gives acme-eng/api's `release/eu` custom branch policies and the pattern `main`; its id. */
+async function seedBranchPolicy(emulator: RunningEmulator): Promise<number> {
+  const release = "/repos/acme-eng/api/environments/release%2Feu";
+  const custom = await call(emulator, "PUT", release, {
+    body: { deployment_branch_policy: { protected_branches: false, custom_branch_policies: true } },
+  });
+  expect(custom.status, custom.text).toBe(200);
+  const policy = await call(emulator, "POST", `${release}/deployment-branch-policies`, {
+    body: { name: "main" },
+  });
+  expect(policy.status, policy.text).toBe(200);
+  return policy.body.id;
+}
+
 /** The body of a budget of enterprise acme for organisation acme-eng, covering Actions. */
 export const ORG_BUDGET = {
   budget_amount: 100,
@@ -349,12 +370,19 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     org: "acme-eng",
     enterprise: "acme",
     username: "octocat",
-    hook_id: String(template.startsWith("/admin/") ? world.globalHook : world.repoHook),
+    hook_id: String(
+      template.startsWith("/admin/")
+        ? world.globalHook
+        : template.startsWith("/orgs/")
+          ? world.orgHook
+          : world.repoHook,
+    ),
     runner_group_id: String(enterprise ? world.enterpriseGroup : world.orgGroup),
     runner_id: enterprise ? "8" : "1",
     org_id: "100",
     environment_name: "release%2Feu",
     protection_rule_id: String(world.protectionRule),
+    branch_policy_id: String(world.branchPolicy),
     budget_id: world.budget ?? "00000000-0000-4000-8000-000000000000",
     secret_name: world.registry,
     gpg_key_id: String(world.gpgKey ?? 1),

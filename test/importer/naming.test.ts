@@ -134,17 +134,19 @@ describe("assignNames", () => {
     const items = [
       item("OrgMembership", "acme-eng/mona", { org: "acme-eng", username: "mona" }),
       item("RunnerGroupRunners", "acme-eng/5", { org: "acme-eng", runners: [1] }, "Build Fleet"),
+      // Its environment is a reference to the adopted environment: the label names it.
       item(
         "DeploymentProtectionRule",
         "acme-eng/api/release%2Feu/3",
-        {
-          owner: "acme-eng",
-          repository: "api",
-          environment: "release/eu",
-          integrationId: 101,
-        },
-        "deploy-gate",
+        { owner: "acme-eng", repository: "api", integrationId: 101 },
+        "release/eu gate deploy-gate",
       ),
+      item("RepositoryEnvironment", "acme-eng/api/release%2Feu", {
+        owner: "acme-eng",
+        repository: "api",
+        environment: "release/eu",
+      }),
+      item("OrgWebhook", "acme-eng/4", { org: "acme-eng", url: "https://org.example.com/hook" }),
       item("Budget", "acme/b", {
         enterprise: "acme",
         scope: "organization",
@@ -157,6 +159,8 @@ describe("assignNames", () => {
       "acme-eng-member-mona",
       "acme-eng-runners-build-fleet-members",
       "acme-eng-api-release-eu-gate-deploy-gate",
+      "acme-eng-api-release-eu",
+      "acme-eng-hook-org-example-com",
       "acme-budget-acme-eng-actions",
     ]);
   });

@@ -76,6 +76,50 @@ export const items: InventoryItem[] = [
   },
   {
     ...base,
+    kind: "OrgWebhook",
+    id: "acme-eng/3",
+    name: "acme-eng-hook-org-example-com",
+    args: {
+      org: "acme-eng",
+      url: "https://org.example.com/hook",
+      events: ["organization", "team"],
+      importId: 3,
+    },
+    secrets: { secret: "acmeEngHookOrgExampleComSecret" },
+  },
+  {
+    ...base,
+    kind: "RepositoryEnvironment",
+    id: "acme-eng/api/release%2Feu",
+    name: "acme-eng-api-release-eu",
+    args: {
+      owner: "acme-eng",
+      repository: "api",
+      environment: "release/eu",
+      waitTimer: 30,
+      reviewers: [
+        { type: "User", id: 3 },
+        { type: "Team", id: 1 },
+      ],
+      deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
+      branchPolicies: [
+        { name: "main", type: "branch" },
+        { name: "v*", type: "tag" },
+      ],
+    },
+  },
+  {
+    ...base,
+    kind: "DeploymentProtectionRule",
+    id: "acme-eng/api/release%2Feu/9",
+    name: "acme-eng-api-release-eu-gate-deploy-gate",
+    args: { owner: "acme-eng", repository: "api", integrationId: 101 },
+    refs: {
+      environment: { kind: "RepositoryEnvironment", id: "acme-eng/api/release%2Feu", output: "environment" },
+    },
+  },
+  {
+    ...base,
     kind: "Budget",
     id: "acme/b1",
     name: "acme-budget-acme-eng-actions",

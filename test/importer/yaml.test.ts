@@ -51,6 +51,9 @@ plugins:
       path: ./node_modules/.bin
 # Secrets the API never returns: \`pulumi config set --secret <key>\` for each.
 config:
+  acmeEngHookOrgExampleComSecret:
+    type: string
+    secret: true
   acmeEngApiHookCiExampleComSecret:
     type: string
     secret: true
@@ -104,6 +107,55 @@ resources:
       runners: [1, 2]
     options:
       import: acme-eng/5
+      retainOnDelete: true
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  acme-eng-hook-org-example-com:
+    type: hosting:index:OrgWebhook
+    properties:
+      org: acme-eng
+      url: https://org.example.com/hook
+      events: [organization, team]
+      secret: \${acmeEngHookOrgExampleComSecret}
+    options:
+      import: acme-eng/3
+      retainOnDelete: true
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  acme-eng-api-release-eu:
+    type: hosting:index:RepositoryEnvironment
+    properties:
+      owner: acme-eng
+      repository: api
+      environment: release/eu
+      waitTimer: 30
+      reviewers:
+        - type: User
+          id: 3
+        - type: Team
+          id: 1
+      deploymentBranchPolicy:
+        protectedBranches: false
+        customBranchPolicies: true
+      branchPolicies:
+        - name: main
+          type: branch
+        - name: v*
+          type: tag
+    options:
+      import: acme-eng/api/release%2Feu
+      retainOnDelete: true
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  acme-eng-api-release-eu-gate-deploy-gate:
+    type: hosting:index:DeploymentProtectionRule
+    properties:
+      owner: acme-eng
+      repository: api
+      environment: \${acme-eng-api-release-eu.environment}
+      integrationId: 101
+    options:
+      import: acme-eng/api/release%2Feu/9
       retainOnDelete: true
 
   # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
@@ -185,7 +237,10 @@ resources:
 
   it("reads back as the inventory: arguments, secrets, references, ids and the destroy policy", () => {
     const program = yaml.load(files.get("Pulumi.yaml") ?? "") as Program;
-    expect(program.config).toEqual({ acmeEngApiHookCiExampleComSecret: { type: "string", secret: true } });
+    expect(program.config).toEqual({
+      acmeEngHookOrgExampleComSecret: { type: "string", secret: true },
+      acmeEngApiHookCiExampleComSecret: { type: "string", secret: true },
+    });
     expect(Object.keys(program.resources).sort()).toEqual(items.map((i) => i.name).sort());
     for (const item of items) {
       const resource = program.resources[item.name];
@@ -248,6 +303,17 @@ resources:
       writeYamlProgram({ ...inventory, items: [rule] }, options).get("Pulumi.yaml") ?? "",
     ) as Program;
     expect(interpolated(program.resources[rule.name]?.options.import)).toBe(rule.id);
+  });
+
+  it("declares every resource before the resources that refer to its outputs", () => {
+    const text = files.get("Pulumi.yaml") ?? "";
+    const at = (name: string) => text.indexOf(`\n  ${name}:\n`);
+    for (const item of items) {
+      for (const ref of Object.values(item.refs)) {
+        const target = items.find((i) => i.kind === ref.kind && i.id === ref.id);
+        expect(at(target?.name ?? ""), `${target?.name} before ${item.name}`).toBeLessThan(at(item.name));
+      }
+    }
   });
 
   it("declares no config where no object needs a secret", () => {
@@ -313,6 +379,21 @@ describe("writeImportFile", () => {
       "type": "hosting:index:RunnerGroupRunners",
       "name": "acme-eng-runners-build-members",
       "id": "acme-eng/5"
+    },
+    {
+      "type": "hosting:index:OrgWebhook",
+      "name": "acme-eng-hook-org-example-com",
+      "id": "acme-eng/3"
+    },
+    {
+      "type": "hosting:index:RepositoryEnvironment",
+      "name": "acme-eng-api-release-eu",
+      "id": "acme-eng/api/release%2Feu"
+    },
+    {
+      "type": "hosting:index:DeploymentProtectionRule",
+      "name": "acme-eng-api-release-eu-gate-deploy-gate",
+      "id": "acme-eng/api/release%2Feu/9"
     },
     {
       "type": "hosting:index:RepositoryWebhook",

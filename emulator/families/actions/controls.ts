@@ -15,7 +15,7 @@ import type { ServerEnv } from "../../core/context";
 import { invalidField, notFound, readBody } from "../../core/http";
 import { findOrg, findRepo } from "../../core/lookup";
 import type { EmulatorState } from "../../core/store";
-import { findEnvironment } from "../environments/rules";
+import { findEnvironment } from "../environments/environments";
 import {
   type ActionsScope,
   checkValueSize,
@@ -45,7 +45,7 @@ const inRepo: Locate = (state, c) => {
 
 const inEnvironment: Locate = (state, c) => {
   const scope = inRepo(state, c);
-  const environment = scope?.repo && findEnvironment(scope.repo, param(c, "environment_name"));
+  const environment = scope?.repo && findEnvironment(state, scope.repo, param(c, "environment_name"))?.name;
   return scope?.repo && environment
     ? { ...scope, key: environmentScopeKey(scope.repo, environment), environment }
     : undefined;

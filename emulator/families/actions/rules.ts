@@ -23,7 +23,7 @@ import { forbidden, invalidField, missingField, notFound } from "../../core/http
 import { adminRepo, findOrg, findRepo } from "../../core/lookup";
 import { ownValue } from "../../core/records";
 import { type EmulatorState, type Store, timestamp } from "../../core/store";
-import { findEnvironment } from "../environments/rules";
+import { findEnvironment, whenEnvironmentRemoved } from "../environments/environments";
 import type { ScopeKey, StoredActionsKey, StoredActionsSecret, StoredActionsVariable } from "./state";
 
 /** A place secrets and variables live: its key in the state, and what answers name it. */
@@ -78,7 +78,7 @@ export function environmentScope(
 ): ActionsScope {
   const { org, repo } = repoScope(state, caller, owner, name);
   if (!repo) throw notFound();
-  const found = environmentOf(repo, environment);
+  const found = environmentOf(state, repo, environment);
   if (found === undefined) throw notFound();
   return { key: environmentScopeKey(repo, found), org, repo, environment: found };
 }
@@ -87,8 +87,8 @@ export function environmentScope(
  * The repository's environment of this name as it spells it (environment names are
  * case-insensitive), or undefined. The environments family owns what environments exist.
  */
-function environmentOf(repo: RepoRecord, name: string): string | undefined {
-  return findEnvironment(repo, name);
+function environmentOf(state: EmulatorState, repo: RepoRecord, name: string): string | undefined {
+  return findEnvironment(state, repo, name)?.name;
 }
 
 /** The ids of the repositories of the scope's organisation (what `selected_repository_ids` may hold). */
@@ -313,3 +313,8 @@ export function renderVariable(v: StoredActionsVariable, repositoriesUrl?: strin
     ...(v.visibility === "selected" && repositoriesUrl ? { selected_repositories_url: repositoriesUrl } : {}),
   };
 }
+
+// Deleting an environment removes its secrets and variables (the environments family calls this).
+whenEnvironmentRemoved((store, where) =>
+  dropEnvironmentActions(store.state, where.owner, where.repo, where.environment),
+);

@@ -5,7 +5,7 @@
  * - The integrations available to an environment are the apps installed on the repository's owner.
  * - An app is enabled at most once per environment: enabling it again is a 422 `already_exists`
  *   (docs/DECISIONS.md), so a client can tell "already there" from "not allowed".
- * - Environment names are case-insensitive, as on the platform; rules record the fixture's spelling.
+ * - Environment names are case-insensitive, as on the platform; rules record the environment's spelling.
  */
 import type { Context } from "hono";
 import type { ServerEnv } from "../../core/context";
@@ -18,12 +18,6 @@ import type { EmulatorState, Store } from "../../core/store";
 import type { StoredProtectionRule } from "./state";
 
 export const RESOURCE = "DeploymentProtectionRule";
-
-/** The repository's environment with this name, as the fixture spells it. */
-export function findEnvironment(repo: RepoRecord, name: string): string | undefined {
-  const key = name.toLowerCase();
-  return repo.environments.find((e) => e.toLowerCase() === key);
-}
 
 /** The apps installed on the repository's owner: what its environments may enable. */
 export function availableApps(state: EmulatorState, repo: RepoRecord): AppRecord[] {

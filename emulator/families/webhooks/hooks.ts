@@ -1,9 +1,11 @@
 /**
- * Webhook rules shared by repository and global hooks: body validation (422 with `errors[]`),
- * the masked secret, and the JSON shape of a hook.
+ * Webhook rules shared by repository, organisation and global hooks: body validation (422 with
+ * `errors[]`), the masked secret, the JSON shape of a hook, and its deliveries paged by cursor.
  */
+import type { Context } from "hono";
 import { MASKED_SECRET, normaliseInsecureSsl, WEBHOOK_CONTENT_TYPES } from "../../../api";
-import { invalidField, missingField, validationFailed } from "../../core/http";
+import type { ServerEnv } from "../../core/context";
+import { invalidField, missingField, pageParams, validationFailed } from "../../core/http";
 import { type Store, timestamp } from "../../core/store";
 import type { Delivery, StoredHook, StoredHookConfig } from "./state";
 
@@ -81,7 +83,7 @@ export function parseName(raw: unknown): void {
 /** The fields of both kinds of hook; `url` is the hook's own API URL. */
 export function renderHook(
   hook: StoredHook,
-  type: "Global" | "Repository",
+  type: "Global" | "Organization" | "Repository",
   url: string,
 ): Record<string, unknown> {
   return {
@@ -98,11 +100,12 @@ export function renderHook(
   };
 }
 
-/** Deletes a hook of either kind with its deliveries. */
+/** Deletes a hook of any kind with its deliveries. */
 export function deleteHook(store: Store, hook: StoredHook): void {
   const state = store.state;
-  if (hook.repo === undefined) state.globalHooks = state.globalHooks.filter((h) => h !== hook);
-  else state.repoHooks = state.repoHooks.filter((h) => h !== hook);
+  if (hook.repo !== undefined) state.repoHooks = state.repoHooks.filter((h) => h !== hook);
+  else if (hook.org !== undefined) state.orgHooks = state.orgHooks.filter((h) => h !== hook);
+  else state.globalHooks = state.globalHooks.filter((h) => h !== hook);
   state.deliveries = state.deliveries.filter((d) => d.hook_id !== hook.id);
 }
 
@@ -143,7 +146,7 @@ export function recordDelivery(
 
 export function newHook(
   store: Store,
-  fields: Pick<StoredHook, "active" | "events" | "config"> & { repo?: string },
+  fields: Pick<StoredHook, "active" | "events" | "config"> & { repo?: string; org?: string },
 ): StoredHook {
   const now = timestamp();
   return {
@@ -165,14 +168,15 @@ function isHttpUrl(value: string): boolean {
 }
 
 /**
- * One hook per URL in a repository, and in the installation's global hooks: the platform refuses a
- * second (422), which is what lets a client find the hook a failed create may have made by its URL.
+ * One hook per URL in a repository, an organisation, and the installation's global hooks: the
+ * platform refuses a second (422), which is what lets a client find the hook a failed create may
+ * have made by its URL.
  */
 export function assertUniqueUrl(
   hooks: readonly StoredHook[],
   url: string,
   self: number | undefined,
-  where: "repository" | "installation",
+  where: "repository" | "organization" | "installation",
 ): void {
   if (hooks.some((h) => h.id !== self && h.config.url === url)) {
     throw validationFailed({
@@ -181,4 +185,41 @@ export function assertUniqueUrl(
       message: `Hook already exists on this ${where}`,
     });
   }
+}
+
+/**
+ * A hook's deliveries, newest first, one page: deliveries page by cursor, the id of the first
+ * delivery of the page; `Link` names the cursors of the previous and the next page (spec, table H).
+ */
+export function deliveriesPage(
+  c: Context<ServerEnv>,
+  store: Store,
+  hook: StoredHook,
+): Record<string, unknown>[] {
+  const all = store.raw.deliveries.filter((d) => d.hook_id === hook.id).reverse();
+  const { perPage } = pageParams(c);
+  const start = cursorIndex(c, all);
+  const link = (delivery: Readonly<Delivery>, rel: "prev" | "next") => {
+    const url = new URL(c.req.url);
+    url.searchParams.set("cursor", String(delivery.id));
+    url.searchParams.set("per_page", String(perPage));
+    return `<${url.toString()}>; rel="${rel}"`;
+  };
+  const previous = start > 0 ? all[Math.max(0, start - perPage)] : undefined;
+  const following = all[start + perPage];
+  const links = [previous && link(previous, "prev"), following && link(following, "next")].filter(Boolean);
+  if (links.length > 0) c.header("Link", links.join(", "));
+  return all.slice(start, start + perPage).map(({ hook_id: _hookId, ...d }) => d);
+}
+
+/**
+ * Where the page starts: the index of the `cursor` delivery, 0 without a cursor (or with an empty
+ * one). A cursor that names no delivery of this hook is a 422 (docs/DECISIONS.md).
+ */
+function cursorIndex(c: Context<ServerEnv>, deliveries: ReadonlyArray<Readonly<Delivery>>): number {
+  const raw = c.req.query("cursor");
+  if (raw === undefined || raw === "") return 0;
+  const index = /^[1-9][0-9]*$/.test(raw) ? deliveries.findIndex((d) => d.id === Number(raw)) : -1;
+  if (index < 0) throw invalidField("Hook", "cursor", `cursor ${raw} is not a delivery of this hook`);
+  return index;
 }

@@ -5,21 +5,13 @@ import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, REPOSITORY_WEBHOOK_EVENTS, ROUTES } 
 import { type AccessRule, callerOf } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";
-import {
-  invalidField,
-  missingField,
-  notFound,
-  pageParams,
-  paginate,
-  pathId,
-  readBody,
-  urlOf,
-} from "../../core/http";
+import { missingField, notFound, paginate, pathId, readBody, urlOf } from "../../core/http";
 import { adminRepo, repoKey } from "../../core/lookup";
 import { timestamp } from "../../core/store";
 import {
   assertUniqueUrl,
   deleteHook,
+  deliveriesPage,
   newHook,
   parseActive,
   parseConfig,
@@ -29,7 +21,7 @@ import {
   renderConfig,
   renderHook,
 } from "./hooks";
-import type { Delivery, StoredHook } from "./state";
+import type { StoredHook } from "./state";
 
 const READ: AccessRule = { scopes: ["read:repo_hook", "repo"], permission: ["repository_hooks", "read"] };
 const WRITE: AccessRule = { scopes: ["write:repo_hook", "repo"], permission: ["repository_hooks", "write"] };
@@ -104,23 +96,7 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
 
   app.get(R.deliveries.pattern, guard(READ), (c) => {
     const { store, hook } = findHook(c);
-    const all = store.raw.deliveries.filter((d) => d.hook_id === hook.id).reverse();
-    // Deliveries page by cursor: the id of the first delivery of the page. Link names the
-    // cursors of the previous and the next page (spec, table H).
-    const { perPage } = pageParams(c);
-    const start = cursorIndex(c, all);
-    const link = (delivery: Delivery, rel: "prev" | "next") => {
-      const url = new URL(c.req.url);
-      url.searchParams.set("cursor", String(delivery.id));
-      url.searchParams.set("per_page", String(perPage));
-      return `<${url.toString()}>; rel="${rel}"`;
-    };
-    const previous = start > 0 ? all[Math.max(0, start - perPage)] : undefined;
-    const following = all[start + perPage];
-    const links = [previous && link(previous, "prev"), following && link(following, "next")].filter(Boolean);
-    if (links.length > 0) c.header("Link", links.join(", "));
-    const page = all.slice(start, start + perPage);
-    return c.json(page.map(({ hook_id: _hookId, ...d }) => d));
+    return c.json(deliveriesPage(c, store, hook));
   });
 
   app.post(R.ping.pattern, guard(WRITE), (c) => {
@@ -152,18 +128,6 @@ function findHook(c: Context<ServerEnv>) {
   const hook = ctx.hooks.find((h) => h.id === id);
   if (!hook) throw notFound();
   return { ...ctx, hook: ctx.store.tracked("repoHooks", hook) };
-}
-
-/**
- * Where the page starts: the index of the `cursor` delivery, 0 without a cursor (or with an empty
- * one). A cursor that names no delivery of this hook is a 422 (docs/DECISIONS.md).
- */
-function cursorIndex(c: Context<ServerEnv>, deliveries: readonly Delivery[]): number {
-  const raw = c.req.query("cursor");
-  if (raw === undefined || raw === "") return 0;
-  const index = /^[1-9][0-9]*$/.test(raw) ? deliveries.findIndex((d) => d.id === Number(raw)) : -1;
-  if (index < 0) throw invalidField("Hook", "cursor", `cursor ${raw} is not a delivery of this hook`);
-  return index;
 }
 
 function render(c: Context<ServerEnv>, hook: StoredHook): Record<string, unknown> {

@@ -1,4 +1,4 @@
-/** The webhook family's state: repository and global webhooks, and their recorded deliveries. */
+/** The webhook family's state: repository, organisation and global webhooks, and their recorded deliveries. */
 import { rows, type StateOf } from "../../core/state";
 
 export interface StoredHookConfig {
@@ -10,8 +10,10 @@ export interface StoredHookConfig {
 
 export interface StoredHook {
   id: number;
-  /** `owner/repo` (lower case) for repository hooks; absent for global hooks. */
+  /** `owner/repo` (lower case) for repository hooks; absent for the others. */
   repo?: string;
+  /** The organisation's login (as the fixture spells it) for organisation hooks; absent for the others. */
+  org?: string;
   active: boolean;
   events: string[];
   config: StoredHookConfig;
@@ -38,6 +40,7 @@ export interface Delivery {
 /** Hooks and deliveries take their ids from the shared counter. */
 export const webhookState = {
   repoHooks: rows<StoredHook>(undefined, { ids: "nextId" }),
+  orgHooks: rows<StoredHook>(undefined, { ids: "nextId" }),
   globalHooks: rows<StoredHook>(undefined, { ids: "nextId" }),
   deliveries: rows<Delivery>(undefined, { ids: "nextId" }),
 };

@@ -9,6 +9,7 @@
  * one id however a program spells it, the id `hosting-import` and `pulumi import` read from the
  * server's lists.
  */
+
 import { z } from "zod";
 import {
   ACTIONS_VALUE_MAX_BYTES,
@@ -16,11 +17,11 @@ import {
   type ActionsVisibility,
   actionsNameProblem,
   RESERVED_ACTIONS_PREFIX,
-  ROUTES,
 } from "../../../api";
 import type { HostingClient } from "../../client/http";
 import { type CrossFieldRules, fields, selectedIdsFailure } from "../../internal/check";
 import { type DiscoveryPlace, field, output } from "../../internal/declare";
+import { environmentsAt } from "../environments/shared";
 import type { Scope } from "./actions-api";
 
 export type { ActionsVisibility };
@@ -190,9 +191,7 @@ export function environmentScope(
  * The environments of the repository discovery is at, listed once for the environment secrets and
  * variables both.
  */
-export function environmentsOf(c: HostingClient, place: DiscoveryPlace): Promise<string[]> {
-  const { owner = "", repo = "" } = place;
-  return place.once("environments", async () =>
-    (await c.paginate(ROUTES.protectionRules.environments, { owner, repo })).map((e) => e.name),
-  );
+export async function environmentsOf(c: HostingClient, place: DiscoveryPlace): Promise<string[]> {
+  // The environments family's listing, shared through the place (one GET per repository).
+  return (await environmentsAt(c, place)).map((e) => e.name);
 }

@@ -35,13 +35,17 @@ import {
 } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
+import {
+  type EnvironmentPlace,
+  environmentAt,
+  environmentId,
+  environmentName,
+  environmentsAt,
+} from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (there is no update route: every argument replaces the rule)
 // ---------------------------------------------------------------------------------------------
-
-/** The platform's limit on environment names. */
-const ENVIRONMENT_NAME_MAX = 255;
 
 const protectionRuleApp = z
   .object({
@@ -61,20 +65,11 @@ export const deploymentProtectionRuleKind = declareKind({
   idFormat: ["owner", "repository", "environment", "ruleId"],
   inputs: z.object({
     ...repositoryFields("rule"),
-    environment: field(
-      z
-        .string({
-          error: 'environment is required: an environment name such as "production" or "release/eu"',
-        })
-        .min(1, "environment must not be empty")
-        .max(ENVIRONMENT_NAME_MAX, `environment must be at most ${ENVIRONMENT_NAME_MAX} characters`)
-        .refine((v) => v.trim() === v, { error: "environment must not start or end with spaces" }),
-      {
-        description:
-          "The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.",
-        replace: true,
-      },
-    ),
+    environment: field(environmentName(), {
+      description:
+        "The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. The environment must exist when the rule is created: for one the program declares, pass that `RepositoryEnvironment`'s `environment` output, so the rule waits for it. A change replaces the rule.",
+      replace: true,
+    }),
     integrationId: field(
       z
         .number({ error: "integrationId is required: the integer id of an app, such as 101" })
@@ -98,23 +93,35 @@ export const deploymentProtectionRuleKind = declareKind({
   discovery: {
     scope: "repository",
     what: ({ owner, repo }) => `deployment protection rules of ${owner}/${repo}`,
-    names: ["{owner}-{repository}-{environment}-gate-{label|=app}"],
-    async list(c, { owner = "", repo = "" }) {
-      const envs = await c.paginate(P.environments, { owner, repo });
+    // The label is the environment and the app: the environment argument is a reference (not a
+    // value to name by) where its RepositoryEnvironment is adopted too.
+    names: ["{owner}-{repository}-{label|environment}"],
+    async list(c, place) {
+      const { owner = "", repo = "" } = place;
+      const envs = await environmentsAt(c, place);
       const rules = await Promise.all(
         envs.map(async (env) => {
           const list = (await c.get(P.list, { owner, repo, environment_name: env.name })).data;
+          // The rule names its environment through the RepositoryEnvironment adopting it (where
+          // that is adopted too), so the program creates the environment first.
+          const environment = {
+            kind: "RepositoryEnvironment",
+            id: environmentId(owner, repo, env.name),
+            output: "environment",
+          };
           return list.custom_deployment_protection_rules.map((rule) => ({
             id: joinId(owner, repo, env.name, rule.id),
+            refs: { environment },
           }));
         }),
       );
       return rules.flat();
     },
-    // A rule is known by its app.
+    // A rule is known by its environment and its app.
     labelOf: (props) => {
       const slug = (props.app as { slug?: unknown } | undefined)?.slug;
-      return typeof slug === "string" && slug !== "" ? slug : undefined;
+      const app = typeof slug === "string" && slug !== "" ? slug : "app";
+      return typeof props.environment === "string" ? `${props.environment} gate ${app}` : undefined;
     },
   },
 });
@@ -128,7 +135,7 @@ export type DeploymentProtectionRuleOutputs = OutputsOfKind<typeof deploymentPro
 // ---------------------------------------------------------------------------------------------
 
 /** Where a rule lives: the repository and the environment. */
-type Where = Pick<DeploymentProtectionRuleInputs, "owner" | "repository" | "environment">;
+type Where = EnvironmentPlace;
 
 /** Outputs from the server's rule; the names' spelling comes from the program. */
 function ruleOutputs(where: Where, api: ApiDeploymentProtectionRule): DeploymentProtectionRuleOutputs {
@@ -162,7 +169,7 @@ function parseId(id: string): Where & { ruleId: number } {
 }
 
 const P = ROUTES.protectionRules;
-const at = (w: Where) => ({ owner: w.owner, repo: w.repository, environment_name: w.environment });
+const at = environmentAt;
 
 const ruleApi = (c: HostingClient, where: Where) => {
   const collection = P.list.path(at(where));
@@ -228,7 +235,7 @@ function noEnvironment(w: Where, path: string): HostingApiError {
     path,
     what: `${KIND} of environment "${w.environment}" in ${w.owner}/${w.repository}`,
     causes: [
-      `there is no environment "${w.environment}" in ${w.owner}/${w.repository}, or no such repository`,
+      `there is no environment "${w.environment}" in ${w.owner}/${w.repository}, or no such repository (an environment the program declares as a RepositoryEnvironment must be created first: pass its \`environment\` output as this rule's \`environment\`)`,
       "the token's user does not administer the repository",
       "the token lacks the classic scope repo (or the fine-grained permission administration write)",
     ],

@@ -2,9 +2,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiWebhook } from "../../../api";
-import { EVENT_NAME_PATTERN, REPOSITORY_WEBHOOK_DEFAULT_EVENTS, ROUTES } from "../../../api";
+import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, ROUTES } from "../../../api";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import { type ArgsOf, declareKind, type OutputsOfKind, output } from "../../internal/declare";
 import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
@@ -13,7 +13,9 @@ import { HostingResource, type OutputsOf } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
+  deliveriesUrlOutput,
   type HookPlace,
+  namedEventsField,
   settingsFromApi,
   stateFromApi,
   webhookApi,
@@ -25,10 +27,6 @@ import {
 // Declaration
 // ---------------------------------------------------------------------------------------------
 
-const repositoryEvent = z
-  .string({ error: "events must be strings" })
-  .regex(EVENT_NAME_PATTERN, "events must be event names such as push or pull_request (or *)");
-
 export const repositoryWebhookKind = declareKind({
   kind: "RepositoryWebhook",
   description:
@@ -37,13 +35,7 @@ export const repositoryWebhookKind = declareKind({
   inputs: z.object({
     ...repositoryFields("webhook"),
     ...commonInputs,
-    events: field(
-      z
-        .array(repositoryEvent, { error: "events must be a list of event names" })
-        .min(1, "events must not be empty")
-        .default([...REPOSITORY_WEBHOOK_DEFAULT_EVENTS]),
-      { description: 'Events that trigger a delivery; compared as a set. Default `["push"]`.', set: true },
-    ),
+    events: namedEventsField(REPOSITORY_WEBHOOK_DEFAULT_EVENTS, "Repository"),
   }),
   outputs: z.object({
     ...webhookOutputs,
@@ -51,7 +43,7 @@ export const repositoryWebhookKind = declareKind({
       z.string(),
       "The API URL that makes the hook deliver the repository's latest push again.",
     ),
-    deliveriesUrl: output(z.string(), "The API URL that lists the hook's recent deliveries."),
+    deliveriesUrl: deliveriesUrlOutput,
   }),
   discovery: {
     scope: "repository",

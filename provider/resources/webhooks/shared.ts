@@ -1,7 +1,8 @@
 /**
- * What repository and global webhooks share: the settings args and their schema, the mapping of a
- * hook to state (the secret kept from state), the write body, the create-or-adopt flow, and how the
- * secret is marked secret in state.
+ * What repository, organisation and global webhooks share: the settings args and their schema, the
+ * events field of the hooks that take any event name, the mapping of a hook to state (the secret
+ * kept from state), the write body, the create-or-adopt flow, and how the secret is marked secret
+ * in state.
  *
  * Secrets: the API masks a stored secret as `********` and never returns it. The secret is kept
  * from state (marked secret there), never read back as the mask, and never causes a perpetual diff.
@@ -13,6 +14,7 @@ import type { CollectionRoutes } from "../../../api";
 import {
   type ApiWebhook,
   type ApiWebhookWrite,
+  EVENT_NAME_PATTERN,
   MASKED_SECRET,
   normaliseInsecureSsl,
   WEBHOOK_CONTENT_TYPES,
@@ -72,6 +74,27 @@ export const commonInputs = {
   }),
 };
 
+/**
+ * The `events` field of repository and organisation hooks: event names by their form only, so an
+ * event a newer server knows is never refused client-side. Each kind gets its own schema (a field
+ * is one registered schema), with `what` naming whose events they are.
+ */
+export function namedEventsField(defaults: readonly string[], what: string) {
+  const event = z
+    .string({ error: "events must be strings" })
+    .regex(EVENT_NAME_PATTERN, "events must be event names such as push or pull_request (or *)");
+  return field(
+    z
+      .array(event, { error: "events must be a list of event names" })
+      .min(1, "events must not be empty")
+      .default([...defaults]),
+    {
+      description: `${what} events that trigger a delivery (\`*\`: every event); compared as a set. Default \`${JSON.stringify(defaults)}\`.`,
+      set: true,
+    },
+  );
+}
+
 const commonSchema = z.object(commonInputs);
 
 /** Settings common to both kinds of webhook. */
@@ -90,6 +113,9 @@ export const webhookOutputs = {
   createdAt: output(z.string(), "When the hook was created, as the server reports it (ISO 8601)."),
   updatedAt: output(z.string(), "When the hook was last changed, as the server reports it (ISO 8601)."),
 };
+
+/** The URL of a hook's deliveries (repository and organisation hooks). */
+export const deliveriesUrlOutput = output(z.string(), "The API URL that lists the hook's recent deliveries.");
 
 const stateSchema = z.object(webhookOutputs);
 export type WebhookState = z.infer<typeof stateSchema>;

@@ -20,7 +20,7 @@ type DeploymentProtectionRule struct {
 	App ProtectionRuleAppOutput `pulumi:"app"`
 	// Whether the rule is enabled for the environment, as the server reports it.
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
-	// The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.
+	// The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. The environment must exist when the rule is created: for one the program declares, pass that `RepositoryEnvironment`'s `environment` output, so the rule waits for it. A change replaces the rule.
 	Environment pulumi.StringOutput `pulumi:"environment"`
 	// The id of the app to enable as a rule: one of the integrations available to the environment (apps usable as deployment protection rules installed on `owner`). A change replaces the rule.
 	IntegrationId pulumi.IntOutput `pulumi:"integrationId"`
@@ -97,7 +97,7 @@ func (DeploymentProtectionRuleState) ElementType() reflect.Type {
 }
 
 type deploymentProtectionRuleArgs struct {
-	// The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.
+	// The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. The environment must exist when the rule is created: for one the program declares, pass that `RepositoryEnvironment`'s `environment` output, so the rule waits for it. A change replaces the rule.
 	Environment string `pulumi:"environment"`
 	// The id of the app to enable as a rule: one of the integrations available to the environment (apps usable as deployment protection rules installed on `owner`). A change replaces the rule.
 	IntegrationId int `pulumi:"integrationId"`
@@ -109,7 +109,7 @@ type deploymentProtectionRuleArgs struct {
 
 // The set of arguments for constructing a DeploymentProtectionRule resource.
 type DeploymentProtectionRuleArgs struct {
-	// The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.
+	// The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. The environment must exist when the rule is created: for one the program declares, pass that `RepositoryEnvironment`'s `environment` output, so the rule waits for it. A change replaces the rule.
 	Environment pulumi.StringInput
 	// The id of the app to enable as a rule: one of the integrations available to the environment (apps usable as deployment protection rules installed on `owner`). A change replaces the rule.
 	IntegrationId pulumi.IntInput
@@ -216,7 +216,7 @@ func (o DeploymentProtectionRuleOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *DeploymentProtectionRule) pulumi.BoolOutput { return v.Enabled }).(pulumi.BoolOutput)
 }
 
-// The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.
+// The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. The environment must exist when the rule is created: for one the program declares, pass that `RepositoryEnvironment`'s `environment` output, so the rule waits for it. A change replaces the rule.
 func (o DeploymentProtectionRuleOutput) Environment() pulumi.StringOutput {
 	return o.ApplyT(func(v *DeploymentProtectionRule) pulumi.StringOutput { return v.Environment }).(pulumi.StringOutput)
 }

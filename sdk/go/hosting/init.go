@@ -49,6 +49,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &OrgPropertyValue{}
 	case "hosting:index:OrgRunnerGroup":
 		r = &OrgRunnerGroup{}
+	case "hosting:index:OrgWebhook":
+		r = &OrgWebhook{}
 	case "hosting:index:Organization":
 		r = &Organization{}
 	case "hosting:index:PrivateRegistry":
@@ -57,6 +59,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &RepositoryActionsSecret{}
 	case "hosting:index:RepositoryActionsVariable":
 		r = &RepositoryActionsVariable{}
+	case "hosting:index:RepositoryEnvironment":
+		r = &RepositoryEnvironment{}
 	case "hosting:index:RepositoryPropertyValue":
 		r = &RepositoryPropertyValue{}
 	case "hosting:index:RepositoryWebhook":

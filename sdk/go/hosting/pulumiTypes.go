@@ -657,6 +657,383 @@ func (o DependencyAlertPackageOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v DependencyAlertPackage) string { return v.Name }).(pulumi.StringOutput)
 }
 
+// Which refs may deploy: exactly one of `protectedBranches` and `customBranchPolicies` is true.
+type DeploymentBranchPolicy struct {
+	// Only refs matching `branchPolicies` may deploy.
+	CustomBranchPolicies bool `pulumi:"customBranchPolicies"`
+	// Only branches with branch protection may deploy.
+	ProtectedBranches bool `pulumi:"protectedBranches"`
+}
+
+// DeploymentBranchPolicyInput is an input type that accepts DeploymentBranchPolicyArgs and DeploymentBranchPolicyOutput values.
+// You can construct a concrete instance of `DeploymentBranchPolicyInput` via:
+//
+//	DeploymentBranchPolicyArgs{...}
+type DeploymentBranchPolicyInput interface {
+	pulumi.Input
+
+	ToDeploymentBranchPolicyOutput() DeploymentBranchPolicyOutput
+	ToDeploymentBranchPolicyOutputWithContext(context.Context) DeploymentBranchPolicyOutput
+}
+
+// Which refs may deploy: exactly one of `protectedBranches` and `customBranchPolicies` is true.
+type DeploymentBranchPolicyArgs struct {
+	// Only refs matching `branchPolicies` may deploy.
+	CustomBranchPolicies pulumi.BoolInput `pulumi:"customBranchPolicies"`
+	// Only branches with branch protection may deploy.
+	ProtectedBranches pulumi.BoolInput `pulumi:"protectedBranches"`
+}
+
+func (DeploymentBranchPolicyArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*DeploymentBranchPolicy)(nil)).Elem()
+}
+
+func (i DeploymentBranchPolicyArgs) ToDeploymentBranchPolicyOutput() DeploymentBranchPolicyOutput {
+	return i.ToDeploymentBranchPolicyOutputWithContext(context.Background())
+}
+
+func (i DeploymentBranchPolicyArgs) ToDeploymentBranchPolicyOutputWithContext(ctx context.Context) DeploymentBranchPolicyOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DeploymentBranchPolicyOutput)
+}
+
+func (i DeploymentBranchPolicyArgs) ToDeploymentBranchPolicyPtrOutput() DeploymentBranchPolicyPtrOutput {
+	return i.ToDeploymentBranchPolicyPtrOutputWithContext(context.Background())
+}
+
+func (i DeploymentBranchPolicyArgs) ToDeploymentBranchPolicyPtrOutputWithContext(ctx context.Context) DeploymentBranchPolicyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DeploymentBranchPolicyOutput).ToDeploymentBranchPolicyPtrOutputWithContext(ctx)
+}
+
+// DeploymentBranchPolicyPtrInput is an input type that accepts DeploymentBranchPolicyArgs, DeploymentBranchPolicyPtr and DeploymentBranchPolicyPtrOutput values.
+// You can construct a concrete instance of `DeploymentBranchPolicyPtrInput` via:
+//
+//	        DeploymentBranchPolicyArgs{...}
+//
+//	or:
+//
+//	        nil
+type DeploymentBranchPolicyPtrInput interface {
+	pulumi.Input
+
+	ToDeploymentBranchPolicyPtrOutput() DeploymentBranchPolicyPtrOutput
+	ToDeploymentBranchPolicyPtrOutputWithContext(context.Context) DeploymentBranchPolicyPtrOutput
+}
+
+type deploymentBranchPolicyPtrType DeploymentBranchPolicyArgs
+
+func DeploymentBranchPolicyPtr(v *DeploymentBranchPolicyArgs) DeploymentBranchPolicyPtrInput {
+	return (*deploymentBranchPolicyPtrType)(v)
+}
+
+func (*deploymentBranchPolicyPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**DeploymentBranchPolicy)(nil)).Elem()
+}
+
+func (i *deploymentBranchPolicyPtrType) ToDeploymentBranchPolicyPtrOutput() DeploymentBranchPolicyPtrOutput {
+	return i.ToDeploymentBranchPolicyPtrOutputWithContext(context.Background())
+}
+
+func (i *deploymentBranchPolicyPtrType) ToDeploymentBranchPolicyPtrOutputWithContext(ctx context.Context) DeploymentBranchPolicyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DeploymentBranchPolicyPtrOutput)
+}
+
+// Which refs may deploy: exactly one of `protectedBranches` and `customBranchPolicies` is true.
+type DeploymentBranchPolicyOutput struct{ *pulumi.OutputState }
+
+func (DeploymentBranchPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DeploymentBranchPolicy)(nil)).Elem()
+}
+
+func (o DeploymentBranchPolicyOutput) ToDeploymentBranchPolicyOutput() DeploymentBranchPolicyOutput {
+	return o
+}
+
+func (o DeploymentBranchPolicyOutput) ToDeploymentBranchPolicyOutputWithContext(ctx context.Context) DeploymentBranchPolicyOutput {
+	return o
+}
+
+func (o DeploymentBranchPolicyOutput) ToDeploymentBranchPolicyPtrOutput() DeploymentBranchPolicyPtrOutput {
+	return o.ToDeploymentBranchPolicyPtrOutputWithContext(context.Background())
+}
+
+func (o DeploymentBranchPolicyOutput) ToDeploymentBranchPolicyPtrOutputWithContext(ctx context.Context) DeploymentBranchPolicyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DeploymentBranchPolicy) *DeploymentBranchPolicy {
+		return &v
+	}).(DeploymentBranchPolicyPtrOutput)
+}
+
+// Only refs matching `branchPolicies` may deploy.
+func (o DeploymentBranchPolicyOutput) CustomBranchPolicies() pulumi.BoolOutput {
+	return o.ApplyT(func(v DeploymentBranchPolicy) bool { return v.CustomBranchPolicies }).(pulumi.BoolOutput)
+}
+
+// Only branches with branch protection may deploy.
+func (o DeploymentBranchPolicyOutput) ProtectedBranches() pulumi.BoolOutput {
+	return o.ApplyT(func(v DeploymentBranchPolicy) bool { return v.ProtectedBranches }).(pulumi.BoolOutput)
+}
+
+type DeploymentBranchPolicyPtrOutput struct{ *pulumi.OutputState }
+
+func (DeploymentBranchPolicyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DeploymentBranchPolicy)(nil)).Elem()
+}
+
+func (o DeploymentBranchPolicyPtrOutput) ToDeploymentBranchPolicyPtrOutput() DeploymentBranchPolicyPtrOutput {
+	return o
+}
+
+func (o DeploymentBranchPolicyPtrOutput) ToDeploymentBranchPolicyPtrOutputWithContext(ctx context.Context) DeploymentBranchPolicyPtrOutput {
+	return o
+}
+
+func (o DeploymentBranchPolicyPtrOutput) Elem() DeploymentBranchPolicyOutput {
+	return o.ApplyT(func(v *DeploymentBranchPolicy) DeploymentBranchPolicy {
+		if v != nil {
+			return *v
+		}
+		var ret DeploymentBranchPolicy
+		return ret
+	}).(DeploymentBranchPolicyOutput)
+}
+
+// Only refs matching `branchPolicies` may deploy.
+func (o DeploymentBranchPolicyPtrOutput) CustomBranchPolicies() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DeploymentBranchPolicy) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.CustomBranchPolicies
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Only branches with branch protection may deploy.
+func (o DeploymentBranchPolicyPtrOutput) ProtectedBranches() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DeploymentBranchPolicy) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.ProtectedBranches
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A name pattern branches (or tags) must match to deploy to the environment.
+type EnvironmentBranchPolicy struct {
+	// The name pattern (`release/*`; `*` does not match `/`).
+	Name string `pulumi:"name"`
+	// `"branch"` (default) or `"tag"`.
+	Type *string `pulumi:"type"`
+}
+
+// EnvironmentBranchPolicyInput is an input type that accepts EnvironmentBranchPolicyArgs and EnvironmentBranchPolicyOutput values.
+// You can construct a concrete instance of `EnvironmentBranchPolicyInput` via:
+//
+//	EnvironmentBranchPolicyArgs{...}
+type EnvironmentBranchPolicyInput interface {
+	pulumi.Input
+
+	ToEnvironmentBranchPolicyOutput() EnvironmentBranchPolicyOutput
+	ToEnvironmentBranchPolicyOutputWithContext(context.Context) EnvironmentBranchPolicyOutput
+}
+
+// A name pattern branches (or tags) must match to deploy to the environment.
+type EnvironmentBranchPolicyArgs struct {
+	// The name pattern (`release/*`; `*` does not match `/`).
+	Name pulumi.StringInput `pulumi:"name"`
+	// `"branch"` (default) or `"tag"`.
+	Type pulumi.StringPtrInput `pulumi:"type"`
+}
+
+func (EnvironmentBranchPolicyArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvironmentBranchPolicy)(nil)).Elem()
+}
+
+func (i EnvironmentBranchPolicyArgs) ToEnvironmentBranchPolicyOutput() EnvironmentBranchPolicyOutput {
+	return i.ToEnvironmentBranchPolicyOutputWithContext(context.Background())
+}
+
+func (i EnvironmentBranchPolicyArgs) ToEnvironmentBranchPolicyOutputWithContext(ctx context.Context) EnvironmentBranchPolicyOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvironmentBranchPolicyOutput)
+}
+
+// EnvironmentBranchPolicyArrayInput is an input type that accepts EnvironmentBranchPolicyArray and EnvironmentBranchPolicyArrayOutput values.
+// You can construct a concrete instance of `EnvironmentBranchPolicyArrayInput` via:
+//
+//	EnvironmentBranchPolicyArray{ EnvironmentBranchPolicyArgs{...} }
+type EnvironmentBranchPolicyArrayInput interface {
+	pulumi.Input
+
+	ToEnvironmentBranchPolicyArrayOutput() EnvironmentBranchPolicyArrayOutput
+	ToEnvironmentBranchPolicyArrayOutputWithContext(context.Context) EnvironmentBranchPolicyArrayOutput
+}
+
+type EnvironmentBranchPolicyArray []EnvironmentBranchPolicyInput
+
+func (EnvironmentBranchPolicyArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EnvironmentBranchPolicy)(nil)).Elem()
+}
+
+func (i EnvironmentBranchPolicyArray) ToEnvironmentBranchPolicyArrayOutput() EnvironmentBranchPolicyArrayOutput {
+	return i.ToEnvironmentBranchPolicyArrayOutputWithContext(context.Background())
+}
+
+func (i EnvironmentBranchPolicyArray) ToEnvironmentBranchPolicyArrayOutputWithContext(ctx context.Context) EnvironmentBranchPolicyArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvironmentBranchPolicyArrayOutput)
+}
+
+// A name pattern branches (or tags) must match to deploy to the environment.
+type EnvironmentBranchPolicyOutput struct{ *pulumi.OutputState }
+
+func (EnvironmentBranchPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvironmentBranchPolicy)(nil)).Elem()
+}
+
+func (o EnvironmentBranchPolicyOutput) ToEnvironmentBranchPolicyOutput() EnvironmentBranchPolicyOutput {
+	return o
+}
+
+func (o EnvironmentBranchPolicyOutput) ToEnvironmentBranchPolicyOutputWithContext(ctx context.Context) EnvironmentBranchPolicyOutput {
+	return o
+}
+
+// The name pattern (`release/*`; `*` does not match `/`).
+func (o EnvironmentBranchPolicyOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v EnvironmentBranchPolicy) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// `"branch"` (default) or `"tag"`.
+func (o EnvironmentBranchPolicyOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EnvironmentBranchPolicy) *string { return v.Type }).(pulumi.StringPtrOutput)
+}
+
+type EnvironmentBranchPolicyArrayOutput struct{ *pulumi.OutputState }
+
+func (EnvironmentBranchPolicyArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EnvironmentBranchPolicy)(nil)).Elem()
+}
+
+func (o EnvironmentBranchPolicyArrayOutput) ToEnvironmentBranchPolicyArrayOutput() EnvironmentBranchPolicyArrayOutput {
+	return o
+}
+
+func (o EnvironmentBranchPolicyArrayOutput) ToEnvironmentBranchPolicyArrayOutputWithContext(ctx context.Context) EnvironmentBranchPolicyArrayOutput {
+	return o
+}
+
+func (o EnvironmentBranchPolicyArrayOutput) Index(i pulumi.IntInput) EnvironmentBranchPolicyOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EnvironmentBranchPolicy {
+		return vs[0].([]EnvironmentBranchPolicy)[vs[1].(int)]
+	}).(EnvironmentBranchPolicyOutput)
+}
+
+// A user or team who may approve deployments to the environment.
+type EnvironmentReviewer struct {
+	// The user's or team's numeric id (the `id` the API shows for it).
+	Id int `pulumi:"id"`
+	// `"User"` or `"Team"`.
+	Type string `pulumi:"type"`
+}
+
+// EnvironmentReviewerInput is an input type that accepts EnvironmentReviewerArgs and EnvironmentReviewerOutput values.
+// You can construct a concrete instance of `EnvironmentReviewerInput` via:
+//
+//	EnvironmentReviewerArgs{...}
+type EnvironmentReviewerInput interface {
+	pulumi.Input
+
+	ToEnvironmentReviewerOutput() EnvironmentReviewerOutput
+	ToEnvironmentReviewerOutputWithContext(context.Context) EnvironmentReviewerOutput
+}
+
+// A user or team who may approve deployments to the environment.
+type EnvironmentReviewerArgs struct {
+	// The user's or team's numeric id (the `id` the API shows for it).
+	Id pulumi.IntInput `pulumi:"id"`
+	// `"User"` or `"Team"`.
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (EnvironmentReviewerArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvironmentReviewer)(nil)).Elem()
+}
+
+func (i EnvironmentReviewerArgs) ToEnvironmentReviewerOutput() EnvironmentReviewerOutput {
+	return i.ToEnvironmentReviewerOutputWithContext(context.Background())
+}
+
+func (i EnvironmentReviewerArgs) ToEnvironmentReviewerOutputWithContext(ctx context.Context) EnvironmentReviewerOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvironmentReviewerOutput)
+}
+
+// EnvironmentReviewerArrayInput is an input type that accepts EnvironmentReviewerArray and EnvironmentReviewerArrayOutput values.
+// You can construct a concrete instance of `EnvironmentReviewerArrayInput` via:
+//
+//	EnvironmentReviewerArray{ EnvironmentReviewerArgs{...} }
+type EnvironmentReviewerArrayInput interface {
+	pulumi.Input
+
+	ToEnvironmentReviewerArrayOutput() EnvironmentReviewerArrayOutput
+	ToEnvironmentReviewerArrayOutputWithContext(context.Context) EnvironmentReviewerArrayOutput
+}
+
+type EnvironmentReviewerArray []EnvironmentReviewerInput
+
+func (EnvironmentReviewerArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EnvironmentReviewer)(nil)).Elem()
+}
+
+func (i EnvironmentReviewerArray) ToEnvironmentReviewerArrayOutput() EnvironmentReviewerArrayOutput {
+	return i.ToEnvironmentReviewerArrayOutputWithContext(context.Background())
+}
+
+func (i EnvironmentReviewerArray) ToEnvironmentReviewerArrayOutputWithContext(ctx context.Context) EnvironmentReviewerArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvironmentReviewerArrayOutput)
+}
+
+// A user or team who may approve deployments to the environment.
+type EnvironmentReviewerOutput struct{ *pulumi.OutputState }
+
+func (EnvironmentReviewerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvironmentReviewer)(nil)).Elem()
+}
+
+func (o EnvironmentReviewerOutput) ToEnvironmentReviewerOutput() EnvironmentReviewerOutput {
+	return o
+}
+
+func (o EnvironmentReviewerOutput) ToEnvironmentReviewerOutputWithContext(ctx context.Context) EnvironmentReviewerOutput {
+	return o
+}
+
+// The user's or team's numeric id (the `id` the API shows for it).
+func (o EnvironmentReviewerOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v EnvironmentReviewer) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// `"User"` or `"Team"`.
+func (o EnvironmentReviewerOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v EnvironmentReviewer) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type EnvironmentReviewerArrayOutput struct{ *pulumi.OutputState }
+
+func (EnvironmentReviewerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]EnvironmentReviewer)(nil)).Elem()
+}
+
+func (o EnvironmentReviewerArrayOutput) ToEnvironmentReviewerArrayOutput() EnvironmentReviewerArrayOutput {
+	return o
+}
+
+func (o EnvironmentReviewerArrayOutput) ToEnvironmentReviewerArrayOutputWithContext(ctx context.Context) EnvironmentReviewerArrayOutput {
+	return o
+}
+
+func (o EnvironmentReviewerArrayOutput) Index(i pulumi.IntInput) EnvironmentReviewerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EnvironmentReviewer {
+		return vs[0].([]EnvironmentReviewer)[vs[1].(int)]
+	}).(EnvironmentReviewerOutput)
+}
+
 // A GPG key of a user.
 type GpgKey struct {
 	// Whether the key may certify other keys.
@@ -1269,6 +1646,12 @@ func (o PunchCardHourArrayOutput) Index(i pulumi.IntInput) PunchCardHourOutput {
 
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertingInput)(nil)).Elem(), BudgetAlertingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DeploymentBranchPolicyInput)(nil)).Elem(), DeploymentBranchPolicyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DeploymentBranchPolicyPtrInput)(nil)).Elem(), DeploymentBranchPolicyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentBranchPolicyInput)(nil)).Elem(), EnvironmentBranchPolicyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentBranchPolicyArrayInput)(nil)).Elem(), EnvironmentBranchPolicyArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentReviewerInput)(nil)).Elem(), EnvironmentReviewerArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentReviewerArrayInput)(nil)).Elem(), EnvironmentReviewerArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IssueFieldOptionInput)(nil)).Elem(), IssueFieldOptionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IssueFieldOptionArrayInput)(nil)).Elem(), IssueFieldOptionArray{})
 	pulumi.RegisterOutputType(BranchOutput{})
@@ -1286,6 +1669,12 @@ func init() {
 	pulumi.RegisterOutputType(DependencyAlertArrayOutput{})
 	pulumi.RegisterOutputType(DependencyAlertAdvisoryOutput{})
 	pulumi.RegisterOutputType(DependencyAlertPackageOutput{})
+	pulumi.RegisterOutputType(DeploymentBranchPolicyOutput{})
+	pulumi.RegisterOutputType(DeploymentBranchPolicyPtrOutput{})
+	pulumi.RegisterOutputType(EnvironmentBranchPolicyOutput{})
+	pulumi.RegisterOutputType(EnvironmentBranchPolicyArrayOutput{})
+	pulumi.RegisterOutputType(EnvironmentReviewerOutput{})
+	pulumi.RegisterOutputType(EnvironmentReviewerArrayOutput{})
 	pulumi.RegisterOutputType(GpgKeyOutput{})
 	pulumi.RegisterOutputType(GpgKeyArrayOutput{})
 	pulumi.RegisterOutputType(GpgKeyEmailOutput{})

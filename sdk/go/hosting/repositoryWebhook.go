@@ -24,7 +24,7 @@ type RepositoryWebhook struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// The API URL that lists the hook's recent deliveries.
 	DeliveriesUrl pulumi.StringOutput `pulumi:"deliveriesUrl"`
-	// Events that trigger a delivery; compared as a set. Default `["push"]`.
+	// Repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
 	Events pulumi.StringArrayOutput `pulumi:"events"`
 	// The webhook's id on the server (the `X-Service-Hook-ID` of its deliveries).
 	HookId pulumi.IntOutput `pulumi:"hookId"`
@@ -119,7 +119,7 @@ type repositoryWebhookArgs struct {
 	Active *bool `pulumi:"active"`
 	// Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
 	ContentType *string `pulumi:"contentType"`
-	// Events that trigger a delivery; compared as a set. Default `["push"]`.
+	// Repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
 	Events []string `pulumi:"events"`
 	// Adopt the existing webhook with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
 	ImportId interface{} `pulumi:"importId"`
@@ -141,7 +141,7 @@ type RepositoryWebhookArgs struct {
 	Active pulumi.BoolPtrInput
 	// Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
 	ContentType pulumi.StringPtrInput
-	// Events that trigger a delivery; compared as a set. Default `["push"]`.
+	// Repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
 	Events pulumi.StringArrayInput
 	// Adopt the existing webhook with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
 	ImportId pulumi.Input
@@ -264,7 +264,7 @@ func (o RepositoryWebhookOutput) DeliveriesUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v *RepositoryWebhook) pulumi.StringOutput { return v.DeliveriesUrl }).(pulumi.StringOutput)
 }
 
-// Events that trigger a delivery; compared as a set. Default `["push"]`.
+// Repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
 func (o RepositoryWebhookOutput) Events() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *RepositoryWebhook) pulumi.StringArrayOutput { return v.Events }).(pulumi.StringArrayOutput)
 }

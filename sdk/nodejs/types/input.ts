@@ -20,6 +20,48 @@ export interface BudgetAlertingArgs {
 }
 
 /**
+ * Which refs may deploy: exactly one of `protectedBranches` and `customBranchPolicies` is true.
+ */
+export interface DeploymentBranchPolicyArgs {
+    /**
+     * Only refs matching `branchPolicies` may deploy.
+     */
+    customBranchPolicies: pulumi.Input<boolean>;
+    /**
+     * Only branches with branch protection may deploy.
+     */
+    protectedBranches: pulumi.Input<boolean>;
+}
+
+/**
+ * A name pattern branches (or tags) must match to deploy to the environment.
+ */
+export interface EnvironmentBranchPolicyArgs {
+    /**
+     * The name pattern (`release/*`; `*` does not match `/`).
+     */
+    name: pulumi.Input<string>;
+    /**
+     * `"branch"` (default) or `"tag"`.
+     */
+    type?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * A user or team who may approve deployments to the environment.
+ */
+export interface EnvironmentReviewerArgs {
+    /**
+     * The user's or team's numeric id (the `id` the API shows for it).
+     */
+    id: pulumi.Input<number>;
+    /**
+     * `"User"` or `"Team"`.
+     */
+    type: pulumi.Input<string>;
+}
+
+/**
  * One option of a select field.
  */
 export interface IssueFieldOptionArgs {

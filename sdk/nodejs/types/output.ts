@@ -244,6 +244,48 @@ export interface DependencyAlertPackage {
 }
 
 /**
+ * Which refs may deploy: exactly one of `protectedBranches` and `customBranchPolicies` is true.
+ */
+export interface DeploymentBranchPolicy {
+    /**
+     * Only refs matching `branchPolicies` may deploy.
+     */
+    customBranchPolicies: boolean;
+    /**
+     * Only branches with branch protection may deploy.
+     */
+    protectedBranches: boolean;
+}
+
+/**
+ * A name pattern branches (or tags) must match to deploy to the environment.
+ */
+export interface EnvironmentBranchPolicy {
+    /**
+     * The name pattern (`release/*`; `*` does not match `/`).
+     */
+    name: string;
+    /**
+     * `"branch"` (default) or `"tag"`.
+     */
+    type?: string;
+}
+
+/**
+ * A user or team who may approve deployments to the environment.
+ */
+export interface EnvironmentReviewer {
+    /**
+     * The user's or team's numeric id (the `id` the API shows for it).
+     */
+    id: number;
+    /**
+     * `"User"` or `"Team"`.
+     */
+    type: string;
+}
+
+/**
  * A GPG key of a user.
  */
 export interface GpgKey {

@@ -26,11 +26,13 @@ from .org_block import *
 from .org_membership import *
 from .org_property_value import *
 from .org_runner_group import *
+from .org_webhook import *
 from .organization import *
 from .private_registry import *
 from .provider import *
 from .repository_actions_secret import *
 from .repository_actions_variable import *
+from .repository_environment import *
 from .repository_property_value import *
 from .repository_webhook import *
 from .runner_group_runners import *
@@ -69,10 +71,12 @@ _utilities.register(
    "hosting:index:OrgMembership": "OrgMembership",
    "hosting:index:OrgPropertyValue": "OrgPropertyValue",
    "hosting:index:OrgRunnerGroup": "OrgRunnerGroup",
+   "hosting:index:OrgWebhook": "OrgWebhook",
    "hosting:index:Organization": "Organization",
    "hosting:index:PrivateRegistry": "PrivateRegistry",
    "hosting:index:RepositoryActionsSecret": "RepositoryActionsSecret",
    "hosting:index:RepositoryActionsVariable": "RepositoryActionsVariable",
+   "hosting:index:RepositoryEnvironment": "RepositoryEnvironment",
    "hosting:index:RepositoryPropertyValue": "RepositoryPropertyValue",
    "hosting:index:RepositoryWebhook": "RepositoryWebhook",
    "hosting:index:RunnerGroupRunners": "RunnerGroupRunners",

@@ -17,6 +17,12 @@ from . import _utilities
 __all__ = [
     'BudgetAlertingArgs',
     'BudgetAlertingArgsDict',
+    'DeploymentBranchPolicyArgs',
+    'DeploymentBranchPolicyArgsDict',
+    'EnvironmentBranchPolicyArgs',
+    'EnvironmentBranchPolicyArgsDict',
+    'EnvironmentReviewerArgs',
+    'EnvironmentReviewerArgsDict',
     'IssueFieldOptionArgs',
     'IssueFieldOptionArgsDict',
 ]
@@ -72,6 +78,163 @@ class BudgetAlertingArgs:
     @recipients.setter
     def recipients(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "recipients", value)
+
+
+class DeploymentBranchPolicyArgsDict(TypedDict):
+    """
+    Which refs may deploy: exactly one of `protectedBranches` and `customBranchPolicies` is true.
+    """
+    custom_branch_policies: pulumi.Input[_builtins.bool]
+    """
+    Only refs matching `branchPolicies` may deploy.
+    """
+    protected_branches: pulumi.Input[_builtins.bool]
+    """
+    Only branches with branch protection may deploy.
+    """
+
+@pulumi.input_type
+class DeploymentBranchPolicyArgs:
+    def __init__(__self__, *,
+                 custom_branch_policies: pulumi.Input[_builtins.bool],
+                 protected_branches: pulumi.Input[_builtins.bool]):
+        """
+        Which refs may deploy: exactly one of `protectedBranches` and `customBranchPolicies` is true.
+
+        :param pulumi.Input[_builtins.bool] custom_branch_policies: Only refs matching `branchPolicies` may deploy.
+        :param pulumi.Input[_builtins.bool] protected_branches: Only branches with branch protection may deploy.
+        """
+        pulumi.set(__self__, "custom_branch_policies", custom_branch_policies)
+        pulumi.set(__self__, "protected_branches", protected_branches)
+
+    @_builtins.property
+    @pulumi.getter(name="customBranchPolicies")
+    def custom_branch_policies(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Only refs matching `branchPolicies` may deploy.
+        """
+        return pulumi.get(self, "custom_branch_policies")
+
+    @custom_branch_policies.setter
+    def custom_branch_policies(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "custom_branch_policies", value)
+
+    @_builtins.property
+    @pulumi.getter(name="protectedBranches")
+    def protected_branches(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Only branches with branch protection may deploy.
+        """
+        return pulumi.get(self, "protected_branches")
+
+    @protected_branches.setter
+    def protected_branches(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "protected_branches", value)
+
+
+class EnvironmentBranchPolicyArgsDict(TypedDict):
+    """
+    A name pattern branches (or tags) must match to deploy to the environment.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The name pattern (`release/*`; `*` does not match `/`).
+    """
+    type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `"branch"` (default) or `"tag"`.
+    """
+
+@pulumi.input_type
+class EnvironmentBranchPolicyArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A name pattern branches (or tags) must match to deploy to the environment.
+
+        :param pulumi.Input[_builtins.str] name: The name pattern (`release/*`; `*` does not match `/`).
+        :param pulumi.Input[_builtins.str] type: `"branch"` (default) or `"tag"`.
+        """
+        pulumi.set(__self__, "name", name)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The name pattern (`release/*`; `*` does not match `/`).
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `"branch"` (default) or `"tag"`.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "type", value)
+
+
+class EnvironmentReviewerArgsDict(TypedDict):
+    """
+    A user or team who may approve deployments to the environment.
+    """
+    id: pulumi.Input[_builtins.int]
+    """
+    The user's or team's numeric id (the `id` the API shows for it).
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    `"User"` or `"Team"`.
+    """
+
+@pulumi.input_type
+class EnvironmentReviewerArgs:
+    def __init__(__self__, *,
+                 id: pulumi.Input[_builtins.int],
+                 type: pulumi.Input[_builtins.str]):
+        """
+        A user or team who may approve deployments to the environment.
+
+        :param pulumi.Input[_builtins.int] id: The user's or team's numeric id (the `id` the API shows for it).
+        :param pulumi.Input[_builtins.str] type: `"User"` or `"Team"`.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> pulumi.Input[_builtins.int]:
+        """
+        The user's or team's numeric id (the `id` the API shows for it).
+        """
+        return pulumi.get(self, "id")
+
+    @id.setter
+    def id(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        `"User"` or `"Team"`.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
 
 
 class IssueFieldOptionArgsDict(TypedDict):

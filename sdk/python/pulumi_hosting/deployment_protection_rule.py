@@ -27,7 +27,7 @@ class DeploymentProtectionRuleArgs:
         """
         The set of arguments for constructing a DeploymentProtectionRule resource.
 
-        :param pulumi.Input[_builtins.str] environment: The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.
+        :param pulumi.Input[_builtins.str] environment: The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. The environment must exist when the rule is created: for one the program declares, pass that `RepositoryEnvironment`'s `environment` output, so the rule waits for it. A change replaces the rule.
         :param pulumi.Input[_builtins.int] integration_id: The id of the app to enable as a rule: one of the integrations available to the environment (apps usable as deployment protection rules installed on `owner`). A change replaces the rule.
         :param pulumi.Input[_builtins.str] owner: The organisation or user owning the repository. A change replaces the rule.
         :param pulumi.Input[_builtins.str] repository: The repository name (without `.git`). A change replaces the rule.
@@ -41,7 +41,7 @@ class DeploymentProtectionRuleArgs:
     @pulumi.getter
     def environment(self) -> pulumi.Input[_builtins.str]:
         """
-        The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.
+        The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. The environment must exist when the rule is created: for one the program declares, pass that `RepositoryEnvironment`'s `environment` output, so the rule waits for it. A change replaces the rule.
         """
         return pulumi.get(self, "environment")
 
@@ -102,7 +102,7 @@ class DeploymentProtectionRule(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] environment: The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.
+        :param pulumi.Input[_builtins.str] environment: The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. The environment must exist when the rule is created: for one the program declares, pass that `RepositoryEnvironment`'s `environment` output, so the rule waits for it. A change replaces the rule.
         :param pulumi.Input[_builtins.int] integration_id: The id of the app to enable as a rule: one of the integrations available to the environment (apps usable as deployment protection rules installed on `owner`). A change replaces the rule.
         :param pulumi.Input[_builtins.str] owner: The organisation or user owning the repository. A change replaces the rule.
         :param pulumi.Input[_builtins.str] repository: The repository name (without `.git`). A change replaces the rule.
@@ -214,7 +214,7 @@ class DeploymentProtectionRule(pulumi.CustomResource):
     @pulumi.getter
     def environment(self) -> pulumi.Output[_builtins.str]:
         """
-        The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. A change replaces the rule.
+        The environment's name as the platform shows it (`release/eu`; `/` and `:` are fine, the provider URL-encodes it). Compared case-insensitively, as the platform does. The environment must exist when the rule is created: for one the program declares, pass that `RepositoryEnvironment`'s `environment` output, so the rule waits for it. A change replaces the rule.
         """
         return pulumi.get(self, "environment")
 

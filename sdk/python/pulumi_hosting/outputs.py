@@ -25,6 +25,9 @@ __all__ = [
     'DependencyAlert',
     'DependencyAlertAdvisory',
     'DependencyAlertPackage',
+    'DeploymentBranchPolicy',
+    'EnvironmentBranchPolicy',
+    'EnvironmentReviewer',
     'GpgKey',
     'GpgKeyEmail',
     'GpgSubkey',
@@ -665,6 +668,128 @@ class DependencyAlertPackage(dict):
         The package's name.
         """
         return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class DeploymentBranchPolicy(dict):
+    """
+    Which refs may deploy: exactly one of `protectedBranches` and `customBranchPolicies` is true.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "customBranchPolicies":
+            suggest = "custom_branch_policies"
+        elif key == "protectedBranches":
+            suggest = "protected_branches"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in DeploymentBranchPolicy. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        DeploymentBranchPolicy.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        DeploymentBranchPolicy.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 custom_branch_policies: _builtins.bool,
+                 protected_branches: _builtins.bool):
+        """
+        Which refs may deploy: exactly one of `protectedBranches` and `customBranchPolicies` is true.
+
+        :param _builtins.bool custom_branch_policies: Only refs matching `branchPolicies` may deploy.
+        :param _builtins.bool protected_branches: Only branches with branch protection may deploy.
+        """
+        pulumi.set(__self__, "custom_branch_policies", custom_branch_policies)
+        pulumi.set(__self__, "protected_branches", protected_branches)
+
+    @_builtins.property
+    @pulumi.getter(name="customBranchPolicies")
+    def custom_branch_policies(self) -> _builtins.bool:
+        """
+        Only refs matching `branchPolicies` may deploy.
+        """
+        return pulumi.get(self, "custom_branch_policies")
+
+    @_builtins.property
+    @pulumi.getter(name="protectedBranches")
+    def protected_branches(self) -> _builtins.bool:
+        """
+        Only branches with branch protection may deploy.
+        """
+        return pulumi.get(self, "protected_branches")
+
+
+@pulumi.output_type
+class EnvironmentBranchPolicy(dict):
+    """
+    A name pattern branches (or tags) must match to deploy to the environment.
+    """
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 type: Optional[_builtins.str] = None):
+        """
+        A name pattern branches (or tags) must match to deploy to the environment.
+
+        :param _builtins.str name: The name pattern (`release/*`; `*` does not match `/`).
+        :param _builtins.str type: `"branch"` (default) or `"tag"`.
+        """
+        pulumi.set(__self__, "name", name)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The name pattern (`release/*`; `*` does not match `/`).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> Optional[_builtins.str]:
+        """
+        `"branch"` (default) or `"tag"`.
+        """
+        return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class EnvironmentReviewer(dict):
+    """
+    A user or team who may approve deployments to the environment.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 type: _builtins.str):
+        """
+        A user or team who may approve deployments to the environment.
+
+        :param _builtins.int id: The user's or team's numeric id (the `id` the API shows for it).
+        :param _builtins.str type: `"User"` or `"Team"`.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The user's or team's numeric id (the `id` the API shows for it).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        `"User"` or `"Team"`.
+        """
+        return pulumi.get(self, "type")
 
 
 @pulumi.output_type

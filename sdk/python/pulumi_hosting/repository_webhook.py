@@ -36,7 +36,7 @@ class RepositoryWebhookArgs:
         :param pulumi.Input[_builtins.str] url: Where deliveries are POSTed: an absolute http(s) URL. Updates in place.
         :param pulumi.Input[_builtins.bool] active: Whether deliveries are sent. Default true.
         :param pulumi.Input[_builtins.str] content_type: Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Events that trigger a delivery; compared as a set. Default `["push"]`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the existing webhook with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
         :param pulumi.Input[_builtins.bool] insecure_ssl: Skip TLS certificate verification of the target (discouraged). Default false.
         :param pulumi.Input[_builtins.str] secret: Key for the HMAC signature of each delivery. Stored as a secret in state; the API never returns it, so a change made outside Pulumi cannot be seen (its removal can). Updates in place.
@@ -121,7 +121,7 @@ class RepositoryWebhookArgs:
     @pulumi.getter
     def events(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Events that trigger a delivery; compared as a set. Default `["push"]`.
+        Repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
         """
         return pulumi.get(self, "events")
 
@@ -189,7 +189,7 @@ class RepositoryWebhook(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] active: Whether deliveries are sent. Default true.
         :param pulumi.Input[_builtins.str] content_type: Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Events that trigger a delivery; compared as a set. Default `["push"]`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the existing webhook with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
         :param pulumi.Input[_builtins.bool] insecure_ssl: Skip TLS certificate verification of the target (discouraged). Default false.
         :param pulumi.Input[_builtins.str] owner: The organisation or user owning the repository. A change replaces the webhook.
@@ -341,7 +341,7 @@ class RepositoryWebhook(pulumi.CustomResource):
     @pulumi.getter
     def events(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Events that trigger a delivery; compared as a set. Default `["push"]`.
+        Repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
         """
         return pulumi.get(self, "events")
 

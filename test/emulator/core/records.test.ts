@@ -28,6 +28,11 @@ function fixture(): Fixture {
 }
 
 const sandbox = useSandbox({ fixture: fixture() });
+
+/** Routes that create the object their path names (create-or-update by name), with that parameter. */
+const CREATED_BY_NAME = new Map([
+  ["PUT /repos/:owner/:repo/environments/:environment_name", "environment_name"],
+]);
 const ROUTES = servedRoutes();
 
 /** A deliberate 501 of a route the sandbox does not model (it names the route in a header), or below 500. */
@@ -48,6 +53,8 @@ describe("names of built-in object properties", () => {
         enterpriseGroup: 4,
         orgGroup: 5,
         protectionRule: 6,
+        orgHook: 7,
+        branchPolicy: 8,
         registry: "NPM_REGISTRY_SECRET",
       };
       const path = fillRoute(template, world, UNMODELLED_PARAMS);
@@ -99,6 +106,10 @@ describe("names of built-in object properties", () => {
           expect(response.headers.get("x-sandbox-not-modelled"), `${method} ${path}`).not.toBeNull();
         } else if (NAMES_A_NEW_OBJECT.has(`${route} ${param}`)) {
           expect(response.status, `${method} ${path}`).toBe(422);
+        } else if (CREATED_BY_NAME.get(route) === param) {
+          // A route that creates what its path names makes an object of exactly that name.
+          expect(response.status, `${method} ${path}`).toBe(200);
+          expect(response.body.name, `${method} ${path}`).toBe(name);
         } else {
           expect(response.status, `${method} ${path}`).toBe(404);
         }

@@ -377,6 +377,76 @@ describe("RepositoryActionsSecret through the plugin", { timeout: 60_000 }, () =
   });
 });
 
+describe("RepositoryEnvironment through the plugin: lists of objects and a nested object", () => {
+  const ENV = "hosting:index:RepositoryEnvironment";
+  const args: Properties = {
+    owner: "acme-eng",
+    repository: "api",
+    environment: "release/canary",
+    reviewers: [
+      { type: "User", id: 3 },
+      { type: "Team", id: 1 },
+    ],
+    deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
+    branchPolicies: [{ name: "main" }, { name: "v*", type: "tag" }],
+  };
+
+  it("creates, sees reordered sets as no change, names a changed set, and reads for import", async () => {
+    await configureAs("svcp_siteadmin");
+    const checked = await client.check(ENV, args);
+    expect(checked.failures).toEqual([]);
+    const created = await client.create(ENV, checked.inputs);
+    expect(created.id).toBe("acme-eng/api/release%2Fcanary");
+    expect(created.properties).toMatchObject({
+      reviewers: args.reviewers,
+      deploymentBranchPolicy: args.deploymentBranchPolicy,
+      branchPolicies: [
+        { name: "main", type: "branch" },
+        { name: "v*", type: "tag" },
+      ],
+    });
+    const reordered = (
+      await client.check(ENV, {
+        ...args,
+        reviewers: [
+          { type: "Team", id: 1 },
+          { type: "User", id: 3 },
+        ],
+        branchPolicies: [{ name: "v*", type: "tag" }, { name: "main" }],
+      })
+    ).inputs;
+    expect(await client.diff(ENV, created.id, created.properties, reordered)).toMatchObject({
+      changes: DIFF_NONE,
+      detailed: {},
+    });
+    const more = (await client.check(ENV, { ...args, reviewers: [{ type: "User", id: 2 }] })).inputs;
+    expect(await client.diff(ENV, created.id, created.properties, more)).toMatchObject({
+      changes: DIFF_SOME,
+      replaces: [],
+      detailed: { reviewers: "update" },
+    });
+    const imported = await client.read(ENV, created.id);
+    expect(imported.inputs).toMatchObject({
+      environment: "release/canary",
+      reviewers: args.reviewers,
+      branchPolicies: [
+        { name: "main", type: "branch" },
+        { name: "v*", type: "tag" },
+      ],
+    });
+    await client.delete(ENV, created.id, created.properties);
+    expect(emulator.store.state.environments.map((e) => e.name)).not.toContain("release/canary");
+  });
+
+  it("check refuses the platform's limits naming the field", async () => {
+    await configureAs("svcp_siteadmin");
+    const checked = await client.check(ENV, { ...args, waitTimer: 50_000 });
+    expect(checked.failures).toEqual([
+      { property: "waitTimer", reason: "waitTimer must be between 0 and 43200 minutes (30 days)" },
+    ]);
+  });
+});
+
 describe("import of a kind found by another key than its id", () => {
   const ORG = "hosting:index:Organization";
 

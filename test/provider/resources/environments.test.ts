@@ -38,11 +38,10 @@ function serverRules(): Array<[string, number]> {
   return emulator.store.state.protectionRules.map((r) => [r.environment, r.appId]);
 }
 
-/** Adds an environment to acme-eng/api for this test (the next reset restores the fixture). */
-function addEnvironment(name: string): void {
-  emulator.store.state.fixture.repos
-    .find((r) => r.owner === "acme-eng" && r.name === "api")
-    ?.environments.push(name);
+/** Adds an environment to acme-eng/api for this test, as an administrator would (the next reset drops it). */
+async function addEnvironment(name: string): Promise<void> {
+  const made = await api(emulator, "PUT", `/repos/acme-eng/api/environments/${encodeURIComponent(name)}`, {});
+  expect(made.status).toBe(200);
 }
 
 describe("DeploymentProtectionRule check", () => {
@@ -136,7 +135,7 @@ describe("DeploymentProtectionRule lifecycle", () => {
   });
 
   it("round-trips an environment name holding ':' and '/' through the id", async () => {
-    addEnvironment("canary:eu/1");
+    await addEnvironment("canary:eu/1");
     const created = await provider.create(await checked({ ...base, environment: "canary:eu/1" }));
     expect(created.id).toBe(`acme-eng/api/canary%3Aeu%2F1/${created.outs.ruleId}`);
     const read = await provider.read(created.id);
