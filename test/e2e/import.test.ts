@@ -371,8 +371,11 @@ describe("the secret commands hosting-import prints", () => {
     const printed = await importInto(out, "--language", "yaml");
     const env = await runPrinted(printed);
     expect(await secretsOf(out, env)).toEqual({
-      acmeEngApiHookCiExampleComHookSecret: "value 1",
-      hookAuditExampleComSecret: "value 2",
+      acmeEngSecretNpmTokenValue: "value 1",
+      acmeEngHookOrgExampleComSecret: "value 2",
+      acmeEngApiSecretDeployKeyValue: "value 3",
+      acmeEngApiHookCiExampleComHookSecret: "value 4",
+      hookAuditExampleComSecret: "value 5",
     });
   });
 
@@ -381,9 +384,12 @@ describe("the secret commands hosting-import prints", () => {
     const printed = await importInto(out, "--language", "yaml", "--split");
     const env = await runPrinted(printed);
     expect(await secretsOf(join(out, "acme-eng"), env)).toEqual({
-      acmeEngApiHookCiExampleComHookSecret: "value 1",
+      acmeEngSecretNpmTokenValue: "value 1",
+      acmeEngHookOrgExampleComSecret: "value 2",
+      acmeEngApiSecretDeployKeyValue: "value 3",
+      acmeEngApiHookCiExampleComHookSecret: "value 4",
     });
-    expect(await secretsOf(join(out, "site-admin"), env)).toEqual({ hookAuditExampleComSecret: "value 3" });
+    expect(await secretsOf(join(out, "site-admin"), env)).toEqual({ hookAuditExampleComSecret: "value 6" });
   });
 });
 

@@ -141,7 +141,7 @@ describe("installing pulumi-hosting", () => {
     expect(paths).toContain("sdk/go/hosting/repositoryWebhook.go");
     const unexpected = paths.filter(
       (p) =>
-        !/^dist\/(provider|emulator|importer|fleet)\/.+\.(js|d\.ts|js\.map)$/.test(p) &&
+        !/^dist\/(api|provider|emulator|importer|fleet)\/.+\.(js|d\.ts|js\.map)$/.test(p) &&
         // The SDKs as generated: no build output, caches or compiled files.
         !/^sdk\/python\/(setup\.py|\.gitattributes|pulumi_hosting\/.+\.(py|pyi|json|typed|md))$/.test(p) &&
         !/^sdk\/go\/(go\.mod|\.gitattributes|hosting\/.+\.(go|json))$/.test(p) &&
