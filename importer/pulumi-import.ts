@@ -27,7 +27,6 @@ import { typeToken } from "../provider/internal/tokens";
 import type { Inventory, InventoryItem } from "./inventory";
 import { modulesOf } from "./layout";
 import { literal } from "./typescript";
-import { notTextWhenPlain } from "./yaml";
 
 export interface ImportFile {
   nameTable: Record<string, string>;
@@ -56,7 +55,7 @@ export function importHazard(text: string): string | undefined {
   if (/\$\{|\$\$/.test(text)) return 'holds "${" or "$$" (read back as "$" and an interpolation)';
   if (/[\u0085\u2028\u2029]/.test(text))
     return "holds a line or paragraph separator (read back as a line break)";
-  if (notTextWhenPlain(text)) return `is ${JSON.stringify(text)} (read back as other than text)`;
+  if (readsAsOtherThanText(text)) return `is ${JSON.stringify(text)} (read back as other than text)`;
   return undefined;
 }
 
@@ -98,4 +97,20 @@ function hazardIn(item: InventoryItem): string | undefined {
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * Whether a plain scalar reads back as something other than text in Pulumi YAML (Go's yaml.v3):
+ * a number in any of its forms (`22`, `1_000`, `0o17`, `0X1F`, `.5e3`), a date, or a word YAML
+ * gives a meaning. Only what would be misread is refused: an id such as a budget's UUID that merely
+ * starts with a digit (`0a0d2ec1-...`) reads back as text.
+ */
+function readsAsOtherThanText(text: string): boolean {
+  return (
+    /^[-+]?(?:0x[0-9a-f_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:e[-+]?[0-9]+)?|\.[0-9][0-9_]*(?:e[-+]?[0-9]+)?)$/i.test(
+      text,
+    ) ||
+    /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?$/.test(text) ||
+    /^(?:~|null|true|false|yes|no|y|n|on|off|[-+]?\.inf|\.nan|<<|=)$/i.test(text)
+  );
 }

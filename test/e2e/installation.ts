@@ -115,7 +115,7 @@ export async function fill(api: Api): Promise<void> {
     visibility: "selected",
     selected_repository_ids: [1001, 1000],
   });
-  await api("POST", "/repos/acme-eng/api/actions/variables", { name: "NODE_VERSION", value: "22" });
+  await api("POST", "/repos/acme-eng/api/actions/variables", { name: "NODE_VERSION", value: "lts/jod" });
   await api("POST", "/repos/acme-eng/api/environments/release%2Feu/variables", {
     name: "REGION",
     value: "eu-west-1",

@@ -495,11 +495,10 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(serverB.store.state.issueTypes.map((t) => [t.name, t.color])).toEqual([["Epic", "blue"]]);
 
     const resources = stackOf(program);
-    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(24);
+    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(26);
     // A secret's name as the platform stores it, in the id and the output.
     expect(resources["publish-token"]?.id).toBe("acme-eng/NPM_PUBLISH_TOKEN");
     expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
-    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(20);
     expect(resources["epic-a"]?.provider).toMatch(/::pulumi:providers:hosting::serverA::/);
     expect(resources["epic-b"]?.provider).toMatch(/::pulumi:providers:hosting::serverB::/);
     expect(resources.ci?.provider).toMatch(/::pulumi:providers:hosting::default/);

@@ -42,6 +42,8 @@ describe("importHazard", () => {
     "bom\ufeffinside",
     "nul\u0000byte",
     "emoji 😀",
+    "0a0d2ec1-93ba-4835-a40b-e20a3ec81e4c",
+    "1000-api",
     "",
     "key: value",
     "- dash",
