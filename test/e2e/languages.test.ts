@@ -188,8 +188,8 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
       expect(secrets.sort()).toEqual([
         "acmeEngApiHookCiExampleComHookSecret",
         "acmeEngApiSecretDeployKeyValue",
-        "acmeEngSecretNpmTokenValue",
         "acmeEngHookOrgExampleComSecret",
+        "acmeEngSecretNpmTokenValue",
         "hookAuditExampleComSecret",
       ]);
       await program.initStack(installation.origin, TOKEN);
