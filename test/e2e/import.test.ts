@@ -12,23 +12,14 @@
  * characters, YAML words, a 1,200-character name) adopts its objects with no write.
  */
 import { spawn, spawnSync } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { RETAINED } from "../../importer/discover";
 import { HOSTILE } from "../importer/hostile-strings";
 import { type Api, apiOf, EVERY_PLACE, fill, hostingImport } from "./installation";
-import { PulumiProgram, requirePulumi } from "./pulumi";
+import { PulumiProgram, requirePulumi, temporaryFolder } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
 
@@ -318,7 +309,7 @@ describe("hosting-import end to end", () => {
  * a value reads `value <n>` from stdin. Resolves with the backend's environment, for checks.
  */
 async function runPrinted(printed: string): Promise<NodeJS.ProcessEnv> {
-  const home = mkdtempSync(join(tmpdir(), "hosting-e2e-printed-"));
+  const home = temporaryFolder("hosting-e2e-printed-");
   mkdirSync(join(home, "state"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -367,7 +358,7 @@ async function secretsOf(dir: string, env: NodeJS.ProcessEnv): Promise<Record<st
 
 describe("the secret commands hosting-import prints", () => {
   it("run as printed, in order, on a fresh folder: one program", async () => {
-    const out = mkdtempSync(join(tmpdir(), "hosting-e2e-fresh-"));
+    const out = temporaryFolder("hosting-e2e-fresh-");
     const printed = await importInto(out, "--language", "yaml");
     const env = await runPrinted(printed);
     expect(await secretsOf(out, env)).toEqual({
@@ -380,7 +371,7 @@ describe("the secret commands hosting-import prints", () => {
   });
 
   it("run as printed, in order, on a fresh folder: --split, in the stack hosting-fleet runs", async () => {
-    const out = mkdtempSync(join(tmpdir(), "hosting-e2e-fresh-split-"));
+    const out = temporaryFolder("hosting-e2e-fresh-split-");
     const printed = await importInto(out, "--language", "yaml", "--split");
     const env = await runPrinted(printed);
     expect(await secretsOf(join(out, "acme-eng"), env)).toEqual({
