@@ -14,7 +14,7 @@
  */
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../../api";
-import { type AccessRule, callerOf } from "../../core/auth";
+import type { AccessRule } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";
 import { missingField, notFound, paginate, readBody, urlOf } from "../../core/http";
@@ -22,30 +22,22 @@ import {
   type ActionsScope,
   applySettings,
   currentKey,
-  environmentScope,
   findNamed,
   openSealed,
-  orgScope,
   parseName,
   parseSelected,
   parseVisibility,
   renderSecret,
-  repoScope,
   repositoryIdsOf,
   type Settings,
   sealedPart,
   writtenAt,
 } from "./rules";
+import { access, environmentOf, orgOf, param, repoOf } from "./scopes";
 import { selectedRepositoryRoutes } from "./selected-repositories";
 import type { StoredActionsSecret } from "./state";
 
 const WHAT = "secrets";
-
-/** Classic scope and fine-grained permission group of each scope's secrets. */
-const access = (scope: string, group: string) => ({
-  read: { scopes: [scope], permission: [group, "read"] } satisfies AccessRule,
-  write: { scopes: [scope], permission: [group, "write"] } satisfies AccessRule,
-});
 
 /** One scope's secret routes: where they are, who may use them, how a request finds its scope. */
 interface Place {
@@ -63,12 +55,10 @@ interface Place {
   org: boolean;
 }
 
-const param = (c: Context<ServerEnv>, name: string) => c.req.param(name) ?? "";
-
 const ORG_PLACE: Place = {
   routes: ROUTES.orgActionsSecrets,
   ...access("admin:org", "organization_secrets"),
-  scope: (c) => orgScope(c.get("store").state, callerOf(c), param(c, "org"), `organization ${WHAT}`),
+  scope: orgOf(WHAT),
   org: true,
 };
 
@@ -77,20 +67,13 @@ const SECRET_PLACES: readonly Place[] = [
   {
     routes: ROUTES.repoActionsSecrets,
     ...access("repo", "secrets"),
-    scope: (c) => repoScope(c.get("store").state, callerOf(c), param(c, "owner"), param(c, "repo")),
+    scope: repoOf,
     org: false,
   },
   {
     routes: ROUTES.envActionsSecrets,
     ...access("repo", "environments"),
-    scope: (c) =>
-      environmentScope(
-        c.get("store").state,
-        callerOf(c),
-        param(c, "owner"),
-        param(c, "repo"),
-        param(c, "environment_name"),
-      ),
+    scope: environmentOf,
     org: false,
   },
 ];

@@ -12,7 +12,7 @@
  */
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../../api";
-import { type AccessRule, callerOf } from "../../core/auth";
+import type { AccessRule } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";
 import { ApiFailure, invalidField, missingField, notFound, paginate, readBody, urlOf } from "../../core/http";
@@ -20,29 +20,22 @@ import {
   type ActionsScope,
   applySettings,
   checkValueSize,
-  environmentScope,
   findNamed,
-  orgScope,
   parseName,
   parseSelected,
   parseVisibility,
   renderVariable,
-  repoScope,
   repositoryIdsOf,
   type Settings,
   writtenAt,
 } from "./rules";
+import { access, environmentOf, orgOf, param, repoOf } from "./scopes";
 import { selectedRepositoryRoutes } from "./selected-repositories";
 import type { StoredActionsVariable } from "./state";
 
 const WHAT = "variables";
 /** The most a page of variables holds (the platform's limit for these lists). */
 const VARIABLES_PER_PAGE_MAX = 30;
-
-const access = (scope: string, group: string) => ({
-  read: { scopes: [scope], permission: [group, "read"] } satisfies AccessRule,
-  write: { scopes: [scope], permission: [group, "write"] } satisfies AccessRule,
-});
 
 interface Place {
   routes: {
@@ -58,12 +51,10 @@ interface Place {
   org: boolean;
 }
 
-const param = (c: Context<ServerEnv>, name: string) => c.req.param(name) ?? "";
-
 const ORG_PLACE: Place = {
   routes: ROUTES.orgActionsVariables,
   ...access("admin:org", "organization_actions_variables"),
-  scope: (c) => orgScope(c.get("store").state, callerOf(c), param(c, "org"), `organization ${WHAT}`),
+  scope: orgOf(WHAT),
   org: true,
 };
 
@@ -72,20 +63,13 @@ const VARIABLE_PLACES: readonly Place[] = [
   {
     routes: ROUTES.repoActionsVariables,
     ...access("repo", "actions_variables"),
-    scope: (c) => repoScope(c.get("store").state, callerOf(c), param(c, "owner"), param(c, "repo")),
+    scope: repoOf,
     org: false,
   },
   {
     routes: ROUTES.envActionsVariables,
     ...access("repo", "environments"),
-    scope: (c) =>
-      environmentScope(
-        c.get("store").state,
-        callerOf(c),
-        param(c, "owner"),
-        param(c, "repo"),
-        param(c, "environment_name"),
-      ),
+    scope: environmentOf,
     org: false,
   },
 ];
