@@ -1,8 +1,8 @@
 /** The command: the report's path checked before anything runs, and a report kept when writing it fails. */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { toJson } from "../../fleet/report";
 import { checkReportPath, run } from "../../fleet/run";
 
@@ -17,7 +17,16 @@ function capture() {
 }
 
 describe("--report", () => {
-  const work = () => mkdtempSync(join(tmpdir(), "fleet-run-"));
+  // Every folder a test makes, removed when the file ends.
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+  const work = () => {
+    const dir = mkdtempSync(join(tmpdir(), "fleet-run-"));
+    made.push(dir);
+    return dir;
+  };
 
   it("refuses a folder, a missing folder and a path under a file before any stack runs, naming the flag", async () => {
     const dir = work();
