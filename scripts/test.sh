@@ -7,8 +7,10 @@
 set -euo pipefail
 # The run's own temporary folder (TMPDIR of every process it starts) and id (HOSTING_TEST_RUN,
 # which those processes inherit, orphans included). The folder is removed at exit, so the system
-# temp folder keeps nothing of the run even when the check fails or the run is interrupted.
-run_dir="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-hosting-test.XXXXXX")"
+# temp folder keeps nothing of the run even when the check fails or the run is interrupted. Its name
+# must not contain the package's name: @pulumi/pulumi before 3.251 finds a package's folder by the
+# first occurrence of its name in the path (docs/install.md), which breaks the lowest-SDK test.
+run_dir="$(mktemp -d "${TMPDIR:-/tmp}/hosting-test.XXXXXX")"
 trap 'rm -rf "$run_dir"' EXIT
 # The PostgreSQL server of the fleet tests (scripts/postgres.sh) outlives the run and is reused by
 # the next: its cluster stays in the system temp folder, not in the run's.
