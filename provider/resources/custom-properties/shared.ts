@@ -7,7 +7,8 @@
  * Reads: the API lists all values of an organisation or repository in one GET, and refresh reads
  * every resource on its own, so reads of one collection within a run share one GET
  * (`SharedReads`, invalidated by this process's writes). A property without a value reads as
- * `null`: a value removed outside Pulumi is drift on `value`, and `up` sets it again.
+ * `null`: a value removed outside Pulumi is drift on `value`, and `up` sets it again. Read by id
+ * alone (an import), a property without a value is not found: there is nothing to adopt.
  *
  * Validation: check knows the value's shape (string, list, null) and the property's name; which
  * values a property allows is defined on the server, so a value it refuses comes back as the
@@ -196,6 +197,10 @@ export function valueMethods<I extends PropertyValueInputs>(
       if (!values) return {};
       // A multi select in another order is the same value: state keeps the program's order.
       const live = valueIn(values, identity.propertyName);
+      // Read by id alone (`pulumi import`, the static `get`): a property with no value is nothing to
+      // adopt, and the list cannot tell it from a property that is not defined: not found, as every
+      // other kind answers for an id that names nothing. A resource in state keeps `null` as drift.
+      if (props === undefined && live === null) return {};
       const value = props?.value !== undefined && sameValue(props.value, live, true) ? props.value : live;
       return { id, props: kind.fromId(parts(id), props, value) };
     },

@@ -183,7 +183,7 @@ describe("OrgPropertyValue lifecycle", () => {
     emulator.controls.clearLog();
     const reads = await Promise.all(made.map((m) => orgProvider.read(m.id, m.outs)));
     expect(reads.map((r) => r.props)).toEqual([tier, regions]);
-    const later = await orgProvider.read("acme-eng/cost_center");
+    const later = await orgProvider.read("acme-eng/cost_center", { ...tier, propertyName: "cost_center" });
     expect(later.props).toEqual({ org: "acme-eng", propertyName: "cost_center", value: null });
     expect(requestCounts(emulator)).toEqual({ [ORG_GET]: 1 });
 
@@ -223,6 +223,14 @@ describe("OrgPropertyValue lifecycle", () => {
       ...recorded,
       value: "bronze",
     });
+  });
+
+  it("finds nothing to import for a property without a value, or one that is not defined", async () => {
+    // Both read the same from the list (it leaves out properties without a value): not found, as
+    // every other kind answers `pulumi import` for an id that names nothing.
+    expect(await orgProvider.read("acme-eng/no_such_prop")).toEqual({});
+    expect(await orgProvider.read("acme-eng/cost_center")).toEqual({});
+    expect(await repoProvider.read("acme-eng/api/no_such_prop")).toEqual({});
   });
 
   it("drops the resource when the organisation is gone", async () => {
