@@ -76,6 +76,8 @@ export interface PackageSchema {
   displayName: string;
   version: string;
   description: string;
+  /** Where the Pulumi CLI downloads the plugin from (written by a release only; see release/options.ts). */
+  pluginDownloadURL?: string;
   keywords: string[];
   license: string;
   meta: { moduleFormat: string };
@@ -237,8 +239,19 @@ function packageVersion(root: string): string {
   return (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
 }
 
+/**
+ * What a release sets in the schema: its version (in place of package.json's) and where the CLI
+ * downloads the plugin from. The committed schema.json has neither: its version is package.json's
+ * and it names no download location, so a program made from a checkout never sends the CLI to a
+ * release that may not exist.
+ */
+export interface SchemaRelease {
+  version?: string;
+  pluginDownloadURL?: string;
+}
+
 /** The whole package schema, from every kind's and function's declaration. */
-export function packageSchema(root: string): PackageSchema {
+export function packageSchema(root: string, release: SchemaRelease = {}): PackageSchema {
   const convert = new Converter("schema");
   const resources: Record<string, ResourceSpec> = {};
   for (const provider of PROVIDERS) {
@@ -249,9 +262,10 @@ export function packageSchema(root: string): PackageSchema {
   return {
     name: PACKAGE,
     displayName: "Hosting",
-    version: packageVersion(root),
+    version: release.version ?? packageVersion(root),
     description:
       "Organisation settings of a self-managed source-code hosting platform: webhooks, runner groups, budgets, memberships, private registries, custom property values, deployment protection rules, organisations, issue types and fields, blocks and user keys.",
+    ...(release.pluginDownloadURL ? { pluginDownloadURL: release.pluginDownloadURL } : {}),
     keywords: ["pulumi", "hosting", "category/infrastructure", "kind/native"],
     license: "Apache-2.0",
     meta: { moduleFormat: "(.*)" },
@@ -282,6 +296,6 @@ export function packageSchema(root: string): PackageSchema {
 }
 
 /** The schema as written to `schema.json`: stable key order, two-space indent, final newline. */
-export function schemaText(root: string): string {
-  return `${JSON.stringify(packageSchema(root), null, 2)}\n`;
+export function schemaText(root: string, release: SchemaRelease = {}): string {
+  return `${JSON.stringify(packageSchema(root, release), null, 2)}\n`;
 }
