@@ -1,0 +1,467 @@
+/**
+ * The release as a YAML or Python team installs it (issue 41): `npm run release` for linux-amd64
+ * (scripts/release.ts), its folder served as the release site, and programs run by the real CLI
+ * with a PATH that has no Node.js:
+ *
+ * - the release site is a local HTTP server reached as `http://releases.pulumi-hosting.test/...`
+ *   through HTTP_PROXY, so the CLI asks for exactly the URL the release wrote
+ *   (`<pluginDownloadURL>/pulumi-resource-hosting-v<version>-linux-amd64.tar.gz`), and that is
+ *   the only file it gets;
+ * - a YAML program names the release (`version`, `pluginDownloadURL`) on its default provider,
+ *   and the CLI downloads the plugin by itself: up, a clean drift check, destroy;
+ * - a Python program with the wheel pip-installed from the release folder (`--no-index`), whose
+ *   pulumi-plugin.json carries the URL: the same;
+ * - SHA256SUMS names every other file with its digest; the archive's executable, started alone,
+ *   answers GetSchema and GetPluginInfo with the release's version and URL; the Go module zip is
+ *   one `go mod download` accepts from a module proxy folder.
+ *
+ * The release is built once and kept in the cache under a digest of everything it is made from
+ * (the built code, the manifests, the CHANGELOG, the scripts, the generator): a later run with the
+ * same inputs reuses it.
+ */
+import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer, type Server } from "node:http";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { PluginClient } from "../provider/plugin/helpers";
+import { PulumiProgram, ROOT, requirePulumi } from "./pulumi";
+
+/** A version no real release has, so nothing but this release can answer for it. */
+const VERSION = "0.99.0-rc.1";
+const PYTHON_VERSION = "0.99.0rc1";
+const SITE = "releases.pulumi-hosting.test";
+const DOWNLOAD_URL = `http://${SITE}/v${VERSION}`;
+const ARCHIVE = `pulumi-resource-hosting-v${VERSION}-linux-amd64.tar.gz`;
+const TOKEN = "svcp_siteadmin";
+
+const CACHE =
+  process.env.PULUMI_HOSTING_CACHE ??
+  join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-hosting");
+
+// ---------------------------------------------------------------------------------------------
+// The release, built once per set of inputs
+// ---------------------------------------------------------------------------------------------
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/** A digest of everything `npm run release` reads. */
+function releaseKey(): string {
+  const hash = createHash("sha256").update(`${VERSION} ${DOWNLOAD_URL} linux-amd64\n`);
+  const files = [
+    ...["provider", "emulator", "importer", "fleet", "scripts"].flatMap((d) =>
+      filesUnder(join(ROOT, "dist", d)),
+    ),
+    ...["package.json", "package-lock.json", "README.md", "CHANGELOG.md"].map((f) => join(ROOT, f)),
+    ...["build-sdks.sh", "pack-sdk-nodejs.sh", "sea/package.ts"].map((f) => join(ROOT, "scripts", f)),
+  ];
+  for (const file of files) hash.update(`${file}\n`).update(readFileSync(file));
+  // The SDK generator, by where it is and when it was built (it is large).
+  const codegen = spawnSync("sh", ["-c", "command -v pulumi-hosting-codegen"], {
+    encoding: "utf8",
+  }).stdout.trim();
+  if (codegen) hash.update(`${codegen} ${statSync(codegen).size} ${statSync(codegen).mtimeMs}\n`);
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The release folder: from the cache, or built (into a folder of its own, then moved in place). */
+async function buildRelease(): Promise<{ dir: string; built: boolean }> {
+  const cache = join(CACHE, "release-e2e");
+  const dir = join(cache, releaseKey());
+  if (existsSync(join(dir, "SHA256SUMS"))) return { dir, built: false };
+  mkdirSync(cache, { recursive: true });
+  // Older releases of this test, unused for a day, are removed (another checkout may be using a
+  // recent one at this moment).
+  for (const old of readdirSync(cache)) {
+    const path = join(cache, old);
+    if (Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { recursive: true, force: true });
+  }
+  const building = `${dir}.${process.pid}`;
+  await promisify(execFile)(
+    process.execPath,
+    [
+      join(ROOT, "dist/scripts/release.js"),
+      "--version",
+      VERSION,
+      "--platforms",
+      "linux-amd64",
+      "--download-url",
+      DOWNLOAD_URL,
+      "--out",
+      building,
+    ],
+    { cwd: ROOT, maxBuffer: 16 << 20 },
+  );
+  try {
+    renameSync(building, dir);
+  } catch {
+    // Built at the same time elsewhere: that one is as good.
+    rmSync(building, { recursive: true, force: true });
+  }
+  return { dir, built: true };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The release site, the environment without Node.js
+// ---------------------------------------------------------------------------------------------
+
+/** Serves the release folder as `http://releases.pulumi-hosting.test/v<version>/`, as a proxy does. */
+function releaseSite(dir: string): Promise<{ server: Server; proxy: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+    const name = url.pathname.slice(`/v${VERSION}/`.length);
+    const file = join(dir, name);
+    if (
+      url.host !== SITE ||
+      !url.pathname.startsWith(`/v${VERSION}/`) ||
+      name.includes("/") ||
+      !existsSync(file)
+    ) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, { "content-length": statSync(file).size, "content-type": "application/gzip" });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      resolve({ server, proxy: `http://127.0.0.1:${port}`, requests });
+    }),
+  );
+}
+
+/**
+ * A folder of links to the CLI and the language hosts, and the Python virtualenv's bin: the whole
+ * PATH of the programs, with no `node` (nor npm) on it.
+ */
+function pathWithoutNode(work: string): string {
+  const bin = join(work, "bin");
+  mkdirSync(bin);
+  for (const tool of [
+    "pulumi",
+    "pulumi-language-yaml",
+    "pulumi-language-python",
+    "pulumi-language-python-exec",
+  ]) {
+    const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+    if (!found) throw new Error(`${tool} is not on PATH: run the tests with \`bash scripts/test.sh\``);
+    symlinkSync(found, join(bin, tool));
+  }
+  const venv = process.env.PULUMI_HOSTING_PYTHON_VENV;
+  if (!venv) {
+    throw new Error(
+      "PULUMI_HOSTING_PYTHON_VENV is not set: run the tests with `bash scripts/test.sh`, which prepares it (scripts/languages.sh)",
+    );
+  }
+  return `${bin}:${join(venv, "bin")}`;
+}
+
+let release: string;
+let built: boolean;
+let site: Awaited<ReturnType<typeof releaseSite>>;
+let emulator: RunningEmulator;
+let work: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  requirePulumi();
+  const started = Date.now();
+  ({ dir: release, built } = await buildRelease());
+  console.log(
+    `release: ${built ? "built" : "from the cache"} in ${((Date.now() - started) / 1000).toFixed(1)} s (${release})`,
+  );
+  [site, emulator] = await Promise.all([releaseSite(release), startEmulator({ port: 0 })]);
+  work = mkdtempSync(join(tmpdir(), "hosting-e2e-release-"));
+  const path = pathWithoutNode(work);
+  env = {
+    PATH: path,
+    HOME: process.env.HOME ?? homedir(),
+    // Only the release site goes through the proxy: the sandbox, the engine and the plugin are on
+    // the loopback address.
+    HTTP_PROXY: site.proxy,
+    http_proxy: site.proxy,
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
+    PULUMI_HOSTING_PYTHON_VENV: "",
+    VIRTUAL_ENV: "",
+  };
+  expect(spawnSync("node", ["--version"], { env }).error).toMatchObject({ code: "ENOENT" });
+});
+
+afterAll(async () => {
+  await Promise.all([
+    emulator?.close(),
+    new Promise((resolve) => (site?.server ? site.server.close(resolve) : resolve(undefined))),
+  ]);
+  if (work) {
+    if (existsSync(join(work, "gomodcache"))) execFileSync("chmod", ["-R", "u+w", join(work, "gomodcache")]);
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+/**
+ * A program folder of the harness (its own backend and PULUMI_HOME) with only the given files, run
+ * with the PATH above and automatic plugin installation on.
+ */
+function program(name: string, files: Record<string, string>): PulumiProgram {
+  const made = new PulumiProgram(name, "", { env });
+  rmSync(join(made.dir, "index.js"));
+  rmSync(join(made.dir, "node_modules"), { force: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(made.dir, file), text);
+  return made;
+}
+
+/** The plugin the CLI installed in a program's PULUMI_HOME. */
+const installedPlugin = (p: PulumiProgram) =>
+  join(p.dir, ".pulumi-home", "plugins", `resource-hosting-v${VERSION}`, "pulumi-resource-hosting");
+
+const hooks = () => emulator.store.state.repoHooks.map((h) => h.config.url);
+
+describe("a YAML program gets the plugin from pluginDownloadURL", () => {
+  let yaml: PulumiProgram;
+
+  it("up downloads the plugin from the release site and creates the resources", async () => {
+    yaml = program("release-yaml", {
+      "Pulumi.yaml": `name: release-yaml
+runtime: yaml
+config:
+  token:
+    type: string
+    secret: true
+resources:
+  hosting:
+    type: pulumi:providers:hosting
+    defaultProvider: true
+    properties:
+      baseUrl: ${emulator.origin}
+      token: \${token}
+    options:
+      version: ${VERSION}
+      pluginDownloadURL: ${DOWNLOAD_URL}
+  hook:
+    type: hosting:index:RepositoryWebhook
+    properties:
+      owner: acme-eng
+      repository: api
+      url: https://ci.example.com/release-yaml
+      events: [push]
+  bug:
+    type: hosting:index:IssueType
+    properties:
+      org: acme-eng
+      name: Release
+      color: red
+`,
+    });
+    await yaml.ok("stack", "init", "dev");
+    await yaml.ok("config", "set", "--secret", "token", TOKEN);
+    const before = site.requests.length;
+    await yaml.ok("up", "--yes", "--skip-preview");
+    expect(site.requests.slice(before)).toEqual([`GET ${DOWNLOAD_URL}/${ARCHIVE}`]);
+    expect(existsSync(installedPlugin(yaml))).toBe(true);
+    expect(hooks()).toContain("https://ci.example.com/release-yaml");
+    expect(emulator.store.state.issueTypes.map((t) => t.name)).toContain("Release");
+    expect(yaml.stateFile()).not.toContain(TOKEN);
+  });
+
+  it("a drift check finds nothing to change, and destroy removes what up made", async () => {
+    await yaml.ok("preview", "--refresh", "--expect-no-changes");
+    await yaml.ok("destroy", "--yes", "--skip-preview");
+    expect(hooks()).not.toContain("https://ci.example.com/release-yaml");
+    expect(emulator.store.state.issueTypes.map((t) => t.name)).not.toContain("Release");
+  });
+});
+
+describe("a Python program with the wheel from the release folder", () => {
+  let python: PulumiProgram;
+
+  it("pip installs the wheel with no index, and up gets the plugin from the URL the wheel carries", async () => {
+    python = program("release-python", {
+      "Pulumi.yaml": "name: release-python\nruntime: python\n",
+      "__main__.py": `import pulumi
+import pulumi_hosting as hosting
+
+hosting.RepositoryWebhook(
+    "hook",
+    owner="acme-eng",
+    repository="api",
+    url="https://ci.example.com/release-python",
+    events=["push"],
+)
+hosting.OrgMembership("mona", org="acme-eng", username="mona")
+`,
+    });
+    const site_ = join(python.dir, ".site");
+    // What `pip install pulumi_hosting==<version>` does with the release folder as the only
+    // source, beside the virtualenv's own `pulumi` (scripts/languages.sh).
+    execFileSync(
+      "python",
+      [
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--no-index",
+        "--find-links",
+        release,
+        "--no-deps",
+        "--target",
+        site_,
+        `pulumi_hosting==${PYTHON_VERSION}`,
+      ],
+      { env: { ...env, PIP_DISABLE_PIP_VERSION_CHECK: "1" }, stdio: "pipe" },
+    );
+    expect(readdirSync(site_)).toContain(`pulumi_hosting-${PYTHON_VERSION}.dist-info`);
+    python.setEnv({ PYTHONPATH: site_ });
+    await python.ok("stack", "init", "dev");
+    await python.ok("config", "set", "hosting:baseUrl", emulator.origin);
+    await python.ok("config", "set", "--secret", "hosting:token", TOKEN);
+    const before = site.requests.length;
+    await python.ok("up", "--yes", "--skip-preview");
+    expect(site.requests.slice(before)).toEqual([`GET ${DOWNLOAD_URL}/${ARCHIVE}`]);
+    expect(existsSync(installedPlugin(python))).toBe(true);
+    expect(hooks()).toContain("https://ci.example.com/release-python");
+  });
+
+  it("a drift check finds nothing to change, and destroy removes what up made", async () => {
+    await python.ok("preview", "--refresh", "--expect-no-changes");
+    await python.ok("destroy", "--yes", "--skip-preview");
+    expect(hooks()).not.toContain("https://ci.example.com/release-python");
+  });
+});
+
+describe("the release folder", () => {
+  it("SHA256SUMS names every other file with its digest", () => {
+    const sums = readFileSync(join(release, "SHA256SUMS"), "utf8");
+    const listed = sums
+      .trimEnd()
+      .split("\n")
+      .map((line) => {
+        const match = /^([0-9a-f]{64}) {2}(.+)$/.exec(line);
+        expect(match, line).not.toBeNull();
+        return [match?.[2] ?? "", match?.[1] ?? ""] as const;
+      });
+    const files = filesUnder(release)
+      .map((f) => f.slice(release.length + 1))
+      .filter((f) => f !== "SHA256SUMS");
+    expect(listed.map(([name]) => name)).toEqual(files);
+    for (const [name, digest] of listed) {
+      expect(
+        createHash("sha256")
+          .update(readFileSync(join(release, name)))
+          .digest("hex"),
+        name,
+      ).toBe(digest);
+    }
+    expect(files).toEqual(
+      expect.arrayContaining([
+        ARCHIVE,
+        "schema.json",
+        "RELEASE-NOTES.md",
+        `pulumi-hosting-${VERSION}.tgz`,
+        `pulumi-hosting-sdk-${VERSION}.tgz`,
+        `pulumi-hosting-sdk-go-v${VERSION}.zip`,
+        `pulumi_hosting-${PYTHON_VERSION}-py3-none-any.whl`,
+        `pulumi_hosting-${PYTHON_VERSION}.tar.gz`,
+      ]),
+    );
+    expect(readFileSync(join(release, "RELEASE-NOTES.md"), "utf8")).toMatch(
+      new RegExp(`\\| \`${ARCHIVE.replace(/\./g, "\\.")}\` \\| \\d+\\.\\d MiB \\|`),
+    );
+  });
+
+  it("the linux archive holds the executable alone, which answers GetSchema with the release's version", async () => {
+    const into = join(work, "archive");
+    mkdirSync(into);
+    execFileSync("tar", ["-xzf", join(release, ARCHIVE), "-C", into]);
+    expect(readdirSync(into)).toEqual(["pulumi-resource-hosting"]);
+    const child: ChildProcess = spawn(join(into, "pulumi-resource-hosting"), [], {
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      const port = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", resolve);
+        child.once("exit", (code) => reject(new Error(`the executable exited with ${code}`)));
+      });
+      expect(port).toMatch(/^\d+$/);
+      const client = new PluginClient(Number(port));
+      try {
+        const schema = JSON.parse(await client.schema()) as { version: string; pluginDownloadURL: string };
+        expect({ version: schema.version, url: schema.pluginDownloadURL }).toEqual({
+          version: VERSION,
+          url: DOWNLOAD_URL,
+        });
+        expect(await client.pluginVersion()).toBe(VERSION);
+      } finally {
+        client.close();
+      }
+    } finally {
+      child.kill();
+    }
+  });
+
+  it("the Go SDK's module zip is one `go mod download` takes from a module proxy", () => {
+    const module = "github.com/pulumi-hosting/pulumi-hosting/sdk/go";
+    const proxy = join(work, "goproxy", module, "@v");
+    mkdirSync(proxy, { recursive: true });
+    cpSync(join(release, `pulumi-hosting-sdk-go-v${VERSION}.zip`), join(proxy, `v${VERSION}.zip`));
+    const goMod = execFileSync(
+      "unzip",
+      ["-p", join(proxy, `v${VERSION}.zip`), `${module}@v${VERSION}/go.mod`],
+      {
+        encoding: "utf8",
+      },
+    );
+    writeFileSync(join(proxy, `v${VERSION}.mod`), goMod);
+    writeFileSync(join(proxy, `v${VERSION}.info`), JSON.stringify({ Version: `v${VERSION}` }));
+    writeFileSync(join(proxy, "list"), `v${VERSION}\n`);
+    const downloaded = JSON.parse(
+      execFileSync("go", ["mod", "download", "-json", `${module}@v${VERSION}`], {
+        cwd: work,
+        encoding: "utf8",
+        env: {
+          ...process.env,
+          GOPROXY: `file://${join(work, "goproxy")}`,
+          GOSUMDB: "off",
+          GOFLAGS: "-mod=mod",
+          GOMODCACHE: join(work, "gomodcache"),
+          GOTOOLCHAIN: "local",
+        },
+      }),
+    ) as { Dir: string; Version: string };
+    expect(downloaded.Version).toBe(`v${VERSION}`);
+    const plugin = JSON.parse(readFileSync(join(downloaded.Dir, "hosting", "pulumi-plugin.json"), "utf8"));
+    expect(plugin).toEqual({ resource: true, name: "hosting", version: VERSION, server: DOWNLOAD_URL });
+    // Go leaves its module cache read-only.
+    execFileSync("chmod", ["-R", "u+w", join(work, "gomodcache")]);
+  });
+});
