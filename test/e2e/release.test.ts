@@ -12,17 +12,18 @@
  * - a Python program with the wheel pip-installed from the release folder (`--no-index`), whose
  *   pulumi-plugin.json carries the URL: the same;
  * - SHA256SUMS names every other file with its digest; the archive's executable, started alone,
- *   answers GetSchema and GetPluginInfo with the release's version and URL; the Go module zip is
- *   one `go mod download` accepts from a module proxy folder.
+ *   answers GetSchema with the release's schema (version and URL); the Go module zip is one
+ *   `go mod download` accepts from a module proxy folder.
  *
  * The release is built once and kept in the cache under a digest of everything it is made from
  * (the built code, the manifests, the CHANGELOG, the scripts, the generator): a later run with the
  * same inputs reuses it.
  */
-import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   cpSync,
+  createReadStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -37,11 +38,9 @@ import {
 import { createServer, type Server } from "node:http";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
-import { PluginClient } from "../provider/plugin/helpers";
 import { PulumiProgram, ROOT, requirePulumi } from "./pulumi";
 
 /** A version no real release has, so nothing but this release can answer for it. */
@@ -66,6 +65,13 @@ function filesUnder(dir: string): string[] {
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name))
     .sort();
+}
+
+/** A file's SHA-256, read as a stream (the archives are large). */
+async function sha256(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
 }
 
 /** A digest of everything `npm run release` reads. */
@@ -128,8 +134,16 @@ async function buildRelease(): Promise<{ dir: string; built: boolean }> {
 // The release site, the environment without Node.js
 // ---------------------------------------------------------------------------------------------
 
+interface Site {
+  server: Server;
+  /** The address to give as HTTP_PROXY. */
+  proxy: string;
+  /** Every request received, as `METHOD URL`. */
+  requests: string[];
+}
+
 /** Serves the release folder as `http://releases.pulumi-hosting.test/v<version>/`, as a proxy does. */
-function releaseSite(dir: string): Promise<{ server: Server; proxy: string; requests: string[] }> {
+function releaseSite(dir: string): Promise<Site> {
   const requests: string[] = [];
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
@@ -146,7 +160,7 @@ function releaseSite(dir: string): Promise<{ server: Server; proxy: string; requ
       return;
     }
     res.writeHead(200, { "content-length": statSync(file).size, "content-type": "application/gzip" });
-    res.end(readFileSync(file));
+    createReadStream(file).pipe(res);
   });
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () => {
@@ -184,42 +198,35 @@ function pathWithoutNode(work: string): string {
 }
 
 let release: string;
-let built: boolean;
-let site: Awaited<ReturnType<typeof releaseSite>>;
 let emulator: RunningEmulator;
 let work: string;
-let env: Record<string, string>;
+/** The PATH of the programs, without Node.js. */
+let path: string;
+const sites: Site[] = [];
 
 beforeAll(async () => {
   requirePulumi();
   const started = Date.now();
-  ({ dir: release, built } = await buildRelease());
+  const [built] = await Promise.all([buildRelease(), startEmulator({ port: 0 }).then((e) => (emulator = e))]);
+  release = built.dir;
   console.log(
-    `release: ${built ? "built" : "from the cache"} in ${((Date.now() - started) / 1000).toFixed(1)} s (${release})`,
+    `release: ${built.built ? "built" : "from the cache"} in ${((Date.now() - started) / 1000).toFixed(1)} s (${release})`,
   );
-  [site, emulator] = await Promise.all([releaseSite(release), startEmulator({ port: 0 })]);
   work = mkdtempSync(join(tmpdir(), "hosting-e2e-release-"));
-  const path = pathWithoutNode(work);
-  env = {
-    PATH: path,
-    HOME: process.env.HOME ?? homedir(),
-    // Only the release site goes through the proxy: the sandbox, the engine and the plugin are on
-    // the loopback address.
-    HTTP_PROXY: site.proxy,
-    http_proxy: site.proxy,
-    NO_PROXY: "127.0.0.1,localhost",
-    no_proxy: "127.0.0.1,localhost",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
-    PULUMI_HOSTING_PYTHON_VENV: "",
-    VIRTUAL_ENV: "",
-  };
-  expect(spawnSync("node", ["--version"], { env }).error).toMatchObject({ code: "ENOENT" });
+  path = pathWithoutNode(work);
+  expect(spawnSync("node", ["--version"], { env: { PATH: path } }).error).toMatchObject({ code: "ENOENT" });
 });
 
 afterAll(async () => {
   await Promise.all([
     emulator?.close(),
-    new Promise((resolve) => (site?.server ? site.server.close(resolve) : resolve(undefined))),
+    ...sites.map(
+      (site) =>
+        new Promise((resolve) => {
+          site.server.closeAllConnections();
+          site.server.close(resolve);
+        }),
+    ),
   ]);
   if (work) {
     if (existsSync(join(work, "gomodcache"))) execFileSync("chmod", ["-R", "u+w", join(work, "gomodcache")]);
@@ -229,14 +236,32 @@ afterAll(async () => {
 
 /**
  * A program folder of the harness (its own backend and PULUMI_HOME) with only the given files, run
- * with the PATH above and automatic plugin installation on.
+ * with the PATH without Node.js, automatic plugin installation on, and a release site of its own
+ * (so what it downloaded is its own).
  */
-function program(name: string, files: Record<string, string>): PulumiProgram {
-  const made = new PulumiProgram(name, "", { env });
+async function program(
+  name: string,
+  files: Record<string, string>,
+): Promise<{ program: PulumiProgram; site: Site }> {
+  const site = await releaseSite(release);
+  sites.push(site);
+  const made = new PulumiProgram(name, "", {
+    env: {
+      PATH: path,
+      // Only the release site goes through the proxy: the sandbox, the engine and the plugin are
+      // on the loopback address.
+      HTTP_PROXY: site.proxy,
+      http_proxy: site.proxy,
+      NO_PROXY: "127.0.0.1,localhost",
+      no_proxy: "127.0.0.1,localhost",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
+      VIRTUAL_ENV: "",
+    },
+  });
   rmSync(join(made.dir, "index.js"));
   rmSync(join(made.dir, "node_modules"), { force: true });
   for (const [file, text] of Object.entries(files)) writeFileSync(join(made.dir, file), text);
-  return made;
+  return { program: made, site };
 }
 
 /** The plugin the CLI installed in a program's PULUMI_HOME. */
@@ -245,11 +270,10 @@ const installedPlugin = (p: PulumiProgram) =>
 
 const hooks = () => emulator.store.state.repoHooks.map((h) => h.config.url);
 
-describe("a YAML program gets the plugin from pluginDownloadURL", () => {
-  let yaml: PulumiProgram;
-
-  it("up downloads the plugin from the release site and creates the resources", async () => {
-    yaml = program("release-yaml", {
+// The two programs run side by side: each waits on the CLI's processes most of the time.
+describe.concurrent("programs that get the plugin from pluginDownloadURL by themselves", () => {
+  it("YAML: up downloads the plugin from the release site; a clean drift check; destroy", async () => {
+    const { program: yaml, site } = await program("release-yaml", {
       "Pulumi.yaml": `name: release-yaml
 runtime: yaml
 config:
@@ -283,31 +307,24 @@ resources:
     });
     await yaml.ok("stack", "init", "dev");
     await yaml.ok("config", "set", "--secret", "token", TOKEN);
-    const before = site.requests.length;
     await yaml.ok("up", "--yes", "--skip-preview");
-    expect(site.requests.slice(before)).toEqual([`GET ${DOWNLOAD_URL}/${ARCHIVE}`]);
+    expect(site.requests).toEqual([`GET ${DOWNLOAD_URL}/${ARCHIVE}`]);
     expect(existsSync(installedPlugin(yaml))).toBe(true);
     expect(hooks()).toContain("https://ci.example.com/release-yaml");
     expect(emulator.store.state.issueTypes.map((t) => t.name)).toContain("Release");
     expect(yaml.stateFile()).not.toContain(TOKEN);
-  });
 
-  it("a drift check finds nothing to change, and destroy removes what up made", async () => {
     await yaml.ok("preview", "--refresh", "--expect-no-changes");
     await yaml.ok("destroy", "--yes", "--skip-preview");
     expect(hooks()).not.toContain("https://ci.example.com/release-yaml");
     expect(emulator.store.state.issueTypes.map((t) => t.name)).not.toContain("Release");
+    expect(site.requests).toHaveLength(1);
   });
-});
 
-describe("a Python program with the wheel from the release folder", () => {
-  let python: PulumiProgram;
-
-  it("pip installs the wheel with no index, and up gets the plugin from the URL the wheel carries", async () => {
-    python = program("release-python", {
+  it("Python: the wheel pip-installed from the release folder; up gets the plugin from the URL it carries; a clean drift check; destroy", async () => {
+    const { program: python, site } = await program("release-python", {
       "Pulumi.yaml": "name: release-python\nruntime: python\n",
-      "__main__.py": `import pulumi
-import pulumi_hosting as hosting
+      "__main__.py": `import pulumi_hosting as hosting
 
 hosting.RepositoryWebhook(
     "hook",
@@ -319,47 +336,42 @@ hosting.RepositoryWebhook(
 hosting.OrgMembership("mona", org="acme-eng", username="mona")
 `,
     });
-    const site_ = join(python.dir, ".site");
-    // What `pip install pulumi_hosting==<version>` does with the release folder as the only
-    // source, beside the virtualenv's own `pulumi` (scripts/languages.sh).
-    execFileSync(
+    const packages = join(python.dir, ".site");
+    // What \`pip install pulumi_hosting==<version>\` does with the release folder as the only
+    // source, beside the virtualenv's own \`pulumi\` (scripts/languages.sh).
+    await promisify(execFile)(
       "python",
       [
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--no-index",
-        "--find-links",
-        release,
-        "--no-deps",
-        "--target",
-        site_,
-        `pulumi_hosting==${PYTHON_VERSION}`,
+        ...["-m", "pip", "install", "--quiet", "--no-index", "--find-links", release, "--no-deps"],
+        ...["--target", packages, `pulumi_hosting==${PYTHON_VERSION}`],
       ],
-      { env: { ...env, PIP_DISABLE_PIP_VERSION_CHECK: "1" }, stdio: "pipe" },
+      { env: { PATH: path, HOME: process.env.HOME ?? homedir(), PIP_DISABLE_PIP_VERSION_CHECK: "1" } },
     );
-    expect(readdirSync(site_)).toContain(`pulumi_hosting-${PYTHON_VERSION}.dist-info`);
-    python.setEnv({ PYTHONPATH: site_ });
+    expect(readdirSync(packages)).toContain(`pulumi_hosting-${PYTHON_VERSION}.dist-info`);
+    python.setEnv({ PYTHONPATH: packages });
     await python.ok("stack", "init", "dev");
-    await python.ok("config", "set", "hosting:baseUrl", emulator.origin);
-    await python.ok("config", "set", "--secret", "hosting:token", TOKEN);
-    const before = site.requests.length;
+    await python.ok(
+      "config",
+      "set-all",
+      "--plaintext",
+      `hosting:baseUrl=${emulator.origin}`,
+      "--secret",
+      `hosting:token=${TOKEN}`,
+    );
     await python.ok("up", "--yes", "--skip-preview");
-    expect(site.requests.slice(before)).toEqual([`GET ${DOWNLOAD_URL}/${ARCHIVE}`]);
+    expect(site.requests).toEqual([`GET ${DOWNLOAD_URL}/${ARCHIVE}`]);
     expect(existsSync(installedPlugin(python))).toBe(true);
     expect(hooks()).toContain("https://ci.example.com/release-python");
-  });
 
-  it("a drift check finds nothing to change, and destroy removes what up made", async () => {
     await python.ok("preview", "--refresh", "--expect-no-changes");
     await python.ok("destroy", "--yes", "--skip-preview");
     expect(hooks()).not.toContain("https://ci.example.com/release-python");
+    expect(site.requests).toHaveLength(1);
   });
 });
 
 describe("the release folder", () => {
-  it("SHA256SUMS names every other file with its digest", () => {
+  it("SHA256SUMS names every other file with its digest", async () => {
     const sums = readFileSync(join(release, "SHA256SUMS"), "utf8");
     const listed = sums
       .trimEnd()
@@ -373,14 +385,7 @@ describe("the release folder", () => {
       .map((f) => f.slice(release.length + 1))
       .filter((f) => f !== "SHA256SUMS");
     expect(listed.map(([name]) => name)).toEqual(files);
-    for (const [name, digest] of listed) {
-      expect(
-        createHash("sha256")
-          .update(readFileSync(join(release, name)))
-          .digest("hex"),
-        name,
-      ).toBe(digest);
-    }
+    for (const [name, digest] of listed) expect(await sha256(join(release, name)), name).toBe(digest);
     expect(files).toEqual(
       expect.arrayContaining([
         ARCHIVE,
@@ -403,30 +408,30 @@ describe("the release folder", () => {
     mkdirSync(into);
     execFileSync("tar", ["-xzf", join(release, ARCHIVE), "-C", into]);
     expect(readdirSync(into)).toEqual(["pulumi-resource-hosting"]);
-    const child: ChildProcess = spawn(join(into, "pulumi-resource-hosting"), [], {
-      env,
-      stdio: ["ignore", "pipe", "inherit"],
+    // The CLI starts it as the engine does and asks for its schema (GetSchema), with nothing but
+    // a PATH without Node.js.
+    const { stdout } = await promisify(execFile)(
+      "pulumi",
+      ["package", "get-schema", join(into, "pulumi-resource-hosting")],
+      {
+        env: { PATH: path, PULUMI_HOME: join(work, ".pulumi-home"), PULUMI_SKIP_UPDATE_CHECK: "true" },
+        maxBuffer: 16 << 20,
+      },
+    );
+    const schema = JSON.parse(stdout) as {
+      name: string;
+      version: string;
+      pluginDownloadURL: string;
+      resources: Record<string, unknown>;
+    };
+    expect({ name: schema.name, version: schema.version, url: schema.pluginDownloadURL }).toEqual({
+      name: "hosting",
+      version: VERSION,
+      url: DOWNLOAD_URL,
     });
-    try {
-      const port = await new Promise<string>((resolve, reject) => {
-        createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", resolve);
-        child.once("exit", (code) => reject(new Error(`the executable exited with ${code}`)));
-      });
-      expect(port).toMatch(/^\d+$/);
-      const client = new PluginClient(Number(port));
-      try {
-        const schema = JSON.parse(await client.schema()) as { version: string; pluginDownloadURL: string };
-        expect({ version: schema.version, url: schema.pluginDownloadURL }).toEqual({
-          version: VERSION,
-          url: DOWNLOAD_URL,
-        });
-        expect(await client.pluginVersion()).toBe(VERSION);
-      } finally {
-        client.close();
-      }
-    } finally {
-      child.kill();
-    }
+    // The CLI prints the schema as it reads it (normalised), so the resources are compared by name.
+    const written = JSON.parse(readFileSync(join(release, "schema.json"), "utf8")) as typeof schema;
+    expect(Object.keys(schema.resources)).toEqual(Object.keys(written.resources));
   });
 
   it("the Go SDK's module zip is one `go mod download` takes from a module proxy", () => {
