@@ -61,6 +61,7 @@ export function moduleZip(dir: string, version: string): { module: string; zip: 
   if (!/^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) {
     throw new Error(`go module zip: ${JSON.stringify(version)} is not a Go module version (v0.3.0)`);
   }
+  if (!existsSync(join(dir, "go.mod"))) throw new Error(`go module zip: ${dir} has no go.mod`);
   const goMod = readFileSync(join(dir, "go.mod"), "utf8");
   if (Buffer.byteLength(goMod) > MAX_GO_MOD) throw new Error("go module zip: go.mod is over 16 MiB");
   const module = modulePath(goMod);
