@@ -439,12 +439,16 @@ describe("the release folder", () => {
     const proxy = join(work, "goproxy", module, "@v");
     mkdirSync(proxy, { recursive: true });
     cpSync(join(release, `pulumi-hosting-sdk-go-v${VERSION}.zip`), join(proxy, `v${VERSION}.zip`));
+    // The go.mod a proxy serves beside the zip: the zip's own (read with Python's zipfile).
     const goMod = execFileSync(
-      "unzip",
-      ["-p", join(proxy, `v${VERSION}.zip`), `${module}@v${VERSION}/go.mod`],
-      {
-        encoding: "utf8",
-      },
+      "python3",
+      [
+        "-c",
+        "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())",
+        join(proxy, `v${VERSION}.zip`),
+        `${module}@v${VERSION}/go.mod`,
+      ],
+      { encoding: "utf8" },
     );
     writeFileSync(join(proxy, `v${VERSION}.mod`), goMod);
     writeFileSync(join(proxy, `v${VERSION}.info`), JSON.stringify({ Version: `v${VERSION}` }));
