@@ -67,8 +67,8 @@ export function archiveName(version: string, platform: Platform): string {
 
 /** What each file of a release is, for the notes. */
 function describe(file: string): string {
-  if (file.startsWith("pulumi-resource-hosting-"))
-    return "the plugin for this platform (a single executable)";
+  const platform = /^pulumi-resource-hosting-v.+-(\w+-\w+)\.tar\.gz$/.exec(file)?.[1];
+  if (platform !== undefined) return `the plugin for ${platform} (a single executable)`;
   if (file.endsWith(".whl")) return "the Python SDK, wheel";
   if (file.startsWith("pulumi_hosting-") && file.endsWith(".tar.gz")) return "the Python SDK, source";
   if (file.startsWith("pulumi-hosting-sdk-go-")) return "the Go SDK (module zip)";
