@@ -29,6 +29,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -37,7 +38,7 @@ import {
 } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
@@ -171,22 +172,23 @@ function releaseSite(dir: string): Promise<Site> {
   );
 }
 
+/** Node.js and what comes with it: what the programs' PATH must not have. */
+const NODE_TOOLS = new Set(["node", "nodejs", "npm", "npx", "corepack"]);
+
 /**
- * A folder of links to the CLI and the language hosts, and the Python virtualenv's bin: the whole
- * PATH of the programs, with no `node` (nor npm) on it.
+ * The programs' whole PATH, with no Node.js on it: the folder of the CLI and the language hosts
+ * (scripts/bootstrap.sh's, which has no `node`; a host may be a script beside the binary it
+ * runs), the Python virtualenv's bin, and a folder of links to the system's commands (a host's
+ * script needs bash, sed, ...) but Node.js's.
  */
 function pathWithoutNode(work: string): string {
-  const bin = join(work, "bin");
-  mkdirSync(bin);
-  for (const tool of [
-    "pulumi",
-    "pulumi-language-yaml",
-    "pulumi-language-python",
-    "pulumi-language-python-exec",
-  ]) {
-    const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
-    if (!found) throw new Error(`${tool} is not on PATH: run the tests with \`bash scripts/test.sh\``);
-    symlinkSync(found, join(bin, tool));
+  const pulumi = spawnSync("sh", ["-c", "command -v pulumi"], { encoding: "utf8" }).stdout.trim();
+  if (!pulumi) throw new Error("pulumi is not on PATH: run the tests with `bash scripts/test.sh`");
+  const hosts = dirname(realpathSync(pulumi));
+  for (const tool of ["pulumi-language-yaml", "pulumi-language-python"]) {
+    if (!existsSync(join(hosts, tool))) {
+      throw new Error(`${tool} is not beside ${pulumi}: run the tests with \`bash scripts/test.sh\``);
+    }
   }
   const venv = process.env.PULUMI_HOSTING_PYTHON_VENV;
   if (!venv) {
@@ -194,7 +196,23 @@ function pathWithoutNode(work: string): string {
       "PULUMI_HOSTING_PYTHON_VENV is not set: run the tests with `bash scripts/test.sh`, which prepares it (scripts/languages.sh)",
     );
   }
-  return `${bin}:${join(venv, "bin")}`;
+  const system = join(work, "system");
+  mkdirSync(system);
+  for (const dir of ["/usr/local/bin", "/usr/bin", "/bin"]) {
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      if (NODE_TOOLS.has(name) || existsSync(join(system, name))) continue;
+      symlinkSync(join(dir, name), join(system, name));
+    }
+  }
+  const path = [hosts, join(venv, "bin"), system];
+  for (const dir of path) {
+    for (const tool of NODE_TOOLS) {
+      if (existsSync(join(dir, tool)))
+        throw new Error(`${join(dir, tool)} would put Node.js on the programs' PATH`);
+    }
+  }
+  return path.join(":");
 }
 
 let release: string;
@@ -431,7 +449,7 @@ describe("the release folder", () => {
     });
     // The CLI prints the schema as it reads it (normalised), so the resources are compared by name.
     const written = JSON.parse(readFileSync(join(release, "schema.json"), "utf8")) as typeof schema;
-    expect(Object.keys(schema.resources)).toEqual(Object.keys(written.resources));
+    expect(Object.keys(schema.resources).sort()).toEqual(Object.keys(written.resources).sort());
   });
 
   it("the Go SDK's module zip is one `go mod download` takes from a module proxy", () => {
