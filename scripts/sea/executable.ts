@@ -123,8 +123,9 @@ export async function buildExecutable(options: ExecutableOptions): Promise<strin
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache: options.platform === hostPlatform(),
-      // Node's own options from NODE_OPTIONS still apply; the plugin's arguments are its own.
-      execArgvExtension: "env",
+      // NODE_OPTIONS is ignored: a developer's `--require`/`--import` hooks (a TypeScript loader)
+      // are meant for their `node`, and would stop the plugin from starting.
+      execArgvExtension: "none",
     }),
   );
   await promisify(execFile)(builder, ["--build-sea", config]);

@@ -426,13 +426,19 @@ describe("the release folder", () => {
     mkdirSync(into);
     execFileSync("tar", ["-xzf", join(release, ARCHIVE), "-C", into]);
     expect(readdirSync(into)).toEqual(["pulumi-resource-hosting"]);
-    // The CLI starts it as the engine does and asks for its schema (GetSchema), with nothing but
-    // a PATH without Node.js.
+    // The CLI starts it as the engine does and asks for its schema (GetSchema), with a PATH
+    // without Node.js.
     const { stdout } = await promisify(execFile)(
       "pulumi",
       ["package", "get-schema", join(into, "pulumi-resource-hosting")],
       {
-        env: { PATH: path, PULUMI_HOME: join(work, ".pulumi-home"), PULUMI_SKIP_UPDATE_CHECK: "true" },
+        env: {
+          PATH: path,
+          PULUMI_HOME: join(work, ".pulumi-home"),
+          PULUMI_SKIP_UPDATE_CHECK: "true",
+          // A developer's Node.js options are not the executable's (it would not start).
+          NODE_OPTIONS: "--require ./a-loader-that-is-not-here.js",
+        },
         maxBuffer: 16 << 20,
       },
     );
