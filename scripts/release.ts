@@ -15,11 +15,16 @@
  * `npm run release -- --bump X.Y.Z` sets the version everywhere instead (package.json, the
  * lockfile, schema.json, the SDKs and reference pages regenerated), dates the CHANGELOG's
  * Unreleased section and prints the tags to push. See scripts/release/options.ts for the flags.
+ *
+ * Needs what a checkout's tests need (`npm ci`, the toolchain of scripts/bootstrap.sh, Python 3.9
+ * or later) and GNU tar; the npm registry once for the Node.js binaries, PyPI once for the Python
+ * build tools.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -146,6 +151,31 @@ async function packNpm(
   await run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", out], npm);
 }
 
+/**
+ * Makes `out` an empty folder for the release. A folder already there is emptied only when it is
+ * empty or an earlier release (it has SHA256SUMS), and never when it holds the checkout: `--out`
+ * given by mistake must not delete anything else.
+ */
+export function emptyReleaseFolder(out: string, root: string): void {
+  const target = resolve(out);
+  const checkout = resolve(root);
+  if (checkout === target || checkout.startsWith(`${target}/`)) {
+    throw new Error(
+      `--out: ${target} holds the checkout; give a folder of its own (default: release/v<version>)`,
+    );
+  }
+  if (existsSync(target)) {
+    if (!statSync(target).isDirectory()) throw new Error(`--out: ${target} is a file, not a folder`);
+    if (readdirSync(target).length > 0 && !existsSync(join(target, "SHA256SUMS"))) {
+      throw new Error(
+        `--out: ${target} is not empty and is not an earlier release (no SHA256SUMS): give an empty or new folder`,
+      );
+    }
+    rmSync(target, { recursive: true, force: true });
+  }
+  mkdirSync(target, { recursive: true });
+}
+
 /** Every file below `dir`, relative, sorted. */
 function filesBelow(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -236,8 +266,7 @@ async function release(options: ReleaseOptions): Promise<string> {
   const out = resolve(options.out ?? join(root, "release", `v${version}`));
   const from = source(root);
   if (from.dirty) log("the work tree has uncommitted changes: the notes say so");
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
+  emptyReleaseFolder(out, root);
   const stage = mkdtempSync(join(tmpdir(), "pulumi-hosting-release-"));
   try {
     const schema = schemaText(root, { version, pluginDownloadURL: options.downloadUrl });
