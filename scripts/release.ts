@@ -176,6 +176,14 @@ export function emptyReleaseFolder(out: string, root: string): void {
   mkdirSync(target, { recursive: true });
 }
 
+/** Whether two folders hold the same files with the same bytes. */
+export function sameFiles(a: string, b: string): boolean {
+  if (!existsSync(a) || !existsSync(b)) return false;
+  const files = filesBelow(a);
+  if (files.join("\n") !== filesBelow(b).join("\n")) return false;
+  return files.every((f) => readFileSync(join(a, f)).equals(readFileSync(join(b, f))));
+}
+
 /** Every file below `dir`, relative, sorted. */
 function filesBelow(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -206,6 +214,8 @@ function notes(args: {
   root: string;
   out: string;
   from: { commit: string; dirty: boolean };
+  /** Whether the checkout's sdk/go is the release's Go module (what the tag serves). */
+  goModuleCommitted: boolean;
 }): string {
   const { version, downloadUrl, out } = args;
   const section = releaseSection(readFileSync(join(args.root, "CHANGELOG.md"), "utf8"), version);
@@ -218,7 +228,16 @@ Tags \`${tags.release}\` (this release) and \`${tags.goModule}\` (the Go module)
 \`${args.from.commit || "unknown"}\`${args.from.dirty ? " with uncommitted changes (not a release to publish)" : ""}.
 The schema and every SDK name the plugin's download location, \`pluginDownloadURL\`:
 \`${downloadUrl}\`, so the Pulumi CLI installs the plugin by itself for a program in any language.
-
+${
+  args.goModuleCommitted
+    ? ""
+    : `
+**Before tagging:** the checkout's \`sdk/go\` is not this release's Go module (another version or
+download URL), so \`go get\` of the tag \`${tags.goModule}\` would give the checkout's. Tag a commit
+whose \`sdk/go\` is the release's (\`npm run release -- --bump ${version}\` writes it for the
+default download URL), or have Go users take the module zip.
+`
+}
 ## Changes
 
 ${section.unreleased ? `_From the Unreleased section of CHANGELOG.md: ${version} has no section of its own yet (\`npm run release -- --bump ${version}\` writes it)._\n\n` : ""}${section.body}
@@ -309,7 +328,14 @@ async function release(options: ReleaseOptions): Promise<string> {
 
     writeFileSync(
       join(out, "RELEASE-NOTES.md"),
-      notes({ version, downloadUrl: options.downloadUrl, root, out, from }),
+      notes({
+        version,
+        downloadUrl: options.downloadUrl,
+        root,
+        out,
+        from,
+        goModuleCommitted: sameFiles(join(stage, "sdk", "go"), join(root, "sdk", "go")),
+      }),
     );
     writeFileSync(join(out, "SHA256SUMS"), sha256sums(out));
   } finally {

@@ -76,8 +76,8 @@ export interface PackageSchema {
   displayName: string;
   version: string;
   description: string;
-  /** Where the Pulumi CLI downloads the plugin from (written by a release only; see release/options.ts). */
-  pluginDownloadURL?: string;
+  /** Where the Pulumi CLI downloads the plugin from (`--download-url` of scripts/release/options.ts). */
+  pluginDownloadURL: string;
   keywords: string[];
   license: string;
   meta: { moduleFormat: string };
@@ -240,10 +240,16 @@ function packageVersion(root: string): string {
 }
 
 /**
+ * Where the Pulumi CLI downloads the plugin from unless a release says otherwise: the GitHub
+ * repository the Go SDK's module path names, whose release `v<version>` carries the archives. The
+ * committed schema.json and SDKs carry it, so the Go module a user gets from the tag
+ * `sdk/go/v<version>` is the one a default release zips (docs/DECISIONS.md, 2026-11-27).
+ */
+export const DEFAULT_PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-hosting/pulumi-hosting";
+
+/**
  * What a release sets in the schema: its version (in place of package.json's) and where the CLI
- * downloads the plugin from. The committed schema.json has neither: its version is package.json's
- * and it names no download location, so a program made from a checkout never sends the CLI to a
- * release that may not exist.
+ * downloads the plugin from (in place of DEFAULT_PLUGIN_DOWNLOAD_URL).
  */
 export interface SchemaRelease {
   version?: string;
@@ -265,7 +271,7 @@ export function packageSchema(root: string, release: SchemaRelease = {}): Packag
     version: release.version ?? packageVersion(root),
     description:
       "Organisation settings of a self-managed source-code hosting platform: webhooks, runner groups, budgets, memberships, private registries, custom property values, deployment protection rules, organisations, issue types and fields, blocks and user keys.",
-    ...(release.pluginDownloadURL ? { pluginDownloadURL: release.pluginDownloadURL } : {}),
+    pluginDownloadURL: release.pluginDownloadURL ?? DEFAULT_PLUGIN_DOWNLOAD_URL,
     keywords: ["pulumi", "hosting", "category/infrastructure", "kind/native"],
     license: "Apache-2.0",
     meta: { moduleFormat: "(.*)" },

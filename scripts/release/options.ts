@@ -2,13 +2,11 @@
  * `npm run release -- [flags]`: what a release is made with, checked before anything is built.
  * Every error names the flag and what it takes.
  */
+import { DEFAULT_PLUGIN_DOWNLOAD_URL } from "../schema";
 import { ALL_PLATFORMS, isPlatform, type Platform } from "../sea/executable";
 
-/**
- * Where the CLI downloads the plugin from when a release names no other place: the GitHub
- * repository the Go SDK's module path names, whose release `v<version>` carries the archives.
- */
-export const DEFAULT_DOWNLOAD_URL = "github://api.github.com/pulumi-hosting/pulumi-hosting";
+/** Where the CLI downloads the plugin from when a release names no other place (scripts/schema.ts). */
+export const DEFAULT_DOWNLOAD_URL = DEFAULT_PLUGIN_DOWNLOAD_URL;
 
 export const USAGE = `usage: npm run release -- [--version X.Y.Z] [--download-url URL] [--platforms LIST] [--out DIR]
        npm run release -- --bump X.Y.Z

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { archiveName, emptyReleaseFolder, sha256sums } from "../../scripts/release";
+import { archiveName, emptyReleaseFolder, sameFiles, sha256sums } from "../../scripts/release";
 
 const work = mkdtempSync(join(tmpdir(), "release-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -52,4 +52,21 @@ it("SHA256SUMS lists every other file, below folders too, as sha256sum writes it
 
 it("names the plugin archives as the Pulumi CLI asks for them", () => {
   expect(archiveName("0.3.0", "darwin-arm64")).toBe("pulumi-resource-hosting-v0.3.0-darwin-arm64.tar.gz");
+});
+
+it("sameFiles: the same files with the same bytes (whether the checkout's sdk/go is the release's)", () => {
+  const a = join(work, "same-a");
+  const b = join(work, "same-b");
+  for (const dir of [a, b]) {
+    mkdirSync(join(dir, "hosting"), { recursive: true });
+    writeFileSync(join(dir, "go.mod"), "module m\n");
+    writeFileSync(join(dir, "hosting", "pulumi-plugin.json"), '{"version":"0.3.0"}');
+  }
+  expect(sameFiles(a, b)).toBe(true);
+  writeFileSync(join(b, "hosting", "pulumi-plugin.json"), '{"version":"0.3.1"}');
+  expect(sameFiles(a, b)).toBe(false);
+  writeFileSync(join(b, "hosting", "pulumi-plugin.json"), '{"version":"0.3.0"}');
+  writeFileSync(join(b, "extra.go"), "");
+  expect(sameFiles(a, b)).toBe(false);
+  expect(sameFiles(a, join(work, "missing"))).toBe(false);
 });
