@@ -74,6 +74,8 @@ export interface PackageSchema {
   displayName: string;
   version: string;
   description: string;
+  /** Where the Pulumi CLI downloads the plugin from (`--download-url` of scripts/release/options.ts). */
+  pluginDownloadURL: string;
   keywords: string[];
   license: string;
   meta: { moduleFormat: string };
@@ -235,8 +237,25 @@ function packageVersion(root: string): string {
   return (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
 }
 
+/**
+ * Where the Pulumi CLI downloads the plugin from unless a release says otherwise: the GitHub
+ * repository the Go SDK's module path names, whose release `v<version>` carries the archives. The
+ * committed schema.json and SDKs carry it, so the Go module a user gets from the tag
+ * `sdk/go/v<version>` is the one a default release zips (docs/DECISIONS.md, 2026-11-27).
+ */
+export const DEFAULT_PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-hosting/pulumi-hosting";
+
+/**
+ * What a release sets in the schema: its version (in place of package.json's) and where the CLI
+ * downloads the plugin from (in place of DEFAULT_PLUGIN_DOWNLOAD_URL).
+ */
+export interface SchemaRelease {
+  version?: string;
+  pluginDownloadURL?: string;
+}
+
 /** The whole package schema, from every kind's and function's declaration. */
-export function packageSchema(root: string): PackageSchema {
+export function packageSchema(root: string, release: SchemaRelease = {}): PackageSchema {
   const convert = new Converter("schema");
   const resources: Record<string, ResourceSpec> = {};
   for (const provider of PROVIDERS) {
@@ -247,9 +266,10 @@ export function packageSchema(root: string): PackageSchema {
   return {
     name: PACKAGE,
     displayName: "Hosting",
-    version: packageVersion(root),
+    version: release.version ?? packageVersion(root),
     description:
       "Organisation settings of a self-managed source-code hosting platform: webhooks, runner groups, budgets, memberships, private registries, custom property values, deployment protection rules, organisations, issue types and fields, blocks and user keys.",
+    pluginDownloadURL: release.pluginDownloadURL ?? DEFAULT_PLUGIN_DOWNLOAD_URL,
     keywords: ["pulumi", "hosting", "category/infrastructure", "kind/native"],
     license: "Apache-2.0",
     meta: { moduleFormat: "(.*)" },
@@ -280,6 +300,6 @@ export function packageSchema(root: string): PackageSchema {
 }
 
 /** The schema as written to `schema.json`: stable key order, two-space indent, final newline. */
-export function schemaText(root: string): string {
-  return `${JSON.stringify(packageSchema(root), null, 2)}\n`;
+export function schemaText(root: string, release: SchemaRelease = {}): string {
+  return `${JSON.stringify(packageSchema(root, release), null, 2)}\n`;
 }
