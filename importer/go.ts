@@ -25,7 +25,7 @@ import {
   referencedKeys,
 } from "./layout";
 import { identifier, takeUnique, uniqueFileName } from "./naming";
-import { goName, inputShapes, type Shape, shapeFor } from "./sdk-types";
+import { enumNameOf, goName, inputShapes, type Shape, shapeFor, type ValueShape } from "./sdk-types";
 import { commentText, goString } from "./text";
 import { yamlScalar } from "./yaml";
 
@@ -206,7 +206,14 @@ export function goValue(value: unknown, shape: Shape, where: string): string {
     const items = value as unknown[];
     const element = shapeFor(s.list, items[0], `${where}[0]`);
     if ("scalar" in element) {
-      const [go, array] = SCALARS[element.scalar];
+      const [go, array, wrapper] = SCALARS[element.scalar];
+      if (items.some((v) => enumNameOf(element, v) !== undefined)) {
+        // Constants of an enum are values of the element type, not of Go's `string`.
+        const values = items.map(
+          (v) => goEnumConstant(element, v) ?? `pulumi.${wrapper}(${goString(String(v))})`,
+        );
+        return `pulumi.${array}{${values.join(", ")}}`;
+      }
       return `pulumi.To${array}([]${go}{${items.map((v) => scalarLiteral(v, element.scalar)).join(", ")}})`;
     }
     if ("object" in element) {
@@ -216,7 +223,17 @@ export function goValue(value: unknown, shape: Shape, where: string): string {
     throw new Error(`${where}: a list of ${JSON.stringify(s.list)} has no counterpart in the Go writer`);
   }
   const [, , wrapper] = SCALARS[s.scalar];
-  return `pulumi.${wrapper}(${scalarLiteral(value, s.scalar)})`;
+  return goEnumConstant(s, value) ?? `pulumi.${wrapper}(${scalarLiteral(value, s.scalar)})`;
+}
+
+/**
+ * A value of the argument's enum as the SDK's typed constant (`hosting.OrgMembershipRoleAdmin`,
+ * which is a `pulumi.StringInput` too); undefined for any other value, written as a plain string
+ * (the SDK takes both, and the provider names the allowed values of one it refuses).
+ */
+function goEnumConstant(shape: ValueShape, value: unknown): string | undefined {
+  const member = enumNameOf(shape, value);
+  return member === undefined ? undefined : `hosting.${member.type}${member.name}`;
 }
 
 /** Each scalar's Go type, the SDK's array type, and its input wrapper. */
