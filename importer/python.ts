@@ -127,6 +127,7 @@ function resourceSource(
     }
     body.push(`${INDENT}${key}=${indentRest(value, INDENT)},`);
   }
+  if (item.adopted === undefined) return [head, ...body, ")"];
   const options = [`import_=${pyString(item.id, `${item.kind} ${item.name}'s id`)}`];
   if (item.adopted.retainOnDelete) options.push("retain_on_delete=True");
   const opts = `${INDENT}opts=pulumi.ResourceOptions(${options.join(", ")}),`;
@@ -140,6 +141,23 @@ function resourceSource(
         ].join("\n"),
   );
   return [`# ${item.adopted.comment}`, head, ...body, ")"];
+}
+
+/**
+ * A program that declares `items` (objects it makes: no adoption), as the reference pages show it:
+ * the imports, stack config where an argument is a secret, then each resource, a resource another
+ * refers to as a variable.
+ */
+export function declarationsSource(items: readonly InventoryItem[]): string {
+  const byKey = new Map(items.map((i) => [itemKey(i.kind, i.id), i]));
+  const referenced = new Set(items.flatMap((i) => Object.values(i.refs).map((r) => itemKey(r.kind, r.id))));
+  const needsConfig = items.some((i) => Object.keys(i.secrets).length > 0);
+  const lines = [...(needsConfig ? ["import pulumi"] : []), "import pulumi_hosting as hosting", ""];
+  if (needsConfig) lines.push("config = pulumi.Config()", "");
+  for (const item of items) {
+    lines.push(...resourceSource(item, referenced.has(itemKey(item.kind, item.id)), byKey), "");
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
 }
 
 /**
