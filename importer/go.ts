@@ -192,7 +192,10 @@ export function declarationsSource(items: readonly InventoryItem[]): string {
     "func main() {",
     `${TAB}pulumi.Run(func(ctx *pulumi.Context) error {`,
     // The declarations are written for a function body: one level deeper here.
-    ...body.map((line) => (line === "" ? line : `${TAB}${line}`)),
+    ...body
+      .join("\n")
+      .split("\n")
+      .map((line) => (line === "" ? line : `${TAB}${line}`)),
     `${TAB}})`,
     "}",
     "",

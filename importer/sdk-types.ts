@@ -37,6 +37,7 @@ interface SchemaProperty {
 
 interface PackageSchema {
   resources: Record<string, { inputProperties: Record<string, SchemaProperty> }>;
+  functions?: Record<string, { inputs: { properties: Record<string, SchemaProperty> } }>;
   types: Record<
     string,
     {
@@ -113,6 +114,15 @@ export function inputShapes(kind: string): Record<string, Shape> {
   if (resource === undefined) throw new Error(`schema.json has no resource hosting:index:${kind}`);
   const shapes: Record<string, Shape> = {};
   for (const [key, p] of Object.entries(resource.inputProperties)) shapes[key] = shapeOf(p, `${kind}.${key}`);
+  return shapes;
+}
+
+/** The shape of each argument of a function, as schema.json declares it. */
+export function functionArgShapes(name: string): Record<string, Shape> {
+  const fn = schema().functions?.[`hosting:index:${name}`];
+  if (fn === undefined) throw new Error(`schema.json has no function hosting:index:${name}`);
+  const shapes: Record<string, Shape> = {};
+  for (const [key, p] of Object.entries(fn.inputs.properties)) shapes[key] = shapeOf(p, `${name}.${key}`);
   return shapes;
 }
 

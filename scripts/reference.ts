@@ -2,20 +2,23 @@
  * The reference pages (`docs/reference/<Kind>.md`, `docs/reference/<function>.md` and an index),
  * generated as tfplugindocs does for Terraform providers: from the package schema (types,
  * descriptions, secrets, what replaces, nested types) and the declarations it comes from (defaults,
- * sets, create-only fields, identity, adoption), with the kind's example taken from the runnable
- * programs in `examples/` and the prose that is not a declaration (drift, adoption, guards) from
- * `docs/reference/notes/<Name>.md`, written by hand.
+ * sets, create-only fields, identity, adoption), with each kind's and function's example in
+ * TypeScript, YAML, Python and Go from the runnable programs in `examples/` (reference-examples.ts),
+ * every name as each SDK spells it, and the prose that is not a declaration (drift, adoption,
+ * guards) from `docs/reference/notes/<Name>.md`, written by hand.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
+import { goName, pythonName } from "../importer/sdk-types";
 import type { FunctionDeclaration } from "../provider/internal/declare";
 import type { FieldRule } from "../provider/internal/diff";
 import type { AnyHostingProvider } from "../provider/internal/lifecycle";
 import { typeToken } from "../provider/internal/tokens";
 import { PROVIDERS } from "../provider/providers";
 import { FUNCTIONS } from "../provider/registry";
-import { type PackageSchema, type PropertySpec, packageSchema } from "./schema";
+import { type Example, functionExample, kindExample } from "./reference-examples";
+import { type EnumTypeSpec, type PackageSchema, type PropertySpec, packageSchema } from "./schema";
 
 /** The repository root: the folder of the package.json named pulumi-hosting above this file. */
 export function repositoryRoot(from = __dirname): string {
@@ -80,6 +83,146 @@ interface JsonObject {
 const jsonOf = (schema: z.ZodObject, io: "input" | "output") =>
   z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonObject;
 
+/** A field's Python and Go names (`selected_repository_ids` / `SelectedRepositoryIds`). */
+const spellings = (name: string) => `\`${pythonName(name)}\` / \`${goName(name)}\``;
+
+/** The enum types a schema property refers to (itself, its list's items, its choices). */
+function enumsOf(spec: PropertySpec | undefined, schema: PackageSchema): string[] {
+  if (spec === undefined) return [];
+  const found: string[] = [];
+  const visit = (t: PropertySpec) => {
+    if (t.$ref?.startsWith("#/types/")) {
+      const token = t.$ref.slice("#/types/".length);
+      if (schema.types[token]?.type === "string") found.push(token.replace(/^.*:/, ""));
+    }
+    for (const c of t.oneOf ?? []) visit(c);
+    if (t.items) visit(t.items);
+  };
+  visit(spec);
+  return [...new Set(found)];
+}
+
+/** A type cell with the links to its enum types. */
+function withEnums(type: string, spec: PropertySpec | undefined, schema: PackageSchema): string {
+  const names = enumsOf(spec, schema);
+  return names.length === 0 ? type : `${type} (${names.map((n) => `[${n}](#${anchor(n)})`).join(", ")})`;
+}
+
+/** The enum types of a page: each with its values' constants in Python and Go. */
+function enumSection(properties: Array<PropertySpec | undefined>, schema: PackageSchema): string[] {
+  const names = [...new Set(properties.flatMap((p) => enumsOf(p, schema)))].sort();
+  if (names.length === 0) return [];
+  const lines = [
+    "## Enumerations",
+    "",
+    "An argument of a fixed set of values has an enum type in the Python and Go SDKs (a class of constants, typed constants), which also take the plain string; YAML and TypeScript write the string.",
+    "",
+  ];
+  for (const name of names) {
+    const type = schema.types[`hosting:index:${name}`] as EnumTypeSpec;
+    lines.push(`### ${name}`, "", ...(type.description ? [type.description, ""] : []));
+    lines.push("| Value | Python | Go |", "|---|---|---|");
+    for (const e of type.enum) {
+      lines.push(
+        `| \`${cell(JSON.stringify(e.value))}\` | \`hosting.${name}.${pythonName(e.name).toUpperCase()}\` | \`hosting.${name}${e.name}\` |`,
+      );
+    }
+    lines.push("");
+  }
+  return lines;
+}
+
+/**
+ * Where the ids some arguments take come from, by argument name: ids are numbers the API gives, or
+ * a cloud's, which a program cannot guess.
+ */
+const ID_SOURCES: Record<string, string> = {
+  selectedRepositoryIds:
+    "numeric repository ids, not names: the `id` of each repository, from `getRepository` (its `id`) or the API's `GET /repos/{owner}/{repo}` (`id`).",
+  selectedOrganizationIds:
+    "numeric organisation ids, not logins: an [Organization](Organization.md)'s `orgId` output, or the `id` of the API's `GET /orgs/{org}`.",
+  runnerGroupId:
+    "the `runnerGroupId` output of the [OrgRunnerGroup](OrgRunnerGroup.md) that declares the group; for a group made elsewhere, the `id` of the group in the API's `GET /orgs/{org}/actions/runner-groups`.",
+  runners:
+    "numeric ids of self-hosted runners: the `id` of each runner the API's `GET /orgs/{org}/actions/runners` lists (an enterprise's: `GET /enterprises/{enterprise}/actions/runners`).",
+  integrationId:
+    "the numeric id of an app installed on the owner: the `id` of one of the apps the API's `GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/apps` lists.",
+  importId:
+    "the id of an object that exists already (see [Id, adoption and import](#id-adoption-and-import)); `hosting-import` reads an installation and writes the program, ids included.",
+  tenantId:
+    "the Directory (tenant) ID of the Microsoft Entra tenant, on its overview page in the Azure portal.",
+  clientId: "the Application (client) ID of the app registration, on its overview page in the Azure portal.",
+  accountId: "the 12-digit id of the AWS account (`aws sts get-caller-identity --query Account`).",
+};
+
+/**
+ * A line for each argument that takes an id (named in ID_SOURCES, or ending in `Id`/`Ids`): where
+ * such ids come from; for a name of no entry, the kinds with an output of that name.
+ */
+export function idHints(names: readonly string[]): string[] {
+  const lines: string[] = [];
+  for (const name of names) {
+    const known = ID_SOURCES[name];
+    if (known !== undefined) {
+      lines.push(`- \`${name}\`: ${known}`);
+      continue;
+    }
+    if (!/Ids?$/.test(name)) continue;
+    const output = name.replace(/s$/, "").replace(/^selected([A-Z])/, (_, c: string) => c.toLowerCase());
+    const from = PROVIDERS.filter((p) => output in (p.declared.outputs.shape as Record<string, unknown>)).map(
+      (p) => `[${p.kind}](${p.kind}.md)`,
+    );
+    if (from.length > 0) lines.push(`- \`${name}\`: the \`${output}\` output of ${from.join(" or ")}.`);
+  }
+  return lines.length === 0 ? [] : ["### Finding ids", "", ...lines, ""];
+}
+
+/** The example section: one program per language, and where its values come from. */
+function exampleSection(example: Example, what: string): string[] {
+  const source =
+    example.folder === undefined
+      ? `With sample values of the sandbox server (no program in \`examples/\` calls ${what}):`
+      : `The values are those of the program in [\`examples/${example.folder}/\`](../../examples/${example.folder}/)${example.file ? ` (\`${example.file}\`)` : ""}; each example is a whole program:`;
+  const secrets =
+    example.secrets.length === 0
+      ? []
+      : [
+          `${example.secrets.map((k) => `\`${k}\``).join(", ")} ${example.secrets.length === 1 ? "is a secret" : "are secrets"} of stack config: \`pulumi config set --secret ${example.secrets[0]} <value>\`.`,
+          "",
+        ];
+  return [
+    "## Example",
+    "",
+    source,
+    "",
+    ...secrets,
+    "TypeScript (the `pulumi-hosting` package):",
+    "",
+    "```ts",
+    example.programs.typescript.trimEnd(),
+    "```",
+    "",
+    "YAML (`Pulumi.yaml`, with the provider plugin):",
+    "",
+    "```yaml",
+    example.programs.yaml.trimEnd(),
+    "```",
+    "",
+    "Python (`pulumi_hosting`):",
+    "",
+    "```python",
+    example.programs.python.trimEnd(),
+    "```",
+    "",
+    "Go (`github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting`):",
+    "",
+    "```go",
+    example.programs.go.trimEnd(),
+    "```",
+    "",
+  ];
+}
+
 /** The default of a field left out, as the program would write it; undefined when none. */
 function defaultOf(schema: z.ZodObject, name: string): string | undefined {
   const field = schema.shape[name] as z.ZodType | undefined;
@@ -97,23 +240,31 @@ function onChange(rule: FieldRule | undefined): string {
 }
 
 /** The table of a kind's arguments. */
-function inputsTable(provider: AnyHostingProvider, spec: Record<string, PropertySpec>): string[] {
+function inputsTable(
+  provider: AnyHostingProvider,
+  spec: Record<string, PropertySpec>,
+  schema: PackageSchema,
+): string[] {
   const { inputs, rules } = provider.declared;
   const json = jsonOf(inputs, "input");
   const required = new Set(json.required ?? []);
   const rows = Object.entries(json.properties ?? {}).map(([name, node]) => {
     const rule = rules[name];
     const type = [
-      `${typeText(node)}`,
+      withEnums(typeText(node), spec[name], schema),
       rule?.set ? "compared as a set" : "",
       rule?.secret ? "a secret in state" : "",
     ]
       .filter(Boolean)
       .join("; ");
     const fallback = defaultOf(inputs, name);
-    return `| \`${name}\`${required.has(name) ? " (required)" : ""} | ${cell(type)} | ${fallback ? `\`${cell(fallback)}\`` : ""} | ${onChange(rule)} | ${cell(spec[name]?.description ?? "")} |`;
+    return `| \`${name}\`${required.has(name) ? " (required)" : ""} | ${spellings(name)} | ${cell(type)} | ${fallback ? `\`${cell(fallback)}\`` : ""} | ${onChange(rule)} | ${cell(spec[name]?.description ?? "")} |`;
   });
-  return ["| Argument | Type | Default | On change | Description |", "|---|---|---|---|---|", ...rows];
+  return [
+    "| Argument | Python / Go | Type | Default | On change | Description |",
+    "|---|---|---|---|---|---|",
+    ...rows,
+  ];
 }
 
 /** A table of fields (outputs, a function's result, a nested type's fields). */
@@ -121,56 +272,45 @@ function fieldsTable(
   json: JsonObject,
   descriptions: Record<string, string | undefined>,
   head: string,
+  specs: Record<string, PropertySpec | undefined>,
+  schema: PackageSchema,
 ): string[] {
   const required = new Set(json.required ?? []);
   return [
-    `| ${head} | Type | Description |`,
-    "|---|---|---|",
+    `| ${head} | Python / Go | Type | Description |`,
+    "|---|---|---|---|",
     ...Object.entries(json.properties ?? {}).map(
       ([name, node]) =>
-        `| \`${name}\`${required.has(name) ? "" : " (optional)"} | ${cell(typeText(node))} | ${cell(descriptions[name] ?? node.description ?? "")} |`,
+        `| \`${name}\`${required.has(name) ? "" : " (optional)"} | ${spellings(name)} | ${cell(withEnums(typeText(node), specs[name], schema))} | ${cell(descriptions[name] ?? node.description ?? "")} |`,
     ),
   ];
 }
 
 /** The named types an object refers to, each with its fields. */
-function nestedTypes(...schemas: JsonObject[]): string[] {
+function nestedTypes(schema: PackageSchema, ...schemas: JsonObject[]): string[] {
   const defs = new Map<string, JsonObject & { description?: string }>();
-  for (const schema of schemas)
-    for (const [name, def] of Object.entries(schema.$defs ?? {})) defs.set(name, def);
+  for (const json of schemas) for (const [name, def] of Object.entries(json.$defs ?? {})) defs.set(name, def);
   if (defs.size === 0) return [];
   const lines = ["## Nested types", ""];
   for (const [name, def] of [...defs].sort(([a], [b]) => a.localeCompare(b))) {
     lines.push(`### ${name}`, "");
     if (def.description) lines.push(def.description, "");
-    lines.push(...fieldsTable(def, {}, "Field"), "");
+    lines.push(...fieldsTable(def, {}, "Field", nestedSpecs(schema, name), schema), "");
   }
   return lines;
 }
 
-/** The first statement of `examples/` that declares the kind (`new hosting.Kind(` up to its `});`). */
-export function exampleOf(root: string, call: string): { file: string; code: string } | undefined {
-  const dir = join(root, "examples");
-  for (const folder of readdirSync(dir).sort()) {
-    const path = join(dir, folder);
-    if (!existsSync(join(path, "Pulumi.yaml"))) continue;
-    for (const file of readdirSync(path)
-      .filter((f) => f.endsWith(".ts"))
-      .sort()) {
-      const lines = readFileSync(join(path, file), "utf8").split("\n");
-      const start = lines.findIndex((l) => l.includes(call));
-      if (start < 0) continue;
-      const indent = (lines[start]?.match(/^\s*/)?.[0] ?? "").length;
-      let end = start;
-      while (end < lines.length && !/^\s*}\)[;,]?\s*$|\);\s*$/.test(lines[end] ?? "")) end++;
-      const code = lines
-        .slice(start, end + 1)
-        .map((l) => l.slice(Math.min(indent, (l.match(/^\s*/)?.[0] ?? "").length)))
-        .join("\n");
-      return { file: `examples/${folder}/${file}`, code };
-    }
-  }
-  return undefined;
+/** The schema's fields of a named object type (none for a type that is not one). */
+function nestedSpecs(schema: PackageSchema, name: string): Record<string, PropertySpec> {
+  const type = schema.types[`hosting:index:${name}`];
+  return type?.type === "object" ? type.properties : {};
+}
+
+/** Every schema property of a page's named types, for its enumerations. */
+function nestedProperties(schema: PackageSchema, ...schemas: JsonObject[]): PropertySpec[] {
+  return schemas.flatMap((json) =>
+    Object.keys(json.$defs ?? {}).flatMap((name) => Object.values(nestedSpecs(schema, name))),
+  );
 }
 
 function notesOf(root: string, name: string): string[] {
@@ -190,8 +330,7 @@ export function kindPage(root: string, provider: AnyHostingProvider, schema: Pac
   if (spec === undefined) throw new Error(`schema.json has no ${typeToken(kind)}`);
   const inputs = jsonOf(declared.inputs, "input");
   const outputs = jsonOf(declared.outputs, "output");
-  const example = exampleOf(root, `new hosting.${kind}(`);
-  if (example === undefined) throw new Error(`no program in examples/ declares new hosting.${kind}(`);
+  const example = kindExample(root, kind, schema);
   const outputDescriptions = Object.fromEntries(
     Object.entries(spec.properties).map(([k, v]) => [k, v.description]),
   );
@@ -206,18 +345,12 @@ export function kindPage(root: string, provider: AnyHostingProvider, schema: Pac
     "",
     declared.description,
     "",
-    "## Example",
-    "",
-    `From [\`${example.file}\`](../../${example.file}):`,
-    "",
-    "```ts",
-    example.code,
-    "```",
-    "",
+    ...exampleSection(example, kind),
     "## Arguments",
     "",
-    ...inputsTable(provider, spec.inputProperties),
+    ...inputsTable(provider, spec.inputProperties, schema),
     "",
+    ...idHints(Object.keys(inputs.properties ?? {})),
     "## Outputs",
     "",
     ...(Object.keys(outputs.properties ?? {}).length === 0
@@ -225,10 +358,11 @@ export function kindPage(root: string, provider: AnyHostingProvider, schema: Pac
       : [
           "Beyond the arguments (each argument is also an output):",
           "",
-          ...fieldsTable(outputs, outputDescriptions, "Output"),
+          ...fieldsTable(outputs, outputDescriptions, "Output", spec.properties, schema),
         ]),
     "",
-    ...nestedTypes(inputs, outputs),
+    ...nestedTypes(schema, inputs, outputs),
+    ...enumSection([...Object.values(spec.properties), ...nestedProperties(schema, inputs, outputs)], schema),
     "## Id, adoption and import",
     "",
     `The id is \`${id}\`${declared.idFormat.length > 1 ? ", each part URL-encoded" : ""}. ${adoption}`,
@@ -242,58 +376,50 @@ export function kindPage(root: string, provider: AnyHostingProvider, schema: Pac
     .replace(/\n*$/, "\n");
 }
 
-/** Sample values of the fixture for a function's generated example. */
-const SAMPLES: Record<string, unknown> = {
-  org: "acme-eng",
-  owner: "acme-eng",
-  repository: "api",
-  branch: "main",
-  enterprise: "acme",
-  kind: "participation",
-};
-
 /** One function's page. */
 export function functionPage(root: string, fn: FunctionDeclaration, schema: PackageSchema): string {
   const spec = schema.functions[typeToken(fn.name)];
   if (spec === undefined) throw new Error(`schema.json has no ${typeToken(fn.name)}`);
   const args = jsonOf(fn.args, "input");
   const result = jsonOf(fn.result, "output");
-  const found = exampleOf(root, `${fn.name}(`);
-  const call = `${fn.name}({ ${(args.required ?? []).map((k) => `${k}: ${JSON.stringify(SAMPLES[k] ?? k)}`).join(", ")} })`;
+  const example = functionExample(root, fn, schema);
   return [
     `<!-- Generated by npm run generate from the ${fn.name} declaration; edit the declaration or notes/${fn.name}.md. -->`,
     `# ${fn.name}`,
     "",
     fn.description,
     "",
-    "## Example",
-    "",
-    ...(found
-      ? [`From [\`${found.file}\`](../../${found.file}):`, "", "```ts", found.code, "```"]
-      : [
-          "```ts",
-          `const result = await hosting.${call};`,
-          `const later = hosting.${call.replace("(", "Output(")}; // args may be Inputs`,
-          "```",
-        ]),
-    "",
+    ...exampleSection(example, fn.name),
     "## Arguments",
     "",
     ...fieldsTable(
       args,
       Object.fromEntries(Object.entries(spec.inputs.properties).map(([k, v]) => [k, v.description])),
       "Argument",
+      spec.inputs.properties,
+      schema,
     ),
     "",
+    ...idHints(Object.keys(args.properties ?? {})),
     "## Result",
     "",
     ...fieldsTable(
       result,
       Object.fromEntries(Object.entries(spec.outputs.properties).map(([k, v]) => [k, v.description])),
       "Field",
+      spec.outputs.properties,
+      schema,
     ),
     "",
-    ...nestedTypes(args, result),
+    ...nestedTypes(schema, args, result),
+    ...enumSection(
+      [
+        ...Object.values(spec.inputs.properties),
+        ...Object.values(spec.outputs.properties),
+        ...nestedProperties(schema, args, result),
+      ],
+      schema,
+    ),
     `With the provider plugin the function is the invoke \`${typeToken(fn.name)}\`.`,
     "",
     ...notesOf(root, fn.name),
