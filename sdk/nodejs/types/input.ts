@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 
 /**
  * Who is alerted as a budget's spending approaches its amount.
@@ -26,7 +27,7 @@ export interface IssueFieldOptionArgs {
     /**
      * `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
      */
-    color: pulumi.Input<string>;
+    color: pulumi.Input<string | enums.IssueFieldOptionColor>;
     /**
      * What the option means. Omitted: none.
      */

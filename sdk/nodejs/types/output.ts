@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 
 /**
  * A branch of a repository.
@@ -368,7 +369,7 @@ export interface IssueFieldOption {
     /**
      * `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
      */
-    color: string;
+    color: string | enums.IssueFieldOptionColor;
     /**
      * What the option means. Omitted: none.
      */

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
     'BudgetAlertingArgs',
@@ -78,7 +79,7 @@ class IssueFieldOptionArgsDict(TypedDict):
     """
     One option of a select field.
     """
-    color: pulumi.Input[_builtins.str]
+    color: pulumi.Input[Union[_builtins.str, 'IssueFieldOptionColor']]
     """
     `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
     """
@@ -94,13 +95,13 @@ class IssueFieldOptionArgsDict(TypedDict):
 @pulumi.input_type
 class IssueFieldOptionArgs:
     def __init__(__self__, *,
-                 color: pulumi.Input[_builtins.str],
+                 color: pulumi.Input[Union[_builtins.str, 'IssueFieldOptionColor']],
                  name: pulumi.Input[_builtins.str],
                  description: pulumi.Input[Optional[_builtins.str]] = None):
         """
         One option of a select field.
 
-        :param pulumi.Input[_builtins.str] color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
+        :param pulumi.Input[Union[_builtins.str, 'IssueFieldOptionColor']] color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
         :param pulumi.Input[_builtins.str] name: The option's name, unique in the field (case-insensitively): how options are matched.
         :param pulumi.Input[_builtins.str] description: What the option means. Omitted: none.
         """
@@ -111,14 +112,14 @@ class IssueFieldOptionArgs:
 
     @_builtins.property
     @pulumi.getter
-    def color(self) -> pulumi.Input[_builtins.str]:
+    def color(self) -> pulumi.Input[Union[_builtins.str, 'IssueFieldOptionColor']]:
         """
         `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
         """
         return pulumi.get(self, "color")
 
     @color.setter
-    def color(self, value: pulumi.Input[_builtins.str]):
+    def color(self, value: pulumi.Input[Union[_builtins.str, 'IssueFieldOptionColor']]):
         pulumi.set(self, "color", value)
 
     @_builtins.property

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
     'Branch',
@@ -990,7 +991,7 @@ class IssueFieldOption(dict):
         """
         One option of a select field.
 
-        :param _builtins.str color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
+        :param Union[_builtins.str, 'IssueFieldOptionColor'] color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
         :param _builtins.str name: The option's name, unique in the field (case-insensitively): how options are matched.
         :param _builtins.str description: What the option means. Omitted: none.
         """
