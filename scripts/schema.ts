@@ -155,9 +155,14 @@ export class Converter {
         const t = this.type(c, defs, `${at}[${i}]`, name);
         return t.oneOf ?? [t];
       });
-      return {
-        oneOf: flat.filter((t, i) => flat.findIndex((u) => JSON.stringify(u) === JSON.stringify(t)) === i),
-      };
+      const unique = flat.filter(
+        (t, i) => flat.findIndex((u) => JSON.stringify(u) === JSON.stringify(t)) === i,
+      );
+      // Beside anything but a string, the enum goes: Go's generator types a choice of a string, an
+      // enum and a list as a string alone (a list no longer compiles), where without the enum it
+      // takes any value. A list's items keep theirs.
+      const others = unique.filter((t) => t.type !== "string" && !this.isEnumRef(t));
+      return { oneOf: others.length > 0 ? unique.filter((t) => !this.isEnumRef(t)) : unique };
     }
     const type = types.find((t) => t !== "null");
     switch (type) {
@@ -186,6 +191,10 @@ export class Converter {
         if (node.const !== undefined) return { type: typeof node.const === "number" ? "number" : "string" };
         return { $ref: "pulumi.json#/Any" };
     }
+  }
+
+  private isEnumRef(t: TypeSpec): boolean {
+    return t.$ref !== undefined && this.types[t.$ref.replace(/^#\/types\//, "")]?.type === "string";
   }
 
   /** A named object type (`hosting:index:BudgetAlerting`), from its JSON Schema definition. */
