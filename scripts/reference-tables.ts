@@ -149,7 +149,9 @@ export function idHints(names: readonly string[]): string[] {
     const from = PROVIDERS.filter((p) => output in (p.declared.outputs.shape as Record<string, unknown>)).map(
       (p) => `[${p.kind}](${p.kind}.md)`,
     );
-    if (from.length > 0) lines.push(`- \`${name}\`: the \`${output}\` output of ${from.join(" or ")}.`);
+    // "A", "A or B", "A, B or C".
+    const kinds = from.length > 1 ? `${from.slice(0, -1).join(", ")} or ${from.at(-1)}` : from.join("");
+    if (from.length > 0) lines.push(`- \`${name}\`: the \`${output}\` output of ${kinds}.`);
   }
   return lines.length === 0 ? [] : ["### Finding ids", "", ...lines, ""];
 }

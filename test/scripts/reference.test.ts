@@ -220,7 +220,7 @@ describe("the argument tables", () => {
     expect(idHints(["hookId", "budgetIds", "colour"])).toEqual([
       "### Finding ids",
       "",
-      "- `hookId`: the `hookId` output of [RepositoryWebhook](RepositoryWebhook.md) or [GlobalWebhook](GlobalWebhook.md).",
+      "- `hookId`: the `hookId` output of [OrgWebhook](OrgWebhook.md), [RepositoryWebhook](RepositoryWebhook.md) or [GlobalWebhook](GlobalWebhook.md).",
       "- `budgetIds`: the `budgetId` output of [Budget](Budget.md).",
       "",
     ]);
