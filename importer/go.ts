@@ -25,7 +25,7 @@ import {
   referencedKeys,
 } from "./layout";
 import { identifier, takeUnique, uniqueFileName } from "./naming";
-import { goName, inputShapes, type Shape, shapeFor } from "./sdk-types";
+import { enumNameOf, goName, inputShapes, type Shape, shapeFor, type ValueShape } from "./sdk-types";
 import { commentText, goString } from "./text";
 import { yamlScalar } from "./yaml";
 
@@ -137,15 +137,16 @@ function resourceSource(
     if (shape === undefined) throw new Error(`${item.kind}.${arg.key} is not in schema.json`);
     return [key, goValue(arg.value, shape, `${item.kind}.${arg.key}`)];
   });
-  const options = [`pulumi.Import(pulumi.ID(${goString(item.id)}))`];
-  if (item.adopted.retainOnDelete) options.push("pulumi.RetainOnDelete(true)");
+  const options: string[] = [];
+  if (item.adopted !== undefined) options.push(`pulumi.Import(pulumi.ID(${goString(item.id)}))`);
+  if (item.adopted?.retainOnDelete) options.push("pulumi.RetainOnDelete(true)");
   const call = `hosting.New${item.kind}(ctx, ${goString(item.name)}, &hosting.${item.kind}Args{`;
   const body = keyValues(entries, TAB + TAB);
-  const close = `${TAB}}, ${options.join(", ")})`;
-  const comment = `${TAB}// ${item.adopted.comment}`;
+  const close = `${TAB}}${options.map((o) => `, ${o}`).join("")})`;
+  const comment = item.adopted === undefined ? [] : [`${TAB}// ${item.adopted.comment}`];
   if (isReferenced) {
     return [
-      comment,
+      ...comment,
       `${TAB}${goIdentifier(item.name)}, err := ${call}`,
       ...body,
       close,
@@ -155,7 +156,7 @@ function resourceSource(
     ];
   }
   return [
-    comment,
+    ...comment,
     `${TAB}if _, err := ${call}`,
     ...body,
     `${close}; err != nil {`,
@@ -165,10 +166,47 @@ function resourceSource(
 }
 
 /**
+ * A program that declares `items` (objects it makes: no adoption), as the reference pages show it:
+ * `main.go` whose `pulumi.Run` declares each resource, a resource another refers to as a variable,
+ * reading stack config where an argument is a secret.
+ */
+export function declarationsSource(items: readonly InventoryItem[]): string {
+  const byKey = new Map(items.map((i) => [itemKey(i.kind, i.id), i]));
+  const referenced = new Set(items.flatMap((i) => Object.values(i.refs).map((r) => itemKey(r.kind, r.id))));
+  const needsConfig = items.some((i) => Object.keys(i.secrets).length > 0);
+  const body: string[] = [];
+  if (needsConfig) body.push(`${TAB}cfg := config.New(ctx, "")`);
+  for (const item of items) {
+    body.push(...resourceSource(item, referenced.has(itemKey(item.kind, item.id)), byKey));
+  }
+  body.push(`${TAB}return nil`);
+  return [
+    "package main",
+    "",
+    "import (",
+    `${TAB}"${GO_SDK_MODULE}/hosting"`,
+    `${TAB}"github.com/pulumi/pulumi/sdk/v3/go/pulumi"`,
+    ...(needsConfig ? [`${TAB}"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"`] : []),
+    ")",
+    "",
+    "func main() {",
+    `${TAB}pulumi.Run(func(ctx *pulumi.Context) error {`,
+    // The declarations are written for a function body: one level deeper here.
+    ...body
+      .join("\n")
+      .split("\n")
+      .map((line) => (line === "" ? line : `${TAB}${line}`)),
+    `${TAB}})`,
+    "}",
+    "",
+  ].join("\n");
+}
+
+/**
  * `Key: value,` lines of a composite literal as gofmt aligns them: the values of consecutive
  * single-line entries start in one column; an entry of several lines ends such a run.
  */
-function keyValues(entries: Array<[string, string]>, indent: string): string[] {
+export function keyValues(entries: Array<[string, string]>, indent: string): string[] {
   const lines: string[] = [];
   let run: Array<[string, string]> = [];
   const flush = () => {
@@ -206,7 +244,14 @@ export function goValue(value: unknown, shape: Shape, where: string): string {
     const items = value as unknown[];
     const element = shapeFor(s.list, items[0], `${where}[0]`);
     if ("scalar" in element) {
-      const [go, array] = SCALARS[element.scalar];
+      const [go, array, wrapper] = SCALARS[element.scalar];
+      if (items.some((v) => enumNameOf(element, v) !== undefined)) {
+        // Constants of an enum are values of the element type, not of Go's `string`.
+        const values = items.map(
+          (v) => goEnumConstant(element, v) ?? `pulumi.${wrapper}(${goString(String(v))})`,
+        );
+        return `pulumi.${array}{${values.join(", ")}}`;
+      }
       return `pulumi.To${array}([]${go}{${items.map((v) => scalarLiteral(v, element.scalar)).join(", ")}})`;
     }
     if ("object" in element) {
@@ -216,7 +261,17 @@ export function goValue(value: unknown, shape: Shape, where: string): string {
     throw new Error(`${where}: a list of ${JSON.stringify(s.list)} has no counterpart in the Go writer`);
   }
   const [, , wrapper] = SCALARS[s.scalar];
-  return `pulumi.${wrapper}(${scalarLiteral(value, s.scalar)})`;
+  return goEnumConstant(s, value) ?? `pulumi.${wrapper}(${scalarLiteral(value, s.scalar)})`;
+}
+
+/**
+ * A value of the argument's enum as the SDK's typed constant (`hosting.OrgMembershipRoleAdmin`,
+ * which is a `pulumi.StringInput` too); undefined for any other value, written as a plain string
+ * (the SDK takes both, and the provider names the allowed values of one it refuses).
+ */
+function goEnumConstant(shape: ValueShape, value: unknown): string | undefined {
+  const member = enumNameOf(shape, value);
+  return member === undefined ? undefined : `hosting.${member.type}${member.name}`;
 }
 
 /** Each scalar's Go type, the SDK's array type, and its input wrapper. */

@@ -63,9 +63,10 @@ export interface InventoryItem {
   /**
    * The object existed before the stack: what destroy and removal from the program do to it, as
    * the comment written above the resource, and whether the resource keeps it (`retainOnDelete`)
-   * rather than an argument of its own (a membership's `onDestroy`) deciding.
+   * rather than an argument of its own (a membership's `onDestroy`) deciding. Absent for an object
+   * the program makes (the reference pages' examples): no comment, no import.
    */
-  adopted: { comment: string; retainOnDelete: boolean };
+  adopted?: { comment: string; retainOnDelete: boolean };
 }
 
 export interface Inventory {

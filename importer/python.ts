@@ -3,7 +3,8 @@
  * the native plugin and the Python SDK (`pulumi_hosting`). The modules of the TypeScript program
  * become the modules of a package `installation` (a login never shadows a module of Python's own),
  * imported by `__main__.py` in the same order; the same resource names, the same arguments in the
- * same order (snake_case, as the SDK names them) and the same destroy policy; each resource adopts
+ * same order (snake_case, as the SDK names them; a value of an enum as the SDK's constant) and the
+ * same destroy policy; each resource adopts
  * its object with Pulumi's `import_` option. Secrets come from stack config (`require_secret`); a
  * reference to another object's output is that resource's attribute. Beside it a `package.json`
  * whose `npm install` puts the plugin in `node_modules/.bin` (named in Pulumi.yaml) and the SDK in
@@ -25,7 +26,7 @@ import {
   referencedKeys,
 } from "./layout";
 import { slug, takeUnique } from "./naming";
-import { inputShapes, pythonName, type Shape, shapeFor } from "./sdk-types";
+import { enumNameOf, inputShapes, pythonName, type Shape, shapeFor } from "./sdk-types";
 import { commentText, pyString } from "./text";
 import { yamlScalar } from "./yaml";
 
@@ -126,6 +127,7 @@ function resourceSource(
     }
     body.push(`${INDENT}${key}=${indentRest(value, INDENT)},`);
   }
+  if (item.adopted === undefined) return [head, ...body, ")"];
   const options = [`import_=${pyString(item.id, `${item.kind} ${item.name}'s id`)}`];
   if (item.adopted.retainOnDelete) options.push("retain_on_delete=True");
   const opts = `${INDENT}opts=pulumi.ResourceOptions(${options.join(", ")}),`;
@@ -139,6 +141,23 @@ function resourceSource(
         ].join("\n"),
   );
   return [`# ${item.adopted.comment}`, head, ...body, ")"];
+}
+
+/**
+ * A program that declares `items` (objects it makes: no adoption), as the reference pages show it:
+ * the imports, stack config where an argument is a secret, then each resource, a resource another
+ * refers to as a variable.
+ */
+export function declarationsSource(items: readonly InventoryItem[]): string {
+  const byKey = new Map(items.map((i) => [itemKey(i.kind, i.id), i]));
+  const referenced = new Set(items.flatMap((i) => Object.values(i.refs).map((r) => itemKey(r.kind, r.id))));
+  const needsConfig = items.some((i) => Object.keys(i.secrets).length > 0);
+  const lines = [...(needsConfig ? ["import pulumi"] : []), "import pulumi_hosting as hosting", ""];
+  if (needsConfig) lines.push("config = pulumi.Config()", "");
+  for (const item of items) {
+    lines.push(...resourceSource(item, referenced.has(itemKey(item.kind, item.id)), byKey), "");
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
 }
 
 /**
@@ -166,8 +185,20 @@ export function pythonValue(value: unknown, shape: Shape, column: number, where:
     return `[\n${items.map((v) => `${INDENT}${indentRest(v, INDENT)},`).join("\n")}\n]`;
   }
   if (typeof value === "boolean") return value ? "True" : "False";
-  if (typeof value === "string") return pyString(value, where);
+  if (typeof value === "string") {
+    // A value of the argument's enum as the SDK's constant; any other string as it is (the SDK
+    // takes both, and the provider names the allowed values of one it refuses).
+    const member = enumNameOf(s, value);
+    return member === undefined
+      ? pyString(value, where)
+      : `hosting.${member.type}.${pythonEnumMember(member.name)}`;
+  }
   return JSON.stringify(value);
+}
+
+/** The member of a Python enum class for a value named `name` in the schema (`TwoFaDisabled` -> `TWO_FA_DISABLED`). */
+export function pythonEnumMember(name: string): string {
+  return pythonName(name).toUpperCase();
 }
 
 /** Text for a docstring: a comment's text, with no backslash or quote that would end or escape it. */

@@ -6,9 +6,23 @@
  */
 import { packageSchema } from "../provider/plugin/package";
 
-/** An argument's type: a scalar, a list, a named object type, or one of several (a property's value). */
+/**
+ * An enum type of the schema (`OrgMembershipRole`): its values, each with the name the SDKs derive
+ * their constants from (`admin` -> `Admin`: Go's `OrgMembershipRoleAdmin`, Python's
+ * `OrgMembershipRole.ADMIN`).
+ */
+export interface EnumShape {
+  type: string;
+  names: Readonly<Record<string, string>>;
+}
+
+/**
+ * An argument's type: a scalar (a string possibly of an enum type, which also takes any string), a
+ * list, a named object type, or one of several (a property's value).
+ */
 export type Shape =
-  | { scalar: "string" | "integer" | "number" | "boolean" }
+  | { scalar: "string"; enum?: EnumShape }
+  | { scalar: "integer" | "number" | "boolean" }
   | { list: Shape }
   | { object: string; fields: Record<string, Shape> }
   | { oneOf: Shape[] }
@@ -23,16 +37,42 @@ interface SchemaProperty {
 
 interface PackageSchema {
   resources: Record<string, { inputProperties: Record<string, SchemaProperty> }>;
-  types: Record<string, { properties?: Record<string, SchemaProperty> }>;
+  functions?: Record<string, { inputs: { properties: Record<string, SchemaProperty> } }>;
+  types: Record<
+    string,
+    {
+      type?: string;
+      properties?: Record<string, SchemaProperty>;
+      enum?: Array<{ value: string; name?: string }>;
+    }
+  >;
 }
 
 const TYPE_REF = "#/types/hosting:index:";
 
 let parsed: PackageSchema | undefined;
+/** A schema given in place of the package's schema.json, while `withSchema` runs. */
+let given: PackageSchema | undefined;
 const schema = (): PackageSchema => {
+  if (given !== undefined) return given;
   parsed ??= JSON.parse(packageSchema()) as PackageSchema;
   return parsed;
 };
+
+/**
+ * Runs `write` with the types of `replacement` in place of schema.json's: the reference pages are
+ * written with the writers while schema.json itself is being generated, so from the schema that
+ * will be written, not the one on disk.
+ */
+export function withSchema<T>(replacement: object, write: () => T): T {
+  const before = given;
+  given = replacement as PackageSchema;
+  try {
+    return write();
+  } finally {
+    given = before;
+  }
+}
 
 const ANY_REF = "pulumi.json#/Any";
 
@@ -43,16 +83,28 @@ function shapeOf(property: SchemaProperty, where: string): Shape {
     const name = property.$ref.slice(TYPE_REF.length);
     const type = schema().types[`hosting:index:${name}`];
     if (type === undefined) throw new Error(`${where}: schema.json has no type ${name}`);
+    if (type.type === "string" && type.enum !== undefined) {
+      const names: Record<string, string> = {};
+      for (const e of type.enum) names[e.value] = e.name ?? e.value;
+      return { scalar: "string", enum: { type: name, names } };
+    }
     const fields: Record<string, Shape> = {};
     for (const [key, p] of Object.entries(type.properties ?? {})) fields[key] = shapeOf(p, `${name}.${key}`);
     return { object: name, fields };
   }
-  if (property.oneOf !== undefined) return { oneOf: property.oneOf.map((p) => shapeOf(p, where)) };
+  if (property.oneOf !== undefined) {
+    const shapes = property.oneOf.map((p) => shapeOf(p, where));
+    // An enum takes any string too (the schema says "the enum or a string"): one shape for both.
+    const anEnum = shapes.some((s) => "scalar" in s && s.scalar === "string" && s.enum !== undefined);
+    const kept = anEnum ? shapes.filter((s) => !("scalar" in s && s.scalar === "string" && !s.enum)) : shapes;
+    return kept.length === 1 ? (kept[0] as Shape) : { oneOf: kept };
+  }
   if (property.type === "array" && property.items !== undefined) {
     return { list: shapeOf(property.items, `${where}[]`) };
   }
   const t = property.type;
-  if (t === "string" || t === "integer" || t === "number" || t === "boolean") return { scalar: t };
+  if (t === "string") return { scalar: t };
+  if (t === "integer" || t === "number" || t === "boolean") return { scalar: t };
   throw new Error(`${where}: schema.json type ${JSON.stringify(property)} has no counterpart in the writers`);
 }
 
@@ -62,6 +114,15 @@ export function inputShapes(kind: string): Record<string, Shape> {
   if (resource === undefined) throw new Error(`schema.json has no resource hosting:index:${kind}`);
   const shapes: Record<string, Shape> = {};
   for (const [key, p] of Object.entries(resource.inputProperties)) shapes[key] = shapeOf(p, `${kind}.${key}`);
+  return shapes;
+}
+
+/** The shape of each argument of a function, as schema.json declares it. */
+export function functionArgShapes(name: string): Record<string, Shape> {
+  const fn = schema().functions?.[`hosting:index:${name}`];
+  if (fn === undefined) throw new Error(`schema.json has no function hosting:index:${name}`);
+  const shapes: Record<string, Shape> = {};
+  for (const [key, p] of Object.entries(fn.inputs.properties)) shapes[key] = shapeOf(p, `${name}.${key}`);
   return shapes;
 }
 
@@ -109,4 +170,11 @@ export function pythonName(name: string): string {
 /** Pulumi's Go name of a camelCase name (`runnerGroupId` -> `RunnerGroupId`). */
 export function goName(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** The enum of a value's shape that names `value`, where it has one. */
+export function enumNameOf(shape: ValueShape, value: unknown): { type: string; name: string } | undefined {
+  if (!("scalar" in shape) || shape.scalar !== "string" || shape.enum === undefined) return undefined;
+  if (typeof value !== "string" || !Object.hasOwn(shape.enum.names, value)) return undefined;
+  return { type: shape.enum.type, name: shape.enum.names[value] as string };
 }

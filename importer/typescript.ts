@@ -96,14 +96,14 @@ function resourceSource(
     if ("ref" in arg) return [arg.key, `${identifier(arg.ref.target.name)}.${arg.ref.output}`];
     return [arg.key, literal(arg.value, indent.length + propertyKey(arg.key).length + 2)];
   });
-  const comment = `// ${item.adopted.comment}`;
-  if (item.adopted.retainOnDelete) {
+  const comment = item.adopted === undefined ? [] : [`// ${item.adopted.comment}`];
+  if (item.adopted?.retainOnDelete) {
     // A second argument after the object: the formatter no longer hugs the object.
     const body = entries.map(
       ([key, value]) => `${INDENT + INDENT}${propertyKey(key)}: ${indentRest(value, INDENT + INDENT)},`,
     );
     return [
-      comment,
+      ...comment,
       head,
       `${INDENT}${name},`,
       `${INDENT}{`,
@@ -114,8 +114,27 @@ function resourceSource(
     ];
   }
   const body = entries.map(([key, value]) => `${indent}${propertyKey(key)}: ${indentRest(value, indent)},`);
-  if (fits) return [comment, hugged, ...body, "});"];
-  return [comment, head, `${INDENT}${name},`, `${INDENT}{`, ...body, `${INDENT}},`, ");"];
+  if (fits) return [...comment, hugged, ...body, "});"];
+  return [...comment, head, `${INDENT}${name},`, `${INDENT}{`, ...body, `${INDENT}},`, ");"];
+}
+
+/**
+ * A program that declares `items` (objects it makes: no adoption), as the reference pages show it:
+ * the imports, stack config where an argument is a secret, then each resource, a resource another
+ * refers to as a variable.
+ */
+export function declarationsSource(items: readonly InventoryItem[]): string {
+  const byKey = new Map(items.map((i) => [itemKey(i.kind, i.id), i]));
+  const referenced = new Set(items.flatMap((i) => Object.values(i.refs).map((r) => itemKey(r.kind, r.id))));
+  const needsConfig = items.some((i) => Object.keys(i.secrets).length > 0);
+  const lines: string[] = [];
+  if (needsConfig) lines.push('import * as pulumi from "@pulumi/pulumi";');
+  lines.push('import * as hosting from "pulumi-hosting";', "");
+  if (needsConfig) lines.push("const config = new pulumi.Config();", "");
+  for (const item of items) {
+    lines.push(...resourceSource(item, referenced.has(itemKey(item.kind, item.id)), byKey), "");
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
 }
 
 function indexSource(modules: string[]): string {

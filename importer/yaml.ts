@@ -22,6 +22,7 @@ import type { Inventory, InventoryItem } from "./inventory";
 import {
   type Argument,
   argumentsOf,
+  itemKey,
   itemsByKey,
   LINE_WIDTH,
   literal,
@@ -93,7 +94,7 @@ export function writeYamlProgram(
         resources,
         item.name,
         resourceNode(doc, item, byKey),
-        `${title}${item.adopted.comment}`,
+        `${title}${item.adopted?.comment ?? ""}`,
       );
       (pair.key as Scalar).spaceBefore = at > 0 || i > 0;
     }
@@ -103,6 +104,29 @@ export function writeYamlProgram(
   files.set("Pulumi.yaml", doc.toString(TO_STRING));
   files.set("package.json", `${literal(packageJsonOf(options), 0, true)}\n`);
   return files;
+}
+
+/**
+ * A `Pulumi.yaml` that declares `items` (objects it makes: no adoption), as the reference pages
+ * show it: the project, its secrets as config, then each resource (a reference is `${name.output}`).
+ */
+export function declarationsSource(items: readonly InventoryItem[], project: string): string {
+  const byKey = new Map(items.map((i) => [itemKey(i.kind, i.id), i]));
+  const doc = newDocument();
+  const top = new YAMLMap<unknown, unknown>();
+  doc.contents = top;
+  add(doc, top, "name", project);
+  add(doc, top, "runtime", "yaml");
+  const secrets = items.flatMap((i) => Object.values(i.secrets));
+  if (secrets.length > 0) {
+    const config = new YAMLMap<unknown, unknown>();
+    for (const key of secrets) add(doc, config, key, { type: "string", secret: true });
+    add(doc, top, "config", config);
+  }
+  const resources = new YAMLMap<unknown, unknown>();
+  for (const item of items) add(doc, resources, item.name, resourceNode(doc, item, byKey));
+  add(doc, top, "resources", resources);
+  return doc.toString(TO_STRING);
 }
 
 /** How the document is written: no folding of long lines (a value stays on its line), `[a, b]`. */
@@ -195,6 +219,7 @@ function resourceNode(
     for (const arg of args) add(doc, properties, arg.key, valueNode(doc, written(arg), 3 * INDENT, arg.key));
     add(doc, resource, "properties", properties);
   }
+  if (item.adopted === undefined) return resource;
   const options = new YAMLMap<unknown, unknown>();
   // Pulumi YAML reads the id as it reads any string: its `$` are doubled too.
   add(doc, options, "import", escapeDollars(item.id));

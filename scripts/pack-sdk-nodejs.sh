@@ -3,14 +3,15 @@
 # npm tarball a program installs: compiled with this checkout's TypeScript against its
 # @pulumi/pulumi, as Pulumi's providers publish theirs (the compiled `bin` folder with the
 # package.json). Prints the tarball's path.
-# Usage: bash scripts/pack-sdk-nodejs.sh [DESTINATION]   (default: the checkout's root; needs `npm ci`)
+# Usage: bash scripts/pack-sdk-nodejs.sh [DESTINATION [SDK]]   (defaults: the checkout's root and its
+# sdk/nodejs; a release packs the SDK it generated elsewhere; needs `npm ci`)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 destination="$(cd "${1:-$ROOT}" && pwd)"
 [ -d "$ROOT/node_modules/typescript" ] || { echo "pack-sdk-nodejs: run npm ci first" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-cp -R "$ROOT/sdk/nodejs/." "$work/"
+cp -R "${2:-$ROOT/sdk/nodejs}/." "$work/"
 ln -s "$ROOT/node_modules" "$work/node_modules"
 (cd "$work" && node "$ROOT/node_modules/typescript/bin/tsc" -p tsconfig.json)
 # The published package is the compiled folder: its package.json without the build's scripts and

@@ -2,20 +2,30 @@
  * The reference pages (`docs/reference/<Kind>.md`, `docs/reference/<function>.md` and an index),
  * generated as tfplugindocs does for Terraform providers: from the package schema (types,
  * descriptions, secrets, what replaces, nested types) and the declarations it comes from (defaults,
- * sets, create-only fields, identity, adoption), with the kind's example taken from the runnable
- * programs in `examples/` and the prose that is not a declaration (drift, adoption, guards) from
- * `docs/reference/notes/<Name>.md`, written by hand.
+ * sets, create-only fields, identity, adoption), with each kind's and function's example in
+ * TypeScript, YAML, Python and Go from the runnable programs in `examples/` (reference-examples.ts),
+ * every name as each SDK spells it, and the prose that is not a declaration (drift, adoption,
+ * guards) from `docs/reference/notes/<Name>.md`, written by hand.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { z } from "zod";
 import type { FunctionDeclaration } from "../provider/internal/declare";
-import type { FieldRule } from "../provider/internal/diff";
 import type { AnyHostingProvider } from "../provider/internal/lifecycle";
 import { typeToken } from "../provider/internal/tokens";
 import { PROVIDERS } from "../provider/providers";
 import { FUNCTIONS } from "../provider/registry";
-import { type PackageSchema, type PropertySpec, packageSchema } from "./schema";
+import { type Example, functionExample, kindExample } from "./reference-examples";
+import {
+  cell,
+  enumSection,
+  fieldsTable,
+  idHints,
+  inputsTable,
+  jsonOf,
+  nestedProperties,
+  nestedTypes,
+} from "./reference-tables";
+import { type PackageSchema, packageSchema } from "./schema";
 
 /** The repository root: the folder of the package.json named pulumi-hosting above this file. */
 export function repositoryRoot(from = __dirname): string {
@@ -32,145 +42,50 @@ export function repositoryRoot(from = __dirname): string {
 
 export const REFERENCE_DIR = "docs/reference";
 
-const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
-const anchor = (name: string) => name.toLowerCase();
-
-/** A JSON Schema node as zod writes it (what the type column reads). */
-interface Json {
-  type?: string | string[];
-  $ref?: string;
-  anyOf?: Json[];
-  items?: Json;
-  enum?: unknown[];
-  const?: unknown;
-  additionalProperties?: Json | boolean;
-}
-
-/** A field's type as a reader writes it: `string`, `"json" | "form"`, `list(string)`, a named type's link. */
-function typeText(node: Json): string {
-  if (node.$ref !== undefined) {
-    const name = node.$ref.replace(/^#\/\$defs\//, "");
-    return `[${name}](#${anchor(name)})`;
-  }
-  if (node.enum !== undefined) return node.enum.map((v) => JSON.stringify(v)).join(" | ");
-  if (node.const !== undefined) return JSON.stringify(node.const);
-  const choices = [
-    ...(node.anyOf ?? []).flatMap((c) => (c.anyOf ? c.anyOf : [c])),
-    ...(Array.isArray(node.type) ? node.type.map((t) => ({ type: t })) : []),
-  ].filter((c) => c.type !== "null");
-  if (choices.length > 0) {
-    const nullable = (node.anyOf ?? []).some((c) => c.type === "null");
-    return [...choices.map(typeText), ...(nullable ? ["null"] : [])].join(" | ");
-  }
-  if (node.type === "array") return `list(${node.items ? typeText(node.items) : "any"})`;
-  if (node.type === "object") {
-    return typeof node.additionalProperties === "object"
-      ? `map(${typeText(node.additionalProperties)})`
-      : "object";
-  }
-  return typeof node.type === "string" ? node.type : "any";
-}
-
-interface JsonObject {
-  properties?: Record<string, Json & { description?: string }>;
-  required?: string[];
-  $defs?: Record<string, JsonObject & { description?: string }>;
-}
-
-const jsonOf = (schema: z.ZodObject, io: "input" | "output") =>
-  z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonObject;
-
-/** The default of a field left out, as the program would write it; undefined when none. */
-function defaultOf(schema: z.ZodObject, name: string): string | undefined {
-  const field = schema.shape[name] as z.ZodType | undefined;
-  const parsed = field?.safeParse(undefined);
-  if (!parsed?.success || parsed.data === undefined) return undefined;
-  return JSON.stringify(parsed.data);
-}
-
-function onChange(rule: FieldRule | undefined): string {
-  if (rule === undefined) return "";
-  if (rule.refusedAfterCreate) return "refused after create";
-  if (rule.createOnly) return "ignored after create";
-  if (rule.replace) return "**replaces**";
-  return "updates";
-}
-
-/** The table of a kind's arguments. */
-function inputsTable(provider: AnyHostingProvider, spec: Record<string, PropertySpec>): string[] {
-  const { inputs, rules } = provider.declared;
-  const json = jsonOf(inputs, "input");
-  const required = new Set(json.required ?? []);
-  const rows = Object.entries(json.properties ?? {}).map(([name, node]) => {
-    const rule = rules[name];
-    const type = [
-      `${typeText(node)}`,
-      rule?.set ? "compared as a set" : "",
-      rule?.secret ? "a secret in state" : "",
-    ]
-      .filter(Boolean)
-      .join("; ");
-    const fallback = defaultOf(inputs, name);
-    return `| \`${name}\`${required.has(name) ? " (required)" : ""} | ${cell(type)} | ${fallback ? `\`${cell(fallback)}\`` : ""} | ${onChange(rule)} | ${cell(spec[name]?.description ?? "")} |`;
-  });
-  return ["| Argument | Type | Default | On change | Description |", "|---|---|---|---|---|", ...rows];
-}
-
-/** A table of fields (outputs, a function's result, a nested type's fields). */
-function fieldsTable(
-  json: JsonObject,
-  descriptions: Record<string, string | undefined>,
-  head: string,
-): string[] {
-  const required = new Set(json.required ?? []);
+/** The example section: one program per language, and where its values come from. */
+function exampleSection(example: Example, what: string): string[] {
+  const source =
+    example.folder === undefined
+      ? `With sample values of the sandbox server (no program in \`examples/\` calls ${what}):`
+      : `The values are those of the program in [\`examples/${example.folder}/\`](../../examples/${example.folder}/)${example.file ? ` (\`${example.file}\`)` : ""}; each example is a whole program:`;
+  const secrets =
+    example.secrets.length === 0
+      ? []
+      : [
+          `${example.secrets.map((k) => `\`${k}\``).join(", ")} ${example.secrets.length === 1 ? "is a secret" : "are secrets"} of stack config: \`pulumi config set --secret ${example.secrets[0]} <value>\`.`,
+          "",
+        ];
   return [
-    `| ${head} | Type | Description |`,
-    "|---|---|---|",
-    ...Object.entries(json.properties ?? {}).map(
-      ([name, node]) =>
-        `| \`${name}\`${required.has(name) ? "" : " (optional)"} | ${cell(typeText(node))} | ${cell(descriptions[name] ?? node.description ?? "")} |`,
-    ),
+    "## Example",
+    "",
+    source,
+    "",
+    ...secrets,
+    "TypeScript (the `pulumi-hosting` package):",
+    "",
+    "```ts",
+    example.programs.typescript.trimEnd(),
+    "```",
+    "",
+    "YAML (`Pulumi.yaml`, with the provider plugin):",
+    "",
+    "```yaml",
+    example.programs.yaml.trimEnd(),
+    "```",
+    "",
+    "Python (`pulumi_hosting`):",
+    "",
+    "```python",
+    example.programs.python.trimEnd(),
+    "```",
+    "",
+    "Go (`github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting`):",
+    "",
+    "```go",
+    example.programs.go.trimEnd(),
+    "```",
+    "",
   ];
-}
-
-/** The named types an object refers to, each with its fields. */
-function nestedTypes(...schemas: JsonObject[]): string[] {
-  const defs = new Map<string, JsonObject & { description?: string }>();
-  for (const schema of schemas)
-    for (const [name, def] of Object.entries(schema.$defs ?? {})) defs.set(name, def);
-  if (defs.size === 0) return [];
-  const lines = ["## Nested types", ""];
-  for (const [name, def] of [...defs].sort(([a], [b]) => a.localeCompare(b))) {
-    lines.push(`### ${name}`, "");
-    if (def.description) lines.push(def.description, "");
-    lines.push(...fieldsTable(def, {}, "Field"), "");
-  }
-  return lines;
-}
-
-/** The first statement of `examples/` that declares the kind (`new hosting.Kind(` up to its `});`). */
-export function exampleOf(root: string, call: string): { file: string; code: string } | undefined {
-  const dir = join(root, "examples");
-  for (const folder of readdirSync(dir).sort()) {
-    const path = join(dir, folder);
-    if (!existsSync(join(path, "Pulumi.yaml"))) continue;
-    for (const file of readdirSync(path)
-      .filter((f) => f.endsWith(".ts"))
-      .sort()) {
-      const lines = readFileSync(join(path, file), "utf8").split("\n");
-      const start = lines.findIndex((l) => l.includes(call));
-      if (start < 0) continue;
-      const indent = (lines[start]?.match(/^\s*/)?.[0] ?? "").length;
-      let end = start;
-      while (end < lines.length && !/^\s*}\)[;,]?\s*$|\);\s*$/.test(lines[end] ?? "")) end++;
-      const code = lines
-        .slice(start, end + 1)
-        .map((l) => l.slice(Math.min(indent, (l.match(/^\s*/)?.[0] ?? "").length)))
-        .join("\n");
-      return { file: `examples/${folder}/${file}`, code };
-    }
-  }
-  return undefined;
 }
 
 function notesOf(root: string, name: string): string[] {
@@ -190,8 +105,7 @@ export function kindPage(root: string, provider: AnyHostingProvider, schema: Pac
   if (spec === undefined) throw new Error(`schema.json has no ${typeToken(kind)}`);
   const inputs = jsonOf(declared.inputs, "input");
   const outputs = jsonOf(declared.outputs, "output");
-  const example = exampleOf(root, `new hosting.${kind}(`);
-  if (example === undefined) throw new Error(`no program in examples/ declares new hosting.${kind}(`);
+  const example = kindExample(root, kind, schema);
   const outputDescriptions = Object.fromEntries(
     Object.entries(spec.properties).map(([k, v]) => [k, v.description]),
   );
@@ -209,18 +123,12 @@ export function kindPage(root: string, provider: AnyHostingProvider, schema: Pac
     "",
     declared.description,
     "",
-    "## Example",
-    "",
-    `From [\`${example.file}\`](../../${example.file}):`,
-    "",
-    "```ts",
-    example.code,
-    "```",
-    "",
+    ...exampleSection(example, kind),
     "## Arguments",
     "",
-    ...inputsTable(provider, spec.inputProperties),
+    ...inputsTable(provider, spec.inputProperties, schema),
     "",
+    ...idHints(Object.keys(inputs.properties ?? {})),
     "## Outputs",
     "",
     ...(Object.keys(outputs.properties ?? {}).length === 0
@@ -228,10 +136,11 @@ export function kindPage(root: string, provider: AnyHostingProvider, schema: Pac
       : [
           "Beyond the arguments (each argument is also an output):",
           "",
-          ...fieldsTable(outputs, outputDescriptions, "Output"),
+          ...fieldsTable(outputs, outputDescriptions, "Output", spec.properties, schema),
         ]),
     "",
-    ...nestedTypes(inputs, outputs),
+    ...nestedTypes(schema, inputs, outputs),
+    ...enumSection([...Object.values(spec.properties), ...nestedProperties(schema, inputs, outputs)], schema),
     "## Id, adoption and import",
     "",
     `The id is \`${id}\`${declared.idFormat.length > 1 ? ", each part URL-encoded" : ""}. ${adoption}`,
@@ -245,58 +154,50 @@ export function kindPage(root: string, provider: AnyHostingProvider, schema: Pac
     .replace(/\n*$/, "\n");
 }
 
-/** Sample values of the fixture for a function's generated example. */
-const SAMPLES: Record<string, unknown> = {
-  org: "acme-eng",
-  owner: "acme-eng",
-  repository: "api",
-  branch: "main",
-  enterprise: "acme",
-  kind: "participation",
-};
-
 /** One function's page. */
 export function functionPage(root: string, fn: FunctionDeclaration, schema: PackageSchema): string {
   const spec = schema.functions[typeToken(fn.name)];
   if (spec === undefined) throw new Error(`schema.json has no ${typeToken(fn.name)}`);
   const args = jsonOf(fn.args, "input");
   const result = jsonOf(fn.result, "output");
-  const found = exampleOf(root, `${fn.name}(`);
-  const call = `${fn.name}({ ${(args.required ?? []).map((k) => `${k}: ${JSON.stringify(SAMPLES[k] ?? k)}`).join(", ")} })`;
+  const example = functionExample(root, fn, schema);
   return [
     `<!-- Generated by npm run generate from the ${fn.name} declaration; edit the declaration or notes/${fn.name}.md. -->`,
     `# ${fn.name}`,
     "",
     fn.description,
     "",
-    "## Example",
-    "",
-    ...(found
-      ? [`From [\`${found.file}\`](../../${found.file}):`, "", "```ts", found.code, "```"]
-      : [
-          "```ts",
-          `const result = await hosting.${call};`,
-          `const later = hosting.${call.replace("(", "Output(")}; // args may be Inputs`,
-          "```",
-        ]),
-    "",
+    ...exampleSection(example, fn.name),
     "## Arguments",
     "",
     ...fieldsTable(
       args,
       Object.fromEntries(Object.entries(spec.inputs.properties).map(([k, v]) => [k, v.description])),
       "Argument",
+      spec.inputs.properties,
+      schema,
     ),
     "",
+    ...idHints(Object.keys(args.properties ?? {})),
     "## Result",
     "",
     ...fieldsTable(
       result,
       Object.fromEntries(Object.entries(spec.outputs.properties).map(([k, v]) => [k, v.description])),
       "Field",
+      spec.outputs.properties,
+      schema,
     ),
     "",
-    ...nestedTypes(args, result),
+    ...nestedTypes(schema, args, result),
+    ...enumSection(
+      [
+        ...Object.values(spec.inputs.properties),
+        ...Object.values(spec.outputs.properties),
+        ...nestedProperties(schema, args, result),
+      ],
+      schema,
+    ),
     `With the provider plugin the function is the invoke \`${typeToken(fn.name)}\`.`,
     "",
     ...notesOf(root, fn.name),

@@ -54,6 +54,19 @@ export interface ObjectTypeSpec {
   required?: string[];
 }
 
+/** One value of an enum type: the value state records, and the name each SDK gives its constant. */
+export interface EnumValueSpec {
+  value: string;
+  name: string;
+}
+
+/** A string enum type (`hosting:index:OrgMembershipRole`): the SDKs' enum classes and constants. */
+export interface EnumTypeSpec {
+  type: "string";
+  description?: string;
+  enum: EnumValueSpec[];
+}
+
 export interface ResourceSpec {
   description: string;
   inputProperties: Record<string, PropertySpec>;
@@ -74,12 +87,14 @@ export interface PackageSchema {
   displayName: string;
   version: string;
   description: string;
+  /** Where the Pulumi CLI downloads the plugin from (`--download-url` of scripts/release/options.ts). */
+  pluginDownloadURL: string;
   keywords: string[];
   license: string;
   meta: { moduleFormat: string };
   config: { variables: Record<string, PropertySpec> };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
-  types: Record<string, ObjectTypeSpec>;
+  types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
   resources: Record<string, ResourceSpec>;
   functions: Record<string, FunctionSpec>;
   language: Record<string, Record<string, unknown>>;
@@ -104,21 +119,29 @@ export const PROVIDER_SETTINGS: Record<string, PropertySpec> = {
   },
 };
 
-/** Turns zod's JSON Schema into Pulumi types, collecting named object types on the way. */
+/** Turns zod's JSON Schema into Pulumi types, collecting named object and enum types on the way. */
 export class Converter {
-  readonly types: Record<string, ObjectTypeSpec> = {};
+  readonly types: Record<string, ObjectTypeSpec | EnumTypeSpec> = {};
+  /** Where each enum type was first met, for the error when another place gives the name other values. */
+  private readonly enumSources = new Map<string, string>();
 
   constructor(private readonly where: string) {}
 
-  /** A property's type; `defs` are the `$defs` of the JSON Schema it came from. */
-  type(node: JsonSchema, defs: Record<string, JsonSchema>, at: string): TypeSpec {
+  /**
+   * A property's type; `defs` are the `$defs` of the JSON Schema it came from; `name` is the name an
+   * enum met here takes (`OrgMembershipRole` for `OrgMembership.role`), unless it has its own
+   * (`.meta({ id })`). A list's items and a union's alternatives keep the name of their property.
+   */
+  type(node: JsonSchema, defs: Record<string, JsonSchema>, at: string, name = enumNameOf(at)): TypeSpec {
     if (node.$ref !== undefined) {
-      const name = node.$ref.replace(/^#\/\$defs\//, "");
-      const def = defs[name];
+      const id = node.$ref.replace(/^#\/\$defs\//, "");
+      const def = defs[id];
       if (def === undefined) throw new Error(`${this.where} ${at}: unresolved ${node.$ref}`);
-      this.objectType(name, def, defs);
-      return { $ref: `#/types/${typeToken(name)}` };
+      if (isStringEnum(def)) return this.enumType(id, def, at, def.description);
+      this.objectType(id, def, defs);
+      return { $ref: `#/types/${typeToken(id)}` };
     }
+    if (isStringEnum(node)) return this.enumType(name, node, at, undefined);
     const choices = [...(node.anyOf ?? []), ...(node.oneOf ?? [])].flatMap((c) =>
       c.anyOf !== undefined ? c.anyOf : [c],
     );
@@ -127,9 +150,22 @@ export class Converter {
       ...choices.filter((c) => c.type !== "null"),
       ...(types.length > 1 ? types.filter((t) => t !== "null").map((t) => ({ ...node, type: t })) : []),
     ];
-    if (alternatives.length === 1) return this.type(alternatives[0] as JsonSchema, defs, at);
-    if (alternatives.length > 1)
-      return { oneOf: alternatives.map((c, i) => this.type(c, defs, `${at}[${i}]`)) };
+    if (alternatives.length === 1) return this.type(alternatives[0] as JsonSchema, defs, at, name);
+    if (alternatives.length > 1) {
+      // An enum alternative is itself a choice (the enum, or any string): one flat list of choices.
+      const flat = alternatives.flatMap((c, i) => {
+        const t = this.type(c, defs, `${at}[${i}]`, name);
+        return t.oneOf ?? [t];
+      });
+      const unique = flat.filter(
+        (t, i) => flat.findIndex((u) => JSON.stringify(u) === JSON.stringify(t)) === i,
+      );
+      // Beside anything but a string, the enum goes: Go's generator types a choice of a string, an
+      // enum and a list as a string alone (a list no longer compiles), where without the enum it
+      // takes any value. A list's items keep theirs.
+      const others = unique.filter((t) => t.type !== "string" && !this.isEnumRef(t));
+      return { oneOf: others.length > 0 ? unique.filter((t) => !this.isEnumRef(t)) : unique };
+    }
     const type = types.find((t) => t !== "null");
     switch (type) {
       case "string":
@@ -138,13 +174,19 @@ export class Converter {
       case "boolean":
         return { type };
       case "array":
-        return { type: "array", items: node.items ? this.type(node.items, defs, `${at}[]`) : {} };
+        return {
+          type: "array",
+          items: node.items ? this.type(node.items, defs, `${at}[]`, singular(name)) : {},
+        };
       case "object":
         if (node.properties !== undefined && Object.keys(node.properties).length > 0) {
           throw new Error(`${this.where} ${at}: a nested object needs a name (.meta({ id }))`);
         }
         if (typeof node.additionalProperties === "object") {
-          return { type: "object", additionalProperties: this.type(node.additionalProperties, defs, at) };
+          return {
+            type: "object",
+            additionalProperties: this.type(node.additionalProperties, defs, at, name),
+          };
         }
         return { $ref: "pulumi.json#/Any" };
       default:
@@ -153,17 +195,108 @@ export class Converter {
     }
   }
 
+  private isEnumRef(t: TypeSpec): boolean {
+    return t.$ref !== undefined && this.types[t.$ref.replace(/^#\/types\//, "")]?.type === "string";
+  }
+
   /** A named object type (`hosting:index:BudgetAlerting`), from its JSON Schema definition. */
   objectType(name: string, def: JsonSchema, defs: Record<string, JsonSchema>): void {
-    if (this.types[typeToken(name)] !== undefined) return;
+    const token = typeToken(name);
+    const known = this.types[token];
+    if (known !== undefined) {
+      if (known.type !== "object") throw new Error(`${this.where}: ${name} names an enum and an object type`);
+      return;
+    }
     const spec: ObjectTypeSpec = { type: "object", properties: {} };
-    this.types[typeToken(name)] = spec; // before its fields: a type may refer to itself
+    this.types[token] = spec; // before its fields: a type may refer to itself
     if (def.description) spec.description = def.description;
     for (const [key, prop] of Object.entries(def.properties ?? {})) {
-      spec.properties[key] = withDescription(this.type(prop, defs, `${name}.${key}`), prop.description);
+      spec.properties[key] = withDescription(
+        this.type(prop, defs, `${name}.${key}`, `${name}${upperFirst(key)}`),
+        prop.description,
+      );
     }
     if (def.required?.length) spec.required = [...def.required];
   }
+
+  /**
+   * A zod enum as a string enum type, and the property's type: the enum or any string, so the SDKs
+   * offer the enum's constants while a program that passes a plain string keeps compiling (Python's
+   * generator types a property of the enum alone as the enum class, which mypy refuses a `str` for;
+   * Go's as the enum's input type, which `pulumi.String(...)` is not). The provider's check still
+   * refuses a value outside the enum, naming the allowed ones.
+   */
+  private enumType(name: string, node: JsonSchema, at: string, description: string | undefined): TypeSpec {
+    const token = typeToken(name);
+    const values = (node.enum ?? []) as string[];
+    const known = this.types[token];
+    if (known !== undefined) {
+      const same =
+        known.type === "string" && JSON.stringify(known.enum.map((e) => e.value)) === JSON.stringify(values);
+      if (!same) {
+        throw new Error(
+          `${this.where} ${at}: the enum type ${name} (from ${this.enumSources.get(token) ?? "an object type"}) has other values; name one of them with .meta({ id })`,
+        );
+      }
+    } else {
+      const names = values.map(enumValueName);
+      const clash = names.find((n, i) => names.indexOf(n) !== i);
+      if (clash !== undefined)
+        throw new Error(`${this.where} ${at}: two values of ${name} are both named ${clash}`);
+      this.types[token] = {
+        type: "string",
+        description: description ?? `The values of \`${at.replace(/\[[^\]]*\]/g, "")}\`.`,
+        enum: values.map((value, i) => ({ value, name: names[i] as string })),
+      };
+      this.enumSources.set(token, at);
+    }
+    return { oneOf: [{ type: "string" }, { $ref: `#/types/${token}` }] };
+  }
+}
+
+/** A JSON Schema node of a zod enum of strings. */
+function isStringEnum(node: JsonSchema): boolean {
+  return Array.isArray(node.enum) && node.enum.length > 0 && node.enum.every((v) => typeof v === "string");
+}
+
+const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The name an enum at `Kind.field` takes: `KindField` (a function's `getX.field`: `GetXField`). */
+function enumNameOf(at: string): string {
+  return at
+    .replace(/\[[^\]]*\]/g, "")
+    .split(".")
+    .map(upperFirst)
+    .join("");
+}
+
+/**
+ * The name of one item of a list (`GlobalWebhookEvents` -> `GlobalWebhookEvent`): an enum of a
+ * list's items is the type of one of them.
+ */
+export function singular(name: string): string {
+  if (/ies$/.test(name)) return `${name.slice(0, -3)}y`;
+  if (/(?:ss|x|ch|sh|us)es$/.test(name)) return name.slice(0, -2);
+  if (/[^su]s$/.test(name)) return name.slice(0, -1);
+  return name;
+}
+
+const DIGITS = ["Zero", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine"];
+
+/**
+ * The name of an enum value's constant, which every SDK derives its own from: the value's words in
+ * PascalCase (`npm_registry` -> `NpmRegistry`, `ProductPricing` as it is), leading digits spelled
+ * out (`2fa_disabled` -> `TwoFaDisabled`), since no language's identifier starts with a digit.
+ */
+export function enumValueName(value: string): string {
+  const words = value.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const name = words.map(upperFirst).join("");
+  const digits = name.match(/^[0-9]+/)?.[0] ?? "";
+  const rest = name.slice(digits.length);
+  const spelled = [...digits].map((d) => DIGITS[Number(d)]).join("") + upperFirst(rest);
+  if (spelled === "")
+    throw new Error(`the enum value ${JSON.stringify(value)} has no letter or digit to name it by`);
+  return spelled;
 }
 
 function withDescription(type: TypeSpec, description: string | undefined): PropertySpec {
@@ -235,8 +368,25 @@ function packageVersion(root: string): string {
   return (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
 }
 
+/**
+ * Where the Pulumi CLI downloads the plugin from unless a release says otherwise: the GitHub
+ * repository the Go SDK's module path names, whose release `v<version>` carries the archives. The
+ * committed schema.json and SDKs carry it, so the Go module a user gets from the tag
+ * `sdk/go/v<version>` is the one a default release zips (docs/DECISIONS.md, 2026-11-27).
+ */
+export const DEFAULT_PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-hosting/pulumi-hosting";
+
+/**
+ * What a release sets in the schema: its version (in place of package.json's) and where the CLI
+ * downloads the plugin from (in place of DEFAULT_PLUGIN_DOWNLOAD_URL).
+ */
+export interface SchemaRelease {
+  version?: string;
+  pluginDownloadURL?: string;
+}
+
 /** The whole package schema, from every kind's and function's declaration. */
-export function packageSchema(root: string): PackageSchema {
+export function packageSchema(root: string, release: SchemaRelease = {}): PackageSchema {
   const convert = new Converter("schema");
   const resources: Record<string, ResourceSpec> = {};
   for (const provider of PROVIDERS) {
@@ -247,9 +397,10 @@ export function packageSchema(root: string): PackageSchema {
   return {
     name: PACKAGE,
     displayName: "Hosting",
-    version: packageVersion(root),
+    version: release.version ?? packageVersion(root),
     description:
       "Organisation settings of a self-managed source-code hosting platform: webhooks, runner groups, budgets, memberships, private registries, custom property values, deployment protection rules, organisations, issue types and fields, blocks and user keys.",
+    pluginDownloadURL: release.pluginDownloadURL ?? DEFAULT_PLUGIN_DOWNLOAD_URL,
     keywords: ["pulumi", "hosting", "category/infrastructure", "kind/native"],
     license: "Apache-2.0",
     meta: { moduleFormat: "(.*)" },
@@ -280,6 +431,6 @@ export function packageSchema(root: string): PackageSchema {
 }
 
 /** The schema as written to `schema.json`: stable key order, two-space indent, final newline. */
-export function schemaText(root: string): string {
-  return `${JSON.stringify(packageSchema(root), null, 2)}\n`;
+export function schemaText(root: string, release: SchemaRelease = {}): string {
+  return `${JSON.stringify(packageSchema(root, release), null, 2)}\n`;
 }

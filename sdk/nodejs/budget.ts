@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -71,11 +72,11 @@ export class Budget extends pulumi.CustomResource {
     /**
      * What the budget applies to: `"enterprise"`, `"organization"`, `"repository"`, `"cost_center"` (each named by `entityName`), `"multi_user_customer"` (every user) or `"user"` (one, named by `user`). The last two only for `productSku` `"ai_credits"` or `"premium_requests"`. Updates in place.
      */
-    declare public readonly scope: pulumi.Output<string>;
+    declare public readonly scope: pulumi.Output<string | enums.BudgetScope>;
     /**
      * `"BundlePricing"` (all AI credit SKUs: `productSku` `"ai_credits"`), `"ProductPricing"` (every SKU of a product such as `"actions"`) or `"SkuPricing"` (one SKU such as `"actions_linux"`). Updates in place.
      */
-    declare public readonly type: pulumi.Output<string>;
+    declare public readonly type: pulumi.Output<string | enums.BudgetType>;
     /**
      * The login of the person a `"user"` budget applies to; only with that scope. Updates in place.
      */
@@ -178,11 +179,11 @@ export interface BudgetArgs {
     /**
      * What the budget applies to: `"enterprise"`, `"organization"`, `"repository"`, `"cost_center"` (each named by `entityName`), `"multi_user_customer"` (every user) or `"user"` (one, named by `user`). The last two only for `productSku` `"ai_credits"` or `"premium_requests"`. Updates in place.
      */
-    scope: pulumi.Input<string>;
+    scope: pulumi.Input<string | enums.BudgetScope>;
     /**
      * `"BundlePricing"` (all AI credit SKUs: `productSku` `"ai_credits"`), `"ProductPricing"` (every SKU of a product such as `"actions"`) or `"SkuPricing"` (one SKU such as `"actions_linux"`). Updates in place.
      */
-    type: pulumi.Input<string>;
+    type: pulumi.Input<string | enums.BudgetType>;
     /**
      * The login of the person a `"user"` budget applies to; only with that scope. Updates in place.
      */

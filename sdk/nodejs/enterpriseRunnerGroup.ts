@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -81,7 +84,7 @@ export class EnterpriseRunnerGroup extends pulumi.CustomResource {
     /**
      * `"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`.
      */
-    declare public readonly visibility: pulumi.Output<string | undefined>;
+    declare public readonly visibility: pulumi.Output<string | enums.EnterpriseRunnerGroupVisibility | undefined>;
 
     /**
      * Create a EnterpriseRunnerGroup resource with the given unique name, arguments, and options.
@@ -174,5 +177,5 @@ export interface EnterpriseRunnerGroupArgs {
     /**
      * `"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`.
      */
-    visibility?: pulumi.Input<string | undefined>;
+    visibility?: pulumi.Input<string | enums.EnterpriseRunnerGroupVisibility | undefined>;
 }

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -32,11 +33,11 @@ export interface GetDependencyAlertsArgs {
     /**
      * `desc` (default) or `asc`.
      */
-    direction?: string;
+    direction?: string | enums.GetDependencyAlertsDirection;
     /**
      * Any of: composer, go, maven, npm, nuget, pip, pub, rubygems, rust (one or a list).
      */
-    ecosystem?: string | string[];
+    ecosystem?: string | (string | enums.GetDependencyAlertsEcosystem)[];
     /**
      * Every organisation of the enterprise the token's user owns or manages security of (classic tokens only).
      */
@@ -64,19 +65,19 @@ export interface GetDependencyAlertsArgs {
     /**
      * `runtime` or `development` dependencies.
      */
-    scope?: string;
+    scope?: string | enums.GetDependencyAlertsScope;
     /**
      * Any of: low, medium, high, critical (one or a list).
      */
-    severity?: string | string[];
+    severity?: string | (string | enums.GetDependencyAlertsSeverity)[];
     /**
      * `created` (default), `updated` or `epss_percentage`.
      */
-    sort?: string;
+    sort?: string | enums.GetDependencyAlertsSort;
     /**
      * Any of: open, dismissed, fixed, auto_dismissed (one or a list).
      */
-    state?: string | string[];
+    state?: string | (string | enums.GetDependencyAlertsState)[];
 }
 
 export interface GetDependencyAlertsResult {
@@ -115,11 +116,11 @@ export interface GetDependencyAlertsOutputArgs {
     /**
      * `desc` (default) or `asc`.
      */
-    direction?: pulumi.Input<string | undefined>;
+    direction?: pulumi.Input<string | enums.GetDependencyAlertsDirection | undefined>;
     /**
      * Any of: composer, go, maven, npm, nuget, pip, pub, rubygems, rust (one or a list).
      */
-    ecosystem?: pulumi.Input<string | pulumi.Input<string>[] | undefined>;
+    ecosystem?: pulumi.Input<string | pulumi.Input<string | enums.GetDependencyAlertsEcosystem>[] | undefined>;
     /**
      * Every organisation of the enterprise the token's user owns or manages security of (classic tokens only).
      */
@@ -147,17 +148,17 @@ export interface GetDependencyAlertsOutputArgs {
     /**
      * `runtime` or `development` dependencies.
      */
-    scope?: pulumi.Input<string | undefined>;
+    scope?: pulumi.Input<string | enums.GetDependencyAlertsScope | undefined>;
     /**
      * Any of: low, medium, high, critical (one or a list).
      */
-    severity?: pulumi.Input<string | pulumi.Input<string>[] | undefined>;
+    severity?: pulumi.Input<string | pulumi.Input<string | enums.GetDependencyAlertsSeverity>[] | undefined>;
     /**
      * `created` (default), `updated` or `epss_percentage`.
      */
-    sort?: pulumi.Input<string | undefined>;
+    sort?: pulumi.Input<string | enums.GetDependencyAlertsSort | undefined>;
     /**
      * Any of: open, dismissed, fixed, auto_dismissed (one or a list).
      */
-    state?: pulumi.Input<string | pulumi.Input<string>[] | undefined>;
+    state?: pulumi.Input<string | pulumi.Input<string | enums.GetDependencyAlertsState>[] | undefined>;
 }

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -23,7 +24,7 @@ export interface GetOrgMembersArgs {
     /**
      * `all` (default); `2fa_disabled` and `2fa_insecure` are answered to owners only.
      */
-    filter?: string;
+    filter?: string | enums.GetOrgMembersFilter;
     /**
      * The organisation's login.
      */
@@ -35,14 +36,14 @@ export interface GetOrgMembersArgs {
     /**
      * `all` (default), `admin` (owners) or `member`.
      */
-    role?: string;
+    role?: string | enums.GetOrgMembersRole;
 }
 
 export interface GetOrgMembersResult {
     /**
      * The two-factor filter applied.
      */
-    readonly filter: string;
+    readonly filter: string | enums.GetOrgMembersFilter;
     /**
      * The members, in the API's order (by id).
      */
@@ -54,7 +55,7 @@ export interface GetOrgMembersResult {
     /**
      * The role filter applied.
      */
-    readonly role: string;
+    readonly role: string | enums.GetOrgMembersRole;
 }
 /**
  * The members of an organisation the token may see, every page (`GET /orgs/{org}/members`), filtered by role and two-factor state on the server. A member sees the concealed members too, anyone else the public members only. Needs the fine-grained organisation permission Members (read); the public members need no token.
@@ -73,7 +74,7 @@ export interface GetOrgMembersOutputArgs {
     /**
      * `all` (default); `2fa_disabled` and `2fa_insecure` are answered to owners only.
      */
-    filter?: pulumi.Input<string | undefined>;
+    filter?: pulumi.Input<string | enums.GetOrgMembersFilter | undefined>;
     /**
      * The organisation's login.
      */
@@ -85,5 +86,5 @@ export interface GetOrgMembersOutputArgs {
     /**
      * `all` (default), `admin` (owners) or `member`.
      */
-    role?: pulumi.Input<string | undefined>;
+    role?: pulumi.Input<string | enums.GetOrgMembersRole | undefined>;
 }

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -23,7 +24,7 @@ export interface GetRepositoryStatisticsArgs {
     /**
      * Which statistic: `code_frequency`, `commit_activity`, `contributors`, `participation`, `punch_card`.
      */
-    kind: string;
+    kind: string | enums.GetRepositoryStatisticsKind;
     /**
      * How long to wait while the statistic is computed (202): 0 to 600000 ms, default 60000.
      */
@@ -46,7 +47,7 @@ export interface GetRepositoryStatisticsResult {
     /**
      * The statistic asked for.
      */
-    readonly kind: string;
+    readonly kind: string | enums.GetRepositoryStatisticsKind;
     /**
      * The repository's owner, as asked for.
      */
@@ -77,7 +78,7 @@ export interface GetRepositoryStatisticsOutputArgs {
     /**
      * Which statistic: `code_frequency`, `commit_activity`, `contributors`, `participation`, `punch_card`.
      */
-    kind: pulumi.Input<string>;
+    kind: pulumi.Input<string | enums.GetRepositoryStatisticsKind>;
     /**
      * How long to wait while the statistic is computed (202): 0 to 600000 ms, default 60000.
      */

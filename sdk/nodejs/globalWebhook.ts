@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -41,7 +44,7 @@ export class GlobalWebhook extends pulumi.CustomResource {
     /**
      * Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
      */
-    declare public readonly contentType: pulumi.Output<string | undefined>;
+    declare public readonly contentType: pulumi.Output<string | enums.GlobalWebhookContentType | undefined>;
     /**
      * When the hook was created, as the server reports it (ISO 8601).
      */
@@ -49,7 +52,7 @@ export class GlobalWebhook extends pulumi.CustomResource {
     /**
      * Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`.
      */
-    declare public readonly events: pulumi.Output<string[] | undefined>;
+    declare public readonly events: pulumi.Output<(string | enums.GlobalWebhookEvent)[] | undefined>;
     /**
      * The webhook's id on the server (the `X-Service-Hook-ID` of its deliveries).
      */
@@ -137,11 +140,11 @@ export interface GlobalWebhookArgs {
     /**
      * Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
      */
-    contentType?: pulumi.Input<string | undefined>;
+    contentType?: pulumi.Input<string | enums.GlobalWebhookContentType | undefined>;
     /**
      * Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`.
      */
-    events?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    events?: pulumi.Input<pulumi.Input<string | enums.GlobalWebhookEvent>[] | undefined>;
     /**
      * Adopt the existing webhook with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
      */

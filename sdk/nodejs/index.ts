@@ -171,6 +171,9 @@ export const UserSshSigningKey: typeof import("./userSshSigningKey").UserSshSign
 utilities.lazyLoad(exports, ["UserSshSigningKey"], () => require("./userSshSigningKey"));
 
 
+// Export enums:
+export * from "./types/enums";
+
 // Export sub-modules:
 import * as config from "./config";
 import * as types from "./types";

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -39,7 +40,7 @@ export class IssueField extends pulumi.CustomResource {
     /**
      * `text`, `date`, `number`, `single_select` or `multi_select`. Fixed at creation: a change replaces the field (the old one is deleted first, and the values issues held with it).
      */
-    declare public readonly dataType: pulumi.Output<string>;
+    declare public readonly dataType: pulumi.Output<string | enums.IssueFieldDataType>;
     /**
      * What the field is for, at most 1,024 characters. Omitted: none. Updates in place.
      */
@@ -67,7 +68,7 @@ export class IssueField extends pulumi.CustomResource {
     /**
      * `organization_members_only` (default) or `all`. Updates in place.
      */
-    declare public readonly visibility: pulumi.Output<string | undefined>;
+    declare public readonly visibility: pulumi.Output<string | enums.IssueFieldVisibility | undefined>;
 
     /**
      * Create a IssueField resource with the given unique name, arguments, and options.
@@ -123,7 +124,7 @@ export interface IssueFieldArgs {
     /**
      * `text`, `date`, `number`, `single_select` or `multi_select`. Fixed at creation: a change replaces the field (the old one is deleted first, and the values issues held with it).
      */
-    dataType: pulumi.Input<string>;
+    dataType: pulumi.Input<string | enums.IssueFieldDataType>;
     /**
      * What the field is for, at most 1,024 characters. Omitted: none. Updates in place.
      */
@@ -147,5 +148,5 @@ export interface IssueFieldArgs {
     /**
      * `organization_members_only` (default) or `all`. Updates in place.
      */
-    visibility?: pulumi.Input<string | undefined>;
+    visibility?: pulumi.Input<string | enums.IssueFieldVisibility | undefined>;
 }

@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -37,7 +40,7 @@ export class IssueType extends pulumi.CustomResource {
     /**
      * `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place.
      */
-    declare public readonly color: pulumi.Output<string | undefined>;
+    declare public readonly color: pulumi.Output<string | enums.IssueTypeColor | undefined>;
     /**
      * What the type is for, at most 1,024 characters. Omitted: none. Updates in place.
      */
@@ -112,7 +115,7 @@ export interface IssueTypeArgs {
     /**
      * `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place.
      */
-    color?: pulumi.Input<string | undefined>;
+    color?: pulumi.Input<string | enums.IssueTypeColor | undefined>;
     /**
      * What the type is for, at most 1,024 characters. Omitted: none. Updates in place.
      */

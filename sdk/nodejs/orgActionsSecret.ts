@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -61,7 +64,7 @@ export class OrgActionsSecret extends pulumi.CustomResource {
     /**
      * Which repositories of the organisation may use the secret: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
      */
-    declare public readonly visibility: pulumi.Output<string | undefined>;
+    declare public readonly visibility: pulumi.Output<string | enums.OrgActionsSecretVisibility | undefined>;
 
     /**
      * Create a OrgActionsSecret resource with the given unique name, arguments, and options.
@@ -133,5 +136,5 @@ export interface OrgActionsSecretArgs {
     /**
      * Which repositories of the organisation may use the secret: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
      */
-    visibility?: pulumi.Input<string | undefined>;
+    visibility?: pulumi.Input<string | enums.OrgActionsSecretVisibility | undefined>;
 }

@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -37,7 +40,7 @@ export class OrgMembership extends pulumi.CustomResource {
     /**
      * What destroying the resource does: `"remove"` (default) removes the person from the organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a plain member and stops managing them; `"retain"` stops managing them and changes nothing. Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on the new value. Destroy never removes or demotes the organisation's last admin (it warns and keeps them), nor the token's own user unless `"remove"` is written explicitly.
      */
-    declare public readonly onDestroy: pulumi.Output<string | undefined>;
+    declare public readonly onDestroy: pulumi.Output<string | enums.OrgMembershipOnDestroy | undefined>;
     /**
      * The organisation. A change replaces the membership (the old one is destroyed per `onDestroy`).
      */
@@ -45,11 +48,11 @@ export class OrgMembership extends pulumi.CustomResource {
     /**
      * `"member"` or `"admin"` (an organisation owner). Default `"member"`. Updates in place; a role changed outside Pulumi shows as drift. Demoting the organisation's last admin is refused.
      */
-    declare public readonly role: pulumi.Output<string | undefined>;
+    declare public readonly role: pulumi.Output<string | enums.OrgMembershipRole | undefined>;
     /**
      * `pending` until the person accepts the invitation, then `active`.
      */
-    declare public /*out*/ readonly state: pulumi.Output<string>;
+    declare public /*out*/ readonly state: pulumi.Output<string | enums.OrgMembershipState>;
     /**
      * The person's login. A non-member is invited (the membership stays `pending` until they accept); an existing member is adopted and given `role`. A change replaces the membership.
      */
@@ -100,7 +103,7 @@ export interface OrgMembershipArgs {
     /**
      * What destroying the resource does: `"remove"` (default) removes the person from the organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a plain member and stops managing them; `"retain"` stops managing them and changes nothing. Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on the new value. Destroy never removes or demotes the organisation's last admin (it warns and keeps them), nor the token's own user unless `"remove"` is written explicitly.
      */
-    onDestroy?: pulumi.Input<string | undefined>;
+    onDestroy?: pulumi.Input<string | enums.OrgMembershipOnDestroy | undefined>;
     /**
      * The organisation. A change replaces the membership (the old one is destroyed per `onDestroy`).
      */
@@ -108,7 +111,7 @@ export interface OrgMembershipArgs {
     /**
      * `"member"` or `"admin"` (an organisation owner). Default `"member"`. Updates in place; a role changed outside Pulumi shows as drift. Demoting the organisation's last admin is refused.
      */
-    role?: pulumi.Input<string | undefined>;
+    role?: pulumi.Input<string | enums.OrgMembershipRole | undefined>;
     /**
      * The person's login. A non-member is invited (the membership stays `pending` until they accept); an existing member is adopted and given `role`. A change replaces the membership.
      */

@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -77,7 +80,7 @@ export class OrgRunnerGroup extends pulumi.CustomResource {
     /**
      * `"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`.
      */
-    declare public readonly visibility: pulumi.Output<string | undefined>;
+    declare public readonly visibility: pulumi.Output<string | enums.OrgRunnerGroupVisibility | undefined>;
 
     /**
      * Create a OrgRunnerGroup resource with the given unique name, arguments, and options.
@@ -164,5 +167,5 @@ export interface OrgRunnerGroupArgs {
     /**
      * `"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`.
      */
-    visibility?: pulumi.Input<string | undefined>;
+    visibility?: pulumi.Input<string | enums.OrgRunnerGroupVisibility | undefined>;
 }

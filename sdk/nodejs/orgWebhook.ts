@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -41,7 +44,7 @@ export class OrgWebhook extends pulumi.CustomResource {
     /**
      * Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
      */
-    declare public readonly contentType: pulumi.Output<string | undefined>;
+    declare public readonly contentType: pulumi.Output<string | enums.OrgWebhookContentType | undefined>;
     /**
      * When the hook was created, as the server reports it (ISO 8601).
      */
@@ -154,7 +157,7 @@ export interface OrgWebhookArgs {
     /**
      * Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
      */
-    contentType?: pulumi.Input<string | undefined>;
+    contentType?: pulumi.Input<string | enums.OrgWebhookContentType | undefined>;
     /**
      * Organisation and repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
      */

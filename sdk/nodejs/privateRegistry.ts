@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -49,7 +52,7 @@ export class PrivateRegistry extends pulumi.CustomResource {
     /**
      * `"token"` (default), `"username_password"`, or an OIDC type (`"oidc_azure"`, `"oidc_aws"`, `"oidc_jfrog"`, `"oidc_cloudsmith"`, `"oidc_gcp"`) with its settings. The platform cannot change it: a change replaces the registry.
      */
-    declare public readonly authType: pulumi.Output<string | undefined>;
+    declare public readonly authType: pulumi.Output<string | enums.PrivateRegistryAuthType | undefined>;
     /**
      * AWS region of the CodeArtifact domain. Required with `oidc_aws`. Updates in place.
      */
@@ -97,7 +100,7 @@ export class PrivateRegistry extends pulumi.CustomResource {
     /**
      * `"npm_registry"`, `"maven_repository"`, `"docker_registry"`, ... A change replaces the registry.
      */
-    declare public readonly registryType: pulumi.Output<string>;
+    declare public readonly registryType: pulumi.Output<string | enums.PrivateRegistryRegistryType>;
     /**
      * Whether this registry replaces the public one of its ecosystem (no fallback), instead of serving scoped packages with fallback allowed. Default false. Updates in place.
      */
@@ -141,7 +144,7 @@ export class PrivateRegistry extends pulumi.CustomResource {
     /**
      * Which repositories may use it: `"all"`, `"private"` (private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
      */
-    declare public readonly visibility: pulumi.Output<string>;
+    declare public readonly visibility: pulumi.Output<string | enums.PrivateRegistryVisibility>;
     /**
      * Full resource name of the workload identity provider. Required with `oidc_gcp`. Updates in place.
      */
@@ -258,7 +261,7 @@ export interface PrivateRegistryArgs {
     /**
      * `"token"` (default), `"username_password"`, or an OIDC type (`"oidc_azure"`, `"oidc_aws"`, `"oidc_jfrog"`, `"oidc_cloudsmith"`, `"oidc_gcp"`) with its settings. The platform cannot change it: a change replaces the registry.
      */
-    authType?: pulumi.Input<string | undefined>;
+    authType?: pulumi.Input<string | enums.PrivateRegistryAuthType | undefined>;
     /**
      * AWS region of the CodeArtifact domain. Required with `oidc_aws`. Updates in place.
      */
@@ -298,7 +301,7 @@ export interface PrivateRegistryArgs {
     /**
      * `"npm_registry"`, `"maven_repository"`, `"docker_registry"`, ... A change replaces the registry.
      */
-    registryType: pulumi.Input<string>;
+    registryType: pulumi.Input<string | enums.PrivateRegistryRegistryType>;
     /**
      * Whether this registry replaces the public one of its ecosystem (no fallback), instead of serving scoped packages with fallback allowed. Default false. Updates in place.
      */
@@ -338,7 +341,7 @@ export interface PrivateRegistryArgs {
     /**
      * Which repositories may use it: `"all"`, `"private"` (private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
      */
-    visibility: pulumi.Input<string>;
+    visibility: pulumi.Input<string | enums.PrivateRegistryVisibility>;
     /**
      * Full resource name of the workload identity provider. Required with `oidc_gcp`. Updates in place.
      */

@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { goIdentifier, goString, goValue, writeGoProgram } from "../../importer/go";
-import { goName } from "../../importer/sdk-types";
+import { goName, inputShapes } from "../../importer/sdk-types";
 import { writeProgram } from "../../importer/typescript";
+import { PROVIDERS } from "../../provider/providers";
 import { inventory, items, options, propertyValue } from "./sample-inventory";
 
 const SDK = resolve(__dirname, "../../sdk/go/hosting");
@@ -64,7 +65,7 @@ describe("the Go writer", () => {
         '\tacmeEngRunnersBuild, err := hosting.NewOrgRunnerGroup(ctx, "acme-eng-runners-build", &hosting.OrgRunnerGroupArgs{',
         '\t\tOrg:        pulumi.String("acme-eng"),',
         '\t\tName:       pulumi.String("Build & Test"),',
-        '\t\tVisibility: pulumi.String("selected"),',
+        "\t\tVisibility: hosting.OrgRunnerGroupVisibilitySelected,",
         '\t}, pulumi.Import(pulumi.ID("acme-eng/5")), pulumi.RetainOnDelete(true))',
         "\tif err != nil {",
       ].join("\n"),
@@ -98,6 +99,32 @@ describe("the Go writer", () => {
       }
     }
     expect(checked).toBeGreaterThan(30);
+  });
+
+  it("writes a value of an enum as the SDK's typed constant, every constant one the SDK declares", () => {
+    const enums = readFileSync(join(SDK, "pulumiEnums.go"), "utf8");
+    let checked = 0;
+    for (const [kind, shapes] of PROVIDERS.map((p) => [p.kind, inputShapes(p.kind)] as const)) {
+      for (const [key, shape] of Object.entries(shapes)) {
+        const s = "list" in shape ? shape.list : shape;
+        if (!("scalar" in s) || s.scalar !== "string" || s.enum === undefined) continue;
+        for (const value of Object.keys(s.enum.names)) {
+          const written = goValue(value, s, `${kind}.${key}`);
+          const constant = written.match(/^hosting\.(\w+)$/)?.[1] ?? written;
+          expect(enums, written).toMatch(
+            new RegExp(`^\\t${constant} += ${s.enum.type}\\(${JSON.stringify(value)}\\)$`, "m"),
+          );
+          checked++;
+        }
+        // A value the enum does not have (a newer server's) is written as it is: the SDK takes any string.
+        expect(goValue("not-a-value", s, "x")).toBe('pulumi.String("not-a-value")');
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+    const events = inputShapes("GlobalWebhook").events ?? { any: true };
+    expect(goValue(["user", "future"], events, "x")).toBe(
+      'pulumi.StringArray{hosting.GlobalWebhookEventUser, pulumi.String("future")}',
+    );
   });
 
   it.skipIf(noGofmt)("writes every file exactly as gofmt lays it out", () => {

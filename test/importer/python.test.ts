@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { pythonIdentifier, pythonValue, writePythonProgram } from "../../importer/python";
 import { inputShapes, pythonName } from "../../importer/sdk-types";
 import { writeProgram } from "../../importer/typescript";
+import { PROVIDERS } from "../../provider/providers";
 import { inventory, items, options, propertyValue } from "./sample-inventory";
 
 const SDK = resolve(__dirname, "../../sdk/python/pulumi_hosting");
@@ -70,7 +71,7 @@ describe("the Python writer", () => {
         '    "acme-eng-runners-build",',
         '    org="acme-eng",',
         '    name="Build & Test",',
-        '    visibility="selected",',
+        "    visibility=hosting.OrgRunnerGroupVisibility.SELECTED,",
         '    opts=pulumi.ResourceOptions(import_="acme-eng/5", retain_on_delete=True),',
         ")",
       ].join("\n"),
@@ -79,7 +80,7 @@ describe("the Python writer", () => {
     expect(eng).toContain('    secret=config.require_secret("acmeEngApiHookCiExampleComSecret"),\n');
     // A member's own policy decides, not retain_on_delete.
     expect(eng).toContain(
-      '    on_destroy="retain",\n    opts=pulumi.ResourceOptions(import_="acme-eng/mona"),\n',
+      '    on_destroy=hosting.OrgMembershipOnDestroy.RETAIN,\n    opts=pulumi.ResourceOptions(import_="acme-eng/mona"),\n',
     );
     expect(eng).not.toContain("import_id");
     expect(files.get("installation/enterprise_acme.py")).toContain(
@@ -108,6 +109,27 @@ describe("the Python writer", () => {
       }
     }
     expect(checked).toBeGreaterThan(30);
+  });
+
+  it("writes a value of an enum as the SDK's constant, every constant one the SDK's enum classes have", () => {
+    const enums = readFileSync(join(SDK, "_enums.py"), "utf8");
+    let checked = 0;
+    for (const [kind, shapes] of PROVIDERS.map((p) => [p.kind, inputShapes(p.kind)] as const)) {
+      for (const [key, shape] of Object.entries(shapes)) {
+        const s = "list" in shape ? shape.list : shape;
+        if (!("scalar" in s) || s.scalar !== "string" || s.enum === undefined) continue;
+        for (const value of Object.keys(s.enum.names)) {
+          const written = pythonValue(value, s, 0, `${kind}.${key}`);
+          const [, type, member] = written.match(/^hosting\.(\w+)\.(\w+)$/) ?? [];
+          const body = enums.split(`class ${type}(_builtins.str, Enum):`)[1]?.split("\nclass ")[0] ?? "";
+          expect(body, written).toContain(`    ${member} = ${JSON.stringify(value)}\n`);
+          checked++;
+        }
+        // A value the enum does not have (a newer server's) is written as it is: the SDK takes any string.
+        expect(pythonValue("not-a-value", s, 0, "x")).toBe('"not-a-value"');
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
   });
 
   it("writes Python that compiles", () => {

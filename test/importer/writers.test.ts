@@ -18,6 +18,7 @@ import { parseAllDocuments } from "yaml";
 import { RETAINED } from "../../importer/discover";
 import type { Inventory, InventoryItem } from "../../importer/inventory";
 import { assignNames, assignSecretKeys, MAX_NAME } from "../../importer/naming";
+import { pythonEnumMember } from "../../importer/python";
 import { nameCandidates } from "../../importer/run";
 import { writeSplit } from "../../importer/split";
 import { LANGUAGES, type Language, writeProgramIn } from "../../importer/writers";
@@ -263,13 +264,38 @@ function pythonStrings(dir: string, files: string[]): string[] {
     "        tree = compile(f.read(), name, 'exec', ast.PyCF_ONLY_AST)",
     "    compile(tree, name, 'exec')",
     "    found += [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]",
+    // An enum's constant (`hosting.OrgMembershipRole.ADMIN`), read back as its value below.
+    "    found += [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute) and ast.unparse(n.value).startswith('hosting.')]",
     "print(json.dumps(found))",
   ].join("\n");
   const out = execFileSync("python3", ["-c", script, ...files.map((f) => join(dir, f))], {
     encoding: "utf8",
   });
-  return JSON.parse(out) as string[];
+  return (JSON.parse(out) as string[]).map((s) => ENUM_CONSTANTS.get(s) ?? s);
 }
+
+/**
+ * Each enum constant of the SDKs (`hosting.OrgMembershipRole.ADMIN` in Python,
+ * `hosting.OrgMembershipRoleAdmin` in Go) with the value it stands for, from schema.json's enum
+ * types: the writers write a value of an argument's enum so.
+ */
+const ENUM_CONSTANTS = new Map<string, string>(
+  Object.entries(
+    (
+      JSON.parse(readFileSync(resolve(__dirname, "../../schema.json"), "utf8")) as {
+        types: Record<string, { enum?: Array<{ value: string; name: string }> }>;
+      }
+    ).types,
+  ).flatMap(([token, type]) => {
+    const name = token.replace("hosting:index:", "");
+    return (type.enum ?? []).flatMap(
+      (e): Array<[string, string]> => [
+        [`hosting.${name}.${pythonEnumMember(e.name)}`, e.value],
+        [`hosting.${name}${e.name}`, e.value],
+      ],
+    );
+  }),
+);
 
 /** A Go program that prints the string literals of Go sources, read by Go's own parser. */
 const GO_STRINGS = `package main
@@ -292,6 +318,12 @@ func main() {
 			panic(err)
 		}
 		ast.Inspect(file, func(n ast.Node) bool {
+			// An enum's constant (hosting.OrgMembershipRoleAdmin), read back as its value.
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "hosting" {
+					found = append(found, "hosting."+sel.Sel.Name)
+				}
+			}
 			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
 				s, err := strconv.Unquote(lit.Value)
 				if err != nil {
@@ -321,7 +353,7 @@ function goStrings(dir: string, files: string[]): string[] {
   const env = { ...process.env, GOFLAGS: "", GO111MODULE: "off", GOTOOLCHAIN: "local" };
   execFileSync("go", ["build", "-o", binary, helper], { encoding: "utf8", env, cwd: dirname(helper) });
   const out = execFileSync(binary, paths, { encoding: "utf8" });
-  return JSON.parse(out) as string[];
+  return (JSON.parse(out) as string[]).map((s) => ENUM_CONSTANTS.get(s) ?? s);
 }
 
 /**

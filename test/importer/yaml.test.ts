@@ -262,7 +262,7 @@ resources:
       });
       expect(resource?.options).toEqual({
         import: item.id,
-        ...(item.adopted.retainOnDelete ? { retainOnDelete: true } : {}),
+        ...(item.adopted?.retainOnDelete ? { retainOnDelete: true } : {}),
       });
     }
   });

@@ -31,11 +31,13 @@ describe("generated files", () => {
 
   it("say the type, default and what a change does of each argument", () => {
     const hook = files.get("docs/reference/RepositoryWebhook.md") ?? "";
-    expect(hook).toContain('| `contentType` | "json" \\| "form" | `"form"` | updates |');
-    expect(hook).toContain("| `owner` (required) | string |  | **replaces** |");
+    expect(hook).toContain(
+      '| `contentType` | `content_type` / `ContentType` | "json" \\| "form" ([RepositoryWebhookContentType](#repositorywebhookcontenttype)) | `"form"` | updates |',
+    );
+    expect(hook).toContain("| `owner` (required) | `owner` / `Owner` | string |  | **replaces** |");
     expect(hook).toContain("The id is `owner/repository/hookId`, each part URL-encoded.");
-    expect(hook).toContain("| `secret` | string; a secret in state |");
-    expect(hook).toContain('const ci = new hosting.RepositoryWebhook("ci", {');
+    expect(hook).toContain("| `secret` | `secret` / `Secret` | string; a secret in state |");
+    expect(hook).toContain('new hosting.RepositoryWebhook("ci", {');
     const webhook = schema.resources["hosting:index:RepositoryWebhook"];
     expect(webhook.inputProperties.secret).toMatchObject({ type: "string", secret: true });
     expect(webhook.inputProperties.owner).toMatchObject({ replaceOnChanges: true });

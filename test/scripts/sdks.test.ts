@@ -5,7 +5,7 @@
  * Go, as test/scripts/codegen.test.ts is.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -63,4 +63,39 @@ describe.skipIf(noGo)("sdk/ (needs Go to build the generator)", () => {
     );
     expect(JSON.parse(readFileSync(join(ROOT, "sdk/nodejs/package.json"), "utf8")).version).toBe(version);
   });
+});
+
+/**
+ * The Pulumi Go SDK the generated SDK is built against, where the module cache holds it (the
+ * bootstrap's CLI build puts it there): `go vet` then type-checks a program without the network.
+ */
+function goSdkCached(): boolean {
+  if (!onPath("go")) return false;
+  const cache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout?.trim() ?? "";
+  return (
+    cache !== "" &&
+    statSync(join(cache, "github.com/pulumi/pulumi/sdk/v3@v3.259.0"), { throwIfNoEntry: false }) !== undefined
+  );
+}
+
+describe.skipIf(!goSdkCached())("the Go example against sdk/go", () => {
+  it("type-checks as it is: a plain string where an argument has an enum type still compiles", () => {
+    const work = mkdtempSync(join(tmpdir(), "hosting-plugin-go-"));
+    try {
+      cpSync(join(ROOT, "examples/plugin-go"), work, { recursive: true });
+      const mod = join(work, "go.mod");
+      writeFileSync(mod, readFileSync(mod, "utf8").replace("=> ../../sdk/go", `=> ${join(ROOT, "sdk/go")}`));
+      // Where Visibility and Role have enum types, the example passes pulumi.String(...).
+      expect(readFileSync(join(work, "main.go"), "utf8")).toContain('Role:     pulumi.String("member"),');
+      const vet = spawnSync("go", ["vet", "./..."], {
+        cwd: work,
+        encoding: "utf8",
+        env: { ...process.env, GOFLAGS: "-mod=mod", GOSUMDB: "off", GOTOOLCHAIN: "local", GOPROXY: "off" },
+      });
+      expect(vet.stderr).toBe("");
+      expect(vet.status).toBe(0);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 
 /**
  * Who is alerted as a budget's spending approaches its amount.
@@ -44,7 +45,7 @@ export interface EnvironmentBranchPolicyArgs {
     /**
      * `"branch"` (default) or `"tag"`.
      */
-    type?: pulumi.Input<string | undefined>;
+    type?: pulumi.Input<string | enums.EnvironmentBranchPolicyType | undefined>;
 }
 
 /**
@@ -58,7 +59,7 @@ export interface EnvironmentReviewerArgs {
     /**
      * `"User"` or `"Team"`.
      */
-    type: pulumi.Input<string>;
+    type: pulumi.Input<string | enums.EnvironmentReviewerType>;
 }
 
 /**
@@ -68,7 +69,7 @@ export interface IssueFieldOptionArgs {
     /**
      * `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
      */
-    color: pulumi.Input<string>;
+    color: pulumi.Input<string | enums.IssueFieldOptionColor>;
     /**
      * What the option means. Omitted: none.
      */

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 
 /**
  * A branch of a repository.
@@ -268,7 +269,7 @@ export interface EnvironmentBranchPolicy {
     /**
      * `"branch"` (default) or `"tag"`.
      */
-    type?: string;
+    type?: string | enums.EnvironmentBranchPolicyType;
 }
 
 /**
@@ -282,7 +283,7 @@ export interface EnvironmentReviewer {
     /**
      * `"User"` or `"Team"`.
      */
-    type: string;
+    type: string | enums.EnvironmentReviewerType;
 }
 
 /**
@@ -410,7 +411,7 @@ export interface IssueFieldOption {
     /**
      * `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
      */
-    color: string;
+    color: string | enums.IssueFieldOptionColor;
     /**
      * What the option means. Omitted: none.
      */

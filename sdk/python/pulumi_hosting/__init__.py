@@ -6,6 +6,7 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from ._enums import *
 from .budget import *
 from .deployment_protection_rule import *
 from .enterprise_runner_group import *

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
     'BudgetAlertingArgs',
@@ -140,7 +141,7 @@ class EnvironmentBranchPolicyArgsDict(TypedDict):
     """
     The name pattern (`release/*`; `*` does not match `/`).
     """
-    type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    type: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'EnvironmentBranchPolicyType']]]]
     """
     `"branch"` (default) or `"tag"`.
     """
@@ -149,12 +150,12 @@ class EnvironmentBranchPolicyArgsDict(TypedDict):
 class EnvironmentBranchPolicyArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
-                 type: pulumi.Input[Optional[_builtins.str]] = None):
+                 type: pulumi.Input[Optional[Union[_builtins.str, 'EnvironmentBranchPolicyType']]] = None):
         """
         A name pattern branches (or tags) must match to deploy to the environment.
 
         :param pulumi.Input[_builtins.str] name: The name pattern (`release/*`; `*` does not match `/`).
-        :param pulumi.Input[_builtins.str] type: `"branch"` (default) or `"tag"`.
+        :param pulumi.Input[Union[_builtins.str, 'EnvironmentBranchPolicyType']] type: `"branch"` (default) or `"tag"`.
         """
         pulumi.set(__self__, "name", name)
         if type is not None:
@@ -174,14 +175,14 @@ class EnvironmentBranchPolicyArgs:
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def type(self) -> pulumi.Input[Optional[Union[_builtins.str, 'EnvironmentBranchPolicyType']]]:
         """
         `"branch"` (default) or `"tag"`.
         """
         return pulumi.get(self, "type")
 
     @type.setter
-    def type(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def type(self, value: pulumi.Input[Optional[Union[_builtins.str, 'EnvironmentBranchPolicyType']]]):
         pulumi.set(self, "type", value)
 
 
@@ -193,7 +194,7 @@ class EnvironmentReviewerArgsDict(TypedDict):
     """
     The user's or team's numeric id (the `id` the API shows for it).
     """
-    type: pulumi.Input[_builtins.str]
+    type: pulumi.Input[Union[_builtins.str, 'EnvironmentReviewerType']]
     """
     `"User"` or `"Team"`.
     """
@@ -202,12 +203,12 @@ class EnvironmentReviewerArgsDict(TypedDict):
 class EnvironmentReviewerArgs:
     def __init__(__self__, *,
                  id: pulumi.Input[_builtins.int],
-                 type: pulumi.Input[_builtins.str]):
+                 type: pulumi.Input[Union[_builtins.str, 'EnvironmentReviewerType']]):
         """
         A user or team who may approve deployments to the environment.
 
         :param pulumi.Input[_builtins.int] id: The user's or team's numeric id (the `id` the API shows for it).
-        :param pulumi.Input[_builtins.str] type: `"User"` or `"Team"`.
+        :param pulumi.Input[Union[_builtins.str, 'EnvironmentReviewerType']] type: `"User"` or `"Team"`.
         """
         pulumi.set(__self__, "id", id)
         pulumi.set(__self__, "type", type)
@@ -226,14 +227,14 @@ class EnvironmentReviewerArgs:
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Input[_builtins.str]:
+    def type(self) -> pulumi.Input[Union[_builtins.str, 'EnvironmentReviewerType']]:
         """
         `"User"` or `"Team"`.
         """
         return pulumi.get(self, "type")
 
     @type.setter
-    def type(self, value: pulumi.Input[_builtins.str]):
+    def type(self, value: pulumi.Input[Union[_builtins.str, 'EnvironmentReviewerType']]):
         pulumi.set(self, "type", value)
 
 
@@ -241,7 +242,7 @@ class IssueFieldOptionArgsDict(TypedDict):
     """
     One option of a select field.
     """
-    color: pulumi.Input[_builtins.str]
+    color: pulumi.Input[Union[_builtins.str, 'IssueFieldOptionColor']]
     """
     `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
     """
@@ -257,13 +258,13 @@ class IssueFieldOptionArgsDict(TypedDict):
 @pulumi.input_type
 class IssueFieldOptionArgs:
     def __init__(__self__, *,
-                 color: pulumi.Input[_builtins.str],
+                 color: pulumi.Input[Union[_builtins.str, 'IssueFieldOptionColor']],
                  name: pulumi.Input[_builtins.str],
                  description: pulumi.Input[Optional[_builtins.str]] = None):
         """
         One option of a select field.
 
-        :param pulumi.Input[_builtins.str] color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
+        :param pulumi.Input[Union[_builtins.str, 'IssueFieldOptionColor']] color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
         :param pulumi.Input[_builtins.str] name: The option's name, unique in the field (case-insensitively): how options are matched.
         :param pulumi.Input[_builtins.str] description: What the option means. Omitted: none.
         """
@@ -274,14 +275,14 @@ class IssueFieldOptionArgs:
 
     @_builtins.property
     @pulumi.getter
-    def color(self) -> pulumi.Input[_builtins.str]:
+    def color(self) -> pulumi.Input[Union[_builtins.str, 'IssueFieldOptionColor']]:
         """
         `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
         """
         return pulumi.get(self, "color")
 
     @color.setter
-    def color(self, value: pulumi.Input[_builtins.str]):
+    def color(self, value: pulumi.Input[Union[_builtins.str, 'IssueFieldOptionColor']]):
         pulumi.set(self, "color", value)
 
     @_builtins.property

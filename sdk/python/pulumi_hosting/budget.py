@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['BudgetArgs', 'Budget']
@@ -25,8 +26,8 @@ class BudgetArgs:
                  amount: pulumi.Input[_builtins.int],
                  enterprise: pulumi.Input[_builtins.str],
                  prevent_further_usage: pulumi.Input[_builtins.bool],
-                 scope: pulumi.Input[_builtins.str],
-                 type: pulumi.Input[_builtins.str],
+                 scope: pulumi.Input[Union[_builtins.str, 'BudgetScope']],
+                 type: pulumi.Input[Union[_builtins.str, 'BudgetType']],
                  entity_name: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  product_sku: pulumi.Input[Optional[_builtins.str]] = None,
@@ -38,8 +39,8 @@ class BudgetArgs:
         :param pulumi.Input[_builtins.int] amount: Whole dollars (for license products, a number of licenses), 0 or more. Updates in place.
         :param pulumi.Input[_builtins.str] enterprise: The enterprise slug. A change replaces the budget (it lives under the enterprise).
         :param pulumi.Input[_builtins.bool] prevent_further_usage: Stop usage once the amount is spent. Must be true with scope `"user"` or `"multi_user_customer"`. Updates in place.
-        :param pulumi.Input[_builtins.str] scope: What the budget applies to: `"enterprise"`, `"organization"`, `"repository"`, `"cost_center"` (each named by `entityName`), `"multi_user_customer"` (every user) or `"user"` (one, named by `user`). The last two only for `productSku` `"ai_credits"` or `"premium_requests"`. Updates in place.
-        :param pulumi.Input[_builtins.str] type: `"BundlePricing"` (all AI credit SKUs: `productSku` `"ai_credits"`), `"ProductPricing"` (every SKU of a product such as `"actions"`) or `"SkuPricing"` (one SKU such as `"actions_linux"`). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'BudgetScope']] scope: What the budget applies to: `"enterprise"`, `"organization"`, `"repository"`, `"cost_center"` (each named by `entityName`), `"multi_user_customer"` (every user) or `"user"` (one, named by `user`). The last two only for `productSku` `"ai_credits"` or `"premium_requests"`. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'BudgetType']] type: `"BundlePricing"` (all AI credit SKUs: `productSku` `"ai_credits"`), `"ProductPricing"` (every SKU of a product such as `"actions"`) or `"SkuPricing"` (one SKU such as `"actions_linux"`). Updates in place.
         :param pulumi.Input[_builtins.str] entity_name: The organisation (scope `"organization"`), repository as `owner/name` (`"repository"`) or cost center (`"cost_center"`); omitted for the other scopes. Updates in place.
         :param pulumi.Input[_builtins.str] import_id: Adopt the existing budget with this id (a UUID) instead of creating one; it is converged to these args. Only read at create.
         :param pulumi.Input[_builtins.str] product_sku: The product or SKU covered. Default `"ai_credits"` with `"BundlePricing"`; required otherwise.
@@ -110,26 +111,26 @@ class BudgetArgs:
 
     @_builtins.property
     @pulumi.getter
-    def scope(self) -> pulumi.Input[_builtins.str]:
+    def scope(self) -> pulumi.Input[Union[_builtins.str, 'BudgetScope']]:
         """
         What the budget applies to: `"enterprise"`, `"organization"`, `"repository"`, `"cost_center"` (each named by `entityName`), `"multi_user_customer"` (every user) or `"user"` (one, named by `user`). The last two only for `productSku` `"ai_credits"` or `"premium_requests"`. Updates in place.
         """
         return pulumi.get(self, "scope")
 
     @scope.setter
-    def scope(self, value: pulumi.Input[_builtins.str]):
+    def scope(self, value: pulumi.Input[Union[_builtins.str, 'BudgetScope']]):
         pulumi.set(self, "scope", value)
 
     @_builtins.property
     @pulumi.getter
-    def type(self) -> pulumi.Input[_builtins.str]:
+    def type(self) -> pulumi.Input[Union[_builtins.str, 'BudgetType']]:
         """
         `"BundlePricing"` (all AI credit SKUs: `productSku` `"ai_credits"`), `"ProductPricing"` (every SKU of a product such as `"actions"`) or `"SkuPricing"` (one SKU such as `"actions_linux"`). Updates in place.
         """
         return pulumi.get(self, "type")
 
     @type.setter
-    def type(self, value: pulumi.Input[_builtins.str]):
+    def type(self, value: pulumi.Input[Union[_builtins.str, 'BudgetType']]):
         pulumi.set(self, "type", value)
 
     @_builtins.property
@@ -194,8 +195,8 @@ class Budget(pulumi.CustomResource):
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  prevent_further_usage: pulumi.Input[Optional[_builtins.bool]] = None,
                  product_sku: pulumi.Input[Optional[_builtins.str]] = None,
-                 scope: pulumi.Input[Optional[_builtins.str]] = None,
-                 type: pulumi.Input[Optional[_builtins.str]] = None,
+                 scope: pulumi.Input[Optional[Union[_builtins.str, 'BudgetScope']]] = None,
+                 type: pulumi.Input[Optional[Union[_builtins.str, 'BudgetType']]] = None,
                  user: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -210,8 +211,8 @@ class Budget(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] import_id: Adopt the existing budget with this id (a UUID) instead of creating one; it is converged to these args. Only read at create.
         :param pulumi.Input[_builtins.bool] prevent_further_usage: Stop usage once the amount is spent. Must be true with scope `"user"` or `"multi_user_customer"`. Updates in place.
         :param pulumi.Input[_builtins.str] product_sku: The product or SKU covered. Default `"ai_credits"` with `"BundlePricing"`; required otherwise.
-        :param pulumi.Input[_builtins.str] scope: What the budget applies to: `"enterprise"`, `"organization"`, `"repository"`, `"cost_center"` (each named by `entityName`), `"multi_user_customer"` (every user) or `"user"` (one, named by `user`). The last two only for `productSku` `"ai_credits"` or `"premium_requests"`. Updates in place.
-        :param pulumi.Input[_builtins.str] type: `"BundlePricing"` (all AI credit SKUs: `productSku` `"ai_credits"`), `"ProductPricing"` (every SKU of a product such as `"actions"`) or `"SkuPricing"` (one SKU such as `"actions_linux"`). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'BudgetScope']] scope: What the budget applies to: `"enterprise"`, `"organization"`, `"repository"`, `"cost_center"` (each named by `entityName`), `"multi_user_customer"` (every user) or `"user"` (one, named by `user`). The last two only for `productSku` `"ai_credits"` or `"premium_requests"`. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'BudgetType']] type: `"BundlePricing"` (all AI credit SKUs: `productSku` `"ai_credits"`), `"ProductPricing"` (every SKU of a product such as `"actions"`) or `"SkuPricing"` (one SKU such as `"actions_linux"`). Updates in place.
         :param pulumi.Input[_builtins.str] user: The login of the person a `"user"` budget applies to; only with that scope. Updates in place.
         """
         ...
@@ -245,8 +246,8 @@ class Budget(pulumi.CustomResource):
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  prevent_further_usage: pulumi.Input[Optional[_builtins.bool]] = None,
                  product_sku: pulumi.Input[Optional[_builtins.str]] = None,
-                 scope: pulumi.Input[Optional[_builtins.str]] = None,
-                 type: pulumi.Input[Optional[_builtins.str]] = None,
+                 scope: pulumi.Input[Optional[Union[_builtins.str, 'BudgetScope']]] = None,
+                 type: pulumi.Input[Optional[Union[_builtins.str, 'BudgetType']]] = None,
                  user: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)

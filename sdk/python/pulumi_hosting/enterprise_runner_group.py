@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['EnterpriseRunnerGroupArgs', 'EnterpriseRunnerGroup']
 
@@ -27,7 +28,7 @@ class EnterpriseRunnerGroupArgs:
                  runners: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  selected_organization_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  selected_workflows: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None):
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'EnterpriseRunnerGroupVisibility']]] = None):
         """
         The set of arguments for constructing a EnterpriseRunnerGroup resource.
 
@@ -39,7 +40,7 @@ class EnterpriseRunnerGroupArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] runners: Ids of the enterprise runners in the group; an authoritative set (runners left out return to the default group). When absent, the group's runners are not managed.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] selected_organization_ids: Ids of the organisations that may use the group; a set. Only with visibility `"selected"`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] selected_workflows: Workflow references (`owner/repo/.github/workflows/ci.yml@main`) allowed to use the group; compared as a set. Only with `restrictedToWorkflows: true`.
-        :param pulumi.Input[_builtins.str] visibility: `"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`.
+        :param pulumi.Input[Union[_builtins.str, 'EnterpriseRunnerGroupVisibility']] visibility: `"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`.
         """
         pulumi.set(__self__, "enterprise", enterprise)
         pulumi.set(__self__, "name", name)
@@ -156,14 +157,14 @@ class EnterpriseRunnerGroupArgs:
 
     @_builtins.property
     @pulumi.getter
-    def visibility(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def visibility(self) -> pulumi.Input[Optional[Union[_builtins.str, 'EnterpriseRunnerGroupVisibility']]]:
         """
         `"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`.
         """
         return pulumi.get(self, "visibility")
 
     @visibility.setter
-    def visibility(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def visibility(self, value: pulumi.Input[Optional[Union[_builtins.str, 'EnterpriseRunnerGroupVisibility']]]):
         pulumi.set(self, "visibility", value)
 
 
@@ -181,7 +182,7 @@ class EnterpriseRunnerGroup(pulumi.CustomResource):
                  runners: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  selected_organization_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  selected_workflows: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'EnterpriseRunnerGroupVisibility']]] = None,
                  __props__=None):
         """
         A self-hosted runner group of an enterprise (`/enterprises/{enterprise}/actions/runner-groups`), with its organisation access and, when `runners` is given, its runners. Needs a classic token with `manage_runners:enterprise` of an enterprise owner; fine-grained and app tokens are refused by the API.
@@ -196,7 +197,7 @@ class EnterpriseRunnerGroup(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] runners: Ids of the enterprise runners in the group; an authoritative set (runners left out return to the default group). When absent, the group's runners are not managed.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] selected_organization_ids: Ids of the organisations that may use the group; a set. Only with visibility `"selected"`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] selected_workflows: Workflow references (`owner/repo/.github/workflows/ci.yml@main`) allowed to use the group; compared as a set. Only with `restrictedToWorkflows: true`.
-        :param pulumi.Input[_builtins.str] visibility: `"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`.
+        :param pulumi.Input[Union[_builtins.str, 'EnterpriseRunnerGroupVisibility']] visibility: `"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`.
         """
         ...
     @overload
@@ -230,7 +231,7 @@ class EnterpriseRunnerGroup(pulumi.CustomResource):
                  runners: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  selected_organization_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  selected_workflows: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'EnterpriseRunnerGroupVisibility']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
     'GetDependencyAlertsResult',
@@ -59,34 +60,34 @@ class AwaitableGetDependencyAlertsResult(GetDependencyAlertsResult):
             listed=self.listed)
 
 
-def get_dependency_alerts(direction: Optional[_builtins.str] = None,
-                          ecosystem: Optional[Union[_builtins.str, Sequence[_builtins.str]]] = None,
+def get_dependency_alerts(direction: Optional[Union[_builtins.str, 'GetDependencyAlertsDirection']] = None,
+                          ecosystem: Optional[Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsEcosystem']]]] = None,
                           enterprise: Optional[_builtins.str] = None,
                           org: Optional[_builtins.str] = None,
                           owner: Optional[_builtins.str] = None,
                           package: Optional[Union[_builtins.str, Sequence[_builtins.str]]] = None,
                           per_page: Optional[_builtins.int] = None,
                           repository: Optional[_builtins.str] = None,
-                          scope: Optional[_builtins.str] = None,
-                          severity: Optional[Union[_builtins.str, Sequence[_builtins.str]]] = None,
-                          sort: Optional[_builtins.str] = None,
-                          state: Optional[Union[_builtins.str, Sequence[_builtins.str]]] = None,
+                          scope: Optional[Union[_builtins.str, 'GetDependencyAlertsScope']] = None,
+                          severity: Optional[Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsSeverity']]]] = None,
+                          sort: Optional[Union[_builtins.str, 'GetDependencyAlertsSort']] = None,
+                          state: Optional[Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsState']]]] = None,
                           opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetDependencyAlertsResult:
     """
     The dependency alerts of an enterprise (`GET /enterprises/{enterprise}/depwatch/alerts`), an organisation (`GET /orgs/{org}/depwatch/alerts`) or a repository (`GET /repos/{owner}/{repo}/depwatch/alerts`): give exactly one of `enterprise`, `org`, or `owner` with `repository`. Filtered on the server, every page (the lists page by cursor: each `Link: rel="next"` carries an `after` cursor). The organisation and repository lists need read access to the repositories' dependency alerts (the fine-grained repository permission Dependency alerts, read); the enterprise list takes classic tokens only (scope `repo` or `security_events`), lists the organisations where the token's user is an owner or security manager, and is sent with API version `2026-03-10`.
 
-    :param _builtins.str direction: `desc` (default) or `asc`.
-    :param Union[_builtins.str, Sequence[_builtins.str]] ecosystem: Any of: composer, go, maven, npm, nuget, pip, pub, rubygems, rust (one or a list).
+    :param Union[_builtins.str, 'GetDependencyAlertsDirection'] direction: `desc` (default) or `asc`.
+    :param Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsEcosystem']]] ecosystem: Any of: composer, go, maven, npm, nuget, pip, pub, rubygems, rust (one or a list).
     :param _builtins.str enterprise: Every organisation of the enterprise the token's user owns or manages security of (classic tokens only).
     :param _builtins.str org: The organisation whose alerts to list.
     :param _builtins.str owner: The owner of the repository whose alerts to list (with `repository`).
     :param Union[_builtins.str, Sequence[_builtins.str]] package: Package names (one or a list).
     :param _builtins.int per_page: Page size of the requests (1 to 100, default 100); every page is read whatever it is.
     :param _builtins.str repository: The repository whose alerts to list (with `owner`).
-    :param _builtins.str scope: `runtime` or `development` dependencies.
-    :param Union[_builtins.str, Sequence[_builtins.str]] severity: Any of: low, medium, high, critical (one or a list).
-    :param _builtins.str sort: `created` (default), `updated` or `epss_percentage`.
-    :param Union[_builtins.str, Sequence[_builtins.str]] state: Any of: open, dismissed, fixed, auto_dismissed (one or a list).
+    :param Union[_builtins.str, 'GetDependencyAlertsScope'] scope: `runtime` or `development` dependencies.
+    :param Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsSeverity']]] severity: Any of: low, medium, high, critical (one or a list).
+    :param Union[_builtins.str, 'GetDependencyAlertsSort'] sort: `created` (default), `updated` or `epss_percentage`.
+    :param Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsState']]] state: Any of: open, dismissed, fixed, auto_dismissed (one or a list).
     """
     __args__ = dict()
     __args__['direction'] = direction
@@ -107,34 +108,34 @@ def get_dependency_alerts(direction: Optional[_builtins.str] = None,
     return AwaitableGetDependencyAlertsResult(
         alerts=pulumi.get(__ret__, 'alerts'),
         listed=pulumi.get(__ret__, 'listed'))
-def get_dependency_alerts_output(direction: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                                 ecosystem: pulumi.Input[Optional[Optional[Union[_builtins.str, Sequence[_builtins.str]]]]] = None,
+def get_dependency_alerts_output(direction: pulumi.Input[Optional[Optional[Union[_builtins.str, 'GetDependencyAlertsDirection']]]] = None,
+                                 ecosystem: pulumi.Input[Optional[Optional[Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsEcosystem']]]]]] = None,
                                  enterprise: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                  org: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                  owner: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                  package: pulumi.Input[Optional[Optional[Union[_builtins.str, Sequence[_builtins.str]]]]] = None,
                                  per_page: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                                  repository: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                                 scope: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                                 severity: pulumi.Input[Optional[Optional[Union[_builtins.str, Sequence[_builtins.str]]]]] = None,
-                                 sort: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
-                                 state: pulumi.Input[Optional[Optional[Union[_builtins.str, Sequence[_builtins.str]]]]] = None,
+                                 scope: pulumi.Input[Optional[Optional[Union[_builtins.str, 'GetDependencyAlertsScope']]]] = None,
+                                 severity: pulumi.Input[Optional[Optional[Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsSeverity']]]]]] = None,
+                                 sort: pulumi.Input[Optional[Optional[Union[_builtins.str, 'GetDependencyAlertsSort']]]] = None,
+                                 state: pulumi.Input[Optional[Optional[Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsState']]]]]] = None,
                                  opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDependencyAlertsResult]:
     """
     The dependency alerts of an enterprise (`GET /enterprises/{enterprise}/depwatch/alerts`), an organisation (`GET /orgs/{org}/depwatch/alerts`) or a repository (`GET /repos/{owner}/{repo}/depwatch/alerts`): give exactly one of `enterprise`, `org`, or `owner` with `repository`. Filtered on the server, every page (the lists page by cursor: each `Link: rel="next"` carries an `after` cursor). The organisation and repository lists need read access to the repositories' dependency alerts (the fine-grained repository permission Dependency alerts, read); the enterprise list takes classic tokens only (scope `repo` or `security_events`), lists the organisations where the token's user is an owner or security manager, and is sent with API version `2026-03-10`.
 
-    :param _builtins.str direction: `desc` (default) or `asc`.
-    :param Union[_builtins.str, Sequence[_builtins.str]] ecosystem: Any of: composer, go, maven, npm, nuget, pip, pub, rubygems, rust (one or a list).
+    :param Union[_builtins.str, 'GetDependencyAlertsDirection'] direction: `desc` (default) or `asc`.
+    :param Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsEcosystem']]] ecosystem: Any of: composer, go, maven, npm, nuget, pip, pub, rubygems, rust (one or a list).
     :param _builtins.str enterprise: Every organisation of the enterprise the token's user owns or manages security of (classic tokens only).
     :param _builtins.str org: The organisation whose alerts to list.
     :param _builtins.str owner: The owner of the repository whose alerts to list (with `repository`).
     :param Union[_builtins.str, Sequence[_builtins.str]] package: Package names (one or a list).
     :param _builtins.int per_page: Page size of the requests (1 to 100, default 100); every page is read whatever it is.
     :param _builtins.str repository: The repository whose alerts to list (with `owner`).
-    :param _builtins.str scope: `runtime` or `development` dependencies.
-    :param Union[_builtins.str, Sequence[_builtins.str]] severity: Any of: low, medium, high, critical (one or a list).
-    :param _builtins.str sort: `created` (default), `updated` or `epss_percentage`.
-    :param Union[_builtins.str, Sequence[_builtins.str]] state: Any of: open, dismissed, fixed, auto_dismissed (one or a list).
+    :param Union[_builtins.str, 'GetDependencyAlertsScope'] scope: `runtime` or `development` dependencies.
+    :param Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsSeverity']]] severity: Any of: low, medium, high, critical (one or a list).
+    :param Union[_builtins.str, 'GetDependencyAlertsSort'] sort: `created` (default), `updated` or `epss_percentage`.
+    :param Union[_builtins.str, Sequence[Union[_builtins.str, 'GetDependencyAlertsState']]] state: Any of: open, dismissed, fixed, auto_dismissed (one or a list).
     """
     __args__ = dict()
     __args__['direction'] = direction

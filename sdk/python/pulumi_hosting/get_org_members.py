@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
     'GetOrgMembersResult',
@@ -25,8 +26,8 @@ __all__ = [
 @pulumi.output_type
 class GetOrgMembersResult:
     def __init__(__self__, filter=None, members=None, org=None, role=None):
-        if filter and not isinstance(filter, str):
-            raise TypeError("Expected argument 'filter' to be a str")
+        if filter and not isinstance(filter, dict):
+            raise TypeError("Expected argument 'filter' to be a dict")
         pulumi.set(__self__, "filter", filter)
         if members and not isinstance(members, list):
             raise TypeError("Expected argument 'members' to be a list")
@@ -34,8 +35,8 @@ class GetOrgMembersResult:
         if org and not isinstance(org, str):
             raise TypeError("Expected argument 'org' to be a str")
         pulumi.set(__self__, "org", org)
-        if role and not isinstance(role, str):
-            raise TypeError("Expected argument 'role' to be a str")
+        if role and not isinstance(role, dict):
+            raise TypeError("Expected argument 'role' to be a dict")
         pulumi.set(__self__, "role", role)
 
     @_builtins.property
@@ -83,18 +84,18 @@ class AwaitableGetOrgMembersResult(GetOrgMembersResult):
             role=self.role)
 
 
-def get_org_members(filter: Optional[_builtins.str] = None,
+def get_org_members(filter: Optional[Union[_builtins.str, 'GetOrgMembersFilter']] = None,
                     org: Optional[_builtins.str] = None,
                     per_page: Optional[_builtins.int] = None,
-                    role: Optional[_builtins.str] = None,
+                    role: Optional[Union[_builtins.str, 'GetOrgMembersRole']] = None,
                     opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetOrgMembersResult:
     """
     The members of an organisation the token may see, every page (`GET /orgs/{org}/members`), filtered by role and two-factor state on the server. A member sees the concealed members too, anyone else the public members only. Needs the fine-grained organisation permission Members (read); the public members need no token.
 
-    :param _builtins.str filter: `all` (default); `2fa_disabled` and `2fa_insecure` are answered to owners only.
+    :param Union[_builtins.str, 'GetOrgMembersFilter'] filter: `all` (default); `2fa_disabled` and `2fa_insecure` are answered to owners only.
     :param _builtins.str org: The organisation's login.
     :param _builtins.int per_page: Page size of the requests (1 to 100, default 100); every page is read whatever it is.
-    :param _builtins.str role: `all` (default), `admin` (owners) or `member`.
+    :param Union[_builtins.str, 'GetOrgMembersRole'] role: `all` (default), `admin` (owners) or `member`.
     """
     __args__ = dict()
     __args__['filter'] = filter
@@ -109,18 +110,18 @@ def get_org_members(filter: Optional[_builtins.str] = None,
         members=pulumi.get(__ret__, 'members'),
         org=pulumi.get(__ret__, 'org'),
         role=pulumi.get(__ret__, 'role'))
-def get_org_members_output(filter: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+def get_org_members_output(filter: pulumi.Input[Optional[Optional[Union[_builtins.str, 'GetOrgMembersFilter']]]] = None,
                            org: pulumi.Input[Optional[_builtins.str]] = None,
                            per_page: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
-                           role: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                           role: pulumi.Input[Optional[Optional[Union[_builtins.str, 'GetOrgMembersRole']]]] = None,
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetOrgMembersResult]:
     """
     The members of an organisation the token may see, every page (`GET /orgs/{org}/members`), filtered by role and two-factor state on the server. A member sees the concealed members too, anyone else the public members only. Needs the fine-grained organisation permission Members (read); the public members need no token.
 
-    :param _builtins.str filter: `all` (default); `2fa_disabled` and `2fa_insecure` are answered to owners only.
+    :param Union[_builtins.str, 'GetOrgMembersFilter'] filter: `all` (default); `2fa_disabled` and `2fa_insecure` are answered to owners only.
     :param _builtins.str org: The organisation's login.
     :param _builtins.int per_page: Page size of the requests (1 to 100, default 100); every page is read whatever it is.
-    :param _builtins.str role: `all` (default), `admin` (owners) or `member`.
+    :param Union[_builtins.str, 'GetOrgMembersRole'] role: `all` (default), `admin` (owners) or `member`.
     """
     __args__ = dict()
     __args__['filter'] = filter

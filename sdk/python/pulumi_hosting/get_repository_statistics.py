@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
     'GetRepositoryStatisticsResult',
@@ -28,8 +29,8 @@ class GetRepositoryStatisticsResult:
         if has_commits and not isinstance(has_commits, bool):
             raise TypeError("Expected argument 'has_commits' to be a bool")
         pulumi.set(__self__, "has_commits", has_commits)
-        if kind and not isinstance(kind, str):
-            raise TypeError("Expected argument 'kind' to be a str")
+        if kind and not isinstance(kind, dict):
+            raise TypeError("Expected argument 'kind' to be a dict")
         pulumi.set(__self__, "kind", kind)
         if owner and not isinstance(owner, str):
             raise TypeError("Expected argument 'owner' to be a str")
@@ -95,7 +96,7 @@ class AwaitableGetRepositoryStatisticsResult(GetRepositoryStatisticsResult):
             statistics=self.statistics)
 
 
-def get_repository_statistics(kind: Optional[_builtins.str] = None,
+def get_repository_statistics(kind: Optional[Union[_builtins.str, 'GetRepositoryStatisticsKind']] = None,
                               max_wait_ms: Optional[_builtins.int] = None,
                               owner: Optional[_builtins.str] = None,
                               repository: Optional[_builtins.str] = None,
@@ -103,7 +104,7 @@ def get_repository_statistics(kind: Optional[_builtins.str] = None,
     """
     One of a repository's statistics (`GET /repos/{owner}/{repo}/stats/{kind}`). Code frequency, commit activity and contributors are compiled in the background: the API answers 202 until they are ready, so the function asks again after 1 s, 2 s, 4 s, ... (each wait at most 16 s) until an answer comes or `maxWaitMs` has passed, and then fails saying so. A repository without commits answers 204: the result is empty. Needs the fine-grained repository permission Metadata (read); a public repository needs no token.
 
-    :param _builtins.str kind: Which statistic: `code_frequency`, `commit_activity`, `contributors`, `participation`, `punch_card`.
+    :param Union[_builtins.str, 'GetRepositoryStatisticsKind'] kind: Which statistic: `code_frequency`, `commit_activity`, `contributors`, `participation`, `punch_card`.
     :param _builtins.int max_wait_ms: How long to wait while the statistic is computed (202): 0 to 600000 ms, default 60000.
     :param _builtins.str owner: The organisation or user owning the repository.
     :param _builtins.str repository: The repository name (without `.git`).
@@ -122,7 +123,7 @@ def get_repository_statistics(kind: Optional[_builtins.str] = None,
         owner=pulumi.get(__ret__, 'owner'),
         repository=pulumi.get(__ret__, 'repository'),
         statistics=pulumi.get(__ret__, 'statistics'))
-def get_repository_statistics_output(kind: pulumi.Input[Optional[_builtins.str]] = None,
+def get_repository_statistics_output(kind: pulumi.Input[Optional[Union[_builtins.str, 'GetRepositoryStatisticsKind']]] = None,
                                      max_wait_ms: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                                      owner: pulumi.Input[Optional[_builtins.str]] = None,
                                      repository: pulumi.Input[Optional[_builtins.str]] = None,
@@ -130,7 +131,7 @@ def get_repository_statistics_output(kind: pulumi.Input[Optional[_builtins.str]]
     """
     One of a repository's statistics (`GET /repos/{owner}/{repo}/stats/{kind}`). Code frequency, commit activity and contributors are compiled in the background: the API answers 202 until they are ready, so the function asks again after 1 s, 2 s, 4 s, ... (each wait at most 16 s) until an answer comes or `maxWaitMs` has passed, and then fails saying so. A repository without commits answers 204: the result is empty. Needs the fine-grained repository permission Metadata (read); a public repository needs no token.
 
-    :param _builtins.str kind: Which statistic: `code_frequency`, `commit_activity`, `contributors`, `participation`, `punch_card`.
+    :param Union[_builtins.str, 'GetRepositoryStatisticsKind'] kind: Which statistic: `code_frequency`, `commit_activity`, `contributors`, `participation`, `punch_card`.
     :param _builtins.int max_wait_ms: How long to wait while the statistic is computed (202): 0 to 600000 ms, default 60000.
     :param _builtins.str owner: The organisation or user owning the repository.
     :param _builtins.str repository: The repository name (without `.git`).

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['GlobalWebhookArgs', 'GlobalWebhook']
 
@@ -21,8 +22,8 @@ class GlobalWebhookArgs:
     def __init__(__self__, *,
                  url: pulumi.Input[_builtins.str],
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
-                 content_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 events: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 content_type: pulumi.Input[Optional[Union[_builtins.str, 'GlobalWebhookContentType']]] = None,
+                 events: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, 'GlobalWebhookEvent']]]]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  insecure_ssl: pulumi.Input[Optional[_builtins.bool]] = None,
                  secret: pulumi.Input[Optional[_builtins.str]] = None):
@@ -31,8 +32,8 @@ class GlobalWebhookArgs:
 
         :param pulumi.Input[_builtins.str] url: Where deliveries are POSTed: an absolute http(s) URL. Updates in place.
         :param pulumi.Input[_builtins.bool] active: Whether deliveries are sent. Default true.
-        :param pulumi.Input[_builtins.str] content_type: Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`.
+        :param pulumi.Input[Union[_builtins.str, 'GlobalWebhookContentType']] content_type: Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, 'GlobalWebhookEvent']]]] events: Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the existing webhook with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
         :param pulumi.Input[_builtins.bool] insecure_ssl: Skip TLS certificate verification of the target (discouraged). Default false.
         :param pulumi.Input[_builtins.str] secret: Key for the HMAC signature of each delivery. Stored as a secret in state; the API never returns it, so a change made outside Pulumi cannot be seen (its removal can). Updates in place.
@@ -77,26 +78,26 @@ class GlobalWebhookArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentType")
-    def content_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def content_type(self) -> pulumi.Input[Optional[Union[_builtins.str, 'GlobalWebhookContentType']]]:
         """
         Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
         """
         return pulumi.get(self, "content_type")
 
     @content_type.setter
-    def content_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def content_type(self, value: pulumi.Input[Optional[Union[_builtins.str, 'GlobalWebhookContentType']]]):
         pulumi.set(self, "content_type", value)
 
     @_builtins.property
     @pulumi.getter
-    def events(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+    def events(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, 'GlobalWebhookEvent']]]]]:
         """
         Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`.
         """
         return pulumi.get(self, "events")
 
     @events.setter
-    def events(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+    def events(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, 'GlobalWebhookEvent']]]]]):
         pulumi.set(self, "events", value)
 
     @_builtins.property
@@ -143,8 +144,8 @@ class GlobalWebhook(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
-                 content_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 events: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 content_type: pulumi.Input[Optional[Union[_builtins.str, 'GlobalWebhookContentType']]] = None,
+                 events: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, 'GlobalWebhookEvent']]]]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  insecure_ssl: pulumi.Input[Optional[_builtins.bool]] = None,
                  secret: pulumi.Input[Optional[_builtins.str]] = None,
@@ -156,8 +157,8 @@ class GlobalWebhook(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] active: Whether deliveries are sent. Default true.
-        :param pulumi.Input[_builtins.str] content_type: Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`.
+        :param pulumi.Input[Union[_builtins.str, 'GlobalWebhookContentType']] content_type: Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union[_builtins.str, 'GlobalWebhookEvent']]]] events: Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the existing webhook with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
         :param pulumi.Input[_builtins.bool] insecure_ssl: Skip TLS certificate verification of the target (discouraged). Default false.
         :param pulumi.Input[_builtins.str] secret: Key for the HMAC signature of each delivery. Stored as a secret in state; the API never returns it, so a change made outside Pulumi cannot be seen (its removal can). Updates in place.
@@ -188,8 +189,8 @@ class GlobalWebhook(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
-                 content_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 events: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 content_type: pulumi.Input[Optional[Union[_builtins.str, 'GlobalWebhookContentType']]] = None,
+                 events: pulumi.Input[Optional[Sequence[pulumi.Input[Union[_builtins.str, 'GlobalWebhookEvent']]]]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  insecure_ssl: pulumi.Input[Optional[_builtins.bool]] = None,
                  secret: pulumi.Input[Optional[_builtins.str]] = None,

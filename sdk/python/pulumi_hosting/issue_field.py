@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['IssueFieldArgs', 'IssueField']
@@ -21,23 +22,23 @@ __all__ = ['IssueFieldArgs', 'IssueField']
 @pulumi.input_type
 class IssueFieldArgs:
     def __init__(__self__, *,
-                 data_type: pulumi.Input[_builtins.str],
+                 data_type: pulumi.Input[Union[_builtins.str, 'IssueFieldDataType']],
                  name: pulumi.Input[_builtins.str],
                  org: pulumi.Input[_builtins.str],
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  options: pulumi.Input[Optional[Sequence[pulumi.Input['IssueFieldOptionArgs']]]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None):
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'IssueFieldVisibility']]] = None):
         """
         The set of arguments for constructing a IssueField resource.
 
-        :param pulumi.Input[_builtins.str] data_type: `text`, `date`, `number`, `single_select` or `multi_select`. Fixed at creation: a change replaces the field (the old one is deleted first, and the values issues held with it).
+        :param pulumi.Input[Union[_builtins.str, 'IssueFieldDataType']] data_type: `text`, `date`, `number`, `single_select` or `multi_select`. Fixed at creation: a change replaces the field (the old one is deleted first, and the values issues held with it).
         :param pulumi.Input[_builtins.str] name: The field's name, unique in the organisation (case-insensitively). Updates in place.
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the field.
         :param pulumi.Input[_builtins.str] description: What the field is for, at most 1,024 characters. Omitted: none. Updates in place.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the organisation's existing field with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
         :param pulumi.Input[Sequence[pulumi.Input['IssueFieldOptionArgs']]] options: The options of a select field (required for `single_select` and `multi_select`, refused for the other types), in priority order. Compared as a list by name: an option keeps its id while its name stays; renaming one is deleting it and adding another. Updates in place.
-        :param pulumi.Input[_builtins.str] visibility: `organization_members_only` (default) or `all`. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'IssueFieldVisibility']] visibility: `organization_members_only` (default) or `all`. Updates in place.
         """
         pulumi.set(__self__, "data_type", data_type)
         pulumi.set(__self__, "name", name)
@@ -53,14 +54,14 @@ class IssueFieldArgs:
 
     @_builtins.property
     @pulumi.getter(name="dataType")
-    def data_type(self) -> pulumi.Input[_builtins.str]:
+    def data_type(self) -> pulumi.Input[Union[_builtins.str, 'IssueFieldDataType']]:
         """
         `text`, `date`, `number`, `single_select` or `multi_select`. Fixed at creation: a change replaces the field (the old one is deleted first, and the values issues held with it).
         """
         return pulumi.get(self, "data_type")
 
     @data_type.setter
-    def data_type(self, value: pulumi.Input[_builtins.str]):
+    def data_type(self, value: pulumi.Input[Union[_builtins.str, 'IssueFieldDataType']]):
         pulumi.set(self, "data_type", value)
 
     @_builtins.property
@@ -125,14 +126,14 @@ class IssueFieldArgs:
 
     @_builtins.property
     @pulumi.getter
-    def visibility(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def visibility(self) -> pulumi.Input[Optional[Union[_builtins.str, 'IssueFieldVisibility']]]:
         """
         `organization_members_only` (default) or `all`. Updates in place.
         """
         return pulumi.get(self, "visibility")
 
     @visibility.setter
-    def visibility(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def visibility(self, value: pulumi.Input[Optional[Union[_builtins.str, 'IssueFieldVisibility']]]):
         pulumi.set(self, "visibility", value)
 
 
@@ -142,26 +143,26 @@ class IssueField(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 data_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 data_type: pulumi.Input[Optional[Union[_builtins.str, 'IssueFieldDataType']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  options: pulumi.Input[Optional[Sequence[pulumi.Input[Union['IssueFieldOptionArgs', 'IssueFieldOptionArgsDict']]]]] = None,
                  org: pulumi.Input[Optional[_builtins.str]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'IssueFieldVisibility']]] = None,
                  __props__=None):
         """
         An issue field of an organisation (`/orgs/{org}/issue-fields`). Needs an organisation owner's token: classic scope `admin:org`, or the fine-grained permission `issue_fields` write. A change of `dataType` deletes the field before creating its replacement (names are unique in the organisation). Refresh reads the organisation's list once per run for all its fields.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] data_type: `text`, `date`, `number`, `single_select` or `multi_select`. Fixed at creation: a change replaces the field (the old one is deleted first, and the values issues held with it).
+        :param pulumi.Input[Union[_builtins.str, 'IssueFieldDataType']] data_type: `text`, `date`, `number`, `single_select` or `multi_select`. Fixed at creation: a change replaces the field (the old one is deleted first, and the values issues held with it).
         :param pulumi.Input[_builtins.str] description: What the field is for, at most 1,024 characters. Omitted: none. Updates in place.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the organisation's existing field with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
         :param pulumi.Input[_builtins.str] name: The field's name, unique in the organisation (case-insensitively). Updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['IssueFieldOptionArgs', 'IssueFieldOptionArgsDict']]]] options: The options of a select field (required for `single_select` and `multi_select`, refused for the other types), in priority order. Compared as a list by name: an option keeps its id while its name stays; renaming one is deleting it and adding another. Updates in place.
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the field.
-        :param pulumi.Input[_builtins.str] visibility: `organization_members_only` (default) or `all`. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'IssueFieldVisibility']] visibility: `organization_members_only` (default) or `all`. Updates in place.
         """
         ...
     @overload
@@ -187,13 +188,13 @@ class IssueField(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 data_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 data_type: pulumi.Input[Optional[Union[_builtins.str, 'IssueFieldDataType']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  options: pulumi.Input[Optional[Sequence[pulumi.Input[Union['IssueFieldOptionArgs', 'IssueFieldOptionArgsDict']]]]] = None,
                  org: pulumi.Input[Optional[_builtins.str]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'IssueFieldVisibility']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['IssueTypeArgs', 'IssueType']
 
@@ -21,7 +22,7 @@ class IssueTypeArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  org: pulumi.Input[_builtins.str],
-                 color: pulumi.Input[Optional[_builtins.str]] = None,
+                 color: pulumi.Input[Optional[Union[_builtins.str, 'IssueTypeColor']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  is_enabled: pulumi.Input[Optional[_builtins.bool]] = None):
@@ -30,7 +31,7 @@ class IssueTypeArgs:
 
         :param pulumi.Input[_builtins.str] name: The type's name, unique in the organisation (case-insensitively). Updates in place.
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the type.
-        :param pulumi.Input[_builtins.str] color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'IssueTypeColor']] color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place.
         :param pulumi.Input[_builtins.str] description: What the type is for, at most 1,024 characters. Omitted: none. Updates in place.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the organisation's existing type with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
         :param pulumi.Input[_builtins.bool] is_enabled: Whether issues can be given the type. Default true. Updates in place.
@@ -72,14 +73,14 @@ class IssueTypeArgs:
 
     @_builtins.property
     @pulumi.getter
-    def color(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def color(self) -> pulumi.Input[Optional[Union[_builtins.str, 'IssueTypeColor']]]:
         """
         `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place.
         """
         return pulumi.get(self, "color")
 
     @color.setter
-    def color(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def color(self, value: pulumi.Input[Optional[Union[_builtins.str, 'IssueTypeColor']]]):
         pulumi.set(self, "color", value)
 
     @_builtins.property
@@ -125,7 +126,7 @@ class IssueType(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 color: pulumi.Input[Optional[_builtins.str]] = None,
+                 color: pulumi.Input[Optional[Union[_builtins.str, 'IssueTypeColor']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  is_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -137,7 +138,7 @@ class IssueType(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'IssueTypeColor']] color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place.
         :param pulumi.Input[_builtins.str] description: What the type is for, at most 1,024 characters. Omitted: none. Updates in place.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the organisation's existing type with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
         :param pulumi.Input[_builtins.bool] is_enabled: Whether issues can be given the type. Default true. Updates in place.
@@ -168,7 +169,7 @@ class IssueType(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 color: pulumi.Input[Optional[_builtins.str]] = None,
+                 color: pulumi.Input[Optional[Union[_builtins.str, 'IssueTypeColor']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  is_enabled: pulumi.Input[Optional[_builtins.bool]] = None,

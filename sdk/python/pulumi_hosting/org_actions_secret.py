@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['OrgActionsSecretArgs', 'OrgActionsSecret']
 
@@ -23,7 +24,7 @@ class OrgActionsSecretArgs:
                  secret_name: pulumi.Input[_builtins.str],
                  value: pulumi.Input[_builtins.str],
                  selected_repository_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None):
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'OrgActionsSecretVisibility']]] = None):
         """
         The set of arguments for constructing a OrgActionsSecret resource.
 
@@ -31,7 +32,7 @@ class OrgActionsSecretArgs:
         :param pulumi.Input[_builtins.str] secret_name: The secret's name: letters, digits and `_`, not starting with a digit or the reserved prefix `SERVICE_`. The platform stores it upper-case and compares it case-insensitively: `deploy_key` and `DEPLOY_KEY` name one secret, and writing either shows no change. A change replaces the secret.
         :param pulumi.Input[_builtins.str] value: The secret's value (at most 48 KB). Sealed on the client for the organisation's public key (a key rotated since it was fetched is fetched again and the value sealed anew); state keeps only a salted digest of it (a secret), never the value, and no log line or error shows it. The API never returns it: a value changed outside Pulumi is seen through `updatedAt` (the drift check names `value`, and `up --refresh` sends the program's value again). Changing it updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] selected_repository_ids: The ids of the repositories that may use the secret; a set (order and repeats mean nothing). Only with visibility `"selected"`, where it defaults to none. Updates in place.
-        :param pulumi.Input[_builtins.str] visibility: Which repositories of the organisation may use the secret: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgActionsSecretVisibility']] visibility: Which repositories of the organisation may use the secret: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
         """
         pulumi.set(__self__, "org", org)
         pulumi.set(__self__, "secret_name", secret_name)
@@ -91,14 +92,14 @@ class OrgActionsSecretArgs:
 
     @_builtins.property
     @pulumi.getter
-    def visibility(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def visibility(self) -> pulumi.Input[Optional[Union[_builtins.str, 'OrgActionsSecretVisibility']]]:
         """
         Which repositories of the organisation may use the secret: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
         """
         return pulumi.get(self, "visibility")
 
     @visibility.setter
-    def visibility(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def visibility(self, value: pulumi.Input[Optional[Union[_builtins.str, 'OrgActionsSecretVisibility']]]):
         pulumi.set(self, "visibility", value)
 
 
@@ -112,7 +113,7 @@ class OrgActionsSecret(pulumi.CustomResource):
                  secret_name: pulumi.Input[Optional[_builtins.str]] = None,
                  selected_repository_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  value: pulumi.Input[Optional[_builtins.str]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'OrgActionsSecretVisibility']]] = None,
                  __props__=None):
         """
         An Actions secret of an organisation (`/orgs/{org}/actions/secrets/{secret_name}`), its value **sealed on the client** for the organisation's public key and never stored in state, and which of its repositories may use it. Needs the token of an organisation owner: classic scope `admin:org`, or the fine-grained permission `organization_secrets` write.
@@ -123,7 +124,7 @@ class OrgActionsSecret(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] secret_name: The secret's name: letters, digits and `_`, not starting with a digit or the reserved prefix `SERVICE_`. The platform stores it upper-case and compares it case-insensitively: `deploy_key` and `DEPLOY_KEY` name one secret, and writing either shows no change. A change replaces the secret.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] selected_repository_ids: The ids of the repositories that may use the secret; a set (order and repeats mean nothing). Only with visibility `"selected"`, where it defaults to none. Updates in place.
         :param pulumi.Input[_builtins.str] value: The secret's value (at most 48 KB). Sealed on the client for the organisation's public key (a key rotated since it was fetched is fetched again and the value sealed anew); state keeps only a salted digest of it (a secret), never the value, and no log line or error shows it. The API never returns it: a value changed outside Pulumi is seen through `updatedAt` (the drift check names `value`, and `up --refresh` sends the program's value again). Changing it updates in place.
-        :param pulumi.Input[_builtins.str] visibility: Which repositories of the organisation may use the secret: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgActionsSecretVisibility']] visibility: Which repositories of the organisation may use the secret: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
         """
         ...
     @overload
@@ -153,7 +154,7 @@ class OrgActionsSecret(pulumi.CustomResource):
                  secret_name: pulumi.Input[Optional[_builtins.str]] = None,
                  selected_repository_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  value: pulumi.Input[Optional[_builtins.str]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'OrgActionsSecretVisibility']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

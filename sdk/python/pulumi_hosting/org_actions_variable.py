@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['OrgActionsVariableArgs', 'OrgActionsVariable']
 
@@ -23,7 +24,7 @@ class OrgActionsVariableArgs:
                  org: pulumi.Input[_builtins.str],
                  value: pulumi.Input[_builtins.str],
                  selected_repository_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None):
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'OrgActionsVariableVisibility']]] = None):
         """
         The set of arguments for constructing a OrgActionsVariable resource.
 
@@ -31,7 +32,7 @@ class OrgActionsVariableArgs:
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the variable.
         :param pulumi.Input[_builtins.str] value: The variable's value (at most 48 KB), in clear: variables are not secret, the API returns them, so a value changed outside Pulumi is drift. Updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] selected_repository_ids: The ids of the repositories that may use the variable; a set (order and repeats mean nothing). Only with visibility `"selected"`, where it defaults to none. Updates in place.
-        :param pulumi.Input[_builtins.str] visibility: Which repositories of the organisation may use the variable: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgActionsVariableVisibility']] visibility: Which repositories of the organisation may use the variable: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "org", org)
@@ -91,14 +92,14 @@ class OrgActionsVariableArgs:
 
     @_builtins.property
     @pulumi.getter
-    def visibility(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def visibility(self) -> pulumi.Input[Optional[Union[_builtins.str, 'OrgActionsVariableVisibility']]]:
         """
         Which repositories of the organisation may use the variable: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
         """
         return pulumi.get(self, "visibility")
 
     @visibility.setter
-    def visibility(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def visibility(self, value: pulumi.Input[Optional[Union[_builtins.str, 'OrgActionsVariableVisibility']]]):
         pulumi.set(self, "visibility", value)
 
 
@@ -112,7 +113,7 @@ class OrgActionsVariable(pulumi.CustomResource):
                  org: pulumi.Input[Optional[_builtins.str]] = None,
                  selected_repository_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  value: pulumi.Input[Optional[_builtins.str]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'OrgActionsVariableVisibility']]] = None,
                  __props__=None):
         """
         An Actions variable of an organisation (`/orgs/{org}/actions/variables/{name}`), and which of its repositories may use it. Needs the token of an organisation owner: classic scope `admin:org`, or the fine-grained permission `organization_actions_variables` write.
@@ -123,7 +124,7 @@ class OrgActionsVariable(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the variable.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] selected_repository_ids: The ids of the repositories that may use the variable; a set (order and repeats mean nothing). Only with visibility `"selected"`, where it defaults to none. Updates in place.
         :param pulumi.Input[_builtins.str] value: The variable's value (at most 48 KB), in clear: variables are not secret, the API returns them, so a value changed outside Pulumi is drift. Updates in place.
-        :param pulumi.Input[_builtins.str] visibility: Which repositories of the organisation may use the variable: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgActionsVariableVisibility']] visibility: Which repositories of the organisation may use the variable: `"all"`, `"private"` (default: the private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
         """
         ...
     @overload
@@ -153,7 +154,7 @@ class OrgActionsVariable(pulumi.CustomResource):
                  org: pulumi.Input[Optional[_builtins.str]] = None,
                  selected_repository_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  value: pulumi.Input[Optional[_builtins.str]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'OrgActionsVariableVisibility']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

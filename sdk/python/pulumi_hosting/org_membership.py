@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['OrgMembershipArgs', 'OrgMembership']
 
@@ -21,15 +22,15 @@ class OrgMembershipArgs:
     def __init__(__self__, *,
                  org: pulumi.Input[_builtins.str],
                  username: pulumi.Input[_builtins.str],
-                 on_destroy: pulumi.Input[Optional[_builtins.str]] = None,
-                 role: pulumi.Input[Optional[_builtins.str]] = None):
+                 on_destroy: pulumi.Input[Optional[Union[_builtins.str, 'OrgMembershipOnDestroy']]] = None,
+                 role: pulumi.Input[Optional[Union[_builtins.str, 'OrgMembershipRole']]] = None):
         """
         The set of arguments for constructing a OrgMembership resource.
 
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the membership (the old one is destroyed per `onDestroy`).
         :param pulumi.Input[_builtins.str] username: The person's login. A non-member is invited (the membership stays `pending` until they accept); an existing member is adopted and given `role`. A change replaces the membership.
-        :param pulumi.Input[_builtins.str] on_destroy: What destroying the resource does: `"remove"` (default) removes the person from the organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a plain member and stops managing them; `"retain"` stops managing them and changes nothing. Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on the new value. Destroy never removes or demotes the organisation's last admin (it warns and keeps them), nor the token's own user unless `"remove"` is written explicitly.
-        :param pulumi.Input[_builtins.str] role: `"member"` or `"admin"` (an organisation owner). Default `"member"`. Updates in place; a role changed outside Pulumi shows as drift. Demoting the organisation's last admin is refused.
+        :param pulumi.Input[Union[_builtins.str, 'OrgMembershipOnDestroy']] on_destroy: What destroying the resource does: `"remove"` (default) removes the person from the organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a plain member and stops managing them; `"retain"` stops managing them and changes nothing. Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on the new value. Destroy never removes or demotes the organisation's last admin (it warns and keeps them), nor the token's own user unless `"remove"` is written explicitly.
+        :param pulumi.Input[Union[_builtins.str, 'OrgMembershipRole']] role: `"member"` or `"admin"` (an organisation owner). Default `"member"`. Updates in place; a role changed outside Pulumi shows as drift. Demoting the organisation's last admin is refused.
         """
         pulumi.set(__self__, "org", org)
         pulumi.set(__self__, "username", username)
@@ -64,26 +65,26 @@ class OrgMembershipArgs:
 
     @_builtins.property
     @pulumi.getter(name="onDestroy")
-    def on_destroy(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def on_destroy(self) -> pulumi.Input[Optional[Union[_builtins.str, 'OrgMembershipOnDestroy']]]:
         """
         What destroying the resource does: `"remove"` (default) removes the person from the organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a plain member and stops managing them; `"retain"` stops managing them and changes nothing. Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on the new value. Destroy never removes or demotes the organisation's last admin (it warns and keeps them), nor the token's own user unless `"remove"` is written explicitly.
         """
         return pulumi.get(self, "on_destroy")
 
     @on_destroy.setter
-    def on_destroy(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def on_destroy(self, value: pulumi.Input[Optional[Union[_builtins.str, 'OrgMembershipOnDestroy']]]):
         pulumi.set(self, "on_destroy", value)
 
     @_builtins.property
     @pulumi.getter
-    def role(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def role(self) -> pulumi.Input[Optional[Union[_builtins.str, 'OrgMembershipRole']]]:
         """
         `"member"` or `"admin"` (an organisation owner). Default `"member"`. Updates in place; a role changed outside Pulumi shows as drift. Demoting the organisation's last admin is refused.
         """
         return pulumi.get(self, "role")
 
     @role.setter
-    def role(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def role(self, value: pulumi.Input[Optional[Union[_builtins.str, 'OrgMembershipRole']]]):
         pulumi.set(self, "role", value)
 
 
@@ -93,9 +94,9 @@ class OrgMembership(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 on_destroy: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_destroy: pulumi.Input[Optional[Union[_builtins.str, 'OrgMembershipOnDestroy']]] = None,
                  org: pulumi.Input[Optional[_builtins.str]] = None,
-                 role: pulumi.Input[Optional[_builtins.str]] = None,
+                 role: pulumi.Input[Optional[Union[_builtins.str, 'OrgMembershipRole']]] = None,
                  username: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -103,9 +104,9 @@ class OrgMembership(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] on_destroy: What destroying the resource does: `"remove"` (default) removes the person from the organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a plain member and stops managing them; `"retain"` stops managing them and changes nothing. Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on the new value. Destroy never removes or demotes the organisation's last admin (it warns and keeps them), nor the token's own user unless `"remove"` is written explicitly.
+        :param pulumi.Input[Union[_builtins.str, 'OrgMembershipOnDestroy']] on_destroy: What destroying the resource does: `"remove"` (default) removes the person from the organisation and all its teams, or cancels their pending invitation; `"downgrade"` makes them a plain member and stops managing them; `"retain"` stops managing them and changes nothing. Changing it updates state only (no API call); run `pulumi up` before a destroy that relies on the new value. Destroy never removes or demotes the organisation's last admin (it warns and keeps them), nor the token's own user unless `"remove"` is written explicitly.
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the membership (the old one is destroyed per `onDestroy`).
-        :param pulumi.Input[_builtins.str] role: `"member"` or `"admin"` (an organisation owner). Default `"member"`. Updates in place; a role changed outside Pulumi shows as drift. Demoting the organisation's last admin is refused.
+        :param pulumi.Input[Union[_builtins.str, 'OrgMembershipRole']] role: `"member"` or `"admin"` (an organisation owner). Default `"member"`. Updates in place; a role changed outside Pulumi shows as drift. Demoting the organisation's last admin is refused.
         :param pulumi.Input[_builtins.str] username: The person's login. A non-member is invited (the membership stays `pending` until they accept); an existing member is adopted and given `role`. A change replaces the membership.
         """
         ...
@@ -132,9 +133,9 @@ class OrgMembership(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 on_destroy: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_destroy: pulumi.Input[Optional[Union[_builtins.str, 'OrgMembershipOnDestroy']]] = None,
                  org: pulumi.Input[Optional[_builtins.str]] = None,
-                 role: pulumi.Input[Optional[_builtins.str]] = None,
+                 role: pulumi.Input[Optional[Union[_builtins.str, 'OrgMembershipRole']]] = None,
                  username: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['OrgRunnerGroupArgs', 'OrgRunnerGroup']
 
@@ -26,7 +27,7 @@ class OrgRunnerGroupArgs:
                  restricted_to_workflows: pulumi.Input[Optional[_builtins.bool]] = None,
                  selected_repository_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  selected_workflows: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None):
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'OrgRunnerGroupVisibility']]] = None):
         """
         The set of arguments for constructing a OrgRunnerGroup resource.
 
@@ -37,7 +38,7 @@ class OrgRunnerGroupArgs:
         :param pulumi.Input[_builtins.bool] restricted_to_workflows: Limit the group to the workflows in `selectedWorkflows`. Default false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] selected_repository_ids: Ids of the repositories that may use the group; a set. Only with visibility `"selected"`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] selected_workflows: Workflow references (`owner/repo/.github/workflows/ci.yml@main`) allowed to use the group; compared as a set. Only with `restrictedToWorkflows: true`.
-        :param pulumi.Input[_builtins.str] visibility: `"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`.
+        :param pulumi.Input[Union[_builtins.str, 'OrgRunnerGroupVisibility']] visibility: `"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "org", org)
@@ -140,14 +141,14 @@ class OrgRunnerGroupArgs:
 
     @_builtins.property
     @pulumi.getter
-    def visibility(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def visibility(self) -> pulumi.Input[Optional[Union[_builtins.str, 'OrgRunnerGroupVisibility']]]:
         """
         `"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`.
         """
         return pulumi.get(self, "visibility")
 
     @visibility.setter
-    def visibility(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def visibility(self, value: pulumi.Input[Optional[Union[_builtins.str, 'OrgRunnerGroupVisibility']]]):
         pulumi.set(self, "visibility", value)
 
 
@@ -164,7 +165,7 @@ class OrgRunnerGroup(pulumi.CustomResource):
                  restricted_to_workflows: pulumi.Input[Optional[_builtins.bool]] = None,
                  selected_repository_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  selected_workflows: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'OrgRunnerGroupVisibility']]] = None,
                  __props__=None):
         """
         A self-hosted runner group of an organisation (`/orgs/{org}/actions/runner-groups`), with its repository access; its runners are managed by `RunnerGroupRunners`. Needs `admin:org` (or the fine-grained permission `organization_self_hosted_runners` write) of an owner.
@@ -178,7 +179,7 @@ class OrgRunnerGroup(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] restricted_to_workflows: Limit the group to the workflows in `selectedWorkflows`. Default false.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] selected_repository_ids: Ids of the repositories that may use the group; a set. Only with visibility `"selected"`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] selected_workflows: Workflow references (`owner/repo/.github/workflows/ci.yml@main`) allowed to use the group; compared as a set. Only with `restrictedToWorkflows: true`.
-        :param pulumi.Input[_builtins.str] visibility: `"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`.
+        :param pulumi.Input[Union[_builtins.str, 'OrgRunnerGroupVisibility']] visibility: `"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`.
         """
         ...
     @overload
@@ -211,7 +212,7 @@ class OrgRunnerGroup(pulumi.CustomResource):
                  restricted_to_workflows: pulumi.Input[Optional[_builtins.bool]] = None,
                  selected_repository_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
                  selected_workflows: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'OrgRunnerGroupVisibility']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

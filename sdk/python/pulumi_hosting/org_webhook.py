@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['OrgWebhookArgs', 'OrgWebhook']
 
@@ -22,7 +23,7 @@ class OrgWebhookArgs:
                  org: pulumi.Input[_builtins.str],
                  url: pulumi.Input[_builtins.str],
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
-                 content_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 content_type: pulumi.Input[Optional[Union[_builtins.str, 'OrgWebhookContentType']]] = None,
                  events: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  insecure_ssl: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -33,7 +34,7 @@ class OrgWebhookArgs:
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the webhook.
         :param pulumi.Input[_builtins.str] url: Where deliveries are POSTed: an absolute http(s) URL. Updates in place.
         :param pulumi.Input[_builtins.bool] active: Whether deliveries are sent. Default true.
-        :param pulumi.Input[_builtins.str] content_type: Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgWebhookContentType']] content_type: Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Organisation and repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the existing webhook with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
         :param pulumi.Input[_builtins.bool] insecure_ssl: Skip TLS certificate verification of the target (discouraged). Default false.
@@ -92,14 +93,14 @@ class OrgWebhookArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentType")
-    def content_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def content_type(self) -> pulumi.Input[Optional[Union[_builtins.str, 'OrgWebhookContentType']]]:
         """
         Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
         """
         return pulumi.get(self, "content_type")
 
     @content_type.setter
-    def content_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def content_type(self, value: pulumi.Input[Optional[Union[_builtins.str, 'OrgWebhookContentType']]]):
         pulumi.set(self, "content_type", value)
 
     @_builtins.property
@@ -158,7 +159,7 @@ class OrgWebhook(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
-                 content_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 content_type: pulumi.Input[Optional[Union[_builtins.str, 'OrgWebhookContentType']]] = None,
                  events: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  insecure_ssl: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -172,7 +173,7 @@ class OrgWebhook(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] active: Whether deliveries are sent. Default true.
-        :param pulumi.Input[_builtins.str] content_type: Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgWebhookContentType']] content_type: Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Organisation and repository events that trigger a delivery (`*`: every event); compared as a set. Default `["push"]`.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the existing webhook with this id instead of creating one: it is read, then converged to these args. Only read at create; later changes are ignored.
         :param pulumi.Input[_builtins.bool] insecure_ssl: Skip TLS certificate verification of the target (discouraged). Default false.
@@ -205,7 +206,7 @@ class OrgWebhook(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  active: pulumi.Input[Optional[_builtins.bool]] = None,
-                 content_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 content_type: pulumi.Input[Optional[Union[_builtins.str, 'OrgWebhookContentType']]] = None,
                  events: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  insecure_ssl: pulumi.Input[Optional[_builtins.bool]] = None,

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 
 __all__ = [
     'Branch',
@@ -735,7 +736,7 @@ class EnvironmentBranchPolicy(dict):
         A name pattern branches (or tags) must match to deploy to the environment.
 
         :param _builtins.str name: The name pattern (`release/*`; `*` does not match `/`).
-        :param _builtins.str type: `"branch"` (default) or `"tag"`.
+        :param Union[_builtins.str, 'EnvironmentBranchPolicyType'] type: `"branch"` (default) or `"tag"`.
         """
         pulumi.set(__self__, "name", name)
         if type is not None:
@@ -770,7 +771,7 @@ class EnvironmentReviewer(dict):
         A user or team who may approve deployments to the environment.
 
         :param _builtins.int id: The user's or team's numeric id (the `id` the API shows for it).
-        :param _builtins.str type: `"User"` or `"Team"`.
+        :param Union[_builtins.str, 'EnvironmentReviewerType'] type: `"User"` or `"Team"`.
         """
         pulumi.set(__self__, "id", id)
         pulumi.set(__self__, "type", type)
@@ -1115,7 +1116,7 @@ class IssueFieldOption(dict):
         """
         One option of a select field.
 
-        :param _builtins.str color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
+        :param Union[_builtins.str, 'IssueFieldOptionColor'] color: `gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`.
         :param _builtins.str name: The option's name, unique in the field (case-insensitively): how options are matched.
         :param _builtins.str description: What the option means. Omitted: none.
         """

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['PrivateRegistryArgs', 'PrivateRegistry']
 
@@ -20,13 +21,13 @@ __all__ = ['PrivateRegistryArgs', 'PrivateRegistry']
 class PrivateRegistryArgs:
     def __init__(__self__, *,
                  org: pulumi.Input[_builtins.str],
-                 registry_type: pulumi.Input[_builtins.str],
+                 registry_type: pulumi.Input[Union[_builtins.str, 'PrivateRegistryRegistryType']],
                  url: pulumi.Input[_builtins.str],
-                 visibility: pulumi.Input[_builtins.str],
+                 visibility: pulumi.Input[Union[_builtins.str, 'PrivateRegistryVisibility']],
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  api_host: pulumi.Input[Optional[_builtins.str]] = None,
                  audience: pulumi.Input[Optional[_builtins.str]] = None,
-                 auth_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 auth_type: pulumi.Input[Optional[Union[_builtins.str, 'PrivateRegistryAuthType']]] = None,
                  aws_region: pulumi.Input[Optional[_builtins.str]] = None,
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
@@ -48,13 +49,13 @@ class PrivateRegistryArgs:
         The set of arguments for constructing a PrivateRegistry resource.
 
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the registry.
-        :param pulumi.Input[_builtins.str] registry_type: `"npm_registry"`, `"maven_repository"`, `"docker_registry"`, ... A change replaces the registry.
+        :param pulumi.Input[Union[_builtins.str, 'PrivateRegistryRegistryType']] registry_type: `"npm_registry"`, `"maven_repository"`, `"docker_registry"`, ... A change replaces the registry.
         :param pulumi.Input[_builtins.str] url: The registry's URL: an absolute http(s) URL. Updates in place.
-        :param pulumi.Input[_builtins.str] visibility: Which repositories may use it: `"all"`, `"private"` (private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'PrivateRegistryVisibility']] visibility: Which repositories may use it: `"all"`, `"private"` (private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
         :param pulumi.Input[_builtins.str] account_id: AWS account id. Required with `oidc_aws`. Updates in place.
         :param pulumi.Input[_builtins.str] api_host: Cloudsmith API host. Optional with `oidc_cloudsmith` (the vendor's default host otherwise). Updates in place.
         :param pulumi.Input[_builtins.str] audience: Token audience. Required with `oidc_cloudsmith`; optional with `oidc_aws`, `oidc_jfrog`, `oidc_gcp`. Updates in place.
-        :param pulumi.Input[_builtins.str] auth_type: `"token"` (default), `"username_password"`, or an OIDC type (`"oidc_azure"`, `"oidc_aws"`, `"oidc_jfrog"`, `"oidc_cloudsmith"`, `"oidc_gcp"`) with its settings. The platform cannot change it: a change replaces the registry.
+        :param pulumi.Input[Union[_builtins.str, 'PrivateRegistryAuthType']] auth_type: `"token"` (default), `"username_password"`, or an OIDC type (`"oidc_azure"`, `"oidc_aws"`, `"oidc_jfrog"`, `"oidc_cloudsmith"`, `"oidc_gcp"`) with its settings. The platform cannot change it: a change replaces the registry.
         :param pulumi.Input[_builtins.str] aws_region: AWS region of the CodeArtifact domain. Required with `oidc_aws`. Updates in place.
         :param pulumi.Input[_builtins.str] client_id: Application (client) id. Required with `oidc_azure`. Updates in place.
         :param pulumi.Input[_builtins.str] domain: CodeArtifact domain. Required with `oidc_aws`. Updates in place.
@@ -134,14 +135,14 @@ class PrivateRegistryArgs:
 
     @_builtins.property
     @pulumi.getter(name="registryType")
-    def registry_type(self) -> pulumi.Input[_builtins.str]:
+    def registry_type(self) -> pulumi.Input[Union[_builtins.str, 'PrivateRegistryRegistryType']]:
         """
         `"npm_registry"`, `"maven_repository"`, `"docker_registry"`, ... A change replaces the registry.
         """
         return pulumi.get(self, "registry_type")
 
     @registry_type.setter
-    def registry_type(self, value: pulumi.Input[_builtins.str]):
+    def registry_type(self, value: pulumi.Input[Union[_builtins.str, 'PrivateRegistryRegistryType']]):
         pulumi.set(self, "registry_type", value)
 
     @_builtins.property
@@ -158,14 +159,14 @@ class PrivateRegistryArgs:
 
     @_builtins.property
     @pulumi.getter
-    def visibility(self) -> pulumi.Input[_builtins.str]:
+    def visibility(self) -> pulumi.Input[Union[_builtins.str, 'PrivateRegistryVisibility']]:
         """
         Which repositories may use it: `"all"`, `"private"` (private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
         """
         return pulumi.get(self, "visibility")
 
     @visibility.setter
-    def visibility(self, value: pulumi.Input[_builtins.str]):
+    def visibility(self, value: pulumi.Input[Union[_builtins.str, 'PrivateRegistryVisibility']]):
         pulumi.set(self, "visibility", value)
 
     @_builtins.property
@@ -206,14 +207,14 @@ class PrivateRegistryArgs:
 
     @_builtins.property
     @pulumi.getter(name="authType")
-    def auth_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def auth_type(self) -> pulumi.Input[Optional[Union[_builtins.str, 'PrivateRegistryAuthType']]]:
         """
         `"token"` (default), `"username_password"`, or an OIDC type (`"oidc_azure"`, `"oidc_aws"`, `"oidc_jfrog"`, `"oidc_cloudsmith"`, `"oidc_gcp"`) with its settings. The platform cannot change it: a change replaces the registry.
         """
         return pulumi.get(self, "auth_type")
 
     @auth_type.setter
-    def auth_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def auth_type(self, value: pulumi.Input[Optional[Union[_builtins.str, 'PrivateRegistryAuthType']]]):
         pulumi.set(self, "auth_type", value)
 
     @_builtins.property
@@ -430,7 +431,7 @@ class PrivateRegistry(pulumi.CustomResource):
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  api_host: pulumi.Input[Optional[_builtins.str]] = None,
                  audience: pulumi.Input[Optional[_builtins.str]] = None,
-                 auth_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 auth_type: pulumi.Input[Optional[Union[_builtins.str, 'PrivateRegistryAuthType']]] = None,
                  aws_region: pulumi.Input[Optional[_builtins.str]] = None,
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
@@ -440,7 +441,7 @@ class PrivateRegistry(pulumi.CustomResource):
                  jfrog_oidc_provider_name: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  org: pulumi.Input[Optional[_builtins.str]] = None,
-                 registry_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 registry_type: pulumi.Input[Optional[Union[_builtins.str, 'PrivateRegistryRegistryType']]] = None,
                  replaces_base: pulumi.Input[Optional[_builtins.bool]] = None,
                  role_name: pulumi.Input[Optional[_builtins.str]] = None,
                  selected_repository_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
@@ -450,7 +451,7 @@ class PrivateRegistry(pulumi.CustomResource):
                  url: pulumi.Input[Optional[_builtins.str]] = None,
                  username: pulumi.Input[Optional[_builtins.str]] = None,
                  value: pulumi.Input[Optional[_builtins.str]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'PrivateRegistryVisibility']]] = None,
                  workload_identity_provider: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -461,7 +462,7 @@ class PrivateRegistry(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] account_id: AWS account id. Required with `oidc_aws`. Updates in place.
         :param pulumi.Input[_builtins.str] api_host: Cloudsmith API host. Optional with `oidc_cloudsmith` (the vendor's default host otherwise). Updates in place.
         :param pulumi.Input[_builtins.str] audience: Token audience. Required with `oidc_cloudsmith`; optional with `oidc_aws`, `oidc_jfrog`, `oidc_gcp`. Updates in place.
-        :param pulumi.Input[_builtins.str] auth_type: `"token"` (default), `"username_password"`, or an OIDC type (`"oidc_azure"`, `"oidc_aws"`, `"oidc_jfrog"`, `"oidc_cloudsmith"`, `"oidc_gcp"`) with its settings. The platform cannot change it: a change replaces the registry.
+        :param pulumi.Input[Union[_builtins.str, 'PrivateRegistryAuthType']] auth_type: `"token"` (default), `"username_password"`, or an OIDC type (`"oidc_azure"`, `"oidc_aws"`, `"oidc_jfrog"`, `"oidc_cloudsmith"`, `"oidc_gcp"`) with its settings. The platform cannot change it: a change replaces the registry.
         :param pulumi.Input[_builtins.str] aws_region: AWS region of the CodeArtifact domain. Required with `oidc_aws`. Updates in place.
         :param pulumi.Input[_builtins.str] client_id: Application (client) id. Required with `oidc_azure`. Updates in place.
         :param pulumi.Input[_builtins.str] domain: CodeArtifact domain. Required with `oidc_aws`. Updates in place.
@@ -471,7 +472,7 @@ class PrivateRegistry(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] jfrog_oidc_provider_name: JFrog OIDC provider name. Required with `oidc_jfrog`. Updates in place.
         :param pulumi.Input[_builtins.str] namespace: Cloudsmith namespace. Required with `oidc_cloudsmith`. Updates in place.
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the registry.
-        :param pulumi.Input[_builtins.str] registry_type: `"npm_registry"`, `"maven_repository"`, `"docker_registry"`, ... A change replaces the registry.
+        :param pulumi.Input[Union[_builtins.str, 'PrivateRegistryRegistryType']] registry_type: `"npm_registry"`, `"maven_repository"`, `"docker_registry"`, ... A change replaces the registry.
         :param pulumi.Input[_builtins.bool] replaces_base: Whether this registry replaces the public one of its ecosystem (no fallback), instead of serving scoped packages with fallback allowed. Default false. Updates in place.
         :param pulumi.Input[_builtins.str] role_name: IAM role to assume. Required with `oidc_aws`. Updates in place.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] selected_repository_ids: Repository ids that may use it; a set. Only with visibility `"selected"`. Updates in place.
@@ -481,7 +482,7 @@ class PrivateRegistry(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] url: The registry's URL: an absolute http(s) URL. Updates in place.
         :param pulumi.Input[_builtins.str] username: The user to authenticate as; omit it when the registry needs none. Updates in place.
         :param pulumi.Input[_builtins.str] value: The token or password: required with authType `"token"` and `"username_password"`, refused with the OIDC auth types. Sealed on the client for the organisation's public key; state keeps only a salted digest of it (a secret), never the value. Changing it updates in place.
-        :param pulumi.Input[_builtins.str] visibility: Which repositories may use it: `"all"`, `"private"` (private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'PrivateRegistryVisibility']] visibility: Which repositories may use it: `"all"`, `"private"` (private and internal ones) or `"selected"` (those of `selectedRepositoryIds`). Updates in place.
         :param pulumi.Input[_builtins.str] workload_identity_provider: Full resource name of the workload identity provider. Required with `oidc_gcp`. Updates in place.
         """
         ...
@@ -511,7 +512,7 @@ class PrivateRegistry(pulumi.CustomResource):
                  account_id: pulumi.Input[Optional[_builtins.str]] = None,
                  api_host: pulumi.Input[Optional[_builtins.str]] = None,
                  audience: pulumi.Input[Optional[_builtins.str]] = None,
-                 auth_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 auth_type: pulumi.Input[Optional[Union[_builtins.str, 'PrivateRegistryAuthType']]] = None,
                  aws_region: pulumi.Input[Optional[_builtins.str]] = None,
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  domain: pulumi.Input[Optional[_builtins.str]] = None,
@@ -521,7 +522,7 @@ class PrivateRegistry(pulumi.CustomResource):
                  jfrog_oidc_provider_name: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
                  org: pulumi.Input[Optional[_builtins.str]] = None,
-                 registry_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 registry_type: pulumi.Input[Optional[Union[_builtins.str, 'PrivateRegistryRegistryType']]] = None,
                  replaces_base: pulumi.Input[Optional[_builtins.bool]] = None,
                  role_name: pulumi.Input[Optional[_builtins.str]] = None,
                  selected_repository_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
@@ -531,7 +532,7 @@ class PrivateRegistry(pulumi.CustomResource):
                  url: pulumi.Input[Optional[_builtins.str]] = None,
                  username: pulumi.Input[Optional[_builtins.str]] = None,
                  value: pulumi.Input[Optional[_builtins.str]] = None,
-                 visibility: pulumi.Input[Optional[_builtins.str]] = None,
+                 visibility: pulumi.Input[Optional[Union[_builtins.str, 'PrivateRegistryVisibility']]] = None,
                  workload_identity_provider: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
