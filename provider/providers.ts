@@ -7,9 +7,15 @@ import { budgetProvider } from "./resources/budgets";
 import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/custom-properties";
 import { deploymentProtectionRuleProvider } from "./resources/environments";
 import { orgMembershipProvider } from "./resources/memberships";
-import { issueFieldProvider, issueTypeProvider, orgBlockProvider } from "./resources/org-config";
+import {
+  issueFieldProvider,
+  issueTypeProvider,
+  orgBlockProvider,
+  orgSettingsProvider,
+} from "./resources/org-config";
 import { organizationProvider } from "./resources/organizations";
 import { privateRegistryProvider } from "./resources/private-registries";
+import { repositoryDeployKeyProvider, repositoryProvider } from "./resources/repositories";
 import {
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,
@@ -38,4 +44,7 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   userSshKeyProvider,
   userSshSigningKeyProvider,
   organizationProvider,
+  repositoryProvider,
+  repositoryDeployKeyProvider,
+  orgSettingsProvider,
 ];

@@ -5,6 +5,8 @@
 import type { FunctionDeclaration } from "../internal/declare";
 import { getBranchesFunction, getBranchFunction } from "./git";
 import { getOrgMembersFunction } from "./memberships";
+import { getUserFunction } from "./meta";
+import { getRepositoryFunction } from "./repositories";
 import { getDependencyAlertsFunction } from "./security";
 import { getRepositoryStatisticsFunction } from "./statistics";
 import { getUserGpgKeysFunction } from "./user-keys";
@@ -16,4 +18,6 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
   getDependencyAlertsFunction,
   getRepositoryStatisticsFunction,
   getUserGpgKeysFunction,
+  getRepositoryFunction,
+  getUserFunction,
 ];
