@@ -352,8 +352,13 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
       // Gone, or another repository took its name: the one Pulumi managed is not there.
       if (!live) return {};
       if (props?.repositoryId !== undefined && live.id !== props.repositoryId) return {};
-      // Recorded by a create: the settings the program declared. Otherwise (an import), every one.
-      const managed = props?.repositoryId === undefined ? SETTINGS : declared(props);
+      // Recorded by a create: the settings the program declared. Otherwise (an import), every one the
+      // repository has (a text it keeps none of, such as no description, is not one).
+      const has = settingsFromApi(live) as Record<string, unknown>;
+      const managed =
+        props?.repositoryId === undefined
+          ? SETTINGS.filter((k) => has[k] !== null && has[k] !== undefined)
+          : declared(props);
       const outs = repositoryOutputs(live, managed, settingsOf(props ?? {}), {
         org: props?.org ?? org,
         autoInit: props?.autoInit,
