@@ -5,7 +5,8 @@
  * names every drifted field (and none of the changes that are not drift); convergence; token
  * rotation and `--run-program`; one batch of deletions made outside Pulumi, refresh and recreation
  * (with a registry value changed in code and sealed for a rotated key); budgets turned off; the
- * last-admin guard; and destroy applying each membership's onDestroy. Bad input is checked in
+ * last-admin guard; a repository renamed in place; and destroy applying each membership's and
+ * repository's onDestroy. Bad input is checked in
  * process (test/provider/resources/*); one preview here shows how the engine prints a check failure.
  * The program is rewritten between steps (`declare`), which costs no CLI invocation.
  */
@@ -100,6 +101,7 @@ new hosting.IssueField("priority", {
   options: [{ name: "High", color: "red" }, { name: "Low", color: "gray" }],
 });
 new hosting.OrgBlock("block-billie", { org: "acme-eng", username: "billie" });
+${repositoriesProgram()}
 ${bad}
 exports.hookId = ci.hookId;
 exports.ruleId = gate.ruleId;
@@ -128,6 +130,27 @@ new hosting.UserGpgKey("gpg", { armoredPublicKey: ${JSON.stringify(keys.gpg)}, n
 new hosting.UserSshKey("laptop", { key: ${JSON.stringify(keys.ssh)}, title: "laptop" });
 new hosting.UserSshSigningKey("signing", { key: ${JSON.stringify(keys.signing)}, title: ${JSON.stringify(keys.signingTitle)} });
 ${adopt}`;
+}
+
+/**
+ * Repositories of acme-eng: one made by the stack (renamed by the rename step, which sets `name`),
+ * with its deploy key (made in beforeAll); one adopted (web, which destroy leaves); one deleted on
+ * destroy; and acme-eng's settings.
+ */
+const repository = { name: "svc", deployKey: "" };
+
+function repositoriesProgram(): string {
+  return `
+const svc = new hosting.Repository("svc", {
+  org: "acme-eng", name: ${JSON.stringify(repository.name)}, description: "The service", visibility: "private",
+  hasWiki: false, topics: ["backend", "api"], autoInit: true,
+});
+new hosting.Repository("web", { org: "acme-eng", name: "web", description: "The website" });
+new hosting.Repository("scratch", { org: "acme-eng", name: "scratch", onDestroy: "delete" });
+new hosting.RepositoryDeployKey("svc-ci", { owner: "acme-eng", repository: svc.name, title: "ci", key: ${JSON.stringify(repository.deployKey)} });
+new hosting.OrgSettings("eng-settings", {
+  org: "acme-eng", company: "Acme", defaultRepositoryPermission: "read", membersCanForkPrivateRepositories: true,
+});`;
 }
 
 let emulator: RunningEmulator;
@@ -182,6 +205,7 @@ async function control(method: string, path: string, body?: unknown): Promise<nu
 }
 
 const state = () => emulator.store.state;
+const repo = (name: string) => state().fixture.repos.find((r) => r.owner === "acme-eng" && r.name === name);
 const groupNamed = (name: string) => state().runnerGroups.find((g) => g.name === name);
 const groupOf = (runner: number) => state().runnerGroupOf[String(runner)];
 const hookAt = (url: string) => state().repoHooks.find((h) => h.config.url === url);
@@ -237,6 +261,7 @@ beforeAll(async () => {
   keys.gpg = await gpgPublicKey(["admin@acme.example"]);
   keys.ssh = sshPublicKey("ssh-ed25519", "admin@laptop");
   keys.signing = sshPublicKey("ecdsa-sha2-nistp256", "admin@signing");
+  repository.deployKey = sshPublicKey("ssh-ed25519", "ci@deploy");
   // The client logs every request to stderr, which the CLI shows: the log lines are searched too.
   program = new PulumiProgram("all-kinds", programOf(), {
     env: { REGISTRY_VALUE: FIRST_VALUE, HOSTING_DEBUG: "1" },
@@ -293,6 +318,13 @@ describe("a stack of every kind, end to end", () => {
       "POST /orgs/{org}/issue-types": 2,
       "POST /orgs/{org}/issue-fields": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      // svc and scratch made (svc's topics after it: the POST takes none); web adopted, its
+      // description written.
+      "POST /orgs/{org}/repos": 2,
+      "PUT /repos/{owner}/{repo}/topics": 1,
+      "PATCH /repos/{owner}/{repo}": 1,
+      "POST /repos/{owner}/{repo}/keys": 1,
+      "PATCH /orgs/{org}": 1,
     });
     // Creates of kinds keyed by names read first, and the registry's key is fetched once.
     expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
@@ -343,7 +375,21 @@ describe("a stack of every kind, end to end", () => {
     expect(registry("MAVEN_REPOSITORY_SECRET")?.value).toBeNull();
 
     const resources = stack();
-    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(18);
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(21);
+    const svc = repo("svc");
+    expect(svc).toMatchObject({ private: true });
+    expect(state().repositorySettings[String(svc?.id)]).toMatchObject({
+      description: "The service",
+      hasWiki: false,
+      topics: ["backend", "api"],
+    });
+    expect(resources.svc?.outputs).toMatchObject({ repositoryId: svc?.id, adopted: false });
+    expect(resources.web?.outputs).toMatchObject({ repositoryId: 1001, adopted: true });
+    expect(resources["svc-ci"]?.id).toBe(`acme-eng/svc/${state().deployKeys[0]?.id}`);
+    expect(state().orgSettings["100"]).toMatchObject({
+      company: "Acme",
+      membersCanForkPrivateRepositories: true,
+    });
     expect(state().fixture.orgs.find((o) => o.login === "acme-platform")?.members.olivia?.role).toBe("admin");
     expect(
       state()
@@ -421,7 +467,10 @@ describe("a stack of every kind, end to end", () => {
       "GET /user/gpg_keys/{gpg_key_id}": 1,
       "GET /user/keys/{key_id}": 1,
       "GET /user/ssh_signing_keys/{ssh_signing_key_id}": 1,
-      "GET /orgs/{org}": 1,
+      // The organisation acme-platform, and acme-eng's settings.
+      "GET /orgs/{org}": 2,
+      "GET /repos/{owner}/{repo}": 3,
+      "GET /repos/{owner}/{repo}/keys/{key_id}": 1,
       // Two types of one organisation: one list (the API has no GET of one type).
       "GET /orgs/{org}/issue-types": 1,
       "GET /orgs/{org}/issue-fields": 1,
@@ -470,6 +519,14 @@ describe("a stack of every kind, end to end", () => {
       options: [{ id: priority?.options[0]?.id, name: "High", color: "red", priority: 1 }],
     });
     await api("DELETE", "/orgs/acme-eng/blocks/billie");
+    // A repository's description and topics, and the organisation's company, changed.
+    await api("PATCH", "/repos/acme-eng/svc", { description: "changed by hand" });
+    await api("PUT", "/repos/acme-eng/svc/topics", { names: ["backend", "api", "extra"] });
+    await api("PATCH", "/orgs/acme-eng", { company: "Other" });
+    // Not drift: settings the program does not declare (a repository's issues, an organisation's
+    // location), and topics respelled in another order and case.
+    await api("PATCH", "/repos/acme-eng/web", { has_issues: false });
+    await api("PATCH", "/orgs/acme-eng", { location: "Lyon" });
     // Not drift: workflows, a multi select and recipients reordered; an invitation accepted.
     await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
       name: "deployers",
@@ -513,6 +570,11 @@ describe("a stack of every kind, end to end", () => {
     expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:IssueField: \(update\)/);
     expect(out).toMatch(/\+ pulumi-nodejs:dynamic\/hosting:OrgBlock: \(create\)/);
     expect(out).toMatch(/\+ 1 to create/);
+    expect(out).toMatch(/description\s*:\s*"changed by hand"\s*=>\s*"The service"/);
+    expect(out).toMatch(/"extra"/);
+    expect(out).toMatch(/company\s*:\s*"Other"\s*=>\s*"Acme"/);
+    expect(out).not.toMatch(/(hasIssues|location)\s*:/);
+    expect(out).not.toMatch(/~ .*::web/);
     // Not drift: no secret, workflow, property name or recipient change; the accepted invitation is
     // shown as refreshed state only, never as an update of hubot.
     expect(out).not.toMatch(/secret\s*:.*=>/);
@@ -526,7 +588,7 @@ describe("a stack of every kind, end to end", () => {
     expect(out).not.toMatch(/~ .*::hubot/);
     expect(out).not.toMatch(/~ .*::ci-other/);
     expect(out).not.toMatch(/~ .*::regions/);
-    expect(out).toMatch(/~ 11 to update/);
+    expect(out).toMatch(/~ 13 to update/);
 
     const refreshOnly = await run("refresh", "--preview-only", "--expect-no-changes");
     expect(refreshOnly.code).not.toBe(0);
@@ -555,7 +617,15 @@ describe("a stack of every kind, end to end", () => {
       "PUT /orgs/{org}/issue-types/{issue_type_id}": 1,
       "PATCH /orgs/{org}/issue-fields/{issue_field_id}": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      "PATCH /repos/{owner}/{repo}": 1,
+      "PUT /repos/{owner}/{repo}/topics": 1,
+      "PATCH /orgs/{org}": 1,
     });
+    expect(state().repositorySettings[String(repo("svc")?.id)]).toMatchObject({
+      description: "The service",
+      topics: ["backend", "api"],
+    });
+    expect(state().orgSettings["100"]).toMatchObject({ company: "Acme", location: "Lyon" });
     expect(state().issueTypes.find((t) => t.name === "Bug")?.color).toBe("red");
     expect(state().issueFields[0]?.options.map((o) => o.name)).toEqual(["High", "Low"]);
     expect(state().orgBlocks).toHaveLength(1);
@@ -581,6 +651,33 @@ describe("a stack of every kind, end to end", () => {
     });
     expect(registry("MAVEN_REPOSITORY_SECRET")?.visibility).toBe("all");
     expect(stack().hubot?.outputs).toMatchObject({ state: "active" });
+  });
+
+  it("renames a repository in place: the same repository on the server, its key follows, refresh moves the id", async () => {
+    const before = repo("svc");
+    const key = state().deployKeys[0]?.id;
+    repository.name = "service";
+    program.declare(programOf({ integrationId: 102 }));
+    emulator.controls.clearLog();
+    await ok("up", "--yes", "--skip-preview");
+    const writes = writesSince();
+    figures.rename = writes;
+    expect(writes).toEqual({
+      "PATCH /repos/{owner}/{repo}": 1,
+      // The key's repository changed, which replaces it, old one first: gone under the old name
+      // (404), then found under the new one by its material and adopted (the POST's 422).
+      "DELETE /repos/{owner}/{repo}/keys/{key_id}": 1,
+      "POST /repos/{owner}/{repo}/keys": 1,
+    });
+    expect(repo("service")?.id).toBe(before?.id);
+    expect(repo("svc")).toBeUndefined();
+    expect(state().deployKeys.map((k) => k.id)).toEqual([key]);
+    // An update cannot change a resource's id; the next refresh records the new name.
+    expect(stack().svc?.id).toBe("acme-eng/svc");
+    await ok("refresh", "--yes", "--skip-preview");
+    expect(stack().svc?.id).toBe("acme-eng/service");
+    expect(stack().svc?.outputs).toMatchObject({ name: "service", repositoryId: before?.id });
+    expect(stack()["svc-ci"]?.outputs).toMatchObject({ repository: "service", keyId: key });
   });
 
   it("checks keys at preview, ignores a comment, replaces old key first, recreates a deleted one, adopts with importId", async () => {
@@ -718,6 +815,7 @@ describe("a stack of every kind, end to end", () => {
       "DELETE",
       `/repos/acme-eng/api/environments/release%2Feu/deployment_protection_rules/${old.rule}`,
     );
+    await api("DELETE", `/repos/acme-eng/service/keys/${state().deployKeys[0]?.id}`);
     // A value removed outside Pulumi reads as null (the resource stays); a multi select changed.
     await api(
       "PATCH",
@@ -743,6 +841,7 @@ describe("a stack of every kind, end to end", () => {
       "actions",
       "maven",
       "release-gate",
+      "svc-ci",
     ]) {
       expect(names).not.toContain(gone);
     }
@@ -788,6 +887,7 @@ describe("a stack of every kind, end to end", () => {
       "PATCH /orgs/{org}/private-registries/{secret_name}": 1,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
       "PATCH /organizations/{org}/org-properties/values": 2,
+      "POST /repos/{owner}/{repo}/keys": 1,
     });
     expect(hookAt("https://ci.example.com/hook")?.id).not.toBe(old.hook);
     expect(hookAt("https://ci.example.com/hook")?.config.secret).toBe(HOOK_SECRET);
@@ -887,6 +987,22 @@ describe("a stack of every kind, end to end", () => {
     expect(state().issueTypes).toEqual([]);
     expect(state().issueFields).toEqual([]);
     expect(state().orgBlocks).toEqual([]);
+    // The repository it made archived (onDestroy's default), the one marked delete deleted, the
+    // adopted one left as it was, and the organisation's settings as they are.
+    expect(repo("service")).toMatchObject({ archived: true });
+    expect(repo("scratch")).toBeUndefined();
+    expect(repo("web")?.archived).toBeUndefined();
+    expect(destroy.output).toContain(
+      "Repository acme-eng/web: left as it is: it existed before this stack (adopted)",
+    );
+    expect(state().deployKeys).toEqual([]);
+    expect(state().orgSettings["100"]).toMatchObject({ company: "Acme" });
+    expect(figures.destroy).toMatchObject({
+      "PATCH /repos/{owner}/{repo}": 1,
+      "DELETE /repos/{owner}/{repo}": 1,
+      "DELETE /repos/{owner}/{repo}/keys/{key_id}": 1,
+    });
+    expect(figures.destroy).not.toHaveProperty("PATCH /orgs/{org}");
   });
 
   it("never showed a secret value in any output, the client's request log included", () => {

@@ -53,6 +53,9 @@ const ARGS: Record<string, unknown> = {
   IssueType: { org: "acme-eng", name: "Bug", isEnabled: true },
   IssueField: { org: "acme-eng", name: "Priority", dataType: "text" },
   OrgBlock: { org: "acme-eng", username: "hubot" },
+  Repository: { org: "acme-eng", name: "svc", topics: ["api"] },
+  RepositoryDeployKey: { owner: "acme-eng", repository: "api", title: "ci", key: "ssh-ed25519 AAAC" },
+  OrgSettings: { org: "acme-eng", company: "Acme" },
 };
 
 const TOKEN = "svcp_must_not_leak";
