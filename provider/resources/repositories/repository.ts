@@ -355,15 +355,16 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
       // Recorded by a create: the settings the program declared. Otherwise (an import), every one the
       // repository has (a text it keeps none of, such as no description, is not one).
       const has = settingsFromApi(live) as Record<string, unknown>;
-      const managed =
-        props?.repositoryId === undefined
-          ? SETTINGS.filter((k) => has[k] !== null && has[k] !== undefined)
-          : declared(props);
+      const importing = props?.repositoryId === undefined;
+      const managed = importing
+        ? SETTINGS.filter((k) => has[k] !== null && has[k] !== undefined)
+        : declared(props);
       const outs = repositoryOutputs(live, managed, settingsOf(props ?? {}), {
         org: props?.org ?? org,
         autoInit: props?.autoInit,
         onDestroy: props?.onDestroy ?? "archive",
-        adopted: props?.adopted ?? false,
+        // An import (`pulumi import`, the `import` option) takes a repository that exists: adopted.
+        adopted: props?.adopted ?? importing,
       });
       return { id: joinId(outs.org, outs.name), props: outs };
     },

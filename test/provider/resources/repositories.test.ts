@@ -300,6 +300,8 @@ describe("Repository lifecycle", () => {
       topics: [],
     });
     expect(read.inputs).not.toHaveProperty("description");
+    // Imported, it existed before the stack: destroy will leave it.
+    expect(read.props).toMatchObject({ adopted: true, repositoryId: 1000 });
   });
 });
 
