@@ -382,8 +382,14 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
         adopted: olds.adopted ?? false,
       };
       if (result.answer === undefined && result.topics === undefined) {
-        // Nothing the API holds changed (onDestroy, or a respelling the platform means the same way).
-        return { outs: { ...olds, ...wanted, ...own } as RepositoryOutputs };
+        // Nothing the API holds changed (onDestroy, a respelling the platform means the same way, or
+        // a setting no longer declared, which stops being managed): state keeps what it knew of the
+        // settings still declared.
+        const managed = new Set<string>(declared(news));
+        const kept = Object.entries(olds).filter(
+          ([k]) => !(SETTINGS as readonly string[]).includes(k) || managed.has(k),
+        );
+        return { outs: { ...Object.fromEntries(kept), name: wanted.name, ...own } as RepositoryOutputs };
       }
       const answer = result.answer ?? { ...(await currentOrFail(c, at, id)) };
       const topics = result.topics === undefined ? {} : { topics: result.topics };

@@ -280,6 +280,20 @@ describe("Repository lifecycle", () => {
     expect(back.outs).toMatchObject({ description: "e", archived: false });
   });
 
+  it("stops managing a setting taken out of the program: no request, and no change after", async () => {
+    const { id, outs } = await created({ ...svc, description: "d", hasWiki: false });
+    const news = await checked(svc);
+    expect((await provider.diff(id, outs, news)).changes).toBe(true);
+    const updated = await provider.update(id, outs, news);
+    expect(emulator.controls.log).toEqual([]);
+    expect(updated.outs).not.toHaveProperty("description");
+    expect(updated.outs).not.toHaveProperty("hasWiki");
+    expect((await provider.diff(id, updated.outs, news)).changes).toBe(false);
+    expect(world(outs.repositoryId)).toBeDefined();
+    const read = await provider.read(id, updated.outs);
+    expect(read.inputs).toEqual({ ...svc, onDestroy: "archive" });
+  });
+
   it("updates state only when onDestroy alone changes", async () => {
     const { id, outs } = await created(svc);
     const updated = await provider.update(id, outs, await checked({ ...svc, onDestroy: "retain" }));
