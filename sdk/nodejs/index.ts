@@ -40,10 +40,20 @@ export const getOrgMembers: typeof import("./getOrgMembers").getOrgMembers = nul
 export const getOrgMembersOutput: typeof import("./getOrgMembers").getOrgMembersOutput = null as any;
 utilities.lazyLoad(exports, ["getOrgMembers","getOrgMembersOutput"], () => require("./getOrgMembers"));
 
+export { GetRepositoryArgs, GetRepositoryResult, GetRepositoryOutputArgs } from "./getRepository";
+export const getRepository: typeof import("./getRepository").getRepository = null as any;
+export const getRepositoryOutput: typeof import("./getRepository").getRepositoryOutput = null as any;
+utilities.lazyLoad(exports, ["getRepository","getRepositoryOutput"], () => require("./getRepository"));
+
 export { GetRepositoryStatisticsArgs, GetRepositoryStatisticsResult, GetRepositoryStatisticsOutputArgs } from "./getRepositoryStatistics";
 export const getRepositoryStatistics: typeof import("./getRepositoryStatistics").getRepositoryStatistics = null as any;
 export const getRepositoryStatisticsOutput: typeof import("./getRepositoryStatistics").getRepositoryStatisticsOutput = null as any;
 utilities.lazyLoad(exports, ["getRepositoryStatistics","getRepositoryStatisticsOutput"], () => require("./getRepositoryStatistics"));
+
+export { GetUserArgs, GetUserResult, GetUserOutputArgs } from "./getUser";
+export const getUser: typeof import("./getUser").getUser = null as any;
+export const getUserOutput: typeof import("./getUser").getUserOutput = null as any;
+utilities.lazyLoad(exports, ["getUser","getUserOutput"], () => require("./getUser"));
 
 export { GetUserGpgKeysArgs, GetUserGpgKeysResult, GetUserGpgKeysOutputArgs } from "./getUserGpgKeys";
 export const getUserGpgKeys: typeof import("./getUserGpgKeys").getUserGpgKeys = null as any;
@@ -85,6 +95,11 @@ export type OrgRunnerGroup = import("./orgRunnerGroup").OrgRunnerGroup;
 export const OrgRunnerGroup: typeof import("./orgRunnerGroup").OrgRunnerGroup = null as any;
 utilities.lazyLoad(exports, ["OrgRunnerGroup"], () => require("./orgRunnerGroup"));
 
+export { OrgSettingsArgs } from "./orgSettings";
+export type OrgSettings = import("./orgSettings").OrgSettings;
+export const OrgSettings: typeof import("./orgSettings").OrgSettings = null as any;
+utilities.lazyLoad(exports, ["OrgSettings"], () => require("./orgSettings"));
+
 export { OrganizationArgs } from "./organization";
 export type Organization = import("./organization").Organization;
 export const Organization: typeof import("./organization").Organization = null as any;
@@ -99,6 +114,16 @@ export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
+
+export { RepositoryArgs } from "./repository";
+export type Repository = import("./repository").Repository;
+export const Repository: typeof import("./repository").Repository = null as any;
+utilities.lazyLoad(exports, ["Repository"], () => require("./repository"));
+
+export { RepositoryDeployKeyArgs } from "./repositoryDeployKey";
+export type RepositoryDeployKey = import("./repositoryDeployKey").RepositoryDeployKey;
+export const RepositoryDeployKey: typeof import("./repositoryDeployKey").RepositoryDeployKey = null as any;
+utilities.lazyLoad(exports, ["RepositoryDeployKey"], () => require("./repositoryDeployKey"));
 
 export { RepositoryPropertyValueArgs } from "./repositoryPropertyValue";
 export type RepositoryPropertyValue = import("./repositoryPropertyValue").RepositoryPropertyValue;
@@ -164,10 +189,16 @@ const _module = {
                 return new OrgPropertyValue(name, <any>undefined, { urn })
             case "hosting:index:OrgRunnerGroup":
                 return new OrgRunnerGroup(name, <any>undefined, { urn })
+            case "hosting:index:OrgSettings":
+                return new OrgSettings(name, <any>undefined, { urn })
             case "hosting:index:Organization":
                 return new Organization(name, <any>undefined, { urn })
             case "hosting:index:PrivateRegistry":
                 return new PrivateRegistry(name, <any>undefined, { urn })
+            case "hosting:index:Repository":
+                return new Repository(name, <any>undefined, { urn })
+            case "hosting:index:RepositoryDeployKey":
+                return new RepositoryDeployKey(name, <any>undefined, { urn })
             case "hosting:index:RepositoryPropertyValue":
                 return new RepositoryPropertyValue(name, <any>undefined, { urn })
             case "hosting:index:RepositoryWebhook":

@@ -41,10 +41,16 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &OrgPropertyValue{}
 	case "hosting:index:OrgRunnerGroup":
 		r = &OrgRunnerGroup{}
+	case "hosting:index:OrgSettings":
+		r = &OrgSettings{}
 	case "hosting:index:Organization":
 		r = &Organization{}
 	case "hosting:index:PrivateRegistry":
 		r = &PrivateRegistry{}
+	case "hosting:index:Repository":
+		r = &Repository{}
+	case "hosting:index:RepositoryDeployKey":
+		r = &RepositoryDeployKey{}
 	case "hosting:index:RepositoryPropertyValue":
 		r = &RepositoryPropertyValue{}
 	case "hosting:index:RepositoryWebhook":

@@ -13,7 +13,9 @@ from .get_branch import *
 from .get_branches import *
 from .get_dependency_alerts import *
 from .get_org_members import *
+from .get_repository import *
 from .get_repository_statistics import *
+from .get_user import *
 from .get_user_gpg_keys import *
 from .global_webhook import *
 from .issue_field import *
@@ -22,9 +24,12 @@ from .org_block import *
 from .org_membership import *
 from .org_property_value import *
 from .org_runner_group import *
+from .org_settings import *
 from .organization import *
 from .private_registry import *
 from .provider import *
+from .repository import *
+from .repository_deploy_key import *
 from .repository_property_value import *
 from .repository_webhook import *
 from .runner_group_runners import *
@@ -59,8 +64,11 @@ _utilities.register(
    "hosting:index:OrgMembership": "OrgMembership",
    "hosting:index:OrgPropertyValue": "OrgPropertyValue",
    "hosting:index:OrgRunnerGroup": "OrgRunnerGroup",
+   "hosting:index:OrgSettings": "OrgSettings",
    "hosting:index:Organization": "Organization",
    "hosting:index:PrivateRegistry": "PrivateRegistry",
+   "hosting:index:Repository": "Repository",
+   "hosting:index:RepositoryDeployKey": "RepositoryDeployKey",
    "hosting:index:RepositoryPropertyValue": "RepositoryPropertyValue",
    "hosting:index:RepositoryWebhook": "RepositoryWebhook",
    "hosting:index:RunnerGroupRunners": "RunnerGroupRunners",
