@@ -13,6 +13,7 @@ import { declareProtectionRules } from "./examples/environments/protection-rules
 import { declareMemberships } from "./examples/memberships/memberships";
 import { declareOrganization } from "./examples/organizations/organization";
 import { declarePrivateRegistries } from "./examples/private-registries/private-registries";
+import { declareRepositories } from "./examples/repositories/repositories";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
 import { declareUserKeys } from "./examples/user-keys/user-keys";
 import { declareWebhooks } from "./examples/webhooks/webhooks";
@@ -112,7 +113,7 @@ export const userKeys = declareUserKeys({
 });
 
 // A new organisation of the installation (a site administrator's token), its issue types and
-// issue field, and a user it blocks.
+// issue field, a user it blocks, and its member policies.
 export const organization = declareOrganization({
   login: "acme-platform",
   admin: "olivia",
@@ -132,4 +133,15 @@ export const actions = declareActions({
   environment: "production",
   databasePassword: config.getSecret("databasePassword") ?? pulumi.secret("demo-database-password"),
   region: "eu-west-1",
+});
+
+// A repository of acme-eng with its settings and a deploy key (destroying the demo archives it), and
+// the id of a reviewer read by name.
+export const repositories = declareRepositories({
+  org: "acme-eng",
+  name: "payments",
+  description: "Payments service",
+  topics: ["payments", "backend"],
+  deployKey: readFileSync(join(__dirname, "examples/repositories/demo-deploy.pub"), "utf8"),
+  reviewer: "octocat",
 });

@@ -15,6 +15,7 @@ import { notificationsRoutes } from "./notifications";
 import { orgConfigRoutes } from "./org-config";
 import { organizationsRoutes } from "./organizations";
 import { privateRegistriesRoutes } from "./private-registries";
+import { repositoriesRoutes } from "./repositories";
 import type { Route } from "./route";
 import { runnerGroupsRoutes } from "./runner-groups";
 import { securityRoutes } from "./security";
@@ -35,6 +36,7 @@ export * from "./org-config";
 export * from "./organizations";
 export * from "./pagination";
 export * from "./private-registries";
+export * from "./repositories";
 export * from "./route";
 export * from "./runner-groups";
 export * from "./security";
@@ -61,6 +63,7 @@ export const ROUTES = {
   ...orgConfigRoutes,
   ...notificationsRoutes,
   ...actionsRoutes,
+  ...repositoriesRoutes,
   ...unmodelledRoutes,
 } as const;
 

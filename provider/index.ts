@@ -63,8 +63,9 @@ export type {
   IssueFieldVisibility,
   IssueTypeArgs,
   OrgBlockArgs,
+  OrgSettingsArgs,
 } from "./resources/org-config";
-export { IssueField, IssueType, OrgBlock } from "./resources/org-config";
+export { IssueField, IssueType, OrgBlock, OrgSettings } from "./resources/org-config";
 export type { OrganizationArgs } from "./resources/organizations";
 export { Organization } from "./resources/organizations";
 export type {
@@ -75,6 +76,12 @@ export type {
   PrivateRegistryVisibility,
 } from "./resources/private-registries";
 export { PrivateRegistry } from "./resources/private-registries";
+export type {
+  RepositoryArgs,
+  RepositoryDeployKeyArgs,
+  RepositoryOnDestroy,
+} from "./resources/repositories";
+export { Repository, RepositoryDeployKey } from "./resources/repositories";
 export type {
   EnterpriseRunnerGroupArgs,
   OrgRunnerGroupArgs,

@@ -20,8 +20,11 @@ import { orgMembershipProvider } from "./resources/memberships/org-membership";
 import { issueFieldProvider } from "./resources/org-config/issue-field";
 import { issueTypeProvider } from "./resources/org-config/issue-type";
 import { orgBlockProvider } from "./resources/org-config/org-block";
+import { orgSettingsProvider } from "./resources/org-config/org-settings";
 import { organizationProvider } from "./resources/organizations/organization";
 import { privateRegistryProvider } from "./resources/private-registries/private-registry";
+import { repositoryDeployKeyProvider } from "./resources/repositories/deploy-key";
+import { repositoryProvider } from "./resources/repositories/repository";
 import { enterpriseRunnerGroupProvider } from "./resources/runner-groups/enterprise-runner-group";
 import { orgRunnerGroupProvider } from "./resources/runner-groups/org-runner-group";
 import { runnerGroupRunnersProvider } from "./resources/runner-groups/runner-group-runners";
@@ -32,6 +35,8 @@ import { orgWebhookProvider } from "./resources/webhooks/org-webhook";
 import { repositoryWebhookProvider } from "./resources/webhooks/repository-webhook";
 import { getBranch, getBranchFunction, getBranches, getBranchesFunction } from "./functions/git";
 import { getOrgMembers, getOrgMembersFunction } from "./functions/memberships";
+import { getUser, getUserFunction } from "./functions/meta";
+import { getRepository, getRepositoryFunction } from "./functions/repositories";
 import { getDependencyAlerts, getDependencyAlertsFunction } from "./functions/security";
 import { getRepositoryStatistics, getRepositoryStatisticsFunction } from "./functions/statistics";
 import { getUserGpgKeys, getUserGpgKeysFunction } from "./functions/user-keys";
@@ -53,8 +58,11 @@ export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
   issueFieldProvider,
   issueTypeProvider,
   orgBlockProvider,
+  orgSettingsProvider,
   organizationProvider,
   privateRegistryProvider,
+  repositoryDeployKeyProvider,
+  repositoryProvider,
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
@@ -71,6 +79,8 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
   getBranchesFunction,
   getBranchFunction,
   getOrgMembersFunction,
+  getUserFunction,
+  getRepositoryFunction,
   getDependencyAlertsFunction,
   getRepositoryStatisticsFunction,
   getUserGpgKeysFunction,
@@ -81,6 +91,8 @@ export const IMPLEMENTATIONS = {
   getBranches,
   getBranch,
   getOrgMembers,
+  getUser,
+  getRepository,
   getDependencyAlerts,
   getRepositoryStatistics,
   getUserGpgKeys,

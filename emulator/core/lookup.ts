@@ -2,7 +2,7 @@
 import { type AccessRule, expandScopes, grants, orgRole } from "./auth";
 import type { Caller } from "./context";
 import type { EnterpriseRecord, OrgRecord, RepoRecord, UserRecord } from "./fixture";
-import { notFound } from "./http";
+import { forbidden, notFound } from "./http";
 import type { EmulatorState } from "./store";
 
 export function findOrg(state: EmulatorState, name: string): OrgRecord | undefined {
@@ -18,6 +18,11 @@ export function findRepo(state: EmulatorState, owner: string, name: string): Rep
 
 export function repoKey(repo: RepoRecord): string {
   return `${repo.owner}/${repo.name}`.toLowerCase();
+}
+
+/** An archived repository is read-only: a write to it is refused as the platform refuses it (403). */
+export function refuseArchived(repo: RepoRecord): void {
+  if (repo.archived) throw forbidden("Repository was archived so is read-only.");
 }
 
 /** A repository the caller administers; anything else is a 404, which hides its existence. */

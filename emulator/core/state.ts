@@ -111,7 +111,12 @@ export type RawState = {
     : Readonly<EmulatorState[K]>;
 };
 
-/** An organisation renamed (org-admin): its login as it is spelled now, and the new one. */
+/**
+ * An organisation renamed (org-admin): its login as it is spelled now, and the new one. Or one
+ * repository moved (renamed, or deleted: its data is moved out of reach): `from` and `to` are then
+ * `owner/name` paths, which no login equals, so only the repository's `owner/name` keys follow
+ * (`movedPath`).
+ */
 export interface Rename {
   from: string;
   to: string;

@@ -17,6 +17,7 @@ import { notifications } from "./notifications";
 import { orgConfig } from "./org-config";
 import { orgAdmin } from "./organizations";
 import { privateRegistries } from "./private-registries";
+import { repositories } from "./repositories";
 import { runnerGroups } from "./runner-groups";
 import { security } from "./security";
 import { statistics } from "./statistics";
@@ -46,6 +47,7 @@ export const FAMILIES = [
   security,
   orgConfig,
   actions,
+  repositories,
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelled,
 ] as const satisfies readonly Family[];

@@ -5,7 +5,8 @@
  * names every drifted field (and none of the changes that are not drift); convergence; token
  * rotation and `--run-program`; one batch of deletions made outside Pulumi, refresh and recreation
  * (with a registry value changed in code and sealed for a rotated key); budgets turned off; the
- * last-admin guard; and destroy applying each membership's onDestroy. Bad input is checked in
+ * last-admin guard; a repository renamed in place; and destroy applying each membership's and
+ * repository's onDestroy. Bad input is checked in
  * process (test/provider/resources/*); one preview here shows how the engine prints a check failure.
  * The program is rewritten between steps (`declare`), which costs no CLI invocation.
  */
@@ -137,6 +138,7 @@ const canary = new hosting.RepositoryEnvironment("canary", {
 new hosting.DeploymentProtectionRule("canary-gate", {
   owner: "acme-eng", repository: "api", environment: canary.environment, integrationId: 101,
 });
+${repositoriesProgram()}
 ${bad}
 exports.hookId = ci.hookId;
 exports.ruleId = gate.ruleId;
@@ -165,6 +167,27 @@ new hosting.UserGpgKey("gpg", { armoredPublicKey: ${JSON.stringify(keys.gpg)}, n
 new hosting.UserSshKey("laptop", { key: ${JSON.stringify(keys.ssh)}, title: "laptop" });
 new hosting.UserSshSigningKey("signing", { key: ${JSON.stringify(keys.signing)}, title: ${JSON.stringify(keys.signingTitle)} });
 ${adopt}`;
+}
+
+/**
+ * Repositories of acme-eng: one made by the stack (renamed by the rename step, which sets `name`),
+ * with its deploy key (made in beforeAll); one adopted (web, which destroy leaves); one deleted on
+ * destroy; and acme-eng's settings.
+ */
+const repository = { name: "svc", deployKey: "" };
+
+function repositoriesProgram(): string {
+  return `
+const svc = new hosting.Repository("svc", {
+  org: "acme-eng", name: ${JSON.stringify(repository.name)}, description: "The service", visibility: "private",
+  hasWiki: false, topics: ["backend", "api"], autoInit: true,
+});
+new hosting.Repository("web", { org: "acme-eng", name: "web", description: "The website" });
+new hosting.Repository("scratch", { org: "acme-eng", name: "scratch", onDestroy: "delete" });
+new hosting.RepositoryDeployKey("svc-ci", { owner: "acme-eng", repository: svc.name, title: "ci", key: ${JSON.stringify(repository.deployKey)} });
+new hosting.OrgSettings("eng-settings", {
+  org: "acme-eng", company: "Acme", defaultRepositoryPermission: "read", membersCanForkPrivateRepositories: true,
+});`;
 }
 
 let emulator: RunningEmulator;
@@ -219,6 +242,7 @@ async function control(method: string, path: string, body?: unknown): Promise<nu
 }
 
 const state = () => emulator.store.state;
+const repo = (name: string) => state().fixture.repos.find((r) => r.owner === "acme-eng" && r.name === name);
 const groupNamed = (name: string) => state().runnerGroups.find((g) => g.name === name);
 const groupOf = (runner: number) => state().runnerGroupOf[String(runner)];
 const hookAt = (url: string) => state().repoHooks.find((h) => h.config.url === url);
@@ -304,6 +328,7 @@ beforeAll(async () => {
   keys.gpg = await gpgPublicKey(["admin@acme.example"]);
   keys.ssh = sshPublicKey("ssh-ed25519", "admin@laptop");
   keys.signing = sshPublicKey("ecdsa-sha2-nistp256", "admin@signing");
+  repository.deployKey = sshPublicKey("ssh-ed25519", "ci@deploy");
   // The client logs every request to stderr, which the CLI shows: the log lines are searched too.
   program = new PulumiProgram("all-kinds", programOf(), {
     env: { REGISTRY_VALUE: FIRST_VALUE, HOSTING_DEBUG: "1" },
@@ -370,6 +395,13 @@ describe("a stack of every kind, end to end", () => {
       // The environment with one PUT and its two patterns; its gate after it.
       [`PUT ${ENVIRONMENT}`]: 1,
       [`POST ${ENVIRONMENT}/deployment-branch-policies`]: 2,
+      // svc and scratch made (svc's topics after it: the POST takes none); web adopted, its
+      // description written.
+      "POST /orgs/{org}/repos": 2,
+      "PUT /repos/{owner}/{repo}/topics": 1,
+      "PATCH /repos/{owner}/{repo}": 1,
+      "POST /repos/{owner}/{repo}/keys": 1,
+      "PATCH /orgs/{org}": 1,
     });
     // Creates of kinds keyed by names read first, and the registry's key is fetched once.
     expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
@@ -440,7 +472,7 @@ describe("a stack of every kind, end to end", () => {
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
 
     const resources = stack();
-    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(26);
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(29);
     // Ids and names as the platform stores them; the program's spelling kept as an input.
     expect(resources["publish-token"]?.id).toBe("acme-eng/NPM_PUBLISH_TOKEN");
     expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
@@ -448,6 +480,20 @@ describe("a stack of every kind, end to end", () => {
     expect(resources["eu-region"]?.id).toBe("acme-eng/api/release%2Feu/REGION");
     expect(resources.canary?.id).toBe("acme-eng/api/canary%2Feu");
     expect(resources["org-hook"]?.id).toBe(`acme-eng/${state().orgHooks[0]?.id}`);
+    const svc = repo("svc");
+    expect(svc).toMatchObject({ private: true });
+    expect(state().repositorySettings[String(svc?.id)]).toMatchObject({
+      description: "The service",
+      hasWiki: false,
+      topics: ["backend", "api"],
+    });
+    expect(resources.svc?.outputs).toMatchObject({ repositoryId: svc?.id, adopted: false });
+    expect(resources.web?.outputs).toMatchObject({ repositoryId: 1001, adopted: true });
+    expect(resources["svc-ci"]?.id).toBe(`acme-eng/svc/${state().deployKeys[0]?.id}`);
+    expect(state().orgSettings["100"]).toMatchObject({
+      company: "Acme",
+      membersCanForkPrivateRepositories: true,
+    });
     expect(state().fixture.orgs.find((o) => o.login === "acme-platform")?.members.olivia?.role).toBe("admin");
     expect(
       state()
@@ -541,7 +587,10 @@ describe("a stack of every kind, end to end", () => {
       "GET /user/gpg_keys/{gpg_key_id}": 1,
       "GET /user/keys/{key_id}": 1,
       "GET /user/ssh_signing_keys/{ssh_signing_key_id}": 1,
-      "GET /orgs/{org}": 1,
+      // The organisation acme-platform, and acme-eng's settings.
+      "GET /orgs/{org}": 2,
+      "GET /repos/{owner}/{repo}": 3,
+      "GET /repos/{owner}/{repo}/keys/{key_id}": 1,
       // Two types of one organisation: one list (the API has no GET of one type).
       "GET /orgs/{org}/issue-types": 1,
       "GET /orgs/{org}/issue-fields": 1,
@@ -622,6 +671,14 @@ describe("a stack of every kind, end to end", () => {
     await api("POST", "/repos/acme-eng/api/environments/canary%2Feu/deployment-branch-policies", {
       name: "hotfix/*",
     });
+    // A repository's description and topics, and the organisation's company, changed.
+    await api("PATCH", "/repos/acme-eng/svc", { description: "changed by hand" });
+    await api("PUT", "/repos/acme-eng/svc/topics", { names: ["backend", "api", "extra"] });
+    await api("PATCH", "/orgs/acme-eng", { company: "Other" });
+    // Not drift: settings the program does not declare (a repository's issues, an organisation's
+    // location), and topics respelled in another order and case.
+    await api("PATCH", "/repos/acme-eng/web", { has_issues: false });
+    await api("PATCH", "/orgs/acme-eng", { location: "Lyon" });
     // Not drift: workflows, a multi select and recipients reordered; an invitation accepted.
     await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
       name: "deployers",
@@ -678,6 +735,11 @@ describe("a stack of every kind, end to end", () => {
     expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:RepositoryEnvironment: \(update\)/);
     expect(out).toMatch(/"hotfix\/\*"/);
     expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:OrgWebhook: \(update\)/);
+    expect(out).toMatch(/description\s*:\s*"changed by hand"\s*=>\s*"The service"/);
+    expect(out).toMatch(/"extra"/);
+    expect(out).toMatch(/company\s*:\s*"Other"\s*=>\s*"Acme"/);
+    expect(out).not.toMatch(/(hasIssues|location)\s*:/);
+    expect(out).not.toMatch(/~ .*::web/);
     // Not drift: no secret, workflow, property name or recipient change; the accepted invitation is
     // shown as refreshed state only, never as an update of hubot.
     expect(out).not.toMatch(/secret\s*:.*=>/);
@@ -694,7 +756,7 @@ describe("a stack of every kind, end to end", () => {
     // The secrets no one changed show no change (the same updated_at, the same digest).
     expect(out).not.toMatch(/~ .*::db-password/);
     expect(out).not.toMatch(/~ .*::node-version/);
-    expect(out).toMatch(/~ 16 to update/);
+    expect(out).toMatch(/~ 18 to update/);
     expect(out).not.toMatch(/~ .*::canary-gate/);
 
     const refreshOnly = await run("refresh", "--preview-only", "--expect-no-changes");
@@ -732,10 +794,18 @@ describe("a stack of every kind, end to end", () => {
       // The reviewer removed with the settings' PUT, the pattern added outside deleted.
       [`PUT ${ENVIRONMENT}`]: 1,
       [`DELETE ${ENVIRONMENT}/deployment-branch-policies/{branch_policy_id}`]: 1,
+      "PATCH /repos/{owner}/{repo}": 1,
+      "PUT /repos/{owner}/{repo}/topics": 1,
+      "PATCH /orgs/{org}": 1,
     });
     expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
     expect(actionsSecret("org:100", "NPM_PUBLISH_TOKEN")?.selectedRepositoryIds).toEqual([1000]);
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
+    expect(state().repositorySettings[String(repo("svc")?.id)]).toMatchObject({
+      description: "The service",
+      topics: ["backend", "api"],
+    });
+    expect(state().orgSettings["100"]).toMatchObject({ company: "Acme", location: "Lyon" });
     expect(state().issueTypes.find((t) => t.name === "Bug")?.color).toBe("red");
     expect(canary()?.reviewers).toEqual([{ type: "User", id: 2 }]);
     expect(canaryPatterns()).toEqual(["branch:main", "tag:v*"]);
@@ -764,6 +834,33 @@ describe("a stack of every kind, end to end", () => {
     });
     expect(registry("MAVEN_REPOSITORY_SECRET")?.visibility).toBe("all");
     expect(stack().hubot?.outputs).toMatchObject({ state: "active" });
+  });
+
+  it("renames a repository in place: the same repository on the server, its key follows, refresh moves the id", async () => {
+    const before = repo("svc");
+    const key = state().deployKeys[0]?.id;
+    repository.name = "service";
+    program.declare(programOf({ integrationId: 102 }));
+    emulator.controls.clearLog();
+    await ok("up", "--yes", "--skip-preview");
+    const writes = writesSince();
+    figures.rename = writes;
+    expect(writes).toEqual({
+      "PATCH /repos/{owner}/{repo}": 1,
+      // The key's repository changed, which replaces it, old one first: gone under the old name
+      // (404), then found under the new one by its material and adopted (the POST's 422).
+      "DELETE /repos/{owner}/{repo}/keys/{key_id}": 1,
+      "POST /repos/{owner}/{repo}/keys": 1,
+    });
+    expect(repo("service")?.id).toBe(before?.id);
+    expect(repo("svc")).toBeUndefined();
+    expect(state().deployKeys.map((k) => k.id)).toEqual([key]);
+    // An update cannot change a resource's id; the next refresh records the new name.
+    expect(stack().svc?.id).toBe("acme-eng/svc");
+    await ok("refresh", "--yes", "--skip-preview");
+    expect(stack().svc?.id).toBe("acme-eng/service");
+    expect(stack().svc?.outputs).toMatchObject({ name: "service", repositoryId: before?.id });
+    expect(stack()["svc-ci"]?.outputs).toMatchObject({ repository: "service", keyId: key });
   });
 
   it("checks keys at preview, ignores a comment, replaces old key first, recreates a deleted one, adopts with importId", async () => {
@@ -906,6 +1003,7 @@ describe("a stack of every kind, end to end", () => {
     // An environment deleted: its patterns and its gate go with it.
     await api("DELETE", "/repos/acme-eng/api/environments/canary%2Feu");
     expect(canaryGate()).toBeUndefined();
+    await api("DELETE", `/repos/acme-eng/service/keys/${state().deployKeys[0]?.id}`);
     // A value removed outside Pulumi reads as null (the resource stays); a multi select changed.
     await api(
       "PATCH",
@@ -935,6 +1033,7 @@ describe("a stack of every kind, end to end", () => {
       "eu-region",
       "canary",
       "canary-gate",
+      "svc-ci",
     ]) {
       expect(names).not.toContain(gone);
     }
@@ -984,6 +1083,7 @@ describe("a stack of every kind, end to end", () => {
       "POST /repos/{owner}/{repo}/environments/{environment_name}/variables": 1,
       [`PUT ${ENVIRONMENT}`]: 1,
       [`POST ${ENVIRONMENT}/deployment-branch-policies`]: 2,
+      "POST /repos/{owner}/{repo}/keys": 1,
     });
     expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
@@ -1099,6 +1199,22 @@ describe("a stack of every kind, end to end", () => {
     expect(canary()).toBeUndefined();
     expect(state().protectionRules).toEqual([]);
     expect(state().environments.map((e) => e.name)).toEqual(["production", "staging", "release/eu"]);
+    // The repository it made archived (onDestroy's default), the one marked delete deleted, the
+    // adopted one left as it was, and the organisation's settings as they are.
+    expect(repo("service")).toMatchObject({ archived: true });
+    expect(repo("scratch")).toBeUndefined();
+    expect(repo("web")?.archived).toBeUndefined();
+    expect(destroy.output).toContain(
+      "Repository acme-eng/web: left as it is: it existed before this stack (adopted)",
+    );
+    expect(state().deployKeys).toEqual([]);
+    expect(state().orgSettings["100"]).toMatchObject({ company: "Acme" });
+    expect(figures.destroy).toMatchObject({
+      "PATCH /repos/{owner}/{repo}": 1,
+      "DELETE /repos/{owner}/{repo}": 1,
+      "DELETE /repos/{owner}/{repo}/keys/{key_id}": 1,
+    });
+    expect(figures.destroy).not.toHaveProperty("PATCH /orgs/{org}");
   });
 
   it("never showed a secret value in any output, the client's request log included", () => {

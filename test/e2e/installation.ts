@@ -136,6 +136,14 @@ export async function fill(api: Api): Promise<void> {
     name: "v*",
     type: "tag",
   });
+  // Repositories as people left them: a description, topics, a deploy key; an organisation's policies.
+  await api("PATCH", "/repos/acme-eng/web", { description: "The website", has_wiki: false });
+  await api("PUT", "/repos/acme-eng/web/topics", { names: ["frontend", "web"] });
+  await api("POST", "/repos/acme-eng/web/keys", {
+    title: "deploy",
+    key: sshPublicKey("ssh-ed25519", "ci@web"),
+  });
+  await api("PATCH", "/orgs/acme-eng", { company: "Acme", default_repository_permission: "write" });
 }
 
 /** Every place `fill` writes to, as hosting-import's flags. */

@@ -85,6 +85,9 @@ const ARGS: Record<string, unknown> = {
     deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
     branchPolicies: [{ name: "main" }],
   },
+  Repository: { org: "acme-eng", name: "svc", topics: ["api"] },
+  RepositoryDeployKey: { owner: "acme-eng", repository: "api", title: "ci", key: "ssh-ed25519 AAAC" },
+  OrgSettings: { org: "acme-eng", company: "Acme" },
 };
 
 const TOKEN = "svcp_must_not_leak";

@@ -161,10 +161,8 @@ const META: Row[] = [
   // An installation token is no user.
   { route: "GET /user", expect: { ...anyToken(200), install: 403 } },
   { route: "GET /orgs/:org", expect: anyToken(200) },
-  // Lists what each caller may see (private repositories hidden), so never a refusal.
-  { route: "GET /orgs/:org/repos", expect: anyToken(200) },
-  // acme-eng/api is private: classic tokens need repo (Authentication 2).
-  { route: "GET /repos/:owner/:repo", expect: { ...anyToken(200), noScopes: 404, billing: 404 } },
+  // Anyone may look an account up.
+  { route: "GET /users/:username", expect: publicRoute(200) },
 ];
 
 const H = "/repos/:owner/:repo/hooks";
@@ -640,6 +638,40 @@ const SECURITY: Row[] = [
 ];
 
 /**
+ * Repositories of acme-eng (the repository Administration group, as the published description
+ * serves it): reads by Metadata (acme-eng/api is private: classic tokens need repo, Authentication
+ * 2); creating by a member of the organisation with `repo` or Administration write (octocat may, as
+ * acme-eng's default policy lets members create); changes and topics by the repository's admins
+ * (octocat reads it: 403); deleting needs `delete_repo`, which olivia's token lacks. Deploy keys
+ * are the admins' (a member is answered 404). deploy-gate holds Metadata read only.
+ */
+const REPO_ADMIN_WRITE = (ok: number): Expected => ({ ...repoAdmin(ok), member: 403 });
+const RK = "/repos/:owner/:repo/keys";
+const REPOSITORIES: Row[] = [
+  // Lists what each caller may see (private repositories hidden), so never a refusal.
+  { route: "GET /orgs/:org/repos", expect: anyToken(200) },
+  { route: "POST /orgs/:org/repos", body: { name: "matrix" }, expect: { ...repoAdmin(201), member: 201 } },
+  { route: "GET /repos/:owner/:repo", expect: { ...anyToken(200), noScopes: 404, billing: 404 } },
+  { route: "PATCH /repos/:owner/:repo", body: { description: "matrix" }, expect: REPO_ADMIN_WRITE(200) },
+  { route: "DELETE /repos/:owner/:repo", expect: { ...REPO_ADMIN_WRITE(204), owner: 403 } },
+  { route: "GET /repos/:owner/:repo/topics", expect: privateRepoRead(200) },
+  { route: "PUT /repos/:owner/:repo/topics", body: { names: ["matrix"] }, expect: REPO_ADMIN_WRITE(200) },
+  { route: `GET ${RK}`, expect: repoAdmin(200) },
+  { route: `POST ${RK}`, body: { title: "matrix", key: sshPublicKey() }, expect: repoAdmin(201) },
+  { route: `GET ${RK}/:key_id`, expect: repoAdmin(200) },
+  { route: `DELETE ${RK}/:key_id`, expect: repoAdmin(204) },
+];
+
+/**
+ * Organisation settings of acme-eng (organisation Administration): owners, `admin:org` or `repo`,
+ * FG `organization_administration` write; octocat's `repo` passes the scope check, then he is no
+ * owner (403).
+ */
+const ORG_SETTINGS: Row[] = [
+  { route: "PATCH /orgs/:org", body: { company: "Matrix" }, expect: orgOwner(200) },
+];
+
+/**
  * Organisation configuration of acme-eng (spec, permission matrix: Blocking users, Issue types,
  * Issue fields; UAT and IAT). Blocks are an owners' matter, reads included (`read:org`, writes
  * `admin:org`; FG `organization_user_blocking`); issue types and fields are read by members
@@ -815,6 +847,8 @@ const ROWS: Row[] = [
   ...SECURITY,
   ...ORG_CONFIG,
   ...ACTIONS,
+  ...REPOSITORIES,
+  ...ORG_SETTINGS,
   ...NOT_MODELLED,
 ];
 

@@ -213,6 +213,8 @@ export interface World {
    */
   issueType?: number;
   issueField?: number;
+  /** A deploy key of acme-eng/api; routes name an id no one made when absent. */
+  deployKey?: number;
 }
 
 /**
@@ -222,7 +224,7 @@ export interface World {
  * organisation acme-eng (repository api, runner 1); deploy-gate as a protection rule of
  * acme-eng/api's environment `release/eu`; a budget of acme for organisation acme-eng; an OIDC
  * private registry of acme-eng (no sealed value needed); and in acme-eng an issue type, a
- * single-select issue field and a block of hubot (`seedOrgConfig`).
+ * single-select issue field and a block of hubot (`seedOrgConfig`); and a deploy key of acme-eng/api.
  */
 export async function seedWorld(emulator: RunningEmulator): Promise<World> {
   const post = async (path: string, body: unknown): Promise<number> => {
@@ -255,6 +257,7 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
     ...(await seedUserKeys(emulator)),
     ...(await seedOrgConfig(emulator)),
     ...(await seedActions(emulator)),
+    deployKey: await post("/repos/acme-eng/api/keys", { title: "seed", key: sshPublicKey() }),
   };
 }
 
@@ -406,6 +409,8 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
   // octocat is a member of acme-eng, whom the organisation cannot block: its block routes act on
   // hubot, whom `seedWorld` blocked.
   if (template.startsWith("/orgs/:org/blocks/")) values.username = BLOCKED_USER;
+  // A repository's keys are its deploy keys, not the signed-in user's.
+  if (template.startsWith("/repos/")) values.key_id = String(world.deployKey ?? 999_999);
   // A parameter that takes slashes is registered as `:branch{.+}`: the pattern goes with the name.
   return template.replace(/:([a-z_]+)(?:\{[^}]*\})?/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];

@@ -22,7 +22,7 @@ import {
   validationFailed,
 } from "../../core/http";
 import { registerJob, scheduleJob } from "../../core/jobs";
-import { findRepo, findUser, readableRepo, repoKey } from "../../core/lookup";
+import { findRepo, findUser, readableRepo, refuseArchived, repoKey } from "../../core/lookup";
 import { ownValue } from "../../core/records";
 import type { Store } from "../../core/store";
 import {
@@ -88,6 +88,7 @@ export function branchRoutes(app: Hono<ServerEnv>): void {
   app.post(B.rename.pattern, guard(WRITE), async (c) => {
     const caller = callerOf(c);
     const { store, repo, org, key } = repository(c, WRITE);
+    refuseArchived(repo);
     const name = c.req.param("branch");
     const branch = findBranch(store, key, name);
     if (!branch) throw notFound();
@@ -127,6 +128,7 @@ export function branchRoutes(app: Hono<ServerEnv>): void {
   app.post(B.mergeUpstream.pattern, guard(WRITE), async (c) => {
     const caller = callerOf(c);
     const { store, repo, org, key } = repository(c, WRITE);
+    refuseArchived(repo);
     requirePush(caller, org);
     const name = stringField(await readBody(c), "branch", "MergeUpstream", true) as string;
     const git = gitRepo(store, key);
@@ -193,6 +195,7 @@ export function branchRoutes(app: Hono<ServerEnv>): void {
   app.post(B.merge.pattern, guard(WRITE), async (c) => {
     const caller = callerOf(c);
     const { store, repo, org, key } = repository(c, WRITE);
+    refuseArchived(repo);
     requirePush(caller, org);
     const body = await readBody(c);
     const base = stringField(body, "base", "Merge", true) as string;

@@ -157,7 +157,7 @@ function renderPull(
   repo: RepoRecord,
   org: OrgRecord,
 ): Record<string, unknown> {
-  const repoUrl = urlOf(c, ROUTES.meta.repo, { owner: repo.owner, repo: repo.name });
+  const repoUrl = urlOf(c, ROUTES.repositories.get, { owner: repo.owner, repo: repo.name });
   const html = `${new URL(c.req.url).origin}/${repo.owner}/${repo.name}/pull/${pull.number}`;
   const url = `${repoUrl}/pulls/${pull.number}`;
   const author = findUser(state, pull.user);

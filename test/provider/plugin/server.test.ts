@@ -447,6 +447,43 @@ describe("RepositoryEnvironment through the plugin: lists of objects and a neste
   });
 });
 
+describe("a Repository through the plugin", () => {
+  const REPO = "hosting:index:Repository";
+
+  it("a rename is an update the detailed diff names; refresh gives the resource its new id", async () => {
+    await configureAs("svcp_siteadmin");
+    const args = { org: "acme-eng", name: "svc", topics: ["api"] };
+    const checked = await client.check(REPO, args);
+    expect(checked.failures).toEqual([]);
+    const created = await client.create(REPO, checked.inputs);
+    expect(created.id).toBe("acme-eng/svc");
+    const news = (await client.check(REPO, { ...args, name: "service" }, checked.inputs)).inputs;
+    const diff = await client.diff(REPO, created.id, created.properties, news);
+    expect(diff).toMatchObject({ changes: DIFF_SOME, replaces: [], detailed: { name: "update" } });
+    const updated = await client.update(REPO, created.id, created.properties, news);
+    expect(updated).toMatchObject({ name: "service", repositoryId: created.properties.repositoryId });
+    // The engine keeps the id an update cannot change; the read of a refresh answers the new one.
+    const refreshed = await client.read(REPO, created.id, updated, news);
+    expect(refreshed.id).toBe("acme-eng/service");
+    expect(refreshed.inputs).toMatchObject({ org: "acme-eng", name: "service", topics: ["api"] });
+  });
+
+  it("an import reads every setting, and getRepository and getUser answer as invokes", async () => {
+    await configureAs("svcp_siteadmin");
+    const imported = await client.read(REPO, "acme-eng/web");
+    expect(imported.inputs).toMatchObject({
+      org: "acme-eng",
+      name: "web",
+      visibility: "public",
+      hasWiki: true,
+    });
+    const repo = await client.invoke("hosting:index:getRepository", { owner: "acme-eng", repository: "web" });
+    expect(repo).toMatchObject({ id: 1001, fullName: "acme-eng/web" });
+    const user = await client.invoke("hosting:index:getUser", { username: "mona" });
+    expect(user).toMatchObject({ id: 4, type: "User" });
+  });
+});
+
 describe("import of a kind found by another key than its id", () => {
   const ORG = "hosting:index:Organization";
 
