@@ -50,10 +50,20 @@ export const getOrgMembers: typeof import("./getOrgMembers").getOrgMembers = nul
 export const getOrgMembersOutput: typeof import("./getOrgMembers").getOrgMembersOutput = null as any;
 utilities.lazyLoad(exports, ["getOrgMembers","getOrgMembersOutput"], () => require("./getOrgMembers"));
 
+export { GetRepositoryArgs, GetRepositoryResult, GetRepositoryOutputArgs } from "./getRepository";
+export const getRepository: typeof import("./getRepository").getRepository = null as any;
+export const getRepositoryOutput: typeof import("./getRepository").getRepositoryOutput = null as any;
+utilities.lazyLoad(exports, ["getRepository","getRepositoryOutput"], () => require("./getRepository"));
+
 export { GetRepositoryStatisticsArgs, GetRepositoryStatisticsResult, GetRepositoryStatisticsOutputArgs } from "./getRepositoryStatistics";
 export const getRepositoryStatistics: typeof import("./getRepositoryStatistics").getRepositoryStatistics = null as any;
 export const getRepositoryStatisticsOutput: typeof import("./getRepositoryStatistics").getRepositoryStatisticsOutput = null as any;
 utilities.lazyLoad(exports, ["getRepositoryStatistics","getRepositoryStatisticsOutput"], () => require("./getRepositoryStatistics"));
+
+export { GetUserArgs, GetUserResult, GetUserOutputArgs } from "./getUser";
+export const getUser: typeof import("./getUser").getUser = null as any;
+export const getUserOutput: typeof import("./getUser").getUserOutput = null as any;
+utilities.lazyLoad(exports, ["getUser","getUserOutput"], () => require("./getUser"));
 
 export { GetUserGpgKeysArgs, GetUserGpgKeysResult, GetUserGpgKeysOutputArgs } from "./getUserGpgKeys";
 export const getUserGpgKeys: typeof import("./getUserGpgKeys").getUserGpgKeys = null as any;
@@ -105,6 +115,11 @@ export type OrgRunnerGroup = import("./orgRunnerGroup").OrgRunnerGroup;
 export const OrgRunnerGroup: typeof import("./orgRunnerGroup").OrgRunnerGroup = null as any;
 utilities.lazyLoad(exports, ["OrgRunnerGroup"], () => require("./orgRunnerGroup"));
 
+export { OrgSettingsArgs } from "./orgSettings";
+export type OrgSettings = import("./orgSettings").OrgSettings;
+export const OrgSettings: typeof import("./orgSettings").OrgSettings = null as any;
+utilities.lazyLoad(exports, ["OrgSettings"], () => require("./orgSettings"));
+
 export { OrgWebhookArgs } from "./orgWebhook";
 export type OrgWebhook = import("./orgWebhook").OrgWebhook;
 export const OrgWebhook: typeof import("./orgWebhook").OrgWebhook = null as any;
@@ -125,6 +140,11 @@ export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
+export { RepositoryArgs } from "./repository";
+export type Repository = import("./repository").Repository;
+export const Repository: typeof import("./repository").Repository = null as any;
+utilities.lazyLoad(exports, ["Repository"], () => require("./repository"));
+
 export { RepositoryActionsSecretArgs } from "./repositoryActionsSecret";
 export type RepositoryActionsSecret = import("./repositoryActionsSecret").RepositoryActionsSecret;
 export const RepositoryActionsSecret: typeof import("./repositoryActionsSecret").RepositoryActionsSecret = null as any;
@@ -134,6 +154,11 @@ export { RepositoryActionsVariableArgs } from "./repositoryActionsVariable";
 export type RepositoryActionsVariable = import("./repositoryActionsVariable").RepositoryActionsVariable;
 export const RepositoryActionsVariable: typeof import("./repositoryActionsVariable").RepositoryActionsVariable = null as any;
 utilities.lazyLoad(exports, ["RepositoryActionsVariable"], () => require("./repositoryActionsVariable"));
+
+export { RepositoryDeployKeyArgs } from "./repositoryDeployKey";
+export type RepositoryDeployKey = import("./repositoryDeployKey").RepositoryDeployKey;
+export const RepositoryDeployKey: typeof import("./repositoryDeployKey").RepositoryDeployKey = null as any;
+utilities.lazyLoad(exports, ["RepositoryDeployKey"], () => require("./repositoryDeployKey"));
 
 export { RepositoryEnvironmentArgs } from "./repositoryEnvironment";
 export type RepositoryEnvironment = import("./repositoryEnvironment").RepositoryEnvironment;
@@ -212,16 +237,22 @@ const _module = {
                 return new OrgPropertyValue(name, <any>undefined, { urn })
             case "hosting:index:OrgRunnerGroup":
                 return new OrgRunnerGroup(name, <any>undefined, { urn })
+            case "hosting:index:OrgSettings":
+                return new OrgSettings(name, <any>undefined, { urn })
             case "hosting:index:OrgWebhook":
                 return new OrgWebhook(name, <any>undefined, { urn })
             case "hosting:index:Organization":
                 return new Organization(name, <any>undefined, { urn })
             case "hosting:index:PrivateRegistry":
                 return new PrivateRegistry(name, <any>undefined, { urn })
+            case "hosting:index:Repository":
+                return new Repository(name, <any>undefined, { urn })
             case "hosting:index:RepositoryActionsSecret":
                 return new RepositoryActionsSecret(name, <any>undefined, { urn })
             case "hosting:index:RepositoryActionsVariable":
                 return new RepositoryActionsVariable(name, <any>undefined, { urn })
+            case "hosting:index:RepositoryDeployKey":
+                return new RepositoryDeployKey(name, <any>undefined, { urn })
             case "hosting:index:RepositoryEnvironment":
                 return new RepositoryEnvironment(name, <any>undefined, { urn })
             case "hosting:index:RepositoryPropertyValue":

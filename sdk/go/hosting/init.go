@@ -49,16 +49,22 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &OrgPropertyValue{}
 	case "hosting:index:OrgRunnerGroup":
 		r = &OrgRunnerGroup{}
+	case "hosting:index:OrgSettings":
+		r = &OrgSettings{}
 	case "hosting:index:OrgWebhook":
 		r = &OrgWebhook{}
 	case "hosting:index:Organization":
 		r = &Organization{}
 	case "hosting:index:PrivateRegistry":
 		r = &PrivateRegistry{}
+	case "hosting:index:Repository":
+		r = &Repository{}
 	case "hosting:index:RepositoryActionsSecret":
 		r = &RepositoryActionsSecret{}
 	case "hosting:index:RepositoryActionsVariable":
 		r = &RepositoryActionsVariable{}
+	case "hosting:index:RepositoryDeployKey":
+		r = &RepositoryDeployKey{}
 	case "hosting:index:RepositoryEnvironment":
 		r = &RepositoryEnvironment{}
 	case "hosting:index:RepositoryPropertyValue":
