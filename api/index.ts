@@ -5,6 +5,7 @@
  */
 
 import { budgetsRoutes } from "./budgets";
+import { collaboratorsRoutes } from "./collaborators";
 import { customPropertiesRoutes } from "./custom-properties";
 import { environmentsRoutes } from "./environments";
 import { gitRoutes } from "./git";
@@ -18,11 +19,13 @@ import type { Route } from "./route";
 import { runnerGroupsRoutes } from "./runner-groups";
 import { securityRoutes } from "./security";
 import { statisticsRoutes } from "./statistics";
+import { teamsRoutes } from "./teams";
 import { unmodelledRoutes } from "./unmodelled";
 import { userKeysRoutes } from "./user-keys";
 import { webhooksRoutes } from "./webhooks";
 
 export * from "./budgets";
+export * from "./collaborators";
 export * from "./custom-properties";
 export * from "./environments";
 export * from "./git";
@@ -37,6 +40,7 @@ export * from "./route";
 export * from "./runner-groups";
 export * from "./security";
 export * from "./statistics";
+export * from "./teams";
 export * from "./unmodelled";
 export * from "./user-keys";
 export * from "./webhooks";
@@ -58,6 +62,8 @@ export const ROUTES = {
   ...organizationsRoutes,
   ...orgConfigRoutes,
   ...notificationsRoutes,
+  ...teamsRoutes,
+  ...collaboratorsRoutes,
   ...unmodelledRoutes,
 } as const;
 

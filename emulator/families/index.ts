@@ -7,6 +7,7 @@ import type { Family } from "../core/family";
 import { baseFixture, type Fixture } from "../core/fixture";
 import { type EmulatorState, StateModel } from "../core/state";
 import { budgets } from "./budgets";
+import { collaborators } from "./collaborators";
 import { propertyValues } from "./custom-properties";
 import { protectionRules } from "./environments";
 import { git } from "./git";
@@ -19,6 +20,7 @@ import { privateRegistries } from "./private-registries";
 import { runnerGroups } from "./runner-groups";
 import { security } from "./security";
 import { statistics } from "./statistics";
+import { teams } from "./teams";
 import { unmodelled } from "./unmodelled";
 import { userKeys } from "./user-keys";
 import { webhooks } from "./webhooks";
@@ -44,6 +46,8 @@ export const FAMILIES = [
   git,
   security,
   orgConfig,
+  teams,
+  collaborators,
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelled,
 ] as const satisfies readonly Family[];

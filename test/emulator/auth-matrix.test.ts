@@ -652,8 +652,6 @@ const NOT_MODELLED: Row[] = [
     expect: { ...privateRepoRead(501), install: 404, uat: 404 },
   },
   { route: "GET /repos/:owner/:repo/assistant/cloud-agent/configuration", expect: REPO_SCOPE },
-  // UAT IAT, through Administration (read), which deploy-gate does not hold.
-  { route: "GET /repos/:owner/:repo/invitations", expect: REPO_SCOPE },
   // User permissions (UAT only): the user scope (user:email, user:follow implied).
   { route: "GET /user/blocks", expect: USER_SCOPE },
   { route: "GET /user/blocks/:username", expect: USER_SCOPE },
