@@ -208,6 +208,8 @@ export interface World {
    */
   issueType?: number;
   issueField?: number;
+  /** mona's invitation to acme-eng/api (`seedAccess`); routes name an id no one made when absent. */
+  repoInvitation?: number;
 }
 
 /**
@@ -246,6 +248,7 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
     registry: await seedRegistry(emulator),
     ...(await seedUserKeys(emulator)),
     ...(await seedOrgConfig(emulator)),
+    ...(await seedAccess(emulator)),
   };
 }
 
@@ -321,6 +324,9 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     issue_number: "1",
     issue_type_id: String(world.issueType ?? 999_999),
     issue_field_id: String(world.issueField ?? 999_999),
+    // The fixture's team of acme-eng, and mona's invitation to acme-eng/api.
+    team_slug: "platform",
+    invitation_id: String(world.repoInvitation ?? 999_999),
   };
   // octocat is a member of acme-eng, whom the organisation cannot block: its block routes act on
   // hubot, whom `seedWorld` blocked.
@@ -700,6 +706,20 @@ export async function seedOrgConfig(
   expect(block.status, block.text).toBe(204);
   return { issueType: type.body.id, issueField: field.body.id };
 }
+/**
+ * Gives the fixture's team `platform` pull on acme-eng/api and invites mona (outside acme-eng) to
+ * collaborate on it, as the site administrator.
+ */
+export async function seedAccess(emulator: RunningEmulator): Promise<{ repoInvitation: number }> {
+  const access = await call(emulator, "PUT", "/orgs/acme-eng/teams/platform/repos/acme-eng/api", {
+    body: { permission: "pull" },
+  });
+  expect(access.status, access.text).toBe(204);
+  const invited = await call(emulator, "PUT", "/repos/acme-eng/api/collaborators/mona", { body: {} });
+  expect(invited.status, invited.text).toBe(201);
+  return { repoInvitation: invited.body.id };
+}
+
 /**
  * The fixture's app user access token (UAT): deploy-gate acting for octocat, with the app's
  * repository permissions and its user permissions (README, "Fixture").
