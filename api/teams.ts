@@ -19,6 +19,18 @@ export type TeamMembershipState = (typeof TEAM_MEMBERSHIP_STATES)[number];
 export const TEAM_MEMBER_ROLE_FILTERS = ["member", "maintainer", "all"] as const;
 
 /**
+ * The slug the platform makes of a team's name: lower case, every run of characters other than
+ * letters and digits one `-`, none at either end (`"Site Reliability!"` is `site-reliability`).
+ * The sandbox names teams with it; the provider uses it to look for a team of that name.
+ */
+export function teamSlugOf(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "");
+}
+
+/**
  * A team as the platform shows one (`team-full` for one team, `team` in lists): only the fields
  * the provider reads are required, the rest passes through.
  */
@@ -33,6 +45,7 @@ export const apiTeamSchema = z
     parent: z.object({ id: z.number().int(), slug: z.string() }).loose().nullable().optional(),
     members_count: z.number().int().optional(),
     repos_count: z.number().int().optional(),
+    created_at: z.string().optional(),
   })
   .loose();
 export type ApiTeam = z.infer<typeof apiTeamSchema>;

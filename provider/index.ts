@@ -17,6 +17,14 @@ export * from "./functions/index";
 export type { BudgetAlertingArgs, BudgetArgs, BudgetScope, BudgetType } from "./resources/budgets";
 export { Budget } from "./resources/budgets";
 export type {
+  RepositoryCollaboratorArgs,
+  RepositoryCollaboratorsArgs,
+  RepositoryCollaboratorTeamArgs,
+  RepositoryCollaboratorUserArgs,
+  RepositoryPermission,
+} from "./resources/collaborators";
+export { RepositoryCollaborator, RepositoryCollaborators } from "./resources/collaborators";
+export type {
   OrgPropertyValueArgs,
   PropertyValue,
   RepositoryPropertyValueArgs,
@@ -60,6 +68,18 @@ export type {
   RunnerGroupRunnersArgs,
 } from "./resources/runner-groups";
 export { EnterpriseRunnerGroup, OrgRunnerGroup, RunnerGroupRunners } from "./resources/runner-groups";
+export type {
+  TeamArgs,
+  TeamMemberArgs,
+  TeamMembersArgs,
+  TeamMembershipArgs,
+  TeamMembershipState,
+  TeamNotificationSetting,
+  TeamPrivacy,
+  TeamRepositoryArgs,
+  TeamRole,
+} from "./resources/teams";
+export { Team, TeamMembers, TeamMembership, TeamRepository } from "./resources/teams";
 export type {
   GpgKeyEmail,
   UserGpgKeyArgs,

@@ -4,6 +4,7 @@
  */
 import type { AnyHostingProvider } from "./internal/lifecycle";
 import { budgetProvider } from "./resources/budgets";
+import { repositoryCollaboratorProvider, repositoryCollaboratorsProvider } from "./resources/collaborators";
 import { orgPropertyValueProvider, repositoryPropertyValueProvider } from "./resources/custom-properties";
 import { deploymentProtectionRuleProvider } from "./resources/environments";
 import { orgMembershipProvider } from "./resources/memberships";
@@ -15,6 +16,12 @@ import {
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
 } from "./resources/runner-groups";
+import {
+  teamMembershipProvider,
+  teamMembersProvider,
+  teamProvider,
+  teamRepositoryProvider,
+} from "./resources/teams";
 import { userGpgKeyProvider, userSshKeyProvider, userSshSigningKeyProvider } from "./resources/user-keys";
 import { globalWebhookProvider, repositoryWebhookProvider } from "./resources/webhooks";
 
@@ -38,4 +45,10 @@ export const PROVIDERS: readonly AnyHostingProvider[] = [
   userSshKeyProvider,
   userSshSigningKeyProvider,
   organizationProvider,
+  teamProvider,
+  teamMembershipProvider,
+  teamMembersProvider,
+  teamRepositoryProvider,
+  repositoryCollaboratorProvider,
+  repositoryCollaboratorsProvider,
 ];

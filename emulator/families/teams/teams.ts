@@ -5,6 +5,7 @@
  * until the organisation's invitation is accepted), and what a team grants on a repository (its
  * own role and its ancestors').
  */
+import { teamSlugOf } from "../../../api";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { activeMember } from "../../core/members";
 import { type RepoRole, stronger } from "../../core/repo-access";
@@ -12,16 +13,8 @@ import type { EmulatorState, Store } from "../../core/store";
 import { findInvitation } from "../memberships/memberships";
 import type { StoredTeam, StoredTeamMember, TeamRole } from "./state";
 
-/**
- * The slug of a team's name: lower case, every run of characters other than letters and digits a
- * single `-`, none at either end (`"Site Reliability!"` is `site-reliability`).
- */
-export function slugOf(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
-    .replace(/^-+|-+$/g, "");
-}
+/** The slug of a team's name, as the platform makes it (`api/teams.ts`). */
+export const slugOf = teamSlugOf;
 
 export function teamsOf(state: EmulatorState, org: OrgRecord): StoredTeam[] {
   return state.teams.filter((t) => t.orgId === org.id);
