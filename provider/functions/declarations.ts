@@ -7,6 +7,7 @@ import { getBranchesFunction, getBranchFunction } from "./git";
 import { getOrgMembersFunction } from "./memberships";
 import { getDependencyAlertsFunction } from "./security";
 import { getRepositoryStatisticsFunction } from "./statistics";
+import { getTeamFunction } from "./teams";
 import { getUserGpgKeysFunction } from "./user-keys";
 
 export const FUNCTIONS: readonly FunctionDeclaration[] = [
@@ -16,4 +17,5 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
   getDependencyAlertsFunction,
   getRepositoryStatisticsFunction,
   getUserGpgKeysFunction,
+  getTeamFunction,
 ];
