@@ -6,12 +6,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { declareBudgets } from "./examples/budgets/budgets";
+import { declareCollaborators } from "./examples/collaborators/collaborators";
 import { declarePropertyValues } from "./examples/custom-properties/property-values";
 import { declareProtectionRules } from "./examples/environments/protection-rules";
 import { declareMemberships } from "./examples/memberships/memberships";
 import { declareOrganization } from "./examples/organizations/organization";
 import { declarePrivateRegistries } from "./examples/private-registries/private-registries";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
+import { declareTeam } from "./examples/teams/teams";
 import { declareUserKeys } from "./examples/user-keys/user-keys";
 import { declareWebhooks } from "./examples/webhooks/webhooks";
 
@@ -96,4 +98,23 @@ export const organization = declareOrganization({
   admin: "olivia",
   profileName: "ACME Platform",
   blocked: "hubot",
+});
+
+// A team of acme-eng with its whole member list (olivia owns acme-eng: the platform calls her a
+// maintainer, the program a member, and nothing shows as a change) and push on acme-eng/api.
+export const team = declareTeam({
+  org: "acme-eng",
+  name: "Platform Ops",
+  members: [
+    { username: "octocat", role: "maintainer" },
+    { username: "olivia", role: "member" },
+  ],
+  repositories: { api: "push" },
+});
+
+// hubot, outside acme-eng, is invited to triage acme-eng/web: pending until he accepts.
+export const collaborators = declareCollaborators({
+  owner: "acme-eng",
+  repository: "web",
+  collaborators: { hubot: "triage" },
 });

@@ -44,13 +44,6 @@ async function checked<I>(
 }
 
 /** The inputs as check records them, as the program wrote them (what the engine passes on). */
-async function _written<I>(provider: Provider<I>, news: Record<string, unknown>): Promise<I> {
-  const result = await provider.check({}, news);
-  expect(result.failures ?? []).toEqual([]);
-  return result.inputs as I;
-}
-
-/** The inputs as check records them, as the program wrote them (what the engine passes on). */
 async function written<I>(provider: Provider<I>, news: Record<string, unknown>): Promise<I> {
   const result = await provider.check({}, news);
   expect(result.failures ?? []).toEqual([]);
