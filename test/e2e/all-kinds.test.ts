@@ -100,6 +100,22 @@ new hosting.IssueField("priority", {
   options: [{ name: "High", color: "red" }, { name: "Low", color: "gray" }],
 });
 new hosting.OrgBlock("block-billie", { org: "acme-eng", username: "billie" });
+// A team, a closed team nested under it, the team's whole member list (olivia, an owner, declared a
+// member) and its role on acme-eng/web; olivia in the fixture's team; octocat (outside acme-ops)
+// invited to acme-ops/infra; the whole direct access of acme-eng/api (mona is invited: she is not
+// in acme-eng yet).
+const squad = new hosting.Team("squad", { org: "acme-eng", name: "Squad", description: "The e2e team", privacy: "closed" });
+new hosting.Team("squad-child", { org: "acme-eng", name: "Squad Child", privacy: "closed", parentTeamId: squad.teamId });
+new hosting.TeamMembers("squad-members", {
+  org: "acme-eng", teamSlug: squad.slug, members: [{ username: "octocat", role: "maintainer" }, { username: "olivia" }],
+});
+new hosting.TeamMembership("platform-olivia", { org: "acme-eng", teamSlug: "platform", username: "olivia" });
+new hosting.TeamRepository("squad-web", { org: "acme-eng", teamSlug: squad.slug, repository: "web", permission: "push" });
+new hosting.RepositoryCollaborator("infra-octocat", { owner: "acme-ops", repository: "infra", username: "octocat" });
+new hosting.RepositoryCollaborators("api-access", {
+  owner: "acme-eng", repository: "api", users: [{ username: "mona", permission: "triage" }],
+  teams: [{ teamSlug: "platform", permission: "pull" }],
+});
 ${bad}
 exports.hookId = ci.hookId;
 exports.ruleId = gate.ruleId;
@@ -188,6 +204,14 @@ const hookAt = (url: string) => state().repoHooks.find((h) => h.config.url === u
 const registry = (name: string) => state().privateRegistries.find((r) => r.name === name);
 const actionsBudget = () => state().budgets.find((b) => b.scope === "organization");
 const protectionRules = () => state().protectionRules.map((r) => [r.environment, r.appId, r.id] as const);
+/** A team's direct members and the role stored for each (owners are reported as maintainers). */
+function teamMembers(slug: string): Array<[string, string]> {
+  const team = state().teams.find((t) => t.slug === slug);
+  return state()
+    .teamMembers.filter((m) => m.teamId === team?.id)
+    .map((m): [string, string] => [m.login, m.role])
+    .sort();
+}
 
 /** The server's view of one person in one organisation. */
 function person(org: string, login: string): { member?: string; invited?: string } {
@@ -262,8 +286,10 @@ describe("a stack of every kind, end to end", () => {
     // The bad group costs nothing. The only read allowed is RunnerGroupRunners checking that the
     // group it is new to is not a default group (docs/DECISIONS.md); whether the engine gets to that
     // check before it stops on the failure varies from run to run.
-    const preflight = "GET /orgs/{org}/actions/runner-groups/{runner_group_id}";
-    expect(Object.keys(requestsSince()).filter((route) => route !== preflight)).toEqual([]);
+    // So is TeamMembership's look at acme-eng's owners (olivia, an owner, is declared a member:
+    // preview warns about it), when the engine gets to it.
+    const preflights = ["GET /orgs/{org}/actions/runner-groups/{runner_group_id}", "GET /orgs/{org}/members"];
+    expect(Object.keys(requestsSince()).filter((route) => !preflights.includes(route))).toEqual([]);
   });
 
   it("creates every kind, with the requests each needs", async () => {
@@ -293,6 +319,14 @@ describe("a stack of every kind, end to end", () => {
       "POST /orgs/{org}/issue-types": 2,
       "POST /orgs/{org}/issue-fields": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      "POST /orgs/{org}/teams": 2,
+      // squad's members: octocat and olivia added, admin (who made the team) removed; olivia in platform.
+      "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}": 3,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      // squad on web, platform on api.
+      "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 2,
+      // octocat invited to acme-ops/infra, mona to acme-eng/api.
+      "PUT /repos/{owner}/{repo}/collaborators/{username}": 2,
     });
     // Creates of kinds keyed by names read first, and the registry's key is fetched once.
     expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
@@ -343,7 +377,27 @@ describe("a stack of every kind, end to end", () => {
     expect(registry("MAVEN_REPOSITORY_SECRET")?.value).toBeNull();
 
     const resources = stack();
-    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(18);
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(24);
+    const squad = state().teams.find((t) => t.name === "Squad");
+    expect(resources.squad?.id).toBe(`acme-eng/${squad?.id}`);
+    expect(resources.squad?.outputs).toMatchObject({ slug: "squad", teamId: squad?.id, privacy: "closed" });
+    expect(resources["squad-child"]?.outputs).toMatchObject({ slug: "squad-child", parentTeamId: squad?.id });
+    expect(teamMembers("squad")).toEqual([
+      ["octocat", "maintainer"],
+      ["olivia", "member"],
+    ]);
+    expect(resources["platform-olivia"]?.outputs).toMatchObject({ role: "member", state: "active" });
+    expect(resources["infra-octocat"]?.outputs.invitationId).toBe(
+      state().repoInvitations.find((i) => i.login === "octocat")?.id,
+    );
+    expect(
+      state()
+        .repoInvitations.map((i) => [i.login, i.permission])
+        .sort(),
+    ).toEqual([
+      ["mona", "triage"],
+      ["octocat", "push"],
+    ]);
     expect(state().fixture.orgs.find((o) => o.login === "acme-platform")?.members.olivia?.role).toBe("admin");
     expect(
       state()
@@ -426,6 +480,17 @@ describe("a stack of every kind, end to end", () => {
       "GET /orgs/{org}/issue-types": 1,
       "GET /orgs/{org}/issue-fields": 1,
       "GET /orgs/{org}/blocks/{username}": 1,
+      // squad and its child, each by the slug state recorded (a team is found by its id).
+      "GET /orgs/{org}/teams/{team_slug}": 2,
+      "GET /orgs/{org}/teams/{team_slug}/members": 1,
+      "GET /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      // acme-eng's owners, once: olivia is declared a member of two teams, and reported a maintainer.
+      "GET /orgs/{org}/members": 1,
+      "GET /orgs/{org}/teams/{team_slug}/repos": 1,
+      // acme-ops/infra's (octocat's invitation) and acme-eng/api's (the whole list).
+      "GET /repos/{owner}/{repo}/collaborators": 2,
+      "GET /repos/{owner}/{repo}/invitations": 2,
+      "GET /repos/{owner}/{repo}/teams": 1,
     });
   });
 
@@ -470,6 +535,24 @@ describe("a stack of every kind, end to end", () => {
       options: [{ id: priority?.options[0]?.id, name: "High", color: "red", priority: 1 }],
     });
     await api("DELETE", "/orgs/acme-eng/blocks/billie");
+    // The nested team's notifications turned off, admin added to squad, squad's role on web changed;
+    // olivia given direct access to acme-eng/api. (squad itself is left alone: its slug is what the
+    // other kinds are given, and an update would leave it unknown to their preview.)
+    await api("PATCH", "/orgs/acme-eng/teams/squad-child", {
+      notification_setting: "notifications_disabled",
+    });
+    expect(await control("PUT", "/orgs/acme-eng/teams/squad/members/admin", { role: "member" })).toBe(200);
+    expect(
+      await control("PUT", "/orgs/acme-eng/teams/squad/repos/acme-eng/web", { permission: "admin" }),
+    ).toBe(200);
+    await api("PUT", "/repos/acme-eng/api/collaborators/olivia", { permission: "pull" });
+    // Not drift: octocat accepts his invitation to acme-ops/infra (invitationId goes); olivia made a
+    // maintainer of platform by hand (an owner is reported as one anyway).
+    const invitation = state().repoInvitations.find((i) => i.login === "octocat");
+    expect(await control("POST", `/repository-invitations/${invitation?.id}/accept`)).toBe(200);
+    expect(await control("PUT", "/orgs/acme-eng/teams/platform/members/olivia", { role: "maintainer" })).toBe(
+      200,
+    );
     // Not drift: workflows, a multi select and recipients reordered; an invitation accepted.
     await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
       name: "deployers",
@@ -513,6 +596,12 @@ describe("a stack of every kind, end to end", () => {
     expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:IssueField: \(update\)/);
     expect(out).toMatch(/\+ pulumi-nodejs:dynamic\/hosting:OrgBlock: \(create\)/);
     expect(out).toMatch(/\+ 1 to create/);
+    expect(out).toMatch(/notificationSetting\s*:\s*"notifications_disabled"\s*=>\s*"notifications_enabled"/);
+    expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:TeamMembers: \(update\)/);
+    expect(out).toMatch(/permission\s*:\s*"admin"\s*=>\s*"push"/);
+    expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:RepositoryCollaborators: \(update\)/);
+    expect(out).not.toMatch(/~ .*::infra-octocat/);
+    expect(out).not.toMatch(/~ .*::platform-olivia/);
     // Not drift: no secret, workflow, property name or recipient change; the accepted invitation is
     // shown as refreshed state only, never as an update of hubot.
     expect(out).not.toMatch(/secret\s*:.*=>/);
@@ -526,7 +615,7 @@ describe("a stack of every kind, end to end", () => {
     expect(out).not.toMatch(/~ .*::hubot/);
     expect(out).not.toMatch(/~ .*::ci-other/);
     expect(out).not.toMatch(/~ .*::regions/);
-    expect(out).toMatch(/~ 11 to update/);
+    expect(out).toMatch(/~ 15 to update/);
 
     const refreshOnly = await run("refresh", "--preview-only", "--expect-no-changes");
     expect(refreshOnly.code).not.toBe(0);
@@ -555,7 +644,20 @@ describe("a stack of every kind, end to end", () => {
       "PUT /orgs/{org}/issue-types/{issue_type_id}": 1,
       "PATCH /orgs/{org}/issue-fields/{issue_field_id}": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      "PATCH /orgs/{org}/teams/{team_slug}": 1,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 1,
+      "DELETE /repos/{owner}/{repo}/collaborators/{username}": 1,
     });
+    expect(state().teams.find((t) => t.name === "Squad Child")?.notificationSetting).toBe(
+      "notifications_enabled",
+    );
+    expect(teamMembers("squad")).toEqual([
+      ["octocat", "maintainer"],
+      ["olivia", "member"],
+    ]);
+    expect(state().collaborators.map((c) => c.login)).toEqual(["octocat"]);
+    expect(stack()["infra-octocat"]?.outputs.invitationId).toBeUndefined();
     expect(state().issueTypes.find((t) => t.name === "Bug")?.color).toBe("red");
     expect(state().issueFields[0]?.options.map((o) => o.name)).toEqual(["High", "Low"]);
     expect(state().orgBlocks).toHaveLength(1);
@@ -788,6 +890,8 @@ describe("a stack of every kind, end to end", () => {
       "PATCH /orgs/{org}/private-registries/{secret_name}": 1,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
       "PATCH /organizations/{org}/org-properties/values": 2,
+      // octocat left acme-eng, and with it squad: the whole member list adds him again (invited).
+      "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
     });
     expect(hookAt("https://ci.example.com/hook")?.id).not.toBe(old.hook);
     expect(hookAt("https://ci.example.com/hook")?.config.secret).toBe(HOOK_SECRET);
@@ -887,6 +991,13 @@ describe("a stack of every kind, end to end", () => {
     expect(state().issueTypes).toEqual([]);
     expect(state().issueFields).toEqual([]);
     expect(state().orgBlocks).toEqual([]);
+    // The teams it made are gone, the fixture's stays, without olivia or access to api; no
+    // collaborator or invitation is left.
+    expect(state().teams.map((t) => t.slug)).toEqual(["platform"]);
+    expect(state().teamMembers.map((m) => m.login)).toEqual(["octocat"]);
+    expect(state().teamRepos).toEqual([]);
+    expect(state().collaborators).toEqual([]);
+    expect(state().repoInvitations).toEqual([]);
   });
 
   it("never showed a secret value in any output, the client's request log included", () => {

@@ -53,6 +53,12 @@ const ARGS: Record<string, unknown> = {
   IssueType: { org: "acme-eng", name: "Bug", isEnabled: true },
   IssueField: { org: "acme-eng", name: "Priority", dataType: "text" },
   OrgBlock: { org: "acme-eng", username: "hubot" },
+  Team: { org: "acme-eng", name: "Web" },
+  TeamMembership: { org: "acme-eng", teamSlug: "platform", username: "octocat" },
+  TeamMembers: { org: "acme-eng", teamSlug: "platform", members: [{ username: "octocat" }] },
+  TeamRepository: { org: "acme-eng", teamSlug: "platform", repository: "api", permission: "push" },
+  RepositoryCollaborator: { owner: "acme-eng", repository: "web", username: "hubot" },
+  RepositoryCollaborators: { owner: "acme-eng", repository: "web", users: [], teams: [] },
 };
 
 const TOKEN = "svcp_must_not_leak";
