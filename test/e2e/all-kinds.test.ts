@@ -596,7 +596,8 @@ describe("a stack of every kind, end to end", () => {
     expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:IssueField: \(update\)/);
     expect(out).toMatch(/\+ pulumi-nodejs:dynamic\/hosting:OrgBlock: \(create\)/);
     expect(out).toMatch(/\+ 1 to create/);
-    expect(out).toMatch(/notificationSetting\s*:\s*"notifications_disabled"\s*=>\s*"notifications_enabled"/);
+    expect(out).toMatch(/notificationSetting\s*:\s*"notifications_enabled"\s*=>\s*"notifications_disabled"/);
+    expect(out).toMatch(/-\s*notificationSetting\s*:\s*"notifications_disabled"/);
     expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:TeamMembers: \(update\)/);
     expect(out).toMatch(/permission\s*:\s*"admin"\s*=>\s*"push"/);
     expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:RepositoryCollaborators: \(update\)/);

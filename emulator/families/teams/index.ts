@@ -6,7 +6,7 @@ import type { Family } from "../../core/family";
 import { teamControls } from "./controls";
 import { teamRoutes } from "./routes";
 import { teamsState } from "./state";
-import { teamRepoRole } from "./teams";
+import { leaveTeams, teamRepoRole } from "./teams";
 
 export const teams = {
   name: "teams",
@@ -14,5 +14,6 @@ export const teams = {
   routes: teamRoutes,
   controls: teamControls,
   repoRoles: teamRepoRole,
+  onLeave: leaveTeams,
   // Teams keep their organisation and repositories by id: a rename moves nothing here.
 } satisfies Family;

@@ -9,6 +9,7 @@ import { teamSlugOf } from "../../../api";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { activeMember } from "../../core/members";
 import { type RepoRole, stronger } from "../../core/repo-access";
+import type { StateAccess } from "../../core/state";
 import type { EmulatorState, Store } from "../../core/store";
 import { findInvitation } from "../memberships/memberships";
 import type { StoredTeam, StoredTeamMember, TeamRole } from "./state";
@@ -75,8 +76,8 @@ export interface TeamMembership {
 
 /**
  * What a direct membership is now: active while the person is an active member of the
- * organisation, pending while their invitation to it is open, and nothing otherwise (they left the
- * organisation, or declined: a team keeps no one the organisation does not). An owner is reported
+ * organisation, pending while their invitation to it is open. A person who leaves the organisation,
+ * or declines, leaves its teams too (`leaveTeams`): a team keeps no one the organisation does not. An owner is reported
  * as a maintainer whatever role was asked for (the platform's documented behaviour).
  */
 export function membershipState(
@@ -143,4 +144,13 @@ export function teamRepoRole(state: EmulatorState, repo: RepoRecord, login: stri
     if (team?.orgId === org.id) role = stronger(role, teamRole(state, team, repo));
   }
   return role;
+}
+
+/** A person left the organisation (or declined to join): their memberships of its teams go. */
+export function leaveTeams(store: StateAccess, org: OrgRecord, login: string): void {
+  const teams = new Set(store.state.teams.filter((t) => t.orgId === org.id).map((t) => t.id));
+  const key = login.toLowerCase();
+  store.state.teamMembers = store.state.teamMembers.filter(
+    (m) => !(teams.has(m.teamId) && m.login.toLowerCase() === key),
+  );
 }

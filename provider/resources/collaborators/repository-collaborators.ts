@@ -108,7 +108,7 @@ export const repositoryCollaboratorsKind = declareKind({
   discovery: {
     scope: "repository",
     what: ({ owner, repo }) => `collaborators and teams of ${owner}/${repo}`,
-    names: ["{owner|module}-{repository}-access"],
+    names: ["{owner}-{repository}-access"],
     async list(c, { owner = "", repo = "" }): Promise<Found[]> {
       const where = { owner, repository: repo };
       const found = await readOrGone(() => accessOfRepository(c, where, { users: [], teams: [] }));

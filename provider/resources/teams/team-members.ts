@@ -215,7 +215,10 @@ async function warnOwnersAsMembers(
   inputs: TeamMembersInputs,
   olds: Partial<TeamMembersInputs>,
 ): Promise<undefined> {
-  if (olds.members !== undefined && sameValue(olds.members, inputs.members, true)) return undefined;
+  // `olds` are the inputs as last written: a role left out was the default, member.
+  const before = olds.members?.map((m) => ({ username: m.username.toLowerCase(), role: m.role ?? "member" }));
+  const now = inputs.members.map((m) => ({ username: m.username.toLowerCase(), role: m.role }));
+  if (before !== undefined && sameValue(before, now, true)) return undefined;
   const c = client();
   for (const m of inputs.members.filter((m) => m.role === "member")) {
     if (await isOwner(c, inputs.org, m.username).catch(() => false)) {

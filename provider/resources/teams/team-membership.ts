@@ -135,12 +135,19 @@ const membershipApi = (c: HostingClient, org: string, team_slug: string, usernam
   };
 };
 
-/** Preview's warning for an owner declared a member, when the membership is new or its role changes. */
+/**
+ * Preview's warning for an owner declared a member, when the membership is new or its person or
+ * role changes (`olds` are the inputs as last written: a role left out was the default, member).
+ */
 async function warnOwnerAsMember(
   inputs: TeamMembershipInputs,
   olds: Partial<TeamMembershipInputs>,
 ): Promise<undefined> {
-  if (inputs.role !== "member" || olds.role === "member") return undefined;
+  if (inputs.role !== "member") return undefined;
+  const same =
+    olds.username?.toLowerCase() === inputs.username.toLowerCase() &&
+    olds.org?.toLowerCase() === inputs.org.toLowerCase();
+  if (same && (olds.role ?? "member") === "member") return undefined;
   const owner = await isOwner(client(), inputs.org, inputs.username).catch(() => false);
   if (owner) {
     notice(

@@ -235,8 +235,13 @@ describe("TeamMembership", () => {
     freshProcess();
     await teamMembershipProvider.create(await checked(teamMembershipProvider, olivia));
     expect(Object.keys(requestCounts(emulator)).filter((r) => !r.startsWith("GET"))).toEqual([]);
-    // A plain preview of the unchanged membership warns no more.
-    expect(await noticesOf(() => teamMembershipProvider.check(made.outs as never, olivia))).toEqual([]);
+    // A plain preview of the unchanged membership warns no more, and reads nothing, whether the
+    // program wrote the role or left it to its default.
+    const { role: _left, ...leftOut } = olivia;
+    emulator.controls.clearLog();
+    expect(await noticesOf(() => teamMembershipProvider.check(olivia, olivia))).toEqual([]);
+    expect(await noticesOf(() => teamMembershipProvider.check(leftOut, leftOut))).toEqual([]);
+    expect(requestCounts(emulator)).toEqual({});
   });
 
   it("invites someone outside the organisation: pending, then active once they accept, with no diff", async () => {
@@ -343,6 +348,10 @@ describe("TeamMembers (authoritative)", () => {
     expect(twice.failures).toEqual([{ property: "members", reason: "members lists mona twice" }]);
     const notices = await noticesOf(() => teamMembersProvider.check({}, declared));
     expect(notices).toEqual([expect.stringContaining("olivia is an owner of acme-eng")]);
+    // Unchanged (olivia's role left to its default as written): no warning and no request.
+    emulator.controls.clearLog();
+    expect(await noticesOf(() => teamMembersProvider.check(declared, declared))).toEqual([]);
+    expect(requestCounts(emulator)).toEqual({});
   });
 });
 

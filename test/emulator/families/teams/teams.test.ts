@@ -180,6 +180,15 @@ describe("team memberships", () => {
     // Leaving the organisation leaves its teams.
     expect((await control(sandbox.emulator, "POST", "/orgs/acme-eng/members/mona/leave")).status).toBe(204);
     expect((await call(sandbox.emulator, "GET", `${MEMBERSHIP}/mona`)).status).toBe(404);
+    // Invited to the organisation again, she is not back in its teams.
+    await call(sandbox.emulator, "PUT", "/orgs/acme-eng/memberships/mona", { body: {} });
+    expect((await call(sandbox.emulator, "GET", `${MEMBERSHIP}/mona`)).status).toBe(404);
+    // A pending member whose invitation is cancelled leaves the team with it.
+    await call(sandbox.emulator, "PUT", `${MEMBERSHIP}/mona`, { body: {} });
+    expect((await call(sandbox.emulator, "GET", `${MEMBERSHIP}/mona`)).body.state).toBe("pending");
+    expect((await call(sandbox.emulator, "DELETE", "/orgs/acme-eng/memberships/mona")).status).toBe(204);
+    await call(sandbox.emulator, "PUT", "/orgs/acme-eng/memberships/mona", { body: {} });
+    expect((await call(sandbox.emulator, "GET", `${MEMBERSHIP}/mona`)).status).toBe(404);
   });
 
   it("lists members of child teams as inherited; removes a membership", async () => {
