@@ -68,7 +68,7 @@ export const teamMembersKind = declareKind({
   discovery: {
     scope: "org",
     what: ({ org }) => `team members of ${org}`,
-    names: ["{org|module}-{teamSlug}-members"],
+    names: ["{org|module}-{label|teamSlug}-members"],
     // The member lists say everything (login and role), so nothing is read again.
     async list(c, { org = "", once }): Promise<Found[]> {
       const teams = await once("teams", () => listTeams(c, org));
