@@ -24,6 +24,7 @@ import { lowerCased } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { teamNotFound } from "../teams/shared";
 import {
   type Access,
   collaboratorRole,
@@ -235,7 +236,15 @@ async function converge(
       .map((t) =>
         teamWrite(c, w, t.teamSlug, () =>
           c.put(ROUTES.teamRepos.set, teamAt(w, t.teamSlug), { permission: t.permission }),
-        ),
+        ).catch((e: unknown) => {
+          throw teamNotFound(e, {
+            method: "PUT",
+            path: ROUTES.teamRepos.set.path(teamAt(w, t.teamSlug)),
+            what: `${KIND} ${w.owner}/${w.repository}`,
+            org: w.owner,
+            slug: t.teamSlug,
+          });
+        }),
       ),
   ]);
 }

@@ -53,7 +53,7 @@ export async function findTeam(
 /** A 404 from a route of a team: what the user should check. */
 export function teamNotFound(
   e: unknown,
-  at: { method: string; path: string; what: string; org: string; slug: string },
+  at: { method: string; path: string; what: string; org: string; slug: string; username?: string },
 ) {
   if (!isNotFound(e)) return e;
   return notFoundError({
@@ -62,6 +62,7 @@ export function teamNotFound(
     what: at.what,
     causes: [
       `${at.org} has no team with the slug ${at.slug} (give a Team's slug output: it follows renames)`,
+      ...(at.username === undefined ? [] : [`there is no user ${at.username}`]),
       `the token's user cannot see the team (a secret team is seen by owners of ${at.org} and its members)`,
       "the token lacks the classic scope admin:org (read:org to read), or the fine-grained permission members",
     ],

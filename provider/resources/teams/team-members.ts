@@ -192,9 +192,19 @@ async function converge(
         c.delete(ROUTES.teamMembers.remove, { org, team_slug: teamSlug, username: m.username }),
       ),
     ),
-    ...writes.map((m) =>
-      c.put(ROUTES.teamMembers.set, { org, team_slug: teamSlug, username: m.username }, { role: m.role }),
-    ),
+    ...writes.map((m) => {
+      const at = { org, team_slug: teamSlug, username: m.username };
+      return c.put(ROUTES.teamMembers.set, at, { role: m.role }).catch((e: unknown) => {
+        throw teamNotFound(e, {
+          method: "PUT",
+          path: ROUTES.teamMembers.set.path(at),
+          what: `${KIND} ${org}/${teamSlug}`,
+          org,
+          slug: teamSlug,
+          username: m.username,
+        });
+      });
+    }),
   ]);
 }
 

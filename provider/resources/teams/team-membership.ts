@@ -125,6 +125,7 @@ const membershipApi = (c: HostingClient, org: string, team_slug: string, usernam
       what: `${KIND} ${org}/${team_slug}/${username}`,
       org,
       slug: team_slug,
+      username,
     });
   };
   return {

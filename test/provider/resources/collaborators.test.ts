@@ -195,6 +195,13 @@ describe("RepositoryCollaborators (authoritative)", () => {
     expect((await api(emulator, "GET", "/repos/acme-eng/web/teams")).body).toEqual([]);
   });
 
+  it("says what to check for a team that is not there", async () => {
+    const spec = { owner: "acme-eng", repository: "api", users: [], teams: [{ teamSlug: "nope" }] };
+    await expect(whole.create(await writtenAll(spec))).rejects.toThrow(
+      /acme-eng has no team with the slug nope/,
+    );
+  });
+
   it("requires both lists, and refuses a person or team listed twice", async () => {
     const missing = await whole.check({}, { owner: "acme-eng", repository: "api", users: [] });
     expect(missing.failures?.[0]?.property).toBe("teams");

@@ -340,6 +340,13 @@ describe("TeamMembers (authoritative)", () => {
     ).toBe(404);
   });
 
+  it("says what to check for a person who is not there", async () => {
+    const spec = { org: "acme-eng", teamSlug: "platform", members: [{ username: "nobody" }] };
+    await expect(
+      teamMembersProvider.create(await written<TeamMembersInputs>(teamMembersProvider, spec)),
+    ).rejects.toThrow(/there is no user nobody/);
+  });
+
   it("refuses a person listed twice, and warns at preview about an owner declared a member", async () => {
     const twice = await teamMembersProvider.check(
       {},
