@@ -148,6 +148,36 @@ function everyKind(keys: { gpg: string; ssh: string; signing: string }): Declare
       ],
     }),
     of("block-billie", "OrgBlock", { org: "acme-eng", username: "billie" }),
+    of("squad", "Team", { org: "acme-eng", name: "Squad", privacy: "closed" }),
+    of("squad-members", "TeamMembers", {
+      org: "acme-eng",
+      teamSlug: new Output("squad", "slug"),
+      members: [{ username: "octocat", role: "maintainer" }],
+    }),
+    of("platform-olivia", "TeamMembership", {
+      org: "acme-eng",
+      teamSlug: "platform",
+      username: "olivia",
+      role: "maintainer",
+    }),
+    of("squad-web", "TeamRepository", {
+      org: "acme-eng",
+      teamSlug: new Output("squad", "slug"),
+      repository: "web",
+      permission: "push",
+    }),
+    of("web-hubot", "RepositoryCollaborator", {
+      owner: "acme-eng",
+      repository: "web",
+      username: "hubot",
+      permission: "triage",
+    }),
+    of("api-access", "RepositoryCollaborators", {
+      owner: "acme-eng",
+      repository: "api",
+      users: [],
+      teams: [{ teamSlug: "platform" }],
+    }),
   ];
 }
 
@@ -400,6 +430,14 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "POST /orgs/{org}/issue-types": 1,
       "POST /orgs/{org}/issue-fields": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      "POST /orgs/{org}/teams": 1,
+      // octocat into squad (admin, who made it, out), olivia into platform.
+      "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}": 2,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      // squad on web, platform on api.
+      "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 2,
+      // hubot, outside acme-eng, invited.
+      "PUT /repos/{owner}/{repo}/collaborators/{username}": 1,
     });
     // Each explicit provider checked its own server once, and its resource (and the invoke on B)
     // went there and nowhere else.
@@ -414,7 +452,9 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(serverB.store.state.issueTypes.map((t) => [t.name, t.color])).toEqual([["Epic", "blue"]]);
 
     const resources = stackOf(program);
-    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(18);
+    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(24);
+    expect(resources["squad-members"]?.id).toBe("acme-eng/squad");
+    expect(resources["web-hubot"]?.outputs.invitationId).toBe(state().repoInvitations[0]?.id);
     expect(resources["epic-a"]?.provider).toMatch(/::pulumi:providers:hosting::serverA::/);
     expect(resources["epic-b"]?.provider).toMatch(/::pulumi:providers:hosting::serverB::/);
     expect(resources.ci?.provider).toMatch(/::pulumi:providers:hosting::default/);
@@ -536,7 +576,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       name: d.name,
       id: d.kind === "Organization" ? String(d.args.login) : (ids[d.name]?.id ?? ""),
     }));
-    expect(resources).toHaveLength(18);
+    expect(resources).toHaveLength(24);
     const imported = new PulumiProgram("plugin-import", "");
     const header = `name: plugin-import\nruntime: yaml\n${PLUGIN_PATH}`;
     writeFileSync(join(imported.dir, "Pulumi.yaml"), header);
@@ -547,7 +587,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     clearLogs();
     const result = await ok(imported, "import", "--file", "import.json", "--yes", "--out", "imported.yaml");
     expect(writes(main)).toEqual({});
-    expect(result.output).toMatch(/=\s*18 imported/);
+    expect(result.output).toMatch(/=\s*24 imported/);
     // The one object whose inputs fail check: a registry's value, which the API never returns.
     const diagnostics = result.stdout.slice(result.stdout.lastIndexOf("Diagnostics:"));
     expect(diagnostics.match(/One or more imported inputs failed to validate/g)).toHaveLength(1);
@@ -586,7 +626,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(preview.output).toMatch(/\+ value\s*: \[secret\]/);
     expect(preview.output.match(/^\s+[-+~] \w+\s*: /gm)).toHaveLength(2);
     expect(preview.output).toMatch(/~ 2 to update/);
-    expect(preview.output).toMatch(/17 unchanged/);
+    expect(preview.output).toMatch(/23 unchanged/);
     expect(requests(main)).toEqual({ "GET /user": 1 });
   });
 
@@ -613,6 +653,10 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "DELETE /orgs/{org}/issue-types/{issue_type_id}": 1,
       "DELETE /orgs/{org}/issue-fields/{issue_field_id}": 1,
       "DELETE /orgs/{org}/blocks/{username}": 1,
+      "DELETE /orgs/{org}/teams/{team_slug}": 1,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 2,
+      "DELETE /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 2,
+      "DELETE /repos/{owner}/{repo}/invitations/{invitation_id}": 1,
     });
     for (const e of [serverA, serverB]) {
       expect(writes(e)).toEqual({ "DELETE /orgs/{org}/issue-types/{issue_type_id}": 1 });
@@ -661,7 +705,7 @@ describe("a stack of the dynamic resources moved to the plugin", () => {
     await ok(moving, "up", "--yes", "--skip-preview");
     const before = stackOf(moving);
     expect(Object.keys(before)).toHaveLength(kinds.length);
-    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(18);
+    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(24);
     for (const r of Object.values(before)) expect(r.type).toMatch(/^pulumi-nodejs:dynamic\/hosting:/);
 
     // 1. The program rewritten for the plugin: same project, stack, names and arguments.
