@@ -45,12 +45,24 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Organization{}
 	case "hosting:index:PrivateRegistry":
 		r = &PrivateRegistry{}
+	case "hosting:index:RepositoryCollaborator":
+		r = &RepositoryCollaborator{}
+	case "hosting:index:RepositoryCollaborators":
+		r = &RepositoryCollaborators{}
 	case "hosting:index:RepositoryPropertyValue":
 		r = &RepositoryPropertyValue{}
 	case "hosting:index:RepositoryWebhook":
 		r = &RepositoryWebhook{}
 	case "hosting:index:RunnerGroupRunners":
 		r = &RunnerGroupRunners{}
+	case "hosting:index:Team":
+		r = &Team{}
+	case "hosting:index:TeamMembers":
+		r = &TeamMembers{}
+	case "hosting:index:TeamMembership":
+		r = &TeamMembership{}
+	case "hosting:index:TeamRepository":
+		r = &TeamRepository{}
 	case "hosting:index:UserGpgKey":
 		r = &UserGpgKey{}
 	case "hosting:index:UserSshKey":

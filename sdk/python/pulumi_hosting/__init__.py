@@ -14,6 +14,7 @@ from .get_branches import *
 from .get_dependency_alerts import *
 from .get_org_members import *
 from .get_repository_statistics import *
+from .get_team import *
 from .get_user_gpg_keys import *
 from .global_webhook import *
 from .issue_field import *
@@ -25,9 +26,15 @@ from .org_runner_group import *
 from .organization import *
 from .private_registry import *
 from .provider import *
+from .repository_collaborator import *
+from .repository_collaborators import *
 from .repository_property_value import *
 from .repository_webhook import *
 from .runner_group_runners import *
+from .team import *
+from .team_members import *
+from .team_membership import *
+from .team_repository import *
 from .user_gpg_key import *
 from .user_ssh_key import *
 from .user_ssh_signing_key import *
@@ -61,9 +68,15 @@ _utilities.register(
    "hosting:index:OrgRunnerGroup": "OrgRunnerGroup",
    "hosting:index:Organization": "Organization",
    "hosting:index:PrivateRegistry": "PrivateRegistry",
+   "hosting:index:RepositoryCollaborator": "RepositoryCollaborator",
+   "hosting:index:RepositoryCollaborators": "RepositoryCollaborators",
    "hosting:index:RepositoryPropertyValue": "RepositoryPropertyValue",
    "hosting:index:RepositoryWebhook": "RepositoryWebhook",
    "hosting:index:RunnerGroupRunners": "RunnerGroupRunners",
+   "hosting:index:Team": "Team",
+   "hosting:index:TeamMembers": "TeamMembers",
+   "hosting:index:TeamMembership": "TeamMembership",
+   "hosting:index:TeamRepository": "TeamRepository",
    "hosting:index:UserGpgKey": "UserGpgKey",
    "hosting:index:UserSshKey": "UserSshKey",
    "hosting:index:UserSshSigningKey": "UserSshSigningKey"
