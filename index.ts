@@ -7,6 +7,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { declareActions } from "./examples/actions/actions";
 import { declareBudgets } from "./examples/budgets/budgets";
+import { declareCollaborators } from "./examples/collaborators/collaborators";
 import { declarePropertyValues } from "./examples/custom-properties/property-values";
 import { declareEnvironment } from "./examples/environments/environments";
 import { declareProtectionRules } from "./examples/environments/protection-rules";
@@ -15,6 +16,7 @@ import { declareOrganization } from "./examples/organizations/organization";
 import { declarePrivateRegistries } from "./examples/private-registries/private-registries";
 import { declareRepositories } from "./examples/repositories/repositories";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
+import { declareTeam } from "./examples/teams/teams";
 import { declareUserKeys } from "./examples/user-keys/user-keys";
 import { declareWebhooks } from "./examples/webhooks/webhooks";
 
@@ -144,4 +146,23 @@ export const repositories = declareRepositories({
   topics: ["payments", "backend"],
   deployKey: readFileSync(join(__dirname, "examples/repositories/demo-deploy.pub"), "utf8"),
   reviewer: "octocat",
+});
+
+// A team of acme-eng with its whole member list (olivia owns acme-eng: the platform calls her a
+// maintainer, the program a member, and nothing shows as a change) and push on acme-eng/api.
+export const team = declareTeam({
+  org: "acme-eng",
+  name: "Platform Ops",
+  members: [
+    { username: "octocat", role: "maintainer" },
+    { username: "olivia", role: "member" },
+  ],
+  repositories: { api: "push" },
+});
+
+// hubot, outside acme-eng, is invited to triage acme-eng/web: pending until he accepts.
+export const collaborators = declareCollaborators({
+  owner: "acme-eng",
+  repository: "web",
+  collaborators: { hubot: "triage" },
 });

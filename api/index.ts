@@ -6,6 +6,7 @@
 
 import { actionsRoutes } from "./actions";
 import { budgetsRoutes } from "./budgets";
+import { collaboratorsRoutes } from "./collaborators";
 import { customPropertiesRoutes } from "./custom-properties";
 import { environmentsRoutes } from "./environments";
 import { gitRoutes } from "./git";
@@ -20,12 +21,14 @@ import type { Route } from "./route";
 import { runnerGroupsRoutes } from "./runner-groups";
 import { securityRoutes } from "./security";
 import { statisticsRoutes } from "./statistics";
+import { teamsRoutes } from "./teams";
 import { unmodelledRoutes } from "./unmodelled";
 import { userKeysRoutes } from "./user-keys";
 import { webhooksRoutes } from "./webhooks";
 
 export * from "./actions";
 export * from "./budgets";
+export * from "./collaborators";
 export * from "./custom-properties";
 export * from "./environments";
 export * from "./git";
@@ -41,6 +44,7 @@ export * from "./route";
 export * from "./runner-groups";
 export * from "./security";
 export * from "./statistics";
+export * from "./teams";
 export * from "./unmodelled";
 export * from "./user-keys";
 export * from "./webhooks";
@@ -64,6 +68,8 @@ export const ROUTES = {
   ...notificationsRoutes,
   ...actionsRoutes,
   ...repositoriesRoutes,
+  ...teamsRoutes,
+  ...collaboratorsRoutes,
   ...unmodelledRoutes,
 } as const;
 

@@ -34,6 +34,14 @@ export {
 export type { BudgetAlertingArgs, BudgetArgs, BudgetScope, BudgetType } from "./resources/budgets";
 export { Budget } from "./resources/budgets";
 export type {
+  RepositoryCollaboratorArgs,
+  RepositoryCollaboratorsArgs,
+  RepositoryCollaboratorTeamArgs,
+  RepositoryCollaboratorUserArgs,
+  RepositoryPermission,
+} from "./resources/collaborators";
+export { RepositoryCollaborator, RepositoryCollaborators } from "./resources/collaborators";
+export type {
   OrgPropertyValueArgs,
   PropertyValue,
   RepositoryPropertyValueArgs,
@@ -88,6 +96,18 @@ export type {
   RunnerGroupRunnersArgs,
 } from "./resources/runner-groups";
 export { EnterpriseRunnerGroup, OrgRunnerGroup, RunnerGroupRunners } from "./resources/runner-groups";
+export type {
+  TeamArgs,
+  TeamMemberArgs,
+  TeamMembersArgs,
+  TeamMembershipArgs,
+  TeamMembershipState,
+  TeamNotificationSetting,
+  TeamPrivacy,
+  TeamRepositoryArgs,
+  TeamRole,
+} from "./resources/teams";
+export { Team, TeamMembers, TeamMembership, TeamRepository } from "./resources/teams";
 export type {
   GpgKeyEmail,
   UserGpgKeyArgs,

@@ -12,6 +12,8 @@ import { orgActionsVariableProvider } from "./resources/actions/org-actions-vari
 import { repositoryActionsSecretProvider } from "./resources/actions/repository-actions-secret";
 import { repositoryActionsVariableProvider } from "./resources/actions/repository-actions-variable";
 import { budgetProvider } from "./resources/budgets/budget";
+import { repositoryCollaboratorProvider } from "./resources/collaborators/repository-collaborator";
+import { repositoryCollaboratorsProvider } from "./resources/collaborators/repository-collaborators";
 import { orgPropertyValueProvider } from "./resources/custom-properties/org-property-value";
 import { repositoryPropertyValueProvider } from "./resources/custom-properties/repository-property-value";
 import { deploymentProtectionRuleProvider } from "./resources/environments/deployment-protection-rule";
@@ -28,6 +30,10 @@ import { repositoryProvider } from "./resources/repositories/repository";
 import { enterpriseRunnerGroupProvider } from "./resources/runner-groups/enterprise-runner-group";
 import { orgRunnerGroupProvider } from "./resources/runner-groups/org-runner-group";
 import { runnerGroupRunnersProvider } from "./resources/runner-groups/runner-group-runners";
+import { teamProvider } from "./resources/teams/team";
+import { teamMembersProvider } from "./resources/teams/team-members";
+import { teamMembershipProvider } from "./resources/teams/team-membership";
+import { teamRepositoryProvider } from "./resources/teams/team-repository";
 import { userGpgKeyProvider } from "./resources/user-keys/user-gpg-key";
 import { userSshKeyProvider, userSshSigningKeyProvider } from "./resources/user-keys/user-ssh-keys";
 import { globalWebhookProvider } from "./resources/webhooks/global-webhook";
@@ -39,6 +45,7 @@ import { getUser, getUserFunction } from "./functions/meta";
 import { getRepository, getRepositoryFunction } from "./functions/repositories";
 import { getDependencyAlerts, getDependencyAlertsFunction } from "./functions/security";
 import { getRepositoryStatistics, getRepositoryStatisticsFunction } from "./functions/statistics";
+import { getTeam, getTeamFunction } from "./functions/teams";
 import { getUserGpgKeys, getUserGpgKeysFunction } from "./functions/user-keys";
 
 /** Every kind's provider, by family; `providers.ts` puts them in the order users read them. */
@@ -50,6 +57,8 @@ export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
   repositoryActionsSecretProvider,
   repositoryActionsVariableProvider,
   budgetProvider,
+  repositoryCollaboratorProvider,
+  repositoryCollaboratorsProvider,
   orgPropertyValueProvider,
   repositoryPropertyValueProvider,
   deploymentProtectionRuleProvider,
@@ -66,6 +75,10 @@ export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
+  teamMembersProvider,
+  teamMembershipProvider,
+  teamRepositoryProvider,
+  teamProvider,
   userGpgKeyProvider,
   userSshKeyProvider,
   userSshSigningKeyProvider,
@@ -83,6 +96,7 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
   getRepositoryFunction,
   getDependencyAlertsFunction,
   getRepositoryStatisticsFunction,
+  getTeamFunction,
   getUserGpgKeysFunction,
 ];
 
@@ -95,5 +109,6 @@ export const IMPLEMENTATIONS = {
   getRepository,
   getDependencyAlerts,
   getRepositoryStatistics,
+  getTeam,
   getUserGpgKeys,
 } as const;

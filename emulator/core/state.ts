@@ -14,7 +14,7 @@
  * so the state's type is the union of what the families declare, and the core names none of them.
  * `StateModel` puts the declarations of one list of families together (families/index.ts).
  */
-import type { Fixture } from "./fixture";
+import type { Fixture, OrgRecord } from "./fixture";
 import type { Dirty, Layout } from "./journal";
 
 /**
@@ -151,6 +151,11 @@ export interface FamilyState {
   readonly seed?: (state: EmulatorState) => void;
   /** Every place it keeps an organisation's login: what is not listed is lost by a rename. */
   readonly orgLogins?: readonly OrgLoginKey[];
+  /**
+   * A person left an organisation (removed, left, or their invitation declined or cancelled): what
+   * the family drops of theirs there (a team keeps no one its organisation does not).
+   */
+  readonly onLeave?: (store: StateAccess, org: OrgRecord, login: string) => void;
 }
 
 /** The core's own keys. */

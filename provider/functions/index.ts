@@ -53,6 +53,8 @@ export {
   getRepositoryStatisticsOutput,
   MAX_STATISTICS_WAIT_MS,
 } from "./statistics";
+export type { GetTeamArgs, GetTeamResult } from "./teams";
+export { getTeam, getTeamOutput } from "./teams";
 export type {
   GetUserGpgKeysArgs,
   GetUserGpgKeysResult,

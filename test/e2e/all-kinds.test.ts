@@ -139,6 +139,22 @@ new hosting.DeploymentProtectionRule("canary-gate", {
   owner: "acme-eng", repository: "api", environment: canary.environment, integrationId: 101,
 });
 ${repositoriesProgram()}
+// A team, a closed team nested under it, the team's whole member list (olivia, an owner, declared a
+// member) and its role on acme-eng/web; olivia in the fixture's team; octocat (outside acme-ops)
+// invited to acme-ops/infra; the whole direct access of acme-eng/api (mona is invited: she is not
+// in acme-eng yet).
+const squad = new hosting.Team("squad", { org: "acme-eng", name: "Squad", description: "The e2e team", privacy: "closed" });
+new hosting.Team("squad-child", { org: "acme-eng", name: "Squad Child", privacy: "closed", parentTeamId: squad.teamId });
+new hosting.TeamMembers("squad-members", {
+  org: "acme-eng", teamSlug: squad.slug, members: [{ username: "octocat", role: "maintainer" }, { username: "olivia" }],
+});
+new hosting.TeamMembership("platform-olivia", { org: "acme-eng", teamSlug: "platform", username: "olivia" });
+new hosting.TeamRepository("squad-web", { org: "acme-eng", teamSlug: squad.slug, repository: "web", permission: "push" });
+new hosting.RepositoryCollaborator("infra-octocat", { owner: "acme-ops", repository: "infra", username: "octocat" });
+new hosting.RepositoryCollaborators("api-access", {
+  owner: "acme-eng", repository: "api", users: [{ username: "mona", permission: "triage" }],
+  teams: [{ teamSlug: "platform", permission: "pull" }],
+});
 ${bad}
 exports.hookId = ci.hookId;
 exports.ruleId = gate.ruleId;
@@ -279,6 +295,14 @@ const canaryPatterns = () =>
     .map((p) => `${p.type}:${p.name}`)
     .sort();
 const ENVIRONMENT = "/repos/{owner}/{repo}/environments/{environment_name}";
+/** A team's direct members and the role stored for each (owners are reported as maintainers). */
+function teamMembers(slug: string): Array<[string, string]> {
+  const team = state().teams.find((t) => t.slug === slug);
+  return state()
+    .teamMembers.filter((m) => m.teamId === team?.id)
+    .map((m): [string, string] => [m.login, m.role])
+    .sort();
+}
 
 /** The server's view of one person in one organisation. */
 function person(org: string, login: string): { member?: string; invited?: string } {
@@ -354,8 +378,10 @@ describe("a stack of every kind, end to end", () => {
     // The bad group costs nothing. The only read allowed is RunnerGroupRunners checking that the
     // group it is new to is not a default group (docs/DECISIONS.md); whether the engine gets to that
     // check before it stops on the failure varies from run to run.
-    const preflight = "GET /orgs/{org}/actions/runner-groups/{runner_group_id}";
-    expect(Object.keys(requestsSince()).filter((route) => route !== preflight)).toEqual([]);
+    // So is TeamMembership's look at acme-eng's owners (olivia, an owner, is declared a member:
+    // preview warns about it), when the engine gets to it.
+    const preflights = ["GET /orgs/{org}/actions/runner-groups/{runner_group_id}", "GET /orgs/{org}/members"];
+    expect(Object.keys(requestsSince()).filter((route) => !preflights.includes(route))).toEqual([]);
   });
 
   it("creates every kind, with the requests each needs", async () => {
@@ -402,6 +428,14 @@ describe("a stack of every kind, end to end", () => {
       "PATCH /repos/{owner}/{repo}": 1,
       "POST /repos/{owner}/{repo}/keys": 1,
       "PATCH /orgs/{org}": 1,
+      "POST /orgs/{org}/teams": 2,
+      // squad's members: octocat and olivia added, admin (who made the team) removed; olivia in platform.
+      "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}": 3,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      // squad on web, platform on api.
+      "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 2,
+      // octocat invited to acme-ops/infra, mona to acme-eng/api.
+      "PUT /repos/{owner}/{repo}/collaborators/{username}": 2,
     });
     // Creates of kinds keyed by names read first, and the registry's key is fetched once.
     expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
@@ -472,7 +506,7 @@ describe("a stack of every kind, end to end", () => {
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
 
     const resources = stack();
-    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(29);
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(35);
     // Ids and names as the platform stores them; the program's spelling kept as an input.
     expect(resources["publish-token"]?.id).toBe("acme-eng/NPM_PUBLISH_TOKEN");
     expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
@@ -494,6 +528,26 @@ describe("a stack of every kind, end to end", () => {
       company: "Acme",
       membersCanForkPrivateRepositories: true,
     });
+    const squad = state().teams.find((t) => t.name === "Squad");
+    expect(resources.squad?.id).toBe(`acme-eng/${squad?.id}`);
+    expect(resources.squad?.outputs).toMatchObject({ slug: "squad", teamId: squad?.id, privacy: "closed" });
+    expect(resources["squad-child"]?.outputs).toMatchObject({ slug: "squad-child", parentTeamId: squad?.id });
+    expect(teamMembers("squad")).toEqual([
+      ["octocat", "maintainer"],
+      ["olivia", "member"],
+    ]);
+    expect(resources["platform-olivia"]?.outputs).toMatchObject({ role: "member", state: "active" });
+    expect(resources["infra-octocat"]?.outputs.invitationId).toBe(
+      state().repoInvitations.find((i) => i.login === "octocat")?.id,
+    );
+    expect(
+      state()
+        .repoInvitations.map((i) => [i.login, i.permission])
+        .sort(),
+    ).toEqual([
+      ["mona", "triage"],
+      ["octocat", "push"],
+    ]);
     expect(state().fixture.orgs.find((o) => o.login === "acme-platform")?.members.olivia?.role).toBe("admin");
     expect(
       state()
@@ -603,6 +657,17 @@ describe("a stack of every kind, end to end", () => {
       "GET /repos/{owner}/{repo}/actions/variables/{name}": 1,
       "GET /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}": 1,
       "GET /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}": 1,
+      // squad and its child, each by the slug state recorded (a team is found by its id).
+      "GET /orgs/{org}/teams/{team_slug}": 2,
+      "GET /orgs/{org}/teams/{team_slug}/members": 1,
+      "GET /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      // acme-eng's owners, once: olivia is declared a member of two teams, and reported a maintainer.
+      "GET /orgs/{org}/members": 1,
+      "GET /orgs/{org}/teams/{team_slug}/repos": 1,
+      // acme-ops/infra's (octocat's invitation) and acme-eng/api's (the whole list).
+      "GET /repos/{owner}/{repo}/collaborators": 2,
+      "GET /repos/{owner}/{repo}/invitations": 2,
+      "GET /repos/{owner}/{repo}/teams": 1,
     });
   });
 
@@ -679,6 +744,24 @@ describe("a stack of every kind, end to end", () => {
     // location), and topics respelled in another order and case.
     await api("PATCH", "/repos/acme-eng/web", { has_issues: false });
     await api("PATCH", "/orgs/acme-eng", { location: "Lyon" });
+    // The nested team's notifications turned off, admin added to squad, squad's role on web changed;
+    // olivia given direct access to acme-eng/api. (squad itself is left alone: its slug is what the
+    // other kinds are given, and an update would leave it unknown to their preview.)
+    await api("PATCH", "/orgs/acme-eng/teams/squad-child", {
+      notification_setting: "notifications_disabled",
+    });
+    expect(await control("PUT", "/orgs/acme-eng/teams/squad/members/admin", { role: "member" })).toBe(200);
+    expect(
+      await control("PUT", "/orgs/acme-eng/teams/squad/repos/acme-eng/web", { permission: "admin" }),
+    ).toBe(200);
+    await api("PUT", "/repos/acme-eng/api/collaborators/olivia", { permission: "pull" });
+    // Not drift: octocat accepts his invitation to acme-ops/infra (invitationId goes); olivia made a
+    // maintainer of platform by hand (an owner is reported as one anyway).
+    const invitation = state().repoInvitations.find((i) => i.login === "octocat");
+    expect(await control("POST", `/repository-invitations/${invitation?.id}/accept`)).toBe(200);
+    expect(await control("PUT", "/orgs/acme-eng/teams/platform/members/olivia", { role: "maintainer" })).toBe(
+      200,
+    );
     // Not drift: workflows, a multi select and recipients reordered; an invitation accepted.
     await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
       name: "deployers",
@@ -740,6 +823,13 @@ describe("a stack of every kind, end to end", () => {
     expect(out).toMatch(/company\s*:\s*"Other"\s*=>\s*"Acme"/);
     expect(out).not.toMatch(/(hasIssues|location)\s*:/);
     expect(out).not.toMatch(/~ .*::web/);
+    expect(out).toMatch(/notificationSetting\s*:\s*"notifications_enabled"\s*=>\s*"notifications_disabled"/);
+    expect(out).toMatch(/-\s*notificationSetting\s*:\s*"notifications_disabled"/);
+    expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:TeamMembers: \(update\)/);
+    expect(out).toMatch(/permission\s*:\s*"admin"\s*=>\s*"push"/);
+    expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:RepositoryCollaborators: \(update\)/);
+    expect(out).not.toMatch(/~ .*::infra-octocat/);
+    expect(out).not.toMatch(/~ .*::platform-olivia/);
     // Not drift: no secret, workflow, property name or recipient change; the accepted invitation is
     // shown as refreshed state only, never as an update of hubot.
     expect(out).not.toMatch(/secret\s*:.*=>/);
@@ -756,7 +846,7 @@ describe("a stack of every kind, end to end", () => {
     // The secrets no one changed show no change (the same updated_at, the same digest).
     expect(out).not.toMatch(/~ .*::db-password/);
     expect(out).not.toMatch(/~ .*::node-version/);
-    expect(out).toMatch(/~ 18 to update/);
+    expect(out).toMatch(/~ 22 to update/);
     expect(out).not.toMatch(/~ .*::canary-gate/);
 
     const refreshOnly = await run("refresh", "--preview-only", "--expect-no-changes");
@@ -797,6 +887,10 @@ describe("a stack of every kind, end to end", () => {
       "PATCH /repos/{owner}/{repo}": 1,
       "PUT /repos/{owner}/{repo}/topics": 1,
       "PATCH /orgs/{org}": 1,
+      "PATCH /orgs/{org}/teams/{team_slug}": 1,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 1,
+      "DELETE /repos/{owner}/{repo}/collaborators/{username}": 1,
     });
     expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
     expect(actionsSecret("org:100", "NPM_PUBLISH_TOKEN")?.selectedRepositoryIds).toEqual([1000]);
@@ -806,6 +900,15 @@ describe("a stack of every kind, end to end", () => {
       topics: ["backend", "api"],
     });
     expect(state().orgSettings["100"]).toMatchObject({ company: "Acme", location: "Lyon" });
+    expect(state().teams.find((t) => t.name === "Squad Child")?.notificationSetting).toBe(
+      "notifications_enabled",
+    );
+    expect(teamMembers("squad")).toEqual([
+      ["octocat", "maintainer"],
+      ["olivia", "member"],
+    ]);
+    expect(state().collaborators.map((c) => c.login)).toEqual(["octocat"]);
+    expect(stack()["infra-octocat"]?.outputs.invitationId).toBeUndefined();
     expect(state().issueTypes.find((t) => t.name === "Bug")?.color).toBe("red");
     expect(canary()?.reviewers).toEqual([{ type: "User", id: 2 }]);
     expect(canaryPatterns()).toEqual(["branch:main", "tag:v*"]);
@@ -1084,6 +1187,8 @@ describe("a stack of every kind, end to end", () => {
       [`PUT ${ENVIRONMENT}`]: 1,
       [`POST ${ENVIRONMENT}/deployment-branch-policies`]: 2,
       "POST /repos/{owner}/{repo}/keys": 1,
+      // octocat left acme-eng, and with it squad: the whole member list adds him again (invited).
+      "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
     });
     expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
@@ -1215,6 +1320,13 @@ describe("a stack of every kind, end to end", () => {
       "DELETE /repos/{owner}/{repo}/keys/{key_id}": 1,
     });
     expect(figures.destroy).not.toHaveProperty("PATCH /orgs/{org}");
+    // The teams it made are gone; the fixture's stays, without olivia or access to api, and without
+    // octocat, who left it when he left acme-eng. No collaborator or invitation is left.
+    expect(state().teams.map((t) => t.slug)).toEqual(["platform"]);
+    expect(state().teamMembers).toEqual([]);
+    expect(state().teamRepos).toEqual([]);
+    expect(state().collaborators).toEqual([]);
+    expect(state().repoInvitations).toEqual([]);
   });
 
   it("never showed a secret value in any output, the client's request log included", () => {

@@ -214,6 +214,36 @@ function everyKind(keys: { gpg: string; ssh: string; signing: string }): Declare
       deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
       branchPolicies: [{ name: "main" }, { name: "v*", type: "tag" }],
     }),
+    of("squad", "Team", { org: "acme-eng", name: "Squad", privacy: "closed" }),
+    of("squad-members", "TeamMembers", {
+      org: "acme-eng",
+      teamSlug: new Output("squad", "slug"),
+      members: [{ username: "octocat", role: "maintainer" }],
+    }),
+    of("platform-olivia", "TeamMembership", {
+      org: "acme-eng",
+      teamSlug: "platform",
+      username: "olivia",
+      role: "maintainer",
+    }),
+    of("squad-web", "TeamRepository", {
+      org: "acme-eng",
+      teamSlug: new Output("squad", "slug"),
+      repository: "web",
+      permission: "push",
+    }),
+    of("web-hubot", "RepositoryCollaborator", {
+      owner: "acme-eng",
+      repository: "web",
+      username: "hubot",
+      permission: "triage",
+    }),
+    of("api-access", "RepositoryCollaborators", {
+      owner: "acme-eng",
+      repository: "api",
+      users: [],
+      teams: [{ teamSlug: "platform" }],
+    }),
   ];
 }
 
@@ -481,6 +511,14 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "POST /orgs/{org}/hooks": 1,
       "PUT /repos/{owner}/{repo}/environments/{environment_name}": 1,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies": 2,
+      "POST /orgs/{org}/teams": 1,
+      // octocat into squad (admin, who made it, out), olivia into platform.
+      "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}": 2,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      // squad on web, platform on api.
+      "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 2,
+      // hubot, outside acme-eng, invited.
+      "PUT /repos/{owner}/{repo}/collaborators/{username}": 1,
     });
     // Each explicit provider checked its own server once, and its resource (and the invoke on B)
     // went there and nowhere else.
@@ -495,10 +533,12 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(serverB.store.state.issueTypes.map((t) => [t.name, t.color])).toEqual([["Epic", "blue"]]);
 
     const resources = stackOf(program);
-    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(26);
+    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(32);
     // A secret's name as the platform stores it, in the id and the output.
     expect(resources["publish-token"]?.id).toBe("acme-eng/NPM_PUBLISH_TOKEN");
     expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
+    expect(resources["squad-members"]?.id).toBe("acme-eng/squad");
+    expect(resources["web-hubot"]?.outputs.invitationId).toBe(state().repoInvitations[0]?.id);
     expect(resources["epic-a"]?.provider).toMatch(/::pulumi:providers:hosting::serverA::/);
     expect(resources["epic-b"]?.provider).toMatch(/::pulumi:providers:hosting::serverB::/);
     expect(resources.ci?.provider).toMatch(/::pulumi:providers:hosting::default/);
@@ -640,7 +680,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       name: d.name,
       id: d.kind === "Organization" ? String(d.args.login) : (ids[d.name]?.id ?? ""),
     }));
-    expect(resources).toHaveLength(26);
+    expect(resources).toHaveLength(32);
     const imported = new PulumiProgram("plugin-import", "");
     const header = `name: plugin-import\nruntime: yaml\n${PLUGIN_PATH}`;
     writeFileSync(join(imported.dir, "Pulumi.yaml"), header);
@@ -651,7 +691,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     clearLogs();
     const result = await ok(imported, "import", "--file", "import.json", "--yes", "--out", "imported.yaml");
     expect(writes(main)).toEqual({});
-    expect(result.output).toMatch(/=\s*26 imported/);
+    expect(result.output).toMatch(/=\s*32 imported/);
     // The one object whose inputs fail check: a registry's value, which the API never returns.
     const diagnostics = result.stdout.slice(result.stdout.lastIndexOf("Diagnostics:"));
     expect(diagnostics.match(/One or more imported inputs failed to validate/g)).toHaveLength(1);
@@ -693,7 +733,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(preview.output).toMatch(/\+ value\s*: \[secret\]/);
     expect(preview.output.match(/^\s+[-+~] \w+\s*: /gm)).toHaveLength(2);
     expect(preview.output).toMatch(/~ 2 to update/);
-    expect(preview.output).toMatch(/25 unchanged/);
+    expect(preview.output).toMatch(/31 unchanged/);
     expect(requests(main)).toEqual({ "GET /user": 1 });
   });
 
@@ -728,6 +768,10 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "DELETE /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}": 1,
       "DELETE /orgs/{org}/hooks/{hook_id}": 1,
       "DELETE /repos/{owner}/{repo}/environments/{environment_name}": 1,
+      "DELETE /orgs/{org}/teams/{team_slug}": 1,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 2,
+      "DELETE /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 2,
+      "DELETE /repos/{owner}/{repo}/invitations/{invitation_id}": 1,
     });
     for (const e of [serverA, serverB]) {
       expect(writes(e)).toEqual({ "DELETE /orgs/{org}/issue-types/{issue_type_id}": 1 });
@@ -786,7 +830,7 @@ describe("a stack of the dynamic resources moved to the plugin", () => {
     await ok(moving, "up", "--yes", "--skip-preview");
     const before = stackOf(moving);
     expect(Object.keys(before)).toHaveLength(kinds.length);
-    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(26);
+    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(32);
     for (const r of Object.values(before)) expect(r.type).toMatch(/^pulumi-nodejs:dynamic\/hosting:/);
 
     // 1. The program rewritten for the plugin: same project, stack, names and arguments.

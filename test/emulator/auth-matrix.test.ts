@@ -698,6 +698,54 @@ const ORG_CONFIG: Row[] = [
 ];
 
 /**
+ * Teams of acme-eng (organisation permission Members): members read them with read:org (the
+ * fixture's team `platform` is closed, with octocat; `seedWorld` gave it pull on acme-eng/api),
+ * owners write with admin:org; a team's repositories are read with read:org or repo, and given by
+ * admins of the repository. deploy-gate holds no Members permission.
+ */
+const TM = "/orgs/:org/teams";
+const TEAMS: Row[] = [
+  { route: `GET ${TM}`, expect: orgMemberRead(200) },
+  { route: `POST ${TM}`, body: { name: "Matrix" }, expect: orgOwner(201) },
+  { route: `GET ${TM}/:team_slug`, expect: orgMemberRead(200) },
+  { route: `PATCH ${TM}/:team_slug`, body: { description: "renamed" }, expect: orgOwner(200) },
+  { route: `DELETE ${TM}/:team_slug`, expect: orgOwner(204) },
+  { route: `GET ${TM}/:team_slug/teams`, expect: orgMemberRead(200) },
+  { route: `GET ${TM}/:team_slug/members`, expect: orgMemberRead(200) },
+  { route: `GET ${TM}/:team_slug/memberships/:username`, expect: orgMemberRead(200) },
+  {
+    route: `PUT ${TM}/:team_slug/memberships/:username`,
+    body: { role: "maintainer" },
+    expect: orgOwner(200),
+  },
+  { route: `DELETE ${TM}/:team_slug/memberships/:username`, expect: orgOwner(204) },
+  { route: `GET ${TM}/:team_slug/repos`, expect: orgMemberRead(200) },
+  { route: `GET ${TM}/:team_slug/repos/:owner/:repo`, expect: orgMemberRead(204) },
+  { route: `PUT ${TM}/:team_slug/repos/:owner/:repo`, body: { permission: "push" }, expect: orgOwner(204) },
+  { route: `DELETE ${TM}/:team_slug/repos/:owner/:repo`, expect: orgOwner(204) },
+];
+
+/**
+ * Collaborators of acme-eng/api (classic `repo`, repository permission Administration): those who
+ * push to it read who has access (octocat, a member); its admins change collaborators and
+ * invitations (a 404 to octocat, which hides the settings), except that a person may remove
+ * themselves. `seedWorld` invited mona, who is outside acme-eng.
+ */
+const CO = "/repos/:owner/:repo";
+const COLLABORATORS: Row[] = [
+  { route: `GET ${CO}/collaborators`, expect: orgMemberRead(200) },
+  { route: `GET ${CO}/collaborators/:username`, expect: orgMemberRead(204) },
+  { route: `PUT ${CO}/collaborators/:username`, body: { permission: "triage" }, expect: repoAdmin(204) },
+  // octocat removes himself (he is no collaborator: nothing changes, and the answer is the same).
+  { route: `DELETE ${CO}/collaborators/:username`, expect: { ...repoAdmin(204), member: 204 } },
+  { route: `GET ${CO}/collaborators/:username/permission`, expect: orgMemberRead(200) },
+  { route: `GET ${CO}/teams`, expect: orgMemberRead(200) },
+  { route: `GET ${CO}/invitations`, expect: repoAdmin(200) },
+  { route: `PATCH ${CO}/invitations/:invitation_id`, body: { permissions: "read" }, expect: repoAdmin(200) },
+  { route: `DELETE ${CO}/invitations/:invitation_id`, expect: repoAdmin(204) },
+];
+
+/**
  * Routes the sandbox server does not model (the rest of the permission matrix): the callers the
  * platform lets through get 501 naming the route, the others the platform's refusal. Each status
  * below comes from the spec's matrix (access level; "UAT IAT" or "UAT only", where an installation
@@ -783,8 +831,6 @@ const NOT_MODELLED: Row[] = [
     expect: { ...privateRepoRead(501), install: 404, uat: 404 },
   },
   { route: "GET /repos/:owner/:repo/assistant/cloud-agent/configuration", expect: REPO_SCOPE },
-  // UAT IAT, through Administration (read), which deploy-gate does not hold.
-  { route: "GET /repos/:owner/:repo/invitations", expect: REPO_SCOPE },
   // User permissions (UAT only): the user scope (user:email, user:follow implied).
   { route: "GET /user/blocks", expect: USER_SCOPE },
   { route: "GET /user/blocks/:username", expect: USER_SCOPE },
@@ -849,6 +895,8 @@ const ROWS: Row[] = [
   ...ACTIONS,
   ...REPOSITORIES,
   ...ORG_SETTINGS,
+  ...TEAMS,
+  ...COLLABORATORS,
   ...NOT_MODELLED,
 ];
 

@@ -215,6 +215,8 @@ export interface World {
   issueField?: number;
   /** A deploy key of acme-eng/api; routes name an id no one made when absent. */
   deployKey?: number;
+  /** mona's invitation to acme-eng/api (`seedAccess`); routes name an id no one made when absent. */
+  repoInvitation?: number;
 }
 
 /**
@@ -258,6 +260,7 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
     ...(await seedOrgConfig(emulator)),
     ...(await seedActions(emulator)),
     deployKey: await post("/repos/acme-eng/api/keys", { title: "seed", key: sshPublicKey() }),
+    ...(await seedAccess(emulator)),
   };
 }
 
@@ -399,6 +402,9 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     issue_number: "1",
     issue_type_id: String(world.issueType ?? 999_999),
     issue_field_id: String(world.issueField ?? 999_999),
+    // The fixture's team of acme-eng, and mona's invitation to acme-eng/api.
+    team_slug: "platform",
+    invitation_id: String(world.repoInvitation ?? 999_999),
   };
   // Actions secrets and variables: the ones `seedWorld` made in each scope; acme-eng/web to select.
   if (/\/(actions|environments\/:environment_name)\/(secrets|variables)(\/|$)/.test(template)) {
@@ -786,6 +792,20 @@ export async function seedOrgConfig(
   expect(block.status, block.text).toBe(204);
   return { issueType: type.body.id, issueField: field.body.id };
 }
+/**
+ * Gives the fixture's team `platform` pull on acme-eng/api and invites mona (outside acme-eng) to
+ * collaborate on it, as the site administrator.
+ */
+export async function seedAccess(emulator: RunningEmulator): Promise<{ repoInvitation: number }> {
+  const access = await call(emulator, "PUT", "/orgs/acme-eng/teams/platform/repos/acme-eng/api", {
+    body: { permission: "pull" },
+  });
+  expect(access.status, access.text).toBe(204);
+  const invited = await call(emulator, "PUT", "/repos/acme-eng/api/collaborators/mona", { body: {} });
+  expect(invited.status, invited.text).toBe(201);
+  return { repoInvitation: invited.body.id };
+}
+
 /**
  * The fixture's app user access token (UAT): deploy-gate acting for octocat, with the app's
  * repository permissions and its user permissions (README, "Fixture").
