@@ -60,6 +60,11 @@ export const getRepositoryStatistics: typeof import("./getRepositoryStatistics")
 export const getRepositoryStatisticsOutput: typeof import("./getRepositoryStatistics").getRepositoryStatisticsOutput = null as any;
 utilities.lazyLoad(exports, ["getRepositoryStatistics","getRepositoryStatisticsOutput"], () => require("./getRepositoryStatistics"));
 
+export { GetTeamArgs, GetTeamResult, GetTeamOutputArgs } from "./getTeam";
+export const getTeam: typeof import("./getTeam").getTeam = null as any;
+export const getTeamOutput: typeof import("./getTeam").getTeamOutput = null as any;
+utilities.lazyLoad(exports, ["getTeam","getTeamOutput"], () => require("./getTeam"));
+
 export { GetUserArgs, GetUserResult, GetUserOutputArgs } from "./getUser";
 export const getUser: typeof import("./getUser").getUser = null as any;
 export const getUserOutput: typeof import("./getUser").getUserOutput = null as any;
@@ -155,6 +160,16 @@ export type RepositoryActionsVariable = import("./repositoryActionsVariable").Re
 export const RepositoryActionsVariable: typeof import("./repositoryActionsVariable").RepositoryActionsVariable = null as any;
 utilities.lazyLoad(exports, ["RepositoryActionsVariable"], () => require("./repositoryActionsVariable"));
 
+export { RepositoryCollaboratorArgs } from "./repositoryCollaborator";
+export type RepositoryCollaborator = import("./repositoryCollaborator").RepositoryCollaborator;
+export const RepositoryCollaborator: typeof import("./repositoryCollaborator").RepositoryCollaborator = null as any;
+utilities.lazyLoad(exports, ["RepositoryCollaborator"], () => require("./repositoryCollaborator"));
+
+export { RepositoryCollaboratorsArgs } from "./repositoryCollaborators";
+export type RepositoryCollaborators = import("./repositoryCollaborators").RepositoryCollaborators;
+export const RepositoryCollaborators: typeof import("./repositoryCollaborators").RepositoryCollaborators = null as any;
+utilities.lazyLoad(exports, ["RepositoryCollaborators"], () => require("./repositoryCollaborators"));
+
 export { RepositoryDeployKeyArgs } from "./repositoryDeployKey";
 export type RepositoryDeployKey = import("./repositoryDeployKey").RepositoryDeployKey;
 export const RepositoryDeployKey: typeof import("./repositoryDeployKey").RepositoryDeployKey = null as any;
@@ -179,6 +194,26 @@ export { RunnerGroupRunnersArgs } from "./runnerGroupRunners";
 export type RunnerGroupRunners = import("./runnerGroupRunners").RunnerGroupRunners;
 export const RunnerGroupRunners: typeof import("./runnerGroupRunners").RunnerGroupRunners = null as any;
 utilities.lazyLoad(exports, ["RunnerGroupRunners"], () => require("./runnerGroupRunners"));
+
+export { TeamArgs } from "./team";
+export type Team = import("./team").Team;
+export const Team: typeof import("./team").Team = null as any;
+utilities.lazyLoad(exports, ["Team"], () => require("./team"));
+
+export { TeamMembersArgs } from "./teamMembers";
+export type TeamMembers = import("./teamMembers").TeamMembers;
+export const TeamMembers: typeof import("./teamMembers").TeamMembers = null as any;
+utilities.lazyLoad(exports, ["TeamMembers"], () => require("./teamMembers"));
+
+export { TeamMembershipArgs } from "./teamMembership";
+export type TeamMembership = import("./teamMembership").TeamMembership;
+export const TeamMembership: typeof import("./teamMembership").TeamMembership = null as any;
+utilities.lazyLoad(exports, ["TeamMembership"], () => require("./teamMembership"));
+
+export { TeamRepositoryArgs } from "./teamRepository";
+export type TeamRepository = import("./teamRepository").TeamRepository;
+export const TeamRepository: typeof import("./teamRepository").TeamRepository = null as any;
+utilities.lazyLoad(exports, ["TeamRepository"], () => require("./teamRepository"));
 
 export { UserGpgKeyArgs } from "./userGpgKey";
 export type UserGpgKey = import("./userGpgKey").UserGpgKey;
@@ -251,6 +286,10 @@ const _module = {
                 return new RepositoryActionsSecret(name, <any>undefined, { urn })
             case "hosting:index:RepositoryActionsVariable":
                 return new RepositoryActionsVariable(name, <any>undefined, { urn })
+            case "hosting:index:RepositoryCollaborator":
+                return new RepositoryCollaborator(name, <any>undefined, { urn })
+            case "hosting:index:RepositoryCollaborators":
+                return new RepositoryCollaborators(name, <any>undefined, { urn })
             case "hosting:index:RepositoryDeployKey":
                 return new RepositoryDeployKey(name, <any>undefined, { urn })
             case "hosting:index:RepositoryEnvironment":
@@ -261,6 +300,14 @@ const _module = {
                 return new RepositoryWebhook(name, <any>undefined, { urn })
             case "hosting:index:RunnerGroupRunners":
                 return new RunnerGroupRunners(name, <any>undefined, { urn })
+            case "hosting:index:Team":
+                return new Team(name, <any>undefined, { urn })
+            case "hosting:index:TeamMembers":
+                return new TeamMembers(name, <any>undefined, { urn })
+            case "hosting:index:TeamMembership":
+                return new TeamMembership(name, <any>undefined, { urn })
+            case "hosting:index:TeamRepository":
+                return new TeamRepository(name, <any>undefined, { urn })
             case "hosting:index:UserGpgKey":
                 return new UserGpgKey(name, <any>undefined, { urn })
             case "hosting:index:UserSshKey":

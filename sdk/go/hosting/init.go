@@ -63,6 +63,10 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &RepositoryActionsSecret{}
 	case "hosting:index:RepositoryActionsVariable":
 		r = &RepositoryActionsVariable{}
+	case "hosting:index:RepositoryCollaborator":
+		r = &RepositoryCollaborator{}
+	case "hosting:index:RepositoryCollaborators":
+		r = &RepositoryCollaborators{}
 	case "hosting:index:RepositoryDeployKey":
 		r = &RepositoryDeployKey{}
 	case "hosting:index:RepositoryEnvironment":
@@ -73,6 +77,14 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &RepositoryWebhook{}
 	case "hosting:index:RunnerGroupRunners":
 		r = &RunnerGroupRunners{}
+	case "hosting:index:Team":
+		r = &Team{}
+	case "hosting:index:TeamMembers":
+		r = &TeamMembers{}
+	case "hosting:index:TeamMembership":
+		r = &TeamMembership{}
+	case "hosting:index:TeamRepository":
+		r = &TeamRepository{}
 	case "hosting:index:UserGpgKey":
 		r = &UserGpgKey{}
 	case "hosting:index:UserSshKey":

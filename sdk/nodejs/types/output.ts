@@ -493,3 +493,45 @@ export interface PunchCardHour {
     hour: number;
 }
 
+/**
+ * A team with a role on a repository.
+ */
+export interface RepositoryCollaboratorTeam {
+    /**
+     * `"pull"` (default), `"triage"`, `"push"`, `"maintain"` or `"admin"`.
+     */
+    permission?: string;
+    /**
+     * The team's slug (a `Team`'s `slug` output).
+     */
+    teamSlug: string;
+}
+
+/**
+ * A direct collaborator of a repository, with their role.
+ */
+export interface RepositoryCollaboratorUser {
+    /**
+     * `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
+     */
+    permission?: string;
+    /**
+     * The person's login.
+     */
+    username: string;
+}
+
+/**
+ * A direct member of a team, with their role.
+ */
+export interface TeamMember {
+    /**
+     * `"member"` (default) or `"maintainer"`.
+     */
+    role?: string;
+    /**
+     * The person's login.
+     */
+    username: string;
+}
+
