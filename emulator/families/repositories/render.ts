@@ -4,12 +4,13 @@
  * sandbox models of its content, which is nothing: no stars, watchers, issues, pages or licence.
  */
 import type { Context } from "hono";
-import { expandScopes, orgRole } from "../../core/auth";
-import type { Caller, ServerEnv } from "../../core/context";
+import { expandScopes } from "../../core/auth";
+import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { repoKey } from "../../core/lookup";
 import { ownValue } from "../../core/records";
 import { orgAsAccount } from "../../core/render";
+import { atLeast, repoRole } from "../../core/repo-access";
 import { forkCount } from "../git/git";
 import { repoSummary } from "../git/repository";
 import { settingsOf } from "./settings";
@@ -58,7 +59,7 @@ export function repositoryFull(
     pushed_at: s.createdAt,
     created_at: s.createdAt,
     updated_at: s.updatedAt,
-    ...(mayPush(c.get("caller"), org, repo)
+    ...(mayPush(c, org, repo)
       ? {
           allow_merge_commit: s.allowMergeCommit,
           allow_squash_merge: s.allowSquashMerge,
@@ -74,11 +75,13 @@ export function repositoryFull(
 /**
  * Whether the caller may push to the repository, the condition on which the platform shows the
  * merge settings (the description: "you must have the contents:read and contents:write
- * permissions"): a member of its organisation (members push, owners administer) whose token
- * writes contents (classic `repo`, or `public_repo` on a public repository).
+ * permissions"): someone whose role on it is push or more (its organisation's members and owners,
+ * and whom a team or a direct collaboration gives push: core/repo-access.ts) and whose token writes
+ * contents (classic `repo`, or `public_repo` on a public repository).
  */
-function mayPush(caller: Caller | undefined, org: OrgRecord, repo: RepoRecord): boolean {
-  if (!caller || !orgRole(caller, org)) return false;
+function mayPush(c: Context<ServerEnv>, org: OrgRecord, repo: RepoRecord): boolean {
+  const caller = c.get("caller");
+  if (!caller || !atLeast(repoRole(c.get("store").state, caller, org, repo), "push")) return false;
   if (caller.token.kind === "classic") {
     const scopes = expandScopes(caller.token.scopes);
     return scopes.has("repo") || (!repo.private && scopes.has("public_repo"));

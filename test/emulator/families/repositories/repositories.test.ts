@@ -5,7 +5,7 @@
  * through the API is one every family finds.
  */
 import { describe, expect, it } from "vitest";
-import { call, expectErrorBody, type Json, stateOf, TOKENS, useSandbox } from "../../helpers";
+import { call, control, expectErrorBody, type Json, stateOf, TOKENS, useSandbox } from "../../helpers";
 
 const sandbox = useSandbox();
 
@@ -151,6 +151,23 @@ describe("reading and updating a repository", () => {
     expect(install.status).toBe(200);
     expect(install.body.allow_merge_commit).toBeUndefined();
     expect(install.body.allow_update_branch).toBeUndefined();
+  });
+
+  it("shows them to a collaborator who may push, not to one who only triages", async () => {
+    // octocat is outside acme-ops: he sees acme-ops/infra only as its collaborator.
+    const infra = () => call(sandbox.emulator, "GET", "/repos/acme-ops/infra", { token: TOKENS.member });
+    expect((await infra()).status).toBe(404);
+    const invited = await control(sandbox.emulator, "PUT", "/repos/acme-ops/infra/collaborators/octocat", {
+      permission: "triage",
+    });
+    await control(sandbox.emulator, "POST", `/repository-invitations/${invited.body.invitationId}/accept`);
+    const triage = await infra();
+    expect(triage.status, triage.text).toBe(200);
+    expect(triage.body.allow_merge_commit).toBeUndefined();
+    await control(sandbox.emulator, "PUT", "/repos/acme-ops/infra/collaborators/octocat", {
+      permission: "push",
+    });
+    expect((await infra()).body.allow_merge_commit).toBe(true);
   });
 
   it("updates every declared setting, leaving the others as they are", async () => {
