@@ -14,7 +14,7 @@
  * so the state's type is the union of what the families declare, and the core names none of them.
  * `StateModel` puts the declarations of one list of families together (families/index.ts).
  */
-import type { Fixture, OrgRecord } from "./fixture";
+import type { Fixture, OrgRecord, RepoRecord } from "./fixture";
 import type { Dirty, Layout } from "./journal";
 
 /**
@@ -156,6 +156,12 @@ export interface FamilyState {
    * the family drops of theirs there (a team keeps no one its organisation does not).
    */
   readonly onLeave?: (store: StateAccess, org: OrgRecord, login: string) => void;
+  /**
+   * A repository was deleted: what the family keeps of it by its id goes (a team's access, a
+   * collaborator, an invitation), as the platform deletes them with it. What is kept by
+   * `owner/name` is moved out of reach by the deletion itself.
+   */
+  readonly onRepositoryDeleted?: (store: StateAccess, repo: RepoRecord) => void;
 }
 
 /** The core's own keys. */

@@ -11,6 +11,7 @@ import { apiRoot, invalidField } from "../../core/http";
 import { activeMember } from "../../core/members";
 import { nodeId, userSummary } from "../../core/render";
 import type { RepoRole } from "../../core/repo-access";
+import type { StateAccess } from "../../core/state";
 import { type EmulatorState, type Store, timestamp } from "../../core/store";
 import { repoSummary } from "../git/repository";
 import type { StoredCollaborator, StoredRepoInvitation } from "./state";
@@ -131,6 +132,16 @@ export function dropInvitation(state: EmulatorState, invitation: StoredRepoInvit
  * direct list, every source's for the full one; all false for no role) and `role_name`, their
  * strongest role from every source (`none` for no role).
  */
+/** A repository was deleted: its collaborators and open invitations go with it. */
+export function dropRepositoryCollaborators(store: StateAccess, repo: RepoRecord): void {
+  const other = (row: { repoId: number }) => row.repoId !== repo.id;
+  if (!store.state.collaborators.every(other))
+    store.state.collaborators = store.state.collaborators.filter(other);
+  if (!store.state.repoInvitations.every(other)) {
+    store.state.repoInvitations = store.state.repoInvitations.filter(other);
+  }
+}
+
 export function collaboratorObject(
   c: Context<ServerEnv>,
   user: UserRecord,

@@ -3,7 +3,7 @@
  * it, which the server enforces (docs/sandbox.md, "Collaborators").
  */
 import type { Family } from "../../core/family";
-import { collaboratorRole } from "./collaborators";
+import { collaboratorRole, dropRepositoryCollaborators } from "./collaborators";
 import { collaboratorControls } from "./controls";
 import { collaboratorRoutes } from "./routes";
 import { collaboratorsState } from "./state";
@@ -14,5 +14,6 @@ export const collaborators = {
   routes: collaboratorRoutes,
   controls: collaboratorControls,
   repoRoles: collaboratorRole,
+  onRepositoryDeleted: dropRepositoryCollaborators,
   // Collaborators and invitations keep their repository by id: a rename moves nothing here.
 } satisfies Family;

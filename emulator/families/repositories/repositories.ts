@@ -136,10 +136,12 @@ function renameRepository(store: Store, repo: RepoRecord, name: string): void {
 /**
  * Deletes a repository: the world's record, its settings, deploy keys and redirects go; what the
  * families keep under its `owner/name` moves to a path no repository can have, so a repository
- * made later with the same name starts empty.
+ * made later with the same name starts empty; what they keep by its id they drop
+ * (`onRepositoryDeleted`: teams' access, collaborators, invitations).
  */
 export function deleteRepository(store: Store, repo: RepoRecord): void {
   const id = repo.id;
+  for (const family of store.model.families) family.onRepositoryDeleted?.(store, repo);
   renameEverywhere(store, { from: `${repo.owner}/${repo.name}`, to: `-deleted-${id}/${repo.name}` });
   store.state.fixture.repos = store.state.fixture.repos.filter((r) => r.id !== id);
   delete store.state.repositorySettings[String(id)];

@@ -6,7 +6,7 @@ import type { Family } from "../../core/family";
 import { teamControls } from "./controls";
 import { teamRoutes } from "./routes";
 import { teamsState } from "./state";
-import { leaveTeams, teamRepoRole } from "./teams";
+import { dropRepositoryAccess, leaveTeams, teamRepoRole } from "./teams";
 
 export const teams = {
   name: "teams",
@@ -15,5 +15,6 @@ export const teams = {
   controls: teamControls,
   repoRoles: teamRepoRole,
   onLeave: leaveTeams,
+  onRepositoryDeleted: dropRepositoryAccess,
   // Teams keep their organisation and repositories by id: a rename moves nothing here.
 } satisfies Family;

@@ -146,6 +146,12 @@ export function teamRepoRole(state: EmulatorState, repo: RepoRecord, login: stri
   return role;
 }
 
+/** A repository was deleted: every team's access to it goes. */
+export function dropRepositoryAccess(store: StateAccess, repo: RepoRecord): void {
+  if (!store.state.teamRepos.some((g) => g.repoId === repo.id)) return;
+  store.state.teamRepos = store.state.teamRepos.filter((g) => g.repoId !== repo.id);
+}
+
 /** A person left the organisation (or declined to join): their memberships of its teams go. */
 export function leaveTeams(store: StateAccess, org: OrgRecord, login: string): void {
   const teams = new Set(store.state.teams.filter((t) => t.orgId === org.id).map((t) => t.id));

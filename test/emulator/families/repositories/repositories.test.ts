@@ -308,6 +308,30 @@ describe("archiving and deleting", () => {
     expect((await call(sandbox.emulator, "GET", "/repos/acme-eng/svc/hooks")).body).toEqual([]);
     expect((await call(sandbox.emulator, "GET", "/repos/acme-eng/svc/branches")).body).toEqual([]);
   });
+
+  it("takes the teams' access, collaborators and invitations of a deleted repository with it", async () => {
+    const svc = await made({ name: "svc", private: true });
+    const grant = await call(sandbox.emulator, "PUT", "/orgs/acme-eng/teams/platform/repos/acme-eng/svc", {
+      body: { permission: "push" },
+    });
+    expect(grant.status, grant.text).toBe(204);
+    for (const login of ["octocat", "mona"]) {
+      const added = await call(sandbox.emulator, "PUT", `/repos/acme-eng/svc/collaborators/${login}`, {
+        body: { permission: "pull" },
+      });
+      expect(added.status, added.text).toBeLessThan(300);
+    }
+    const held = async () => {
+      const state = await stateOf(sandbox.emulator);
+      const of = (rows: Json[]) => rows.filter((row) => row.repoId === svc.id).length;
+      return [of(state.teamRepos), of(state.collaborators), of(state.repoInvitations)];
+    };
+    expect(await held()).toEqual([1, 1, 1]);
+    expect((await call(sandbox.emulator, "DELETE", "/repos/acme-eng/svc")).status).toBe(204);
+    expect(await held()).toEqual([0, 0, 0]);
+    const platform = await call(sandbox.emulator, "GET", "/orgs/acme-eng/teams/platform");
+    expect(platform.body.repos_count).toBe(0);
+  });
 });
 
 describe("topics", () => {
