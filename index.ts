@@ -7,7 +7,7 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { declareActions } from "./examples/actions/actions";
 import { declareBudgets } from "./examples/budgets/budgets";
-import { declareCollaborators } from "./examples/collaborators/collaborators";
+import { declareCollaborators, declareRepositoryAccess } from "./examples/collaborators/collaborators";
 import { declarePropertyValues } from "./examples/custom-properties/property-values";
 import { declareEnvironment } from "./examples/environments/environments";
 import { declareProtectionRules } from "./examples/environments/protection-rules";
@@ -149,7 +149,8 @@ export const repositories = declareRepositories({
 });
 
 // A team of acme-eng with its whole member list (olivia owns acme-eng: the platform calls her a
-// maintainer, the program a member, and nothing shows as a change) and push on acme-eng/api.
+// maintainer, the program a member, and nothing shows as a change), pull on acme-eng/web, and a
+// team nested under it with one membership of its own.
 export const team = declareTeam({
   org: "acme-eng",
   name: "Platform Ops",
@@ -157,8 +158,18 @@ export const team = declareTeam({
     { username: "octocat", role: "maintainer" },
     { username: "olivia", role: "member" },
   ],
-  repositories: { api: "push" },
+  repositories: { web: "pull" },
+  child: { name: "Platform On-call", member: "octocat" },
 });
+
+// The whole direct access of acme-eng/api: octocat, and push for the team above. A person or team
+// given access by hand is named by the drift check and removed by the next `up`.
+export const apiAccess = declareRepositoryAccess({
+  owner: "acme-eng",
+  repository: "api",
+  users: [{ username: "octocat", permission: "push" }],
+  teams: [{ teamSlug: team.slug, permission: "push" }],
+}).urn;
 
 // hubot, outside acme-eng, is invited to triage acme-eng/web: pending until he accepts.
 export const collaborators = declareCollaborators({
