@@ -7,13 +7,16 @@ import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { declareActions } from "./examples/actions/actions";
 import { declareBudgets } from "./examples/budgets/budgets";
+import { declareCollaborators, declareRepositoryAccess } from "./examples/collaborators/collaborators";
 import { declarePropertyValues } from "./examples/custom-properties/property-values";
 import { declareEnvironment } from "./examples/environments/environments";
 import { declareProtectionRules } from "./examples/environments/protection-rules";
 import { declareMemberships } from "./examples/memberships/memberships";
 import { declareOrganization } from "./examples/organizations/organization";
 import { declarePrivateRegistries } from "./examples/private-registries/private-registries";
+import { declareRepositories } from "./examples/repositories/repositories";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
+import { declareTeam } from "./examples/teams/teams";
 import { declareUserKeys } from "./examples/user-keys/user-keys";
 import { declareWebhooks } from "./examples/webhooks/webhooks";
 
@@ -112,7 +115,7 @@ export const userKeys = declareUserKeys({
 });
 
 // A new organisation of the installation (a site administrator's token), its issue types and
-// issue field, and a user it blocks.
+// issue field, a user it blocks, and its member policies.
 export const organization = declareOrganization({
   login: "acme-platform",
   admin: "olivia",
@@ -132,4 +135,45 @@ export const actions = declareActions({
   environment: "production",
   databasePassword: config.getSecret("databasePassword") ?? pulumi.secret("demo-database-password"),
   region: "eu-west-1",
+});
+
+// A repository of acme-eng with its settings and a deploy key (destroying the demo archives it), and
+// the id of a reviewer read by name.
+export const repositories = declareRepositories({
+  org: "acme-eng",
+  name: "payments",
+  description: "Payments service",
+  topics: ["payments", "backend"],
+  deployKey: readFileSync(join(__dirname, "examples/repositories/demo-deploy.pub"), "utf8"),
+  reviewer: "octocat",
+});
+
+// A team of acme-eng with its whole member list (olivia owns acme-eng: the platform calls her a
+// maintainer, the program a member, and nothing shows as a change), pull on acme-eng/web, and a
+// team nested under it with one membership of its own.
+export const team = declareTeam({
+  org: "acme-eng",
+  name: "Platform Ops",
+  members: [
+    { username: "octocat", role: "maintainer" },
+    { username: "olivia", role: "member" },
+  ],
+  repositories: { web: "pull" },
+  child: { name: "Platform On-call", member: "octocat" },
+});
+
+// The whole direct access of acme-eng/api: octocat, and push for the team above. A person or team
+// given access by hand is named by the drift check and removed by the next `up`.
+export const apiAccess = declareRepositoryAccess({
+  owner: "acme-eng",
+  repository: "api",
+  users: [{ username: "octocat", permission: "push" }],
+  teams: [{ teamSlug: team.slug, permission: "push" }],
+}).urn;
+
+// hubot, outside acme-eng, is invited to triage acme-eng/web: pending until he accepts.
+export const collaborators = declareCollaborators({
+  owner: "acme-eng",
+  repository: "web",
+  collaborators: { hubot: "triage" },
 });

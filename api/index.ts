@@ -6,6 +6,7 @@
 
 import { actionsRoutes } from "./actions";
 import { budgetsRoutes } from "./budgets";
+import { collaboratorsRoutes } from "./collaborators";
 import { customPropertiesRoutes } from "./custom-properties";
 import { environmentsRoutes } from "./environments";
 import { gitRoutes } from "./git";
@@ -15,16 +16,19 @@ import { notificationsRoutes } from "./notifications";
 import { orgConfigRoutes } from "./org-config";
 import { organizationsRoutes } from "./organizations";
 import { privateRegistriesRoutes } from "./private-registries";
+import { repositoriesRoutes } from "./repositories";
 import type { Route } from "./route";
 import { runnerGroupsRoutes } from "./runner-groups";
 import { securityRoutes } from "./security";
 import { statisticsRoutes } from "./statistics";
+import { teamsRoutes } from "./teams";
 import { unmodelledRoutes } from "./unmodelled";
 import { userKeysRoutes } from "./user-keys";
 import { webhooksRoutes } from "./webhooks";
 
 export * from "./actions";
 export * from "./budgets";
+export * from "./collaborators";
 export * from "./custom-properties";
 export * from "./environments";
 export * from "./git";
@@ -35,10 +39,12 @@ export * from "./org-config";
 export * from "./organizations";
 export * from "./pagination";
 export * from "./private-registries";
+export * from "./repositories";
 export * from "./route";
 export * from "./runner-groups";
 export * from "./security";
 export * from "./statistics";
+export * from "./teams";
 export * from "./unmodelled";
 export * from "./user-keys";
 export * from "./webhooks";
@@ -61,6 +67,9 @@ export const ROUTES = {
   ...orgConfigRoutes,
   ...notificationsRoutes,
   ...actionsRoutes,
+  ...repositoriesRoutes,
+  ...teamsRoutes,
+  ...collaboratorsRoutes,
   ...unmodelledRoutes,
 } as const;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiUserSummarySchema } from "./meta";
+import { apiOrganizationSchema, apiUserSummarySchema } from "./meta";
 import { route, STATUS_ONLY } from "./route";
 
 /** The colours of issue types and of issue field options (the platform's `issue-type.color`). */
@@ -65,5 +65,9 @@ export const orgConfigRoutes = {
     create: route(`POST ${ISSUE_FIELDS}`, { body: apiIssueFieldSchema }),
     update: route(`PATCH ${ISSUE_FIELDS}/{issue_field_id}`, { body: apiIssueFieldSchema }),
     delete: route(`DELETE ${ISSUE_FIELDS}/{issue_field_id}`, STATUS_ONLY),
+  },
+  /** The organisation's profile and member policies (read through `GET /orgs/{org}`, `meta.org`). */
+  orgSettings: {
+    update: route("PATCH /orgs/{org}", { body: apiOrganizationSchema }),
   },
 } as const;

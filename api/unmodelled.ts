@@ -100,9 +100,6 @@ export const unmodelledRoutes = {
     usage: route(`GET ${USAGE}/usage`),
     summary: route(`GET ${USAGE}/usage/summary`),
   },
-  repoInvitations: {
-    list: route("GET /repos/{owner}/{repo}/invitations"),
-  },
   profile: {
     update: route("PATCH /user"),
     addSocialAccounts: route("POST /user/social_accounts"),

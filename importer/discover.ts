@@ -118,7 +118,7 @@ export async function discover(c: HostingClient, scope: Scope, progress: Progres
     const repoKinds = kindsOf("repository");
     if (repoKinds.length === 0) continue;
     await family(`repositories of ${org}`, async () => {
-      const repos = (await c.paginate(ROUTES.meta.orgRepos, { org })).filter(
+      const repos = (await c.paginate(ROUTES.repositories.listForOrg, { org })).filter(
         (r) => scope.repos.size === 0 || scope.repos.has(`${r.owner.login}/${r.name}`.toLowerCase()),
       );
       progress(`${org}: ${repos.length} ${repos.length === 1 ? "repository" : "repositories"}`);

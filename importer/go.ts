@@ -255,6 +255,8 @@ export function goValue(value: unknown, shape: Shape, where: string): string {
       return `pulumi.To${array}([]${go}{${items.map((v) => scalarLiteral(v, element.scalar)).join(", ")}})`;
     }
     if ("object" in element) {
+      // An empty list on one line, as gofmt writes it (`{\n}` is not gofmt's form).
+      if (items.length === 0) return `hosting.${element.object}Array{}`;
       const inner = items.map((v, i) => indentRest(goValue(v, element, `${where}[${i}]`), TAB));
       return [`hosting.${element.object}Array{`, ...inner.map((v) => `${TAB}${v},`), "}"].join("\n");
     }

@@ -34,6 +34,14 @@ export {
 export type { BudgetAlertingArgs, BudgetArgs, BudgetScope, BudgetType } from "./resources/budgets";
 export { Budget } from "./resources/budgets";
 export type {
+  RepositoryCollaboratorArgs,
+  RepositoryCollaboratorsArgs,
+  RepositoryCollaboratorTeamArgs,
+  RepositoryCollaboratorUserArgs,
+  RepositoryPermission,
+} from "./resources/collaborators";
+export { RepositoryCollaborator, RepositoryCollaborators } from "./resources/collaborators";
+export type {
   OrgPropertyValueArgs,
   PropertyValue,
   RepositoryPropertyValueArgs,
@@ -63,8 +71,9 @@ export type {
   IssueFieldVisibility,
   IssueTypeArgs,
   OrgBlockArgs,
+  OrgSettingsArgs,
 } from "./resources/org-config";
-export { IssueField, IssueType, OrgBlock } from "./resources/org-config";
+export { IssueField, IssueType, OrgBlock, OrgSettings } from "./resources/org-config";
 export type { OrganizationArgs } from "./resources/organizations";
 export { Organization } from "./resources/organizations";
 export type {
@@ -76,11 +85,29 @@ export type {
 } from "./resources/private-registries";
 export { PrivateRegistry } from "./resources/private-registries";
 export type {
+  RepositoryArgs,
+  RepositoryDeployKeyArgs,
+  RepositoryOnDestroy,
+} from "./resources/repositories";
+export { Repository, RepositoryDeployKey } from "./resources/repositories";
+export type {
   EnterpriseRunnerGroupArgs,
   OrgRunnerGroupArgs,
   RunnerGroupRunnersArgs,
 } from "./resources/runner-groups";
 export { EnterpriseRunnerGroup, OrgRunnerGroup, RunnerGroupRunners } from "./resources/runner-groups";
+export type {
+  TeamArgs,
+  TeamMemberArgs,
+  TeamMembersArgs,
+  TeamMembershipArgs,
+  TeamMembershipState,
+  TeamNotificationSetting,
+  TeamPrivacy,
+  TeamRepositoryArgs,
+  TeamRole,
+} from "./resources/teams";
+export { Team, TeamMembers, TeamMembership, TeamRepository } from "./resources/teams";
 export type {
   GpgKeyEmail,
   UserGpgKeyArgs,

@@ -12,6 +12,8 @@ import { orgActionsVariableProvider } from "./resources/actions/org-actions-vari
 import { repositoryActionsSecretProvider } from "./resources/actions/repository-actions-secret";
 import { repositoryActionsVariableProvider } from "./resources/actions/repository-actions-variable";
 import { budgetProvider } from "./resources/budgets/budget";
+import { repositoryCollaboratorProvider } from "./resources/collaborators/repository-collaborator";
+import { repositoryCollaboratorsProvider } from "./resources/collaborators/repository-collaborators";
 import { orgPropertyValueProvider } from "./resources/custom-properties/org-property-value";
 import { repositoryPropertyValueProvider } from "./resources/custom-properties/repository-property-value";
 import { deploymentProtectionRuleProvider } from "./resources/environments/deployment-protection-rule";
@@ -20,11 +22,18 @@ import { orgMembershipProvider } from "./resources/memberships/org-membership";
 import { issueFieldProvider } from "./resources/org-config/issue-field";
 import { issueTypeProvider } from "./resources/org-config/issue-type";
 import { orgBlockProvider } from "./resources/org-config/org-block";
+import { orgSettingsProvider } from "./resources/org-config/org-settings";
 import { organizationProvider } from "./resources/organizations/organization";
 import { privateRegistryProvider } from "./resources/private-registries/private-registry";
+import { repositoryDeployKeyProvider } from "./resources/repositories/deploy-key";
+import { repositoryProvider } from "./resources/repositories/repository";
 import { enterpriseRunnerGroupProvider } from "./resources/runner-groups/enterprise-runner-group";
 import { orgRunnerGroupProvider } from "./resources/runner-groups/org-runner-group";
 import { runnerGroupRunnersProvider } from "./resources/runner-groups/runner-group-runners";
+import { teamProvider } from "./resources/teams/team";
+import { teamMembersProvider } from "./resources/teams/team-members";
+import { teamMembershipProvider } from "./resources/teams/team-membership";
+import { teamRepositoryProvider } from "./resources/teams/team-repository";
 import { userGpgKeyProvider } from "./resources/user-keys/user-gpg-key";
 import { userSshKeyProvider, userSshSigningKeyProvider } from "./resources/user-keys/user-ssh-keys";
 import { globalWebhookProvider } from "./resources/webhooks/global-webhook";
@@ -32,8 +41,11 @@ import { orgWebhookProvider } from "./resources/webhooks/org-webhook";
 import { repositoryWebhookProvider } from "./resources/webhooks/repository-webhook";
 import { getBranch, getBranchFunction, getBranches, getBranchesFunction } from "./functions/git";
 import { getOrgMembers, getOrgMembersFunction } from "./functions/memberships";
+import { getUser, getUserFunction } from "./functions/meta";
+import { getRepository, getRepositoryFunction } from "./functions/repositories";
 import { getDependencyAlerts, getDependencyAlertsFunction } from "./functions/security";
 import { getRepositoryStatistics, getRepositoryStatisticsFunction } from "./functions/statistics";
+import { getTeam, getTeamFunction } from "./functions/teams";
 import { getUserGpgKeys, getUserGpgKeysFunction } from "./functions/user-keys";
 
 /** Every kind's provider, by family; `providers.ts` puts them in the order users read them. */
@@ -45,6 +57,8 @@ export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
   repositoryActionsSecretProvider,
   repositoryActionsVariableProvider,
   budgetProvider,
+  repositoryCollaboratorProvider,
+  repositoryCollaboratorsProvider,
   orgPropertyValueProvider,
   repositoryPropertyValueProvider,
   deploymentProtectionRuleProvider,
@@ -53,11 +67,18 @@ export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
   issueFieldProvider,
   issueTypeProvider,
   orgBlockProvider,
+  orgSettingsProvider,
   organizationProvider,
   privateRegistryProvider,
+  repositoryDeployKeyProvider,
+  repositoryProvider,
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
+  teamMembersProvider,
+  teamMembershipProvider,
+  teamRepositoryProvider,
+  teamProvider,
   userGpgKeyProvider,
   userSshKeyProvider,
   userSshSigningKeyProvider,
@@ -71,8 +92,11 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
   getBranchesFunction,
   getBranchFunction,
   getOrgMembersFunction,
+  getUserFunction,
+  getRepositoryFunction,
   getDependencyAlertsFunction,
   getRepositoryStatisticsFunction,
+  getTeamFunction,
   getUserGpgKeysFunction,
 ];
 
@@ -81,7 +105,10 @@ export const IMPLEMENTATIONS = {
   getBranches,
   getBranch,
   getOrgMembers,
+  getUser,
+  getRepository,
   getDependencyAlerts,
   getRepositoryStatistics,
+  getTeam,
   getUserGpgKeys,
 } as const;

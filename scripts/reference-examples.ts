@@ -204,6 +204,7 @@ const SAMPLES: Record<string, unknown> = {
   enterprise: "acme",
   username: "mona",
   kind: "participation",
+  slug: "platform",
 };
 
 /** A function's example: its call in a program of `examples/` with the most arguments, else one of samples. */

@@ -15,6 +15,7 @@ import { guard } from "./guard";
 import { API_PREFIX, ApiFailure, apiPath, bufferBody, DOCS_URL, notFound } from "./http";
 import { settleJobs } from "./jobs";
 import { notifyObservers, observed } from "./observe";
+import { useRepoRoleSources } from "./repo-access";
 import { type Store, timestamp } from "./store";
 
 /** The server of `families` (in the order their routes are matched) over `store`. */
@@ -24,6 +25,7 @@ export function createApp(
   controls: Controls,
   controlToken?: string,
 ): Hono<ServerEnv> {
+  useRepoRoleSources(families);
   const app = new Hono<ServerEnv>();
   app.use("*", async (c, next) => {
     c.set("store", store);

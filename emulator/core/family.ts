@@ -6,6 +6,7 @@
  */
 import type { Hono } from "hono";
 import type { ServerEnv } from "./context";
+import type { RepoRoleSource } from "./repo-access";
 import type { FamilyState } from "./state";
 
 export interface Family extends FamilyState {
@@ -13,4 +14,6 @@ export interface Family extends FamilyState {
   readonly routes?: (api: Hono<ServerEnv>) => void;
   /** Registers its routes under `/_emulator/` (out-of-band actions, switches, test views). */
   readonly controls?: (control: Hono<ServerEnv>) => void;
+  /** What it grants people on repositories beyond their organisation's rule (teams, collaborators). */
+  readonly repoRoles?: RepoRoleSource;
 }

@@ -56,12 +56,19 @@ export interface OrgRecord {
   profileName?: string;
 }
 
+/**
+ * A repository of the world: the fixture's, and those made through the API (the repositories
+ * family adds, renames and removes them here, as organisations made through the API are added to
+ * `orgs`), so every family's look-up finds them.
+ */
 export interface RepoRecord {
   id: number;
   owner: string;
   name: string;
   private: boolean;
   environments: string[];
+  /** Archived: read-only, every write to it is refused (403) until it is unarchived. */
+  archived?: boolean;
 }
 
 export interface RunnerRecord {
@@ -126,6 +133,7 @@ export const ALL_SCOPES = [
   "notifications",
   "user",
   "site_admin",
+  "delete_repo",
   // The scopes of routes the sandbox does not model (README, "Sandbox"): the platform's `copilot`
   // and `codespace` under the spec's names (`assistant`, `workspace`), and `gist`.
   "assistant",

@@ -1,8 +1,9 @@
 /** Case-insensitive lookups of fixture objects, as the platform treats names. */
-import { type AccessRule, expandScopes, grants, orgRole } from "./auth";
+import { type AccessRule, expandScopes, grants } from "./auth";
 import type { Caller } from "./context";
 import type { EnterpriseRecord, OrgRecord, RepoRecord, UserRecord } from "./fixture";
-import { notFound } from "./http";
+import { forbidden, notFound } from "./http";
+import { repoRole } from "./repo-access";
 import type { EmulatorState } from "./store";
 
 export function findOrg(state: EmulatorState, name: string): OrgRecord | undefined {
@@ -20,17 +21,26 @@ export function repoKey(repo: RepoRecord): string {
   return `${repo.owner}/${repo.name}`.toLowerCase();
 }
 
-/** A repository the caller administers; anything else is a 404, which hides its existence. */
+/** An archived repository is read-only: a write to it is refused as the platform refuses it (403). */
+export function refuseArchived(repo: RepoRecord): void {
+  if (repo.archived) throw forbidden("Repository was archived so is read-only.");
+}
+
+/**
+ * A repository the caller administers (an owner of its organisation, or `admin` through a team or
+ * as a collaborator); anything else is a 404, which hides its existence.
+ */
 export function adminRepo(state: EmulatorState, caller: Caller, owner: string, name: string): RepoRecord {
   const repo = findRepo(state, owner, name);
   const org = repo && findOrg(state, repo.owner);
-  if (!repo || !org || orgRole(caller, org) !== "admin") throw notFound();
+  if (!repo || !org || repoRole(state, caller, org, repo) !== "admin") throw notFound();
   return repo;
 }
 
 /**
  * A repository the caller may read through a route guarded by `rule`, with its organisation. A
- * private one is hidden (404) from anyone outside its organisation, from tokens the rule does not
+ * private one is hidden (404) from anyone without a role on it (outside its organisation and not a
+ * collaborator), from tokens the rule does not
  * grant (anonymous callers of public routes included) and from classic tokens without `repo`
  * (spec, Authentication 2).
  */
@@ -46,7 +56,7 @@ export function readableRepo(
   if (!repo || !org) throw notFound();
   const classicWithoutRepo =
     caller?.token.kind === "classic" && !expandScopes(caller.token.scopes).has("repo");
-  const hidden = !orgRole(caller, org) || !grants(caller, rule) || classicWithoutRepo;
+  const hidden = !repoRole(state, caller, org, repo) || !grants(caller, rule) || classicWithoutRepo;
   if (repo.private && hidden) throw notFound();
   return { repo, org };
 }

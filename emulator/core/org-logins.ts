@@ -1,7 +1,9 @@
 /**
  * How a family lists the places it keeps an organisation's login (`FamilyState.orgLogins`), which an
  * organisation rename moves to the new login: a field holding the login, a field holding an
- * `owner/name`, or anything else through `OrgLoginKey.move` itself.
+ * `owner/name`, or anything else through `OrgLoginKey.move` itself. The same places move one
+ * repository (a `Rename` of `owner/name` paths, `isRepositoryMove`): its `owner/name` keys follow,
+ * and no login matches such a rename.
  */
 import type { OrgLoginKey, Rename, RowOf, RowsKey } from "./state";
 
@@ -16,8 +18,19 @@ export function isOrg(value: string, rename: Rename): boolean {
   return value.toLowerCase() === rename.from.toLowerCase();
 }
 
-/** An `owner/name` key (lower case) of the renamed organisation, moved; undefined for others. */
+/** Whether `rename` moves one repository (`owner/name` to `owner/name`) rather than an organisation. */
+export function isRepositoryMove(rename: Rename): boolean {
+  return rename.from.includes("/");
+}
+
+/**
+ * An `owner/name` key (lower case) of the renamed organisation, or the moved repository's own key,
+ * moved; undefined for others.
+ */
 export function movedPath(key: string, rename: Rename): string | undefined {
+  if (isRepositoryMove(rename)) {
+    return key.toLowerCase() === rename.from.toLowerCase() ? rename.to.toLowerCase() : undefined;
+  }
   const slash = key.indexOf("/");
   if (slash < 0 || !isOrg(key.slice(0, slash), rename)) return undefined;
   return `${rename.to}${key.slice(slash)}`.toLowerCase();

@@ -14,7 +14,7 @@
  * so the state's type is the union of what the families declare, and the core names none of them.
  * `StateModel` puts the declarations of one list of families together (families/index.ts).
  */
-import type { Fixture } from "./fixture";
+import type { Fixture, OrgRecord, RepoRecord } from "./fixture";
 import type { Dirty, Layout } from "./journal";
 
 /**
@@ -111,7 +111,12 @@ export type RawState = {
     : Readonly<EmulatorState[K]>;
 };
 
-/** An organisation renamed (org-admin): its login as it is spelled now, and the new one. */
+/**
+ * An organisation renamed (org-admin): its login as it is spelled now, and the new one. Or one
+ * repository moved (renamed, or deleted: its data is moved out of reach): `from` and `to` are then
+ * `owner/name` paths, which no login equals, so only the repository's `owner/name` keys follow
+ * (`movedPath`).
+ */
 export interface Rename {
   from: string;
   to: string;
@@ -146,6 +151,17 @@ export interface FamilyState {
   readonly seed?: (state: EmulatorState) => void;
   /** Every place it keeps an organisation's login: what is not listed is lost by a rename. */
   readonly orgLogins?: readonly OrgLoginKey[];
+  /**
+   * A person left an organisation (removed, left, or their invitation declined or cancelled): what
+   * the family drops of theirs there (a team keeps no one its organisation does not).
+   */
+  readonly onLeave?: (store: StateAccess, org: OrgRecord, login: string) => void;
+  /**
+   * A repository was deleted: what the family keeps of it by its id goes (a team's access, a
+   * collaborator, an invitation), as the platform deletes them with it. What is kept by
+   * `owner/name` is moved out of reach by the deletion itself.
+   */
+  readonly onRepositoryDeleted?: (store: StateAccess, repo: RepoRecord) => void;
 }
 
 /** The core's own keys. */

@@ -8,6 +8,7 @@ import { baseFixture, type Fixture } from "../core/fixture";
 import { type EmulatorState, StateModel } from "../core/state";
 import { actions } from "./actions";
 import { budgets } from "./budgets";
+import { collaborators } from "./collaborators";
 import { propertyValues } from "./custom-properties";
 import { environments } from "./environments";
 import { git } from "./git";
@@ -17,9 +18,11 @@ import { notifications } from "./notifications";
 import { orgConfig } from "./org-config";
 import { orgAdmin } from "./organizations";
 import { privateRegistries } from "./private-registries";
+import { repositories } from "./repositories";
 import { runnerGroups } from "./runner-groups";
 import { security } from "./security";
 import { statistics } from "./statistics";
+import { teams } from "./teams";
 import { unmodelled } from "./unmodelled";
 import { userKeys } from "./user-keys";
 import { webhooks } from "./webhooks";
@@ -46,6 +49,9 @@ export const FAMILIES = [
   security,
   orgConfig,
   actions,
+  repositories,
+  teams,
+  collaborators,
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelled,
 ] as const satisfies readonly Family[];

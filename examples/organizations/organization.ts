@@ -44,6 +44,15 @@ export function declareOrganization(settings: OrganizationSettings): Record<stri
     ],
   });
   new hosting.OrgBlock(`block-${settings.blocked}`, { org: login, username: settings.blocked });
+  // Only the settings named here are managed; destroying the stack leaves the organisation as it is.
+  new hosting.OrgSettings("settings", {
+    org: login,
+    description: "The platform team's organisation",
+    blog: "https://platform.acme.example",
+    defaultRepositoryPermission: "read",
+    membersCanCreatePublicRepositories: false,
+    webCommitSignoffRequired: true,
+  });
   return {
     orgId: org.orgId,
     issueTypeIds: { bug: bug.issueTypeId, feature: feature.issueTypeId },

@@ -21,6 +21,10 @@ export type {
   OrgMemberRoleFilter,
 } from "./memberships";
 export { getOrgMembers, getOrgMembersOutput } from "./memberships";
+export type { GetUserArgs, GetUserResult } from "./meta";
+export { getUser, getUserOutput } from "./meta";
+export type { GetRepositoryArgs, GetRepositoryResult } from "./repositories";
+export { getRepository, getRepositoryOutput, MAX_REPOSITORY_REDIRECTS } from "./repositories";
 export type {
   DependencyAlert,
   DependencyAlertEcosystem,
@@ -49,6 +53,8 @@ export {
   getRepositoryStatisticsOutput,
   MAX_STATISTICS_WAIT_MS,
 } from "./statistics";
+export type { GetTeamArgs, GetTeamResult } from "./teams";
+export { getTeam, getTeamOutput } from "./teams";
 export type {
   GetUserGpgKeysArgs,
   GetUserGpgKeysResult,

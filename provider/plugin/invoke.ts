@@ -1,5 +1,5 @@
 /**
- * Invokes: the six read functions as `hosting:index:<getX>`. They are the same functions a
+ * Invokes: the read functions as `hosting:index:<getX>`. They are the same functions a
  * TypeScript program calls (`provider/functions/`), given the settings of this provider process
  * as their per-call options, so an invoke through an explicit provider reads with that provider's
  * address and token, not the stack config's.

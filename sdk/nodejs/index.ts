@@ -50,10 +50,25 @@ export const getOrgMembers: typeof import("./getOrgMembers").getOrgMembers = nul
 export const getOrgMembersOutput: typeof import("./getOrgMembers").getOrgMembersOutput = null as any;
 utilities.lazyLoad(exports, ["getOrgMembers","getOrgMembersOutput"], () => require("./getOrgMembers"));
 
+export { GetRepositoryArgs, GetRepositoryResult, GetRepositoryOutputArgs } from "./getRepository";
+export const getRepository: typeof import("./getRepository").getRepository = null as any;
+export const getRepositoryOutput: typeof import("./getRepository").getRepositoryOutput = null as any;
+utilities.lazyLoad(exports, ["getRepository","getRepositoryOutput"], () => require("./getRepository"));
+
 export { GetRepositoryStatisticsArgs, GetRepositoryStatisticsResult, GetRepositoryStatisticsOutputArgs } from "./getRepositoryStatistics";
 export const getRepositoryStatistics: typeof import("./getRepositoryStatistics").getRepositoryStatistics = null as any;
 export const getRepositoryStatisticsOutput: typeof import("./getRepositoryStatistics").getRepositoryStatisticsOutput = null as any;
 utilities.lazyLoad(exports, ["getRepositoryStatistics","getRepositoryStatisticsOutput"], () => require("./getRepositoryStatistics"));
+
+export { GetTeamArgs, GetTeamResult, GetTeamOutputArgs } from "./getTeam";
+export const getTeam: typeof import("./getTeam").getTeam = null as any;
+export const getTeamOutput: typeof import("./getTeam").getTeamOutput = null as any;
+utilities.lazyLoad(exports, ["getTeam","getTeamOutput"], () => require("./getTeam"));
+
+export { GetUserArgs, GetUserResult, GetUserOutputArgs } from "./getUser";
+export const getUser: typeof import("./getUser").getUser = null as any;
+export const getUserOutput: typeof import("./getUser").getUserOutput = null as any;
+utilities.lazyLoad(exports, ["getUser","getUserOutput"], () => require("./getUser"));
 
 export { GetUserGpgKeysArgs, GetUserGpgKeysResult, GetUserGpgKeysOutputArgs } from "./getUserGpgKeys";
 export const getUserGpgKeys: typeof import("./getUserGpgKeys").getUserGpgKeys = null as any;
@@ -105,6 +120,11 @@ export type OrgRunnerGroup = import("./orgRunnerGroup").OrgRunnerGroup;
 export const OrgRunnerGroup: typeof import("./orgRunnerGroup").OrgRunnerGroup = null as any;
 utilities.lazyLoad(exports, ["OrgRunnerGroup"], () => require("./orgRunnerGroup"));
 
+export { OrgSettingsArgs } from "./orgSettings";
+export type OrgSettings = import("./orgSettings").OrgSettings;
+export const OrgSettings: typeof import("./orgSettings").OrgSettings = null as any;
+utilities.lazyLoad(exports, ["OrgSettings"], () => require("./orgSettings"));
+
 export { OrgWebhookArgs } from "./orgWebhook";
 export type OrgWebhook = import("./orgWebhook").OrgWebhook;
 export const OrgWebhook: typeof import("./orgWebhook").OrgWebhook = null as any;
@@ -125,6 +145,11 @@ export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
+export { RepositoryArgs } from "./repository";
+export type Repository = import("./repository").Repository;
+export const Repository: typeof import("./repository").Repository = null as any;
+utilities.lazyLoad(exports, ["Repository"], () => require("./repository"));
+
 export { RepositoryActionsSecretArgs } from "./repositoryActionsSecret";
 export type RepositoryActionsSecret = import("./repositoryActionsSecret").RepositoryActionsSecret;
 export const RepositoryActionsSecret: typeof import("./repositoryActionsSecret").RepositoryActionsSecret = null as any;
@@ -134,6 +159,21 @@ export { RepositoryActionsVariableArgs } from "./repositoryActionsVariable";
 export type RepositoryActionsVariable = import("./repositoryActionsVariable").RepositoryActionsVariable;
 export const RepositoryActionsVariable: typeof import("./repositoryActionsVariable").RepositoryActionsVariable = null as any;
 utilities.lazyLoad(exports, ["RepositoryActionsVariable"], () => require("./repositoryActionsVariable"));
+
+export { RepositoryCollaboratorArgs } from "./repositoryCollaborator";
+export type RepositoryCollaborator = import("./repositoryCollaborator").RepositoryCollaborator;
+export const RepositoryCollaborator: typeof import("./repositoryCollaborator").RepositoryCollaborator = null as any;
+utilities.lazyLoad(exports, ["RepositoryCollaborator"], () => require("./repositoryCollaborator"));
+
+export { RepositoryCollaboratorsArgs } from "./repositoryCollaborators";
+export type RepositoryCollaborators = import("./repositoryCollaborators").RepositoryCollaborators;
+export const RepositoryCollaborators: typeof import("./repositoryCollaborators").RepositoryCollaborators = null as any;
+utilities.lazyLoad(exports, ["RepositoryCollaborators"], () => require("./repositoryCollaborators"));
+
+export { RepositoryDeployKeyArgs } from "./repositoryDeployKey";
+export type RepositoryDeployKey = import("./repositoryDeployKey").RepositoryDeployKey;
+export const RepositoryDeployKey: typeof import("./repositoryDeployKey").RepositoryDeployKey = null as any;
+utilities.lazyLoad(exports, ["RepositoryDeployKey"], () => require("./repositoryDeployKey"));
 
 export { RepositoryEnvironmentArgs } from "./repositoryEnvironment";
 export type RepositoryEnvironment = import("./repositoryEnvironment").RepositoryEnvironment;
@@ -154,6 +194,26 @@ export { RunnerGroupRunnersArgs } from "./runnerGroupRunners";
 export type RunnerGroupRunners = import("./runnerGroupRunners").RunnerGroupRunners;
 export const RunnerGroupRunners: typeof import("./runnerGroupRunners").RunnerGroupRunners = null as any;
 utilities.lazyLoad(exports, ["RunnerGroupRunners"], () => require("./runnerGroupRunners"));
+
+export { TeamArgs } from "./team";
+export type Team = import("./team").Team;
+export const Team: typeof import("./team").Team = null as any;
+utilities.lazyLoad(exports, ["Team"], () => require("./team"));
+
+export { TeamMembersArgs } from "./teamMembers";
+export type TeamMembers = import("./teamMembers").TeamMembers;
+export const TeamMembers: typeof import("./teamMembers").TeamMembers = null as any;
+utilities.lazyLoad(exports, ["TeamMembers"], () => require("./teamMembers"));
+
+export { TeamMembershipArgs } from "./teamMembership";
+export type TeamMembership = import("./teamMembership").TeamMembership;
+export const TeamMembership: typeof import("./teamMembership").TeamMembership = null as any;
+utilities.lazyLoad(exports, ["TeamMembership"], () => require("./teamMembership"));
+
+export { TeamRepositoryArgs } from "./teamRepository";
+export type TeamRepository = import("./teamRepository").TeamRepository;
+export const TeamRepository: typeof import("./teamRepository").TeamRepository = null as any;
+utilities.lazyLoad(exports, ["TeamRepository"], () => require("./teamRepository"));
 
 export { UserGpgKeyArgs } from "./userGpgKey";
 export type UserGpgKey = import("./userGpgKey").UserGpgKey;
@@ -215,16 +275,26 @@ const _module = {
                 return new OrgPropertyValue(name, <any>undefined, { urn })
             case "hosting:index:OrgRunnerGroup":
                 return new OrgRunnerGroup(name, <any>undefined, { urn })
+            case "hosting:index:OrgSettings":
+                return new OrgSettings(name, <any>undefined, { urn })
             case "hosting:index:OrgWebhook":
                 return new OrgWebhook(name, <any>undefined, { urn })
             case "hosting:index:Organization":
                 return new Organization(name, <any>undefined, { urn })
             case "hosting:index:PrivateRegistry":
                 return new PrivateRegistry(name, <any>undefined, { urn })
+            case "hosting:index:Repository":
+                return new Repository(name, <any>undefined, { urn })
             case "hosting:index:RepositoryActionsSecret":
                 return new RepositoryActionsSecret(name, <any>undefined, { urn })
             case "hosting:index:RepositoryActionsVariable":
                 return new RepositoryActionsVariable(name, <any>undefined, { urn })
+            case "hosting:index:RepositoryCollaborator":
+                return new RepositoryCollaborator(name, <any>undefined, { urn })
+            case "hosting:index:RepositoryCollaborators":
+                return new RepositoryCollaborators(name, <any>undefined, { urn })
+            case "hosting:index:RepositoryDeployKey":
+                return new RepositoryDeployKey(name, <any>undefined, { urn })
             case "hosting:index:RepositoryEnvironment":
                 return new RepositoryEnvironment(name, <any>undefined, { urn })
             case "hosting:index:RepositoryPropertyValue":
@@ -233,6 +303,14 @@ const _module = {
                 return new RepositoryWebhook(name, <any>undefined, { urn })
             case "hosting:index:RunnerGroupRunners":
                 return new RunnerGroupRunners(name, <any>undefined, { urn })
+            case "hosting:index:Team":
+                return new Team(name, <any>undefined, { urn })
+            case "hosting:index:TeamMembers":
+                return new TeamMembers(name, <any>undefined, { urn })
+            case "hosting:index:TeamMembership":
+                return new TeamMembership(name, <any>undefined, { urn })
+            case "hosting:index:TeamRepository":
+                return new TeamRepository(name, <any>undefined, { urn })
             case "hosting:index:UserGpgKey":
                 return new UserGpgKey(name, <any>undefined, { urn })
             case "hosting:index:UserSshKey":

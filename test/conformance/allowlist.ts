@@ -84,6 +84,14 @@ export const DIFFERENCES: readonly Difference[] = [
     why: "The spec's Errors table gives 304 for the user key endpoints; the description lists it for the signed-in user's routes only.",
   },
   {
+    method: "PUT",
+    route: "/repos/{owner}/{repo}/collaborators/{username}",
+    status: 201,
+    kind: "status not described",
+    what: "Adding someone outside the organisation as a collaborator answers 201 with the repository invitation.",
+    why: "The project's API notes (shared notes, \"Collaborators\") and the platform's cloud descriptions (ghec, api.github.com) give 201 with a `repository-invitation`; the ghes-3.19 file lists only 204, which the sandbox answers when the person is given the role at once.",
+  },
+  {
     method: "*",
     route: "*",
     status: 501,

@@ -5,7 +5,8 @@
  * names every drifted field (and none of the changes that are not drift); convergence; token
  * rotation and `--run-program`; one batch of deletions made outside Pulumi, refresh and recreation
  * (with a registry value changed in code and sealed for a rotated key); budgets turned off; the
- * last-admin guard; and destroy applying each membership's onDestroy. Bad input is checked in
+ * last-admin guard; a repository renamed in place; and destroy applying each membership's and
+ * repository's onDestroy. Bad input is checked in
  * process (test/provider/resources/*); one preview here shows how the engine prints a check failure.
  * The program is rewritten between steps (`declare`), which costs no CLI invocation.
  */
@@ -137,6 +138,23 @@ const canary = new hosting.RepositoryEnvironment("canary", {
 new hosting.DeploymentProtectionRule("canary-gate", {
   owner: "acme-eng", repository: "api", environment: canary.environment, integrationId: 101,
 });
+${repositoriesProgram()}
+// A team, a closed team nested under it, the team's whole member list (olivia, an owner, declared a
+// member) and its role on acme-eng/web; olivia in the fixture's team; octocat (outside acme-ops)
+// invited to acme-ops/infra; the whole direct access of acme-eng/api (mona is invited: she is not
+// in acme-eng yet).
+const squad = new hosting.Team("squad", { org: "acme-eng", name: "Squad", description: "The e2e team", privacy: "closed" });
+new hosting.Team("squad-child", { org: "acme-eng", name: "Squad Child", privacy: "closed", parentTeamId: squad.teamId });
+new hosting.TeamMembers("squad-members", {
+  org: "acme-eng", teamSlug: squad.slug, members: [{ username: "octocat", role: "maintainer" }, { username: "olivia" }],
+});
+new hosting.TeamMembership("platform-olivia", { org: "acme-eng", teamSlug: "platform", username: "olivia" });
+new hosting.TeamRepository("squad-web", { org: "acme-eng", teamSlug: squad.slug, repository: "web", permission: "push" });
+new hosting.RepositoryCollaborator("infra-octocat", { owner: "acme-ops", repository: "infra", username: "octocat" });
+new hosting.RepositoryCollaborators("api-access", {
+  owner: "acme-eng", repository: "api", users: [{ username: "mona", permission: "triage" }],
+  teams: [{ teamSlug: "platform", permission: "pull" }],
+});
 ${bad}
 exports.hookId = ci.hookId;
 exports.ruleId = gate.ruleId;
@@ -165,6 +183,27 @@ new hosting.UserGpgKey("gpg", { armoredPublicKey: ${JSON.stringify(keys.gpg)}, n
 new hosting.UserSshKey("laptop", { key: ${JSON.stringify(keys.ssh)}, title: "laptop" });
 new hosting.UserSshSigningKey("signing", { key: ${JSON.stringify(keys.signing)}, title: ${JSON.stringify(keys.signingTitle)} });
 ${adopt}`;
+}
+
+/**
+ * Repositories of acme-eng: one made by the stack (renamed by the rename step, which sets `name`),
+ * with its deploy key (made in beforeAll); one adopted (web, which destroy leaves); one deleted on
+ * destroy; and acme-eng's settings.
+ */
+const repository = { name: "svc", deployKey: "" };
+
+function repositoriesProgram(): string {
+  return `
+const svc = new hosting.Repository("svc", {
+  org: "acme-eng", name: ${JSON.stringify(repository.name)}, description: "The service", visibility: "private",
+  hasWiki: false, topics: ["backend", "api"], autoInit: true,
+});
+new hosting.Repository("web", { org: "acme-eng", name: "web", description: "The website" });
+new hosting.Repository("scratch", { org: "acme-eng", name: "scratch", onDestroy: "delete" });
+new hosting.RepositoryDeployKey("svc-ci", { owner: "acme-eng", repository: svc.name, title: "ci", key: ${JSON.stringify(repository.deployKey)} });
+new hosting.OrgSettings("eng-settings", {
+  org: "acme-eng", company: "Acme", defaultRepositoryPermission: "read", membersCanForkPrivateRepositories: true,
+});`;
 }
 
 let emulator: RunningEmulator;
@@ -219,6 +258,7 @@ async function control(method: string, path: string, body?: unknown): Promise<nu
 }
 
 const state = () => emulator.store.state;
+const repo = (name: string) => state().fixture.repos.find((r) => r.owner === "acme-eng" && r.name === name);
 const groupNamed = (name: string) => state().runnerGroups.find((g) => g.name === name);
 const groupOf = (runner: number) => state().runnerGroupOf[String(runner)];
 const hookAt = (url: string) => state().repoHooks.find((h) => h.config.url === url);
@@ -255,6 +295,14 @@ const canaryPatterns = () =>
     .map((p) => `${p.type}:${p.name}`)
     .sort();
 const ENVIRONMENT = "/repos/{owner}/{repo}/environments/{environment_name}";
+/** A team's direct members and the role stored for each (owners are reported as maintainers). */
+function teamMembers(slug: string): Array<[string, string]> {
+  const team = state().teams.find((t) => t.slug === slug);
+  return state()
+    .teamMembers.filter((m) => m.teamId === team?.id)
+    .map((m): [string, string] => [m.login, m.role])
+    .sort();
+}
 
 /** The server's view of one person in one organisation. */
 function person(org: string, login: string): { member?: string; invited?: string } {
@@ -304,6 +352,7 @@ beforeAll(async () => {
   keys.gpg = await gpgPublicKey(["admin@acme.example"]);
   keys.ssh = sshPublicKey("ssh-ed25519", "admin@laptop");
   keys.signing = sshPublicKey("ecdsa-sha2-nistp256", "admin@signing");
+  repository.deployKey = sshPublicKey("ssh-ed25519", "ci@deploy");
   // The client logs every request to stderr, which the CLI shows: the log lines are searched too.
   program = new PulumiProgram("all-kinds", programOf(), {
     env: { REGISTRY_VALUE: FIRST_VALUE, HOSTING_DEBUG: "1" },
@@ -329,8 +378,10 @@ describe("a stack of every kind, end to end", () => {
     // The bad group costs nothing. The only read allowed is RunnerGroupRunners checking that the
     // group it is new to is not a default group (docs/DECISIONS.md); whether the engine gets to that
     // check before it stops on the failure varies from run to run.
-    const preflight = "GET /orgs/{org}/actions/runner-groups/{runner_group_id}";
-    expect(Object.keys(requestsSince()).filter((route) => route !== preflight)).toEqual([]);
+    // So is TeamMembership's look at acme-eng's owners (olivia, an owner, is declared a member:
+    // preview warns about it), when the engine gets to it.
+    const preflights = ["GET /orgs/{org}/actions/runner-groups/{runner_group_id}", "GET /orgs/{org}/members"];
+    expect(Object.keys(requestsSince()).filter((route) => !preflights.includes(route))).toEqual([]);
   });
 
   it("creates every kind, with the requests each needs", async () => {
@@ -370,6 +421,21 @@ describe("a stack of every kind, end to end", () => {
       // The environment with one PUT and its two patterns; its gate after it.
       [`PUT ${ENVIRONMENT}`]: 1,
       [`POST ${ENVIRONMENT}/deployment-branch-policies`]: 2,
+      // svc and scratch made (svc's topics after it: the POST takes none); web adopted, its
+      // description written.
+      "POST /orgs/{org}/repos": 2,
+      "PUT /repos/{owner}/{repo}/topics": 1,
+      "PATCH /repos/{owner}/{repo}": 1,
+      "POST /repos/{owner}/{repo}/keys": 1,
+      "PATCH /orgs/{org}": 1,
+      "POST /orgs/{org}/teams": 2,
+      // squad's members: octocat and olivia added, admin (who made the team) removed; olivia in platform.
+      "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}": 3,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      // squad on web, platform on api.
+      "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 2,
+      // octocat invited to acme-ops/infra, mona to acme-eng/api.
+      "PUT /repos/{owner}/{repo}/collaborators/{username}": 2,
     });
     // Creates of kinds keyed by names read first, and the registry's key is fetched once.
     expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
@@ -440,7 +506,7 @@ describe("a stack of every kind, end to end", () => {
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
 
     const resources = stack();
-    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(26);
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(35);
     // Ids and names as the platform stores them; the program's spelling kept as an input.
     expect(resources["publish-token"]?.id).toBe("acme-eng/NPM_PUBLISH_TOKEN");
     expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
@@ -448,6 +514,40 @@ describe("a stack of every kind, end to end", () => {
     expect(resources["eu-region"]?.id).toBe("acme-eng/api/release%2Feu/REGION");
     expect(resources.canary?.id).toBe("acme-eng/api/canary%2Feu");
     expect(resources["org-hook"]?.id).toBe(`acme-eng/${state().orgHooks[0]?.id}`);
+    const svc = repo("svc");
+    expect(svc).toMatchObject({ private: true });
+    expect(state().repositorySettings[String(svc?.id)]).toMatchObject({
+      description: "The service",
+      hasWiki: false,
+      topics: ["backend", "api"],
+    });
+    expect(resources.svc?.outputs).toMatchObject({ repositoryId: svc?.id, adopted: false });
+    expect(resources.web?.outputs).toMatchObject({ repositoryId: 1001, adopted: true });
+    expect(resources["svc-ci"]?.id).toBe(`acme-eng/svc/${state().deployKeys[0]?.id}`);
+    expect(state().orgSettings["100"]).toMatchObject({
+      company: "Acme",
+      membersCanForkPrivateRepositories: true,
+    });
+    const squad = state().teams.find((t) => t.name === "Squad");
+    expect(resources.squad?.id).toBe(`acme-eng/${squad?.id}`);
+    expect(resources.squad?.outputs).toMatchObject({ slug: "squad", teamId: squad?.id, privacy: "closed" });
+    expect(resources["squad-child"]?.outputs).toMatchObject({ slug: "squad-child", parentTeamId: squad?.id });
+    expect(teamMembers("squad")).toEqual([
+      ["octocat", "maintainer"],
+      ["olivia", "member"],
+    ]);
+    expect(resources["platform-olivia"]?.outputs).toMatchObject({ role: "member", state: "active" });
+    expect(resources["infra-octocat"]?.outputs.invitationId).toBe(
+      state().repoInvitations.find((i) => i.login === "octocat")?.id,
+    );
+    expect(
+      state()
+        .repoInvitations.map((i) => [i.login, i.permission])
+        .sort(),
+    ).toEqual([
+      ["mona", "triage"],
+      ["octocat", "push"],
+    ]);
     expect(state().fixture.orgs.find((o) => o.login === "acme-platform")?.members.olivia?.role).toBe("admin");
     expect(
       state()
@@ -541,7 +641,10 @@ describe("a stack of every kind, end to end", () => {
       "GET /user/gpg_keys/{gpg_key_id}": 1,
       "GET /user/keys/{key_id}": 1,
       "GET /user/ssh_signing_keys/{ssh_signing_key_id}": 1,
-      "GET /orgs/{org}": 1,
+      // The organisation acme-platform, and acme-eng's settings.
+      "GET /orgs/{org}": 2,
+      "GET /repos/{owner}/{repo}": 3,
+      "GET /repos/{owner}/{repo}/keys/{key_id}": 1,
       // Two types of one organisation: one list (the API has no GET of one type).
       "GET /orgs/{org}/issue-types": 1,
       "GET /orgs/{org}/issue-fields": 1,
@@ -554,6 +657,17 @@ describe("a stack of every kind, end to end", () => {
       "GET /repos/{owner}/{repo}/actions/variables/{name}": 1,
       "GET /repos/{owner}/{repo}/environments/{environment_name}/secrets/{secret_name}": 1,
       "GET /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}": 1,
+      // squad and its child, each by the slug state recorded (a team is found by its id).
+      "GET /orgs/{org}/teams/{team_slug}": 2,
+      "GET /orgs/{org}/teams/{team_slug}/members": 1,
+      "GET /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      // acme-eng's owners, once: olivia is declared a member of two teams, and reported a maintainer.
+      "GET /orgs/{org}/members": 1,
+      "GET /orgs/{org}/teams/{team_slug}/repos": 1,
+      // acme-ops/infra's (octocat's invitation) and acme-eng/api's (the whole list).
+      "GET /repos/{owner}/{repo}/collaborators": 2,
+      "GET /repos/{owner}/{repo}/invitations": 2,
+      "GET /repos/{owner}/{repo}/teams": 1,
     });
   });
 
@@ -622,6 +736,32 @@ describe("a stack of every kind, end to end", () => {
     await api("POST", "/repos/acme-eng/api/environments/canary%2Feu/deployment-branch-policies", {
       name: "hotfix/*",
     });
+    // A repository's description and topics, and the organisation's company, changed.
+    await api("PATCH", "/repos/acme-eng/svc", { description: "changed by hand" });
+    await api("PUT", "/repos/acme-eng/svc/topics", { names: ["backend", "api", "extra"] });
+    await api("PATCH", "/orgs/acme-eng", { company: "Other" });
+    // Not drift: settings the program does not declare (a repository's issues, an organisation's
+    // location), and topics respelled in another order and case.
+    await api("PATCH", "/repos/acme-eng/web", { has_issues: false });
+    await api("PATCH", "/orgs/acme-eng", { location: "Lyon" });
+    // The nested team's notifications turned off, admin added to squad, squad's role on web changed;
+    // olivia given direct access to acme-eng/api. (squad itself is left alone: its slug is what the
+    // other kinds are given, and an update would leave it unknown to their preview.)
+    await api("PATCH", "/orgs/acme-eng/teams/squad-child", {
+      notification_setting: "notifications_disabled",
+    });
+    expect(await control("PUT", "/orgs/acme-eng/teams/squad/members/admin", { role: "member" })).toBe(200);
+    expect(
+      await control("PUT", "/orgs/acme-eng/teams/squad/repos/acme-eng/web", { permission: "admin" }),
+    ).toBe(200);
+    await api("PUT", "/repos/acme-eng/api/collaborators/olivia", { permission: "pull" });
+    // Not drift: octocat accepts his invitation to acme-ops/infra (invitationId goes); olivia made a
+    // maintainer of platform by hand (an owner is reported as one anyway).
+    const invitation = state().repoInvitations.find((i) => i.login === "octocat");
+    expect(await control("POST", `/repository-invitations/${invitation?.id}/accept`)).toBe(200);
+    expect(await control("PUT", "/orgs/acme-eng/teams/platform/members/olivia", { role: "maintainer" })).toBe(
+      200,
+    );
     // Not drift: workflows, a multi select and recipients reordered; an invitation accepted.
     await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
       name: "deployers",
@@ -678,6 +818,18 @@ describe("a stack of every kind, end to end", () => {
     expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:RepositoryEnvironment: \(update\)/);
     expect(out).toMatch(/"hotfix\/\*"/);
     expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:OrgWebhook: \(update\)/);
+    expect(out).toMatch(/description\s*:\s*"changed by hand"\s*=>\s*"The service"/);
+    expect(out).toMatch(/"extra"/);
+    expect(out).toMatch(/company\s*:\s*"Other"\s*=>\s*"Acme"/);
+    expect(out).not.toMatch(/(hasIssues|location)\s*:/);
+    expect(out).not.toMatch(/~ .*::web/);
+    expect(out).toMatch(/notificationSetting\s*:\s*"notifications_enabled"\s*=>\s*"notifications_disabled"/);
+    expect(out).toMatch(/-\s*notificationSetting\s*:\s*"notifications_disabled"/);
+    expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:TeamMembers: \(update\)/);
+    expect(out).toMatch(/permission\s*:\s*"admin"\s*=>\s*"push"/);
+    expect(out).toMatch(/~ pulumi-nodejs:dynamic\/hosting:RepositoryCollaborators: \(update\)/);
+    expect(out).not.toMatch(/~ .*::infra-octocat/);
+    expect(out).not.toMatch(/~ .*::platform-olivia/);
     // Not drift: no secret, workflow, property name or recipient change; the accepted invitation is
     // shown as refreshed state only, never as an update of hubot.
     expect(out).not.toMatch(/secret\s*:.*=>/);
@@ -694,7 +846,7 @@ describe("a stack of every kind, end to end", () => {
     // The secrets no one changed show no change (the same updated_at, the same digest).
     expect(out).not.toMatch(/~ .*::db-password/);
     expect(out).not.toMatch(/~ .*::node-version/);
-    expect(out).toMatch(/~ 16 to update/);
+    expect(out).toMatch(/~ 22 to update/);
     expect(out).not.toMatch(/~ .*::canary-gate/);
 
     const refreshOnly = await run("refresh", "--preview-only", "--expect-no-changes");
@@ -732,10 +884,31 @@ describe("a stack of every kind, end to end", () => {
       // The reviewer removed with the settings' PUT, the pattern added outside deleted.
       [`PUT ${ENVIRONMENT}`]: 1,
       [`DELETE ${ENVIRONMENT}/deployment-branch-policies/{branch_policy_id}`]: 1,
+      "PATCH /repos/{owner}/{repo}": 1,
+      "PUT /repos/{owner}/{repo}/topics": 1,
+      "PATCH /orgs/{org}": 1,
+      "PATCH /orgs/{org}/teams/{team_slug}": 1,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 1,
+      "DELETE /repos/{owner}/{repo}/collaborators/{username}": 1,
     });
     expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
     expect(actionsSecret("org:100", "NPM_PUBLISH_TOKEN")?.selectedRepositoryIds).toEqual([1000]);
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
+    expect(state().repositorySettings[String(repo("svc")?.id)]).toMatchObject({
+      description: "The service",
+      topics: ["backend", "api"],
+    });
+    expect(state().orgSettings["100"]).toMatchObject({ company: "Acme", location: "Lyon" });
+    expect(state().teams.find((t) => t.name === "Squad Child")?.notificationSetting).toBe(
+      "notifications_enabled",
+    );
+    expect(teamMembers("squad")).toEqual([
+      ["octocat", "maintainer"],
+      ["olivia", "member"],
+    ]);
+    expect(state().collaborators.map((c) => c.login)).toEqual(["octocat"]);
+    expect(stack()["infra-octocat"]?.outputs.invitationId).toBeUndefined();
     expect(state().issueTypes.find((t) => t.name === "Bug")?.color).toBe("red");
     expect(canary()?.reviewers).toEqual([{ type: "User", id: 2 }]);
     expect(canaryPatterns()).toEqual(["branch:main", "tag:v*"]);
@@ -764,6 +937,33 @@ describe("a stack of every kind, end to end", () => {
     });
     expect(registry("MAVEN_REPOSITORY_SECRET")?.visibility).toBe("all");
     expect(stack().hubot?.outputs).toMatchObject({ state: "active" });
+  });
+
+  it("renames a repository in place: the same repository on the server, its key follows, refresh moves the id", async () => {
+    const before = repo("svc");
+    const key = state().deployKeys[0]?.id;
+    repository.name = "service";
+    program.declare(programOf({ integrationId: 102 }));
+    emulator.controls.clearLog();
+    await ok("up", "--yes", "--skip-preview");
+    const writes = writesSince();
+    figures.rename = writes;
+    expect(writes).toEqual({
+      "PATCH /repos/{owner}/{repo}": 1,
+      // The key's repository changed, which replaces it, old one first: gone under the old name
+      // (404), then found under the new one by its material and adopted (the POST's 422).
+      "DELETE /repos/{owner}/{repo}/keys/{key_id}": 1,
+      "POST /repos/{owner}/{repo}/keys": 1,
+    });
+    expect(repo("service")?.id).toBe(before?.id);
+    expect(repo("svc")).toBeUndefined();
+    expect(state().deployKeys.map((k) => k.id)).toEqual([key]);
+    // An update cannot change a resource's id; the next refresh records the new name.
+    expect(stack().svc?.id).toBe("acme-eng/svc");
+    await ok("refresh", "--yes", "--skip-preview");
+    expect(stack().svc?.id).toBe("acme-eng/service");
+    expect(stack().svc?.outputs).toMatchObject({ name: "service", repositoryId: before?.id });
+    expect(stack()["svc-ci"]?.outputs).toMatchObject({ repository: "service", keyId: key });
   });
 
   it("checks keys at preview, ignores a comment, replaces old key first, recreates a deleted one, adopts with importId", async () => {
@@ -906,6 +1106,7 @@ describe("a stack of every kind, end to end", () => {
     // An environment deleted: its patterns and its gate go with it.
     await api("DELETE", "/repos/acme-eng/api/environments/canary%2Feu");
     expect(canaryGate()).toBeUndefined();
+    await api("DELETE", `/repos/acme-eng/service/keys/${state().deployKeys[0]?.id}`);
     // A value removed outside Pulumi reads as null (the resource stays); a multi select changed.
     await api(
       "PATCH",
@@ -935,6 +1136,7 @@ describe("a stack of every kind, end to end", () => {
       "eu-region",
       "canary",
       "canary-gate",
+      "svc-ci",
     ]) {
       expect(names).not.toContain(gone);
     }
@@ -984,6 +1186,9 @@ describe("a stack of every kind, end to end", () => {
       "POST /repos/{owner}/{repo}/environments/{environment_name}/variables": 1,
       [`PUT ${ENVIRONMENT}`]: 1,
       [`POST ${ENVIRONMENT}/deployment-branch-policies`]: 2,
+      "POST /repos/{owner}/{repo}/keys": 1,
+      // octocat left acme-eng, and with it squad: the whole member list adds him again (invited).
+      "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
     });
     expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
@@ -1099,6 +1304,29 @@ describe("a stack of every kind, end to end", () => {
     expect(canary()).toBeUndefined();
     expect(state().protectionRules).toEqual([]);
     expect(state().environments.map((e) => e.name)).toEqual(["production", "staging", "release/eu"]);
+    // The repository it made archived (onDestroy's default), the one marked delete deleted, the
+    // adopted one left as it was, and the organisation's settings as they are.
+    expect(repo("service")).toMatchObject({ archived: true });
+    expect(repo("scratch")).toBeUndefined();
+    expect(repo("web")?.archived).toBeUndefined();
+    expect(destroy.output).toContain(
+      "Repository acme-eng/web: left as it is: it existed before this stack (adopted)",
+    );
+    expect(state().deployKeys).toEqual([]);
+    expect(state().orgSettings["100"]).toMatchObject({ company: "Acme" });
+    expect(figures.destroy).toMatchObject({
+      "PATCH /repos/{owner}/{repo}": 1,
+      "DELETE /repos/{owner}/{repo}": 1,
+      "DELETE /repos/{owner}/{repo}/keys/{key_id}": 1,
+    });
+    expect(figures.destroy).not.toHaveProperty("PATCH /orgs/{org}");
+    // The teams it made are gone; the fixture's stays, without olivia or access to api, and without
+    // octocat, who left it when he left acme-eng. No collaborator or invitation is left.
+    expect(state().teams.map((t) => t.slug)).toEqual(["platform"]);
+    expect(state().teamMembers).toEqual([]);
+    expect(state().teamRepos).toEqual([]);
+    expect(state().collaborators).toEqual([]);
+    expect(state().repoInvitations).toEqual([]);
   });
 
   it("never showed a secret value in any output, the client's request log included", () => {

@@ -136,6 +136,21 @@ export async function fill(api: Api): Promise<void> {
     name: "v*",
     type: "tag",
   });
+  // Repositories as people left them: a description, topics, a deploy key; an organisation's policies.
+  await api("PATCH", "/repos/acme-eng/web", { description: "The website", has_wiki: false });
+  await api("PUT", "/repos/acme-eng/web/topics", { names: ["frontend", "web"] });
+  await api("POST", "/repos/acme-eng/web/keys", {
+    title: "deploy",
+    key: sshPublicKey("ssh-ed25519", "ci@web"),
+  });
+  await api("PATCH", "/orgs/acme-eng", { company: "Acme", default_repository_permission: "write" });
+  // Teams and access: a team nested under the fixture's `platform` (admin made it: its maintainer)
+  // with octocat, platform's role on acme-eng/web, a collaborator and an invitation on acme-eng/api.
+  await api("POST", "/orgs/acme-eng/teams", { name: "Platform Infra", parent_team_id: 1, privacy: "closed" });
+  await api("PUT", "/orgs/acme-eng/teams/platform-infra/memberships/octocat", { role: "maintainer" });
+  await api("PUT", "/orgs/acme-eng/teams/platform/repos/acme-eng/web", { permission: "push" });
+  await api("PUT", "/repos/acme-eng/api/collaborators/octocat", { permission: "triage" });
+  await api("PUT", "/repos/acme-eng/api/collaborators/hubot", { permission: "pull" });
 }
 
 /** Every place `fill` writes to, as hosting-import's flags. */

@@ -7,7 +7,8 @@
  *   providers each on a server of its own with a resource and an invoke: a refused token failing
  *   once on the provider; create (writes per route, secrets kept out of state); changes made
  *   outside Pulumi in several families named field by field in one drift check; `up --refresh`
- *   writing only what drifted, then a clean drift check; destroy (memberships per onDestroy);
+ *   writing only what drifted, then a clean drift check; destroy (memberships and repositories
+ *   per onDestroy);
  * - `pulumi import --file` of one object of each kind into another stack, and the code it writes
  *   previewed: nothing to change but the secrets the API never returns, as docs/adoption.md says;
  * - a stack of every kind made with the dynamic resources moved to the plugin (the steps of
@@ -78,7 +79,7 @@ interface Declared {
 }
 
 /** An object of every kind: the arguments of test/e2e/all-kinds.test.ts, one of each family. */
-function everyKind(keys: { gpg: string; ssh: string; signing: string }): Declared[] {
+function everyKind(keys: { gpg: string; ssh: string; signing: string; deploy: string }): Declared[] {
   const of = (name: string, kind: string, args: Record<string, Arg>): Declared => ({ name, kind, args });
   return [
     of("ci", "RepositoryWebhook", {
@@ -214,6 +215,44 @@ function everyKind(keys: { gpg: string; ssh: string; signing: string }): Declare
       deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
       branchPolicies: [{ name: "main" }, { name: "v*", type: "tag" }],
     }),
+    of("squad", "Team", { org: "acme-eng", name: "Squad", privacy: "closed" }),
+    of("squad-members", "TeamMembers", {
+      org: "acme-eng",
+      teamSlug: new Output("squad", "slug"),
+      members: [{ username: "octocat", role: "maintainer" }],
+    }),
+    of("platform-olivia", "TeamMembership", {
+      org: "acme-eng",
+      teamSlug: "platform",
+      username: "olivia",
+      role: "maintainer",
+    }),
+    of("squad-web", "TeamRepository", {
+      org: "acme-eng",
+      teamSlug: new Output("squad", "slug"),
+      repository: "web",
+      permission: "push",
+    }),
+    of("web-hubot", "RepositoryCollaborator", {
+      owner: "acme-eng",
+      repository: "web",
+      username: "hubot",
+      permission: "triage",
+    }),
+    of("api-access", "RepositoryCollaborators", {
+      owner: "acme-eng",
+      repository: "api",
+      users: [],
+      teams: [{ teamSlug: "platform" }],
+    }),
+    of("svc", "Repository", { org: "acme-eng", name: "svc", description: "The service" }),
+    of("svc-ci", "RepositoryDeployKey", {
+      owner: "acme-eng",
+      repository: new Output("svc", "name"),
+      title: "ci",
+      key: keys.deploy,
+    }),
+    of("eng-settings", "OrgSettings", { org: "acme-eng", company: "Acme" }),
   ];
 }
 
@@ -378,6 +417,7 @@ beforeAll(async () => {
     gpg: await gpgPublicKey(["admin@acme.example"]),
     ssh: sshPublicKey("ssh-ed25519", "admin@laptop"),
     signing: sshPublicKey("ecdsa-sha2-nistp256", "admin@signing"),
+    deploy: sshPublicKey("ssh-ed25519", "ci@deploy"),
   });
 });
 
@@ -481,6 +521,17 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "POST /orgs/{org}/hooks": 1,
       "PUT /repos/{owner}/{repo}/environments/{environment_name}": 1,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment-branch-policies": 2,
+      "POST /orgs/{org}/teams": 1,
+      // octocat into squad (admin, who made it, out), olivia into platform.
+      "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}": 2,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      // squad on web, platform on api.
+      "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 2,
+      // hubot, outside acme-eng, invited.
+      "PUT /repos/{owner}/{repo}/collaborators/{username}": 1,
+      "POST /orgs/{org}/repos": 1,
+      "POST /repos/{owner}/{repo}/keys": 1,
+      "PATCH /orgs/{org}": 1,
     });
     // Each explicit provider checked its own server once, and its resource (and the invoke on B)
     // went there and nowhere else.
@@ -495,10 +546,16 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(serverB.store.state.issueTypes.map((t) => [t.name, t.color])).toEqual([["Epic", "blue"]]);
 
     const resources = stackOf(program);
-    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(26);
+    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(35);
     // A secret's name as the platform stores it, in the id and the output.
     expect(resources["publish-token"]?.id).toBe("acme-eng/NPM_PUBLISH_TOKEN");
     expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
+    expect(resources["squad-members"]?.id).toBe("acme-eng/squad");
+    expect(resources["web-hubot"]?.outputs.invitationId).toBe(state().repoInvitations[0]?.id);
+    const svc = state().fixture.repos.find((r) => r.owner === "acme-eng" && r.name === "svc");
+    expect(resources.svc?.outputs).toMatchObject({ repositoryId: svc?.id, adopted: false });
+    expect(resources["svc-ci"]?.id).toBe(`acme-eng/svc/${state().deployKeys[0]?.id}`);
+    expect(state().orgSettings["100"]).toMatchObject({ company: "Acme" });
     expect(resources["epic-a"]?.provider).toMatch(/::pulumi:providers:hosting::serverA::/);
     expect(resources["epic-b"]?.provider).toMatch(/::pulumi:providers:hosting::serverB::/);
     expect(resources.ci?.provider).toMatch(/::pulumi:providers:hosting::default/);
@@ -640,7 +697,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       name: d.name,
       id: d.kind === "Organization" ? String(d.args.login) : (ids[d.name]?.id ?? ""),
     }));
-    expect(resources).toHaveLength(26);
+    expect(resources).toHaveLength(35);
     const imported = new PulumiProgram("plugin-import", "");
     const header = `name: plugin-import\nruntime: yaml\n${PLUGIN_PATH}`;
     writeFileSync(join(imported.dir, "Pulumi.yaml"), header);
@@ -651,7 +708,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     clearLogs();
     const result = await ok(imported, "import", "--file", "import.json", "--yes", "--out", "imported.yaml");
     expect(writes(main)).toEqual({});
-    expect(result.output).toMatch(/=\s*26 imported/);
+    expect(result.output).toMatch(/=\s*35 imported/);
     // The one object whose inputs fail check: a registry's value, which the API never returns.
     const diagnostics = result.stdout.slice(result.stdout.lastIndexOf("Diagnostics:"));
     expect(diagnostics.match(/One or more imported inputs failed to validate/g)).toHaveLength(1);
@@ -693,7 +750,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(preview.output).toMatch(/\+ value\s*: \[secret\]/);
     expect(preview.output.match(/^\s+[-+~] \w+\s*: /gm)).toHaveLength(2);
     expect(preview.output).toMatch(/~ 2 to update/);
-    expect(preview.output).toMatch(/25 unchanged/);
+    expect(preview.output).toMatch(/34 unchanged/);
     expect(requests(main)).toEqual({ "GET /user": 1 });
   });
 
@@ -728,6 +785,14 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "DELETE /repos/{owner}/{repo}/environments/{environment_name}/variables/{name}": 1,
       "DELETE /orgs/{org}/hooks/{hook_id}": 1,
       "DELETE /repos/{owner}/{repo}/environments/{environment_name}": 1,
+      "DELETE /orgs/{org}/teams/{team_slug}": 1,
+      "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 2,
+      "DELETE /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 2,
+      "DELETE /repos/{owner}/{repo}/invitations/{invitation_id}": 1,
+      // The repository the stack made archived (onDestroy's default), its deploy key deleted; the
+      // organisation's settings left as they are.
+      "PATCH /repos/{owner}/{repo}": 1,
+      "DELETE /repos/{owner}/{repo}/keys/{key_id}": 1,
     });
     for (const e of [serverA, serverB]) {
       expect(writes(e)).toEqual({ "DELETE /orgs/{org}/issue-types/{issue_type_id}": 1 });
@@ -747,6 +812,9 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     ).toEqual(["DEPLOY_KEY", "NPM_TOKEN"]);
     expect(state().actionsVariables).toEqual([]);
     expect([state().gpgKeys, state().sshKeys, state().sshSigningKeys]).toEqual([[], [], []]);
+    expect(state().fixture.repos.find((r) => r.name === "svc")?.archived).toBe(true);
+    expect(state().deployKeys).toEqual([]);
+    expect(state().orgSettings["100"]).toMatchObject({ company: "Acme" });
     expect(destroy.output).toMatch(/returned to the organisation's default runner group/);
     expect(destroy.output).toMatch(
       /Organization acme-platform: the API cannot delete organisations; it is left in place/,
@@ -786,7 +854,7 @@ describe("a stack of the dynamic resources moved to the plugin", () => {
     await ok(moving, "up", "--yes", "--skip-preview");
     const before = stackOf(moving);
     expect(Object.keys(before)).toHaveLength(kinds.length);
-    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(26);
+    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(35);
     for (const r of Object.values(before)) expect(r.type).toMatch(/^pulumi-nodejs:dynamic\/hosting:/);
 
     // 1. The program rewritten for the plugin: same project, stack, names and arguments.

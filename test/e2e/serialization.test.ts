@@ -85,6 +85,15 @@ const ARGS: Record<string, unknown> = {
     deploymentBranchPolicy: { protectedBranches: false, customBranchPolicies: true },
     branchPolicies: [{ name: "main" }],
   },
+  Repository: { org: "acme-eng", name: "svc", topics: ["api"] },
+  RepositoryDeployKey: { owner: "acme-eng", repository: "api", title: "ci", key: "ssh-ed25519 AAAC" },
+  OrgSettings: { org: "acme-eng", company: "Acme" },
+  Team: { org: "acme-eng", name: "Web" },
+  TeamMembership: { org: "acme-eng", teamSlug: "platform", username: "octocat" },
+  TeamMembers: { org: "acme-eng", teamSlug: "platform", members: [{ username: "octocat" }] },
+  TeamRepository: { org: "acme-eng", teamSlug: "platform", repository: "api", permission: "push" },
+  RepositoryCollaborator: { owner: "acme-eng", repository: "web", username: "hubot" },
+  RepositoryCollaborators: { owner: "acme-eng", repository: "web", users: [], teams: [] },
 };
 
 const TOKEN = "svcp_must_not_leak";

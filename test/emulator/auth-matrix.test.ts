@@ -161,10 +161,8 @@ const META: Row[] = [
   // An installation token is no user.
   { route: "GET /user", expect: { ...anyToken(200), install: 403 } },
   { route: "GET /orgs/:org", expect: anyToken(200) },
-  // Lists what each caller may see (private repositories hidden), so never a refusal.
-  { route: "GET /orgs/:org/repos", expect: anyToken(200) },
-  // acme-eng/api is private: classic tokens need repo (Authentication 2).
-  { route: "GET /repos/:owner/:repo", expect: { ...anyToken(200), noScopes: 404, billing: 404 } },
+  // Anyone may look an account up.
+  { route: "GET /users/:username", expect: publicRoute(200) },
 ];
 
 const H = "/repos/:owner/:repo/hooks";
@@ -640,6 +638,40 @@ const SECURITY: Row[] = [
 ];
 
 /**
+ * Repositories of acme-eng (the repository Administration group, as the published description
+ * serves it): reads by Metadata (acme-eng/api is private: classic tokens need repo, Authentication
+ * 2); creating by a member of the organisation with `repo` or Administration write (octocat may, as
+ * acme-eng's default policy lets members create); changes and topics by the repository's admins
+ * (octocat reads it: 403); deleting needs `delete_repo`, which olivia's token lacks. Deploy keys
+ * are the admins' (a member is answered 404). deploy-gate holds Metadata read only.
+ */
+const REPO_ADMIN_WRITE = (ok: number): Expected => ({ ...repoAdmin(ok), member: 403 });
+const RK = "/repos/:owner/:repo/keys";
+const REPOSITORIES: Row[] = [
+  // Lists what each caller may see (private repositories hidden), so never a refusal.
+  { route: "GET /orgs/:org/repos", expect: anyToken(200) },
+  { route: "POST /orgs/:org/repos", body: { name: "matrix" }, expect: { ...repoAdmin(201), member: 201 } },
+  { route: "GET /repos/:owner/:repo", expect: { ...anyToken(200), noScopes: 404, billing: 404 } },
+  { route: "PATCH /repos/:owner/:repo", body: { description: "matrix" }, expect: REPO_ADMIN_WRITE(200) },
+  { route: "DELETE /repos/:owner/:repo", expect: { ...REPO_ADMIN_WRITE(204), owner: 403 } },
+  { route: "GET /repos/:owner/:repo/topics", expect: privateRepoRead(200) },
+  { route: "PUT /repos/:owner/:repo/topics", body: { names: ["matrix"] }, expect: REPO_ADMIN_WRITE(200) },
+  { route: `GET ${RK}`, expect: repoAdmin(200) },
+  { route: `POST ${RK}`, body: { title: "matrix", key: sshPublicKey() }, expect: repoAdmin(201) },
+  { route: `GET ${RK}/:key_id`, expect: repoAdmin(200) },
+  { route: `DELETE ${RK}/:key_id`, expect: repoAdmin(204) },
+];
+
+/**
+ * Organisation settings of acme-eng (organisation Administration): owners, `admin:org` or `repo`,
+ * FG `organization_administration` write; octocat's `repo` passes the scope check, then he is no
+ * owner (403).
+ */
+const ORG_SETTINGS: Row[] = [
+  { route: "PATCH /orgs/:org", body: { company: "Matrix" }, expect: orgOwner(200) },
+];
+
+/**
  * Organisation configuration of acme-eng (spec, permission matrix: Blocking users, Issue types,
  * Issue fields; UAT and IAT). Blocks are an owners' matter, reads included (`read:org`, writes
  * `admin:org`; FG `organization_user_blocking`); issue types and fields are read by members
@@ -663,6 +695,54 @@ const ORG_CONFIG: Row[] = [
   { route: `POST ${IF}`, body: { name: "Matrix", data_type: "text" }, expect: orgOwner(200) },
   { route: `PATCH ${IF}/:issue_field_id`, body: { name: "Renamed" }, expect: orgOwner(200) },
   { route: `DELETE ${IF}/:issue_field_id`, expect: orgOwner(204) },
+];
+
+/**
+ * Teams of acme-eng (organisation permission Members): members read them with read:org (the
+ * fixture's team `platform` is closed, with octocat; `seedWorld` gave it pull on acme-eng/api),
+ * owners write with admin:org; a team's repositories are read with read:org or repo, and given by
+ * admins of the repository. deploy-gate holds no Members permission.
+ */
+const TM = "/orgs/:org/teams";
+const TEAMS: Row[] = [
+  { route: `GET ${TM}`, expect: orgMemberRead(200) },
+  { route: `POST ${TM}`, body: { name: "Matrix" }, expect: orgOwner(201) },
+  { route: `GET ${TM}/:team_slug`, expect: orgMemberRead(200) },
+  { route: `PATCH ${TM}/:team_slug`, body: { description: "renamed" }, expect: orgOwner(200) },
+  { route: `DELETE ${TM}/:team_slug`, expect: orgOwner(204) },
+  { route: `GET ${TM}/:team_slug/teams`, expect: orgMemberRead(200) },
+  { route: `GET ${TM}/:team_slug/members`, expect: orgMemberRead(200) },
+  { route: `GET ${TM}/:team_slug/memberships/:username`, expect: orgMemberRead(200) },
+  {
+    route: `PUT ${TM}/:team_slug/memberships/:username`,
+    body: { role: "maintainer" },
+    expect: orgOwner(200),
+  },
+  { route: `DELETE ${TM}/:team_slug/memberships/:username`, expect: orgOwner(204) },
+  { route: `GET ${TM}/:team_slug/repos`, expect: orgMemberRead(200) },
+  { route: `GET ${TM}/:team_slug/repos/:owner/:repo`, expect: orgMemberRead(204) },
+  { route: `PUT ${TM}/:team_slug/repos/:owner/:repo`, body: { permission: "push" }, expect: orgOwner(204) },
+  { route: `DELETE ${TM}/:team_slug/repos/:owner/:repo`, expect: orgOwner(204) },
+];
+
+/**
+ * Collaborators of acme-eng/api (classic `repo`, repository permission Administration): those who
+ * push to it read who has access (octocat, a member); its admins change collaborators and
+ * invitations (a 404 to octocat, which hides the settings), except that a person may remove
+ * themselves. `seedWorld` invited mona, who is outside acme-eng.
+ */
+const CO = "/repos/:owner/:repo";
+const COLLABORATORS: Row[] = [
+  { route: `GET ${CO}/collaborators`, expect: orgMemberRead(200) },
+  { route: `GET ${CO}/collaborators/:username`, expect: orgMemberRead(204) },
+  { route: `PUT ${CO}/collaborators/:username`, body: { permission: "triage" }, expect: repoAdmin(204) },
+  // octocat removes himself (he is no collaborator: nothing changes, and the answer is the same).
+  { route: `DELETE ${CO}/collaborators/:username`, expect: { ...repoAdmin(204), member: 204 } },
+  { route: `GET ${CO}/collaborators/:username/permission`, expect: orgMemberRead(200) },
+  { route: `GET ${CO}/teams`, expect: orgMemberRead(200) },
+  { route: `GET ${CO}/invitations`, expect: repoAdmin(200) },
+  { route: `PATCH ${CO}/invitations/:invitation_id`, body: { permissions: "read" }, expect: repoAdmin(200) },
+  { route: `DELETE ${CO}/invitations/:invitation_id`, expect: repoAdmin(204) },
 ];
 
 /**
@@ -751,8 +831,6 @@ const NOT_MODELLED: Row[] = [
     expect: { ...privateRepoRead(501), install: 404, uat: 404 },
   },
   { route: "GET /repos/:owner/:repo/assistant/cloud-agent/configuration", expect: REPO_SCOPE },
-  // UAT IAT, through Administration (read), which deploy-gate does not hold.
-  { route: "GET /repos/:owner/:repo/invitations", expect: REPO_SCOPE },
   // User permissions (UAT only): the user scope (user:email, user:follow implied).
   { route: "GET /user/blocks", expect: USER_SCOPE },
   { route: "GET /user/blocks/:username", expect: USER_SCOPE },
@@ -815,6 +893,10 @@ const ROWS: Row[] = [
   ...SECURITY,
   ...ORG_CONFIG,
   ...ACTIONS,
+  ...REPOSITORIES,
+  ...ORG_SETTINGS,
+  ...TEAMS,
+  ...COLLABORATORS,
   ...NOT_MODELLED,
 ];
 

@@ -213,6 +213,10 @@ export interface World {
    */
   issueType?: number;
   issueField?: number;
+  /** A deploy key of acme-eng/api; routes name an id no one made when absent. */
+  deployKey?: number;
+  /** mona's invitation to acme-eng/api (`seedAccess`); routes name an id no one made when absent. */
+  repoInvitation?: number;
 }
 
 /**
@@ -222,7 +226,7 @@ export interface World {
  * organisation acme-eng (repository api, runner 1); deploy-gate as a protection rule of
  * acme-eng/api's environment `release/eu`; a budget of acme for organisation acme-eng; an OIDC
  * private registry of acme-eng (no sealed value needed); and in acme-eng an issue type, a
- * single-select issue field and a block of hubot (`seedOrgConfig`).
+ * single-select issue field and a block of hubot (`seedOrgConfig`); and a deploy key of acme-eng/api.
  */
 export async function seedWorld(emulator: RunningEmulator): Promise<World> {
   const post = async (path: string, body: unknown): Promise<number> => {
@@ -255,6 +259,8 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
     ...(await seedUserKeys(emulator)),
     ...(await seedOrgConfig(emulator)),
     ...(await seedActions(emulator)),
+    deployKey: await post("/repos/acme-eng/api/keys", { title: "seed", key: sshPublicKey() }),
+    ...(await seedAccess(emulator)),
   };
 }
 
@@ -396,6 +402,9 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     issue_number: "1",
     issue_type_id: String(world.issueType ?? 999_999),
     issue_field_id: String(world.issueField ?? 999_999),
+    // The fixture's team of acme-eng, and mona's invitation to acme-eng/api.
+    team_slug: "platform",
+    invitation_id: String(world.repoInvitation ?? 999_999),
   };
   // Actions secrets and variables: the ones `seedWorld` made in each scope; acme-eng/web to select.
   if (/\/(actions|environments\/:environment_name)\/(secrets|variables)(\/|$)/.test(template)) {
@@ -406,6 +415,8 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
   // octocat is a member of acme-eng, whom the organisation cannot block: its block routes act on
   // hubot, whom `seedWorld` blocked.
   if (template.startsWith("/orgs/:org/blocks/")) values.username = BLOCKED_USER;
+  // A repository's keys are its deploy keys, not the signed-in user's.
+  if (template.startsWith("/repos/")) values.key_id = String(world.deployKey ?? 999_999);
   // A parameter that takes slashes is registered as `:branch{.+}`: the pattern goes with the name.
   return template.replace(/:([a-z_]+)(?:\{[^}]*\})?/g, (_, name: string) => {
     const value = Object.hasOwn(overrides, name) ? overrides[name] : values[name];
@@ -781,6 +792,20 @@ export async function seedOrgConfig(
   expect(block.status, block.text).toBe(204);
   return { issueType: type.body.id, issueField: field.body.id };
 }
+/**
+ * Gives the fixture's team `platform` pull on acme-eng/api and invites mona (outside acme-eng) to
+ * collaborate on it, as the site administrator.
+ */
+export async function seedAccess(emulator: RunningEmulator): Promise<{ repoInvitation: number }> {
+  const access = await call(emulator, "PUT", "/orgs/acme-eng/teams/platform/repos/acme-eng/api", {
+    body: { permission: "pull" },
+  });
+  expect(access.status, access.text).toBe(204);
+  const invited = await call(emulator, "PUT", "/repos/acme-eng/api/collaborators/mona", { body: {} });
+  expect(invited.status, invited.text).toBe(201);
+  return { repoInvitation: invited.body.id };
+}
+
 /**
  * The fixture's app user access token (UAT): deploy-gate acting for octocat, with the app's
  * repository permissions and its user permissions (README, "Fixture").

@@ -151,4 +151,12 @@ describe("the Go writer", () => {
     expect(goValue(7, { scalar: "integer" }, "x")).toBe("pulumi.Int(7)");
     expect(goValue([1.5], { list: { scalar: "number" } }, "x")).toBe("pulumi.ToFloat64Array([]float64{1.5})");
   });
+
+  it("writes an empty list of objects on one line, as gofmt does (a repository without collaborators)", () => {
+    const user = {
+      object: "RepositoryCollaboratorUser",
+      fields: { username: { scalar: "string" as const } },
+    };
+    expect(goValue([], { list: user }, "users")).toBe("hosting.RepositoryCollaboratorUserArray{}");
+  });
 });

@@ -156,6 +156,59 @@ export const items: InventoryItem[] = [
       importId: 8,
     },
   },
+  {
+    ...base,
+    kind: "Repository",
+    id: "acme-eng/api",
+    name: "acme-eng-repo-api",
+    args: {
+      org: "acme-eng",
+      name: "api",
+      description: 'The API: "v2"',
+      visibility: "private",
+      hasWiki: false,
+      allowMergeCommit: true,
+      defaultBranch: "main",
+      topics: ["api", "backend"],
+      onDestroy: "retain",
+    },
+    adopted: {
+      comment:
+        'A repository before this stack: destroy and removal from code leave it (onDestroy: "retain"; adopted repositories are never archived or deleted).',
+      retainOnDelete: false,
+    },
+  },
+  {
+    ...base,
+    kind: "RepositoryDeployKey",
+    id: "acme-eng/api/21",
+    name: "acme-eng-api-deploy-key-ci",
+    args: {
+      owner: "acme-eng",
+      repository: "api",
+      title: "ci",
+      key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILFhGaEHtN6jWINaPb8n48AWaGRdyQ+ajr1vMV0mAF8c",
+      readOnly: false,
+      importId: 21,
+    },
+  },
+  {
+    ...base,
+    kind: "OrgSettings",
+    id: "acme-eng",
+    name: "acme-eng-settings",
+    args: {
+      org: "acme-eng",
+      billingEmail: "billing@acme.example",
+      defaultRepositoryPermission: "write",
+      membersCanCreatePublicRepositories: false,
+    },
+    adopted: {
+      comment:
+        "The organisation's settings as they are: destroy and removal from code leave them as they are.",
+      retainOnDelete: false,
+    },
+  },
 ];
 export const inventory: Inventory = {
   format: 1,

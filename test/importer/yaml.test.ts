@@ -87,6 +87,33 @@ resources:
       import: acme-eng/13
       retainOnDelete: true
 
+  # The organisation's settings as they are: destroy and removal from code leave them as they are.
+  acme-eng-settings:
+    type: hosting:index:OrgSettings
+    properties:
+      org: acme-eng
+      billingEmail: billing@acme.example
+      defaultRepositoryPermission: write
+      membersCanCreatePublicRepositories: false
+    options:
+      import: acme-eng
+
+  # A repository before this stack: destroy and removal from code leave it (onDestroy: "retain"; adopted repositories are never archived or deleted).
+  acme-eng-repo-api:
+    type: hosting:index:Repository
+    properties:
+      org: acme-eng
+      name: api
+      description: 'The API: "v2"'
+      visibility: private
+      hasWiki: false
+      allowMergeCommit: true
+      defaultBranch: main
+      topics: [api, backend]
+      onDestroy: retain
+    options:
+      import: acme-eng/api
+
   # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
   acme-eng-runners-build:
     type: hosting:index:OrgRunnerGroup
@@ -156,6 +183,19 @@ resources:
       integrationId: 101
     options:
       import: acme-eng/api/release%2Feu/9
+      retainOnDelete: true
+
+  # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
+  acme-eng-api-deploy-key-ci:
+    type: hosting:index:RepositoryDeployKey
+    properties:
+      owner: acme-eng
+      repository: api
+      title: ci
+      key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILFhGaEHtN6jWINaPb8n48AWaGRdyQ+ajr1vMV0mAF8c
+      readOnly: false
+    options:
+      import: acme-eng/api/21
       retainOnDelete: true
 
   # Existed before this stack: destroy and removal from code leave it on the server (retainOnDelete).
@@ -371,6 +411,16 @@ describe("writeImportFile", () => {
       "id": "acme-eng/13"
     },
     {
+      "type": "hosting:index:OrgSettings",
+      "name": "acme-eng-settings",
+      "id": "acme-eng"
+    },
+    {
+      "type": "hosting:index:Repository",
+      "name": "acme-eng-repo-api",
+      "id": "acme-eng/api"
+    },
+    {
       "type": "hosting:index:OrgRunnerGroup",
       "name": "acme-eng-runners-build",
       "id": "acme-eng/5"
@@ -394,6 +444,11 @@ describe("writeImportFile", () => {
       "type": "hosting:index:DeploymentProtectionRule",
       "name": "acme-eng-api-release-eu-gate-deploy-gate",
       "id": "acme-eng/api/release%2Feu/9"
+    },
+    {
+      "type": "hosting:index:RepositoryDeployKey",
+      "name": "acme-eng-api-deploy-key-ci",
+      "id": "acme-eng/api/21"
     },
     {
       "type": "hosting:index:RepositoryWebhook",

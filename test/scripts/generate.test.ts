@@ -23,8 +23,8 @@ describe("generated files", () => {
   it("give every kind and function a page, and the schema every token", () => {
     expect(Object.keys(schema.resources)).toEqual(PROVIDERS.map((p) => `hosting:index:${p.kind}`));
     expect(Object.keys(schema.functions)).toEqual(FUNCTIONS.map((f) => `hosting:index:${f.name}`));
-    expect(PROVIDERS).toHaveLength(26);
-    expect(FUNCTIONS).toHaveLength(6);
+    expect(PROVIDERS).toHaveLength(35);
+    expect(FUNCTIONS).toHaveLength(9);
     for (const p of PROVIDERS) expect(files.has(join("docs/reference", `${p.kind}.md`))).toBe(true);
     for (const f of FUNCTIONS) expect(files.has(join("docs/reference", `${f.name}.md`))).toBe(true);
   });

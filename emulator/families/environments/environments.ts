@@ -7,8 +7,8 @@
  * - Names compare case-insensitively; an environment keeps the spelling it was created with.
  * - `PUT` sets what the body names and keeps the rest (a new environment starts from the
  *   defaults: no wait, no reviewers, every branch). `wait_timer` is 0-43,200 minutes; at most 6
- *   reviewers, each a user who may read the repository or a team of its organisation (teams are
- *   the fixture's, the one place the sandbox keeps them); `deployment_branch_policy` is null (every
+ *   reviewers, each a user who may read the repository or a team of its organisation (the teams
+ *   family's, the one place the sandbox keeps teams); `deployment_branch_policy` is null (every
  *   branch) or exactly one of `protected_branches` and `custom_branch_policies`. Anything else is a
  *   422 naming the field. Leaving custom branch policies drops the environment's name patterns.
  * - Deleting an environment deletes its branch policies and protection rules, and calls every
@@ -20,11 +20,12 @@ import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { invalidField, urlOf, validationFailed } from "../../core/http";
 import { findOrg, repoKey } from "../../core/lookup";
-import { activeMember } from "../../core/members";
 import { nodeId, userSummary } from "../../core/render";
+import { roleOf } from "../../core/repo-access";
 import { type EmulatorState, type Store, timestamp } from "../../core/store";
-import type { TeamRecord } from "../security/records";
-import { teamObject } from "../security/repo-objects";
+import { teamObject } from "../teams/render";
+import type { StoredTeam } from "../teams/state";
+import { teamById } from "../teams/teams";
 import type { StoredBranchPolicySettings, StoredEnvironment, StoredReviewer } from "./state";
 
 export const ENVIRONMENT = "Environment";
@@ -205,12 +206,18 @@ function parseReviewers(state: EmulatorState, repo: RepoRecord, raw: unknown): S
   return reviewers;
 }
 
-/** A user reviewer must exist and read the repository (anyone, for a public one; else its members). */
+/**
+ * A user reviewer must exist and read the repository: anyone, for a public one; else whoever has a
+ * role on it (its organisation's members, and the people its teams and collaborators let in).
+ */
 function checkUserReviewer(state: EmulatorState, repo: RepoRecord, id: number): void {
   const user = state.fixture.users.find((u) => u.id === id);
   if (!user) throw invalidField(ENVIRONMENT, "reviewers", `reviewer User ${id} does not exist`);
   const org = findOrg(state, repo.owner);
-  const reads = !repo.private || user.siteAdmin || (org !== undefined && activeMember(org, user.login));
+  const reads =
+    !repo.private ||
+    user.siteAdmin ||
+    (org !== undefined && roleOf(state, user.login, org, repo) !== undefined);
   if (!reads) {
     throw invalidField(
       ENVIRONMENT,
@@ -220,12 +227,8 @@ function checkUserReviewer(state: EmulatorState, repo: RepoRecord, id: number): 
   }
 }
 
-/**
- * A team reviewer must be a team of the repository's organisation. The sandbox's teams are the
- * fixture's (`fixture.teams`); a fixture without a team list checks only the id's form.
- */
+/** A team reviewer must be a team of the repository's organisation, as the teams family keeps them. */
 function checkTeamReviewer(state: EmulatorState, repo: RepoRecord, id: number): void {
-  if (state.fixture.teams === undefined) return;
   if (!teamOf(state, repo, id)) {
     throw invalidField(
       ENVIRONMENT,
@@ -235,9 +238,10 @@ function checkTeamReviewer(state: EmulatorState, repo: RepoRecord, id: number): 
   }
 }
 
-function teamOf(state: EmulatorState, repo: RepoRecord, id: number): TeamRecord | undefined {
-  const owner = repo.owner.toLowerCase();
-  return state.fixture.teams?.find((t) => t.id === id && t.org.toLowerCase() === owner);
+function teamOf(state: EmulatorState, repo: RepoRecord, id: number): StoredTeam | undefined {
+  const org = findOrg(state, repo.owner);
+  const team = teamById(state, id);
+  return team !== undefined && team.orgId === org?.id ? team : undefined;
 }
 
 function parseBranchPolicySettings(raw: unknown): StoredBranchPolicySettings | null {
@@ -288,12 +292,12 @@ export function renderEnvironment(
   });
   const rules: Array<Record<string, unknown>> = [];
   if (env.wait_timer > 0) rules.push({ ...rule(1, "wait_timer"), wait_timer: env.wait_timer });
-  if (env.reviewers.length > 0) {
-    rules.push({
-      ...rule(2, "required_reviewers"),
-      prevent_self_review: env.prevent_self_review,
-      reviewers: env.reviewers.map((r) => ({ type: r.type, reviewer: renderReviewer(c, state, repo, r) })),
-    });
+  const reviewers = env.reviewers.flatMap((r) => {
+    const reviewer = renderReviewer(c, state, repo, r);
+    return reviewer ? [{ type: r.type, reviewer }] : [];
+  });
+  if (reviewers.length > 0) {
+    rules.push({ ...rule(2, "required_reviewers"), prevent_self_review: env.prevent_self_review, reviewers });
   }
   if (env.deployment_branch_policy) rules.push(rule(3, "branch_policy"));
   return {
@@ -309,27 +313,22 @@ export function renderEnvironment(
   };
 }
 
+/**
+ * A reviewer as the environment shows it. A team deleted since it was named is no longer a reviewer
+ * (undefined), as the platform drops a deleted team from every environment.
+ */
 function renderReviewer(
   c: Context<ServerEnv>,
   state: EmulatorState,
   repo: RepoRecord,
   reviewer: StoredReviewer,
-): Record<string, unknown> {
+): Record<string, unknown> | undefined {
   if (reviewer.type === "User") {
     const user = state.fixture.users.find((u) => u.id === reviewer.id);
     // Users are never removed from a fixture under a stored state.
     if (!user) throw new Error(`environment reviewer User ${reviewer.id} is gone from the fixture`);
     return userSummary(c, user);
   }
-  const org = findOrg(state, repo.owner) as OrgRecord;
-  const team = teamOf(state, repo, reviewer.id) ?? {
-    // A fixture without teams: the team is known by its id alone.
-    id: reviewer.id,
-    org: org.login,
-    slug: `team-${reviewer.id}`,
-    name: `team-${reviewer.id}`,
-    description: "",
-    members: [],
-  };
-  return teamObject(c, team, org);
+  const team = teamOf(state, repo, reviewer.id);
+  return team && teamObject(c, team, findOrg(state, repo.owner) as OrgRecord);
 }

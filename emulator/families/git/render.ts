@@ -11,7 +11,7 @@ import { commitMap } from "./git";
 import type { StoredBranch, StoredCommit } from "./state";
 
 export function repoUrl(c: Context<ServerEnv>, repo: RepoRecord): string {
-  return urlOf(c, ROUTES.meta.repo, { owner: repo.owner, repo: repo.name });
+  return urlOf(c, ROUTES.repositories.get, { owner: repo.owner, repo: repo.name });
 }
 
 export function htmlUrl(c: Context<ServerEnv>, repo: RepoRecord): string {

@@ -1,6 +1,7 @@
 /**
  * Repositories as responses embed them: the platform's simple and minimal repository, whose fork
- * flag and default branch are the git data's.
+ * flag and default branch are the git data's, and description and visibility the repository's
+ * settings (the repositories family).
  */
 import type { Context } from "hono";
 import { ROUTES } from "../../../api";
@@ -9,6 +10,7 @@ import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { urlOf } from "../../core/http";
 import { repoKey } from "../../core/lookup";
 import { nodeId, orgAsAccount } from "../../core/render";
+import { settingsOf, visibilityOf } from "../repositories/settings";
 import { gitRepo } from "./git";
 
 /**
@@ -22,7 +24,7 @@ export function simpleRepository(
   org: OrgRecord,
 ): Record<string, unknown> & { url: string } {
   const full = `${repo.owner}/${repo.name}`;
-  const api = urlOf(c, ROUTES.meta.repo, { owner: repo.owner, repo: repo.name });
+  const api = urlOf(c, ROUTES.repositories.get, { owner: repo.owner, repo: repo.name });
   return {
     id: repo.id,
     node_id: nodeId("Repository", repo.id),
@@ -31,7 +33,7 @@ export function simpleRepository(
     owner: orgAsAccount(c, org),
     private: repo.private,
     html_url: `${new URL(c.req.url).origin}/${full}`,
-    description: null,
+    description: settingsOf(c.get("store").raw, repo).description,
     // A fork of the fixture (acme-ops/infra) names its upstream in the git data.
     fork: gitRepo(c.get("store"), repoKey(repo)).upstream !== undefined,
     url: api,
@@ -82,7 +84,7 @@ export function repoSummary(
 ): Record<string, unknown> {
   return {
     ...simpleRepository(c, repo, org),
-    visibility: repo.private ? "private" : "public",
+    visibility: visibilityOf(repo, settingsOf(c.get("store").raw, repo)),
     default_branch: gitRepo(c.get("store"), repoKey(repo)).defaultBranch,
   };
 }

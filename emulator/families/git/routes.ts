@@ -6,9 +6,9 @@
  */
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../../api";
-import { type AccessRule, callerOf, orgRole } from "../../core/auth";
+import { type AccessRule, callerOf } from "../../core/auth";
 import type { Caller, ServerEnv } from "../../core/context";
-import type { OrgRecord } from "../../core/fixture";
+import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import {
   ApiFailure,
@@ -22,9 +22,10 @@ import {
   validationFailed,
 } from "../../core/http";
 import { registerJob, scheduleJob } from "../../core/jobs";
-import { findRepo, findUser, readableRepo, repoKey } from "../../core/lookup";
+import { findRepo, findUser, readableRepo, refuseArchived, repoKey } from "../../core/lookup";
 import { ownValue } from "../../core/records";
-import type { Store } from "../../core/store";
+import { atLeast, repoRole } from "../../core/repo-access";
+import type { EmulatorState, Store } from "../../core/store";
 import {
   commitMap,
   findBranch,
@@ -88,12 +89,13 @@ export function branchRoutes(app: Hono<ServerEnv>): void {
   app.post(B.rename.pattern, guard(WRITE), async (c) => {
     const caller = callerOf(c);
     const { store, repo, org, key } = repository(c, WRITE);
+    refuseArchived(repo);
     const name = c.req.param("branch");
     const branch = findBranch(store, key, name);
     if (!branch) throw notFound();
-    requirePush(caller, org);
+    requirePush(store.state, caller, org, repo);
     const git = gitRepo(store, key);
-    if (git.defaultBranch === name) requireDefaultBranchAdmin(caller, org);
+    if (git.defaultBranch === name) requireDefaultBranchAdmin(store.state, caller, org, repo);
     const newName = parseNewName(await readBody(c));
     if (findBranch(store, key, newName)) {
       throw validationFailed({
@@ -127,7 +129,8 @@ export function branchRoutes(app: Hono<ServerEnv>): void {
   app.post(B.mergeUpstream.pattern, guard(WRITE), async (c) => {
     const caller = callerOf(c);
     const { store, repo, org, key } = repository(c, WRITE);
-    requirePush(caller, org);
+    refuseArchived(repo);
+    requirePush(store.state, caller, org, repo);
     const name = stringField(await readBody(c), "branch", "MergeUpstream", true) as string;
     const git = gitRepo(store, key);
     const upstream =
@@ -193,7 +196,8 @@ export function branchRoutes(app: Hono<ServerEnv>): void {
   app.post(B.merge.pattern, guard(WRITE), async (c) => {
     const caller = callerOf(c);
     const { store, repo, org, key } = repository(c, WRITE);
-    requirePush(caller, org);
+    refuseArchived(repo);
+    requirePush(store.state, caller, org, repo);
     const body = await readBody(c);
     const base = stringField(body, "base", "Merge", true) as string;
     const head = stringField(body, "head", "Merge", true) as string;
@@ -310,15 +314,23 @@ function splitKey(key: string): [string, string] {
 
 /**
  * Push access: the organisation's members push to its repositories, its owners administer them
- * (docs/DECISIONS.md). A caller who sees a public repository from outside cannot push to it.
+ * (docs/DECISIONS.md), and a team's or a collaborator's role counts as well (core/repo-access.ts).
+ * A caller who only sees a public repository from outside cannot push to it.
  */
-function requirePush(caller: Caller, org: OrgRecord): void {
-  if (!orgRole(caller, org)) throw forbidden("You must have push access to this repository");
+function requirePush(state: EmulatorState, caller: Caller, org: OrgRecord, repo: RepoRecord): void {
+  if (!atLeast(repoRole(state, caller, org, repo), "push")) {
+    throw forbidden("You must have push access to this repository");
+  }
 }
 
 /** The default branch is renamed by admins only, and by fine-grained or app tokens with Administration write. */
-function requireDefaultBranchAdmin(caller: Caller, org: OrgRecord): void {
-  if (orgRole(caller, org) !== "admin") {
+function requireDefaultBranchAdmin(
+  state: EmulatorState,
+  caller: Caller,
+  org: OrgRecord,
+  repo: RepoRecord,
+): void {
+  if (repoRole(state, caller, org, repo) !== "admin") {
     throw forbidden("You must be an admin of this repository to rename its default branch");
   }
   if (caller.token.kind !== "classic") {

@@ -29,7 +29,7 @@ export function membershipControls(app: Hono<ServerEnv>): void {
     if (isLastOwner(org, user.login)) {
       throw new ApiFailure(409, `${user.login} is the last owner of ${org.login} and cannot leave it`);
     }
-    if (!removeMember(org, user)) throw notFound();
+    if (!removeMember(c.get("store"), org, user)) throw notFound();
     return c.body(null, 204);
   });
 }

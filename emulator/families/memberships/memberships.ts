@@ -68,20 +68,29 @@ export function acceptInvitation(store: Store, org: OrgRecord, user: UserRecord)
   return { state: "active", role: invitation.role };
 }
 
-/** The user declines, or an owner cancels: the invitation is gone and nothing else changes. */
+/**
+ * The user declines, or an owner cancels: the invitation is gone, and so is what other families
+ * held for the invitee there (a pending team membership).
+ */
 export function cancelInvitation(store: Store, org: OrgRecord, user: UserRecord): boolean {
   const invitation = findInvitation(store, org, user.login);
   if (!invitation) return false;
   dropInvitation(store, invitation);
+  left(store, org, user.login);
   return true;
 }
 
 /**
- * Removes an active member from the organisation (and from all its teams: the sandbox server has
- * no teams, so the membership is all there is). The caller checks the last-owner rule first.
+ * Removes an active member from the organisation, and from all its teams (each family drops what it
+ * held for them there: `onLeave`). The caller checks the last-owner rule first.
  */
-export function removeMember(org: OrgRecord, user: UserRecord): boolean {
+export function removeMember(store: Store, org: OrgRecord, user: UserRecord): boolean {
   if (!activeMember(org, user.login)) return false;
   delete org.members[user.login];
+  left(store, org, user.login);
   return true;
+}
+
+function left(store: Store, org: OrgRecord, login: string): void {
+  for (const family of store.model.families) family.onLeave?.(store, org, login);
 }

@@ -94,7 +94,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     const { org, user } = ownerAction(c, "remove members from");
     if (!activeMember(org, user.login)) throw notFound();
     refuseLastOwner(org, user, "remove");
-    removeMember(org, user);
+    removeMember(c.get("store"), org, user);
     return c.body(null, 204);
   });
 
@@ -190,7 +190,7 @@ export function membershipRoutes(app: Hono<ServerEnv>): void {
     const store = c.get("store");
     if (activeMember(org, user.login)) {
       refuseLastOwner(org, user, "remove");
-      removeMember(org, user);
+      removeMember(c.get("store"), org, user);
     } else if (!cancelInvitation(store, org, user)) {
       throw notFound();
     }

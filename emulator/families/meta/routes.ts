@@ -1,16 +1,18 @@
-/** The authenticated user, organisations and repositories: what clients read to orient themselves. */
+/**
+ * The authenticated user, accounts and organisations: what clients read to orient themselves. (An
+ * organisation's repositories are the repositories family's.)
+ */
 
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../../api";
 import { type AccessRule, callerOf } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
-import type { OrgRecord, RepoRecord, UserRecord } from "../../core/fixture";
+import type { OrgRecord, UserRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
-import { forbidden, notFound, paginate } from "../../core/http";
-import { findOrg, readableRepo, repoKey } from "../../core/lookup";
-import { FIXTURE_CREATED_AT, orgAsAccount, orgSummary, userSummary } from "../../core/render";
-import { forkCount } from "../git/git";
-import { repoSummary } from "../git/repository";
+import { forbidden, notFound } from "../../core/http";
+import { findOrg, findUser } from "../../core/lookup";
+import { FIXTURE_CREATED_AT, orgAsAccount, userSummary } from "../../core/render";
+import { orgFull } from "../org-config/org-settings";
 
 const USER: AccessRule = { refuse: ["app_installation"] };
 const METADATA: AccessRule = { permission: ["metadata", "read"] };
@@ -28,31 +30,15 @@ export function metaRoutes(app: Hono<ServerEnv>): void {
     return c.json(orgFull(c, org));
   });
 
-  // The spec's excerpt does not show it; the platform lists an organisation's repositories the
-  // caller can see (private ones to its members), sorted by name, paginated.
-  app.get(ROUTES.meta.orgRepos.pattern, guard(METADATA), (c) => {
+  // Public: anyone may look an account up, a user or an organisation.
+  app.get(ROUTES.meta.account.pattern, guard({ public: true }), (c) => {
     const state = c.get("store").state;
-    const org = findOrg(state, c.req.param("org"));
+    const login = c.req.param("username");
+    const user = findUser(state, login);
+    if (user) return c.json(publicUser(c, user));
+    const org = findOrg(state, login);
     if (!org) throw notFound();
-    const visible = state.fixture.repos
-      .filter((r) => r.owner.toLowerCase() === org.login.toLowerCase())
-      .filter((r) => {
-        try {
-          readableRepo(state, c.get("caller"), r.owner, r.name, METADATA);
-          return true;
-        } catch {
-          return false;
-        }
-      })
-      .sort((a, b) => a.name.localeCompare(b.name));
-    return c.json(paginate(c, visible).map((r) => repoSummary(c, r, org)));
-  });
-
-  app.get(ROUTES.meta.repo.pattern, guard(METADATA), (c) => {
-    const state = c.get("store").state;
-    const owner = c.req.param("owner");
-    const { repo, org } = readableRepo(state, callerOf(c), owner, c.req.param("repo"), METADATA);
-    return c.json(repoFull(c, repo, org));
+    return c.json(orgAsPublicUser(c, org));
   });
 }
 
@@ -92,65 +78,52 @@ function privateUser(c: Context<ServerEnv>, user: UserRecord): Record<string, un
   };
 }
 
-/** An organisation as its own page shows it (the platform's full organisation). */
-function orgFull(c: Context<ServerEnv>, org: OrgRecord): Record<string, unknown> {
-  const repos = c
+/**
+ * An account as the public sees it (the description's `public-user`): the user summary and the
+ * profile (the fixture gives only a name; the other profile fields are empty).
+ */
+function publicUser(c: Context<ServerEnv>, user: UserRecord): Record<string, unknown> {
+  const owned = c
     .get("store")
-    .state.fixture.repos.filter((r) => r.owner.toLowerCase() === org.login.toLowerCase());
+    .raw.fixture.repos.filter((r) => r.owner.toLowerCase() === user.login.toLowerCase() && !r.private);
   return {
-    ...orgSummary(c, org),
-    html_url: `${new URL(c.req.url).origin}/${org.login}`,
-    has_organization_projects: true,
-    has_repository_projects: true,
-    public_repos: repos.filter((r) => !r.private).length,
+    ...userSummary(c, user),
+    user_view_type: "public",
+    name: user.name,
+    company: null,
+    blog: null,
+    location: null,
+    email: null,
+    hireable: null,
+    bio: null,
+    public_repos: owned.length,
     public_gists: 0,
     followers: 0,
     following: 0,
-    type: "Organization",
     created_at: FIXTURE_CREATED_AT,
     updated_at: FIXTURE_CREATED_AT,
-    archived_at: null,
   };
 }
 
-/**
- * A repository as its own page shows it (the platform's full repository): the summary, the clone
- * URLs, its forks (from the git data), and what the sandbox models of its content, which is
- * nothing: no stars, watchers, issues, pages or licence.
- */
-function repoFull(c: Context<ServerEnv>, repo: RepoRecord, org: OrgRecord): Record<string, unknown> {
-  const origin = new URL(c.req.url);
-  const full = `${repo.owner}/${repo.name}`;
-  const forks = forkCount(c.get("store"), repoKey(repo));
+/** An organisation looked up as an account: its account fields, `type: "Organization"`. */
+function orgAsPublicUser(c: Context<ServerEnv>, org: OrgRecord): Record<string, unknown> {
+  const owned = c
+    .get("store")
+    .raw.fixture.repos.filter((r) => r.owner.toLowerCase() === org.login.toLowerCase() && !r.private);
   return {
-    ...repoSummary(c, repo, org),
-    organization: orgAsAccount(c, org),
-    clone_url: `${origin.origin}/${full}.git`,
-    git_url: `git://${origin.host}/${full}.git`,
-    ssh_url: `git@${origin.hostname}:${full}.git`,
-    svn_url: `${origin.origin}/${full}`,
-    mirror_url: null,
-    homepage: null,
-    language: null,
-    size: 0,
-    forks,
-    forks_count: forks,
-    stargazers_count: 0,
-    watchers: 0,
-    watchers_count: 0,
-    subscribers_count: 0,
-    network_count: 0,
-    open_issues: 0,
-    open_issues_count: 0,
-    has_issues: true,
-    has_projects: true,
-    has_wiki: true,
-    has_pages: false,
-    has_discussions: false,
-    archived: false,
-    disabled: false,
-    license: null,
-    pushed_at: FIXTURE_CREATED_AT,
+    ...orgAsAccount(c, org),
+    user_view_type: "public",
+    name: org.profileName ?? null,
+    company: null,
+    blog: null,
+    location: null,
+    email: null,
+    hireable: null,
+    bio: org.description || null,
+    public_repos: owned.length,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
     created_at: FIXTURE_CREATED_AT,
     updated_at: FIXTURE_CREATED_AT,
   };

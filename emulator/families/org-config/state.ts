@@ -1,5 +1,5 @@
-/** The organisation configuration family's state: blocks, issue types and issue fields. */
-import { rows, type StateOf } from "../../core/state";
+/** The organisation configuration family's state: blocks, issue types, issue fields and settings. */
+import { map, rows, type StateOf } from "../../core/state";
 
 /** A user blocked by an organisation. */
 export interface StoredOrgBlock {
@@ -53,11 +53,31 @@ export interface StoredIssueField {
   updatedAt: string;
 }
 
+/** An organisation's profile and member policies (`PATCH /orgs/{org}`); its description is the world's. */
+export interface StoredOrgSettings {
+  billingEmail: string | null;
+  company: string | null;
+  email: string | null;
+  location: string | null;
+  blog: string | null;
+  defaultRepositoryPermission: "read" | "write" | "admin" | "none";
+  membersCanCreateRepositories: boolean;
+  membersCanCreatePublicRepositories: boolean;
+  membersCanCreatePrivateRepositories: boolean;
+  membersCanCreateInternalRepositories: boolean;
+  membersCanForkPrivateRepositories: boolean;
+  webCommitSignoffRequired: boolean;
+  /** When an owner last changed them; absent while they are the defaults. */
+  updatedAt?: string;
+}
+
 export const orgConfigState = {
   /** Users blocked by organisations, oldest block first. */
   orgBlocks: rows<StoredOrgBlock>(undefined, { since: 3 }),
   issueTypes: rows<StoredIssueType>(undefined, { since: 3 }),
   issueFields: rows<StoredIssueField>(undefined, { since: 3 }),
+  /** Organisation id (decimal) -> settings; an organisation without an entry has the defaults. */
+  orgSettings: map<StoredOrgSettings>(),
 };
 
 declare module "../../core/state" {

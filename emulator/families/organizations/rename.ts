@@ -74,8 +74,12 @@ const WORLD_ORG_LOGINS: OrgLoginKey[] = [
   },
 ];
 
-/** Renames the organisation everywhere the state names it: the world's places, then each family's. */
-export function renameOrg(store: Store, rename: Rename): void {
+/**
+ * Renames the organisation everywhere the state names it: the world's places, then each family's.
+ * Given a repository move (`owner/name` paths, `isRepositoryMove`), it moves that repository's keys
+ * the same way (the repositories family's renames and deletions).
+ */
+export function renameEverywhere(store: Store, rename: Rename): void {
   for (const key of WORLD_ORG_LOGINS) key.move(store, rename);
   for (const family of store.model.families)
     for (const key of family.orgLogins ?? []) key.move(store, rename);
@@ -84,7 +88,7 @@ export function renameOrg(store: Store, rename: Rename): void {
 registerJob(RENAME_JOB, (store, data) => {
   const org = store.raw.fixture.orgs.find((o) => o.id === data.orgId);
   // The organisation is renamed from the login it has now, whatever it was when queued.
-  if (org) renameOrg(store, { from: org.login, to: String(data.to) });
+  if (org) renameEverywhere(store, { from: org.login, to: String(data.to) });
 });
 
 /** A pending rename of the organisation, if any. */

@@ -1,18 +1,14 @@
 /**
- * The repository and team objects that alerts and pull requests embed (spec, concepts, "Gaps in
+ * The repository objects that alerts and pull requests embed (spec, concepts, "Gaps in
  * the resource list": the repository's complete field list is not shown, so the fields are those
  * of the platform's published description, `simple-repository` and `repository`).
  */
 import type { Context } from "hono";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
-import { urlOf } from "../../core/http";
-import { LINKS } from "../../core/links";
 import { repoKey } from "../../core/lookup";
-import { nodeId } from "../../core/render";
 import { forkCount } from "../git/git";
 import { repoSummary } from "../git/repository";
-import type { TeamRecord } from "./records";
 
 /** The fixture's repositories were all created at the same moment. */
 const REPO_CREATED_AT = "2025-01-01T00:00:00Z";
@@ -54,27 +50,5 @@ export function fullRepository(
     pushed_at: REPO_CREATED_AT,
     created_at: REPO_CREATED_AT,
     updated_at: REPO_CREATED_AT,
-  };
-}
-
-/** A team as review requests list it (the description's `team`). */
-export function teamObject(c: Context<ServerEnv>, team: TeamRecord, org: OrgRecord): Record<string, unknown> {
-  const url = urlOf(c, LINKS.team, { org: org.login, team_slug: team.slug });
-  return {
-    id: team.id,
-    node_id: nodeId("Team", team.id),
-    url,
-    html_url: `${new URL(c.req.url).origin}/orgs/${org.login}/teams/${team.slug}`,
-    name: team.name,
-    slug: team.slug,
-    description: team.description,
-    privacy: "closed",
-    notification_setting: "notifications_enabled",
-    permission: "push",
-    members_url: `${url}/members{/member}`,
-    repositories_url: `${url}/repos`,
-    type: "organization",
-    organization_id: org.id,
-    parent: null,
   };
 }

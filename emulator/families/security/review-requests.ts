@@ -14,8 +14,11 @@ import { findUser, readableRepo, repoKey } from "../../core/lookup";
 import { activeMember } from "../../core/members";
 import { nodeId, orgAsAccount, userSummary } from "../../core/render";
 import { type EmulatorState, timestamp } from "../../core/store";
-import type { PullRequestRecord, TeamRecord } from "./records";
-import { fullRepository, teamObject } from "./repo-objects";
+import { teamObject } from "../teams/render";
+import type { StoredTeam } from "../teams/state";
+import { findTeam } from "../teams/teams";
+import type { PullRequestRecord } from "./records";
+import { fullRepository } from "./repo-objects";
 
 /** FG Pull requests read; public. */
 const READ: AccessRule = { scopes: ["repo"], permission: ["pull_requests", "read"], public: true };
@@ -52,9 +55,7 @@ export function reviewRequestRoutes(app: Hono<ServerEnv>): void {
     }
     const users = logins.map((login) => collaborator(state, repo, org, pull, login));
     const teams = slugs.map((slug) => {
-      const team = (state.fixture.teams ?? []).find(
-        (t) => t.org.toLowerCase() === org.login.toLowerCase() && t.slug.toLowerCase() === slug.toLowerCase(),
-      );
+      const team = findTeam(state, org, slug);
       if (!team) throw notCollaborator(repo, "team_reviewers", slug);
       return team.slug;
     });
@@ -134,9 +135,9 @@ function collaborator(
   return user.login;
 }
 
-function teamsOf(state: EmulatorState, org: OrgRecord, slugs: readonly string[]): TeamRecord[] {
-  const teams = (state.fixture.teams ?? []).filter((t) => t.org.toLowerCase() === org.login.toLowerCase());
-  return slugs.flatMap((slug) => teams.filter((t) => t.slug === slug));
+/** The requested teams, from the teams family's state (a team deleted since is left out). */
+function teamsOf(state: EmulatorState, org: OrgRecord, slugs: readonly string[]): StoredTeam[] {
+  return slugs.flatMap((slug) => findTeam(state, org, slug) ?? []);
 }
 
 function reviewers(c: Context<ServerEnv>, state: EmulatorState, pull: PullRequestRecord) {
@@ -157,7 +158,7 @@ function renderPull(
   repo: RepoRecord,
   org: OrgRecord,
 ): Record<string, unknown> {
-  const repoUrl = urlOf(c, ROUTES.meta.repo, { owner: repo.owner, repo: repo.name });
+  const repoUrl = urlOf(c, ROUTES.repositories.get, { owner: repo.owner, repo: repo.name });
   const html = `${new URL(c.req.url).origin}/${repo.owner}/${repo.name}/pull/${pull.number}`;
   const url = `${repoUrl}/pulls/${pull.number}`;
   const author = findUser(state, pull.user);

@@ -80,9 +80,6 @@ const RULES: Array<[Route, AccessRule]> = [
   [ROUTES.commitStatuses.combined, { scopes: ["repo:status"], ...FG("statuses", "read"), public: true }],
   [ROUTES.commitStatuses.list, { scopes: ["repo:status"], ...FG("statuses", "read"), public: true }],
   [ROUTES.agentConfiguration.get, { scopes: ["repo"], ...FG("assistant_agent_settings", "read") }],
-  // The matrix lists it with the user permissions, "UAT IAT", with several permissions; an app
-  // holds it through Administration (read), which an installation token can have.
-  [ROUTES.repoInvitations.list, { scopes: ["repo"], ...FG("administration", "read") }],
   // User permissions (UAT only unless stated).
   ...Object.values(ROUTES.userBlocks).map((r): [Route, AccessRule] => [
     r,

@@ -56,24 +56,28 @@ const SIGNING_KEYS: KeyPlace<ApiSshKey, { ssh_signing_key_id: number | string }>
 // Declarations (check refuses bad keys before any request; there is no update route)
 // ---------------------------------------------------------------------------------------------
 
-/** A public key line, checked and reduced to its canonical `<type> <base64>`. */
-const keyLine = z
-  .string({ error: 'key is required: a public key line such as "ssh-ed25519 AAAAC3Nza... me@host"' })
-  .transform((line, ctx) => {
-    const parsed = parseSshKeyLine(line);
-    if ("key" in parsed) return parsed.key;
-    ctx.addIssue({ code: "custom", message: `key ${parsed.problem}` });
-    return z.NEVER;
-  })
-  // What state holds is a string too (the package schema reads the type from here).
-  .pipe(z.string());
+/**
+ * A public key line, checked and reduced to its canonical `<type> <base64>`: a new schema each
+ * call, since each kind registers its own field with it (deploy keys take it too).
+ */
+export const sshKeyLine = () =>
+  z
+    .string({ error: 'key is required: a public key line such as "ssh-ed25519 AAAAC3Nza... me@host"' })
+    .transform((line, ctx) => {
+      const parsed = parseSshKeyLine(line);
+      if ("key" in parsed) return parsed.key;
+      ctx.addIssue({ code: "custom", message: `key ${parsed.problem}` });
+      return z.NEVER;
+    })
+    // What state holds is a string too (the package schema reads the type from here).
+    .pipe(z.string());
 
 /** The platform's limit on a key title. */
 const TITLE_MAX = 255;
 
 /** The inputs of both kinds: they differ in their routes and outputs only. */
 const sshKeyInputs = z.object({
-  key: field(keyLine, {
+  key: field(sshKeyLine(), {
     description:
       "The public key line as OpenSSH writes it (`ssh-ed25519 AAAA... comment`), of a type the platform accepts (`ssh-ed25519`, `ssh-rsa`, `ecdsa-sha2-nistp256|384|521`, and the security-key types). The comment is ignored. A change replaces the key.",
     replace: true,

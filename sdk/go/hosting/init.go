@@ -49,16 +49,26 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &OrgPropertyValue{}
 	case "hosting:index:OrgRunnerGroup":
 		r = &OrgRunnerGroup{}
+	case "hosting:index:OrgSettings":
+		r = &OrgSettings{}
 	case "hosting:index:OrgWebhook":
 		r = &OrgWebhook{}
 	case "hosting:index:Organization":
 		r = &Organization{}
 	case "hosting:index:PrivateRegistry":
 		r = &PrivateRegistry{}
+	case "hosting:index:Repository":
+		r = &Repository{}
 	case "hosting:index:RepositoryActionsSecret":
 		r = &RepositoryActionsSecret{}
 	case "hosting:index:RepositoryActionsVariable":
 		r = &RepositoryActionsVariable{}
+	case "hosting:index:RepositoryCollaborator":
+		r = &RepositoryCollaborator{}
+	case "hosting:index:RepositoryCollaborators":
+		r = &RepositoryCollaborators{}
+	case "hosting:index:RepositoryDeployKey":
+		r = &RepositoryDeployKey{}
 	case "hosting:index:RepositoryEnvironment":
 		r = &RepositoryEnvironment{}
 	case "hosting:index:RepositoryPropertyValue":
@@ -67,6 +77,14 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &RepositoryWebhook{}
 	case "hosting:index:RunnerGroupRunners":
 		r = &RunnerGroupRunners{}
+	case "hosting:index:Team":
+		r = &Team{}
+	case "hosting:index:TeamMembers":
+		r = &TeamMembers{}
+	case "hosting:index:TeamMembership":
+		r = &TeamMembership{}
+	case "hosting:index:TeamRepository":
+		r = &TeamRepository{}
 	case "hosting:index:UserGpgKey":
 		r = &UserGpgKey{}
 	case "hosting:index:UserSshKey":

@@ -2378,6 +2378,280 @@ func (in *getRepositoryStatisticsKindPtr) ToGetRepositoryStatisticsKindPtrOutput
 	return pulumi.ToOutputWithContext(ctx, in).(GetRepositoryStatisticsKindPtrOutput)
 }
 
+// The values of `getRepository.visibility`.
+type GetRepositoryVisibility string
+
+const (
+	GetRepositoryVisibilityPublic   = GetRepositoryVisibility("public")
+	GetRepositoryVisibilityPrivate  = GetRepositoryVisibility("private")
+	GetRepositoryVisibilityInternal = GetRepositoryVisibility("internal")
+)
+
+type GetRepositoryVisibilityOutput struct{ *pulumi.OutputState }
+
+func (GetRepositoryVisibilityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRepositoryVisibility)(nil)).Elem()
+}
+
+func (o GetRepositoryVisibilityOutput) ToGetRepositoryVisibilityOutput() GetRepositoryVisibilityOutput {
+	return o
+}
+
+func (o GetRepositoryVisibilityOutput) ToGetRepositoryVisibilityOutputWithContext(ctx context.Context) GetRepositoryVisibilityOutput {
+	return o
+}
+
+func (o GetRepositoryVisibilityOutput) ToGetRepositoryVisibilityPtrOutput() GetRepositoryVisibilityPtrOutput {
+	return o.ToGetRepositoryVisibilityPtrOutputWithContext(context.Background())
+}
+
+func (o GetRepositoryVisibilityOutput) ToGetRepositoryVisibilityPtrOutputWithContext(ctx context.Context) GetRepositoryVisibilityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetRepositoryVisibility) *GetRepositoryVisibility {
+		return &v
+	}).(GetRepositoryVisibilityPtrOutput)
+}
+
+func (o GetRepositoryVisibilityOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetRepositoryVisibilityOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetRepositoryVisibility) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetRepositoryVisibilityOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetRepositoryVisibilityOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetRepositoryVisibility) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetRepositoryVisibilityPtrOutput struct{ *pulumi.OutputState }
+
+func (GetRepositoryVisibilityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetRepositoryVisibility)(nil)).Elem()
+}
+
+func (o GetRepositoryVisibilityPtrOutput) ToGetRepositoryVisibilityPtrOutput() GetRepositoryVisibilityPtrOutput {
+	return o
+}
+
+func (o GetRepositoryVisibilityPtrOutput) ToGetRepositoryVisibilityPtrOutputWithContext(ctx context.Context) GetRepositoryVisibilityPtrOutput {
+	return o
+}
+
+func (o GetRepositoryVisibilityPtrOutput) Elem() GetRepositoryVisibilityOutput {
+	return o.ApplyT(func(v *GetRepositoryVisibility) GetRepositoryVisibility {
+		if v != nil {
+			return *v
+		}
+		var ret GetRepositoryVisibility
+		return ret
+	}).(GetRepositoryVisibilityOutput)
+}
+
+func (o GetRepositoryVisibilityPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetRepositoryVisibilityPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetRepositoryVisibility) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// The values of `getTeam.notificationSetting`.
+type GetTeamNotificationSetting string
+
+const (
+	GetTeamNotificationSettingNotificationsEnabled  = GetTeamNotificationSetting("notifications_enabled")
+	GetTeamNotificationSettingNotificationsDisabled = GetTeamNotificationSetting("notifications_disabled")
+)
+
+type GetTeamNotificationSettingOutput struct{ *pulumi.OutputState }
+
+func (GetTeamNotificationSettingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTeamNotificationSetting)(nil)).Elem()
+}
+
+func (o GetTeamNotificationSettingOutput) ToGetTeamNotificationSettingOutput() GetTeamNotificationSettingOutput {
+	return o
+}
+
+func (o GetTeamNotificationSettingOutput) ToGetTeamNotificationSettingOutputWithContext(ctx context.Context) GetTeamNotificationSettingOutput {
+	return o
+}
+
+func (o GetTeamNotificationSettingOutput) ToGetTeamNotificationSettingPtrOutput() GetTeamNotificationSettingPtrOutput {
+	return o.ToGetTeamNotificationSettingPtrOutputWithContext(context.Background())
+}
+
+func (o GetTeamNotificationSettingOutput) ToGetTeamNotificationSettingPtrOutputWithContext(ctx context.Context) GetTeamNotificationSettingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetTeamNotificationSetting) *GetTeamNotificationSetting {
+		return &v
+	}).(GetTeamNotificationSettingPtrOutput)
+}
+
+func (o GetTeamNotificationSettingOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetTeamNotificationSettingOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetTeamNotificationSetting) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetTeamNotificationSettingOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetTeamNotificationSettingOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetTeamNotificationSetting) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetTeamNotificationSettingPtrOutput struct{ *pulumi.OutputState }
+
+func (GetTeamNotificationSettingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetTeamNotificationSetting)(nil)).Elem()
+}
+
+func (o GetTeamNotificationSettingPtrOutput) ToGetTeamNotificationSettingPtrOutput() GetTeamNotificationSettingPtrOutput {
+	return o
+}
+
+func (o GetTeamNotificationSettingPtrOutput) ToGetTeamNotificationSettingPtrOutputWithContext(ctx context.Context) GetTeamNotificationSettingPtrOutput {
+	return o
+}
+
+func (o GetTeamNotificationSettingPtrOutput) Elem() GetTeamNotificationSettingOutput {
+	return o.ApplyT(func(v *GetTeamNotificationSetting) GetTeamNotificationSetting {
+		if v != nil {
+			return *v
+		}
+		var ret GetTeamNotificationSetting
+		return ret
+	}).(GetTeamNotificationSettingOutput)
+}
+
+func (o GetTeamNotificationSettingPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetTeamNotificationSettingPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetTeamNotificationSetting) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// The values of `getTeam.privacy`.
+type GetTeamPrivacy string
+
+const (
+	GetTeamPrivacySecret = GetTeamPrivacy("secret")
+	GetTeamPrivacyClosed = GetTeamPrivacy("closed")
+)
+
+type GetTeamPrivacyOutput struct{ *pulumi.OutputState }
+
+func (GetTeamPrivacyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetTeamPrivacy)(nil)).Elem()
+}
+
+func (o GetTeamPrivacyOutput) ToGetTeamPrivacyOutput() GetTeamPrivacyOutput {
+	return o
+}
+
+func (o GetTeamPrivacyOutput) ToGetTeamPrivacyOutputWithContext(ctx context.Context) GetTeamPrivacyOutput {
+	return o
+}
+
+func (o GetTeamPrivacyOutput) ToGetTeamPrivacyPtrOutput() GetTeamPrivacyPtrOutput {
+	return o.ToGetTeamPrivacyPtrOutputWithContext(context.Background())
+}
+
+func (o GetTeamPrivacyOutput) ToGetTeamPrivacyPtrOutputWithContext(ctx context.Context) GetTeamPrivacyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GetTeamPrivacy) *GetTeamPrivacy {
+		return &v
+	}).(GetTeamPrivacyPtrOutput)
+}
+
+func (o GetTeamPrivacyOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GetTeamPrivacyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetTeamPrivacy) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GetTeamPrivacyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetTeamPrivacyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GetTeamPrivacy) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GetTeamPrivacyPtrOutput struct{ *pulumi.OutputState }
+
+func (GetTeamPrivacyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GetTeamPrivacy)(nil)).Elem()
+}
+
+func (o GetTeamPrivacyPtrOutput) ToGetTeamPrivacyPtrOutput() GetTeamPrivacyPtrOutput {
+	return o
+}
+
+func (o GetTeamPrivacyPtrOutput) ToGetTeamPrivacyPtrOutputWithContext(ctx context.Context) GetTeamPrivacyPtrOutput {
+	return o
+}
+
+func (o GetTeamPrivacyPtrOutput) Elem() GetTeamPrivacyOutput {
+	return o.ApplyT(func(v *GetTeamPrivacy) GetTeamPrivacy {
+		if v != nil {
+			return *v
+		}
+		var ret GetTeamPrivacy
+		return ret
+	}).(GetTeamPrivacyOutput)
+}
+
+func (o GetTeamPrivacyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GetTeamPrivacyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GetTeamPrivacy) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
 // The values of `GlobalWebhook.contentType`.
 type GlobalWebhookContentType string
 
@@ -4345,6 +4619,176 @@ func (in *orgRunnerGroupVisibilityPtr) ToOrgRunnerGroupVisibilityPtrOutputWithCo
 	return pulumi.ToOutputWithContext(ctx, in).(OrgRunnerGroupVisibilityPtrOutput)
 }
 
+// The values of `OrgSettings.defaultRepositoryPermission`.
+type OrgSettingsDefaultRepositoryPermission string
+
+const (
+	OrgSettingsDefaultRepositoryPermissionRead  = OrgSettingsDefaultRepositoryPermission("read")
+	OrgSettingsDefaultRepositoryPermissionWrite = OrgSettingsDefaultRepositoryPermission("write")
+	OrgSettingsDefaultRepositoryPermissionAdmin = OrgSettingsDefaultRepositoryPermission("admin")
+	OrgSettingsDefaultRepositoryPermissionNone  = OrgSettingsDefaultRepositoryPermission("none")
+)
+
+func (OrgSettingsDefaultRepositoryPermission) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgSettingsDefaultRepositoryPermission)(nil)).Elem()
+}
+
+func (e OrgSettingsDefaultRepositoryPermission) ToOrgSettingsDefaultRepositoryPermissionOutput() OrgSettingsDefaultRepositoryPermissionOutput {
+	return pulumi.ToOutput(e).(OrgSettingsDefaultRepositoryPermissionOutput)
+}
+
+func (e OrgSettingsDefaultRepositoryPermission) ToOrgSettingsDefaultRepositoryPermissionOutputWithContext(ctx context.Context) OrgSettingsDefaultRepositoryPermissionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(OrgSettingsDefaultRepositoryPermissionOutput)
+}
+
+func (e OrgSettingsDefaultRepositoryPermission) ToOrgSettingsDefaultRepositoryPermissionPtrOutput() OrgSettingsDefaultRepositoryPermissionPtrOutput {
+	return e.ToOrgSettingsDefaultRepositoryPermissionPtrOutputWithContext(context.Background())
+}
+
+func (e OrgSettingsDefaultRepositoryPermission) ToOrgSettingsDefaultRepositoryPermissionPtrOutputWithContext(ctx context.Context) OrgSettingsDefaultRepositoryPermissionPtrOutput {
+	return OrgSettingsDefaultRepositoryPermission(e).ToOrgSettingsDefaultRepositoryPermissionOutputWithContext(ctx).ToOrgSettingsDefaultRepositoryPermissionPtrOutputWithContext(ctx)
+}
+
+func (e OrgSettingsDefaultRepositoryPermission) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrgSettingsDefaultRepositoryPermission) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrgSettingsDefaultRepositoryPermission) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e OrgSettingsDefaultRepositoryPermission) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type OrgSettingsDefaultRepositoryPermissionOutput struct{ *pulumi.OutputState }
+
+func (OrgSettingsDefaultRepositoryPermissionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgSettingsDefaultRepositoryPermission)(nil)).Elem()
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionOutput) ToOrgSettingsDefaultRepositoryPermissionOutput() OrgSettingsDefaultRepositoryPermissionOutput {
+	return o
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionOutput) ToOrgSettingsDefaultRepositoryPermissionOutputWithContext(ctx context.Context) OrgSettingsDefaultRepositoryPermissionOutput {
+	return o
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionOutput) ToOrgSettingsDefaultRepositoryPermissionPtrOutput() OrgSettingsDefaultRepositoryPermissionPtrOutput {
+	return o.ToOrgSettingsDefaultRepositoryPermissionPtrOutputWithContext(context.Background())
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionOutput) ToOrgSettingsDefaultRepositoryPermissionPtrOutputWithContext(ctx context.Context) OrgSettingsDefaultRepositoryPermissionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OrgSettingsDefaultRepositoryPermission) *OrgSettingsDefaultRepositoryPermission {
+		return &v
+	}).(OrgSettingsDefaultRepositoryPermissionPtrOutput)
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgSettingsDefaultRepositoryPermission) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgSettingsDefaultRepositoryPermission) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type OrgSettingsDefaultRepositoryPermissionPtrOutput struct{ *pulumi.OutputState }
+
+func (OrgSettingsDefaultRepositoryPermissionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrgSettingsDefaultRepositoryPermission)(nil)).Elem()
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionPtrOutput) ToOrgSettingsDefaultRepositoryPermissionPtrOutput() OrgSettingsDefaultRepositoryPermissionPtrOutput {
+	return o
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionPtrOutput) ToOrgSettingsDefaultRepositoryPermissionPtrOutputWithContext(ctx context.Context) OrgSettingsDefaultRepositoryPermissionPtrOutput {
+	return o
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionPtrOutput) Elem() OrgSettingsDefaultRepositoryPermissionOutput {
+	return o.ApplyT(func(v *OrgSettingsDefaultRepositoryPermission) OrgSettingsDefaultRepositoryPermission {
+		if v != nil {
+			return *v
+		}
+		var ret OrgSettingsDefaultRepositoryPermission
+		return ret
+	}).(OrgSettingsDefaultRepositoryPermissionOutput)
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgSettingsDefaultRepositoryPermissionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *OrgSettingsDefaultRepositoryPermission) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// OrgSettingsDefaultRepositoryPermissionInput is an input type that accepts values of the OrgSettingsDefaultRepositoryPermission enum
+// A concrete instance of `OrgSettingsDefaultRepositoryPermissionInput` can be one of the following:
+//
+//	OrgSettingsDefaultRepositoryPermissionRead
+//	OrgSettingsDefaultRepositoryPermissionWrite
+//	OrgSettingsDefaultRepositoryPermissionAdmin
+//	OrgSettingsDefaultRepositoryPermissionNone
+type OrgSettingsDefaultRepositoryPermissionInput interface {
+	pulumi.Input
+
+	ToOrgSettingsDefaultRepositoryPermissionOutput() OrgSettingsDefaultRepositoryPermissionOutput
+	ToOrgSettingsDefaultRepositoryPermissionOutputWithContext(context.Context) OrgSettingsDefaultRepositoryPermissionOutput
+}
+
+var orgSettingsDefaultRepositoryPermissionPtrType = reflect.TypeOf((**OrgSettingsDefaultRepositoryPermission)(nil)).Elem()
+
+type OrgSettingsDefaultRepositoryPermissionPtrInput interface {
+	pulumi.Input
+
+	ToOrgSettingsDefaultRepositoryPermissionPtrOutput() OrgSettingsDefaultRepositoryPermissionPtrOutput
+	ToOrgSettingsDefaultRepositoryPermissionPtrOutputWithContext(context.Context) OrgSettingsDefaultRepositoryPermissionPtrOutput
+}
+
+type orgSettingsDefaultRepositoryPermissionPtr string
+
+func OrgSettingsDefaultRepositoryPermissionPtr(v string) OrgSettingsDefaultRepositoryPermissionPtrInput {
+	return (*orgSettingsDefaultRepositoryPermissionPtr)(&v)
+}
+
+func (*orgSettingsDefaultRepositoryPermissionPtr) ElementType() reflect.Type {
+	return orgSettingsDefaultRepositoryPermissionPtrType
+}
+
+func (in *orgSettingsDefaultRepositoryPermissionPtr) ToOrgSettingsDefaultRepositoryPermissionPtrOutput() OrgSettingsDefaultRepositoryPermissionPtrOutput {
+	return pulumi.ToOutput(in).(OrgSettingsDefaultRepositoryPermissionPtrOutput)
+}
+
+func (in *orgSettingsDefaultRepositoryPermissionPtr) ToOrgSettingsDefaultRepositoryPermissionPtrOutputWithContext(ctx context.Context) OrgSettingsDefaultRepositoryPermissionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(OrgSettingsDefaultRepositoryPermissionPtrOutput)
+}
+
 // The values of `OrgWebhook.contentType`.
 type OrgWebhookContentType string
 
@@ -5047,6 +5491,858 @@ func (in *privateRegistryVisibilityPtr) ToPrivateRegistryVisibilityPtrOutputWith
 	return pulumi.ToOutputWithContext(ctx, in).(PrivateRegistryVisibilityPtrOutput)
 }
 
+// The values of `RepositoryCollaborator.permission`.
+type RepositoryCollaboratorPermission string
+
+const (
+	RepositoryCollaboratorPermissionPull     = RepositoryCollaboratorPermission("pull")
+	RepositoryCollaboratorPermissionTriage   = RepositoryCollaboratorPermission("triage")
+	RepositoryCollaboratorPermissionPush     = RepositoryCollaboratorPermission("push")
+	RepositoryCollaboratorPermissionMaintain = RepositoryCollaboratorPermission("maintain")
+	RepositoryCollaboratorPermissionAdmin    = RepositoryCollaboratorPermission("admin")
+)
+
+func (RepositoryCollaboratorPermission) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryCollaboratorPermission)(nil)).Elem()
+}
+
+func (e RepositoryCollaboratorPermission) ToRepositoryCollaboratorPermissionOutput() RepositoryCollaboratorPermissionOutput {
+	return pulumi.ToOutput(e).(RepositoryCollaboratorPermissionOutput)
+}
+
+func (e RepositoryCollaboratorPermission) ToRepositoryCollaboratorPermissionOutputWithContext(ctx context.Context) RepositoryCollaboratorPermissionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RepositoryCollaboratorPermissionOutput)
+}
+
+func (e RepositoryCollaboratorPermission) ToRepositoryCollaboratorPermissionPtrOutput() RepositoryCollaboratorPermissionPtrOutput {
+	return e.ToRepositoryCollaboratorPermissionPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryCollaboratorPermission) ToRepositoryCollaboratorPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorPermissionPtrOutput {
+	return RepositoryCollaboratorPermission(e).ToRepositoryCollaboratorPermissionOutputWithContext(ctx).ToRepositoryCollaboratorPermissionPtrOutputWithContext(ctx)
+}
+
+func (e RepositoryCollaboratorPermission) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryCollaboratorPermission) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryCollaboratorPermission) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryCollaboratorPermission) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RepositoryCollaboratorPermissionOutput struct{ *pulumi.OutputState }
+
+func (RepositoryCollaboratorPermissionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryCollaboratorPermission)(nil)).Elem()
+}
+
+func (o RepositoryCollaboratorPermissionOutput) ToRepositoryCollaboratorPermissionOutput() RepositoryCollaboratorPermissionOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorPermissionOutput) ToRepositoryCollaboratorPermissionOutputWithContext(ctx context.Context) RepositoryCollaboratorPermissionOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorPermissionOutput) ToRepositoryCollaboratorPermissionPtrOutput() RepositoryCollaboratorPermissionPtrOutput {
+	return o.ToRepositoryCollaboratorPermissionPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorPermissionOutput) ToRepositoryCollaboratorPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorPermissionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepositoryCollaboratorPermission) *RepositoryCollaboratorPermission {
+		return &v
+	}).(RepositoryCollaboratorPermissionPtrOutput)
+}
+
+func (o RepositoryCollaboratorPermissionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorPermissionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryCollaboratorPermission) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RepositoryCollaboratorPermissionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorPermissionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryCollaboratorPermission) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RepositoryCollaboratorPermissionPtrOutput struct{ *pulumi.OutputState }
+
+func (RepositoryCollaboratorPermissionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepositoryCollaboratorPermission)(nil)).Elem()
+}
+
+func (o RepositoryCollaboratorPermissionPtrOutput) ToRepositoryCollaboratorPermissionPtrOutput() RepositoryCollaboratorPermissionPtrOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorPermissionPtrOutput) ToRepositoryCollaboratorPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorPermissionPtrOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorPermissionPtrOutput) Elem() RepositoryCollaboratorPermissionOutput {
+	return o.ApplyT(func(v *RepositoryCollaboratorPermission) RepositoryCollaboratorPermission {
+		if v != nil {
+			return *v
+		}
+		var ret RepositoryCollaboratorPermission
+		return ret
+	}).(RepositoryCollaboratorPermissionOutput)
+}
+
+func (o RepositoryCollaboratorPermissionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorPermissionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RepositoryCollaboratorPermission) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RepositoryCollaboratorPermissionInput is an input type that accepts values of the RepositoryCollaboratorPermission enum
+// A concrete instance of `RepositoryCollaboratorPermissionInput` can be one of the following:
+//
+//	RepositoryCollaboratorPermissionPull
+//	RepositoryCollaboratorPermissionTriage
+//	RepositoryCollaboratorPermissionPush
+//	RepositoryCollaboratorPermissionMaintain
+//	RepositoryCollaboratorPermissionAdmin
+type RepositoryCollaboratorPermissionInput interface {
+	pulumi.Input
+
+	ToRepositoryCollaboratorPermissionOutput() RepositoryCollaboratorPermissionOutput
+	ToRepositoryCollaboratorPermissionOutputWithContext(context.Context) RepositoryCollaboratorPermissionOutput
+}
+
+var repositoryCollaboratorPermissionPtrType = reflect.TypeOf((**RepositoryCollaboratorPermission)(nil)).Elem()
+
+type RepositoryCollaboratorPermissionPtrInput interface {
+	pulumi.Input
+
+	ToRepositoryCollaboratorPermissionPtrOutput() RepositoryCollaboratorPermissionPtrOutput
+	ToRepositoryCollaboratorPermissionPtrOutputWithContext(context.Context) RepositoryCollaboratorPermissionPtrOutput
+}
+
+type repositoryCollaboratorPermissionPtr string
+
+func RepositoryCollaboratorPermissionPtr(v string) RepositoryCollaboratorPermissionPtrInput {
+	return (*repositoryCollaboratorPermissionPtr)(&v)
+}
+
+func (*repositoryCollaboratorPermissionPtr) ElementType() reflect.Type {
+	return repositoryCollaboratorPermissionPtrType
+}
+
+func (in *repositoryCollaboratorPermissionPtr) ToRepositoryCollaboratorPermissionPtrOutput() RepositoryCollaboratorPermissionPtrOutput {
+	return pulumi.ToOutput(in).(RepositoryCollaboratorPermissionPtrOutput)
+}
+
+func (in *repositoryCollaboratorPermissionPtr) ToRepositoryCollaboratorPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorPermissionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RepositoryCollaboratorPermissionPtrOutput)
+}
+
+// The values of `RepositoryCollaboratorTeam.permission`.
+type RepositoryCollaboratorTeamPermission string
+
+const (
+	RepositoryCollaboratorTeamPermissionPull     = RepositoryCollaboratorTeamPermission("pull")
+	RepositoryCollaboratorTeamPermissionTriage   = RepositoryCollaboratorTeamPermission("triage")
+	RepositoryCollaboratorTeamPermissionPush     = RepositoryCollaboratorTeamPermission("push")
+	RepositoryCollaboratorTeamPermissionMaintain = RepositoryCollaboratorTeamPermission("maintain")
+	RepositoryCollaboratorTeamPermissionAdmin    = RepositoryCollaboratorTeamPermission("admin")
+)
+
+func (RepositoryCollaboratorTeamPermission) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryCollaboratorTeamPermission)(nil)).Elem()
+}
+
+func (e RepositoryCollaboratorTeamPermission) ToRepositoryCollaboratorTeamPermissionOutput() RepositoryCollaboratorTeamPermissionOutput {
+	return pulumi.ToOutput(e).(RepositoryCollaboratorTeamPermissionOutput)
+}
+
+func (e RepositoryCollaboratorTeamPermission) ToRepositoryCollaboratorTeamPermissionOutputWithContext(ctx context.Context) RepositoryCollaboratorTeamPermissionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RepositoryCollaboratorTeamPermissionOutput)
+}
+
+func (e RepositoryCollaboratorTeamPermission) ToRepositoryCollaboratorTeamPermissionPtrOutput() RepositoryCollaboratorTeamPermissionPtrOutput {
+	return e.ToRepositoryCollaboratorTeamPermissionPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryCollaboratorTeamPermission) ToRepositoryCollaboratorTeamPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorTeamPermissionPtrOutput {
+	return RepositoryCollaboratorTeamPermission(e).ToRepositoryCollaboratorTeamPermissionOutputWithContext(ctx).ToRepositoryCollaboratorTeamPermissionPtrOutputWithContext(ctx)
+}
+
+func (e RepositoryCollaboratorTeamPermission) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryCollaboratorTeamPermission) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryCollaboratorTeamPermission) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryCollaboratorTeamPermission) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RepositoryCollaboratorTeamPermissionOutput struct{ *pulumi.OutputState }
+
+func (RepositoryCollaboratorTeamPermissionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryCollaboratorTeamPermission)(nil)).Elem()
+}
+
+func (o RepositoryCollaboratorTeamPermissionOutput) ToRepositoryCollaboratorTeamPermissionOutput() RepositoryCollaboratorTeamPermissionOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorTeamPermissionOutput) ToRepositoryCollaboratorTeamPermissionOutputWithContext(ctx context.Context) RepositoryCollaboratorTeamPermissionOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorTeamPermissionOutput) ToRepositoryCollaboratorTeamPermissionPtrOutput() RepositoryCollaboratorTeamPermissionPtrOutput {
+	return o.ToRepositoryCollaboratorTeamPermissionPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorTeamPermissionOutput) ToRepositoryCollaboratorTeamPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorTeamPermissionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepositoryCollaboratorTeamPermission) *RepositoryCollaboratorTeamPermission {
+		return &v
+	}).(RepositoryCollaboratorTeamPermissionPtrOutput)
+}
+
+func (o RepositoryCollaboratorTeamPermissionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorTeamPermissionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryCollaboratorTeamPermission) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RepositoryCollaboratorTeamPermissionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorTeamPermissionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryCollaboratorTeamPermission) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RepositoryCollaboratorTeamPermissionPtrOutput struct{ *pulumi.OutputState }
+
+func (RepositoryCollaboratorTeamPermissionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepositoryCollaboratorTeamPermission)(nil)).Elem()
+}
+
+func (o RepositoryCollaboratorTeamPermissionPtrOutput) ToRepositoryCollaboratorTeamPermissionPtrOutput() RepositoryCollaboratorTeamPermissionPtrOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorTeamPermissionPtrOutput) ToRepositoryCollaboratorTeamPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorTeamPermissionPtrOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorTeamPermissionPtrOutput) Elem() RepositoryCollaboratorTeamPermissionOutput {
+	return o.ApplyT(func(v *RepositoryCollaboratorTeamPermission) RepositoryCollaboratorTeamPermission {
+		if v != nil {
+			return *v
+		}
+		var ret RepositoryCollaboratorTeamPermission
+		return ret
+	}).(RepositoryCollaboratorTeamPermissionOutput)
+}
+
+func (o RepositoryCollaboratorTeamPermissionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorTeamPermissionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RepositoryCollaboratorTeamPermission) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RepositoryCollaboratorTeamPermissionInput is an input type that accepts values of the RepositoryCollaboratorTeamPermission enum
+// A concrete instance of `RepositoryCollaboratorTeamPermissionInput` can be one of the following:
+//
+//	RepositoryCollaboratorTeamPermissionPull
+//	RepositoryCollaboratorTeamPermissionTriage
+//	RepositoryCollaboratorTeamPermissionPush
+//	RepositoryCollaboratorTeamPermissionMaintain
+//	RepositoryCollaboratorTeamPermissionAdmin
+type RepositoryCollaboratorTeamPermissionInput interface {
+	pulumi.Input
+
+	ToRepositoryCollaboratorTeamPermissionOutput() RepositoryCollaboratorTeamPermissionOutput
+	ToRepositoryCollaboratorTeamPermissionOutputWithContext(context.Context) RepositoryCollaboratorTeamPermissionOutput
+}
+
+var repositoryCollaboratorTeamPermissionPtrType = reflect.TypeOf((**RepositoryCollaboratorTeamPermission)(nil)).Elem()
+
+type RepositoryCollaboratorTeamPermissionPtrInput interface {
+	pulumi.Input
+
+	ToRepositoryCollaboratorTeamPermissionPtrOutput() RepositoryCollaboratorTeamPermissionPtrOutput
+	ToRepositoryCollaboratorTeamPermissionPtrOutputWithContext(context.Context) RepositoryCollaboratorTeamPermissionPtrOutput
+}
+
+type repositoryCollaboratorTeamPermissionPtr string
+
+func RepositoryCollaboratorTeamPermissionPtr(v string) RepositoryCollaboratorTeamPermissionPtrInput {
+	return (*repositoryCollaboratorTeamPermissionPtr)(&v)
+}
+
+func (*repositoryCollaboratorTeamPermissionPtr) ElementType() reflect.Type {
+	return repositoryCollaboratorTeamPermissionPtrType
+}
+
+func (in *repositoryCollaboratorTeamPermissionPtr) ToRepositoryCollaboratorTeamPermissionPtrOutput() RepositoryCollaboratorTeamPermissionPtrOutput {
+	return pulumi.ToOutput(in).(RepositoryCollaboratorTeamPermissionPtrOutput)
+}
+
+func (in *repositoryCollaboratorTeamPermissionPtr) ToRepositoryCollaboratorTeamPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorTeamPermissionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RepositoryCollaboratorTeamPermissionPtrOutput)
+}
+
+// The values of `RepositoryCollaboratorUser.permission`.
+type RepositoryCollaboratorUserPermission string
+
+const (
+	RepositoryCollaboratorUserPermissionPull     = RepositoryCollaboratorUserPermission("pull")
+	RepositoryCollaboratorUserPermissionTriage   = RepositoryCollaboratorUserPermission("triage")
+	RepositoryCollaboratorUserPermissionPush     = RepositoryCollaboratorUserPermission("push")
+	RepositoryCollaboratorUserPermissionMaintain = RepositoryCollaboratorUserPermission("maintain")
+	RepositoryCollaboratorUserPermissionAdmin    = RepositoryCollaboratorUserPermission("admin")
+)
+
+func (RepositoryCollaboratorUserPermission) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryCollaboratorUserPermission)(nil)).Elem()
+}
+
+func (e RepositoryCollaboratorUserPermission) ToRepositoryCollaboratorUserPermissionOutput() RepositoryCollaboratorUserPermissionOutput {
+	return pulumi.ToOutput(e).(RepositoryCollaboratorUserPermissionOutput)
+}
+
+func (e RepositoryCollaboratorUserPermission) ToRepositoryCollaboratorUserPermissionOutputWithContext(ctx context.Context) RepositoryCollaboratorUserPermissionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RepositoryCollaboratorUserPermissionOutput)
+}
+
+func (e RepositoryCollaboratorUserPermission) ToRepositoryCollaboratorUserPermissionPtrOutput() RepositoryCollaboratorUserPermissionPtrOutput {
+	return e.ToRepositoryCollaboratorUserPermissionPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryCollaboratorUserPermission) ToRepositoryCollaboratorUserPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorUserPermissionPtrOutput {
+	return RepositoryCollaboratorUserPermission(e).ToRepositoryCollaboratorUserPermissionOutputWithContext(ctx).ToRepositoryCollaboratorUserPermissionPtrOutputWithContext(ctx)
+}
+
+func (e RepositoryCollaboratorUserPermission) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryCollaboratorUserPermission) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryCollaboratorUserPermission) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryCollaboratorUserPermission) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RepositoryCollaboratorUserPermissionOutput struct{ *pulumi.OutputState }
+
+func (RepositoryCollaboratorUserPermissionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryCollaboratorUserPermission)(nil)).Elem()
+}
+
+func (o RepositoryCollaboratorUserPermissionOutput) ToRepositoryCollaboratorUserPermissionOutput() RepositoryCollaboratorUserPermissionOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorUserPermissionOutput) ToRepositoryCollaboratorUserPermissionOutputWithContext(ctx context.Context) RepositoryCollaboratorUserPermissionOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorUserPermissionOutput) ToRepositoryCollaboratorUserPermissionPtrOutput() RepositoryCollaboratorUserPermissionPtrOutput {
+	return o.ToRepositoryCollaboratorUserPermissionPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorUserPermissionOutput) ToRepositoryCollaboratorUserPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorUserPermissionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepositoryCollaboratorUserPermission) *RepositoryCollaboratorUserPermission {
+		return &v
+	}).(RepositoryCollaboratorUserPermissionPtrOutput)
+}
+
+func (o RepositoryCollaboratorUserPermissionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorUserPermissionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryCollaboratorUserPermission) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RepositoryCollaboratorUserPermissionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorUserPermissionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryCollaboratorUserPermission) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RepositoryCollaboratorUserPermissionPtrOutput struct{ *pulumi.OutputState }
+
+func (RepositoryCollaboratorUserPermissionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepositoryCollaboratorUserPermission)(nil)).Elem()
+}
+
+func (o RepositoryCollaboratorUserPermissionPtrOutput) ToRepositoryCollaboratorUserPermissionPtrOutput() RepositoryCollaboratorUserPermissionPtrOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorUserPermissionPtrOutput) ToRepositoryCollaboratorUserPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorUserPermissionPtrOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorUserPermissionPtrOutput) Elem() RepositoryCollaboratorUserPermissionOutput {
+	return o.ApplyT(func(v *RepositoryCollaboratorUserPermission) RepositoryCollaboratorUserPermission {
+		if v != nil {
+			return *v
+		}
+		var ret RepositoryCollaboratorUserPermission
+		return ret
+	}).(RepositoryCollaboratorUserPermissionOutput)
+}
+
+func (o RepositoryCollaboratorUserPermissionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryCollaboratorUserPermissionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RepositoryCollaboratorUserPermission) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RepositoryCollaboratorUserPermissionInput is an input type that accepts values of the RepositoryCollaboratorUserPermission enum
+// A concrete instance of `RepositoryCollaboratorUserPermissionInput` can be one of the following:
+//
+//	RepositoryCollaboratorUserPermissionPull
+//	RepositoryCollaboratorUserPermissionTriage
+//	RepositoryCollaboratorUserPermissionPush
+//	RepositoryCollaboratorUserPermissionMaintain
+//	RepositoryCollaboratorUserPermissionAdmin
+type RepositoryCollaboratorUserPermissionInput interface {
+	pulumi.Input
+
+	ToRepositoryCollaboratorUserPermissionOutput() RepositoryCollaboratorUserPermissionOutput
+	ToRepositoryCollaboratorUserPermissionOutputWithContext(context.Context) RepositoryCollaboratorUserPermissionOutput
+}
+
+var repositoryCollaboratorUserPermissionPtrType = reflect.TypeOf((**RepositoryCollaboratorUserPermission)(nil)).Elem()
+
+type RepositoryCollaboratorUserPermissionPtrInput interface {
+	pulumi.Input
+
+	ToRepositoryCollaboratorUserPermissionPtrOutput() RepositoryCollaboratorUserPermissionPtrOutput
+	ToRepositoryCollaboratorUserPermissionPtrOutputWithContext(context.Context) RepositoryCollaboratorUserPermissionPtrOutput
+}
+
+type repositoryCollaboratorUserPermissionPtr string
+
+func RepositoryCollaboratorUserPermissionPtr(v string) RepositoryCollaboratorUserPermissionPtrInput {
+	return (*repositoryCollaboratorUserPermissionPtr)(&v)
+}
+
+func (*repositoryCollaboratorUserPermissionPtr) ElementType() reflect.Type {
+	return repositoryCollaboratorUserPermissionPtrType
+}
+
+func (in *repositoryCollaboratorUserPermissionPtr) ToRepositoryCollaboratorUserPermissionPtrOutput() RepositoryCollaboratorUserPermissionPtrOutput {
+	return pulumi.ToOutput(in).(RepositoryCollaboratorUserPermissionPtrOutput)
+}
+
+func (in *repositoryCollaboratorUserPermissionPtr) ToRepositoryCollaboratorUserPermissionPtrOutputWithContext(ctx context.Context) RepositoryCollaboratorUserPermissionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RepositoryCollaboratorUserPermissionPtrOutput)
+}
+
+// The values of `Repository.onDestroy`.
+type RepositoryOnDestroy string
+
+const (
+	RepositoryOnDestroyArchive = RepositoryOnDestroy("archive")
+	RepositoryOnDestroyDelete  = RepositoryOnDestroy("delete")
+	RepositoryOnDestroyRetain  = RepositoryOnDestroy("retain")
+)
+
+func (RepositoryOnDestroy) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryOnDestroy)(nil)).Elem()
+}
+
+func (e RepositoryOnDestroy) ToRepositoryOnDestroyOutput() RepositoryOnDestroyOutput {
+	return pulumi.ToOutput(e).(RepositoryOnDestroyOutput)
+}
+
+func (e RepositoryOnDestroy) ToRepositoryOnDestroyOutputWithContext(ctx context.Context) RepositoryOnDestroyOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RepositoryOnDestroyOutput)
+}
+
+func (e RepositoryOnDestroy) ToRepositoryOnDestroyPtrOutput() RepositoryOnDestroyPtrOutput {
+	return e.ToRepositoryOnDestroyPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryOnDestroy) ToRepositoryOnDestroyPtrOutputWithContext(ctx context.Context) RepositoryOnDestroyPtrOutput {
+	return RepositoryOnDestroy(e).ToRepositoryOnDestroyOutputWithContext(ctx).ToRepositoryOnDestroyPtrOutputWithContext(ctx)
+}
+
+func (e RepositoryOnDestroy) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryOnDestroy) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryOnDestroy) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryOnDestroy) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RepositoryOnDestroyOutput struct{ *pulumi.OutputState }
+
+func (RepositoryOnDestroyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryOnDestroy)(nil)).Elem()
+}
+
+func (o RepositoryOnDestroyOutput) ToRepositoryOnDestroyOutput() RepositoryOnDestroyOutput {
+	return o
+}
+
+func (o RepositoryOnDestroyOutput) ToRepositoryOnDestroyOutputWithContext(ctx context.Context) RepositoryOnDestroyOutput {
+	return o
+}
+
+func (o RepositoryOnDestroyOutput) ToRepositoryOnDestroyPtrOutput() RepositoryOnDestroyPtrOutput {
+	return o.ToRepositoryOnDestroyPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryOnDestroyOutput) ToRepositoryOnDestroyPtrOutputWithContext(ctx context.Context) RepositoryOnDestroyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepositoryOnDestroy) *RepositoryOnDestroy {
+		return &v
+	}).(RepositoryOnDestroyPtrOutput)
+}
+
+func (o RepositoryOnDestroyOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RepositoryOnDestroyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryOnDestroy) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RepositoryOnDestroyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryOnDestroyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryOnDestroy) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RepositoryOnDestroyPtrOutput struct{ *pulumi.OutputState }
+
+func (RepositoryOnDestroyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepositoryOnDestroy)(nil)).Elem()
+}
+
+func (o RepositoryOnDestroyPtrOutput) ToRepositoryOnDestroyPtrOutput() RepositoryOnDestroyPtrOutput {
+	return o
+}
+
+func (o RepositoryOnDestroyPtrOutput) ToRepositoryOnDestroyPtrOutputWithContext(ctx context.Context) RepositoryOnDestroyPtrOutput {
+	return o
+}
+
+func (o RepositoryOnDestroyPtrOutput) Elem() RepositoryOnDestroyOutput {
+	return o.ApplyT(func(v *RepositoryOnDestroy) RepositoryOnDestroy {
+		if v != nil {
+			return *v
+		}
+		var ret RepositoryOnDestroy
+		return ret
+	}).(RepositoryOnDestroyOutput)
+}
+
+func (o RepositoryOnDestroyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryOnDestroyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RepositoryOnDestroy) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RepositoryOnDestroyInput is an input type that accepts values of the RepositoryOnDestroy enum
+// A concrete instance of `RepositoryOnDestroyInput` can be one of the following:
+//
+//	RepositoryOnDestroyArchive
+//	RepositoryOnDestroyDelete
+//	RepositoryOnDestroyRetain
+type RepositoryOnDestroyInput interface {
+	pulumi.Input
+
+	ToRepositoryOnDestroyOutput() RepositoryOnDestroyOutput
+	ToRepositoryOnDestroyOutputWithContext(context.Context) RepositoryOnDestroyOutput
+}
+
+var repositoryOnDestroyPtrType = reflect.TypeOf((**RepositoryOnDestroy)(nil)).Elem()
+
+type RepositoryOnDestroyPtrInput interface {
+	pulumi.Input
+
+	ToRepositoryOnDestroyPtrOutput() RepositoryOnDestroyPtrOutput
+	ToRepositoryOnDestroyPtrOutputWithContext(context.Context) RepositoryOnDestroyPtrOutput
+}
+
+type repositoryOnDestroyPtr string
+
+func RepositoryOnDestroyPtr(v string) RepositoryOnDestroyPtrInput {
+	return (*repositoryOnDestroyPtr)(&v)
+}
+
+func (*repositoryOnDestroyPtr) ElementType() reflect.Type {
+	return repositoryOnDestroyPtrType
+}
+
+func (in *repositoryOnDestroyPtr) ToRepositoryOnDestroyPtrOutput() RepositoryOnDestroyPtrOutput {
+	return pulumi.ToOutput(in).(RepositoryOnDestroyPtrOutput)
+}
+
+func (in *repositoryOnDestroyPtr) ToRepositoryOnDestroyPtrOutputWithContext(ctx context.Context) RepositoryOnDestroyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RepositoryOnDestroyPtrOutput)
+}
+
+// The values of `Repository.visibility`.
+type RepositoryVisibility string
+
+const (
+	RepositoryVisibilityPublic   = RepositoryVisibility("public")
+	RepositoryVisibilityPrivate  = RepositoryVisibility("private")
+	RepositoryVisibilityInternal = RepositoryVisibility("internal")
+)
+
+func (RepositoryVisibility) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryVisibility)(nil)).Elem()
+}
+
+func (e RepositoryVisibility) ToRepositoryVisibilityOutput() RepositoryVisibilityOutput {
+	return pulumi.ToOutput(e).(RepositoryVisibilityOutput)
+}
+
+func (e RepositoryVisibility) ToRepositoryVisibilityOutputWithContext(ctx context.Context) RepositoryVisibilityOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RepositoryVisibilityOutput)
+}
+
+func (e RepositoryVisibility) ToRepositoryVisibilityPtrOutput() RepositoryVisibilityPtrOutput {
+	return e.ToRepositoryVisibilityPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryVisibility) ToRepositoryVisibilityPtrOutputWithContext(ctx context.Context) RepositoryVisibilityPtrOutput {
+	return RepositoryVisibility(e).ToRepositoryVisibilityOutputWithContext(ctx).ToRepositoryVisibilityPtrOutputWithContext(ctx)
+}
+
+func (e RepositoryVisibility) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryVisibility) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryVisibility) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryVisibility) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RepositoryVisibilityOutput struct{ *pulumi.OutputState }
+
+func (RepositoryVisibilityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryVisibility)(nil)).Elem()
+}
+
+func (o RepositoryVisibilityOutput) ToRepositoryVisibilityOutput() RepositoryVisibilityOutput {
+	return o
+}
+
+func (o RepositoryVisibilityOutput) ToRepositoryVisibilityOutputWithContext(ctx context.Context) RepositoryVisibilityOutput {
+	return o
+}
+
+func (o RepositoryVisibilityOutput) ToRepositoryVisibilityPtrOutput() RepositoryVisibilityPtrOutput {
+	return o.ToRepositoryVisibilityPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryVisibilityOutput) ToRepositoryVisibilityPtrOutputWithContext(ctx context.Context) RepositoryVisibilityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepositoryVisibility) *RepositoryVisibility {
+		return &v
+	}).(RepositoryVisibilityPtrOutput)
+}
+
+func (o RepositoryVisibilityOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RepositoryVisibilityOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryVisibility) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RepositoryVisibilityOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryVisibilityOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryVisibility) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RepositoryVisibilityPtrOutput struct{ *pulumi.OutputState }
+
+func (RepositoryVisibilityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepositoryVisibility)(nil)).Elem()
+}
+
+func (o RepositoryVisibilityPtrOutput) ToRepositoryVisibilityPtrOutput() RepositoryVisibilityPtrOutput {
+	return o
+}
+
+func (o RepositoryVisibilityPtrOutput) ToRepositoryVisibilityPtrOutputWithContext(ctx context.Context) RepositoryVisibilityPtrOutput {
+	return o
+}
+
+func (o RepositoryVisibilityPtrOutput) Elem() RepositoryVisibilityOutput {
+	return o.ApplyT(func(v *RepositoryVisibility) RepositoryVisibility {
+		if v != nil {
+			return *v
+		}
+		var ret RepositoryVisibility
+		return ret
+	}).(RepositoryVisibilityOutput)
+}
+
+func (o RepositoryVisibilityPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryVisibilityPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RepositoryVisibility) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RepositoryVisibilityInput is an input type that accepts values of the RepositoryVisibility enum
+// A concrete instance of `RepositoryVisibilityInput` can be one of the following:
+//
+//	RepositoryVisibilityPublic
+//	RepositoryVisibilityPrivate
+//	RepositoryVisibilityInternal
+type RepositoryVisibilityInput interface {
+	pulumi.Input
+
+	ToRepositoryVisibilityOutput() RepositoryVisibilityOutput
+	ToRepositoryVisibilityOutputWithContext(context.Context) RepositoryVisibilityOutput
+}
+
+var repositoryVisibilityPtrType = reflect.TypeOf((**RepositoryVisibility)(nil)).Elem()
+
+type RepositoryVisibilityPtrInput interface {
+	pulumi.Input
+
+	ToRepositoryVisibilityPtrOutput() RepositoryVisibilityPtrOutput
+	ToRepositoryVisibilityPtrOutputWithContext(context.Context) RepositoryVisibilityPtrOutput
+}
+
+type repositoryVisibilityPtr string
+
+func RepositoryVisibilityPtr(v string) RepositoryVisibilityPtrInput {
+	return (*repositoryVisibilityPtr)(&v)
+}
+
+func (*repositoryVisibilityPtr) ElementType() reflect.Type {
+	return repositoryVisibilityPtrType
+}
+
+func (in *repositoryVisibilityPtr) ToRepositoryVisibilityPtrOutput() RepositoryVisibilityPtrOutput {
+	return pulumi.ToOutput(in).(RepositoryVisibilityPtrOutput)
+}
+
+func (in *repositoryVisibilityPtr) ToRepositoryVisibilityPtrOutputWithContext(ctx context.Context) RepositoryVisibilityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RepositoryVisibilityPtrOutput)
+}
+
 // The values of `RepositoryWebhook.contentType`.
 type RepositoryWebhookContentType string
 
@@ -5213,6 +6509,933 @@ func (in *repositoryWebhookContentTypePtr) ToRepositoryWebhookContentTypePtrOutp
 	return pulumi.ToOutputWithContext(ctx, in).(RepositoryWebhookContentTypePtrOutput)
 }
 
+// The values of `TeamMember.role`.
+type TeamMemberRole string
+
+const (
+	TeamMemberRoleMember     = TeamMemberRole("member")
+	TeamMemberRoleMaintainer = TeamMemberRole("maintainer")
+)
+
+func (TeamMemberRole) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamMemberRole)(nil)).Elem()
+}
+
+func (e TeamMemberRole) ToTeamMemberRoleOutput() TeamMemberRoleOutput {
+	return pulumi.ToOutput(e).(TeamMemberRoleOutput)
+}
+
+func (e TeamMemberRole) ToTeamMemberRoleOutputWithContext(ctx context.Context) TeamMemberRoleOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamMemberRoleOutput)
+}
+
+func (e TeamMemberRole) ToTeamMemberRolePtrOutput() TeamMemberRolePtrOutput {
+	return e.ToTeamMemberRolePtrOutputWithContext(context.Background())
+}
+
+func (e TeamMemberRole) ToTeamMemberRolePtrOutputWithContext(ctx context.Context) TeamMemberRolePtrOutput {
+	return TeamMemberRole(e).ToTeamMemberRoleOutputWithContext(ctx).ToTeamMemberRolePtrOutputWithContext(ctx)
+}
+
+func (e TeamMemberRole) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamMemberRole) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamMemberRole) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamMemberRole) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamMemberRoleOutput struct{ *pulumi.OutputState }
+
+func (TeamMemberRoleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamMemberRole)(nil)).Elem()
+}
+
+func (o TeamMemberRoleOutput) ToTeamMemberRoleOutput() TeamMemberRoleOutput {
+	return o
+}
+
+func (o TeamMemberRoleOutput) ToTeamMemberRoleOutputWithContext(ctx context.Context) TeamMemberRoleOutput {
+	return o
+}
+
+func (o TeamMemberRoleOutput) ToTeamMemberRolePtrOutput() TeamMemberRolePtrOutput {
+	return o.ToTeamMemberRolePtrOutputWithContext(context.Background())
+}
+
+func (o TeamMemberRoleOutput) ToTeamMemberRolePtrOutputWithContext(ctx context.Context) TeamMemberRolePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamMemberRole) *TeamMemberRole {
+		return &v
+	}).(TeamMemberRolePtrOutput)
+}
+
+func (o TeamMemberRoleOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamMemberRoleOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamMemberRole) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamMemberRoleOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamMemberRoleOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamMemberRole) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamMemberRolePtrOutput struct{ *pulumi.OutputState }
+
+func (TeamMemberRolePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamMemberRole)(nil)).Elem()
+}
+
+func (o TeamMemberRolePtrOutput) ToTeamMemberRolePtrOutput() TeamMemberRolePtrOutput {
+	return o
+}
+
+func (o TeamMemberRolePtrOutput) ToTeamMemberRolePtrOutputWithContext(ctx context.Context) TeamMemberRolePtrOutput {
+	return o
+}
+
+func (o TeamMemberRolePtrOutput) Elem() TeamMemberRoleOutput {
+	return o.ApplyT(func(v *TeamMemberRole) TeamMemberRole {
+		if v != nil {
+			return *v
+		}
+		var ret TeamMemberRole
+		return ret
+	}).(TeamMemberRoleOutput)
+}
+
+func (o TeamMemberRolePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamMemberRolePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamMemberRole) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamMemberRoleInput is an input type that accepts values of the TeamMemberRole enum
+// A concrete instance of `TeamMemberRoleInput` can be one of the following:
+//
+//	TeamMemberRoleMember
+//	TeamMemberRoleMaintainer
+type TeamMemberRoleInput interface {
+	pulumi.Input
+
+	ToTeamMemberRoleOutput() TeamMemberRoleOutput
+	ToTeamMemberRoleOutputWithContext(context.Context) TeamMemberRoleOutput
+}
+
+var teamMemberRolePtrType = reflect.TypeOf((**TeamMemberRole)(nil)).Elem()
+
+type TeamMemberRolePtrInput interface {
+	pulumi.Input
+
+	ToTeamMemberRolePtrOutput() TeamMemberRolePtrOutput
+	ToTeamMemberRolePtrOutputWithContext(context.Context) TeamMemberRolePtrOutput
+}
+
+type teamMemberRolePtr string
+
+func TeamMemberRolePtr(v string) TeamMemberRolePtrInput {
+	return (*teamMemberRolePtr)(&v)
+}
+
+func (*teamMemberRolePtr) ElementType() reflect.Type {
+	return teamMemberRolePtrType
+}
+
+func (in *teamMemberRolePtr) ToTeamMemberRolePtrOutput() TeamMemberRolePtrOutput {
+	return pulumi.ToOutput(in).(TeamMemberRolePtrOutput)
+}
+
+func (in *teamMemberRolePtr) ToTeamMemberRolePtrOutputWithContext(ctx context.Context) TeamMemberRolePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamMemberRolePtrOutput)
+}
+
+// The values of `TeamMembership.role`.
+type TeamMembershipRole string
+
+const (
+	TeamMembershipRoleMember     = TeamMembershipRole("member")
+	TeamMembershipRoleMaintainer = TeamMembershipRole("maintainer")
+)
+
+func (TeamMembershipRole) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamMembershipRole)(nil)).Elem()
+}
+
+func (e TeamMembershipRole) ToTeamMembershipRoleOutput() TeamMembershipRoleOutput {
+	return pulumi.ToOutput(e).(TeamMembershipRoleOutput)
+}
+
+func (e TeamMembershipRole) ToTeamMembershipRoleOutputWithContext(ctx context.Context) TeamMembershipRoleOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamMembershipRoleOutput)
+}
+
+func (e TeamMembershipRole) ToTeamMembershipRolePtrOutput() TeamMembershipRolePtrOutput {
+	return e.ToTeamMembershipRolePtrOutputWithContext(context.Background())
+}
+
+func (e TeamMembershipRole) ToTeamMembershipRolePtrOutputWithContext(ctx context.Context) TeamMembershipRolePtrOutput {
+	return TeamMembershipRole(e).ToTeamMembershipRoleOutputWithContext(ctx).ToTeamMembershipRolePtrOutputWithContext(ctx)
+}
+
+func (e TeamMembershipRole) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamMembershipRole) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamMembershipRole) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamMembershipRole) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamMembershipRoleOutput struct{ *pulumi.OutputState }
+
+func (TeamMembershipRoleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamMembershipRole)(nil)).Elem()
+}
+
+func (o TeamMembershipRoleOutput) ToTeamMembershipRoleOutput() TeamMembershipRoleOutput {
+	return o
+}
+
+func (o TeamMembershipRoleOutput) ToTeamMembershipRoleOutputWithContext(ctx context.Context) TeamMembershipRoleOutput {
+	return o
+}
+
+func (o TeamMembershipRoleOutput) ToTeamMembershipRolePtrOutput() TeamMembershipRolePtrOutput {
+	return o.ToTeamMembershipRolePtrOutputWithContext(context.Background())
+}
+
+func (o TeamMembershipRoleOutput) ToTeamMembershipRolePtrOutputWithContext(ctx context.Context) TeamMembershipRolePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamMembershipRole) *TeamMembershipRole {
+		return &v
+	}).(TeamMembershipRolePtrOutput)
+}
+
+func (o TeamMembershipRoleOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamMembershipRoleOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamMembershipRole) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamMembershipRoleOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamMembershipRoleOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamMembershipRole) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamMembershipRolePtrOutput struct{ *pulumi.OutputState }
+
+func (TeamMembershipRolePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamMembershipRole)(nil)).Elem()
+}
+
+func (o TeamMembershipRolePtrOutput) ToTeamMembershipRolePtrOutput() TeamMembershipRolePtrOutput {
+	return o
+}
+
+func (o TeamMembershipRolePtrOutput) ToTeamMembershipRolePtrOutputWithContext(ctx context.Context) TeamMembershipRolePtrOutput {
+	return o
+}
+
+func (o TeamMembershipRolePtrOutput) Elem() TeamMembershipRoleOutput {
+	return o.ApplyT(func(v *TeamMembershipRole) TeamMembershipRole {
+		if v != nil {
+			return *v
+		}
+		var ret TeamMembershipRole
+		return ret
+	}).(TeamMembershipRoleOutput)
+}
+
+func (o TeamMembershipRolePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamMembershipRolePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamMembershipRole) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamMembershipRoleInput is an input type that accepts values of the TeamMembershipRole enum
+// A concrete instance of `TeamMembershipRoleInput` can be one of the following:
+//
+//	TeamMembershipRoleMember
+//	TeamMembershipRoleMaintainer
+type TeamMembershipRoleInput interface {
+	pulumi.Input
+
+	ToTeamMembershipRoleOutput() TeamMembershipRoleOutput
+	ToTeamMembershipRoleOutputWithContext(context.Context) TeamMembershipRoleOutput
+}
+
+var teamMembershipRolePtrType = reflect.TypeOf((**TeamMembershipRole)(nil)).Elem()
+
+type TeamMembershipRolePtrInput interface {
+	pulumi.Input
+
+	ToTeamMembershipRolePtrOutput() TeamMembershipRolePtrOutput
+	ToTeamMembershipRolePtrOutputWithContext(context.Context) TeamMembershipRolePtrOutput
+}
+
+type teamMembershipRolePtr string
+
+func TeamMembershipRolePtr(v string) TeamMembershipRolePtrInput {
+	return (*teamMembershipRolePtr)(&v)
+}
+
+func (*teamMembershipRolePtr) ElementType() reflect.Type {
+	return teamMembershipRolePtrType
+}
+
+func (in *teamMembershipRolePtr) ToTeamMembershipRolePtrOutput() TeamMembershipRolePtrOutput {
+	return pulumi.ToOutput(in).(TeamMembershipRolePtrOutput)
+}
+
+func (in *teamMembershipRolePtr) ToTeamMembershipRolePtrOutputWithContext(ctx context.Context) TeamMembershipRolePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamMembershipRolePtrOutput)
+}
+
+// The values of `TeamMembership.state`.
+type TeamMembershipStateEnum string
+
+const (
+	TeamMembershipStateEnumActive  = TeamMembershipStateEnum("active")
+	TeamMembershipStateEnumPending = TeamMembershipStateEnum("pending")
+)
+
+type TeamMembershipStateEnumOutput struct{ *pulumi.OutputState }
+
+func (TeamMembershipStateEnumOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamMembershipStateEnum)(nil)).Elem()
+}
+
+func (o TeamMembershipStateEnumOutput) ToTeamMembershipStateEnumOutput() TeamMembershipStateEnumOutput {
+	return o
+}
+
+func (o TeamMembershipStateEnumOutput) ToTeamMembershipStateEnumOutputWithContext(ctx context.Context) TeamMembershipStateEnumOutput {
+	return o
+}
+
+func (o TeamMembershipStateEnumOutput) ToTeamMembershipStateEnumPtrOutput() TeamMembershipStateEnumPtrOutput {
+	return o.ToTeamMembershipStateEnumPtrOutputWithContext(context.Background())
+}
+
+func (o TeamMembershipStateEnumOutput) ToTeamMembershipStateEnumPtrOutputWithContext(ctx context.Context) TeamMembershipStateEnumPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamMembershipStateEnum) *TeamMembershipStateEnum {
+		return &v
+	}).(TeamMembershipStateEnumPtrOutput)
+}
+
+func (o TeamMembershipStateEnumOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamMembershipStateEnumOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamMembershipStateEnum) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamMembershipStateEnumOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamMembershipStateEnumOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamMembershipStateEnum) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamMembershipStateEnumPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamMembershipStateEnumPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamMembershipStateEnum)(nil)).Elem()
+}
+
+func (o TeamMembershipStateEnumPtrOutput) ToTeamMembershipStateEnumPtrOutput() TeamMembershipStateEnumPtrOutput {
+	return o
+}
+
+func (o TeamMembershipStateEnumPtrOutput) ToTeamMembershipStateEnumPtrOutputWithContext(ctx context.Context) TeamMembershipStateEnumPtrOutput {
+	return o
+}
+
+func (o TeamMembershipStateEnumPtrOutput) Elem() TeamMembershipStateEnumOutput {
+	return o.ApplyT(func(v *TeamMembershipStateEnum) TeamMembershipStateEnum {
+		if v != nil {
+			return *v
+		}
+		var ret TeamMembershipStateEnum
+		return ret
+	}).(TeamMembershipStateEnumOutput)
+}
+
+func (o TeamMembershipStateEnumPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamMembershipStateEnumPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamMembershipStateEnum) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// The values of `Team.notificationSetting`.
+type TeamNotificationSetting string
+
+const (
+	TeamNotificationSettingNotificationsEnabled  = TeamNotificationSetting("notifications_enabled")
+	TeamNotificationSettingNotificationsDisabled = TeamNotificationSetting("notifications_disabled")
+)
+
+func (TeamNotificationSetting) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamNotificationSetting)(nil)).Elem()
+}
+
+func (e TeamNotificationSetting) ToTeamNotificationSettingOutput() TeamNotificationSettingOutput {
+	return pulumi.ToOutput(e).(TeamNotificationSettingOutput)
+}
+
+func (e TeamNotificationSetting) ToTeamNotificationSettingOutputWithContext(ctx context.Context) TeamNotificationSettingOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamNotificationSettingOutput)
+}
+
+func (e TeamNotificationSetting) ToTeamNotificationSettingPtrOutput() TeamNotificationSettingPtrOutput {
+	return e.ToTeamNotificationSettingPtrOutputWithContext(context.Background())
+}
+
+func (e TeamNotificationSetting) ToTeamNotificationSettingPtrOutputWithContext(ctx context.Context) TeamNotificationSettingPtrOutput {
+	return TeamNotificationSetting(e).ToTeamNotificationSettingOutputWithContext(ctx).ToTeamNotificationSettingPtrOutputWithContext(ctx)
+}
+
+func (e TeamNotificationSetting) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamNotificationSetting) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamNotificationSetting) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamNotificationSetting) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamNotificationSettingOutput struct{ *pulumi.OutputState }
+
+func (TeamNotificationSettingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamNotificationSetting)(nil)).Elem()
+}
+
+func (o TeamNotificationSettingOutput) ToTeamNotificationSettingOutput() TeamNotificationSettingOutput {
+	return o
+}
+
+func (o TeamNotificationSettingOutput) ToTeamNotificationSettingOutputWithContext(ctx context.Context) TeamNotificationSettingOutput {
+	return o
+}
+
+func (o TeamNotificationSettingOutput) ToTeamNotificationSettingPtrOutput() TeamNotificationSettingPtrOutput {
+	return o.ToTeamNotificationSettingPtrOutputWithContext(context.Background())
+}
+
+func (o TeamNotificationSettingOutput) ToTeamNotificationSettingPtrOutputWithContext(ctx context.Context) TeamNotificationSettingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamNotificationSetting) *TeamNotificationSetting {
+		return &v
+	}).(TeamNotificationSettingPtrOutput)
+}
+
+func (o TeamNotificationSettingOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamNotificationSettingOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamNotificationSetting) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamNotificationSettingOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamNotificationSettingOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamNotificationSetting) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamNotificationSettingPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamNotificationSettingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamNotificationSetting)(nil)).Elem()
+}
+
+func (o TeamNotificationSettingPtrOutput) ToTeamNotificationSettingPtrOutput() TeamNotificationSettingPtrOutput {
+	return o
+}
+
+func (o TeamNotificationSettingPtrOutput) ToTeamNotificationSettingPtrOutputWithContext(ctx context.Context) TeamNotificationSettingPtrOutput {
+	return o
+}
+
+func (o TeamNotificationSettingPtrOutput) Elem() TeamNotificationSettingOutput {
+	return o.ApplyT(func(v *TeamNotificationSetting) TeamNotificationSetting {
+		if v != nil {
+			return *v
+		}
+		var ret TeamNotificationSetting
+		return ret
+	}).(TeamNotificationSettingOutput)
+}
+
+func (o TeamNotificationSettingPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamNotificationSettingPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamNotificationSetting) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamNotificationSettingInput is an input type that accepts values of the TeamNotificationSetting enum
+// A concrete instance of `TeamNotificationSettingInput` can be one of the following:
+//
+//	TeamNotificationSettingNotificationsEnabled
+//	TeamNotificationSettingNotificationsDisabled
+type TeamNotificationSettingInput interface {
+	pulumi.Input
+
+	ToTeamNotificationSettingOutput() TeamNotificationSettingOutput
+	ToTeamNotificationSettingOutputWithContext(context.Context) TeamNotificationSettingOutput
+}
+
+var teamNotificationSettingPtrType = reflect.TypeOf((**TeamNotificationSetting)(nil)).Elem()
+
+type TeamNotificationSettingPtrInput interface {
+	pulumi.Input
+
+	ToTeamNotificationSettingPtrOutput() TeamNotificationSettingPtrOutput
+	ToTeamNotificationSettingPtrOutputWithContext(context.Context) TeamNotificationSettingPtrOutput
+}
+
+type teamNotificationSettingPtr string
+
+func TeamNotificationSettingPtr(v string) TeamNotificationSettingPtrInput {
+	return (*teamNotificationSettingPtr)(&v)
+}
+
+func (*teamNotificationSettingPtr) ElementType() reflect.Type {
+	return teamNotificationSettingPtrType
+}
+
+func (in *teamNotificationSettingPtr) ToTeamNotificationSettingPtrOutput() TeamNotificationSettingPtrOutput {
+	return pulumi.ToOutput(in).(TeamNotificationSettingPtrOutput)
+}
+
+func (in *teamNotificationSettingPtr) ToTeamNotificationSettingPtrOutputWithContext(ctx context.Context) TeamNotificationSettingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamNotificationSettingPtrOutput)
+}
+
+// The values of `Team.privacy`.
+type TeamPrivacy string
+
+const (
+	TeamPrivacySecret = TeamPrivacy("secret")
+	TeamPrivacyClosed = TeamPrivacy("closed")
+)
+
+func (TeamPrivacy) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamPrivacy)(nil)).Elem()
+}
+
+func (e TeamPrivacy) ToTeamPrivacyOutput() TeamPrivacyOutput {
+	return pulumi.ToOutput(e).(TeamPrivacyOutput)
+}
+
+func (e TeamPrivacy) ToTeamPrivacyOutputWithContext(ctx context.Context) TeamPrivacyOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamPrivacyOutput)
+}
+
+func (e TeamPrivacy) ToTeamPrivacyPtrOutput() TeamPrivacyPtrOutput {
+	return e.ToTeamPrivacyPtrOutputWithContext(context.Background())
+}
+
+func (e TeamPrivacy) ToTeamPrivacyPtrOutputWithContext(ctx context.Context) TeamPrivacyPtrOutput {
+	return TeamPrivacy(e).ToTeamPrivacyOutputWithContext(ctx).ToTeamPrivacyPtrOutputWithContext(ctx)
+}
+
+func (e TeamPrivacy) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamPrivacy) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamPrivacy) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamPrivacy) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamPrivacyOutput struct{ *pulumi.OutputState }
+
+func (TeamPrivacyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamPrivacy)(nil)).Elem()
+}
+
+func (o TeamPrivacyOutput) ToTeamPrivacyOutput() TeamPrivacyOutput {
+	return o
+}
+
+func (o TeamPrivacyOutput) ToTeamPrivacyOutputWithContext(ctx context.Context) TeamPrivacyOutput {
+	return o
+}
+
+func (o TeamPrivacyOutput) ToTeamPrivacyPtrOutput() TeamPrivacyPtrOutput {
+	return o.ToTeamPrivacyPtrOutputWithContext(context.Background())
+}
+
+func (o TeamPrivacyOutput) ToTeamPrivacyPtrOutputWithContext(ctx context.Context) TeamPrivacyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamPrivacy) *TeamPrivacy {
+		return &v
+	}).(TeamPrivacyPtrOutput)
+}
+
+func (o TeamPrivacyOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamPrivacyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamPrivacy) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamPrivacyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamPrivacyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamPrivacy) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamPrivacyPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamPrivacyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamPrivacy)(nil)).Elem()
+}
+
+func (o TeamPrivacyPtrOutput) ToTeamPrivacyPtrOutput() TeamPrivacyPtrOutput {
+	return o
+}
+
+func (o TeamPrivacyPtrOutput) ToTeamPrivacyPtrOutputWithContext(ctx context.Context) TeamPrivacyPtrOutput {
+	return o
+}
+
+func (o TeamPrivacyPtrOutput) Elem() TeamPrivacyOutput {
+	return o.ApplyT(func(v *TeamPrivacy) TeamPrivacy {
+		if v != nil {
+			return *v
+		}
+		var ret TeamPrivacy
+		return ret
+	}).(TeamPrivacyOutput)
+}
+
+func (o TeamPrivacyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamPrivacyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamPrivacy) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamPrivacyInput is an input type that accepts values of the TeamPrivacy enum
+// A concrete instance of `TeamPrivacyInput` can be one of the following:
+//
+//	TeamPrivacySecret
+//	TeamPrivacyClosed
+type TeamPrivacyInput interface {
+	pulumi.Input
+
+	ToTeamPrivacyOutput() TeamPrivacyOutput
+	ToTeamPrivacyOutputWithContext(context.Context) TeamPrivacyOutput
+}
+
+var teamPrivacyPtrType = reflect.TypeOf((**TeamPrivacy)(nil)).Elem()
+
+type TeamPrivacyPtrInput interface {
+	pulumi.Input
+
+	ToTeamPrivacyPtrOutput() TeamPrivacyPtrOutput
+	ToTeamPrivacyPtrOutputWithContext(context.Context) TeamPrivacyPtrOutput
+}
+
+type teamPrivacyPtr string
+
+func TeamPrivacyPtr(v string) TeamPrivacyPtrInput {
+	return (*teamPrivacyPtr)(&v)
+}
+
+func (*teamPrivacyPtr) ElementType() reflect.Type {
+	return teamPrivacyPtrType
+}
+
+func (in *teamPrivacyPtr) ToTeamPrivacyPtrOutput() TeamPrivacyPtrOutput {
+	return pulumi.ToOutput(in).(TeamPrivacyPtrOutput)
+}
+
+func (in *teamPrivacyPtr) ToTeamPrivacyPtrOutputWithContext(ctx context.Context) TeamPrivacyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamPrivacyPtrOutput)
+}
+
+// The values of `TeamRepository.permission`.
+type TeamRepositoryPermission string
+
+const (
+	TeamRepositoryPermissionPull     = TeamRepositoryPermission("pull")
+	TeamRepositoryPermissionTriage   = TeamRepositoryPermission("triage")
+	TeamRepositoryPermissionPush     = TeamRepositoryPermission("push")
+	TeamRepositoryPermissionMaintain = TeamRepositoryPermission("maintain")
+	TeamRepositoryPermissionAdmin    = TeamRepositoryPermission("admin")
+)
+
+func (TeamRepositoryPermission) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamRepositoryPermission)(nil)).Elem()
+}
+
+func (e TeamRepositoryPermission) ToTeamRepositoryPermissionOutput() TeamRepositoryPermissionOutput {
+	return pulumi.ToOutput(e).(TeamRepositoryPermissionOutput)
+}
+
+func (e TeamRepositoryPermission) ToTeamRepositoryPermissionOutputWithContext(ctx context.Context) TeamRepositoryPermissionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(TeamRepositoryPermissionOutput)
+}
+
+func (e TeamRepositoryPermission) ToTeamRepositoryPermissionPtrOutput() TeamRepositoryPermissionPtrOutput {
+	return e.ToTeamRepositoryPermissionPtrOutputWithContext(context.Background())
+}
+
+func (e TeamRepositoryPermission) ToTeamRepositoryPermissionPtrOutputWithContext(ctx context.Context) TeamRepositoryPermissionPtrOutput {
+	return TeamRepositoryPermission(e).ToTeamRepositoryPermissionOutputWithContext(ctx).ToTeamRepositoryPermissionPtrOutputWithContext(ctx)
+}
+
+func (e TeamRepositoryPermission) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamRepositoryPermission) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e TeamRepositoryPermission) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e TeamRepositoryPermission) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type TeamRepositoryPermissionOutput struct{ *pulumi.OutputState }
+
+func (TeamRepositoryPermissionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamRepositoryPermission)(nil)).Elem()
+}
+
+func (o TeamRepositoryPermissionOutput) ToTeamRepositoryPermissionOutput() TeamRepositoryPermissionOutput {
+	return o
+}
+
+func (o TeamRepositoryPermissionOutput) ToTeamRepositoryPermissionOutputWithContext(ctx context.Context) TeamRepositoryPermissionOutput {
+	return o
+}
+
+func (o TeamRepositoryPermissionOutput) ToTeamRepositoryPermissionPtrOutput() TeamRepositoryPermissionPtrOutput {
+	return o.ToTeamRepositoryPermissionPtrOutputWithContext(context.Background())
+}
+
+func (o TeamRepositoryPermissionOutput) ToTeamRepositoryPermissionPtrOutputWithContext(ctx context.Context) TeamRepositoryPermissionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TeamRepositoryPermission) *TeamRepositoryPermission {
+		return &v
+	}).(TeamRepositoryPermissionPtrOutput)
+}
+
+func (o TeamRepositoryPermissionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o TeamRepositoryPermissionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamRepositoryPermission) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o TeamRepositoryPermissionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamRepositoryPermissionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e TeamRepositoryPermission) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type TeamRepositoryPermissionPtrOutput struct{ *pulumi.OutputState }
+
+func (TeamRepositoryPermissionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TeamRepositoryPermission)(nil)).Elem()
+}
+
+func (o TeamRepositoryPermissionPtrOutput) ToTeamRepositoryPermissionPtrOutput() TeamRepositoryPermissionPtrOutput {
+	return o
+}
+
+func (o TeamRepositoryPermissionPtrOutput) ToTeamRepositoryPermissionPtrOutputWithContext(ctx context.Context) TeamRepositoryPermissionPtrOutput {
+	return o
+}
+
+func (o TeamRepositoryPermissionPtrOutput) Elem() TeamRepositoryPermissionOutput {
+	return o.ApplyT(func(v *TeamRepositoryPermission) TeamRepositoryPermission {
+		if v != nil {
+			return *v
+		}
+		var ret TeamRepositoryPermission
+		return ret
+	}).(TeamRepositoryPermissionOutput)
+}
+
+func (o TeamRepositoryPermissionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o TeamRepositoryPermissionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *TeamRepositoryPermission) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// TeamRepositoryPermissionInput is an input type that accepts values of the TeamRepositoryPermission enum
+// A concrete instance of `TeamRepositoryPermissionInput` can be one of the following:
+//
+//	TeamRepositoryPermissionPull
+//	TeamRepositoryPermissionTriage
+//	TeamRepositoryPermissionPush
+//	TeamRepositoryPermissionMaintain
+//	TeamRepositoryPermissionAdmin
+type TeamRepositoryPermissionInput interface {
+	pulumi.Input
+
+	ToTeamRepositoryPermissionOutput() TeamRepositoryPermissionOutput
+	ToTeamRepositoryPermissionOutputWithContext(context.Context) TeamRepositoryPermissionOutput
+}
+
+var teamRepositoryPermissionPtrType = reflect.TypeOf((**TeamRepositoryPermission)(nil)).Elem()
+
+type TeamRepositoryPermissionPtrInput interface {
+	pulumi.Input
+
+	ToTeamRepositoryPermissionPtrOutput() TeamRepositoryPermissionPtrOutput
+	ToTeamRepositoryPermissionPtrOutputWithContext(context.Context) TeamRepositoryPermissionPtrOutput
+}
+
+type teamRepositoryPermissionPtr string
+
+func TeamRepositoryPermissionPtr(v string) TeamRepositoryPermissionPtrInput {
+	return (*teamRepositoryPermissionPtr)(&v)
+}
+
+func (*teamRepositoryPermissionPtr) ElementType() reflect.Type {
+	return teamRepositoryPermissionPtrType
+}
+
+func (in *teamRepositoryPermissionPtr) ToTeamRepositoryPermissionPtrOutput() TeamRepositoryPermissionPtrOutput {
+	return pulumi.ToOutput(in).(TeamRepositoryPermissionPtrOutput)
+}
+
+func (in *teamRepositoryPermissionPtr) ToTeamRepositoryPermissionPtrOutputWithContext(ctx context.Context) TeamRepositoryPermissionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(TeamRepositoryPermissionPtrOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetScopeInput)(nil)).Elem(), BudgetScope("enterprise"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetScopePtrInput)(nil)).Elem(), BudgetScope("enterprise"))
@@ -5264,6 +7487,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgMembershipRolePtrInput)(nil)).Elem(), OrgMembershipRole("member"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgRunnerGroupVisibilityInput)(nil)).Elem(), OrgRunnerGroupVisibility("all"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgRunnerGroupVisibilityPtrInput)(nil)).Elem(), OrgRunnerGroupVisibility("all"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgSettingsDefaultRepositoryPermissionInput)(nil)).Elem(), OrgSettingsDefaultRepositoryPermission("read"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgSettingsDefaultRepositoryPermissionPtrInput)(nil)).Elem(), OrgSettingsDefaultRepositoryPermission("read"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgWebhookContentTypeInput)(nil)).Elem(), OrgWebhookContentType("json"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgWebhookContentTypePtrInput)(nil)).Elem(), OrgWebhookContentType("json"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PrivateRegistryAuthTypeInput)(nil)).Elem(), PrivateRegistryAuthType("token"))
@@ -5272,8 +7497,28 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PrivateRegistryRegistryTypePtrInput)(nil)).Elem(), PrivateRegistryRegistryType("maven_repository"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PrivateRegistryVisibilityInput)(nil)).Elem(), PrivateRegistryVisibility("all"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PrivateRegistryVisibilityPtrInput)(nil)).Elem(), PrivateRegistryVisibility("all"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorPermissionInput)(nil)).Elem(), RepositoryCollaboratorPermission("pull"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorPermissionPtrInput)(nil)).Elem(), RepositoryCollaboratorPermission("pull"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorTeamPermissionInput)(nil)).Elem(), RepositoryCollaboratorTeamPermission("pull"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorTeamPermissionPtrInput)(nil)).Elem(), RepositoryCollaboratorTeamPermission("pull"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorUserPermissionInput)(nil)).Elem(), RepositoryCollaboratorUserPermission("pull"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorUserPermissionPtrInput)(nil)).Elem(), RepositoryCollaboratorUserPermission("pull"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryOnDestroyInput)(nil)).Elem(), RepositoryOnDestroy("archive"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryOnDestroyPtrInput)(nil)).Elem(), RepositoryOnDestroy("archive"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryVisibilityInput)(nil)).Elem(), RepositoryVisibility("public"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryVisibilityPtrInput)(nil)).Elem(), RepositoryVisibility("public"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryWebhookContentTypeInput)(nil)).Elem(), RepositoryWebhookContentType("json"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryWebhookContentTypePtrInput)(nil)).Elem(), RepositoryWebhookContentType("json"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamMemberRoleInput)(nil)).Elem(), TeamMemberRole("member"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamMemberRolePtrInput)(nil)).Elem(), TeamMemberRole("member"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamMembershipRoleInput)(nil)).Elem(), TeamMembershipRole("member"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamMembershipRolePtrInput)(nil)).Elem(), TeamMembershipRole("member"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamNotificationSettingInput)(nil)).Elem(), TeamNotificationSetting("notifications_enabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamNotificationSettingPtrInput)(nil)).Elem(), TeamNotificationSetting("notifications_enabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamPrivacyInput)(nil)).Elem(), TeamPrivacy("secret"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamPrivacyPtrInput)(nil)).Elem(), TeamPrivacy("secret"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamRepositoryPermissionInput)(nil)).Elem(), TeamRepositoryPermission("pull"))
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamRepositoryPermissionPtrInput)(nil)).Elem(), TeamRepositoryPermission("pull"))
 	pulumi.RegisterOutputType(BudgetScopeOutput{})
 	pulumi.RegisterOutputType(BudgetScopePtrOutput{})
 	pulumi.RegisterOutputType(BudgetTypeOutput{})
@@ -5302,6 +7547,12 @@ func init() {
 	pulumi.RegisterOutputType(GetOrgMembersRolePtrOutput{})
 	pulumi.RegisterOutputType(GetRepositoryStatisticsKindOutput{})
 	pulumi.RegisterOutputType(GetRepositoryStatisticsKindPtrOutput{})
+	pulumi.RegisterOutputType(GetRepositoryVisibilityOutput{})
+	pulumi.RegisterOutputType(GetRepositoryVisibilityPtrOutput{})
+	pulumi.RegisterOutputType(GetTeamNotificationSettingOutput{})
+	pulumi.RegisterOutputType(GetTeamNotificationSettingPtrOutput{})
+	pulumi.RegisterOutputType(GetTeamPrivacyOutput{})
+	pulumi.RegisterOutputType(GetTeamPrivacyPtrOutput{})
 	pulumi.RegisterOutputType(GlobalWebhookContentTypeOutput{})
 	pulumi.RegisterOutputType(GlobalWebhookContentTypePtrOutput{})
 	pulumi.RegisterOutputType(GlobalWebhookEventOutput{})
@@ -5326,6 +7577,8 @@ func init() {
 	pulumi.RegisterOutputType(OrgMembershipStateEnumPtrOutput{})
 	pulumi.RegisterOutputType(OrgRunnerGroupVisibilityOutput{})
 	pulumi.RegisterOutputType(OrgRunnerGroupVisibilityPtrOutput{})
+	pulumi.RegisterOutputType(OrgSettingsDefaultRepositoryPermissionOutput{})
+	pulumi.RegisterOutputType(OrgSettingsDefaultRepositoryPermissionPtrOutput{})
 	pulumi.RegisterOutputType(OrgWebhookContentTypeOutput{})
 	pulumi.RegisterOutputType(OrgWebhookContentTypePtrOutput{})
 	pulumi.RegisterOutputType(PrivateRegistryAuthTypeOutput{})
@@ -5334,6 +7587,28 @@ func init() {
 	pulumi.RegisterOutputType(PrivateRegistryRegistryTypePtrOutput{})
 	pulumi.RegisterOutputType(PrivateRegistryVisibilityOutput{})
 	pulumi.RegisterOutputType(PrivateRegistryVisibilityPtrOutput{})
+	pulumi.RegisterOutputType(RepositoryCollaboratorPermissionOutput{})
+	pulumi.RegisterOutputType(RepositoryCollaboratorPermissionPtrOutput{})
+	pulumi.RegisterOutputType(RepositoryCollaboratorTeamPermissionOutput{})
+	pulumi.RegisterOutputType(RepositoryCollaboratorTeamPermissionPtrOutput{})
+	pulumi.RegisterOutputType(RepositoryCollaboratorUserPermissionOutput{})
+	pulumi.RegisterOutputType(RepositoryCollaboratorUserPermissionPtrOutput{})
+	pulumi.RegisterOutputType(RepositoryOnDestroyOutput{})
+	pulumi.RegisterOutputType(RepositoryOnDestroyPtrOutput{})
+	pulumi.RegisterOutputType(RepositoryVisibilityOutput{})
+	pulumi.RegisterOutputType(RepositoryVisibilityPtrOutput{})
 	pulumi.RegisterOutputType(RepositoryWebhookContentTypeOutput{})
 	pulumi.RegisterOutputType(RepositoryWebhookContentTypePtrOutput{})
+	pulumi.RegisterOutputType(TeamMemberRoleOutput{})
+	pulumi.RegisterOutputType(TeamMemberRolePtrOutput{})
+	pulumi.RegisterOutputType(TeamMembershipRoleOutput{})
+	pulumi.RegisterOutputType(TeamMembershipRolePtrOutput{})
+	pulumi.RegisterOutputType(TeamMembershipStateEnumOutput{})
+	pulumi.RegisterOutputType(TeamMembershipStateEnumPtrOutput{})
+	pulumi.RegisterOutputType(TeamNotificationSettingOutput{})
+	pulumi.RegisterOutputType(TeamNotificationSettingPtrOutput{})
+	pulumi.RegisterOutputType(TeamPrivacyOutput{})
+	pulumi.RegisterOutputType(TeamPrivacyPtrOutput{})
+	pulumi.RegisterOutputType(TeamRepositoryPermissionOutput{})
+	pulumi.RegisterOutputType(TeamRepositoryPermissionPtrOutput{})
 }

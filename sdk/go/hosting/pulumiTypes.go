@@ -1644,6 +1644,333 @@ func (o PunchCardHourArrayOutput) Index(i pulumi.IntInput) PunchCardHourOutput {
 	}).(PunchCardHourOutput)
 }
 
+// A team with a role on a repository.
+type RepositoryCollaboratorTeam struct {
+	// `"pull"` (default), `"triage"`, `"push"`, `"maintain"` or `"admin"`.
+	Permission *string `pulumi:"permission"`
+	// The team's slug (a `Team`'s `slug` output).
+	TeamSlug string `pulumi:"teamSlug"`
+}
+
+// RepositoryCollaboratorTeamInput is an input type that accepts RepositoryCollaboratorTeamArgs and RepositoryCollaboratorTeamOutput values.
+// You can construct a concrete instance of `RepositoryCollaboratorTeamInput` via:
+//
+//	RepositoryCollaboratorTeamArgs{...}
+type RepositoryCollaboratorTeamInput interface {
+	pulumi.Input
+
+	ToRepositoryCollaboratorTeamOutput() RepositoryCollaboratorTeamOutput
+	ToRepositoryCollaboratorTeamOutputWithContext(context.Context) RepositoryCollaboratorTeamOutput
+}
+
+// A team with a role on a repository.
+type RepositoryCollaboratorTeamArgs struct {
+	// `"pull"` (default), `"triage"`, `"push"`, `"maintain"` or `"admin"`.
+	Permission pulumi.StringPtrInput `pulumi:"permission"`
+	// The team's slug (a `Team`'s `slug` output).
+	TeamSlug pulumi.StringInput `pulumi:"teamSlug"`
+}
+
+func (RepositoryCollaboratorTeamArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryCollaboratorTeam)(nil)).Elem()
+}
+
+func (i RepositoryCollaboratorTeamArgs) ToRepositoryCollaboratorTeamOutput() RepositoryCollaboratorTeamOutput {
+	return i.ToRepositoryCollaboratorTeamOutputWithContext(context.Background())
+}
+
+func (i RepositoryCollaboratorTeamArgs) ToRepositoryCollaboratorTeamOutputWithContext(ctx context.Context) RepositoryCollaboratorTeamOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepositoryCollaboratorTeamOutput)
+}
+
+// RepositoryCollaboratorTeamArrayInput is an input type that accepts RepositoryCollaboratorTeamArray and RepositoryCollaboratorTeamArrayOutput values.
+// You can construct a concrete instance of `RepositoryCollaboratorTeamArrayInput` via:
+//
+//	RepositoryCollaboratorTeamArray{ RepositoryCollaboratorTeamArgs{...} }
+type RepositoryCollaboratorTeamArrayInput interface {
+	pulumi.Input
+
+	ToRepositoryCollaboratorTeamArrayOutput() RepositoryCollaboratorTeamArrayOutput
+	ToRepositoryCollaboratorTeamArrayOutputWithContext(context.Context) RepositoryCollaboratorTeamArrayOutput
+}
+
+type RepositoryCollaboratorTeamArray []RepositoryCollaboratorTeamInput
+
+func (RepositoryCollaboratorTeamArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepositoryCollaboratorTeam)(nil)).Elem()
+}
+
+func (i RepositoryCollaboratorTeamArray) ToRepositoryCollaboratorTeamArrayOutput() RepositoryCollaboratorTeamArrayOutput {
+	return i.ToRepositoryCollaboratorTeamArrayOutputWithContext(context.Background())
+}
+
+func (i RepositoryCollaboratorTeamArray) ToRepositoryCollaboratorTeamArrayOutputWithContext(ctx context.Context) RepositoryCollaboratorTeamArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepositoryCollaboratorTeamArrayOutput)
+}
+
+// A team with a role on a repository.
+type RepositoryCollaboratorTeamOutput struct{ *pulumi.OutputState }
+
+func (RepositoryCollaboratorTeamOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryCollaboratorTeam)(nil)).Elem()
+}
+
+func (o RepositoryCollaboratorTeamOutput) ToRepositoryCollaboratorTeamOutput() RepositoryCollaboratorTeamOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorTeamOutput) ToRepositoryCollaboratorTeamOutputWithContext(ctx context.Context) RepositoryCollaboratorTeamOutput {
+	return o
+}
+
+// `"pull"` (default), `"triage"`, `"push"`, `"maintain"` or `"admin"`.
+func (o RepositoryCollaboratorTeamOutput) Permission() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepositoryCollaboratorTeam) *string { return v.Permission }).(pulumi.StringPtrOutput)
+}
+
+// The team's slug (a `Team`'s `slug` output).
+func (o RepositoryCollaboratorTeamOutput) TeamSlug() pulumi.StringOutput {
+	return o.ApplyT(func(v RepositoryCollaboratorTeam) string { return v.TeamSlug }).(pulumi.StringOutput)
+}
+
+type RepositoryCollaboratorTeamArrayOutput struct{ *pulumi.OutputState }
+
+func (RepositoryCollaboratorTeamArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepositoryCollaboratorTeam)(nil)).Elem()
+}
+
+func (o RepositoryCollaboratorTeamArrayOutput) ToRepositoryCollaboratorTeamArrayOutput() RepositoryCollaboratorTeamArrayOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorTeamArrayOutput) ToRepositoryCollaboratorTeamArrayOutputWithContext(ctx context.Context) RepositoryCollaboratorTeamArrayOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorTeamArrayOutput) Index(i pulumi.IntInput) RepositoryCollaboratorTeamOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RepositoryCollaboratorTeam {
+		return vs[0].([]RepositoryCollaboratorTeam)[vs[1].(int)]
+	}).(RepositoryCollaboratorTeamOutput)
+}
+
+// A direct collaborator of a repository, with their role.
+type RepositoryCollaboratorUser struct {
+	// `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
+	Permission *string `pulumi:"permission"`
+	// The person's login.
+	Username string `pulumi:"username"`
+}
+
+// RepositoryCollaboratorUserInput is an input type that accepts RepositoryCollaboratorUserArgs and RepositoryCollaboratorUserOutput values.
+// You can construct a concrete instance of `RepositoryCollaboratorUserInput` via:
+//
+//	RepositoryCollaboratorUserArgs{...}
+type RepositoryCollaboratorUserInput interface {
+	pulumi.Input
+
+	ToRepositoryCollaboratorUserOutput() RepositoryCollaboratorUserOutput
+	ToRepositoryCollaboratorUserOutputWithContext(context.Context) RepositoryCollaboratorUserOutput
+}
+
+// A direct collaborator of a repository, with their role.
+type RepositoryCollaboratorUserArgs struct {
+	// `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
+	Permission pulumi.StringPtrInput `pulumi:"permission"`
+	// The person's login.
+	Username pulumi.StringInput `pulumi:"username"`
+}
+
+func (RepositoryCollaboratorUserArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryCollaboratorUser)(nil)).Elem()
+}
+
+func (i RepositoryCollaboratorUserArgs) ToRepositoryCollaboratorUserOutput() RepositoryCollaboratorUserOutput {
+	return i.ToRepositoryCollaboratorUserOutputWithContext(context.Background())
+}
+
+func (i RepositoryCollaboratorUserArgs) ToRepositoryCollaboratorUserOutputWithContext(ctx context.Context) RepositoryCollaboratorUserOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepositoryCollaboratorUserOutput)
+}
+
+// RepositoryCollaboratorUserArrayInput is an input type that accepts RepositoryCollaboratorUserArray and RepositoryCollaboratorUserArrayOutput values.
+// You can construct a concrete instance of `RepositoryCollaboratorUserArrayInput` via:
+//
+//	RepositoryCollaboratorUserArray{ RepositoryCollaboratorUserArgs{...} }
+type RepositoryCollaboratorUserArrayInput interface {
+	pulumi.Input
+
+	ToRepositoryCollaboratorUserArrayOutput() RepositoryCollaboratorUserArrayOutput
+	ToRepositoryCollaboratorUserArrayOutputWithContext(context.Context) RepositoryCollaboratorUserArrayOutput
+}
+
+type RepositoryCollaboratorUserArray []RepositoryCollaboratorUserInput
+
+func (RepositoryCollaboratorUserArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepositoryCollaboratorUser)(nil)).Elem()
+}
+
+func (i RepositoryCollaboratorUserArray) ToRepositoryCollaboratorUserArrayOutput() RepositoryCollaboratorUserArrayOutput {
+	return i.ToRepositoryCollaboratorUserArrayOutputWithContext(context.Background())
+}
+
+func (i RepositoryCollaboratorUserArray) ToRepositoryCollaboratorUserArrayOutputWithContext(ctx context.Context) RepositoryCollaboratorUserArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepositoryCollaboratorUserArrayOutput)
+}
+
+// A direct collaborator of a repository, with their role.
+type RepositoryCollaboratorUserOutput struct{ *pulumi.OutputState }
+
+func (RepositoryCollaboratorUserOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryCollaboratorUser)(nil)).Elem()
+}
+
+func (o RepositoryCollaboratorUserOutput) ToRepositoryCollaboratorUserOutput() RepositoryCollaboratorUserOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorUserOutput) ToRepositoryCollaboratorUserOutputWithContext(ctx context.Context) RepositoryCollaboratorUserOutput {
+	return o
+}
+
+// `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
+func (o RepositoryCollaboratorUserOutput) Permission() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RepositoryCollaboratorUser) *string { return v.Permission }).(pulumi.StringPtrOutput)
+}
+
+// The person's login.
+func (o RepositoryCollaboratorUserOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v RepositoryCollaboratorUser) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type RepositoryCollaboratorUserArrayOutput struct{ *pulumi.OutputState }
+
+func (RepositoryCollaboratorUserArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RepositoryCollaboratorUser)(nil)).Elem()
+}
+
+func (o RepositoryCollaboratorUserArrayOutput) ToRepositoryCollaboratorUserArrayOutput() RepositoryCollaboratorUserArrayOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorUserArrayOutput) ToRepositoryCollaboratorUserArrayOutputWithContext(ctx context.Context) RepositoryCollaboratorUserArrayOutput {
+	return o
+}
+
+func (o RepositoryCollaboratorUserArrayOutput) Index(i pulumi.IntInput) RepositoryCollaboratorUserOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RepositoryCollaboratorUser {
+		return vs[0].([]RepositoryCollaboratorUser)[vs[1].(int)]
+	}).(RepositoryCollaboratorUserOutput)
+}
+
+// A direct member of a team, with their role.
+type TeamMember struct {
+	// `"member"` (default) or `"maintainer"`.
+	Role *string `pulumi:"role"`
+	// The person's login.
+	Username string `pulumi:"username"`
+}
+
+// TeamMemberInput is an input type that accepts TeamMemberArgs and TeamMemberOutput values.
+// You can construct a concrete instance of `TeamMemberInput` via:
+//
+//	TeamMemberArgs{...}
+type TeamMemberInput interface {
+	pulumi.Input
+
+	ToTeamMemberOutput() TeamMemberOutput
+	ToTeamMemberOutputWithContext(context.Context) TeamMemberOutput
+}
+
+// A direct member of a team, with their role.
+type TeamMemberArgs struct {
+	// `"member"` (default) or `"maintainer"`.
+	Role pulumi.StringPtrInput `pulumi:"role"`
+	// The person's login.
+	Username pulumi.StringInput `pulumi:"username"`
+}
+
+func (TeamMemberArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamMember)(nil)).Elem()
+}
+
+func (i TeamMemberArgs) ToTeamMemberOutput() TeamMemberOutput {
+	return i.ToTeamMemberOutputWithContext(context.Background())
+}
+
+func (i TeamMemberArgs) ToTeamMemberOutputWithContext(ctx context.Context) TeamMemberOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TeamMemberOutput)
+}
+
+// TeamMemberArrayInput is an input type that accepts TeamMemberArray and TeamMemberArrayOutput values.
+// You can construct a concrete instance of `TeamMemberArrayInput` via:
+//
+//	TeamMemberArray{ TeamMemberArgs{...} }
+type TeamMemberArrayInput interface {
+	pulumi.Input
+
+	ToTeamMemberArrayOutput() TeamMemberArrayOutput
+	ToTeamMemberArrayOutputWithContext(context.Context) TeamMemberArrayOutput
+}
+
+type TeamMemberArray []TeamMemberInput
+
+func (TeamMemberArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TeamMember)(nil)).Elem()
+}
+
+func (i TeamMemberArray) ToTeamMemberArrayOutput() TeamMemberArrayOutput {
+	return i.ToTeamMemberArrayOutputWithContext(context.Background())
+}
+
+func (i TeamMemberArray) ToTeamMemberArrayOutputWithContext(ctx context.Context) TeamMemberArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TeamMemberArrayOutput)
+}
+
+// A direct member of a team, with their role.
+type TeamMemberOutput struct{ *pulumi.OutputState }
+
+func (TeamMemberOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TeamMember)(nil)).Elem()
+}
+
+func (o TeamMemberOutput) ToTeamMemberOutput() TeamMemberOutput {
+	return o
+}
+
+func (o TeamMemberOutput) ToTeamMemberOutputWithContext(ctx context.Context) TeamMemberOutput {
+	return o
+}
+
+// `"member"` (default) or `"maintainer"`.
+func (o TeamMemberOutput) Role() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TeamMember) *string { return v.Role }).(pulumi.StringPtrOutput)
+}
+
+// The person's login.
+func (o TeamMemberOutput) Username() pulumi.StringOutput {
+	return o.ApplyT(func(v TeamMember) string { return v.Username }).(pulumi.StringOutput)
+}
+
+type TeamMemberArrayOutput struct{ *pulumi.OutputState }
+
+func (TeamMemberArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]TeamMember)(nil)).Elem()
+}
+
+func (o TeamMemberArrayOutput) ToTeamMemberArrayOutput() TeamMemberArrayOutput {
+	return o
+}
+
+func (o TeamMemberArrayOutput) ToTeamMemberArrayOutputWithContext(ctx context.Context) TeamMemberArrayOutput {
+	return o
+}
+
+func (o TeamMemberArrayOutput) Index(i pulumi.IntInput) TeamMemberOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) TeamMember {
+		return vs[0].([]TeamMember)[vs[1].(int)]
+	}).(TeamMemberOutput)
+}
+
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertingInput)(nil)).Elem(), BudgetAlertingArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DeploymentBranchPolicyInput)(nil)).Elem(), DeploymentBranchPolicyArgs{})
@@ -1654,6 +1981,12 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentReviewerArrayInput)(nil)).Elem(), EnvironmentReviewerArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IssueFieldOptionInput)(nil)).Elem(), IssueFieldOptionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IssueFieldOptionArrayInput)(nil)).Elem(), IssueFieldOptionArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorTeamInput)(nil)).Elem(), RepositoryCollaboratorTeamArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorTeamArrayInput)(nil)).Elem(), RepositoryCollaboratorTeamArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorUserInput)(nil)).Elem(), RepositoryCollaboratorUserArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorUserArrayInput)(nil)).Elem(), RepositoryCollaboratorUserArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamMemberInput)(nil)).Elem(), TeamMemberArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TeamMemberArrayInput)(nil)).Elem(), TeamMemberArray{})
 	pulumi.RegisterOutputType(BranchOutput{})
 	pulumi.RegisterOutputType(BranchArrayOutput{})
 	pulumi.RegisterOutputType(BudgetAlertingOutput{})
@@ -1689,4 +2022,10 @@ func init() {
 	pulumi.RegisterOutputType(ProtectionRuleAppOutput{})
 	pulumi.RegisterOutputType(PunchCardHourOutput{})
 	pulumi.RegisterOutputType(PunchCardHourArrayOutput{})
+	pulumi.RegisterOutputType(RepositoryCollaboratorTeamOutput{})
+	pulumi.RegisterOutputType(RepositoryCollaboratorTeamArrayOutput{})
+	pulumi.RegisterOutputType(RepositoryCollaboratorUserOutput{})
+	pulumi.RegisterOutputType(RepositoryCollaboratorUserArrayOutput{})
+	pulumi.RegisterOutputType(TeamMemberOutput{})
+	pulumi.RegisterOutputType(TeamMemberArrayOutput{})
 }

@@ -80,3 +80,44 @@ export interface IssueFieldOptionArgs {
     name: pulumi.Input<string>;
 }
 
+/**
+ * A team with a role on a repository.
+ */
+export interface RepositoryCollaboratorTeamArgs {
+    /**
+     * `"pull"` (default), `"triage"`, `"push"`, `"maintain"` or `"admin"`.
+     */
+    permission?: pulumi.Input<string | enums.RepositoryCollaboratorTeamPermission | undefined>;
+    /**
+     * The team's slug (a `Team`'s `slug` output).
+     */
+    teamSlug: pulumi.Input<string>;
+}
+
+/**
+ * A direct collaborator of a repository, with their role.
+ */
+export interface RepositoryCollaboratorUserArgs {
+    /**
+     * `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
+     */
+    permission?: pulumi.Input<string | enums.RepositoryCollaboratorUserPermission | undefined>;
+    /**
+     * The person's login.
+     */
+    username: pulumi.Input<string>;
+}
+
+/**
+ * A direct member of a team, with their role.
+ */
+export interface TeamMemberArgs {
+    /**
+     * `"member"` (default) or `"maintainer"`.
+     */
+    role?: pulumi.Input<string | enums.TeamMemberRole | undefined>;
+    /**
+     * The person's login.
+     */
+    username: pulumi.Input<string>;
+}

@@ -494,3 +494,45 @@ export interface PunchCardHour {
     hour: number;
 }
 
+/**
+ * A team with a role on a repository.
+ */
+export interface RepositoryCollaboratorTeam {
+    /**
+     * `"pull"` (default), `"triage"`, `"push"`, `"maintain"` or `"admin"`.
+     */
+    permission?: string | enums.RepositoryCollaboratorTeamPermission;
+    /**
+     * The team's slug (a `Team`'s `slug` output).
+     */
+    teamSlug: string;
+}
+
+/**
+ * A direct collaborator of a repository, with their role.
+ */
+export interface RepositoryCollaboratorUser {
+    /**
+     * `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
+     */
+    permission?: string | enums.RepositoryCollaboratorUserPermission;
+    /**
+     * The person's login.
+     */
+    username: string;
+}
+
+/**
+ * A direct member of a team, with their role.
+ */
+export interface TeamMember {
+    /**
+     * `"member"` (default) or `"maintainer"`.
+     */
+    role?: string | enums.TeamMemberRole;
+    /**
+     * The person's login.
+     */
+    username: string;
+}
+

@@ -16,7 +16,10 @@ from .get_branch import *
 from .get_branches import *
 from .get_dependency_alerts import *
 from .get_org_members import *
+from .get_repository import *
 from .get_repository_statistics import *
+from .get_team import *
+from .get_user import *
 from .get_user_gpg_keys import *
 from .global_webhook import *
 from .issue_field import *
@@ -27,16 +30,25 @@ from .org_block import *
 from .org_membership import *
 from .org_property_value import *
 from .org_runner_group import *
+from .org_settings import *
 from .org_webhook import *
 from .organization import *
 from .private_registry import *
 from .provider import *
+from .repository import *
 from .repository_actions_secret import *
 from .repository_actions_variable import *
+from .repository_collaborator import *
+from .repository_collaborators import *
+from .repository_deploy_key import *
 from .repository_environment import *
 from .repository_property_value import *
 from .repository_webhook import *
 from .runner_group_runners import *
+from .team import *
+from .team_members import *
+from .team_membership import *
+from .team_repository import *
 from .user_gpg_key import *
 from .user_ssh_key import *
 from .user_ssh_signing_key import *
@@ -72,15 +84,24 @@ _utilities.register(
    "hosting:index:OrgMembership": "OrgMembership",
    "hosting:index:OrgPropertyValue": "OrgPropertyValue",
    "hosting:index:OrgRunnerGroup": "OrgRunnerGroup",
+   "hosting:index:OrgSettings": "OrgSettings",
    "hosting:index:OrgWebhook": "OrgWebhook",
    "hosting:index:Organization": "Organization",
    "hosting:index:PrivateRegistry": "PrivateRegistry",
+   "hosting:index:Repository": "Repository",
    "hosting:index:RepositoryActionsSecret": "RepositoryActionsSecret",
    "hosting:index:RepositoryActionsVariable": "RepositoryActionsVariable",
+   "hosting:index:RepositoryCollaborator": "RepositoryCollaborator",
+   "hosting:index:RepositoryCollaborators": "RepositoryCollaborators",
+   "hosting:index:RepositoryDeployKey": "RepositoryDeployKey",
    "hosting:index:RepositoryEnvironment": "RepositoryEnvironment",
    "hosting:index:RepositoryPropertyValue": "RepositoryPropertyValue",
    "hosting:index:RepositoryWebhook": "RepositoryWebhook",
    "hosting:index:RunnerGroupRunners": "RunnerGroupRunners",
+   "hosting:index:Team": "Team",
+   "hosting:index:TeamMembers": "TeamMembers",
+   "hosting:index:TeamMembership": "TeamMembership",
+   "hosting:index:TeamRepository": "TeamRepository",
    "hosting:index:UserGpgKey": "UserGpgKey",
    "hosting:index:UserSshKey": "UserSshKey",
    "hosting:index:UserSshSigningKey": "UserSshSigningKey"

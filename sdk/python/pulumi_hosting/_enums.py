@@ -21,6 +21,9 @@ __all__ = [
     'GetOrgMembersFilter',
     'GetOrgMembersRole',
     'GetRepositoryStatisticsKind',
+    'GetRepositoryVisibility',
+    'GetTeamNotificationSetting',
+    'GetTeamPrivacy',
     'GlobalWebhookContentType',
     'GlobalWebhookEvent',
     'IssueFieldDataType',
@@ -33,11 +36,23 @@ __all__ = [
     'OrgMembershipRole',
     'OrgMembershipState',
     'OrgRunnerGroupVisibility',
+    'OrgSettingsDefaultRepositoryPermission',
     'OrgWebhookContentType',
     'PrivateRegistryAuthType',
     'PrivateRegistryRegistryType',
     'PrivateRegistryVisibility',
+    'RepositoryCollaboratorPermission',
+    'RepositoryCollaboratorTeamPermission',
+    'RepositoryCollaboratorUserPermission',
+    'RepositoryOnDestroy',
+    'RepositoryVisibility',
     'RepositoryWebhookContentType',
+    'TeamMemberRole',
+    'TeamMembershipRole',
+    'TeamMembershipState',
+    'TeamNotificationSetting',
+    'TeamPrivacy',
+    'TeamRepositoryPermission',
 ]
 
 
@@ -189,6 +204,34 @@ class GetRepositoryStatisticsKind(_builtins.str, Enum):
     PUNCH_CARD = "punch_card"
 
 
+@pulumi.type_token("hosting:index:GetRepositoryVisibility")
+class GetRepositoryVisibility(_builtins.str, Enum):
+    """
+    The values of `getRepository.visibility`.
+    """
+    PUBLIC = "public"
+    PRIVATE = "private"
+    INTERNAL = "internal"
+
+
+@pulumi.type_token("hosting:index:GetTeamNotificationSetting")
+class GetTeamNotificationSetting(_builtins.str, Enum):
+    """
+    The values of `getTeam.notificationSetting`.
+    """
+    NOTIFICATIONS_ENABLED = "notifications_enabled"
+    NOTIFICATIONS_DISABLED = "notifications_disabled"
+
+
+@pulumi.type_token("hosting:index:GetTeamPrivacy")
+class GetTeamPrivacy(_builtins.str, Enum):
+    """
+    The values of `getTeam.privacy`.
+    """
+    SECRET = "secret"
+    CLOSED = "closed"
+
+
 @pulumi.type_token("hosting:index:GlobalWebhookContentType")
 class GlobalWebhookContentType(_builtins.str, Enum):
     """
@@ -322,6 +365,17 @@ class OrgRunnerGroupVisibility(_builtins.str, Enum):
     PRIVATE = "private"
 
 
+@pulumi.type_token("hosting:index:OrgSettingsDefaultRepositoryPermission")
+class OrgSettingsDefaultRepositoryPermission(_builtins.str, Enum):
+    """
+    The values of `OrgSettings.defaultRepositoryPermission`.
+    """
+    READ = "read"
+    WRITE = "write"
+    ADMIN = "admin"
+    NONE = "none"
+
+
 @pulumi.type_token("hosting:index:OrgWebhookContentType")
 class OrgWebhookContentType(_builtins.str, Enum):
     """
@@ -377,6 +431,62 @@ class PrivateRegistryVisibility(_builtins.str, Enum):
     SELECTED = "selected"
 
 
+@pulumi.type_token("hosting:index:RepositoryCollaboratorPermission")
+class RepositoryCollaboratorPermission(_builtins.str, Enum):
+    """
+    The values of `RepositoryCollaborator.permission`.
+    """
+    PULL = "pull"
+    TRIAGE = "triage"
+    PUSH = "push"
+    MAINTAIN = "maintain"
+    ADMIN = "admin"
+
+
+@pulumi.type_token("hosting:index:RepositoryCollaboratorTeamPermission")
+class RepositoryCollaboratorTeamPermission(_builtins.str, Enum):
+    """
+    The values of `RepositoryCollaboratorTeam.permission`.
+    """
+    PULL = "pull"
+    TRIAGE = "triage"
+    PUSH = "push"
+    MAINTAIN = "maintain"
+    ADMIN = "admin"
+
+
+@pulumi.type_token("hosting:index:RepositoryCollaboratorUserPermission")
+class RepositoryCollaboratorUserPermission(_builtins.str, Enum):
+    """
+    The values of `RepositoryCollaboratorUser.permission`.
+    """
+    PULL = "pull"
+    TRIAGE = "triage"
+    PUSH = "push"
+    MAINTAIN = "maintain"
+    ADMIN = "admin"
+
+
+@pulumi.type_token("hosting:index:RepositoryOnDestroy")
+class RepositoryOnDestroy(_builtins.str, Enum):
+    """
+    The values of `Repository.onDestroy`.
+    """
+    ARCHIVE = "archive"
+    DELETE = "delete"
+    RETAIN = "retain"
+
+
+@pulumi.type_token("hosting:index:RepositoryVisibility")
+class RepositoryVisibility(_builtins.str, Enum):
+    """
+    The values of `Repository.visibility`.
+    """
+    PUBLIC = "public"
+    PRIVATE = "private"
+    INTERNAL = "internal"
+
+
 @pulumi.type_token("hosting:index:RepositoryWebhookContentType")
 class RepositoryWebhookContentType(_builtins.str, Enum):
     """
@@ -384,3 +494,60 @@ class RepositoryWebhookContentType(_builtins.str, Enum):
     """
     JSON = "json"
     FORM = "form"
+
+
+@pulumi.type_token("hosting:index:TeamMemberRole")
+class TeamMemberRole(_builtins.str, Enum):
+    """
+    The values of `TeamMember.role`.
+    """
+    MEMBER = "member"
+    MAINTAINER = "maintainer"
+
+
+@pulumi.type_token("hosting:index:TeamMembershipRole")
+class TeamMembershipRole(_builtins.str, Enum):
+    """
+    The values of `TeamMembership.role`.
+    """
+    MEMBER = "member"
+    MAINTAINER = "maintainer"
+
+
+@pulumi.type_token("hosting:index:TeamMembershipState")
+class TeamMembershipState(_builtins.str, Enum):
+    """
+    The values of `TeamMembership.state`.
+    """
+    ACTIVE = "active"
+    PENDING = "pending"
+
+
+@pulumi.type_token("hosting:index:TeamNotificationSetting")
+class TeamNotificationSetting(_builtins.str, Enum):
+    """
+    The values of `Team.notificationSetting`.
+    """
+    NOTIFICATIONS_ENABLED = "notifications_enabled"
+    NOTIFICATIONS_DISABLED = "notifications_disabled"
+
+
+@pulumi.type_token("hosting:index:TeamPrivacy")
+class TeamPrivacy(_builtins.str, Enum):
+    """
+    The values of `Team.privacy`.
+    """
+    SECRET = "secret"
+    CLOSED = "closed"
+
+
+@pulumi.type_token("hosting:index:TeamRepositoryPermission")
+class TeamRepositoryPermission(_builtins.str, Enum):
+    """
+    The values of `TeamRepository.permission`.
+    """
+    PULL = "pull"
+    TRIAGE = "triage"
+    PUSH = "push"
+    MAINTAIN = "maintain"
+    ADMIN = "admin"

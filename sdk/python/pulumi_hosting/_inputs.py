@@ -26,6 +26,12 @@ __all__ = [
     'EnvironmentReviewerArgsDict',
     'IssueFieldOptionArgs',
     'IssueFieldOptionArgsDict',
+    'RepositoryCollaboratorTeamArgs',
+    'RepositoryCollaboratorTeamArgsDict',
+    'RepositoryCollaboratorUserArgs',
+    'RepositoryCollaboratorUserArgsDict',
+    'TeamMemberArgs',
+    'TeamMemberArgsDict',
 ]
 
 class BudgetAlertingArgsDict(TypedDict):
@@ -308,5 +314,164 @@ class IssueFieldOptionArgs:
     @description.setter
     def description(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "description", value)
+
+
+class RepositoryCollaboratorTeamArgsDict(TypedDict):
+    """
+    A team with a role on a repository.
+    """
+    team_slug: pulumi.Input[_builtins.str]
+    """
+    The team's slug (a `Team`'s `slug` output).
+    """
+    permission: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'RepositoryCollaboratorTeamPermission']]]]
+    """
+    `"pull"` (default), `"triage"`, `"push"`, `"maintain"` or `"admin"`.
+    """
+
+@pulumi.input_type
+class RepositoryCollaboratorTeamArgs:
+    def __init__(__self__, *,
+                 team_slug: pulumi.Input[_builtins.str],
+                 permission: pulumi.Input[Optional[Union[_builtins.str, 'RepositoryCollaboratorTeamPermission']]] = None):
+        """
+        A team with a role on a repository.
+
+        :param pulumi.Input[_builtins.str] team_slug: The team's slug (a `Team`'s `slug` output).
+        :param pulumi.Input[Union[_builtins.str, 'RepositoryCollaboratorTeamPermission']] permission: `"pull"` (default), `"triage"`, `"push"`, `"maintain"` or `"admin"`.
+        """
+        pulumi.set(__self__, "team_slug", team_slug)
+        if permission is not None:
+            pulumi.set(__self__, "permission", permission)
+
+    @_builtins.property
+    @pulumi.getter(name="teamSlug")
+    def team_slug(self) -> pulumi.Input[_builtins.str]:
+        """
+        The team's slug (a `Team`'s `slug` output).
+        """
+        return pulumi.get(self, "team_slug")
+
+    @team_slug.setter
+    def team_slug(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "team_slug", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def permission(self) -> pulumi.Input[Optional[Union[_builtins.str, 'RepositoryCollaboratorTeamPermission']]]:
+        """
+        `"pull"` (default), `"triage"`, `"push"`, `"maintain"` or `"admin"`.
+        """
+        return pulumi.get(self, "permission")
+
+    @permission.setter
+    def permission(self, value: pulumi.Input[Optional[Union[_builtins.str, 'RepositoryCollaboratorTeamPermission']]]):
+        pulumi.set(self, "permission", value)
+
+
+class RepositoryCollaboratorUserArgsDict(TypedDict):
+    """
+    A direct collaborator of a repository, with their role.
+    """
+    username: pulumi.Input[_builtins.str]
+    """
+    The person's login.
+    """
+    permission: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'RepositoryCollaboratorUserPermission']]]]
+    """
+    `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
+    """
+
+@pulumi.input_type
+class RepositoryCollaboratorUserArgs:
+    def __init__(__self__, *,
+                 username: pulumi.Input[_builtins.str],
+                 permission: pulumi.Input[Optional[Union[_builtins.str, 'RepositoryCollaboratorUserPermission']]] = None):
+        """
+        A direct collaborator of a repository, with their role.
+
+        :param pulumi.Input[_builtins.str] username: The person's login.
+        :param pulumi.Input[Union[_builtins.str, 'RepositoryCollaboratorUserPermission']] permission: `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
+        """
+        pulumi.set(__self__, "username", username)
+        if permission is not None:
+            pulumi.set(__self__, "permission", permission)
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> pulumi.Input[_builtins.str]:
+        """
+        The person's login.
+        """
+        return pulumi.get(self, "username")
+
+    @username.setter
+    def username(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "username", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def permission(self) -> pulumi.Input[Optional[Union[_builtins.str, 'RepositoryCollaboratorUserPermission']]]:
+        """
+        `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
+        """
+        return pulumi.get(self, "permission")
+
+    @permission.setter
+    def permission(self, value: pulumi.Input[Optional[Union[_builtins.str, 'RepositoryCollaboratorUserPermission']]]):
+        pulumi.set(self, "permission", value)
+
+
+class TeamMemberArgsDict(TypedDict):
+    """
+    A direct member of a team, with their role.
+    """
+    username: pulumi.Input[_builtins.str]
+    """
+    The person's login.
+    """
+    role: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'TeamMemberRole']]]]
+    """
+    `"member"` (default) or `"maintainer"`.
+    """
+
+@pulumi.input_type
+class TeamMemberArgs:
+    def __init__(__self__, *,
+                 username: pulumi.Input[_builtins.str],
+                 role: pulumi.Input[Optional[Union[_builtins.str, 'TeamMemberRole']]] = None):
+        """
+        A direct member of a team, with their role.
+
+        :param pulumi.Input[_builtins.str] username: The person's login.
+        :param pulumi.Input[Union[_builtins.str, 'TeamMemberRole']] role: `"member"` (default) or `"maintainer"`.
+        """
+        pulumi.set(__self__, "username", username)
+        if role is not None:
+            pulumi.set(__self__, "role", role)
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> pulumi.Input[_builtins.str]:
+        """
+        The person's login.
+        """
+        return pulumi.get(self, "username")
+
+    @username.setter
+    def username(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "username", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> pulumi.Input[Optional[Union[_builtins.str, 'TeamMemberRole']]]:
+        """
+        `"member"` (default) or `"maintainer"`.
+        """
+        return pulumi.get(self, "role")
+
+    @role.setter
+    def role(self, value: pulumi.Input[Optional[Union[_builtins.str, 'TeamMemberRole']]]):
+        pulumi.set(self, "role", value)
 
 

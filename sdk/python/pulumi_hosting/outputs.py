@@ -37,6 +37,9 @@ __all__ = [
     'Participation',
     'ProtectionRuleApp',
     'PunchCardHour',
+    'RepositoryCollaboratorTeam',
+    'RepositoryCollaboratorUser',
+    'TeamMember',
 ]
 
 @pulumi.output_type
@@ -1345,5 +1348,127 @@ class PunchCardHour(dict):
         The hour of the day, 0 to 23.
         """
         return pulumi.get(self, "hour")
+
+
+@pulumi.output_type
+class RepositoryCollaboratorTeam(dict):
+    """
+    A team with a role on a repository.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "teamSlug":
+            suggest = "team_slug"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RepositoryCollaboratorTeam. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RepositoryCollaboratorTeam.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RepositoryCollaboratorTeam.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 team_slug: _builtins.str,
+                 permission: Optional[_builtins.str] = None):
+        """
+        A team with a role on a repository.
+
+        :param _builtins.str team_slug: The team's slug (a `Team`'s `slug` output).
+        :param Union[_builtins.str, 'RepositoryCollaboratorTeamPermission'] permission: `"pull"` (default), `"triage"`, `"push"`, `"maintain"` or `"admin"`.
+        """
+        pulumi.set(__self__, "team_slug", team_slug)
+        if permission is not None:
+            pulumi.set(__self__, "permission", permission)
+
+    @_builtins.property
+    @pulumi.getter(name="teamSlug")
+    def team_slug(self) -> _builtins.str:
+        """
+        The team's slug (a `Team`'s `slug` output).
+        """
+        return pulumi.get(self, "team_slug")
+
+    @_builtins.property
+    @pulumi.getter
+    def permission(self) -> Optional[_builtins.str]:
+        """
+        `"pull"` (default), `"triage"`, `"push"`, `"maintain"` or `"admin"`.
+        """
+        return pulumi.get(self, "permission")
+
+
+@pulumi.output_type
+class RepositoryCollaboratorUser(dict):
+    """
+    A direct collaborator of a repository, with their role.
+    """
+    def __init__(__self__, *,
+                 username: _builtins.str,
+                 permission: Optional[_builtins.str] = None):
+        """
+        A direct collaborator of a repository, with their role.
+
+        :param _builtins.str username: The person's login.
+        :param Union[_builtins.str, 'RepositoryCollaboratorUserPermission'] permission: `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
+        """
+        pulumi.set(__self__, "username", username)
+        if permission is not None:
+            pulumi.set(__self__, "permission", permission)
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        """
+        The person's login.
+        """
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter
+    def permission(self) -> Optional[_builtins.str]:
+        """
+        `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
+        """
+        return pulumi.get(self, "permission")
+
+
+@pulumi.output_type
+class TeamMember(dict):
+    """
+    A direct member of a team, with their role.
+    """
+    def __init__(__self__, *,
+                 username: _builtins.str,
+                 role: Optional[_builtins.str] = None):
+        """
+        A direct member of a team, with their role.
+
+        :param _builtins.str username: The person's login.
+        :param Union[_builtins.str, 'TeamMemberRole'] role: `"member"` (default) or `"maintainer"`.
+        """
+        pulumi.set(__self__, "username", username)
+        if role is not None:
+            pulumi.set(__self__, "role", role)
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> _builtins.str:
+        """
+        The person's login.
+        """
+        return pulumi.get(self, "username")
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> Optional[_builtins.str]:
+        """
+        `"member"` (default) or `"maintainer"`.
+        """
+        return pulumi.get(self, "role")
 
 

@@ -1,7 +1,8 @@
 /**
  * The native plugin's gRPC server driven as the engine drives it, in process, against the sandbox
  * server: configuration, check, the detailed diff, the lifecycle of a RepositoryWebhook with a
- * secret (kept wrapped both ways), read for import, an invoke, and a wrong token failing once.
+ * secret (kept wrapped both ways), a team and its authoritative member list (nested objects through
+ * plain properties), read for import, invokes, and a wrong token failing once.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -447,6 +448,43 @@ describe("RepositoryEnvironment through the plugin: lists of objects and a neste
   });
 });
 
+describe("a Repository through the plugin", () => {
+  const REPO = "hosting:index:Repository";
+
+  it("a rename is an update the detailed diff names; refresh gives the resource its new id", async () => {
+    await configureAs("svcp_siteadmin");
+    const args = { org: "acme-eng", name: "svc", topics: ["api"] };
+    const checked = await client.check(REPO, args);
+    expect(checked.failures).toEqual([]);
+    const created = await client.create(REPO, checked.inputs);
+    expect(created.id).toBe("acme-eng/svc");
+    const news = (await client.check(REPO, { ...args, name: "service" }, checked.inputs)).inputs;
+    const diff = await client.diff(REPO, created.id, created.properties, news);
+    expect(diff).toMatchObject({ changes: DIFF_SOME, replaces: [], detailed: { name: "update" } });
+    const updated = await client.update(REPO, created.id, created.properties, news);
+    expect(updated).toMatchObject({ name: "service", repositoryId: created.properties.repositoryId });
+    // The engine keeps the id an update cannot change; the read of a refresh answers the new one.
+    const refreshed = await client.read(REPO, created.id, updated, news);
+    expect(refreshed.id).toBe("acme-eng/service");
+    expect(refreshed.inputs).toMatchObject({ org: "acme-eng", name: "service", topics: ["api"] });
+  });
+
+  it("an import reads every setting, and getRepository and getUser answer as invokes", async () => {
+    await configureAs("svcp_siteadmin");
+    const imported = await client.read(REPO, "acme-eng/web");
+    expect(imported.inputs).toMatchObject({
+      org: "acme-eng",
+      name: "web",
+      visibility: "public",
+      hasWiki: true,
+    });
+    const repo = await client.invoke("hosting:index:getRepository", { owner: "acme-eng", repository: "web" });
+    expect(repo).toMatchObject({ id: 1001, fullName: "acme-eng/web" });
+    const user = await client.invoke("hosting:index:getUser", { username: "mona" });
+    expect(user).toMatchObject({ id: 4, type: "User" });
+  });
+});
+
 describe("import of a kind found by another key than its id", () => {
   const ORG = "hosting:index:Organization";
 
@@ -475,6 +513,52 @@ describe("import of a kind found by another key than its id", () => {
     const created = await createHook();
     const imported = await client.read(HOOK, created.id);
     expect(imported.inputs).not.toHaveProperty("importId");
+  });
+});
+
+describe("a team and its members through the plugin", () => {
+  const TEAM = "hosting:index:Team";
+  const MEMBERS = "hosting:index:TeamMembers";
+
+  it("creates a team and its authoritative member list; a member added by hand is named, removed on update", async () => {
+    await configureAs("svcp_siteadmin");
+    const team = await client.check(TEAM, { org: "acme-eng", name: "Plugin Team" });
+    expect(team.failures).toEqual([]);
+    const madeTeam = await client.create(TEAM, team.inputs);
+    expect(madeTeam.properties).toMatchObject({ slug: "plugin-team", privacy: "secret" });
+    // An owner declared a member: the platform reports a maintainer, read as the member declared.
+    const args: Properties = {
+      org: "acme-eng",
+      teamSlug: madeTeam.properties.slug as string,
+      members: [{ username: "octocat" }, { username: "olivia", role: "member" }],
+    };
+    const checked = await client.check(MEMBERS, args);
+    expect(checked.failures).toEqual([]);
+    const made = await client.create(MEMBERS, checked.inputs);
+    const clean = await client.read(MEMBERS, made.id, made.properties, checked.inputs);
+    expect(await client.diff(MEMBERS, made.id, clean.properties, checked.inputs)).toMatchObject({
+      changes: DIFF_NONE,
+    });
+    await fetch(`${emulator.origin}/_emulator/orgs/acme-eng/teams/plugin-team/members/mona`, {
+      method: "PUT",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+    });
+    await fetch(`${emulator.origin}/_emulator/orgs/acme-eng/invitations/mona/accept`, { method: "POST" });
+    const drifted = await client.read(MEMBERS, made.id, made.properties, checked.inputs);
+    const diff = await client.diff(MEMBERS, made.id, drifted.properties, checked.inputs);
+    expect(diff).toMatchObject({ changes: DIFF_SOME, replaces: [], detailed: { members: "update" } });
+    await client.update(MEMBERS, made.id, drifted.properties, checked.inputs);
+    const restored = await client.read(MEMBERS, made.id, made.properties, checked.inputs);
+    expect(await client.diff(MEMBERS, made.id, restored.properties, checked.inputs)).toMatchObject({
+      changes: DIFF_NONE,
+    });
+  });
+
+  it("invokes getTeam", async () => {
+    await configureAs("svcp_siteadmin");
+    const result = await client.invoke("hosting:index:getTeam", { org: "acme-eng", slug: "platform" });
+    expect(result).toMatchObject({ teamId: 1, name: "Platform", privacy: "closed" });
   });
 });
 

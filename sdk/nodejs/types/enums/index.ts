@@ -164,6 +164,37 @@ export const GetRepositoryStatisticsKind = {
  */
 export type GetRepositoryStatisticsKind = (typeof GetRepositoryStatisticsKind)[keyof typeof GetRepositoryStatisticsKind];
 
+export const GetRepositoryVisibility = {
+    Public: "public",
+    Private: "private",
+    Internal: "internal",
+} as const;
+
+/**
+ * The values of `getRepository.visibility`.
+ */
+export type GetRepositoryVisibility = (typeof GetRepositoryVisibility)[keyof typeof GetRepositoryVisibility];
+
+export const GetTeamNotificationSetting = {
+    NotificationsEnabled: "notifications_enabled",
+    NotificationsDisabled: "notifications_disabled",
+} as const;
+
+/**
+ * The values of `getTeam.notificationSetting`.
+ */
+export type GetTeamNotificationSetting = (typeof GetTeamNotificationSetting)[keyof typeof GetTeamNotificationSetting];
+
+export const GetTeamPrivacy = {
+    Secret: "secret",
+    Closed: "closed",
+} as const;
+
+/**
+ * The values of `getTeam.privacy`.
+ */
+export type GetTeamPrivacy = (typeof GetTeamPrivacy)[keyof typeof GetTeamPrivacy];
+
 export const GlobalWebhookContentType = {
     Json: "json",
     Form: "form",
@@ -309,6 +340,18 @@ export const OrgRunnerGroupVisibility = {
  */
 export type OrgRunnerGroupVisibility = (typeof OrgRunnerGroupVisibility)[keyof typeof OrgRunnerGroupVisibility];
 
+export const OrgSettingsDefaultRepositoryPermission = {
+    Read: "read",
+    Write: "write",
+    Admin: "admin",
+    None: "none",
+} as const;
+
+/**
+ * The values of `OrgSettings.defaultRepositoryPermission`.
+ */
+export type OrgSettingsDefaultRepositoryPermission = (typeof OrgSettingsDefaultRepositoryPermission)[keyof typeof OrgSettingsDefaultRepositoryPermission];
+
 export const OrgWebhookContentType = {
     Json: "json",
     Form: "form",
@@ -368,6 +411,67 @@ export const PrivateRegistryVisibility = {
  */
 export type PrivateRegistryVisibility = (typeof PrivateRegistryVisibility)[keyof typeof PrivateRegistryVisibility];
 
+export const RepositoryCollaboratorPermission = {
+    Pull: "pull",
+    Triage: "triage",
+    Push: "push",
+    Maintain: "maintain",
+    Admin: "admin",
+} as const;
+
+/**
+ * The values of `RepositoryCollaborator.permission`.
+ */
+export type RepositoryCollaboratorPermission = (typeof RepositoryCollaboratorPermission)[keyof typeof RepositoryCollaboratorPermission];
+
+export const RepositoryCollaboratorTeamPermission = {
+    Pull: "pull",
+    Triage: "triage",
+    Push: "push",
+    Maintain: "maintain",
+    Admin: "admin",
+} as const;
+
+/**
+ * The values of `RepositoryCollaboratorTeam.permission`.
+ */
+export type RepositoryCollaboratorTeamPermission = (typeof RepositoryCollaboratorTeamPermission)[keyof typeof RepositoryCollaboratorTeamPermission];
+
+export const RepositoryCollaboratorUserPermission = {
+    Pull: "pull",
+    Triage: "triage",
+    Push: "push",
+    Maintain: "maintain",
+    Admin: "admin",
+} as const;
+
+/**
+ * The values of `RepositoryCollaboratorUser.permission`.
+ */
+export type RepositoryCollaboratorUserPermission = (typeof RepositoryCollaboratorUserPermission)[keyof typeof RepositoryCollaboratorUserPermission];
+
+export const RepositoryOnDestroy = {
+    Archive: "archive",
+    Delete: "delete",
+    Retain: "retain",
+} as const;
+
+/**
+ * The values of `Repository.onDestroy`.
+ */
+export type RepositoryOnDestroy = (typeof RepositoryOnDestroy)[keyof typeof RepositoryOnDestroy];
+
+export const RepositoryVisibility = {
+    Public: "public",
+    Private: "private",
+    Internal: "internal",
+} as const;
+
+/**
+ * The values of `Repository.visibility`.
+ */
+export type RepositoryVisibility = (typeof RepositoryVisibility)[keyof typeof RepositoryVisibility];
+
 export const RepositoryWebhookContentType = {
     Json: "json",
     Form: "form",
@@ -377,3 +481,66 @@ export const RepositoryWebhookContentType = {
  * The values of `RepositoryWebhook.contentType`.
  */
 export type RepositoryWebhookContentType = (typeof RepositoryWebhookContentType)[keyof typeof RepositoryWebhookContentType];
+
+export const TeamMemberRole = {
+    Member: "member",
+    Maintainer: "maintainer",
+} as const;
+
+/**
+ * The values of `TeamMember.role`.
+ */
+export type TeamMemberRole = (typeof TeamMemberRole)[keyof typeof TeamMemberRole];
+
+export const TeamMembershipRole = {
+    Member: "member",
+    Maintainer: "maintainer",
+} as const;
+
+/**
+ * The values of `TeamMembership.role`.
+ */
+export type TeamMembershipRole = (typeof TeamMembershipRole)[keyof typeof TeamMembershipRole];
+
+export const TeamMembershipState = {
+    Active: "active",
+    Pending: "pending",
+} as const;
+
+/**
+ * The values of `TeamMembership.state`.
+ */
+export type TeamMembershipState = (typeof TeamMembershipState)[keyof typeof TeamMembershipState];
+
+export const TeamNotificationSetting = {
+    NotificationsEnabled: "notifications_enabled",
+    NotificationsDisabled: "notifications_disabled",
+} as const;
+
+/**
+ * The values of `Team.notificationSetting`.
+ */
+export type TeamNotificationSetting = (typeof TeamNotificationSetting)[keyof typeof TeamNotificationSetting];
+
+export const TeamPrivacy = {
+    Secret: "secret",
+    Closed: "closed",
+} as const;
+
+/**
+ * The values of `Team.privacy`.
+ */
+export type TeamPrivacy = (typeof TeamPrivacy)[keyof typeof TeamPrivacy];
+
+export const TeamRepositoryPermission = {
+    Pull: "pull",
+    Triage: "triage",
+    Push: "push",
+    Maintain: "maintain",
+    Admin: "admin",
+} as const;
+
+/**
+ * The values of `TeamRepository.permission`.
+ */
+export type TeamRepositoryPermission = (typeof TeamRepositoryPermission)[keyof typeof TeamRepositoryPermission];

@@ -216,6 +216,40 @@ describe("PUT .../environments/{environment_name}", () => {
     await put("preview", { reviewers: [{ type: "User", id: 4 }] }, "acme-eng/web");
   });
 
+  it("takes as reviewer whom a collaboration lets read a private repository", async () => {
+    const invited = await control(sandbox.emulator, "PUT", "/repos/acme-eng/api/collaborators/mona", {
+      permission: "pull",
+    });
+    await control(sandbox.emulator, "POST", `/repository-invitations/${invited.body.invitationId}/accept`);
+    const environment = await put("canary", { reviewers: [{ type: "User", id: 4 }] });
+    expect(environment.protection_rules[0].reviewers[0].reviewer.login).toBe("mona");
+  });
+
+  it("takes the teams the teams family keeps, and no longer lists one deleted since", async () => {
+    const team = await call(sandbox.emulator, "POST", "/orgs/acme-eng/teams", {
+      body: { name: "Reviewers" },
+    });
+    expect(team.status, team.text).toBe(201);
+    const environment = await put("canary", {
+      reviewers: [
+        { type: "Team", id: team.body.id },
+        { type: "User", id: 3 },
+      ],
+    });
+    expect(
+      environment.protection_rules[0].reviewers.map((r: Json) => [
+        r.type,
+        r.reviewer.slug ?? r.reviewer.login,
+      ]),
+    ).toEqual([
+      ["Team", "reviewers"],
+      ["User", "octocat"],
+    ]);
+    expect((await call(sandbox.emulator, "DELETE", "/orgs/acme-eng/teams/reviewers")).status).toBe(204);
+    const after = await call(sandbox.emulator, "GET", env("canary"));
+    expect(after.body.protection_rules[0].reviewers.map((r: Json) => r.type)).toEqual(["User"]);
+  });
+
   it.each([
     ["longer than 255 characters", "e".repeat(256)],
     ["with a space at the end", "canary "],

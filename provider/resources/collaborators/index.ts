@@ -1,0 +1,3 @@
+export * from "./repository-collaborator";
+export * from "./repository-collaborators";
+export type { RepositoryPermission } from "./shared";

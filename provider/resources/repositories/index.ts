@@ -1,0 +1,3 @@
+/** Repositories and their deploy keys: Repository and RepositoryDeployKey. */
+export * from "./deploy-key";
+export * from "./repository";

@@ -1,0 +1,185 @@
+/**
+ * The repository's settings between the program's names and the API's: which inputs are settings,
+ * how each reads from a repository the API answers, how the platform means each (so a value it
+ * returns in another form is no change), and the requests that bring a repository to what the
+ * program declares, in the order the platform takes them.
+ */
+import { type ApiRepository, ROUTES } from "../../../api";
+import { isHostingApiError, refusedError } from "../../client/errors";
+import type { HostingClient } from "../../client/http";
+import { sameValue } from "../../internal/diff";
+
+/** The settings a program may declare: only those it declares are managed (written, read, compared). */
+export const SETTINGS = [
+  "description",
+  "homepage",
+  "visibility",
+  "hasIssues",
+  "hasProjects",
+  "hasWiki",
+  "isTemplate",
+  "defaultBranch",
+  "allowMergeCommit",
+  "allowSquashMerge",
+  "allowRebaseMerge",
+  "allowAutoMerge",
+  "deleteBranchOnMerge",
+  "allowUpdateBranch",
+  "archived",
+  "topics",
+] as const;
+export type SettingKey = (typeof SETTINGS)[number];
+
+export type Settings = {
+  description?: string | null;
+  homepage?: string | null;
+  visibility?: "public" | "private" | "internal";
+  hasIssues?: boolean;
+  hasProjects?: boolean;
+  hasWiki?: boolean;
+  isTemplate?: boolean;
+  defaultBranch?: string;
+  allowMergeCommit?: boolean;
+  allowSquashMerge?: boolean;
+  allowRebaseMerge?: boolean;
+  allowAutoMerge?: boolean;
+  deleteBranchOnMerge?: boolean;
+  allowUpdateBranch?: boolean;
+  archived?: boolean;
+  topics?: string[];
+};
+
+/** The API's name of each setting in bodies and answers. */
+const WIRE: Readonly<Record<Exclude<SettingKey, "topics">, keyof ApiRepository & string>> = {
+  description: "description",
+  homepage: "homepage",
+  visibility: "visibility",
+  hasIssues: "has_issues",
+  hasProjects: "has_projects",
+  hasWiki: "has_wiki",
+  isTemplate: "is_template",
+  defaultBranch: "default_branch",
+  allowMergeCommit: "allow_merge_commit",
+  allowSquashMerge: "allow_squash_merge",
+  allowRebaseMerge: "allow_rebase_merge",
+  allowAutoMerge: "allow_auto_merge",
+  deleteBranchOnMerge: "delete_branch_on_merge",
+  allowUpdateBranch: "allow_update_branch",
+  archived: "archived",
+};
+
+/**
+ * The settings a repository the API answers has. A setting the answer leaves out is not there (the
+ * merge settings are shown only to callers who may push): the caller keeps what it knew.
+ */
+export function settingsFromApi(api: ApiRepository): Settings {
+  const out: Record<string, unknown> = {};
+  for (const [key, wire] of Object.entries(WIRE)) {
+    const value = api[wire];
+    if (value !== undefined) out[key] = value;
+  }
+  out.visibility = api.visibility ?? (api.private ? "private" : "public");
+  if (api.topics !== undefined) out.topics = api.topics;
+  return out as Settings;
+}
+
+/**
+ * Settings as the platform means them: no text and an empty text are the same (it keeps none), and
+ * topics are lower case (it saves them so).
+ */
+export function comparableSettings(values: object): object {
+  const out: Record<string, unknown> = { ...values };
+  for (const key of ["description", "homepage"]) if (out[key] === "") out[key] = undefined;
+  if (Array.isArray(out.topics)) out.topics = (out.topics as unknown[]).map((t) => String(t).toLowerCase());
+  if (typeof out.org === "string") out.org = out.org.toLowerCase();
+  return out;
+}
+
+/** Whether the repository has the value the program declares for `key` (as the platform means it). */
+function hasValue(live: Settings, wanted: Settings, key: SettingKey): boolean {
+  const a = comparableSettings({ [key]: live[key] }) as Record<string, unknown>;
+  const b = comparableSettings({ [key]: wanted[key] }) as Record<string, unknown>;
+  return sameValue(a[key], b[key], key === "topics");
+}
+
+/** Where a repository is now, and what it is known to have (from an answer, or from state). */
+export interface Place {
+  owner: string;
+  name: string;
+}
+
+/**
+ * Brings the repository at `at` to the declared settings `wanted` (and `name`), sending only what
+ * differs from `live`: unarchiving first (an archived repository takes no other change), then one
+ * PATCH of the settings and the name, then the topics, then archiving last. Nothing differs: no
+ * request. Returns the last full answer (undefined when no PATCH was sent) and the topics as the
+ * platform saved them (when they were sent).
+ */
+export async function converge(
+  c: HostingClient,
+  at: Place,
+  live: Settings & { name: string },
+  wanted: Settings & { name: string },
+  what: string,
+): Promise<{ answer?: ApiRepository; topics?: string[] }> {
+  const body: Record<string, unknown> = {};
+  if (wanted.name !== live.name) body.name = wanted.name;
+  for (const [key, wire] of Object.entries(WIRE) as Array<[Exclude<SettingKey, "topics">, string]>) {
+    if (key === "archived" || wanted[key] === undefined || hasValue(live, wanted, key)) continue;
+    body[wire] = wanted[key] ?? "";
+  }
+  const topics = wanted.topics !== undefined && !hasValue(live, wanted, "topics");
+  const unarchive = wanted.archived === false && live.archived === true;
+  const archive = wanted.archived === true && live.archived !== true;
+  const changes = Object.keys(body).length > 0 || topics;
+  if (live.archived === true && !unarchive && changes) {
+    throw refusedError(
+      `${what} is archived, so it is read-only: ${[...Object.keys(body), ...(topics ? ["topics"] : [])].join(", ")} cannot change`,
+      "Set archived: false to change it (it is unarchived first), or leave its settings as they are",
+    );
+  }
+  const place = { ...at };
+  let answer: ApiRepository | undefined;
+  // Each PATCH answers the whole repository; a rename moves where the next request goes.
+  const patch = async (sent: Record<string, unknown>) => {
+    answer = (
+      await c.patch(ROUTES.repositories.update, { owner: place.owner, repo: place.name }, sent, {
+        idempotent: true,
+      })
+    ).data;
+    place.name = answer.name;
+  };
+  if (unarchive) await patch({ archived: false });
+  if (Object.keys(body).length > 0) await patch(body);
+  let saved: string[] | undefined;
+  if (topics) {
+    const params = { owner: place.owner, repo: place.name };
+    saved = (await c.put(ROUTES.repositories.replaceTopics, params, { names: wanted.topics })).data.names;
+  }
+  if (archive) await patch({ archived: true });
+  return {
+    ...(answer === undefined ? {} : { answer }),
+    ...(saved === undefined ? {} : { topics: saved }),
+  };
+}
+
+/** The repository at `at` now, following a rename's redirect; undefined when there is none. */
+export async function current(
+  c: HostingClient,
+  at: Place,
+  follow = true,
+): Promise<ApiRepository | undefined> {
+  try {
+    return (
+      await c.get(
+        ROUTES.repositories.get,
+        { owner: at.owner, repo: at.name },
+        follow ? { followRedirects: 3 } : {},
+      )
+    ).data;
+  } catch (e) {
+    // 404: no such repository. Not followed, a 301 is the old name of a renamed one: not this name's.
+    if (isHostingApiError(e) && (e.status === 404 || (!follow && e.status === 301))) return undefined;
+    throw e;
+  }
+}
