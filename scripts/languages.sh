@@ -59,7 +59,9 @@ prepare_go() {
   local dir="$CACHE/go-pulumi-$GO_SDK_VERSION" template
   template="$dir/template"
   command -v go >/dev/null || { log "no go on PATH"; return 1; }
-  if [ ! -f "$template/.done" ]; then
+  # Compiled with -trimpath, as the language tests build programs: the build cache's entries then do
+  # not depend on the program's folder, so each program reuses them (docs/DECISIONS.md).
+  if [ ! -f "$template/.done-trimpath" ]; then
     log "downloading and compiling github.com/pulumi/pulumi/sdk/v3 $GO_SDK_VERSION (first run only)"
     rm -rf "$template"
     mkdir -p "$template"
@@ -78,13 +80,13 @@ EOF
     printf 'module pulumi-program\n\ngo 1.25\n\nrequire github.com/pulumi/pulumi/sdk/v3 %s\n' "$GO_SDK_VERSION" >"$template/go.mod"
     (
       cd "$template" &&
-        export GOFLAGS=-mod=mod GOSUMDB="${GOSUMDB:-off}" GOTOOLCHAIN=local &&
+        export GOFLAGS="-mod=mod -trimpath" GOSUMDB="${GOSUMDB:-off}" GOTOOLCHAIN=local &&
         go mod tidy && go build -o /dev/null .
     ) >"$dir/build.log" 2>&1 || {
       log "could not prepare github.com/pulumi/pulumi/sdk/v3 $GO_SDK_VERSION: $(tail -n1 "$dir/build.log") (see $dir/build.log)"
       return 1
     }
-    touch "$template/.done"
+    touch "$template/.done-trimpath"
   fi
   exports+=("PULUMI_HOSTING_GO_SDK_VERSION=$GO_SDK_VERSION" "PULUMI_HOSTING_GO_TEMPLATE=$template")
 }

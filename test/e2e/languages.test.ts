@@ -51,7 +51,10 @@ function toolchain(language: Language): Record<string, string> {
   }
   if (language === "go") {
     // The program's go.sum is written by the build (no checksum database on these machines).
-    return { GOFLAGS: "-mod=mod", GOSUMDB: "off", GOTOOLCHAIN: "local" };
+    // `-trimpath`, as scripts/languages.sh compiled the SDK: the build cache then serves every
+    // program's packages whatever its folder (without it, each program folder compiles the plugin's
+    // SDK and its own copy of what it shares: about 20 s of CPU instead of 2.5).
+    return { GOFLAGS: "-mod=mod -trimpath", GOSUMDB: "off", GOTOOLCHAIN: "local" };
   }
   // As a user runs it: the virtualenv named in Pulumi.yaml (`virtualenv: venv`), not first on PATH.
   const venvBin = join(value, "bin");
