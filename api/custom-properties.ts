@@ -1,9 +1,20 @@
 import { z } from "zod";
 import { route, STATUS_ONLY, V2026 } from "./route";
 
-/** The kinds of custom property (organisation properties of an enterprise, repository properties of an organisation). */
-export const PROPERTY_VALUE_TYPES = ["string", "single_select", "multi_select"] as const;
+/**
+ * The kinds of custom property: `true_false` takes the strings `"true"` and `"false"`. Organisation
+ * properties of an enterprise are of the first three kinds in the sandbox's fixture; an
+ * organisation's repository properties may be of any.
+ */
+export const PROPERTY_VALUE_TYPES = ["string", "single_select", "multi_select", "true_false"] as const;
 export type PropertyValueType = (typeof PROPERTY_VALUE_TYPES)[number];
+
+/** Who may set a repository property's values: organisation actors only, or repository actors too. */
+export const PROPERTY_EDITORS = ["org_actors", "org_and_repo_actors"] as const;
+export type PropertyEditors = (typeof PROPERTY_EDITORS)[number];
+
+/** At most this many allowed values per select property (the description's `allowed_values`). */
+export const MAX_ALLOWED_VALUES = 200;
 
 /**
  * A custom property name as the platform allows it: letters, digits, `_`, `-`, `$` and `#`, at
@@ -22,7 +33,47 @@ export const apiPropertyValueSchema = z.object({
 });
 export type ApiPropertyValue = z.infer<typeof apiPropertyValueSchema>;
 
+/**
+ * A custom property's definition as the API answers it (the description's `custom-property`): its
+ * type, whether it is required (then `default_value` is what repositories without a value have),
+ * the allowed values of a select, and who may edit values.
+ */
+export const apiCustomPropertySchema = z
+  .object({
+    property_name: z.string(),
+    value_type: z.enum(PROPERTY_VALUE_TYPES),
+    required: z.boolean().optional(),
+    default_value: z
+      .union([z.string(), z.array(z.string())])
+      .nullable()
+      .optional(),
+    description: z.string().nullable().optional(),
+    allowed_values: z.array(z.string()).nullable().optional(),
+    values_editable_by: z.enum(PROPERTY_EDITORS).nullable().optional(),
+  })
+  .loose();
+export type ApiCustomProperty = z.infer<typeof apiCustomPropertySchema>;
+
+/** The body of `PUT /orgs/{org}/properties/schema/{custom_property_name}` (`custom-property-set-payload`). */
+export interface ApiCustomPropertyWrite {
+  value_type: PropertyValueType;
+  required: boolean;
+  default_value: string | string[] | null;
+  description: string | null;
+  allowed_values: string[] | null;
+  values_editable_by: PropertyEditors;
+}
+
+const SCHEMA = "/orgs/{org}/properties/schema";
+
 export const customPropertiesRoutes = {
+  /** An organisation's repository property definitions (organisation members read them). */
+  propertyDefinitions: {
+    list: route(`GET ${SCHEMA}`, { list: apiCustomPropertySchema }),
+    get: route(`GET ${SCHEMA}/{custom_property_name}`, { body: apiCustomPropertySchema }),
+    set: route(`PUT ${SCHEMA}/{custom_property_name}`, { body: apiCustomPropertySchema }),
+    delete: route(`DELETE ${SCHEMA}/{custom_property_name}`, STATUS_ONLY),
+  },
   propertyValues: {
     org: route("GET /organizations/{org}/org-properties/values", { ...V2026, list: apiPropertyValueSchema }),
     updateOrg: route("PATCH /organizations/{org}/org-properties/values", { ...V2026, ...STATUS_ONLY }),

@@ -4,6 +4,7 @@
  * client and the sandbox server share one contract and cannot drift apart.
  */
 
+import { branchProtectionRoutes } from "./branch-protection";
 import { budgetsRoutes } from "./budgets";
 import { customPropertiesRoutes } from "./custom-properties";
 import { environmentsRoutes } from "./environments";
@@ -12,9 +13,11 @@ import { membershipsRoutes } from "./memberships";
 import { metaRoutes } from "./meta";
 import { notificationsRoutes } from "./notifications";
 import { orgConfigRoutes } from "./org-config";
+import { orgRolesRoutes } from "./org-roles";
 import { organizationsRoutes } from "./organizations";
 import { privateRegistriesRoutes } from "./private-registries";
 import type { Route } from "./route";
+import { rulesetsRoutes } from "./rulesets";
 import { runnerGroupsRoutes } from "./runner-groups";
 import { securityRoutes } from "./security";
 import { statisticsRoutes } from "./statistics";
@@ -22,6 +25,7 @@ import { unmodelledRoutes } from "./unmodelled";
 import { userKeysRoutes } from "./user-keys";
 import { webhooksRoutes } from "./webhooks";
 
+export * from "./branch-protection";
 export * from "./budgets";
 export * from "./custom-properties";
 export * from "./environments";
@@ -30,10 +34,12 @@ export * from "./memberships";
 export * from "./meta";
 export * from "./notifications";
 export * from "./org-config";
+export * from "./org-roles";
 export * from "./organizations";
 export * from "./pagination";
 export * from "./private-registries";
 export * from "./route";
+export * from "./rulesets";
 export * from "./runner-groups";
 export * from "./security";
 export * from "./statistics";
@@ -58,6 +64,9 @@ export const ROUTES = {
   ...organizationsRoutes,
   ...orgConfigRoutes,
   ...notificationsRoutes,
+  ...rulesetsRoutes,
+  ...branchProtectionRoutes,
+  ...orgRolesRoutes,
   ...unmodelledRoutes,
 } as const;
 

@@ -616,8 +616,6 @@ const NOT_MODELLED: Row[] = [
     expect: grantedTo("siteAdmin", "owner", "member", "fineGrained"),
   },
   { route: "PUT /orgs/:org/assistant/content_exclusion", expect: grantedTo("siteAdmin", "fineGrained") },
-  { route: "GET /orgs/:org/organization-roles", expect: ADMIN_ORG },
-  { route: "GET /orgs/:org/organization-roles/:role_id", expect: ADMIN_ORG },
   // UAT only, no scope: deploy-gate holds no Events permission, and its installation is refused.
   { route: "GET /users/:username/events/orgs/:org", expect: grantedTo(...ANY_CLASSIC, "fineGrained") },
   { route: "PUT /orgs/:org/workspaces/access", expect: ADMIN_ORG },

@@ -4,7 +4,7 @@
  * every item is valid, and the values listed as the API shows them.
  *
  * A value is checked against its property's type: a string property takes a non-empty string, a
- * single select one of its allowed values, a multi select a non-empty list of allowed values
+ * true/false property `"true"` or `"false"`, a single select one of its allowed values, a multi select a non-empty list of allowed values
  * (repeats dropped). `null` removes the value; an empty string or list is refused, so "no value"
  * has one spelling. Every refusal names the property (docs/DECISIONS.md).
  */
@@ -78,7 +78,7 @@ export function parseUpdates(
 }
 
 /** The value to store, or why the property refuses it (a sentence naming the property). */
-function checkValue(
+export function checkValue(
   definition: PropertyDefinition,
   value: unknown,
 ): { value: string | string[] | null } | string {
@@ -100,6 +100,9 @@ function checkValue(
       : `${name} takes a string`;
   }
   if (value === "") return `${name}: send null, not an empty string, to remove the value`;
+  if (valueType === "true_false" && value !== "true" && value !== "false") {
+    return `${name} takes "true" or "false"; got ${JSON.stringify(value)}`;
+  }
   if (valueType === "single_select" && !allowed.includes(value)) {
     return `${name}: ${JSON.stringify(value)} is not one of ${allowed.join(", ")}`;
   }
