@@ -208,6 +208,9 @@ export interface World {
    */
   issueType?: number;
   issueField?: number;
+  /** A ruleset of acme-eng and one of acme-eng/api (`seedRulesets`). */
+  orgRuleset?: number;
+  repoRuleset?: number;
 }
 
 /**
@@ -246,6 +249,33 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
     registry: await seedRegistry(emulator),
     ...(await seedUserKeys(emulator)),
     ...(await seedOrgConfig(emulator)),
+    ...(await seedRulesets(emulator)),
+  };
+}
+
+/** Creates, as the site administrator, a ruleset of acme-eng (every repository's default branch) and one of acme-eng/api. */
+export async function seedRulesets(
+  emulator: RunningEmulator,
+): Promise<{ orgRuleset: number; repoRuleset: number }> {
+  const made = async (path: string, body: unknown): Promise<number> => {
+    const response = await call(emulator, "POST", path, { body });
+    expect(response.status, `${path}: ${response.text}`).toBe(201);
+    return response.body.id;
+  };
+  const refs = { ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] } };
+  return {
+    orgRuleset: await made("/orgs/acme-eng/rulesets", {
+      name: "seed",
+      enforcement: "active",
+      conditions: { ...refs, repository_name: { include: ["~ALL"], exclude: [] } },
+      rules: [{ type: "deletion" }],
+    }),
+    repoRuleset: await made("/repos/acme-eng/api/rulesets", {
+      name: "seed",
+      enforcement: "active",
+      conditions: refs,
+      rules: [{ type: "non_fast_forward" }],
+    }),
   };
 }
 
@@ -321,6 +351,11 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     issue_number: "1",
     issue_type_id: String(world.issueType ?? 999_999),
     issue_field_id: String(world.issueField ?? 999_999),
+    ruleset_id: String((template.startsWith("/orgs/") ? world.orgRuleset : world.repoRuleset) ?? 999_999),
+    custom_property_name: "tier",
+    // all_repo_read, a predefined role; platform, the fixture's team of acme-eng.
+    role_id: "8132",
+    team_slug: "platform",
   };
   // octocat is a member of acme-eng, whom the organisation cannot block: its block routes act on
   // hubot, whom `seedWorld` blocked.
@@ -712,7 +747,6 @@ export const APP_USER_TOKEN = "svcu_user";
  */
 export const UNMODELLED_PARAMS: Record<string, string> = {
   campaign_number: "1",
-  role_id: "1",
   pat_request_id: "1",
   pat_id: "1",
   finding_number: "1",
