@@ -64,6 +64,49 @@ export interface ApiCustomPropertyWrite {
   values_editable_by: PropertyEditors;
 }
 
+/** What a value is checked against: a property's name, type and allowed values. */
+export interface PropertyShape {
+  name: string;
+  valueType: PropertyValueType;
+  allowedValues?: readonly string[] | undefined;
+}
+
+/**
+ * The value a property stores (repeats of a multi select dropped), or why the property refuses it:
+ * a sentence naming the property and what it allows. The sandbox's check of a PATCH and the
+ * provider's preview of a value whose definition is known both run it.
+ */
+export function checkPropertyValue(
+  definition: PropertyShape,
+  value: unknown,
+): { value: string | string[] | null } | string {
+  const { name, valueType } = definition;
+  const allowed = definition.allowedValues ?? [];
+  if (value === null) return { value: null };
+  if (valueType === "multi_select") {
+    if (!Array.isArray(value)) return `${name} takes a list of values from ${allowed.join(", ")}`;
+    if (value.length === 0) return `${name}: send null, not an empty list, to remove the value`;
+    const wrong = value.find((v) => typeof v !== "string" || !allowed.includes(v));
+    if (wrong !== undefined) {
+      return `${name}: ${JSON.stringify(wrong)} is not one of ${allowed.join(", ")}`;
+    }
+    return { value: [...new Set(value as string[])] };
+  }
+  if (typeof value !== "string") {
+    return valueType === "single_select"
+      ? `${name} takes one value (a string), one of ${allowed.join(", ")}`
+      : `${name} takes a string`;
+  }
+  if (value === "") return `${name}: send null, not an empty string, to remove the value`;
+  if (valueType === "true_false" && value !== "true" && value !== "false") {
+    return `${name} takes "true" or "false"; got ${JSON.stringify(value)}`;
+  }
+  if (valueType === "single_select" && !allowed.includes(value)) {
+    return `${name}: ${JSON.stringify(value)} is not one of ${allowed.join(", ")}`;
+  }
+  return { value };
+}
+
 const SCHEMA = "/orgs/{org}/properties/schema";
 
 export const customPropertiesRoutes = {

@@ -74,3 +74,23 @@ export type {
   WebhookArgs,
 } from "./resources/webhooks";
 export { GlobalWebhook, RepositoryWebhook } from "./resources/webhooks";
+export type { OrgCustomPropertyArgs } from "./resources/custom-properties";
+export { OrgCustomProperty } from "./resources/custom-properties";
+export type {
+  OrgRulesetArgs,
+  OrgRulesetConditionsArgs,
+  RepositoryRulesetArgs,
+  RepositoryRulesetConditionsArgs,
+  RulesetBypassActorArgs,
+  RulesetRuleArgs,
+} from "./resources/rulesets";
+export { OrgRuleset, RepositoryRuleset } from "./resources/rulesets";
+export type {
+  BranchProtectionArgs,
+  BranchProtectionRestrictionsArgs,
+  BranchProtectionReviewsArgs,
+  BranchProtectionStatusChecksArgs,
+} from "./resources/branch-protection";
+export { BranchProtection } from "./resources/branch-protection";
+export type { OrgRoleAssignmentArgs } from "./resources/org-roles";
+export { OrgRoleAssignment } from "./resources/org-roles";

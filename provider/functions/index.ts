@@ -57,3 +57,7 @@ export type {
   GpgSubkey,
 } from "./user-keys";
 export { getUserGpgKeys, getUserGpgKeysOutput } from "./user-keys";
+export type { GetOrgRolesArgs, GetOrgRolesResult, OrgRole } from "./org-roles";
+export { getOrgRoles, getOrgRolesOutput } from "./org-roles";
+export type { BranchRule, GetBranchRulesArgs, GetBranchRulesResult } from "./rulesets";
+export { getBranchRules, getBranchRulesOutput } from "./rulesets";

@@ -54,23 +54,24 @@ export const valueField = field(
   },
 );
 
+/** A custom property's name, as the platform allows it. */
+export const propertyNameSchema = () =>
+  z
+    .string({ error: `propertyName is required: a custom property's name such as "cost_center"` })
+    .regex(
+      PROPERTY_NAME_PATTERN,
+      `propertyName may hold only letters, digits, "_", "-", "$" and "#" (at most 75 characters)`,
+    );
+
 /**
  * The property's name and its value, the two fields both kinds share; `definedBy` says who defines
  * the property ("the enterprise defines for organisations") and `example` names one.
  */
 export const propertyFields = (definedBy: string, example: string) => ({
-  propertyName: field(
-    z
-      .string({ error: `propertyName is required: a custom property's name such as "cost_center"` })
-      .regex(
-        PROPERTY_NAME_PATTERN,
-        `propertyName may hold only letters, digits, "_", "-", "$" and "#" (at most 75 characters)`,
-      ),
-    {
-      description: `The name of a custom property ${definedBy} (e.g. \`${example}\`). A change replaces the resource (the old property's value is removed).`,
-      replace: true,
-    },
-  ),
+  propertyName: field(propertyNameSchema(), {
+    description: `The name of a custom property ${definedBy} (e.g. \`${example}\`). A change replaces the resource (the old property's value is removed).`,
+    replace: true,
+  }),
   value: valueField,
 });
 
