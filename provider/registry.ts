@@ -5,7 +5,9 @@
  */
 import type { FunctionDeclaration } from "./internal/declare";
 import type { AnyHostingProvider } from "./internal/lifecycle";
+import { branchProtectionProvider } from "./resources/branch-protection/branch-protection";
 import { budgetProvider } from "./resources/budgets/budget";
+import { orgCustomPropertyProvider } from "./resources/custom-properties/org-custom-property";
 import { orgPropertyValueProvider } from "./resources/custom-properties/org-property-value";
 import { repositoryPropertyValueProvider } from "./resources/custom-properties/repository-property-value";
 import { deploymentProtectionRuleProvider } from "./resources/environments/deployment-protection-rule";
@@ -13,8 +15,11 @@ import { orgMembershipProvider } from "./resources/memberships/org-membership";
 import { issueFieldProvider } from "./resources/org-config/issue-field";
 import { issueTypeProvider } from "./resources/org-config/issue-type";
 import { orgBlockProvider } from "./resources/org-config/org-block";
+import { orgRoleAssignmentProvider } from "./resources/org-roles/org-role-assignment";
 import { organizationProvider } from "./resources/organizations/organization";
 import { privateRegistryProvider } from "./resources/private-registries/private-registry";
+import { orgRulesetProvider } from "./resources/rulesets/org-ruleset";
+import { repositoryRulesetProvider } from "./resources/rulesets/repository-ruleset";
 import { enterpriseRunnerGroupProvider } from "./resources/runner-groups/enterprise-runner-group";
 import { orgRunnerGroupProvider } from "./resources/runner-groups/org-runner-group";
 import { runnerGroupRunnersProvider } from "./resources/runner-groups/runner-group-runners";
@@ -24,13 +29,17 @@ import { globalWebhookProvider } from "./resources/webhooks/global-webhook";
 import { repositoryWebhookProvider } from "./resources/webhooks/repository-webhook";
 import { getBranch, getBranchFunction, getBranches, getBranchesFunction } from "./functions/git";
 import { getOrgMembers, getOrgMembersFunction } from "./functions/memberships";
+import { getOrgRoles, getOrgRolesFunction } from "./functions/org-roles";
+import { getBranchRules, getBranchRulesFunction } from "./functions/rulesets";
 import { getDependencyAlerts, getDependencyAlertsFunction } from "./functions/security";
 import { getRepositoryStatistics, getRepositoryStatisticsFunction } from "./functions/statistics";
 import { getUserGpgKeys, getUserGpgKeysFunction } from "./functions/user-keys";
 
 /** Every kind's provider, by family; `providers.ts` puts them in the order users read them. */
 export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
+  branchProtectionProvider,
   budgetProvider,
+  orgCustomPropertyProvider,
   orgPropertyValueProvider,
   repositoryPropertyValueProvider,
   deploymentProtectionRuleProvider,
@@ -38,8 +47,11 @@ export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
   issueFieldProvider,
   issueTypeProvider,
   orgBlockProvider,
+  orgRoleAssignmentProvider,
   organizationProvider,
   privateRegistryProvider,
+  orgRulesetProvider,
+  repositoryRulesetProvider,
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
@@ -55,6 +67,8 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
   getBranchesFunction,
   getBranchFunction,
   getOrgMembersFunction,
+  getOrgRolesFunction,
+  getBranchRulesFunction,
   getDependencyAlertsFunction,
   getRepositoryStatisticsFunction,
   getUserGpgKeysFunction,
@@ -65,6 +79,8 @@ export const IMPLEMENTATIONS = {
   getBranches,
   getBranch,
   getOrgMembers,
+  getOrgRoles,
+  getBranchRules,
   getDependencyAlerts,
   getRepositoryStatistics,
   getUserGpgKeys,
