@@ -206,7 +206,7 @@ export function ruleProblems(rule: unknown): RuleProblem[] {
       { path: ["parameters"], message: `are not taken by a ${type} rule; leave them out` },
     ];
   }
-  const result = schema.safeParse(parameters);
+  const result = schema.safeParse(parameters, { reportInput: true });
   if (result.success) return problems;
   for (const issue of result.error.issues) {
     const at = ["parameters", ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))];
@@ -236,9 +236,10 @@ const KINDS: Record<string, string> = {
 
 /** What a schema's issue says the value must be, in words (the path is the caller's to name). */
 function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.input === undefined) return "is required";
   switch (issue.code) {
     case "invalid_type":
-      return issue.input === undefined ? "is required" : `must be ${KINDS[issue.expected] ?? issue.expected}`;
+      return `must be ${KINDS[issue.expected] ?? issue.expected}`;
     case "invalid_value":
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "too_small":

@@ -5,17 +5,22 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { type ApiCustomProperty, checkPropertyValue, ROUTES } from "../../../api";
-import { SHARED_READ_MS } from "../../internal/collection-reads";
-import { client, notice } from "../../internal/context";
+import { checkPropertyValue, ROUTES } from "../../../api";
+import { notice } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { SharedReads } from "../../internal/shared-reads";
-import { type PropertyValue, propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
+import {
+  definitionsOf,
+  type PropertyValue,
+  propertyFields,
+  type ValueKind,
+  valueMethods,
+  valueRoutes,
+} from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (the PATCH answers 204, and read reports the value it found: no output-only fields)
@@ -118,16 +123,6 @@ async function checkAgainstDefinition(
     inputs.value,
   );
   return typeof checked === "string" ? { property: "value", reason: checked } : undefined;
-}
-
-const definitionReads = new SharedReads<ApiCustomProperty[]>(SHARED_READ_MS);
-
-/** The organisation's property definitions (one GET shared by the checks of a run). */
-function definitionsOf(org: string): Promise<ApiCustomProperty[]> {
-  const c = client();
-  return definitionReads.read(c, org.toLowerCase(), () =>
-    c.paginate(ROUTES.propertyDefinitions.list, { org }),
-  );
 }
 
 // ---------------------------------------------------------------------------------------------

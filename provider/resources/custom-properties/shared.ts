@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import type { AnyRoute, ListRoute } from "../../../api";
-import { type ApiPropertyValue, PROPERTY_NAME_PATTERN } from "../../../api";
+import { type ApiCustomProperty, type ApiPropertyValue, PROPERTY_NAME_PATTERN, ROUTES } from "../../../api";
 import { isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { SHARED_READ_MS } from "../../internal/collection-reads";
@@ -114,10 +114,20 @@ export function valueRoutes<P>(
 }
 
 const reads = new SharedReads<ApiPropertyValue[]>(SHARED_READ_MS);
+const definitionReads = new SharedReads<ApiCustomProperty[]>(SHARED_READ_MS);
 
 /** Forgets every shared answer: for tests that change values behind the provider's back. */
 export function forgetSharedReads(): void {
   reads.clear();
+  definitionReads.clear();
+}
+
+/** An organisation's repository property definitions (one GET shared by the checks of a run). */
+export function definitionsOf(org: string): Promise<ApiCustomProperty[]> {
+  const c = client();
+  return definitionReads.read(c, org.toLowerCase(), () =>
+    c.paginate(ROUTES.propertyDefinitions.list, { org }),
+  );
 }
 
 const keyOf = (collection: ValueCollection) => collection.path.toLowerCase();
