@@ -100,6 +100,26 @@ new hosting.IssueField("priority", {
   options: [{ name: "High", color: "red" }, { name: "Low", color: "gray" }],
 });
 new hosting.OrgBlock("block-billie", { org: "acme-eng", username: "billie" });
+// A property acme-eng defines, a value of it (set once it exists), the rulesets, a protection of a
+// branch whose name holds a slash, and a role of the platform team.
+const level = new hosting.OrgCustomProperty("service-level", {
+  org: "acme-eng", propertyName: "service_level", valueType: "single_select", allowedValues: ["critical", "standard"],
+});
+new hosting.RepositoryPropertyValue("web-level", { owner: "acme-eng", repository: "web", propertyName: level.propertyName, value: "critical" });
+new hosting.OrgRuleset("critical", {
+  org: "acme-eng", name: "critical", enforcement: "active", bypassActors: [{ actorType: "OrganizationAdmin" }],
+  conditions: { refName: { include: ["~DEFAULT_BRANCH"] }, repositoryProperty: { include: [{ name: level.propertyName, propertyValues: ["critical"] }] } },
+  rules: [{ type: "deletion" }, { type: "required_status_checks", parameters: { requiredStatusChecks: [{ context: "ci/build" }, { context: "ci/test" }], strictRequiredStatusChecksPolicy: true } }],
+});
+new hosting.RepositoryRuleset("releases", {
+  owner: "acme-eng", repository: "api", name: "releases", enforcement: "evaluate",
+  conditions: { refName: { include: ["refs/heads/release/*"] } }, rules: [{ type: "non_fast_forward" }],
+});
+new hosting.BranchProtection("release-protection", {
+  owner: "acme-eng", repository: "api", branch: "release/1.0",
+  requiredStatusChecks: { strict: true, contexts: ["ci/build"] }, restrictions: { users: ["octocat"], teams: ["platform"] },
+});
+new hosting.OrgRoleAssignment("platform-security", { org: "acme-eng", roleId: 8138, team: "platform" });
 ${bad}
 exports.hookId = ci.hookId;
 exports.ruleId = gate.ruleId;
@@ -209,7 +229,11 @@ const CONVERGED_VALUES = {
   "org:regions": ["eu", "us"],
   "repo:tier": "silver",
   "repo:cost_center": "cc-api",
+  "repo:service_level": "critical",
 };
+
+const ruleset = (name: string) => state().rulesets.find((r) => r.name === name);
+const releaseProtection = () => state().branchProtections.find((p) => p.branch === "release/1.0");
 
 /** The stack's resources of this library: name -> {type, id, outputs}. */
 function stack(): Record<string, { kind: string; id?: string; outputs: Record<string, unknown> }> {
@@ -282,7 +306,7 @@ describe("a stack of every kind, end to end", () => {
       // mona and hubot invited, octocat (a member) made an admin.
       "PUT /orgs/{org}/memberships/{username}": 3,
       "PATCH /organizations/{org}/org-properties/values": 3,
-      "PATCH /repos/{owner}/{repo}/properties/values": 2,
+      "PATCH /repos/{owner}/{repo}/properties/values": 3,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
       "POST /enterprises/{enterprise}/settings/billing/budgets": 2,
       "POST /orgs/{org}/private-registries": 2,
@@ -293,6 +317,11 @@ describe("a stack of every kind, end to end", () => {
       "POST /orgs/{org}/issue-types": 2,
       "POST /orgs/{org}/issue-fields": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      "PUT /orgs/{org}/properties/schema/{custom_property_name}": 1,
+      "POST /orgs/{org}/rulesets": 1,
+      "POST /repos/{owner}/{repo}/rulesets": 1,
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection": 1,
+      "PUT /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}": 1,
     });
     // Creates of kinds keyed by names read first, and the registry's key is fetched once.
     expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
@@ -343,7 +372,20 @@ describe("a stack of every kind, end to end", () => {
     expect(registry("MAVEN_REPOSITORY_SECRET")?.value).toBeNull();
 
     const resources = stack();
-    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(18);
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(23);
+    expect(ruleset("critical")?.conditions?.repository_property?.include).toEqual([
+      { name: "service_level", property_values: ["critical"], source: "custom" },
+    ]);
+    expect(ruleset("releases")).toMatchObject({
+      scope: "repo",
+      owner: "acme-eng/api",
+      enforcement: "evaluate",
+    });
+    expect(releaseProtection()?.restrictions).toEqual({ users: ["octocat"], teams: ["platform"], apps: [] });
+    expect(resources["release-protection"]?.id).toBe("acme-eng/api/release%2F1.0");
+    expect(resources["platform-security"]?.id).toBe("acme-eng/teams/platform/8138");
+    expect(resources["platform-security"]?.outputs.roleName).toBe("security_manager");
+    expect(state().orgRoleAssignments).toEqual([{ org: "acme-eng", roleId: 8138, team: "platform" }]);
     expect(state().fixture.orgs.find((o) => o.login === "acme-platform")?.members.olivia?.role).toBe("admin");
     expect(
       state()
@@ -412,7 +454,8 @@ describe("a stack of every kind, end to end", () => {
       "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/runners": 1,
       "GET /orgs/{org}/memberships/{username}": 3,
       "GET /organizations/{org}/org-properties/values": 1,
-      "GET /repos/{owner}/{repo}/properties/values": 1,
+      // api and web.
+      "GET /repos/{owner}/{repo}/properties/values": 2,
       "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}": 1,
       "GET /enterprises/{enterprise}/settings/billing/budgets/{budget_id}": 1,
       "GET /enterprises/{enterprise}/settings/billing/budgets": 1,
@@ -426,6 +469,12 @@ describe("a stack of every kind, end to end", () => {
       "GET /orgs/{org}/issue-types": 1,
       "GET /orgs/{org}/issue-fields": 1,
       "GET /orgs/{org}/blocks/{username}": 1,
+      "GET /orgs/{org}/properties/schema/{custom_property_name}": 1,
+      "GET /orgs/{org}/rulesets/{ruleset_id}": 1,
+      "GET /repos/{owner}/{repo}/rulesets/{ruleset_id}": 1,
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection": 1,
+      "GET /orgs/{org}/organization-roles/{role_id}": 1,
+      "GET /orgs/{org}/organization-roles/{role_id}/teams": 1,
     });
   });
 
@@ -470,6 +519,18 @@ describe("a stack of every kind, end to end", () => {
       options: [{ id: priority?.options[0]?.id, name: "High", color: "red", priority: 1 }],
     });
     await api("DELETE", "/orgs/acme-eng/blocks/billie");
+    // A ruleset disabled (its rules reordered in the same change are not drift), a protection no
+    // longer strict (its people in another order are not drift).
+    await api("PUT", `/orgs/acme-eng/rulesets/${ruleset("critical")?.id}`, {
+      enforcement: "disabled",
+      rules: [...(ruleset("critical")?.rules ?? [])].reverse(),
+    });
+    await api("PUT", "/repos/acme-eng/api/branches/release%2F1.0/protection", {
+      required_status_checks: { strict: false, contexts: ["ci/build"] },
+      enforce_admins: false,
+      required_pull_request_reviews: null,
+      restrictions: { users: ["octocat"], teams: ["platform"] },
+    });
     // Not drift: workflows, a multi select and recipients reordered; an invitation accepted.
     await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
       name: "deployers",
@@ -526,7 +587,11 @@ describe("a stack of every kind, end to end", () => {
     expect(out).not.toMatch(/~ .*::hubot/);
     expect(out).not.toMatch(/~ .*::ci-other/);
     expect(out).not.toMatch(/~ .*::regions/);
-    expect(out).toMatch(/~ 11 to update/);
+    expect(out).toMatch(/enforcement\s*:\s*"disabled"\s*=>\s*"active"/);
+    expect(out).toMatch(/strict\s*:\s*false\s*=>\s*true/);
+    expect(out).not.toMatch(/~ .*::releases/);
+    expect(out).not.toMatch(/~ .*::service-level/);
+    expect(out).toMatch(/~ 13 to update/);
 
     const refreshOnly = await run("refresh", "--preview-only", "--expect-no-changes");
     expect(refreshOnly.code).not.toBe(0);
@@ -555,7 +620,11 @@ describe("a stack of every kind, end to end", () => {
       "PUT /orgs/{org}/issue-types/{issue_type_id}": 1,
       "PATCH /orgs/{org}/issue-fields/{issue_field_id}": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
+      "PUT /orgs/{org}/rulesets/{ruleset_id}": 1,
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection": 1,
     });
+    expect(ruleset("critical")?.enforcement).toBe("active");
+    expect(releaseProtection()?.requiredStatusChecks).toEqual({ strict: true, contexts: ["ci/build"] });
     expect(state().issueTypes.find((t) => t.name === "Bug")?.color).toBe("red");
     expect(state().issueFields[0]?.options.map((o) => o.name)).toEqual(["High", "Low"]);
     expect(state().orgBlocks).toHaveLength(1);
@@ -718,6 +787,9 @@ describe("a stack of every kind, end to end", () => {
       "DELETE",
       `/repos/acme-eng/api/environments/release%2Feu/deployment_protection_rules/${old.rule}`,
     );
+    // A repository ruleset deleted, the team's role revoked.
+    await api("DELETE", `/repos/acme-eng/api/rulesets/${ruleset("releases")?.id}`);
+    await api("DELETE", "/orgs/acme-eng/organization-roles/teams/platform/8138");
     // A value removed outside Pulumi reads as null (the resource stays); a multi select changed.
     await api(
       "PATCH",
@@ -743,6 +815,8 @@ describe("a stack of every kind, end to end", () => {
       "actions",
       "maven",
       "release-gate",
+      "releases",
+      "platform-security",
     ]) {
       expect(names).not.toContain(gone);
     }
@@ -788,7 +862,11 @@ describe("a stack of every kind, end to end", () => {
       "PATCH /orgs/{org}/private-registries/{secret_name}": 1,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
       "PATCH /organizations/{org}/org-properties/values": 2,
+      "POST /repos/{owner}/{repo}/rulesets": 1,
+      "PUT /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}": 1,
     });
+    expect(ruleset("releases")?.enforcement).toBe("evaluate");
+    expect(state().orgRoleAssignments).toHaveLength(1);
     expect(hookAt("https://ci.example.com/hook")?.id).not.toBe(old.hook);
     expect(hookAt("https://ci.example.com/hook")?.config.secret).toBe(HOOK_SECRET);
     const builders = groupNamed("builders");
@@ -887,6 +965,12 @@ describe("a stack of every kind, end to end", () => {
     expect(state().issueTypes).toEqual([]);
     expect(state().issueFields).toEqual([]);
     expect(state().orgBlocks).toEqual([]);
+    // Rulesets, the protection made (main keeps the fixture's), the role and the property definition.
+    expect(state().rulesets).toEqual([]);
+    expect(state().branchProtections.map((p) => p.branch)).toEqual(["main"]);
+    expect(state().orgRoleAssignments).toEqual([]);
+    const engProperties = state().fixture.orgs.find((o) => o.login === "acme-eng")?.repositoryProperties;
+    expect(engProperties?.map((d) => d.name)).toEqual(["cost_center", "tier"]);
   });
 
   it("never showed a secret value in any output, the client's request log included", () => {
