@@ -6,17 +6,22 @@
  */
 import { packageSchema } from "../provider/plugin/package";
 
-/** An argument's type: a scalar, a list, a named object type, or one of several (a property's value). */
+/**
+ * An argument's type: a scalar, a list, a named object type, a map of names to values (a rule's
+ * parameters), or one of several (a property's value).
+ */
 export type Shape =
   | { scalar: "string" | "integer" | "number" | "boolean" }
   | { list: Shape }
   | { object: string; fields: Record<string, Shape> }
+  | { map: Shape }
   | { oneOf: Shape[] }
   | { any: true };
 
 interface SchemaProperty {
   type?: string;
   items?: SchemaProperty;
+  additionalProperties?: SchemaProperty;
   $ref?: string;
   oneOf?: SchemaProperty[];
 }
@@ -51,6 +56,9 @@ function shapeOf(property: SchemaProperty, where: string): Shape {
   if (property.type === "array" && property.items !== undefined) {
     return { list: shapeOf(property.items, `${where}[]`) };
   }
+  if (property.type === "object" && property.additionalProperties !== undefined) {
+    return { map: shapeOf(property.additionalProperties, `${where}{}`) };
+  }
   const t = property.type;
   if (t === "string" || t === "integer" || t === "number" || t === "boolean") return { scalar: t };
   throw new Error(`${where}: schema.json type ${JSON.stringify(property)} has no counterpart in the writers`);
@@ -82,6 +90,8 @@ export function shapeFor(shape: Shape, value: unknown, where: string): ValueShap
     if (typeof value === "string") return { scalar: "string" };
     if (typeof value === "boolean") return { scalar: "boolean" };
     if (typeof value === "number") return { scalar: Number.isInteger(value) ? "integer" : "number" };
+    // An object where anything goes (inside a rule's parameters): a map of its values.
+    if (typeof value === "object" && value !== null) return { map: { any: true } };
     throw new Error(`${where}: ${JSON.stringify(value)} has no counterpart in the writers`);
   }
   if (!("oneOf" in shape)) return shape;
@@ -89,7 +99,8 @@ export function shapeFor(shape: Shape, value: unknown, where: string): ValueShap
     if ("oneOf" in s) return s.oneOf.some(fits);
     if ("any" in s) return true;
     if ("list" in s) return Array.isArray(value);
-    if ("object" in s) return typeof value === "object" && value !== null && !Array.isArray(value);
+    if ("object" in s || "map" in s)
+      return typeof value === "object" && value !== null && !Array.isArray(value);
     if (s.scalar === "integer" || s.scalar === "number") return typeof value === "number";
     return typeof value === s.scalar;
   };
