@@ -162,9 +162,14 @@ export const orgRoleAssignmentProvider = defineProvider<
     const c = client();
     const at = { org: inputs.org, role_id: inputs.roleId };
     try {
-      if (inputs.team !== undefined)
-        await c.put(ROUTES.orgRoles.assignTeam, { ...at, team_slug: inputs.team });
-      else await c.put(ROUTES.orgRoles.assignUser, { ...at, username: inputs.username ?? "" });
+      // Adoption writes nothing: a role the assignee holds already is taken as it is (a 404
+      // here is left to the PUT, whose error says what is missing).
+      const held = await readOrGone(() => holds(c, inputs));
+      if (held !== true) {
+        if (inputs.team !== undefined)
+          await c.put(ROUTES.orgRoles.assignTeam, { ...at, team_slug: inputs.team });
+        else await c.put(ROUTES.orgRoles.assignUser, { ...at, username: inputs.username ?? "" });
+      }
     } catch (e) {
       if (!isNotFound(e)) throw e;
       throw notFoundError({

@@ -84,10 +84,13 @@ describe("OrgRoleAssignment lifecycle", () => {
 
   it("adopts an assignment that exists already, and replaces on any change", async () => {
     await api(emulator, "PUT", `/orgs/acme-eng/organization-roles/teams/platform/${ALL_REPO_READ}`);
+    emulator.controls.clearLog();
     const made = await assignments.create(
       await checked({ org: "acme-eng", roleId: ALL_REPO_READ, team: "platform" }),
     );
     expect(held()).toHaveLength(1);
+    // Adopted without a write.
+    expect(emulator.controls.log.filter((r) => r.method !== "GET")).toEqual([]);
     const other = { ...made.outs, roleId: SECURITY_MANAGER };
     expect((await assignments.diff(made.id, made.outs, other)).replaces).toEqual(["roleId"]);
     expect(await assignments.diff(made.id, made.outs, { ...made.outs, team: "Platform" })).toMatchObject({
