@@ -21,6 +21,8 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "hosting:index:BranchProtection":
+		r = &BranchProtection{}
 	case "hosting:index:Budget":
 		r = &Budget{}
 	case "hosting:index:DeploymentProtectionRule":
@@ -35,10 +37,16 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &IssueType{}
 	case "hosting:index:OrgBlock":
 		r = &OrgBlock{}
+	case "hosting:index:OrgCustomProperty":
+		r = &OrgCustomProperty{}
 	case "hosting:index:OrgMembership":
 		r = &OrgMembership{}
 	case "hosting:index:OrgPropertyValue":
 		r = &OrgPropertyValue{}
+	case "hosting:index:OrgRoleAssignment":
+		r = &OrgRoleAssignment{}
+	case "hosting:index:OrgRuleset":
+		r = &OrgRuleset{}
 	case "hosting:index:OrgRunnerGroup":
 		r = &OrgRunnerGroup{}
 	case "hosting:index:Organization":
@@ -47,6 +55,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &PrivateRegistry{}
 	case "hosting:index:RepositoryPropertyValue":
 		r = &RepositoryPropertyValue{}
+	case "hosting:index:RepositoryRuleset":
+		r = &RepositoryRuleset{}
 	case "hosting:index:RepositoryWebhook":
 		r = &RepositoryWebhook{}
 	case "hosting:index:RunnerGroupRunners":

@@ -6,26 +6,33 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .branch_protection import *
 from .budget import *
 from .deployment_protection_rule import *
 from .enterprise_runner_group import *
 from .get_branch import *
+from .get_branch_rules import *
 from .get_branches import *
 from .get_dependency_alerts import *
 from .get_org_members import *
+from .get_org_roles import *
 from .get_repository_statistics import *
 from .get_user_gpg_keys import *
 from .global_webhook import *
 from .issue_field import *
 from .issue_type import *
 from .org_block import *
+from .org_custom_property import *
 from .org_membership import *
 from .org_property_value import *
+from .org_role_assignment import *
+from .org_ruleset import *
 from .org_runner_group import *
 from .organization import *
 from .private_registry import *
 from .provider import *
 from .repository_property_value import *
+from .repository_ruleset import *
 from .repository_webhook import *
 from .runner_group_runners import *
 from .user_gpg_key import *
@@ -49,6 +56,7 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_hosting",
   "classes": {
+   "hosting:index:BranchProtection": "BranchProtection",
    "hosting:index:Budget": "Budget",
    "hosting:index:DeploymentProtectionRule": "DeploymentProtectionRule",
    "hosting:index:EnterpriseRunnerGroup": "EnterpriseRunnerGroup",
@@ -56,12 +64,16 @@ _utilities.register(
    "hosting:index:IssueField": "IssueField",
    "hosting:index:IssueType": "IssueType",
    "hosting:index:OrgBlock": "OrgBlock",
+   "hosting:index:OrgCustomProperty": "OrgCustomProperty",
    "hosting:index:OrgMembership": "OrgMembership",
    "hosting:index:OrgPropertyValue": "OrgPropertyValue",
+   "hosting:index:OrgRoleAssignment": "OrgRoleAssignment",
+   "hosting:index:OrgRuleset": "OrgRuleset",
    "hosting:index:OrgRunnerGroup": "OrgRunnerGroup",
    "hosting:index:Organization": "Organization",
    "hosting:index:PrivateRegistry": "PrivateRegistry",
    "hosting:index:RepositoryPropertyValue": "RepositoryPropertyValue",
+   "hosting:index:RepositoryRuleset": "RepositoryRuleset",
    "hosting:index:RepositoryWebhook": "RepositoryWebhook",
    "hosting:index:RunnerGroupRunners": "RunnerGroupRunners",
    "hosting:index:UserGpgKey": "UserGpgKey",
