@@ -14,14 +14,22 @@ export type { ApiResponse, ClientOptions, RequestOptions } from "./client/http";
 export { HostingClient } from "./client/http";
 // Functions: reads of what a program does not manage (provider/functions/).
 export * from "./functions/index";
+export type {
+  BranchProtectionArgs,
+  BranchProtectionRestrictionsArgs,
+  BranchProtectionReviewsArgs,
+  BranchProtectionStatusChecksArgs,
+} from "./resources/branch-protection";
+export { BranchProtection } from "./resources/branch-protection";
 export type { BudgetAlertingArgs, BudgetArgs, BudgetScope, BudgetType } from "./resources/budgets";
 export { Budget } from "./resources/budgets";
 export type {
+  OrgCustomPropertyArgs,
   OrgPropertyValueArgs,
   PropertyValue,
   RepositoryPropertyValueArgs,
 } from "./resources/custom-properties";
-export { OrgPropertyValue, RepositoryPropertyValue } from "./resources/custom-properties";
+export { OrgCustomProperty, OrgPropertyValue, RepositoryPropertyValue } from "./resources/custom-properties";
 export type {
   DeploymentProtectionRuleArgs,
   ProtectionRuleApp,
@@ -44,6 +52,8 @@ export type {
   OrgBlockArgs,
 } from "./resources/org-config";
 export { IssueField, IssueType, OrgBlock } from "./resources/org-config";
+export type { OrgRoleAssignmentArgs } from "./resources/org-roles";
+export { OrgRoleAssignment } from "./resources/org-roles";
 export type { OrganizationArgs } from "./resources/organizations";
 export { Organization } from "./resources/organizations";
 export type {
@@ -54,6 +64,15 @@ export type {
   PrivateRegistryVisibility,
 } from "./resources/private-registries";
 export { PrivateRegistry } from "./resources/private-registries";
+export type {
+  OrgRulesetArgs,
+  OrgRulesetConditionsArgs,
+  RepositoryRulesetArgs,
+  RepositoryRulesetConditionsArgs,
+  RulesetBypassActorArgs,
+  RulesetRuleArgs,
+} from "./resources/rulesets";
+export { OrgRuleset, RepositoryRuleset } from "./resources/rulesets";
 export type {
   EnterpriseRunnerGroupArgs,
   OrgRunnerGroupArgs,
@@ -74,23 +93,3 @@ export type {
   WebhookArgs,
 } from "./resources/webhooks";
 export { GlobalWebhook, RepositoryWebhook } from "./resources/webhooks";
-export type { OrgCustomPropertyArgs } from "./resources/custom-properties";
-export { OrgCustomProperty } from "./resources/custom-properties";
-export type {
-  OrgRulesetArgs,
-  OrgRulesetConditionsArgs,
-  RepositoryRulesetArgs,
-  RepositoryRulesetConditionsArgs,
-  RulesetBypassActorArgs,
-  RulesetRuleArgs,
-} from "./resources/rulesets";
-export { OrgRuleset, RepositoryRuleset } from "./resources/rulesets";
-export type {
-  BranchProtectionArgs,
-  BranchProtectionRestrictionsArgs,
-  BranchProtectionReviewsArgs,
-  BranchProtectionStatusChecksArgs,
-} from "./resources/branch-protection";
-export { BranchProtection } from "./resources/branch-protection";
-export type { OrgRoleAssignmentArgs } from "./resources/org-roles";
-export { OrgRoleAssignment } from "./resources/org-roles";

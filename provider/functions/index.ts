@@ -21,6 +21,10 @@ export type {
   OrgMemberRoleFilter,
 } from "./memberships";
 export { getOrgMembers, getOrgMembersOutput } from "./memberships";
+export type { GetOrgRolesArgs, GetOrgRolesResult, OrgRole } from "./org-roles";
+export { getOrgRoles, getOrgRolesOutput } from "./org-roles";
+export type { BranchRule, GetBranchRulesArgs, GetBranchRulesResult } from "./rulesets";
+export { getBranchRules, getBranchRulesOutput } from "./rulesets";
 export type {
   DependencyAlert,
   DependencyAlertEcosystem,
@@ -57,7 +61,3 @@ export type {
   GpgSubkey,
 } from "./user-keys";
 export { getUserGpgKeys, getUserGpgKeysOutput } from "./user-keys";
-export type { GetOrgRolesArgs, GetOrgRolesResult, OrgRole } from "./org-roles";
-export { getOrgRoles, getOrgRolesOutput } from "./org-roles";
-export type { BranchRule, GetBranchRulesArgs, GetBranchRulesResult } from "./rulesets";
-export { getBranchRules, getBranchRulesOutput } from "./rulesets";
