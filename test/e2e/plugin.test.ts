@@ -624,7 +624,8 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     const diagnostics = result.stdout.slice(result.stdout.lastIndexOf("Diagnostics:"));
     expect(diagnostics.match(/One or more imported inputs failed to validate/g)).toHaveLength(1);
     expect(diagnostics).toContain(
-      `hosting:index:PrivateRegistry resource 'npm': property value value {<nil>} has a problem: value is required with authType "token"`,
+      // A secret field is named in the reason, never as the property whose value the engine prints.
+      `hosting:index:PrivateRegistry resource 'npm' has a problem: value is required with authType "token"`,
     );
 
     // The code: every kind, a webhook's secret as the placeholder, the registry without its value,
