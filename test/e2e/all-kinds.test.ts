@@ -585,11 +585,12 @@ describe("a stack of every kind, end to end", () => {
       owner: "acme-eng/api",
       enforcement: "evaluate",
     });
-    expect(releaseProtection()?.restrictions).toEqual({ users: ["octocat"], teams: ["platform"], apps: [] });
+    // Teams by id in the sandbox: platform's is 1.
+    expect(releaseProtection()?.restrictions).toEqual({ users: ["octocat"], teamIds: [1], apps: [] });
     expect(resources["release-protection"]?.id).toBe("acme-eng/api/release%2F1.0");
     expect(resources["platform-security"]?.id).toBe("acme-eng/teams/platform/8138");
     expect(resources["platform-security"]?.outputs.roleName).toBe("security_manager");
-    expect(state().orgRoleAssignments).toEqual([{ org: "acme-eng", roleId: 8138, team: "platform" }]);
+    expect(state().orgRoleAssignments).toEqual([{ org: "acme-eng", roleId: 8138, teamId: 1 }]);
     expect(state().fixture.orgs.find((o) => o.login === "acme-platform")?.members.olivia?.role).toBe("admin");
     expect(
       state()

@@ -4,7 +4,7 @@
  */
 import type { Family } from "../../core/family";
 import { repoPathsOf } from "../../core/org-logins";
-import { seedProtections } from "./protections";
+import { dropRepositoryProtections, seedProtections } from "./protections";
 import { branchProtectionRoutes } from "./routes";
 import { branchProtectionState } from "./state";
 
@@ -13,5 +13,6 @@ export const branchProtection = {
   state: branchProtectionState,
   seed: seedProtections,
   routes: branchProtectionRoutes,
+  onRepositoryDeleted: dropRepositoryProtections,
   orgLogins: [repoPathsOf("branchProtections", "repo", "branch protections' owner/name")],
 } satisfies Family;

@@ -8,12 +8,13 @@ import { MAX_REQUIRED_APPROVALS, MAX_RESTRICTION_ACTORS, ROUTES } from "../../..
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { type ErrorItem, missingField, urlOf, validationFailed } from "../../core/http";
-import { findUser } from "../../core/lookup";
+import { findUser, repoKey } from "../../core/lookup";
 import { activeMember } from "../../core/members";
 import { nodeId, userSummary } from "../../core/render";
+import type { StateAccess } from "../../core/state";
 import type { EmulatorState, RawState } from "../../core/store";
-import { findTeam } from "../org-roles/roles";
 import { teamObject } from "../teams/render";
+import { findTeam, teamById } from "../teams/teams";
 import type { StoredProtection } from "./state";
 
 export const RESOURCE = "BranchProtection";
@@ -31,6 +32,13 @@ export function seedProtections(state: EmulatorState): void {
       });
     }
   }
+}
+
+/** A deleted repository's protections go with it, as the platform deletes them. */
+export function dropRepositoryProtections(store: StateAccess, repo: RepoRecord): void {
+  const key = repoKey(repo);
+  if (!store.raw.branchProtections.some((p) => p.repo === key)) return;
+  store.state.branchProtections = store.state.branchProtections.filter((p) => p.repo !== key);
 }
 
 /** A protection with everything off. */
@@ -187,10 +195,10 @@ function parseRestrictions(
     }
     return user?.login ?? login;
   });
-  const teams = list("teams", true).map((slug) => {
+  const teamIds = list("teams", true).flatMap((slug) => {
     const team = findTeam(state, org, slug);
     if (!team) fail(`${at}.teams`, `${slug} is not a team of ${org.login}`);
-    return team?.slug ?? slug;
+    return team ? [team.id] : [];
   });
   const owner = org.login.toLowerCase();
   const apps = list("apps", false).map((slug) => {
@@ -200,10 +208,10 @@ function parseRestrictions(
     }
     return app?.slug ?? slug;
   });
-  if (users.length + teams.length + apps.length > MAX_RESTRICTION_ACTORS) {
+  if (users.length + teamIds.length + apps.length > MAX_RESTRICTION_ACTORS) {
     fail(at, `${at} may name at most ${MAX_RESTRICTION_ACTORS} users, teams and apps together`);
   }
-  return { users, teams, apps };
+  return { users, teamIds: [...new Set(teamIds)], apps };
 }
 
 /**
@@ -277,9 +285,9 @@ function renderRestrictions(
       const user = findUser(state, login);
       return user ? [userSummary(c, user)] : [];
     }),
-    teams: r.teams.flatMap((slug) => {
-      const team = findTeam(state, org, slug);
-      return team ? [teamObject(c, team, org)] : [];
+    teams: r.teamIds.flatMap((id) => {
+      const team = teamById(state, id);
+      return team?.orgId === org.id ? [teamObject(c, team, org)] : [];
     }),
     apps: r.apps.flatMap((slug) => {
       const app = state.fixture.apps.find((a) => a.slug === slug);

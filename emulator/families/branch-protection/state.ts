@@ -15,8 +15,11 @@ export interface StoredProtection {
     requiredApprovingReviewCount: number;
     requireLastPushApproval: boolean;
   } | null;
-  /** Logins, team slugs and app slugs that may push, as the fixture spells them. */
-  restrictions: { users: string[]; teams: string[]; apps: string[] } | null;
+  /**
+   * Who may push: logins and app slugs as the fixture spells them, and teams by id (the teams
+   * family's), so a renamed team keeps its access and a deleted one is no longer listed.
+   */
+  restrictions: { users: string[]; teamIds: number[]; apps: string[] } | null;
   requiredLinearHistory: boolean;
   allowForcePushes: boolean;
   allowDeletions: boolean;

@@ -9,7 +9,6 @@ import { FIXTURE_CREATED_AT, userSummary } from "../../core/render";
 import type { EmulatorState } from "../../core/store";
 import { teamObject } from "../teams/render";
 import type { StoredTeam } from "../teams/state";
-import { findTeam as findTeamBySlug, teamById } from "../teams/teams";
 import { type OrgRoleRecord, predefinedRoles } from "./seed";
 import type { StoredRoleAssignment } from "./state";
 
@@ -20,21 +19,6 @@ export function rolesOf(state: EmulatorState): readonly OrgRoleRecord[] {
 
 export function findRole(state: EmulatorState, id: number): OrgRoleRecord | undefined {
   return rolesOf(state).find((r) => r.id === id);
-}
-
-/**
- * A team of the organisation, by slug (case-insensitive): the teams family's, the sandbox's one
- * store of teams. The one place a role assignment, a protection's restriction or a ruleset's bypass
- * actor looks a team up.
- */
-export function findTeam(state: EmulatorState, org: OrgRecord, slug: string): StoredTeam | undefined {
-  return findTeamBySlug(state, org, slug);
-}
-
-/** A team of the organisation, by id. */
-export function findTeamById(state: EmulatorState, org: OrgRecord, id: number): StoredTeam | undefined {
-  const team = teamById(state, id);
-  return team?.orgId === org.id ? team : undefined;
 }
 
 /** The assignments of one organisation's role. */

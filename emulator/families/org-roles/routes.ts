@@ -19,15 +19,8 @@ import { invalidField, notFound, paginate, pathId } from "../../core/http";
 import { findUser } from "../../core/lookup";
 import { activeMember } from "../../core/members";
 import { configOrg } from "../org-config/config";
-import {
-  assignmentsOf,
-  findRole,
-  findTeam,
-  renderRole,
-  renderRoleTeam,
-  renderRoleUser,
-  rolesOf,
-} from "./roles";
+import { findTeam, teamById } from "../teams/teams";
+import { assignmentsOf, findRole, renderRole, renderRoleTeam, renderRoleUser, rolesOf } from "./roles";
 import type { OrgRoleRecord } from "./seed";
 import type { StoredRoleAssignment } from "./state";
 
@@ -54,8 +47,8 @@ export function orgRoleRoutes(app: Hono<ServerEnv>): void {
     const { org, role } = roleContext(c, WHAT);
     const state = c.get("store").state;
     const teams = assignmentsOf(state, org, role.id).flatMap((a) => {
-      const team = a.team === undefined ? undefined : findTeam(state, org, a.team);
-      return team ? [renderRoleTeam(c, team, org)] : [];
+      const team = a.teamId === undefined ? undefined : teamById(state, a.teamId);
+      return team?.orgId === org.id ? [renderRoleTeam(c, team, org)] : [];
     });
     return c.json(paginate(c, teams));
   });
@@ -75,8 +68,8 @@ export function orgRoleRoutes(app: Hono<ServerEnv>): void {
     const state = c.get("store").state;
     const team = findTeam(state, org, c.req.param("team_slug"));
     if (!team) throw notFound();
-    if (!held(c, org, role, (a) => a.team === team.slug)) {
-      state.orgRoleAssignments.push({ org: org.login, roleId: role.id, team: team.slug });
+    if (!held(c, org, role, (a) => a.teamId === team.id)) {
+      state.orgRoleAssignments.push({ org: org.login, roleId: role.id, teamId: team.id });
     }
     return c.body(null, 204);
   });
@@ -86,7 +79,7 @@ export function orgRoleRoutes(app: Hono<ServerEnv>): void {
     const state = c.get("store").state;
     const team = findTeam(state, org, c.req.param("team_slug"));
     if (!team) throw notFound();
-    revoke(c, org, role, (a) => a.team === team.slug);
+    revoke(c, org, role, (a) => a.teamId === team.id);
     return c.body(null, 204);
   });
 

@@ -38,7 +38,7 @@ import type { OrgRecord } from "../../core/fixture";
 import { type ErrorItem, validationFailed } from "../../core/http";
 import type { EmulatorState } from "../../core/store";
 import { findDefinition } from "../custom-properties/definitions";
-import { findTeamById } from "../org-roles/roles";
+import { teamById } from "../teams/teams";
 import type { StoredRuleset } from "./state";
 
 export const RESOURCE = "Ruleset";
@@ -217,7 +217,7 @@ function actorId(
   }
   const known =
     type === "Team"
-      ? findTeamById(state, org, raw) !== undefined
+      ? teamById(state, raw)?.orgId === org.id
       : type === "Integration"
         ? state.fixture.apps.some((a) => a.id === raw)
         : Object.hasOwn(REPOSITORY_ROLE_IDS, raw);

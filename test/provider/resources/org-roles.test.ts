@@ -67,8 +67,9 @@ describe("OrgRoleAssignment lifecycle", () => {
     );
     expect(user.id).toBe(`acme-eng/users/octocat/${ALL_REPO_READ}`);
     expect(user.outs.roleName).toBe("all_repo_read");
+    // The sandbox keeps the team by its id (platform's is 1).
     expect(held()).toEqual([
-      { org: "acme-eng", roleId: SECURITY_MANAGER, team: "platform" },
+      { org: "acme-eng", roleId: SECURITY_MANAGER, teamId: 1 },
       { org: "acme-eng", roleId: ALL_REPO_READ, user: "octocat" },
     ]);
     for (const made of [team, user]) {

@@ -5,7 +5,15 @@
  * naming their field, and removal.
  */
 import { describe, expect, it } from "vitest";
-import { call, expectErrorBody, expectValidationFailed, type Json, TOKENS, useSandbox } from "../../helpers";
+import {
+  call,
+  expectErrorBody,
+  expectValidationFailed,
+  type Json,
+  stateOf,
+  TOKENS,
+  useSandbox,
+} from "../../helpers";
 
 const sandbox = useSandbox();
 const base = (branch: string) => `/repos/acme-eng/api/branches/${branch}/protection`;
@@ -121,6 +129,41 @@ describe("branch protection", () => {
     const branch = await call(sandbox.emulator, "GET", "/repos/acme-eng/api/branches/main");
     expect(branch.body.protected).toBe(false);
     expect(branch.body.protection.enabled).toBe(false);
+  });
+
+  it("lets teams of the teams family push: one made through the API, followed by its rename, gone with it", async () => {
+    const made = await call(sandbox.emulator, "POST", "/orgs/acme-eng/teams", {
+      body: { name: "Release Crew" },
+    });
+    expect(made.status).toBe(201);
+    await put("main", { ...OFF, restrictions: { users: [], teams: ["platform", "Release-Crew"] } });
+    const teams = async () =>
+      (await call(sandbox.emulator, "GET", base("main"))).body.restrictions.teams.map((t: Json) => t.slug);
+    expect(await teams()).toEqual(["platform", "release-crew"]);
+    await call(sandbox.emulator, "PATCH", "/orgs/acme-eng/teams/release-crew", {
+      body: { name: "Deploy Crew" },
+    });
+    expect(await teams()).toEqual(["platform", "deploy-crew"]);
+    expect((await call(sandbox.emulator, "DELETE", "/orgs/acme-eng/teams/deploy-crew")).status).toBe(204);
+    expect(await teams()).toEqual(["platform"]);
+  });
+
+  it("goes with its repository: a repository made again with the name starts unprotected", async () => {
+    const made = await call(sandbox.emulator, "POST", "/orgs/acme-eng/repos", {
+      body: { name: "svc", auto_init: true },
+    });
+    expect(made.status, made.text).toBe(201);
+    const svc = "/repos/acme-eng/svc/branches/main/protection";
+    expect((await call(sandbox.emulator, "PUT", svc, { body: { ...OFF, lock_branch: true } })).status).toBe(
+      200,
+    );
+    expect((await call(sandbox.emulator, "DELETE", "/repos/acme-eng/svc")).status).toBe(204);
+    const left = (await stateOf(sandbox.emulator)).branchProtections.map((p: Json) => p.repo);
+    expect(left).toEqual(["acme-eng/api"]);
+    await call(sandbox.emulator, "POST", "/orgs/acme-eng/repos", { body: { name: "svc", auto_init: true } });
+    const again = await call(sandbox.emulator, "GET", svc);
+    expect(again.status).toBe(404);
+    expectErrorBody(again.body, "Branch not protected");
   });
 
   it("answers Branch not found for a branch the repository lacks", async () => {

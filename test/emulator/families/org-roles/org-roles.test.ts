@@ -62,6 +62,27 @@ describe("organisation roles", () => {
     expect((await call(sandbox.emulator, "DELETE", `${ROLES}/users/octocat/${id}`)).status).toBe(204);
   });
 
+  it("are held by teams of the teams family: made through the API, kept by a rename, gone with the team", async () => {
+    const id = await roleId("ci_cd_admin");
+    const made = await call(sandbox.emulator, "POST", "/orgs/acme-eng/teams", {
+      body: { name: "Release Crew" },
+    });
+    expect(made.status).toBe(201);
+    expect((await call(sandbox.emulator, "PUT", `${ROLES}/teams/release-crew/${id}`)).status).toBe(204);
+    const renamed = await call(sandbox.emulator, "PATCH", "/orgs/acme-eng/teams/release-crew", {
+      body: { name: "Deploy Crew" },
+    });
+    expect(renamed.body.slug).toBe("deploy-crew");
+    const teams = async () => (await call(sandbox.emulator, "GET", `${ROLES}/${id}/teams`)).body;
+    expect(await teams()).toEqual([expect.objectContaining({ id: made.body.id, slug: "deploy-crew" })]);
+    // The old slug names no team: a team made later with it holds nothing.
+    expect((await call(sandbox.emulator, "PUT", `${ROLES}/teams/release-crew/${id}`)).status).toBe(404);
+    await call(sandbox.emulator, "POST", "/orgs/acme-eng/teams", { body: { name: "Release Crew" } });
+    expect(await teams()).toHaveLength(1);
+    expect((await call(sandbox.emulator, "DELETE", "/orgs/acme-eng/teams/deploy-crew")).status).toBe(204);
+    expect(await teams()).toEqual([]);
+  });
+
   it("refuse an unknown team, user or role (404) and a user outside the organisation (422)", async () => {
     const id = await roleId("all_repo_read");
     for (const path of [

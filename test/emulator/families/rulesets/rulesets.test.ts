@@ -6,7 +6,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { RULE_TYPES } from "../../../../api";
-import { call, expectErrorBody, expectValidationFailed, type Json, TOKENS, useSandbox } from "../../helpers";
+import {
+  call,
+  expectErrorBody,
+  expectValidationFailed,
+  type Json,
+  stateOf,
+  TOKENS,
+  useSandbox,
+} from "../../helpers";
 
 const sandbox = useSandbox();
 const ORG = "/orgs/acme-eng/rulesets";
@@ -83,6 +91,26 @@ describe("organisation rulesets", () => {
     expect(list.body).toHaveLength(1);
     expect(list.body[0].rules).toBeUndefined();
     expect(list.body[0]).toMatchObject({ id: made.id, name: "main protection" });
+  });
+
+  it("take a Team bypass actor of the teams family, a team made through the API included", async () => {
+    const team = await call(sandbox.emulator, "POST", "/orgs/acme-eng/teams", {
+      body: { name: "Release Crew" },
+    });
+    expect(team.status).toBe(201);
+    const actors = [{ actor_id: team.body.id, actor_type: "Team", bypass_mode: "always" }];
+    const made = await create(ORG, { ...ORG_RULESET, bypass_actors: actors });
+    expect(made.bypass_actors).toEqual(actors);
+    // A team of another organisation is not one of acme-eng's.
+    const other = await call(sandbox.emulator, "POST", "/orgs/acme-ops/teams", { body: { name: "Ops" } });
+    const refused = await call(sandbox.emulator, "POST", ORG, {
+      body: {
+        ...ORG_RULESET,
+        name: "other",
+        bypass_actors: [{ actor_id: other.body.id, actor_type: "Team" }],
+      },
+    });
+    expectValidationFailed(refused, "bypass_actors[0].actor_id", "invalid", "Ruleset");
   });
 
   it("show bypass actors to the organisation's owners only", async () => {
@@ -299,6 +327,23 @@ describe("repository rulesets", () => {
     });
     expect(write.status).toBe(404);
     expectErrorBody(write.body, "Not Found");
+  });
+
+  it("go with their repository; the organisation's stay", async () => {
+    const made = await call(sandbox.emulator, "POST", "/orgs/acme-eng/repos", { body: { name: "svc" } });
+    expect(made.status, made.text).toBe(201);
+    const org = await create(ORG, ORG_RULESET);
+    await create("/repos/acme-eng/svc/rulesets", RULESET);
+    await create(REPO, RULESET);
+    expect((await call(sandbox.emulator, "DELETE", "/repos/acme-eng/svc")).status).toBe(204);
+    const left = (await stateOf(sandbox.emulator)).rulesets.map((r: Json) => [r.scope, r.owner]);
+    expect(left).toEqual([
+      ["org", "acme-eng"],
+      ["repo", "acme-eng/api"],
+    ]);
+    await call(sandbox.emulator, "POST", "/orgs/acme-eng/repos", { body: { name: "svc" } });
+    const again = await call(sandbox.emulator, "GET", "/repos/acme-eng/svc/rulesets");
+    expect(again.body.map((r: Json) => r.id)).toEqual([org.id]);
   });
 
   it("take ref name conditions only", async () => {
