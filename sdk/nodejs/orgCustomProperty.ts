@@ -2,6 +2,9 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
+import * as inputs from "./types/input";
+import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -61,11 +64,11 @@ export class OrgCustomProperty extends pulumi.CustomResource {
     /**
      * `"string"`, `"single_select"` (one of `allowedValues`), `"multi_select"` (any of them) or `"true_false"` (the strings `"true"` and `"false"`). Updates in place; values the new definition refuses are removed by the platform.
      */
-    declare public readonly valueType: pulumi.Output<string>;
+    declare public readonly valueType: pulumi.Output<string | enums.OrgCustomPropertyValueType>;
     /**
      * Who may set values: `"org_actors"` (default: organisation owners and those the organisation allows) or `"org_and_repo_actors"` (repository administrators too). Updates in place.
      */
-    declare public readonly valuesEditableBy: pulumi.Output<string | undefined>;
+    declare public readonly valuesEditableBy: pulumi.Output<string | enums.OrgCustomPropertyValuesEditableBy | undefined>;
 
     /**
      * Create a OrgCustomProperty resource with the given unique name, arguments, and options.
@@ -145,9 +148,9 @@ export interface OrgCustomPropertyArgs {
     /**
      * `"string"`, `"single_select"` (one of `allowedValues`), `"multi_select"` (any of them) or `"true_false"` (the strings `"true"` and `"false"`). Updates in place; values the new definition refuses are removed by the platform.
      */
-    valueType: pulumi.Input<string>;
+    valueType: pulumi.Input<string | enums.OrgCustomPropertyValueType>;
     /**
      * Who may set values: `"org_actors"` (default: organisation owners and those the organisation allows) or `"org_and_repo_actors"` (repository administrators too). Updates in place.
      */
-    valuesEditableBy?: pulumi.Input<string | undefined>;
+    valuesEditableBy?: pulumi.Input<string | enums.OrgCustomPropertyValuesEditableBy | undefined>;
 }

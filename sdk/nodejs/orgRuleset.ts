@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -47,7 +48,7 @@ export class OrgRuleset extends pulumi.CustomResource {
     /**
      * `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
      */
-    declare public readonly enforcement: pulumi.Output<string>;
+    declare public readonly enforcement: pulumi.Output<string | enums.OrgRulesetEnforcement>;
     /**
      * Adopt the existing ruleset with this id instead of creating one; it is converged to these args. Only read at create.
      */
@@ -75,7 +76,7 @@ export class OrgRuleset extends pulumi.CustomResource {
     /**
      * `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
      */
-    declare public readonly target: pulumi.Output<string | undefined>;
+    declare public readonly target: pulumi.Output<string | enums.OrgRulesetTarget | undefined>;
 
     /**
      * Create a OrgRuleset resource with the given unique name, arguments, and options.
@@ -143,7 +144,7 @@ export interface OrgRulesetArgs {
     /**
      * `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
      */
-    enforcement: pulumi.Input<string>;
+    enforcement: pulumi.Input<string | enums.OrgRulesetEnforcement>;
     /**
      * Adopt the existing ruleset with this id instead of creating one; it is converged to these args. Only read at create.
      */
@@ -163,5 +164,5 @@ export interface OrgRulesetArgs {
     /**
      * `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
      */
-    target?: pulumi.Input<string | undefined>;
+    target?: pulumi.Input<string | enums.OrgRulesetTarget | undefined>;
 }

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -47,7 +48,7 @@ export class RepositoryRuleset extends pulumi.CustomResource {
     /**
      * `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
      */
-    declare public readonly enforcement: pulumi.Output<string>;
+    declare public readonly enforcement: pulumi.Output<string | enums.RepositoryRulesetEnforcement>;
     /**
      * Adopt the existing ruleset with this id instead of creating one; it is converged to these args. Only read at create.
      */
@@ -79,7 +80,7 @@ export class RepositoryRuleset extends pulumi.CustomResource {
     /**
      * `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
      */
-    declare public readonly target: pulumi.Output<string | undefined>;
+    declare public readonly target: pulumi.Output<string | enums.RepositoryRulesetTarget | undefined>;
 
     /**
      * Create a RepositoryRuleset resource with the given unique name, arguments, and options.
@@ -152,7 +153,7 @@ export interface RepositoryRulesetArgs {
     /**
      * `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
      */
-    enforcement: pulumi.Input<string>;
+    enforcement: pulumi.Input<string | enums.RepositoryRulesetEnforcement>;
     /**
      * Adopt the existing ruleset with this id instead of creating one; it is converged to these args. Only read at create.
      */
@@ -176,5 +177,5 @@ export interface RepositoryRulesetArgs {
     /**
      * `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
      */
-    target?: pulumi.Input<string | undefined>;
+    target?: pulumi.Input<string | enums.RepositoryRulesetTarget | undefined>;
 }

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = ['OrgCustomPropertyArgs', 'OrgCustomProperty']
 
@@ -21,23 +22,23 @@ class OrgCustomPropertyArgs:
     def __init__(__self__, *,
                  org: pulumi.Input[_builtins.str],
                  property_name: pulumi.Input[_builtins.str],
-                 value_type: pulumi.Input[_builtins.str],
+                 value_type: pulumi.Input[Union[_builtins.str, 'OrgCustomPropertyValueType']],
                  allowed_values: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  default_value: Optional[Any] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  required: pulumi.Input[Optional[_builtins.bool]] = None,
-                 values_editable_by: pulumi.Input[Optional[_builtins.str]] = None):
+                 values_editable_by: pulumi.Input[Optional[Union[_builtins.str, 'OrgCustomPropertyValuesEditableBy']]] = None):
         """
         The set of arguments for constructing a OrgCustomProperty resource.
 
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the definition.
         :param pulumi.Input[_builtins.str] property_name: The property's name (e.g. `team`), unique in the organisation regardless of case. A change replaces the definition (the old one and its values are removed).
-        :param pulumi.Input[_builtins.str] value_type: `"string"`, `"single_select"` (one of `allowedValues`), `"multi_select"` (any of them) or `"true_false"` (the strings `"true"` and `"false"`). Updates in place; values the new definition refuses are removed by the platform.
+        :param pulumi.Input[Union[_builtins.str, 'OrgCustomPropertyValueType']] value_type: `"string"`, `"single_select"` (one of `allowedValues`), `"multi_select"` (any of them) or `"true_false"` (the strings `"true"` and `"false"`). Updates in place; values the new definition refuses are removed by the platform.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_values: The values a select property takes, in the order the platform shows them (required for the selects, refused for the other types). Updates in place; values no longer allowed are removed from repositories by the platform.
         :param Any default_value: The value of repositories without one (required properties): a string, or a list for a multi select (compared as a set). Updates in place.
         :param pulumi.Input[_builtins.str] description: A short description shown beside the property. Updates in place.
         :param pulumi.Input[_builtins.bool] required: Whether every repository has a value: repositories without one have `defaultValue`, which a required property needs. Default `false`. Updates in place.
-        :param pulumi.Input[_builtins.str] values_editable_by: Who may set values: `"org_actors"` (default: organisation owners and those the organisation allows) or `"org_and_repo_actors"` (repository administrators too). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgCustomPropertyValuesEditableBy']] values_editable_by: Who may set values: `"org_actors"` (default: organisation owners and those the organisation allows) or `"org_and_repo_actors"` (repository administrators too). Updates in place.
         """
         pulumi.set(__self__, "org", org)
         pulumi.set(__self__, "property_name", property_name)
@@ -79,14 +80,14 @@ class OrgCustomPropertyArgs:
 
     @_builtins.property
     @pulumi.getter(name="valueType")
-    def value_type(self) -> pulumi.Input[_builtins.str]:
+    def value_type(self) -> pulumi.Input[Union[_builtins.str, 'OrgCustomPropertyValueType']]:
         """
         `"string"`, `"single_select"` (one of `allowedValues`), `"multi_select"` (any of them) or `"true_false"` (the strings `"true"` and `"false"`). Updates in place; values the new definition refuses are removed by the platform.
         """
         return pulumi.get(self, "value_type")
 
     @value_type.setter
-    def value_type(self, value: pulumi.Input[_builtins.str]):
+    def value_type(self, value: pulumi.Input[Union[_builtins.str, 'OrgCustomPropertyValueType']]):
         pulumi.set(self, "value_type", value)
 
     @_builtins.property
@@ -139,14 +140,14 @@ class OrgCustomPropertyArgs:
 
     @_builtins.property
     @pulumi.getter(name="valuesEditableBy")
-    def values_editable_by(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def values_editable_by(self) -> pulumi.Input[Optional[Union[_builtins.str, 'OrgCustomPropertyValuesEditableBy']]]:
         """
         Who may set values: `"org_actors"` (default: organisation owners and those the organisation allows) or `"org_and_repo_actors"` (repository administrators too). Updates in place.
         """
         return pulumi.get(self, "values_editable_by")
 
     @values_editable_by.setter
-    def values_editable_by(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def values_editable_by(self, value: pulumi.Input[Optional[Union[_builtins.str, 'OrgCustomPropertyValuesEditableBy']]]):
         pulumi.set(self, "values_editable_by", value)
 
 
@@ -162,8 +163,8 @@ class OrgCustomProperty(pulumi.CustomResource):
                  org: pulumi.Input[Optional[_builtins.str]] = None,
                  property_name: pulumi.Input[Optional[_builtins.str]] = None,
                  required: pulumi.Input[Optional[_builtins.bool]] = None,
-                 value_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 values_editable_by: pulumi.Input[Optional[_builtins.str]] = None,
+                 value_type: pulumi.Input[Optional[Union[_builtins.str, 'OrgCustomPropertyValueType']]] = None,
+                 values_editable_by: pulumi.Input[Optional[Union[_builtins.str, 'OrgCustomPropertyValuesEditableBy']]] = None,
                  __props__=None):
         """
         One repository property an organisation defines (`/orgs/{org}/properties/schema/{custom_property_name}`): its type, whether it is required and its default, its allowed values, and who may set values. `RepositoryPropertyValue` sets its values: give it this resource's `propertyName` output, so the value waits for the definition. Destroying it deletes the definition, and the platform removes its values from every repository. Needs an organisation owner's token: classic scope `admin:org` (`read:org` to refresh), or the fine-grained permission `organization_custom_properties` write.
@@ -176,8 +177,8 @@ class OrgCustomProperty(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the definition.
         :param pulumi.Input[_builtins.str] property_name: The property's name (e.g. `team`), unique in the organisation regardless of case. A change replaces the definition (the old one and its values are removed).
         :param pulumi.Input[_builtins.bool] required: Whether every repository has a value: repositories without one have `defaultValue`, which a required property needs. Default `false`. Updates in place.
-        :param pulumi.Input[_builtins.str] value_type: `"string"`, `"single_select"` (one of `allowedValues`), `"multi_select"` (any of them) or `"true_false"` (the strings `"true"` and `"false"`). Updates in place; values the new definition refuses are removed by the platform.
-        :param pulumi.Input[_builtins.str] values_editable_by: Who may set values: `"org_actors"` (default: organisation owners and those the organisation allows) or `"org_and_repo_actors"` (repository administrators too). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgCustomPropertyValueType']] value_type: `"string"`, `"single_select"` (one of `allowedValues`), `"multi_select"` (any of them) or `"true_false"` (the strings `"true"` and `"false"`). Updates in place; values the new definition refuses are removed by the platform.
+        :param pulumi.Input[Union[_builtins.str, 'OrgCustomPropertyValuesEditableBy']] values_editable_by: Who may set values: `"org_actors"` (default: organisation owners and those the organisation allows) or `"org_and_repo_actors"` (repository administrators too). Updates in place.
         """
         ...
     @overload
@@ -209,8 +210,8 @@ class OrgCustomProperty(pulumi.CustomResource):
                  org: pulumi.Input[Optional[_builtins.str]] = None,
                  property_name: pulumi.Input[Optional[_builtins.str]] = None,
                  required: pulumi.Input[Optional[_builtins.bool]] = None,
-                 value_type: pulumi.Input[Optional[_builtins.str]] = None,
-                 values_editable_by: pulumi.Input[Optional[_builtins.str]] = None,
+                 value_type: pulumi.Input[Optional[Union[_builtins.str, 'OrgCustomPropertyValueType']]] = None,
+                 values_editable_by: pulumi.Input[Optional[Union[_builtins.str, 'OrgCustomPropertyValuesEditableBy']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['OrgRulesetArgs', 'OrgRuleset']
@@ -21,25 +22,25 @@ __all__ = ['OrgRulesetArgs', 'OrgRuleset']
 @pulumi.input_type
 class OrgRulesetArgs:
     def __init__(__self__, *,
-                 enforcement: pulumi.Input[_builtins.str],
+                 enforcement: pulumi.Input[Union[_builtins.str, 'OrgRulesetEnforcement']],
                  name: pulumi.Input[_builtins.str],
                  org: pulumi.Input[_builtins.str],
                  bypass_actors: pulumi.Input[Optional[Sequence[pulumi.Input['RulesetBypassActorArgs']]]] = None,
                  conditions: pulumi.Input[Optional['OrgRulesetConditionsArgs']] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  rules: pulumi.Input[Optional[Sequence[pulumi.Input['RulesetRuleArgs']]]] = None,
-                 target: pulumi.Input[Optional[_builtins.str]] = None):
+                 target: pulumi.Input[Optional[Union[_builtins.str, 'OrgRulesetTarget']]] = None):
         """
         The set of arguments for constructing a OrgRuleset resource.
 
-        :param pulumi.Input[_builtins.str] enforcement: `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgRulesetEnforcement']] enforcement: `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
         :param pulumi.Input[_builtins.str] name: The ruleset's name, unique among its owner's rulesets. Updates in place.
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the ruleset.
         :param pulumi.Input[Sequence[pulumi.Input['RulesetBypassActorArgs']]] bypass_actors: Who may bypass the rules: teams, apps, repository roles, organisation admins, enterprise owners, deploy keys. Compared as a set. Default `[]`. Updates in place.
         :param pulumi.Input['OrgRulesetConditionsArgs'] conditions: Where it applies: `refName` (required but for push rulesets) and exactly one of `repositoryName`, `repositoryProperty`. Lists compare as sets. Updates in place.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the existing ruleset with this id instead of creating one; it is converged to these args. Only read at create.
         :param pulumi.Input[Sequence[pulumi.Input['RulesetRuleArgs']]] rules: The rules, each `{type, parameters?}` as the platform's description has it (parameters in camelCase), every type and parameter checked at preview. Compared as a set (their order means nothing, nor the order of lists in their parameters). Updates in place.
-        :param pulumi.Input[_builtins.str] target: `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgRulesetTarget']] target: `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
         """
         pulumi.set(__self__, "enforcement", enforcement)
         pulumi.set(__self__, "name", name)
@@ -57,14 +58,14 @@ class OrgRulesetArgs:
 
     @_builtins.property
     @pulumi.getter
-    def enforcement(self) -> pulumi.Input[_builtins.str]:
+    def enforcement(self) -> pulumi.Input[Union[_builtins.str, 'OrgRulesetEnforcement']]:
         """
         `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
         """
         return pulumi.get(self, "enforcement")
 
     @enforcement.setter
-    def enforcement(self, value: pulumi.Input[_builtins.str]):
+    def enforcement(self, value: pulumi.Input[Union[_builtins.str, 'OrgRulesetEnforcement']]):
         pulumi.set(self, "enforcement", value)
 
     @_builtins.property
@@ -141,14 +142,14 @@ class OrgRulesetArgs:
 
     @_builtins.property
     @pulumi.getter
-    def target(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def target(self) -> pulumi.Input[Optional[Union[_builtins.str, 'OrgRulesetTarget']]]:
         """
         `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
         """
         return pulumi.get(self, "target")
 
     @target.setter
-    def target(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def target(self, value: pulumi.Input[Optional[Union[_builtins.str, 'OrgRulesetTarget']]]):
         pulumi.set(self, "target", value)
 
 
@@ -160,12 +161,12 @@ class OrgRuleset(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  bypass_actors: pulumi.Input[Optional[Sequence[pulumi.Input[Union['RulesetBypassActorArgs', 'RulesetBypassActorArgsDict']]]]] = None,
                  conditions: pulumi.Input[Optional[Union['OrgRulesetConditionsArgs', 'OrgRulesetConditionsArgsDict']]] = None,
-                 enforcement: pulumi.Input[Optional[_builtins.str]] = None,
+                 enforcement: pulumi.Input[Optional[Union[_builtins.str, 'OrgRulesetEnforcement']]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org: pulumi.Input[Optional[_builtins.str]] = None,
                  rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['RulesetRuleArgs', 'RulesetRuleArgsDict']]]]] = None,
-                 target: pulumi.Input[Optional[_builtins.str]] = None,
+                 target: pulumi.Input[Optional[Union[_builtins.str, 'OrgRulesetTarget']]] = None,
                  __props__=None):
         """
         A ruleset of an organisation (`/orgs/{org}/rulesets`): rules on the refs of the repositories its conditions name, by name or by custom property values, with the actors who may bypass them. Needs an organisation owner's token: classic scope `admin:org` (`read:org` to refresh; bypass actors are shown to owners only), or the fine-grained permission `organization_administration` write.
@@ -174,12 +175,12 @@ class OrgRuleset(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['RulesetBypassActorArgs', 'RulesetBypassActorArgsDict']]]] bypass_actors: Who may bypass the rules: teams, apps, repository roles, organisation admins, enterprise owners, deploy keys. Compared as a set. Default `[]`. Updates in place.
         :param pulumi.Input[Union['OrgRulesetConditionsArgs', 'OrgRulesetConditionsArgsDict']] conditions: Where it applies: `refName` (required but for push rulesets) and exactly one of `repositoryName`, `repositoryProperty`. Lists compare as sets. Updates in place.
-        :param pulumi.Input[_builtins.str] enforcement: `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgRulesetEnforcement']] enforcement: `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the existing ruleset with this id instead of creating one; it is converged to these args. Only read at create.
         :param pulumi.Input[_builtins.str] name: The ruleset's name, unique among its owner's rulesets. Updates in place.
         :param pulumi.Input[_builtins.str] org: The organisation. A change replaces the ruleset.
         :param pulumi.Input[Sequence[pulumi.Input[Union['RulesetRuleArgs', 'RulesetRuleArgsDict']]]] rules: The rules, each `{type, parameters?}` as the platform's description has it (parameters in camelCase), every type and parameter checked at preview. Compared as a set (their order means nothing, nor the order of lists in their parameters). Updates in place.
-        :param pulumi.Input[_builtins.str] target: `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'OrgRulesetTarget']] target: `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
         """
         ...
     @overload
@@ -207,12 +208,12 @@ class OrgRuleset(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  bypass_actors: pulumi.Input[Optional[Sequence[pulumi.Input[Union['RulesetBypassActorArgs', 'RulesetBypassActorArgsDict']]]]] = None,
                  conditions: pulumi.Input[Optional[Union['OrgRulesetConditionsArgs', 'OrgRulesetConditionsArgsDict']]] = None,
-                 enforcement: pulumi.Input[Optional[_builtins.str]] = None,
+                 enforcement: pulumi.Input[Optional[Union[_builtins.str, 'OrgRulesetEnforcement']]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  org: pulumi.Input[Optional[_builtins.str]] = None,
                  rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['RulesetRuleArgs', 'RulesetRuleArgsDict']]]]] = None,
-                 target: pulumi.Input[Optional[_builtins.str]] = None,
+                 target: pulumi.Input[Optional[Union[_builtins.str, 'OrgRulesetTarget']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

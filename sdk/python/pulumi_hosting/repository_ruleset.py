@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['RepositoryRulesetArgs', 'RepositoryRuleset']
@@ -21,7 +22,7 @@ __all__ = ['RepositoryRulesetArgs', 'RepositoryRuleset']
 @pulumi.input_type
 class RepositoryRulesetArgs:
     def __init__(__self__, *,
-                 enforcement: pulumi.Input[_builtins.str],
+                 enforcement: pulumi.Input[Union[_builtins.str, 'RepositoryRulesetEnforcement']],
                  name: pulumi.Input[_builtins.str],
                  owner: pulumi.Input[_builtins.str],
                  repository: pulumi.Input[_builtins.str],
@@ -29,11 +30,11 @@ class RepositoryRulesetArgs:
                  conditions: pulumi.Input[Optional['RepositoryRulesetConditionsArgs']] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  rules: pulumi.Input[Optional[Sequence[pulumi.Input['RulesetRuleArgs']]]] = None,
-                 target: pulumi.Input[Optional[_builtins.str]] = None):
+                 target: pulumi.Input[Optional[Union[_builtins.str, 'RepositoryRulesetTarget']]] = None):
         """
         The set of arguments for constructing a RepositoryRuleset resource.
 
-        :param pulumi.Input[_builtins.str] enforcement: `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'RepositoryRulesetEnforcement']] enforcement: `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
         :param pulumi.Input[_builtins.str] name: The ruleset's name, unique among its owner's rulesets. Updates in place.
         :param pulumi.Input[_builtins.str] owner: The organisation or user owning the repository. A change replaces the ruleset.
         :param pulumi.Input[_builtins.str] repository: The repository name (without `.git`). A change replaces the ruleset.
@@ -41,7 +42,7 @@ class RepositoryRulesetArgs:
         :param pulumi.Input['RepositoryRulesetConditionsArgs'] conditions: Where it applies: `refName` (required but for push rulesets). Lists compare as sets. Updates in place.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the existing ruleset with this id instead of creating one; it is converged to these args. Only read at create.
         :param pulumi.Input[Sequence[pulumi.Input['RulesetRuleArgs']]] rules: The rules, each `{type, parameters?}` as the platform's description has it (parameters in camelCase), every type and parameter checked at preview. Compared as a set (their order means nothing, nor the order of lists in their parameters). Updates in place.
-        :param pulumi.Input[_builtins.str] target: `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'RepositoryRulesetTarget']] target: `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
         """
         pulumi.set(__self__, "enforcement", enforcement)
         pulumi.set(__self__, "name", name)
@@ -60,14 +61,14 @@ class RepositoryRulesetArgs:
 
     @_builtins.property
     @pulumi.getter
-    def enforcement(self) -> pulumi.Input[_builtins.str]:
+    def enforcement(self) -> pulumi.Input[Union[_builtins.str, 'RepositoryRulesetEnforcement']]:
         """
         `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
         """
         return pulumi.get(self, "enforcement")
 
     @enforcement.setter
-    def enforcement(self, value: pulumi.Input[_builtins.str]):
+    def enforcement(self, value: pulumi.Input[Union[_builtins.str, 'RepositoryRulesetEnforcement']]):
         pulumi.set(self, "enforcement", value)
 
     @_builtins.property
@@ -156,14 +157,14 @@ class RepositoryRulesetArgs:
 
     @_builtins.property
     @pulumi.getter
-    def target(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def target(self) -> pulumi.Input[Optional[Union[_builtins.str, 'RepositoryRulesetTarget']]]:
         """
         `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
         """
         return pulumi.get(self, "target")
 
     @target.setter
-    def target(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def target(self, value: pulumi.Input[Optional[Union[_builtins.str, 'RepositoryRulesetTarget']]]):
         pulumi.set(self, "target", value)
 
 
@@ -175,13 +176,13 @@ class RepositoryRuleset(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  bypass_actors: pulumi.Input[Optional[Sequence[pulumi.Input[Union['RulesetBypassActorArgs', 'RulesetBypassActorArgsDict']]]]] = None,
                  conditions: pulumi.Input[Optional[Union['RepositoryRulesetConditionsArgs', 'RepositoryRulesetConditionsArgsDict']]] = None,
-                 enforcement: pulumi.Input[Optional[_builtins.str]] = None,
+                 enforcement: pulumi.Input[Optional[Union[_builtins.str, 'RepositoryRulesetEnforcement']]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  owner: pulumi.Input[Optional[_builtins.str]] = None,
                  repository: pulumi.Input[Optional[_builtins.str]] = None,
                  rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['RulesetRuleArgs', 'RulesetRuleArgsDict']]]]] = None,
-                 target: pulumi.Input[Optional[_builtins.str]] = None,
+                 target: pulumi.Input[Optional[Union[_builtins.str, 'RepositoryRulesetTarget']]] = None,
                  __props__=None):
         """
         A ruleset of one repository (`/repos/{owner}/{repo}/rulesets`): rules on the refs its conditions name, with the actors who may bypass them. Needs a token that administers the repository: classic scope `repo`, or the fine-grained permission Administration write (Metadata read to refresh; bypass actors are shown to administrators only).
@@ -190,13 +191,13 @@ class RepositoryRuleset(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['RulesetBypassActorArgs', 'RulesetBypassActorArgsDict']]]] bypass_actors: Who may bypass the rules: teams, apps, repository roles, organisation admins, enterprise owners, deploy keys. Compared as a set. Default `[]`. Updates in place.
         :param pulumi.Input[Union['RepositoryRulesetConditionsArgs', 'RepositoryRulesetConditionsArgsDict']] conditions: Where it applies: `refName` (required but for push rulesets). Lists compare as sets. Updates in place.
-        :param pulumi.Input[_builtins.str] enforcement: `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'RepositoryRulesetEnforcement']] enforcement: `"active"` (enforced), `"evaluate"` (recorded in rule insights, not enforced; reads back as written) or `"disabled"`. Updates in place.
         :param pulumi.Input[Union[_builtins.str, _builtins.float]] import_id: Adopt the existing ruleset with this id instead of creating one; it is converged to these args. Only read at create.
         :param pulumi.Input[_builtins.str] name: The ruleset's name, unique among its owner's rulesets. Updates in place.
         :param pulumi.Input[_builtins.str] owner: The organisation or user owning the repository. A change replaces the ruleset.
         :param pulumi.Input[_builtins.str] repository: The repository name (without `.git`). A change replaces the ruleset.
         :param pulumi.Input[Sequence[pulumi.Input[Union['RulesetRuleArgs', 'RulesetRuleArgsDict']]]] rules: The rules, each `{type, parameters?}` as the platform's description has it (parameters in camelCase), every type and parameter checked at preview. Compared as a set (their order means nothing, nor the order of lists in their parameters). Updates in place.
-        :param pulumi.Input[_builtins.str] target: `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
+        :param pulumi.Input[Union[_builtins.str, 'RepositoryRulesetTarget']] target: `"branch"` (default), `"tag"` or `"push"` (rules on pushed file contents: the file path, extension and size rules). Updates in place.
         """
         ...
     @overload
@@ -224,13 +225,13 @@ class RepositoryRuleset(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  bypass_actors: pulumi.Input[Optional[Sequence[pulumi.Input[Union['RulesetBypassActorArgs', 'RulesetBypassActorArgsDict']]]]] = None,
                  conditions: pulumi.Input[Optional[Union['RepositoryRulesetConditionsArgs', 'RepositoryRulesetConditionsArgsDict']]] = None,
-                 enforcement: pulumi.Input[Optional[_builtins.str]] = None,
+                 enforcement: pulumi.Input[Optional[Union[_builtins.str, 'RepositoryRulesetEnforcement']]] = None,
                  import_id: pulumi.Input[Optional[Union[_builtins.str, _builtins.float]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  owner: pulumi.Input[Optional[_builtins.str]] = None,
                  repository: pulumi.Input[Optional[_builtins.str]] = None,
                  rules: pulumi.Input[Optional[Sequence[pulumi.Input[Union['RulesetRuleArgs', 'RulesetRuleArgsDict']]]]] = None,
-                 target: pulumi.Input[Optional[_builtins.str]] = None,
+                 target: pulumi.Input[Optional[Union[_builtins.str, 'RepositoryRulesetTarget']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
