@@ -6,15 +6,19 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { declareActions } from "./examples/actions/actions";
+import { declareBranchProtections } from "./examples/branch-protection/branch-protection";
 import { declareBudgets } from "./examples/budgets/budgets";
 import { declareCollaborators, declareRepositoryAccess } from "./examples/collaborators/collaborators";
+import { declarePropertyDefinition } from "./examples/custom-properties/property-definitions";
 import { declarePropertyValues } from "./examples/custom-properties/property-values";
 import { declareEnvironment } from "./examples/environments/environments";
 import { declareProtectionRules } from "./examples/environments/protection-rules";
 import { declareMemberships } from "./examples/memberships/memberships";
+import { declareRoleAssignments } from "./examples/org-roles/org-roles";
 import { declareOrganization } from "./examples/organizations/organization";
 import { declarePrivateRegistries } from "./examples/private-registries/private-registries";
 import { declareRepositories } from "./examples/repositories/repositories";
+import { declareRulesets } from "./examples/rulesets/rulesets";
 import { declareRunnerGroups } from "./examples/runner-groups/runner-groups";
 import { declareTeam } from "./examples/teams/teams";
 import { declareUserKeys } from "./examples/user-keys/user-keys";
@@ -176,4 +180,43 @@ export const collaborators = declareCollaborators({
   owner: "acme-eng",
   repository: "web",
   collaborators: { hubot: "triage" },
+});
+
+// A repository property acme-eng defines (its value on acme-eng/web), the organisation ruleset of
+// the repositories that have it, which waits for the definition through its name, and a ruleset
+// of acme-eng/api's release branches in evaluate mode.
+export const serviceLevel = declarePropertyDefinition({
+  org: "acme-eng",
+  propertyName: "service_level",
+  valueType: "single_select",
+  allowedValues: ["critical", "standard"],
+  values: { web: "critical" },
+});
+export const rulesets = declareRulesets({
+  org: "acme-eng",
+  byProperty: { name: "critical services", propertyName: serviceLevel.propertyName, values: ["critical"] },
+  bypassApps: [101], // deploy-gate
+  releases: { owner: "acme-eng", repository: "api", pattern: "refs/heads/release/*" },
+});
+
+// Protection of acme-eng/api's release branch (a name with a slash): reviews, a linear history,
+// and who may push.
+export const branchProtections = declareBranchProtections({
+  owner: "acme-eng",
+  repository: "api",
+  branches: {
+    "release/1.0": {
+      requiredStatusChecks: { strict: true, contexts: ["ci/build"] },
+      requiredPullRequestReviews: { requiredApprovingReviewCount: 1 },
+      requiredLinearHistory: true,
+      restrictions: { users: ["octocat"], teams: ["platform"] },
+    },
+  },
+});
+
+// The platform team of acme-eng holds the security manager role.
+export const roleAssignments = declareRoleAssignments({
+  org: "acme-eng",
+  teams: { platform: "security_manager" },
+  users: {},
 });

@@ -5,6 +5,7 @@
  */
 
 import { actionsRoutes } from "./actions";
+import { branchProtectionRoutes } from "./branch-protection";
 import { budgetsRoutes } from "./budgets";
 import { collaboratorsRoutes } from "./collaborators";
 import { customPropertiesRoutes } from "./custom-properties";
@@ -14,10 +15,12 @@ import { membershipsRoutes } from "./memberships";
 import { metaRoutes } from "./meta";
 import { notificationsRoutes } from "./notifications";
 import { orgConfigRoutes } from "./org-config";
+import { orgRolesRoutes } from "./org-roles";
 import { organizationsRoutes } from "./organizations";
 import { privateRegistriesRoutes } from "./private-registries";
 import { repositoriesRoutes } from "./repositories";
 import type { Route } from "./route";
+import { rulesetsRoutes } from "./rulesets";
 import { runnerGroupsRoutes } from "./runner-groups";
 import { securityRoutes } from "./security";
 import { statisticsRoutes } from "./statistics";
@@ -27,6 +30,7 @@ import { userKeysRoutes } from "./user-keys";
 import { webhooksRoutes } from "./webhooks";
 
 export * from "./actions";
+export * from "./branch-protection";
 export * from "./budgets";
 export * from "./collaborators";
 export * from "./custom-properties";
@@ -36,11 +40,13 @@ export * from "./memberships";
 export * from "./meta";
 export * from "./notifications";
 export * from "./org-config";
+export * from "./org-roles";
 export * from "./organizations";
 export * from "./pagination";
 export * from "./private-registries";
 export * from "./repositories";
 export * from "./route";
+export * from "./rulesets";
 export * from "./runner-groups";
 export * from "./security";
 export * from "./statistics";
@@ -70,6 +76,9 @@ export const ROUTES = {
   ...repositoriesRoutes,
   ...teamsRoutes,
   ...collaboratorsRoutes,
+  ...rulesetsRoutes,
+  ...branchProtectionRoutes,
+  ...orgRolesRoutes,
   ...unmodelledRoutes,
 } as const;
 

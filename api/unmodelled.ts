@@ -17,10 +17,6 @@ export const unmodelledRoutes = {
     get: route("GET /orgs/{org}/assistant/content_exclusion"),
     set: route("PUT /orgs/{org}/assistant/content_exclusion"),
   },
-  orgRoles: {
-    list: route("GET /orgs/{org}/organization-roles"),
-    get: route("GET /orgs/{org}/organization-roles/{role_id}"),
-  },
   events: {
     orgEventsForUser: route("GET /users/{username}/events/orgs/{org}"),
   },

@@ -264,9 +264,11 @@ function itemOf(
     for (const key of declared.secrets) secrets[key] = "";
   }
   delete args.importId;
-  // Every list of this library's kinds is compared as a set: written sorted, so two imports of
-  // the same installation write the same bytes whatever order the server lists them in.
+  // A list compared as a set is written sorted, so two imports of the same installation write the
+  // same bytes whatever order the server lists them in; an ordered list (a property's allowed
+  // values) keeps the server's order, which is its meaning.
   for (const [key, value] of Object.entries(args)) {
+    if (declared.rules[key]?.set !== true) continue;
     if (Array.isArray(value) && value.every((v) => typeof v === "string" || typeof v === "number")) {
       args[key] = [...value].sort((a, b) =>
         typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b)),

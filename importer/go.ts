@@ -240,6 +240,15 @@ export function goValue(value: unknown, shape: Shape, where: string): string {
       });
     return [`&hosting.${s.object}Args{`, ...keyValues(entries, TAB), "}"].join("\n");
   }
+  if ("map" in s) {
+    // A map's keys are the program's own (a rule's camelCase parameters).
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]): [string, string] => [goString(k), goValue(v, s.map, `${where}.${k}`)]);
+    return entries.length === 0
+      ? "pulumi.Map{}"
+      : ["pulumi.Map{", ...keyValues(entries, TAB), "}"].join("\n");
+  }
   if ("list" in s) {
     const items = value as unknown[];
     const element = shapeFor(s.list, items[0], `${where}[0]`);
@@ -259,6 +268,10 @@ export function goValue(value: unknown, shape: Shape, where: string): string {
       if (items.length === 0) return `hosting.${element.object}Array{}`;
       const inner = items.map((v, i) => indentRest(goValue(v, element, `${where}[${i}]`), TAB));
       return [`hosting.${element.object}Array{`, ...inner.map((v) => `${TAB}${v},`), "}"].join("\n");
+    }
+    if ("map" in element) {
+      const inner = items.map((v, i) => indentRest(goValue(v, element, `${where}[${i}]`), TAB));
+      return ["pulumi.Array{", ...inner.map((v) => `${TAB}${v},`), "}"].join("\n");
     }
     throw new Error(`${where}: a list of ${JSON.stringify(s.list)} has no counterpart in the Go writer`);
   }

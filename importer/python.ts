@@ -178,6 +178,17 @@ export function pythonValue(value: unknown, shape: Shape, column: number, where:
     });
     return `hosting.${s.object}Args(\n${lines.join("\n")}\n)`;
   }
+  if ("map" in s) {
+    // A map's keys are the program's own (a rule's camelCase parameters), as JSON writes them.
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .map(
+        ([k, v]) => `${JSON.stringify(k)}: ${pythonValue(v, s.map, column + k.length + 4, `${where}.${k}`)}`,
+      );
+    const inline = `{${entries.join(", ")}}`;
+    if (!inline.includes("\n") && column + inline.length + 1 <= LINE_WIDTH) return inline;
+    return `{\n${entries.map((e) => `${INDENT}${indentRest(e, INDENT)},`).join("\n")}\n}`;
+  }
   if ("list" in s) {
     const items = (value as unknown[]).map((v, i) => pythonValue(v, s.list, column + 1, `${where}[${i}]`));
     const inline = `[${items.join(", ")}]`;

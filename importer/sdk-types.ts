@@ -18,19 +18,22 @@ export interface EnumShape {
 
 /**
  * An argument's type: a scalar (a string possibly of an enum type, which also takes any string), a
- * list, a named object type, or one of several (a property's value).
+ * list, a named object type, a map of names to values (a rule's parameters), or one of several (a
+ * property's value).
  */
 export type Shape =
   | { scalar: "string"; enum?: EnumShape }
   | { scalar: "integer" | "number" | "boolean" }
   | { list: Shape }
   | { object: string; fields: Record<string, Shape> }
+  | { map: Shape }
   | { oneOf: Shape[] }
   | { any: true };
 
 interface SchemaProperty {
   type?: string;
   items?: SchemaProperty;
+  additionalProperties?: SchemaProperty;
   $ref?: string;
   oneOf?: SchemaProperty[];
 }
@@ -102,6 +105,9 @@ function shapeOf(property: SchemaProperty, where: string): Shape {
   if (property.type === "array" && property.items !== undefined) {
     return { list: shapeOf(property.items, `${where}[]`) };
   }
+  if (property.type === "object" && property.additionalProperties !== undefined) {
+    return { map: shapeOf(property.additionalProperties, `${where}{}`) };
+  }
   const t = property.type;
   if (t === "string") return { scalar: t };
   if (t === "integer" || t === "number" || t === "boolean") return { scalar: t };
@@ -143,6 +149,8 @@ export function shapeFor(shape: Shape, value: unknown, where: string): ValueShap
     if (typeof value === "string") return { scalar: "string" };
     if (typeof value === "boolean") return { scalar: "boolean" };
     if (typeof value === "number") return { scalar: Number.isInteger(value) ? "integer" : "number" };
+    // An object where anything goes (inside a rule's parameters): a map of its values.
+    if (typeof value === "object" && value !== null) return { map: { any: true } };
     throw new Error(`${where}: ${JSON.stringify(value)} has no counterpart in the writers`);
   }
   if (!("oneOf" in shape)) return shape;
@@ -150,7 +158,8 @@ export function shapeFor(shape: Shape, value: unknown, where: string): ValueShap
     if ("oneOf" in s) return s.oneOf.some(fits);
     if ("any" in s) return true;
     if ("list" in s) return Array.isArray(value);
-    if ("object" in s) return typeof value === "object" && value !== null && !Array.isArray(value);
+    if ("object" in s || "map" in s)
+      return typeof value === "object" && value !== null && !Array.isArray(value);
     if (s.scalar === "integer" || s.scalar === "number") return typeof value === "number";
     return typeof value === s.scalar;
   };

@@ -31,6 +31,13 @@ export {
   RepositoryActionsSecret,
   RepositoryActionsVariable,
 } from "./resources/actions";
+export type {
+  BranchProtectionArgs,
+  BranchProtectionRestrictionsArgs,
+  BranchProtectionReviewsArgs,
+  BranchProtectionStatusChecksArgs,
+} from "./resources/branch-protection";
+export { BranchProtection } from "./resources/branch-protection";
 export type { BudgetAlertingArgs, BudgetArgs, BudgetScope, BudgetType } from "./resources/budgets";
 export { Budget } from "./resources/budgets";
 export type {
@@ -42,11 +49,12 @@ export type {
 } from "./resources/collaborators";
 export { RepositoryCollaborator, RepositoryCollaborators } from "./resources/collaborators";
 export type {
+  OrgCustomPropertyArgs,
   OrgPropertyValueArgs,
   PropertyValue,
   RepositoryPropertyValueArgs,
 } from "./resources/custom-properties";
-export { OrgPropertyValue, RepositoryPropertyValue } from "./resources/custom-properties";
+export { OrgCustomProperty, OrgPropertyValue, RepositoryPropertyValue } from "./resources/custom-properties";
 export type {
   DeploymentBranchPolicyArgs,
   DeploymentProtectionRuleArgs,
@@ -74,6 +82,8 @@ export type {
   OrgSettingsArgs,
 } from "./resources/org-config";
 export { IssueField, IssueType, OrgBlock, OrgSettings } from "./resources/org-config";
+export type { OrgRoleAssignmentArgs } from "./resources/org-roles";
+export { OrgRoleAssignment } from "./resources/org-roles";
 export type { OrganizationArgs } from "./resources/organizations";
 export { Organization } from "./resources/organizations";
 export type {
@@ -90,6 +100,15 @@ export type {
   RepositoryOnDestroy,
 } from "./resources/repositories";
 export { Repository, RepositoryDeployKey } from "./resources/repositories";
+export type {
+  OrgRulesetArgs,
+  OrgRulesetConditionsArgs,
+  RepositoryRulesetArgs,
+  RepositoryRulesetConditionsArgs,
+  RulesetBypassActorArgs,
+  RulesetRuleArgs,
+} from "./resources/rulesets";
+export { OrgRuleset, RepositoryRuleset } from "./resources/rulesets";
 export type {
   EnterpriseRunnerGroupArgs,
   OrgRunnerGroupArgs,

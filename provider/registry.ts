@@ -11,9 +11,11 @@ import { orgActionsSecretProvider } from "./resources/actions/org-actions-secret
 import { orgActionsVariableProvider } from "./resources/actions/org-actions-variable";
 import { repositoryActionsSecretProvider } from "./resources/actions/repository-actions-secret";
 import { repositoryActionsVariableProvider } from "./resources/actions/repository-actions-variable";
+import { branchProtectionProvider } from "./resources/branch-protection/branch-protection";
 import { budgetProvider } from "./resources/budgets/budget";
 import { repositoryCollaboratorProvider } from "./resources/collaborators/repository-collaborator";
 import { repositoryCollaboratorsProvider } from "./resources/collaborators/repository-collaborators";
+import { orgCustomPropertyProvider } from "./resources/custom-properties/org-custom-property";
 import { orgPropertyValueProvider } from "./resources/custom-properties/org-property-value";
 import { repositoryPropertyValueProvider } from "./resources/custom-properties/repository-property-value";
 import { deploymentProtectionRuleProvider } from "./resources/environments/deployment-protection-rule";
@@ -23,10 +25,13 @@ import { issueFieldProvider } from "./resources/org-config/issue-field";
 import { issueTypeProvider } from "./resources/org-config/issue-type";
 import { orgBlockProvider } from "./resources/org-config/org-block";
 import { orgSettingsProvider } from "./resources/org-config/org-settings";
+import { orgRoleAssignmentProvider } from "./resources/org-roles/org-role-assignment";
 import { organizationProvider } from "./resources/organizations/organization";
 import { privateRegistryProvider } from "./resources/private-registries/private-registry";
 import { repositoryDeployKeyProvider } from "./resources/repositories/deploy-key";
 import { repositoryProvider } from "./resources/repositories/repository";
+import { orgRulesetProvider } from "./resources/rulesets/org-ruleset";
+import { repositoryRulesetProvider } from "./resources/rulesets/repository-ruleset";
 import { enterpriseRunnerGroupProvider } from "./resources/runner-groups/enterprise-runner-group";
 import { orgRunnerGroupProvider } from "./resources/runner-groups/org-runner-group";
 import { runnerGroupRunnersProvider } from "./resources/runner-groups/runner-group-runners";
@@ -42,7 +47,9 @@ import { repositoryWebhookProvider } from "./resources/webhooks/repository-webho
 import { getBranch, getBranchFunction, getBranches, getBranchesFunction } from "./functions/git";
 import { getOrgMembers, getOrgMembersFunction } from "./functions/memberships";
 import { getUser, getUserFunction } from "./functions/meta";
+import { getOrgRoles, getOrgRolesFunction } from "./functions/org-roles";
 import { getRepository, getRepositoryFunction } from "./functions/repositories";
+import { getBranchRules, getBranchRulesFunction } from "./functions/rulesets";
 import { getDependencyAlerts, getDependencyAlertsFunction } from "./functions/security";
 import { getRepositoryStatistics, getRepositoryStatisticsFunction } from "./functions/statistics";
 import { getTeam, getTeamFunction } from "./functions/teams";
@@ -56,9 +63,11 @@ export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
   orgActionsVariableProvider,
   repositoryActionsSecretProvider,
   repositoryActionsVariableProvider,
+  branchProtectionProvider,
   budgetProvider,
   repositoryCollaboratorProvider,
   repositoryCollaboratorsProvider,
+  orgCustomPropertyProvider,
   orgPropertyValueProvider,
   repositoryPropertyValueProvider,
   deploymentProtectionRuleProvider,
@@ -68,10 +77,13 @@ export const KIND_PROVIDERS: readonly AnyHostingProvider[] = [
   issueTypeProvider,
   orgBlockProvider,
   orgSettingsProvider,
+  orgRoleAssignmentProvider,
   organizationProvider,
   privateRegistryProvider,
   repositoryDeployKeyProvider,
   repositoryProvider,
+  orgRulesetProvider,
+  repositoryRulesetProvider,
   enterpriseRunnerGroupProvider,
   orgRunnerGroupProvider,
   runnerGroupRunnersProvider,
@@ -93,7 +105,9 @@ export const FUNCTIONS: readonly FunctionDeclaration[] = [
   getBranchFunction,
   getOrgMembersFunction,
   getUserFunction,
+  getOrgRolesFunction,
   getRepositoryFunction,
+  getBranchRulesFunction,
   getDependencyAlertsFunction,
   getRepositoryStatisticsFunction,
   getTeamFunction,
@@ -106,7 +120,9 @@ export const IMPLEMENTATIONS = {
   getBranch,
   getOrgMembers,
   getUser,
+  getOrgRoles,
   getRepository,
+  getBranchRules,
   getDependencyAlerts,
   getRepositoryStatistics,
   getTeam,

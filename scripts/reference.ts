@@ -109,7 +109,7 @@ export function kindPage(root: string, provider: AnyHostingProvider, schema: Pac
   const outputDescriptions = Object.fromEntries(
     Object.entries(spec.properties).map(([k, v]) => [k, v.description]),
   );
-  const id = declared.idFormat.join("/");
+  const id = declared.idText ?? declared.idFormat.join("/");
   const key = declared.importKey;
   const adoption = declared.adopts
     ? `Adopt an existing object with \`importId\` (${key === undefined ? "the last part of its id" : `its ${key}`}): create then reads it and converges it to the arguments, writing only what differs; a preview shows what adopting it changes, field by field.`
@@ -222,7 +222,7 @@ export function indexPage(schema: PackageSchema): string {
     "|---|---|---|",
     ...PROVIDERS.map(
       (p) =>
-        `| [${p.kind}](${p.kind}.md) | \`${p.declared.idFormat.join("/")}\` | ${cell(summary(p.declared.description))} |`,
+        `| [${p.kind}](${p.kind}.md) | \`${p.declared.idText ?? p.declared.idFormat.join("/")}\` | ${cell(summary(p.declared.description))} |`,
     ),
     "",
     "## Functions",

@@ -91,10 +91,20 @@ export interface AppRecord {
   installedOn: string[];
 }
 
+/**
+ * A custom property's definition. The fields after `allowedValues` are absent from the fixture's
+ * definitions and from data files written before definitions could be managed: absent, they read
+ * as not required, no default, no description and `org_actors`.
+ */
 export interface PropertyDefinition {
   name: string;
-  valueType: "string" | "single_select" | "multi_select";
+  valueType: "string" | "single_select" | "multi_select" | "true_false";
   allowedValues?: string[];
+  required?: boolean;
+  /** What a repository without a value has (required properties only). */
+  defaultValue?: string | string[];
+  description?: string;
+  valuesEditableBy?: "org_actors" | "org_and_repo_actors";
 }
 
 export interface EnterpriseRecord {

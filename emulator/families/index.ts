@@ -7,6 +7,7 @@ import type { Family } from "../core/family";
 import { baseFixture, type Fixture } from "../core/fixture";
 import { type EmulatorState, StateModel } from "../core/state";
 import { actions } from "./actions";
+import { branchProtection } from "./branch-protection";
 import { budgets } from "./budgets";
 import { collaborators } from "./collaborators";
 import { propertyValues } from "./custom-properties";
@@ -16,9 +17,11 @@ import { memberships } from "./memberships";
 import { meta } from "./meta";
 import { notifications } from "./notifications";
 import { orgConfig } from "./org-config";
+import { orgRoles } from "./org-roles";
 import { orgAdmin } from "./organizations";
 import { privateRegistries } from "./private-registries";
 import { repositories } from "./repositories";
+import { rulesets } from "./rulesets";
 import { runnerGroups } from "./runner-groups";
 import { security } from "./security";
 import { statistics } from "./statistics";
@@ -45,6 +48,8 @@ export const FAMILIES = [
   notifications,
   orgAdmin,
   statistics,
+  // Before git: its `/branches/:branch{.+}` would take `main/protection` for a branch's name.
+  branchProtection,
   git,
   security,
   orgConfig,
@@ -52,6 +57,8 @@ export const FAMILIES = [
   repositories,
   teams,
   collaborators,
+  rulesets,
+  orgRoles,
   // After every family: the routes none of them serves answer 501 after their auth check.
   unmodelled,
 ] as const satisfies readonly Family[];

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { declarePropertyDefinition } from "./property-definitions";
 import { declarePropertyValues, type Values } from "./property-values";
 
 const config = new pulumi.Config();
@@ -14,4 +15,14 @@ export const propertyValues = declarePropertyValues({
   repositories: config.getObject<Record<string, Values>>("repositories") ?? {
     "acme-eng/api": { tier: "silver", cost_center: "cc-api" },
   },
+});
+
+// A property acme-eng defines for its repositories, and the value acme-eng/web carries.
+export const serviceLevel = declarePropertyDefinition({
+  org: config.get("org") ?? "acme-eng",
+  propertyName: "service_level",
+  valueType: "single_select",
+  allowedValues: ["critical", "standard"],
+  description: "How closely the repository's service is watched",
+  values: { web: "critical" },
 });

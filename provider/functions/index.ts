@@ -23,8 +23,12 @@ export type {
 export { getOrgMembers, getOrgMembersOutput } from "./memberships";
 export type { GetUserArgs, GetUserResult } from "./meta";
 export { getUser, getUserOutput } from "./meta";
+export type { GetOrgRolesArgs, GetOrgRolesResult, OrgRole } from "./org-roles";
+export { getOrgRoles, getOrgRolesOutput } from "./org-roles";
 export type { GetRepositoryArgs, GetRepositoryResult } from "./repositories";
 export { getRepository, getRepositoryOutput, MAX_REPOSITORY_REDIRECTS } from "./repositories";
+export type { BranchRule, GetBranchRulesArgs, GetBranchRulesResult } from "./rulesets";
+export { getBranchRules, getBranchRulesOutput } from "./rulesets";
 export type {
   DependencyAlert,
   DependencyAlertEcosystem,

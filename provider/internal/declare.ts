@@ -134,6 +134,11 @@ export interface KindDeclaration<I extends z.ZodObject = z.ZodObject, O extends 
   /** The parts of the resource's id, in order (`["owner", "repository", "hookId"]`). */
   idFormat: readonly string[];
   /**
+   * The id as the reference writes it, where its parts are not `idFormat` joined by `/` (an
+   * OrgRoleAssignment's `org/teams/<team>/<roleId>` or `org/users/<username>/<roleId>`).
+   */
+  idText?: string;
+  /**
    * What `importId` holds, where it is not the id's last part: the key the API finds an existing
    * object by, which `pulumi import` then takes as the id (Organization: `"login"`; its id is the
    * numeric id). The plugin records the id an import was given as `importId`, so the program

@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { BranchProtectionArgs } from "./branchProtection";
+export type BranchProtection = import("./branchProtection").BranchProtection;
+export const BranchProtection: typeof import("./branchProtection").BranchProtection = null as any;
+utilities.lazyLoad(exports, ["BranchProtection"], () => require("./branchProtection"));
+
 export { BudgetArgs } from "./budget";
 export type Budget = import("./budget").Budget;
 export const Budget: typeof import("./budget").Budget = null as any;
@@ -35,6 +40,11 @@ export const getBranch: typeof import("./getBranch").getBranch = null as any;
 export const getBranchOutput: typeof import("./getBranch").getBranchOutput = null as any;
 utilities.lazyLoad(exports, ["getBranch","getBranchOutput"], () => require("./getBranch"));
 
+export { GetBranchRulesArgs, GetBranchRulesResult, GetBranchRulesOutputArgs } from "./getBranchRules";
+export const getBranchRules: typeof import("./getBranchRules").getBranchRules = null as any;
+export const getBranchRulesOutput: typeof import("./getBranchRules").getBranchRulesOutput = null as any;
+utilities.lazyLoad(exports, ["getBranchRules","getBranchRulesOutput"], () => require("./getBranchRules"));
+
 export { GetBranchesArgs, GetBranchesResult, GetBranchesOutputArgs } from "./getBranches";
 export const getBranches: typeof import("./getBranches").getBranches = null as any;
 export const getBranchesOutput: typeof import("./getBranches").getBranchesOutput = null as any;
@@ -49,6 +59,11 @@ export { GetOrgMembersArgs, GetOrgMembersResult, GetOrgMembersOutputArgs } from 
 export const getOrgMembers: typeof import("./getOrgMembers").getOrgMembers = null as any;
 export const getOrgMembersOutput: typeof import("./getOrgMembers").getOrgMembersOutput = null as any;
 utilities.lazyLoad(exports, ["getOrgMembers","getOrgMembersOutput"], () => require("./getOrgMembers"));
+
+export { GetOrgRolesArgs, GetOrgRolesResult, GetOrgRolesOutputArgs } from "./getOrgRoles";
+export const getOrgRoles: typeof import("./getOrgRoles").getOrgRoles = null as any;
+export const getOrgRolesOutput: typeof import("./getOrgRoles").getOrgRolesOutput = null as any;
+utilities.lazyLoad(exports, ["getOrgRoles","getOrgRolesOutput"], () => require("./getOrgRoles"));
 
 export { GetRepositoryArgs, GetRepositoryResult, GetRepositoryOutputArgs } from "./getRepository";
 export const getRepository: typeof import("./getRepository").getRepository = null as any;
@@ -105,6 +120,11 @@ export type OrgBlock = import("./orgBlock").OrgBlock;
 export const OrgBlock: typeof import("./orgBlock").OrgBlock = null as any;
 utilities.lazyLoad(exports, ["OrgBlock"], () => require("./orgBlock"));
 
+export { OrgCustomPropertyArgs } from "./orgCustomProperty";
+export type OrgCustomProperty = import("./orgCustomProperty").OrgCustomProperty;
+export const OrgCustomProperty: typeof import("./orgCustomProperty").OrgCustomProperty = null as any;
+utilities.lazyLoad(exports, ["OrgCustomProperty"], () => require("./orgCustomProperty"));
+
 export { OrgMembershipArgs } from "./orgMembership";
 export type OrgMembership = import("./orgMembership").OrgMembership;
 export const OrgMembership: typeof import("./orgMembership").OrgMembership = null as any;
@@ -114,6 +134,16 @@ export { OrgPropertyValueArgs } from "./orgPropertyValue";
 export type OrgPropertyValue = import("./orgPropertyValue").OrgPropertyValue;
 export const OrgPropertyValue: typeof import("./orgPropertyValue").OrgPropertyValue = null as any;
 utilities.lazyLoad(exports, ["OrgPropertyValue"], () => require("./orgPropertyValue"));
+
+export { OrgRoleAssignmentArgs } from "./orgRoleAssignment";
+export type OrgRoleAssignment = import("./orgRoleAssignment").OrgRoleAssignment;
+export const OrgRoleAssignment: typeof import("./orgRoleAssignment").OrgRoleAssignment = null as any;
+utilities.lazyLoad(exports, ["OrgRoleAssignment"], () => require("./orgRoleAssignment"));
+
+export { OrgRulesetArgs } from "./orgRuleset";
+export type OrgRuleset = import("./orgRuleset").OrgRuleset;
+export const OrgRuleset: typeof import("./orgRuleset").OrgRuleset = null as any;
+utilities.lazyLoad(exports, ["OrgRuleset"], () => require("./orgRuleset"));
 
 export { OrgRunnerGroupArgs } from "./orgRunnerGroup";
 export type OrgRunnerGroup = import("./orgRunnerGroup").OrgRunnerGroup;
@@ -185,6 +215,11 @@ export type RepositoryPropertyValue = import("./repositoryPropertyValue").Reposi
 export const RepositoryPropertyValue: typeof import("./repositoryPropertyValue").RepositoryPropertyValue = null as any;
 utilities.lazyLoad(exports, ["RepositoryPropertyValue"], () => require("./repositoryPropertyValue"));
 
+export { RepositoryRulesetArgs } from "./repositoryRuleset";
+export type RepositoryRuleset = import("./repositoryRuleset").RepositoryRuleset;
+export const RepositoryRuleset: typeof import("./repositoryRuleset").RepositoryRuleset = null as any;
+utilities.lazyLoad(exports, ["RepositoryRuleset"], () => require("./repositoryRuleset"));
+
 export { RepositoryWebhookArgs } from "./repositoryWebhook";
 export type RepositoryWebhook = import("./repositoryWebhook").RepositoryWebhook;
 export const RepositoryWebhook: typeof import("./repositoryWebhook").RepositoryWebhook = null as any;
@@ -247,6 +282,8 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "hosting:index:BranchProtection":
+                return new BranchProtection(name, <any>undefined, { urn })
             case "hosting:index:Budget":
                 return new Budget(name, <any>undefined, { urn })
             case "hosting:index:DeploymentProtectionRule":
@@ -269,10 +306,16 @@ const _module = {
                 return new OrgActionsVariable(name, <any>undefined, { urn })
             case "hosting:index:OrgBlock":
                 return new OrgBlock(name, <any>undefined, { urn })
+            case "hosting:index:OrgCustomProperty":
+                return new OrgCustomProperty(name, <any>undefined, { urn })
             case "hosting:index:OrgMembership":
                 return new OrgMembership(name, <any>undefined, { urn })
             case "hosting:index:OrgPropertyValue":
                 return new OrgPropertyValue(name, <any>undefined, { urn })
+            case "hosting:index:OrgRoleAssignment":
+                return new OrgRoleAssignment(name, <any>undefined, { urn })
+            case "hosting:index:OrgRuleset":
+                return new OrgRuleset(name, <any>undefined, { urn })
             case "hosting:index:OrgRunnerGroup":
                 return new OrgRunnerGroup(name, <any>undefined, { urn })
             case "hosting:index:OrgSettings":
@@ -299,6 +342,8 @@ const _module = {
                 return new RepositoryEnvironment(name, <any>undefined, { urn })
             case "hosting:index:RepositoryPropertyValue":
                 return new RepositoryPropertyValue(name, <any>undefined, { urn })
+            case "hosting:index:RepositoryRuleset":
+                return new RepositoryRuleset(name, <any>undefined, { urn })
             case "hosting:index:RepositoryWebhook":
                 return new RepositoryWebhook(name, <any>undefined, { urn })
             case "hosting:index:RunnerGroupRunners":

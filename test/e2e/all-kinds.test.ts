@@ -155,6 +155,26 @@ new hosting.RepositoryCollaborators("api-access", {
   owner: "acme-eng", repository: "api", users: [{ username: "mona", permission: "triage" }],
   teams: [{ teamSlug: "platform", permission: "pull" }],
 });
+// A property acme-eng defines, a value of it (set once it exists), the rulesets, a protection of a
+// branch whose name holds a slash, and a role of the platform team.
+const level = new hosting.OrgCustomProperty("service-level", {
+  org: "acme-eng", propertyName: "service_level", valueType: "single_select", allowedValues: ["critical", "standard"],
+});
+new hosting.RepositoryPropertyValue("web-level", { owner: "acme-eng", repository: "web", propertyName: level.propertyName, value: "critical" });
+new hosting.OrgRuleset("critical", {
+  org: "acme-eng", name: "critical", enforcement: "active", bypassActors: [{ actorType: "OrganizationAdmin" }],
+  conditions: { refName: { include: ["~DEFAULT_BRANCH"] }, repositoryProperty: { include: [{ name: level.propertyName, propertyValues: ["critical"] }] } },
+  rules: [{ type: "deletion" }, { type: "required_status_checks", parameters: { requiredStatusChecks: [{ context: "ci/build" }, { context: "ci/test" }], strictRequiredStatusChecksPolicy: true } }],
+});
+new hosting.RepositoryRuleset("releases", {
+  owner: "acme-eng", repository: "api", name: "releases", enforcement: "evaluate",
+  conditions: { refName: { include: ["refs/heads/release/*"] } }, rules: [{ type: "non_fast_forward" }],
+});
+new hosting.BranchProtection("release-protection", {
+  owner: "acme-eng", repository: "api", branch: "release/1.0",
+  requiredStatusChecks: { strict: true, contexts: ["ci/build"] }, restrictions: { users: ["octocat"], teams: ["platform"] },
+});
+new hosting.OrgRoleAssignment("platform-security", { org: "acme-eng", roleId: 8138, team: "platform" });
 ${bad}
 exports.hookId = ci.hookId;
 exports.ruleId = gate.ruleId;
@@ -324,7 +344,11 @@ const CONVERGED_VALUES = {
   "org:regions": ["eu", "us"],
   "repo:tier": "silver",
   "repo:cost_center": "cc-api",
+  "repo:service_level": "critical",
 };
+
+const ruleset = (name: string) => state().rulesets.find((r) => r.name === name);
+const releaseProtection = () => state().branchProtections.find((p) => p.branch === "release/1.0");
 
 /** The stack's resources of this library: name -> {type, id, outputs}. */
 function stack(): Record<string, { kind: string; id?: string; outputs: Record<string, unknown> }> {
@@ -400,7 +424,7 @@ describe("a stack of every kind, end to end", () => {
       // mona and hubot invited, octocat (a member) made an admin.
       "PUT /orgs/{org}/memberships/{username}": 3,
       "PATCH /organizations/{org}/org-properties/values": 3,
-      "PATCH /repos/{owner}/{repo}/properties/values": 2,
+      "PATCH /repos/{owner}/{repo}/properties/values": 3,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 2,
       "POST /enterprises/{enterprise}/settings/billing/budgets": 2,
       "POST /orgs/{org}/private-registries": 2,
@@ -436,6 +460,11 @@ describe("a stack of every kind, end to end", () => {
       "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 2,
       // octocat invited to acme-ops/infra, mona to acme-eng/api.
       "PUT /repos/{owner}/{repo}/collaborators/{username}": 2,
+      "PUT /orgs/{org}/properties/schema/{custom_property_name}": 1,
+      "POST /orgs/{org}/rulesets": 1,
+      "POST /repos/{owner}/{repo}/rulesets": 1,
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection": 1,
+      "PUT /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}": 1,
     });
     // Creates of kinds keyed by names read first, and the registry's key is fetched once.
     expect(created["GET /orgs/{org}/private-registries/public-key"]).toBe(1);
@@ -506,7 +535,7 @@ describe("a stack of every kind, end to end", () => {
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
 
     const resources = stack();
-    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(35);
+    expect(new Set(Object.values(resources).map((r) => r.kind)).size).toBe(40);
     // Ids and names as the platform stores them; the program's spelling kept as an input.
     expect(resources["publish-token"]?.id).toBe("acme-eng/NPM_PUBLISH_TOKEN");
     expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
@@ -548,6 +577,20 @@ describe("a stack of every kind, end to end", () => {
       ["mona", "triage"],
       ["octocat", "push"],
     ]);
+    expect(ruleset("critical")?.conditions?.repository_property?.include).toEqual([
+      { name: "service_level", property_values: ["critical"], source: "custom" },
+    ]);
+    expect(ruleset("releases")).toMatchObject({
+      scope: "repo",
+      owner: "acme-eng/api",
+      enforcement: "evaluate",
+    });
+    // Teams by id in the sandbox: platform's is 1.
+    expect(releaseProtection()?.restrictions).toEqual({ users: ["octocat"], teamIds: [1], apps: [] });
+    expect(resources["release-protection"]?.id).toBe("acme-eng/api/release%2F1.0");
+    expect(resources["platform-security"]?.id).toBe("acme-eng/teams/platform/8138");
+    expect(resources["platform-security"]?.outputs.roleName).toBe("security_manager");
+    expect(state().orgRoleAssignments).toEqual([{ org: "acme-eng", roleId: 8138, teamId: 1 }]);
     expect(state().fixture.orgs.find((o) => o.login === "acme-platform")?.members.olivia?.role).toBe("admin");
     expect(
       state()
@@ -627,7 +670,8 @@ describe("a stack of every kind, end to end", () => {
       "GET /orgs/{org}/actions/runner-groups/{runner_group_id}/runners": 1,
       "GET /orgs/{org}/memberships/{username}": 3,
       "GET /organizations/{org}/org-properties/values": 1,
-      "GET /repos/{owner}/{repo}/properties/values": 1,
+      // api and web.
+      "GET /repos/{owner}/{repo}/properties/values": 2,
       // release/eu's rule and canary/eu's, each of its own environment.
       "GET /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}": 2,
       "GET /orgs/{org}/hooks/{hook_id}": 1,
@@ -668,6 +712,12 @@ describe("a stack of every kind, end to end", () => {
       "GET /repos/{owner}/{repo}/collaborators": 2,
       "GET /repos/{owner}/{repo}/invitations": 2,
       "GET /repos/{owner}/{repo}/teams": 1,
+      "GET /orgs/{org}/properties/schema/{custom_property_name}": 1,
+      "GET /orgs/{org}/rulesets/{ruleset_id}": 1,
+      "GET /repos/{owner}/{repo}/rulesets/{ruleset_id}": 1,
+      "GET /repos/{owner}/{repo}/branches/{branch}/protection": 1,
+      "GET /orgs/{org}/organization-roles/{role_id}": 1,
+      "GET /orgs/{org}/organization-roles/{role_id}/teams": 1,
     });
   });
 
@@ -762,6 +812,18 @@ describe("a stack of every kind, end to end", () => {
     expect(await control("PUT", "/orgs/acme-eng/teams/platform/members/olivia", { role: "maintainer" })).toBe(
       200,
     );
+    // A ruleset disabled (its rules reordered in the same change are not drift), a protection no
+    // longer strict (its people in another order are not drift).
+    await api("PUT", `/orgs/acme-eng/rulesets/${ruleset("critical")?.id}`, {
+      enforcement: "disabled",
+      rules: [...(ruleset("critical")?.rules ?? [])].reverse(),
+    });
+    await api("PUT", "/repos/acme-eng/api/branches/release%2F1.0/protection", {
+      required_status_checks: { strict: false, contexts: ["ci/build"] },
+      enforce_admins: false,
+      required_pull_request_reviews: null,
+      restrictions: { users: ["octocat"], teams: ["platform"] },
+    });
     // Not drift: workflows, a multi select and recipients reordered; an invitation accepted.
     await api("PATCH", `/enterprises/acme/actions/runner-groups/${deployers?.id}`, {
       name: "deployers",
@@ -846,8 +908,12 @@ describe("a stack of every kind, end to end", () => {
     // The secrets no one changed show no change (the same updated_at, the same digest).
     expect(out).not.toMatch(/~ .*::db-password/);
     expect(out).not.toMatch(/~ .*::node-version/);
-    expect(out).toMatch(/~ 22 to update/);
+    expect(out).toMatch(/~ 24 to update/);
     expect(out).not.toMatch(/~ .*::canary-gate/);
+    expect(out).toMatch(/enforcement\s*:\s*"disabled"\s*=>\s*"active"/);
+    expect(out).toMatch(/strict\s*:\s*false\s*=>\s*true/);
+    expect(out).not.toMatch(/~ .*::releases/);
+    expect(out).not.toMatch(/~ .*::service-level/);
 
     const refreshOnly = await run("refresh", "--preview-only", "--expect-no-changes");
     expect(refreshOnly.code).not.toBe(0);
@@ -891,6 +957,8 @@ describe("a stack of every kind, end to end", () => {
       "DELETE /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
       "PUT /orgs/{org}/teams/{team_slug}/repos/{owner}/{repo}": 1,
       "DELETE /repos/{owner}/{repo}/collaborators/{username}": 1,
+      "PUT /orgs/{org}/rulesets/{ruleset_id}": 1,
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection": 1,
     });
     expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
     expect(actionsSecret("org:100", "NPM_PUBLISH_TOKEN")?.selectedRepositoryIds).toEqual([1000]);
@@ -909,6 +977,8 @@ describe("a stack of every kind, end to end", () => {
     ]);
     expect(state().collaborators.map((c) => c.login)).toEqual(["octocat"]);
     expect(stack()["infra-octocat"]?.outputs.invitationId).toBeUndefined();
+    expect(ruleset("critical")?.enforcement).toBe("active");
+    expect(releaseProtection()?.requiredStatusChecks).toEqual({ strict: true, contexts: ["ci/build"] });
     expect(state().issueTypes.find((t) => t.name === "Bug")?.color).toBe("red");
     expect(canary()?.reviewers).toEqual([{ type: "User", id: 2 }]);
     expect(canaryPatterns()).toEqual(["branch:main", "tag:v*"]);
@@ -1107,6 +1177,9 @@ describe("a stack of every kind, end to end", () => {
     await api("DELETE", "/repos/acme-eng/api/environments/canary%2Feu");
     expect(canaryGate()).toBeUndefined();
     await api("DELETE", `/repos/acme-eng/service/keys/${state().deployKeys[0]?.id}`);
+    // A repository ruleset deleted, the team's role revoked.
+    await api("DELETE", `/repos/acme-eng/api/rulesets/${ruleset("releases")?.id}`);
+    await api("DELETE", "/orgs/acme-eng/organization-roles/teams/platform/8138");
     // A value removed outside Pulumi reads as null (the resource stays); a multi select changed.
     await api(
       "PATCH",
@@ -1137,6 +1210,8 @@ describe("a stack of every kind, end to end", () => {
       "canary",
       "canary-gate",
       "svc-ci",
+      "releases",
+      "platform-security",
     ]) {
       expect(names).not.toContain(gone);
     }
@@ -1189,11 +1264,15 @@ describe("a stack of every kind, end to end", () => {
       "POST /repos/{owner}/{repo}/keys": 1,
       // octocat left acme-eng, and with it squad: the whole member list adds him again (invited).
       "PUT /orgs/{org}/teams/{team_slug}/memberships/{username}": 1,
+      "POST /repos/{owner}/{repo}/rulesets": 1,
+      "PUT /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}": 1,
     });
     expect(actionsSecretValues()).toEqual(ACTIONS_SECRETS);
     expect(actionsVariable("env:1000:release/eu", "REGION")?.value).toBe("eu-west-1");
     expect(canaryPatterns()).toEqual(["branch:main", "tag:v*"]);
     expect(canaryGate()?.appId).toBe(101);
+    expect(ruleset("releases")?.enforcement).toBe("evaluate");
+    expect(state().orgRoleAssignments).toHaveLength(1);
     expect(hookAt("https://ci.example.com/hook")?.id).not.toBe(old.hook);
     expect(hookAt("https://ci.example.com/hook")?.config.secret).toBe(HOOK_SECRET);
     const builders = groupNamed("builders");
@@ -1327,6 +1406,12 @@ describe("a stack of every kind, end to end", () => {
     expect(state().teamRepos).toEqual([]);
     expect(state().collaborators).toEqual([]);
     expect(state().repoInvitations).toEqual([]);
+    // Rulesets, the protection made (main keeps the fixture's), the role and the property definition.
+    expect(state().rulesets).toEqual([]);
+    expect(state().branchProtections.map((p) => p.branch)).toEqual(["main"]);
+    expect(state().orgRoleAssignments).toEqual([]);
+    const engProperties = state().fixture.orgs.find((o) => o.login === "acme-eng")?.repositoryProperties;
+    expect(engProperties?.map((d) => d.name)).toEqual(["cost_center", "tier"]);
   });
 
   it("never showed a secret value in any output, the client's request log included", () => {

@@ -151,6 +151,52 @@ export async function fill(api: Api): Promise<void> {
   await api("PUT", "/orgs/acme-eng/teams/platform/repos/acme-eng/web", { permission: "push" });
   await api("PUT", "/repos/acme-eng/api/collaborators/octocat", { permission: "triage" });
   await api("PUT", "/repos/acme-eng/api/collaborators/hubot", { permission: "pull" });
+  // A property definition (besides the fixture's two), rulesets of acme-eng and acme-eng/api, a
+  // protection of a branch whose name holds a slash (besides main's), roles of a team and a member.
+  await api("PUT", "/orgs/acme-eng/properties/schema/environment", {
+    value_type: "single_select",
+    required: true,
+    default_value: "dev",
+    description: "Where it runs",
+    allowed_values: ["prod", "dev"],
+  });
+  await api("POST", "/orgs/acme-eng/rulesets", {
+    name: "gold",
+    enforcement: "active",
+    bypass_actors: [
+      { actor_type: "OrganizationAdmin", bypass_mode: "always" },
+      { actor_id: 1, actor_type: "Team", bypass_mode: "pull_request" },
+    ],
+    conditions: {
+      ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] },
+      repository_property: { include: [{ name: "tier", property_values: ["gold"] }], exclude: [] },
+    },
+    rules: [
+      { type: "deletion" },
+      {
+        type: "required_status_checks",
+        parameters: {
+          required_status_checks: [{ context: "ci/build" }],
+          strict_required_status_checks_policy: true,
+        },
+      },
+    ],
+  });
+  await api("POST", "/repos/acme-eng/api/rulesets", {
+    name: "releases",
+    enforcement: "evaluate",
+    conditions: { ref_name: { include: ["refs/heads/release/*"], exclude: [] } },
+    rules: [{ type: "non_fast_forward" }],
+  });
+  await api("PUT", "/repos/acme-eng/api/branches/release%2F1.0/protection", {
+    required_status_checks: null,
+    enforce_admins: true,
+    required_pull_request_reviews: { required_approving_review_count: 2 },
+    restrictions: { users: ["octocat"], teams: ["platform"], apps: [] },
+    lock_branch: true,
+  });
+  await api("PUT", "/orgs/acme-eng/organization-roles/teams/platform/8138", undefined);
+  await api("PUT", "/orgs/acme-eng/organization-roles/users/octocat/8132", undefined);
 }
 
 /** Every place `fill` writes to, as hosting-import's flags. */

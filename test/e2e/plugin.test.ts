@@ -253,6 +253,61 @@ function everyKind(keys: { gpg: string; ssh: string; signing: string; deploy: st
       key: keys.deploy,
     }),
     of("eng-settings", "OrgSettings", { org: "acme-eng", company: "Acme" }),
+    // A property definition, a value and an organisation ruleset that wait for it (its name's
+    // output), a repository ruleset, a protection of a branch whose name holds a slash, a role.
+    of("service-level", "OrgCustomProperty", {
+      org: "acme-eng",
+      propertyName: "service_level",
+      valueType: "single_select",
+      allowedValues: ["critical", "standard"],
+    }),
+    of("web-level", "RepositoryPropertyValue", {
+      owner: "acme-eng",
+      repository: "web",
+      propertyName: new Output("service-level", "propertyName"),
+      value: "critical",
+    }),
+    of("critical", "OrgRuleset", {
+      org: "acme-eng",
+      name: "critical",
+      enforcement: "active",
+      bypassActors: [{ actorType: "OrganizationAdmin" }],
+      conditions: {
+        refName: { include: ["~DEFAULT_BRANCH"] },
+        repositoryProperty: {
+          include: [{ name: new Output("service-level", "propertyName"), propertyValues: ["critical"] }],
+        },
+      },
+      rules: [
+        { type: "deletion" },
+        {
+          type: "pull_request",
+          parameters: {
+            requiredApprovingReviewCount: 1,
+            dismissStaleReviewsOnPush: true,
+            requireCodeOwnerReview: false,
+            requireLastPushApproval: false,
+            requiredReviewThreadResolution: false,
+          },
+        },
+      ],
+    }),
+    of("releases", "RepositoryRuleset", {
+      owner: "acme-eng",
+      repository: "api",
+      name: "releases",
+      enforcement: "evaluate",
+      conditions: { refName: { include: ["refs/heads/release/*"] } },
+      rules: [{ type: "non_fast_forward" }],
+    }),
+    of("release-protection", "BranchProtection", {
+      owner: "acme-eng",
+      repository: "api",
+      branch: "release/1.0",
+      requiredStatusChecks: { strict: true, contexts: ["ci/build"] },
+      restrictions: { users: ["octocat"], teams: ["platform"] },
+    }),
+    of("platform-security", "OrgRoleAssignment", { org: "acme-eng", roleId: 8138, team: "platform" }),
   ];
 }
 
@@ -501,7 +556,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       // mona and hubot invited, octocat (a member) made an admin.
       "PUT /orgs/{org}/memberships/{username}": 3,
       "PATCH /organizations/{org}/org-properties/values": 1,
-      "PATCH /repos/{owner}/{repo}/properties/values": 1,
+      "PATCH /repos/{owner}/{repo}/properties/values": 2,
       "POST /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules": 1,
       "POST /enterprises/{enterprise}/settings/billing/budgets": 1,
       "POST /orgs/{org}/private-registries": 1,
@@ -532,6 +587,11 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "POST /orgs/{org}/repos": 1,
       "POST /repos/{owner}/{repo}/keys": 1,
       "PATCH /orgs/{org}": 1,
+      "PUT /orgs/{org}/properties/schema/{custom_property_name}": 1,
+      "POST /orgs/{org}/rulesets": 1,
+      "POST /repos/{owner}/{repo}/rulesets": 1,
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection": 1,
+      "PUT /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}": 1,
     });
     // Each explicit provider checked its own server once, and its resource (and the invoke on B)
     // went there and nowhere else.
@@ -546,7 +606,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(serverB.store.state.issueTypes.map((t) => [t.name, t.color])).toEqual([["Epic", "blue"]]);
 
     const resources = stackOf(program);
-    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(35);
+    expect(new Set(Object.values(resources).map((r) => r.type)).size).toBe(40);
     // A secret's name as the platform stores it, in the id and the output.
     expect(resources["publish-token"]?.id).toBe("acme-eng/NPM_PUBLISH_TOKEN");
     expect(resources["publish-token"]?.outputs.secretName).toBe("NPM_PUBLISH_TOKEN");
@@ -626,6 +686,14 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       body: JSON.stringify({ value: "set on the web" }),
     });
     expect(web.status).toBe(200);
+    const critical = state().rulesets.find((r) => r.name === "critical");
+    await api("PUT", `/orgs/acme-eng/rulesets/${critical?.id}`, { enforcement: "disabled" });
+    await api("PUT", "/repos/acme-eng/api/branches/release%2F1.0/protection", {
+      required_status_checks: { strict: false, contexts: ["ci/build"] },
+      enforce_admins: null,
+      required_pull_request_reviews: null,
+      restrictions: { users: ["octocat"], teams: ["platform"] },
+    });
 
     clearLogs();
     const drift = await run(program, "preview", "--refresh", "--expect-no-changes", "--diff");
@@ -648,7 +716,9 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(out).toMatch(
       /~ hosting:index:RepositoryActionsSecret: \(update\)[^+]*~ value\s*: \[secret\] => \[secret\]/,
     );
-    expect(out).toMatch(/~ 8 to update/);
+    expect(out).toMatch(/~ 10 to update/);
+    expect(out).toMatch(/enforcement\s*:\s*"disabled"\s*=>\s*"active"/);
+    expect(out).toMatch(/strict\s*:\s*false\s*=>\s*true/);
     expect(out).toMatch(/\+ 1 to create/);
     expect(out).not.toMatch(/secret\s*:.*=>/);
     expect(writes(main)).toEqual({});
@@ -665,6 +735,8 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "PUT /orgs/{org}/issue-types/{issue_type_id}": 1,
       "PUT /orgs/{org}/blocks/{username}": 1,
       "PUT /repos/{owner}/{repo}/actions/secrets/{secret_name}": 1,
+      "PUT /orgs/{org}/rulesets/{ruleset_id}": 1,
+      "PUT /repos/{owner}/{repo}/branches/{branch}/protection": 1,
     });
     expect(actionsSecretValues()).toEqual([CONFIG.publishToken, CONFIG.sentryDsn, CONFIG.dbPassword]);
     expect(writes(serverA)).toEqual({});
@@ -697,7 +769,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       name: d.name,
       id: d.kind === "Organization" ? String(d.args.login) : (ids[d.name]?.id ?? ""),
     }));
-    expect(resources).toHaveLength(35);
+    expect(resources).toHaveLength(40);
     const imported = new PulumiProgram("plugin-import", "");
     const header = `name: plugin-import\nruntime: yaml\n${PLUGIN_PATH}`;
     writeFileSync(join(imported.dir, "Pulumi.yaml"), header);
@@ -708,7 +780,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     clearLogs();
     const result = await ok(imported, "import", "--file", "import.json", "--yes", "--out", "imported.yaml");
     expect(writes(main)).toEqual({});
-    expect(result.output).toMatch(/=\s*35 imported/);
+    expect(result.output).toMatch(/=\s*40 imported/);
     // The one object whose inputs fail check: a registry's value, which the API never returns.
     const diagnostics = result.stdout.slice(result.stdout.lastIndexOf("Diagnostics:"));
     expect(diagnostics.match(/One or more imported inputs failed to validate/g)).toHaveLength(1);
@@ -750,7 +822,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(preview.output).toMatch(/\+ value\s*: \[secret\]/);
     expect(preview.output.match(/^\s+[-+~] \w+\s*: /gm)).toHaveLength(2);
     expect(preview.output).toMatch(/~ 2 to update/);
-    expect(preview.output).toMatch(/34 unchanged/);
+    expect(preview.output).toMatch(/39 unchanged/);
     expect(requests(main)).toEqual({ "GET /user": 1 });
   });
 
@@ -767,7 +839,7 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       "DELETE /orgs/{org}/memberships/{username}": 1,
       "PUT /orgs/{org}/memberships/{username}": 1,
       "PATCH /organizations/{org}/org-properties/values": 1,
-      "PATCH /repos/{owner}/{repo}/properties/values": 1,
+      "PATCH /repos/{owner}/{repo}/properties/values": 2,
       "DELETE /repos/{owner}/{repo}/environments/{environment_name}/deployment_protection_rules/{protection_rule_id}": 1,
       "DELETE /enterprises/{enterprise}/settings/billing/budgets/{budget_id}": 1,
       "DELETE /orgs/{org}/private-registries/{secret_name}": 1,
@@ -793,6 +865,11 @@ describe("every kind from YAML through the plugin, with two explicit providers",
       // organisation's settings left as they are.
       "PATCH /repos/{owner}/{repo}": 1,
       "DELETE /repos/{owner}/{repo}/keys/{key_id}": 1,
+      "DELETE /orgs/{org}/properties/schema/{custom_property_name}": 1,
+      "DELETE /orgs/{org}/rulesets/{ruleset_id}": 1,
+      "DELETE /repos/{owner}/{repo}/rulesets/{ruleset_id}": 1,
+      "DELETE /repos/{owner}/{repo}/branches/{branch}/protection": 1,
+      "DELETE /orgs/{org}/organization-roles/teams/{team_slug}/{role_id}": 1,
     });
     for (const e of [serverA, serverB]) {
       expect(writes(e)).toEqual({ "DELETE /orgs/{org}/issue-types/{issue_type_id}": 1 });
@@ -854,7 +931,7 @@ describe("a stack of the dynamic resources moved to the plugin", () => {
     await ok(moving, "up", "--yes", "--skip-preview");
     const before = stackOf(moving);
     expect(Object.keys(before)).toHaveLength(kinds.length);
-    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(35);
+    expect(new Set(Object.values(before).map((r) => r.type)).size).toBe(40);
     for (const r of Object.values(before)) expect(r.type).toMatch(/^pulumi-nodejs:dynamic\/hosting:/);
 
     // 1. The program rewritten for the plugin: same project, stack, names and arguments.

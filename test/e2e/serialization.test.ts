@@ -94,6 +94,33 @@ const ARGS: Record<string, unknown> = {
   TeamRepository: { org: "acme-eng", teamSlug: "platform", repository: "api", permission: "push" },
   RepositoryCollaborator: { owner: "acme-eng", repository: "web", username: "hubot" },
   RepositoryCollaborators: { owner: "acme-eng", repository: "web", users: [], teams: [] },
+  OrgCustomProperty: {
+    org: "acme-eng",
+    propertyName: "level",
+    valueType: "single_select",
+    allowedValues: ["a", "b"],
+  },
+  OrgRuleset: {
+    org: "acme-eng",
+    name: "r",
+    enforcement: "active",
+    conditions: { refName: { include: ["~ALL"] }, repositoryName: { include: ["~ALL"] } },
+    rules: [{ type: "pull_request", parameters: { requiredApprovingReviewCount: 1 } }],
+  },
+  RepositoryRuleset: {
+    owner: "acme-eng",
+    repository: "api",
+    name: "r",
+    enforcement: "evaluate",
+    rules: [{ type: "deletion" }],
+  },
+  BranchProtection: {
+    owner: "acme-eng",
+    repository: "api",
+    branch: "release/1.0",
+    restrictions: { users: ["octocat"] },
+  },
+  OrgRoleAssignment: { org: "acme-eng", roleId: 8138, team: "platform" },
 };
 
 const TOKEN = "svcp_must_not_leak";

@@ -746,6 +746,76 @@ const COLLABORATORS: Row[] = [
 ];
 
 /**
+ * Rulesets (organisation: members read with `read:org`, owners write with `admin:org`; FG
+ * organization_administration), the rules of a branch and repository rulesets of acme-eng/api
+ * (read like the repository: public, Metadata read; written by its administrators with `repo`, FG
+ * Administration), branch protection of `main` (administrators only, both ways), property
+ * definitions of acme-eng (members read with `read:org`, owners write; FG
+ * organization_custom_properties) and organisation roles (owners only, `admin:org`; FG
+ * organization_custom_org_roles for the roles, members for assignments). deploy-gate holds none of
+ * these permissions but Metadata read.
+ */
+const ORS = "/orgs/:org/rulesets";
+const RRS = "/repos/:owner/:repo/rulesets";
+const ROLES = "/orgs/:org/organization-roles";
+const PROTECTION = "/repos/:owner/:repo/branches/:branch{.+}/protection";
+const PROPERTY_SCHEMA = "/orgs/:org/properties/schema";
+const A_RULESET = {
+  name: "matrix",
+  enforcement: "active",
+  conditions: {
+    ref_name: { include: ["~ALL"], exclude: [] },
+    repository_name: { include: ["~ALL"], exclude: [] },
+  },
+  rules: [{ type: "creation" }],
+};
+const RULES_AND_ROLES: Row[] = [
+  { route: `GET ${ORS}`, expect: orgMemberRead(200) },
+  { route: `POST ${ORS}`, body: A_RULESET, expect: orgOwner(201) },
+  { route: `GET ${ORS}/:ruleset_id`, expect: orgMemberRead(200) },
+  { route: `PUT ${ORS}/:ruleset_id`, body: { enforcement: "evaluate" }, expect: orgOwner(200) },
+  { route: `DELETE ${ORS}/:ruleset_id`, expect: orgOwner(204) },
+  { route: `GET ${RRS}`, expect: privateRepoRead(200) },
+  {
+    route: `POST ${RRS}`,
+    body: { ...A_RULESET, conditions: { ref_name: A_RULESET.conditions.ref_name } },
+    expect: repoAdmin(201),
+  },
+  { route: `GET ${RRS}/:ruleset_id`, expect: privateRepoRead(200) },
+  { route: `PUT ${RRS}/:ruleset_id`, body: { enforcement: "evaluate" }, expect: repoAdmin(200) },
+  { route: `DELETE ${RRS}/:ruleset_id`, expect: repoAdmin(204) },
+  { route: "GET /repos/:owner/:repo/rules/branches/:branch{.+}", expect: privateRepoRead(200) },
+  { route: `GET ${PROTECTION}`, expect: repoAdmin(200) },
+  {
+    route: `PUT ${PROTECTION}`,
+    body: {
+      required_status_checks: null,
+      enforce_admins: true,
+      required_pull_request_reviews: null,
+      restrictions: null,
+    },
+    expect: repoAdmin(200),
+  },
+  { route: `DELETE ${PROTECTION}`, expect: repoAdmin(204) },
+  { route: `GET ${PROPERTY_SCHEMA}`, expect: orgMemberRead(200) },
+  { route: `GET ${PROPERTY_SCHEMA}/:custom_property_name`, expect: orgMemberRead(200) },
+  {
+    route: `PUT ${PROPERTY_SCHEMA}/:custom_property_name`,
+    body: { value_type: "single_select", allowed_values: ["gold", "silver"] },
+    expect: orgOwner(200),
+  },
+  { route: `DELETE ${PROPERTY_SCHEMA}/:custom_property_name`, expect: orgOwner(204) },
+  { route: `GET ${ROLES}`, expect: orgOwner(200) },
+  { route: `GET ${ROLES}/:role_id`, expect: orgOwner(200) },
+  { route: `GET ${ROLES}/:role_id/teams`, expect: orgOwner(200) },
+  { route: `GET ${ROLES}/:role_id/users`, expect: orgOwner(200) },
+  { route: `PUT ${ROLES}/teams/:team_slug/:role_id`, expect: orgOwner(204) },
+  { route: `DELETE ${ROLES}/teams/:team_slug/:role_id`, expect: orgOwner(204) },
+  { route: `PUT ${ROLES}/users/:username/:role_id`, expect: orgOwner(204) },
+  { route: `DELETE ${ROLES}/users/:username/:role_id`, expect: orgOwner(204) },
+];
+
+/**
  * Routes the sandbox server does not model (the rest of the permission matrix): the callers the
  * platform lets through get 501 naming the route, the others the platform's refusal. Each status
  * below comes from the spec's matrix (access level; "UAT IAT" or "UAT only", where an installation
@@ -795,8 +865,6 @@ const NOT_MODELLED: Row[] = [
     expect: grantedTo("siteAdmin", "owner", "member", "fineGrained"),
   },
   { route: "PUT /orgs/:org/assistant/content_exclusion", expect: grantedTo("siteAdmin", "fineGrained") },
-  { route: "GET /orgs/:org/organization-roles", expect: ADMIN_ORG },
-  { route: "GET /orgs/:org/organization-roles/:role_id", expect: ADMIN_ORG },
   // UAT only, no scope: deploy-gate holds no Events permission, and its installation is refused.
   { route: "GET /users/:username/events/orgs/:org", expect: grantedTo(...ANY_CLASSIC, "fineGrained") },
   { route: "PUT /orgs/:org/workspaces/access", expect: ADMIN_ORG },
@@ -897,6 +965,7 @@ const ROWS: Row[] = [
   ...ORG_SETTINGS,
   ...TEAMS,
   ...COLLABORATORS,
+  ...RULES_AND_ROLES,
   ...NOT_MODELLED,
 ];
 

@@ -217,6 +217,9 @@ export interface World {
   deployKey?: number;
   /** mona's invitation to acme-eng/api (`seedAccess`); routes name an id no one made when absent. */
   repoInvitation?: number;
+  /** A ruleset of acme-eng and one of acme-eng/api (`seedRulesets`). */
+  orgRuleset?: number;
+  repoRuleset?: number;
 }
 
 /**
@@ -261,6 +264,33 @@ export async function seedWorld(emulator: RunningEmulator): Promise<World> {
     ...(await seedActions(emulator)),
     deployKey: await post("/repos/acme-eng/api/keys", { title: "seed", key: sshPublicKey() }),
     ...(await seedAccess(emulator)),
+    ...(await seedRulesets(emulator)),
+  };
+}
+
+/** Creates, as the site administrator, a ruleset of acme-eng (every repository's default branch) and one of acme-eng/api. */
+export async function seedRulesets(
+  emulator: RunningEmulator,
+): Promise<{ orgRuleset: number; repoRuleset: number }> {
+  const made = async (path: string, body: unknown): Promise<number> => {
+    const response = await call(emulator, "POST", path, { body });
+    expect(response.status, `${path}: ${response.text}`).toBe(201);
+    return response.body.id;
+  };
+  const refs = { ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] } };
+  return {
+    orgRuleset: await made("/orgs/acme-eng/rulesets", {
+      name: "seed",
+      enforcement: "active",
+      conditions: { ...refs, repository_name: { include: ["~ALL"], exclude: [] } },
+      rules: [{ type: "deletion" }],
+    }),
+    repoRuleset: await made("/repos/acme-eng/api/rulesets", {
+      name: "seed",
+      enforcement: "active",
+      conditions: refs,
+      rules: [{ type: "non_fast_forward" }],
+    }),
   };
 }
 
@@ -405,6 +435,10 @@ export function fillRoute(template: string, world: World, overrides: Record<stri
     // The fixture's team of acme-eng, and mona's invitation to acme-eng/api.
     team_slug: "platform",
     invitation_id: String(world.repoInvitation ?? 999_999),
+    ruleset_id: String((template.startsWith("/orgs/") ? world.orgRuleset : world.repoRuleset) ?? 999_999),
+    custom_property_name: "tier",
+    // all_repo_read, a predefined role.
+    role_id: "8132",
   };
   // Actions secrets and variables: the ones `seedWorld` made in each scope; acme-eng/web to select.
   if (/\/(actions|environments\/:environment_name)\/(secrets|variables)(\/|$)/.test(template)) {
@@ -818,7 +852,6 @@ export const APP_USER_TOKEN = "svcu_user";
  */
 export const UNMODELLED_PARAMS: Record<string, string> = {
   campaign_number: "1",
-  role_id: "1",
   pat_request_id: "1",
   pat_id: "1",
   finding_number: "1",

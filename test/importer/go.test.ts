@@ -12,11 +12,11 @@ import { goIdentifier, goString, goValue, writeGoProgram } from "../../importer/
 import { goName, inputShapes } from "../../importer/sdk-types";
 import { writeProgram } from "../../importer/typescript";
 import { PROVIDERS } from "../../provider/providers";
-import { inventory, items, options, propertyValue } from "./sample-inventory";
+import { inventory, items, options, propertyValue, ruleset } from "./sample-inventory";
 
 const SDK = resolve(__dirname, "../../sdk/go/hosting");
 const files = writeGoProgram(
-  { ...inventory, items: [...items, propertyValue] },
+  { ...inventory, items: [...items, propertyValue, ruleset] },
   { ...options, sdkVersion: "0.2.0" },
 );
 const noGofmt = spawnSync("sh", ["-c", "command -v gofmt"]).status !== 0;
@@ -50,11 +50,14 @@ describe("the Go writer", () => {
   });
 
   it("declares the TypeScript program's resources, in its order, adopting each with pulumi.Import", () => {
-    const typescript = writeProgram(inventory, {
-      ...options,
-      typescriptVersion: "^5",
-      nodeTypesVersion: "^22",
-    });
+    const typescript = writeProgram(
+      { ...inventory, items: [...items, propertyValue, ruleset] },
+      {
+        ...options,
+        typescriptVersion: "^5",
+        nodeTypesVersion: "^22",
+      },
+    );
     const names = (text: string, call: RegExp) => [...text.matchAll(call)].map((m) => m[1]);
     expect(names(files.get("acme-eng.go") ?? "", /hosting\.New\w+\(ctx, "([^"]+)"/g)).toEqual(
       names(typescript.get("acme-eng.ts") ?? "", /new hosting\.\w+\(\s*"([^"]+)"/g),
@@ -81,6 +84,34 @@ describe("the Go writer", () => {
       '\t\tAlerting: &hosting.BudgetAlertingArgs{\n\t\t\tWillAlert:  pulumi.Bool(true),\n\t\t\tRecipients: pulumi.ToStringArray([]string{"admin", "billie"}),\n\t\t},\n',
     );
     expect(enterprise).toMatch(/Value: +pulumi\.ToStringArray\(\[\]string\{"eu", "us"\}\),/);
+  });
+
+  it("writes a ruleset's rules with their parameters as a map of the program's names", () => {
+    const eng = files.get("acme-eng.go") ?? "";
+    expect(eng).toContain(
+      [
+        "\t\tRules: hosting.RulesetRuleArray{",
+        "\t\t\t&hosting.RulesetRuleArgs{",
+        '\t\t\t\tType: pulumi.String("deletion"),',
+        "\t\t\t},",
+        "\t\t\t&hosting.RulesetRuleArgs{",
+        '\t\t\t\tType: pulumi.String("required_status_checks"),',
+        "\t\t\t\tParameters: pulumi.Map{",
+        '\t\t\t\t\t"requiredStatusChecks": pulumi.Array{',
+        "\t\t\t\t\t\tpulumi.Map{",
+        '\t\t\t\t\t\t\t"context":       pulumi.String("ci/build"),',
+        '\t\t\t\t\t\t\t"integrationId": pulumi.Int(101),',
+        "\t\t\t\t\t\t},",
+        "\t\t\t\t\t},",
+        '\t\t\t\t\t"strictRequiredStatusChecksPolicy": pulumi.Bool(true),',
+        '\t\t\t\t\t"doNotEnforceOnCreate":             pulumi.Bool(false),',
+        "\t\t\t\t},",
+        "\t\t\t},",
+        "\t\t},",
+      ].join("\n"),
+    );
+    expect(eng).toContain("\t\tBypassActors: hosting.RulesetBypassActorArray{\n");
+    expect(eng).toContain("\t\t\tRepositoryProperty: &hosting.RulesetRepositoryPropertyConditionArgs{\n");
   });
 
   it("uses only fields the SDK's Args structs have", () => {

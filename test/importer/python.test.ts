@@ -12,10 +12,10 @@ import { pythonIdentifier, pythonValue, writePythonProgram } from "../../importe
 import { inputShapes, pythonName } from "../../importer/sdk-types";
 import { writeProgram } from "../../importer/typescript";
 import { PROVIDERS } from "../../provider/providers";
-import { inventory, items, options, propertyValue } from "./sample-inventory";
+import { inventory, items, options, propertyValue, ruleset } from "./sample-inventory";
 
 const SDK = resolve(__dirname, "../../sdk/python/pulumi_hosting");
-const files = writePythonProgram({ ...inventory, items: [...items, propertyValue] }, options);
+const files = writePythonProgram({ ...inventory, items: [...items, propertyValue, ruleset] }, options);
 
 /** The keyword arguments a resource class of the SDK takes (its Args class's `__init__`). */
 function sdkArguments(kind: string): string[] {
@@ -50,11 +50,14 @@ describe("the Python writer", () => {
   });
 
   it("declares the TypeScript program's resources, in its order, adopting each with import_", () => {
-    const typescript = writeProgram(inventory, {
-      ...options,
-      typescriptVersion: "^5",
-      nodeTypesVersion: "^22",
-    });
+    const typescript = writeProgram(
+      { ...inventory, items: [...items, propertyValue, ruleset] },
+      {
+        ...options,
+        typescriptVersion: "^5",
+        nodeTypesVersion: "^22",
+      },
+    );
     const names = (text: string, call: RegExp) => [...text.matchAll(call)].map((m) => m[1]);
     for (const [file, module] of [
       ["acme-eng.ts", "installation/acme_eng.py"],
@@ -92,6 +95,29 @@ describe("the Python writer", () => {
       ].join("\n"),
     );
     expect(files.get("installation/enterprise_acme.py")).toContain('    value=["eu", "us"],\n');
+  });
+
+  it("writes a ruleset's rules with their parameters as a dict of the program's names", () => {
+    const eng = files.get("installation/acme_eng.py") ?? "";
+    expect(eng).toContain('        hosting.RulesetRuleArgs(\n            type="deletion",\n        ),\n');
+    expect(eng).toContain(
+      [
+        "        hosting.RulesetRuleArgs(",
+        '            type="required_status_checks",',
+        "            parameters={",
+        '                "requiredStatusChecks": [',
+        "                    {",
+        '                        "context": "ci/build",',
+        '                        "integrationId": 101,',
+        "                    },",
+        "                ],",
+        '                "strictRequiredStatusChecksPolicy": True,',
+        '                "doNotEnforceOnCreate": False,',
+        "            },",
+        "        ),",
+      ].join("\n"),
+    );
+    expect(eng).toContain("    bypass_actors=[\n        hosting.RulesetBypassActorArgs(\n");
   });
 
   it("uses only arguments the SDK's classes take", () => {

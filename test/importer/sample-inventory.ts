@@ -230,3 +230,45 @@ export const propertyValue: InventoryItem = {
   refs: {},
   adopted: { comment: "Kept on destroy.", retainOnDelete: true },
 };
+
+/**
+ * An organisation ruleset: lists of nested objects (bypass actors, rules, property targets), and
+ * rule parameters, a map of the program's camelCase names to values of any shape.
+ */
+export const ruleset: InventoryItem = {
+  kind: "OrgRuleset",
+  id: "acme-eng/21",
+  name: "acme-eng-ruleset-critical",
+  module: { org: "acme-eng" },
+  args: {
+    org: "acme-eng",
+    name: "critical",
+    enforcement: "evaluate",
+    bypassActors: [
+      { actorType: "OrganizationAdmin", bypassMode: "always" },
+      { actorType: "Team", actorId: 1, bypassMode: "pull_request" },
+    ],
+    conditions: {
+      refName: { include: ["~DEFAULT_BRANCH"], exclude: [] },
+      repositoryProperty: {
+        include: [{ name: "tier", propertyValues: ["gold"], source: "custom" }],
+        exclude: [],
+      },
+    },
+    rules: [
+      { type: "deletion" },
+      {
+        type: "required_status_checks",
+        parameters: {
+          requiredStatusChecks: [{ context: "ci/build", integrationId: 101 }],
+          strictRequiredStatusChecksPolicy: true,
+          doNotEnforceOnCreate: false,
+        },
+      },
+    ],
+    importId: 21,
+  },
+  secrets: {},
+  refs: {},
+  adopted: { comment: "Kept on destroy.", retainOnDelete: true },
+};

@@ -7,12 +7,15 @@ import { describe, expect, it } from "vitest";
 import { RETAINED } from "../../importer/discover";
 import type { Inventory, InventoryItem } from "../../importer/inventory";
 import { literal, writeProgram } from "../../importer/typescript";
+import { ruleset } from "./sample-inventory";
 
 const ROOT = resolve(__dirname, "../..");
 
 const retained = { comment: RETAINED, retainOnDelete: true };
 const base = { module: { org: "acme-eng" }, secrets: {}, refs: {}, adopted: retained };
 const items: InventoryItem[] = [
+  // Lists of nested objects and rule parameters: a map of the program's names to any value.
+  { ...base, kind: "OrgRuleset", id: ruleset.id, name: ruleset.name, args: ruleset.args },
   {
     ...base,
     kind: "OrgRunnerGroup",

@@ -37,7 +37,7 @@ describe.skipIf(noGo)("pulumi-hosting-codegen (needs Go to build it)", () => {
   it("binds the package's schema.json with no diagnostic, warnings included", () => {
     const r = codegen("check", "--strict", resolve(__dirname, "../../schema.json"));
     expect(r.stderr).toBe("");
-    expect(r.stdout).toContain("package hosting: 35 resources, 9 functions, 3 config variables");
+    expect(r.stdout).toContain("package hosting: 40 resources, 11 functions, 3 config variables");
     expect(r.code).toBe(0);
   });
 

@@ -23,8 +23,8 @@ describe("generated files", () => {
   it("give every kind and function a page, and the schema every token", () => {
     expect(Object.keys(schema.resources)).toEqual(PROVIDERS.map((p) => `hosting:index:${p.kind}`));
     expect(Object.keys(schema.functions)).toEqual(FUNCTIONS.map((f) => `hosting:index:${f.name}`));
-    expect(PROVIDERS).toHaveLength(35);
-    expect(FUNCTIONS).toHaveLength(9);
+    expect(PROVIDERS).toHaveLength(40);
+    expect(FUNCTIONS).toHaveLength(11);
     for (const p of PROVIDERS) expect(files.has(join("docs/reference", `${p.kind}.md`))).toBe(true);
     for (const f of FUNCTIONS) expect(files.has(join("docs/reference", `${f.name}.md`))).toBe(true);
   });
@@ -36,6 +36,10 @@ describe("generated files", () => {
     );
     expect(hook).toContain("| `owner` (required) | `owner` / `Owner` | string |  | **replaces** |");
     expect(hook).toContain("The id is `owner/repository/hookId`, each part URL-encoded.");
+    // An id with literal parts is shown as its kind's idText says, not as its idFormat.
+    expect(files.get("docs/reference/OrgRoleAssignment.md")).toContain(
+      "The id is `org/teams/<team>/<roleId> or org/users/<username>/<roleId>`, each part URL-encoded.",
+    );
     expect(hook).toContain("| `secret` | `secret` / `Secret` | string; a secret in state |");
     expect(hook).toContain('new hosting.RepositoryWebhook("ci", {');
     const webhook = schema.resources["hosting:index:RepositoryWebhook"];

@@ -4,11 +4,11 @@
  * every item is valid, and the values listed as the API shows them.
  *
  * A value is checked against its property's type: a string property takes a non-empty string, a
- * single select one of its allowed values, a multi select a non-empty list of allowed values
+ * true/false property `"true"` or `"false"`, a single select one of its allowed values, a multi select a non-empty list of allowed values
  * (repeats dropped). `null` removes the value; an empty string or list is refused, so "no value"
  * has one spelling. Every refusal names the property (docs/DECISIONS.md).
  */
-import type { ApiPropertyValue } from "../../../api";
+import { type ApiPropertyValue, checkPropertyValue } from "../../../api";
 import type { PropertyDefinition } from "../../core/fixture";
 import { type ErrorItem, missingField, validationFailed } from "../../core/http";
 import type { StoredPropertyValue } from "./state";
@@ -77,33 +77,12 @@ export function parseUpdates(
   return updates;
 }
 
-/** The value to store, or why the property refuses it (a sentence naming the property). */
-function checkValue(
+/** The value to store, or why the property refuses it (the rule the provider's preview runs too). */
+export function checkValue(
   definition: PropertyDefinition,
   value: unknown,
 ): { value: string | string[] | null } | string {
-  const { name, valueType } = definition;
-  const allowed = definition.allowedValues ?? [];
-  if (value === null) return { value: null };
-  if (valueType === "multi_select") {
-    if (!Array.isArray(value)) return `${name} takes a list of values from ${allowed.join(", ")}`;
-    if (value.length === 0) return `${name}: send null, not an empty list, to remove the value`;
-    const wrong = value.find((v) => typeof v !== "string" || !allowed.includes(v));
-    if (wrong !== undefined) {
-      return `${name}: ${JSON.stringify(wrong)} is not one of ${allowed.join(", ")}`;
-    }
-    return { value: [...new Set(value as string[])] };
-  }
-  if (typeof value !== "string") {
-    return valueType === "single_select"
-      ? `${name} takes one value (a string), one of ${allowed.join(", ")}`
-      : `${name} takes a string`;
-  }
-  if (value === "") return `${name}: send null, not an empty string, to remove the value`;
-  if (valueType === "single_select" && !allowed.includes(value)) {
-    return `${name}: ${JSON.stringify(value)} is not one of ${allowed.join(", ")}`;
-  }
-  return { value };
+  return checkPropertyValue(definition, value);
 }
 
 /** Applies validated updates to the values of `target`: a value replaces, `null` removes. */

@@ -7,6 +7,7 @@ import { urlOf } from "../../core/http";
 import { findUser } from "../../core/lookup";
 import { userSummary } from "../../core/render";
 import type { Store } from "../../core/store";
+import { findProtection, protectionSummary } from "../branch-protection/protections";
 import { commitMap } from "./git";
 import type { StoredBranch, StoredCommit } from "./state";
 
@@ -23,21 +24,9 @@ export function branchUrl(c: Context<ServerEnv>, repo: RepoRecord, name: string)
   return urlOf(c, ROUTES.branches.get, { owner: repo.owner, repo: repo.name, branch: name });
 }
 
-/**
- * The protection summary. The seeded protected branch requires the `ci/build` status check of
- * non-admins; the sandbox does not enforce it.
- */
-export function protection(branch: Readonly<StoredBranch>): Record<string, unknown> {
-  return branch.protected
-    ? {
-        enabled: true,
-        required_status_checks: {
-          enforcement_level: "non_admins",
-          contexts: ["ci/build"],
-          checks: [{ context: "ci/build", app_id: null }],
-        },
-      }
-    : { enabled: false, required_status_checks: { enforcement_level: "off", contexts: [], checks: [] } };
+/** The protection summary of a branch: its protection's status checks (branch-protection family). */
+function protection(c: Context<ServerEnv>, branch: Readonly<StoredBranch>): Record<string, unknown> {
+  return protectionSummary(findProtection(c.get("store").raw, branch.repo, branch.name));
 }
 
 export function renderShort(
@@ -50,7 +39,7 @@ export function renderShort(
     name: branch.name,
     commit: { sha: branch.sha, url: `${repoUrl(c, repo)}/commits/${branch.sha}` },
     protected: branch.protected,
-    protection: protection(branch),
+    protection: protection(c, branch),
     protection_url: `${url}/protection`,
   };
 }
@@ -68,7 +57,7 @@ export function renderBranch(
     commit: commit ? renderCommit(c, store, repo, commit) : { sha: branch.sha },
     _links: { self: url, html: `${htmlUrl(c, repo)}/tree/${branch.name}` },
     protected: branch.protected,
-    protection: protection(branch),
+    protection: protection(c, branch),
     protection_url: `${url}/protection`,
   };
 }

@@ -45,8 +45,6 @@ const RULES: Array<[Route, AccessRule]> = [
     ROUTES.contentExclusion.set,
     { scopes: ["assistant"], ...FG("organization_assistant_content_exclusion", "write") },
   ],
-  [ROUTES.orgRoles.list, { scopes: ["admin:org"], ...FG("organization_custom_org_roles", "read") }],
-  [ROUTES.orgRoles.get, { scopes: ["admin:org"], ...FG("organization_custom_org_roles", "read") }],
   [ROUTES.events.orgEventsForUser, { ...FG("organization_events", "read"), ...UAT_ONLY }],
   ...Object.values(ROUTES.workspaceAccess).map((r): [Route, AccessRule] => [
     r,

@@ -5,14 +5,22 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../../../api";
+import { checkPropertyValue, ROUTES } from "../../../api";
+import { notice } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
-import { lowerCased } from "../../internal/diff";
+import { lowerCased, sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { type PropertyValue, propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
+import {
+  definitionsOf,
+  type PropertyValue,
+  propertyFields,
+  type ValueKind,
+  valueMethods,
+  valueRoutes,
+} from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (the PATCH answers 204, and read reports the value it found: no output-only fields)
@@ -75,8 +83,47 @@ export const repositoryPropertyValueProvider = defineProvider<
 >(repositoryPropertyValueKind, {
   // Owner and repository names are case-insensitive on the platform; property names are compared as written.
   comparable: lowerCased<RepositoryPropertyValueInputs>("owner", "repository"),
+  preflight: checkAgainstDefinition,
   ...valueMethods(repositoryValues),
 });
+
+/**
+ * A new or changed value checked at preview against its property's definition, where the
+ * organisation already has it (one shared read of its definitions per run): a value the
+ * definition refuses fails naming the property and what it allows. A property not defined yet is
+ * a notice, since the create will fail unless a definition this program declares comes first (its
+ * `propertyName` output makes the value wait for it; then the name is unknown at preview and this
+ * check does not run). A definition that cannot be read leaves the check to the server.
+ */
+async function checkAgainstDefinition(
+  inputs: RepositoryPropertyValueInputs,
+  olds: Partial<RepositoryPropertyValueInputs>,
+): Promise<pulumi.dynamic.CheckFailure | undefined> {
+  const unchanged =
+    olds.propertyName === inputs.propertyName &&
+    olds.owner?.toLowerCase() === inputs.owner.toLowerCase() &&
+    sameValue(olds.value, inputs.value, true);
+  if (unchanged || inputs.value === null) return undefined;
+  const definitions = await definitionsOf(inputs.owner).catch(() => undefined);
+  if (definitions === undefined) return undefined;
+  const key = inputs.propertyName.toLowerCase();
+  const definition = definitions.find((d) => d.property_name.toLowerCase() === key);
+  if (definition === undefined) {
+    notice(
+      `RepositoryPropertyValue ${joinId(inputs.owner, inputs.repository, inputs.propertyName)}: ${inputs.owner} defines no property ${inputs.propertyName} yet; if an OrgCustomProperty of this program defines it, pass its propertyName output so the value waits for it`,
+    );
+    return undefined;
+  }
+  const checked = checkPropertyValue(
+    {
+      name: definition.property_name,
+      valueType: definition.value_type,
+      allowedValues: definition.allowed_values ?? undefined,
+    },
+    inputs.value,
+  );
+  return typeof checked === "string" ? { property: "value", reason: checked } : undefined;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Resource

@@ -16,7 +16,7 @@
  */
 import { z } from "zod";
 import type { AnyRoute, ListRoute } from "../../../api";
-import { type ApiPropertyValue, PROPERTY_NAME_PATTERN } from "../../../api";
+import { type ApiCustomProperty, type ApiPropertyValue, PROPERTY_NAME_PATTERN, ROUTES } from "../../../api";
 import { isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { SHARED_READ_MS } from "../../internal/collection-reads";
@@ -55,23 +55,24 @@ export const valueField = field(
   },
 );
 
+/** A custom property's name, as the platform allows it. */
+export const propertyNameSchema = () =>
+  z
+    .string({ error: `propertyName is required: a custom property's name such as "cost_center"` })
+    .regex(
+      PROPERTY_NAME_PATTERN,
+      `propertyName may hold only letters, digits, "_", "-", "$" and "#" (at most 75 characters)`,
+    );
+
 /**
  * The property's name and its value, the two fields both kinds share; `definedBy` says who defines
  * the property ("the enterprise defines for organisations") and `example` names one.
  */
 export const propertyFields = (definedBy: string, example: string) => ({
-  propertyName: field(
-    z
-      .string({ error: `propertyName is required: a custom property's name such as "cost_center"` })
-      .regex(
-        PROPERTY_NAME_PATTERN,
-        `propertyName may hold only letters, digits, "_", "-", "$" and "#" (at most 75 characters)`,
-      ),
-    {
-      description: `The name of a custom property ${definedBy} (e.g. \`${example}\`). A change replaces the resource (the old property's value is removed).`,
-      replace: true,
-    },
-  ),
+  propertyName: field(propertyNameSchema(), {
+    description: `The name of a custom property ${definedBy} (e.g. \`${example}\`). A change replaces the resource (the old property's value is removed).`,
+    replace: true,
+  }),
   value: valueField,
 });
 
@@ -114,10 +115,20 @@ export function valueRoutes<P>(
 }
 
 const reads = new SharedReads<ApiPropertyValue[]>(SHARED_READ_MS);
+const definitionReads = new SharedReads<ApiCustomProperty[]>(SHARED_READ_MS);
 
 /** Forgets every shared answer: for tests that change values behind the provider's back. */
 export function forgetSharedReads(): void {
   reads.clear();
+  definitionReads.clear();
+}
+
+/** An organisation's repository property definitions (one GET shared by the checks of a run). */
+export function definitionsOf(org: string): Promise<ApiCustomProperty[]> {
+  const c = client();
+  return definitionReads.read(c, org.toLowerCase(), () =>
+    c.paginate(ROUTES.propertyDefinitions.list, { org }),
+  );
 }
 
 const keyOf = (collection: ValueCollection) => collection.path.toLowerCase();

@@ -21,6 +21,8 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "hosting:index:BranchProtection":
+		r = &BranchProtection{}
 	case "hosting:index:Budget":
 		r = &Budget{}
 	case "hosting:index:DeploymentProtectionRule":
@@ -43,10 +45,16 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &OrgActionsVariable{}
 	case "hosting:index:OrgBlock":
 		r = &OrgBlock{}
+	case "hosting:index:OrgCustomProperty":
+		r = &OrgCustomProperty{}
 	case "hosting:index:OrgMembership":
 		r = &OrgMembership{}
 	case "hosting:index:OrgPropertyValue":
 		r = &OrgPropertyValue{}
+	case "hosting:index:OrgRoleAssignment":
+		r = &OrgRoleAssignment{}
+	case "hosting:index:OrgRuleset":
+		r = &OrgRuleset{}
 	case "hosting:index:OrgRunnerGroup":
 		r = &OrgRunnerGroup{}
 	case "hosting:index:OrgSettings":
@@ -73,6 +81,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &RepositoryEnvironment{}
 	case "hosting:index:RepositoryPropertyValue":
 		r = &RepositoryPropertyValue{}
+	case "hosting:index:RepositoryRuleset":
+		r = &RepositoryRuleset{}
 	case "hosting:index:RepositoryWebhook":
 		r = &RepositoryWebhook{}
 	case "hosting:index:RunnerGroupRunners":

@@ -10,6 +10,97 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// The values of `BranchRule.rulesetSourceType`.
+type BranchRuleRulesetSourceType string
+
+const (
+	BranchRuleRulesetSourceTypeRepository   = BranchRuleRulesetSourceType("Repository")
+	BranchRuleRulesetSourceTypeOrganization = BranchRuleRulesetSourceType("Organization")
+)
+
+type BranchRuleRulesetSourceTypeOutput struct{ *pulumi.OutputState }
+
+func (BranchRuleRulesetSourceTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchRuleRulesetSourceType)(nil)).Elem()
+}
+
+func (o BranchRuleRulesetSourceTypeOutput) ToBranchRuleRulesetSourceTypeOutput() BranchRuleRulesetSourceTypeOutput {
+	return o
+}
+
+func (o BranchRuleRulesetSourceTypeOutput) ToBranchRuleRulesetSourceTypeOutputWithContext(ctx context.Context) BranchRuleRulesetSourceTypeOutput {
+	return o
+}
+
+func (o BranchRuleRulesetSourceTypeOutput) ToBranchRuleRulesetSourceTypePtrOutput() BranchRuleRulesetSourceTypePtrOutput {
+	return o.ToBranchRuleRulesetSourceTypePtrOutputWithContext(context.Background())
+}
+
+func (o BranchRuleRulesetSourceTypeOutput) ToBranchRuleRulesetSourceTypePtrOutputWithContext(ctx context.Context) BranchRuleRulesetSourceTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BranchRuleRulesetSourceType) *BranchRuleRulesetSourceType {
+		return &v
+	}).(BranchRuleRulesetSourceTypePtrOutput)
+}
+
+func (o BranchRuleRulesetSourceTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o BranchRuleRulesetSourceTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e BranchRuleRulesetSourceType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o BranchRuleRulesetSourceTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o BranchRuleRulesetSourceTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e BranchRuleRulesetSourceType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type BranchRuleRulesetSourceTypePtrOutput struct{ *pulumi.OutputState }
+
+func (BranchRuleRulesetSourceTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchRuleRulesetSourceType)(nil)).Elem()
+}
+
+func (o BranchRuleRulesetSourceTypePtrOutput) ToBranchRuleRulesetSourceTypePtrOutput() BranchRuleRulesetSourceTypePtrOutput {
+	return o
+}
+
+func (o BranchRuleRulesetSourceTypePtrOutput) ToBranchRuleRulesetSourceTypePtrOutputWithContext(ctx context.Context) BranchRuleRulesetSourceTypePtrOutput {
+	return o
+}
+
+func (o BranchRuleRulesetSourceTypePtrOutput) Elem() BranchRuleRulesetSourceTypeOutput {
+	return o.ApplyT(func(v *BranchRuleRulesetSourceType) BranchRuleRulesetSourceType {
+		if v != nil {
+			return *v
+		}
+		var ret BranchRuleRulesetSourceType
+		return ret
+	}).(BranchRuleRulesetSourceTypeOutput)
+}
+
+func (o BranchRuleRulesetSourceTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o BranchRuleRulesetSourceTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *BranchRuleRulesetSourceType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
 // The values of `Budget.scope`.
 type BudgetScope string
 
@@ -4026,6 +4117,342 @@ func (in *orgActionsVariableVisibilityPtr) ToOrgActionsVariableVisibilityPtrOutp
 	return pulumi.ToOutputWithContext(ctx, in).(OrgActionsVariableVisibilityPtrOutput)
 }
 
+// The values of `OrgCustomProperty.valueType`.
+type OrgCustomPropertyValueType string
+
+const (
+	OrgCustomPropertyValueTypeString       = OrgCustomPropertyValueType("string")
+	OrgCustomPropertyValueTypeSingleSelect = OrgCustomPropertyValueType("single_select")
+	OrgCustomPropertyValueTypeMultiSelect  = OrgCustomPropertyValueType("multi_select")
+	OrgCustomPropertyValueTypeTrueFalse    = OrgCustomPropertyValueType("true_false")
+)
+
+func (OrgCustomPropertyValueType) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgCustomPropertyValueType)(nil)).Elem()
+}
+
+func (e OrgCustomPropertyValueType) ToOrgCustomPropertyValueTypeOutput() OrgCustomPropertyValueTypeOutput {
+	return pulumi.ToOutput(e).(OrgCustomPropertyValueTypeOutput)
+}
+
+func (e OrgCustomPropertyValueType) ToOrgCustomPropertyValueTypeOutputWithContext(ctx context.Context) OrgCustomPropertyValueTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(OrgCustomPropertyValueTypeOutput)
+}
+
+func (e OrgCustomPropertyValueType) ToOrgCustomPropertyValueTypePtrOutput() OrgCustomPropertyValueTypePtrOutput {
+	return e.ToOrgCustomPropertyValueTypePtrOutputWithContext(context.Background())
+}
+
+func (e OrgCustomPropertyValueType) ToOrgCustomPropertyValueTypePtrOutputWithContext(ctx context.Context) OrgCustomPropertyValueTypePtrOutput {
+	return OrgCustomPropertyValueType(e).ToOrgCustomPropertyValueTypeOutputWithContext(ctx).ToOrgCustomPropertyValueTypePtrOutputWithContext(ctx)
+}
+
+func (e OrgCustomPropertyValueType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrgCustomPropertyValueType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrgCustomPropertyValueType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e OrgCustomPropertyValueType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type OrgCustomPropertyValueTypeOutput struct{ *pulumi.OutputState }
+
+func (OrgCustomPropertyValueTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgCustomPropertyValueType)(nil)).Elem()
+}
+
+func (o OrgCustomPropertyValueTypeOutput) ToOrgCustomPropertyValueTypeOutput() OrgCustomPropertyValueTypeOutput {
+	return o
+}
+
+func (o OrgCustomPropertyValueTypeOutput) ToOrgCustomPropertyValueTypeOutputWithContext(ctx context.Context) OrgCustomPropertyValueTypeOutput {
+	return o
+}
+
+func (o OrgCustomPropertyValueTypeOutput) ToOrgCustomPropertyValueTypePtrOutput() OrgCustomPropertyValueTypePtrOutput {
+	return o.ToOrgCustomPropertyValueTypePtrOutputWithContext(context.Background())
+}
+
+func (o OrgCustomPropertyValueTypeOutput) ToOrgCustomPropertyValueTypePtrOutputWithContext(ctx context.Context) OrgCustomPropertyValueTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OrgCustomPropertyValueType) *OrgCustomPropertyValueType {
+		return &v
+	}).(OrgCustomPropertyValueTypePtrOutput)
+}
+
+func (o OrgCustomPropertyValueTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o OrgCustomPropertyValueTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgCustomPropertyValueType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o OrgCustomPropertyValueTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgCustomPropertyValueTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgCustomPropertyValueType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type OrgCustomPropertyValueTypePtrOutput struct{ *pulumi.OutputState }
+
+func (OrgCustomPropertyValueTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrgCustomPropertyValueType)(nil)).Elem()
+}
+
+func (o OrgCustomPropertyValueTypePtrOutput) ToOrgCustomPropertyValueTypePtrOutput() OrgCustomPropertyValueTypePtrOutput {
+	return o
+}
+
+func (o OrgCustomPropertyValueTypePtrOutput) ToOrgCustomPropertyValueTypePtrOutputWithContext(ctx context.Context) OrgCustomPropertyValueTypePtrOutput {
+	return o
+}
+
+func (o OrgCustomPropertyValueTypePtrOutput) Elem() OrgCustomPropertyValueTypeOutput {
+	return o.ApplyT(func(v *OrgCustomPropertyValueType) OrgCustomPropertyValueType {
+		if v != nil {
+			return *v
+		}
+		var ret OrgCustomPropertyValueType
+		return ret
+	}).(OrgCustomPropertyValueTypeOutput)
+}
+
+func (o OrgCustomPropertyValueTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgCustomPropertyValueTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *OrgCustomPropertyValueType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// OrgCustomPropertyValueTypeInput is an input type that accepts values of the OrgCustomPropertyValueType enum
+// A concrete instance of `OrgCustomPropertyValueTypeInput` can be one of the following:
+//
+//	OrgCustomPropertyValueTypeString
+//	OrgCustomPropertyValueTypeSingleSelect
+//	OrgCustomPropertyValueTypeMultiSelect
+//	OrgCustomPropertyValueTypeTrueFalse
+type OrgCustomPropertyValueTypeInput interface {
+	pulumi.Input
+
+	ToOrgCustomPropertyValueTypeOutput() OrgCustomPropertyValueTypeOutput
+	ToOrgCustomPropertyValueTypeOutputWithContext(context.Context) OrgCustomPropertyValueTypeOutput
+}
+
+var orgCustomPropertyValueTypePtrType = reflect.TypeOf((**OrgCustomPropertyValueType)(nil)).Elem()
+
+type OrgCustomPropertyValueTypePtrInput interface {
+	pulumi.Input
+
+	ToOrgCustomPropertyValueTypePtrOutput() OrgCustomPropertyValueTypePtrOutput
+	ToOrgCustomPropertyValueTypePtrOutputWithContext(context.Context) OrgCustomPropertyValueTypePtrOutput
+}
+
+type orgCustomPropertyValueTypePtr string
+
+func OrgCustomPropertyValueTypePtr(v string) OrgCustomPropertyValueTypePtrInput {
+	return (*orgCustomPropertyValueTypePtr)(&v)
+}
+
+func (*orgCustomPropertyValueTypePtr) ElementType() reflect.Type {
+	return orgCustomPropertyValueTypePtrType
+}
+
+func (in *orgCustomPropertyValueTypePtr) ToOrgCustomPropertyValueTypePtrOutput() OrgCustomPropertyValueTypePtrOutput {
+	return pulumi.ToOutput(in).(OrgCustomPropertyValueTypePtrOutput)
+}
+
+func (in *orgCustomPropertyValueTypePtr) ToOrgCustomPropertyValueTypePtrOutputWithContext(ctx context.Context) OrgCustomPropertyValueTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(OrgCustomPropertyValueTypePtrOutput)
+}
+
+// The values of `OrgCustomProperty.valuesEditableBy`.
+type OrgCustomPropertyValuesEditableBy string
+
+const (
+	OrgCustomPropertyValuesEditableByOrgActors        = OrgCustomPropertyValuesEditableBy("org_actors")
+	OrgCustomPropertyValuesEditableByOrgAndRepoActors = OrgCustomPropertyValuesEditableBy("org_and_repo_actors")
+)
+
+func (OrgCustomPropertyValuesEditableBy) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgCustomPropertyValuesEditableBy)(nil)).Elem()
+}
+
+func (e OrgCustomPropertyValuesEditableBy) ToOrgCustomPropertyValuesEditableByOutput() OrgCustomPropertyValuesEditableByOutput {
+	return pulumi.ToOutput(e).(OrgCustomPropertyValuesEditableByOutput)
+}
+
+func (e OrgCustomPropertyValuesEditableBy) ToOrgCustomPropertyValuesEditableByOutputWithContext(ctx context.Context) OrgCustomPropertyValuesEditableByOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(OrgCustomPropertyValuesEditableByOutput)
+}
+
+func (e OrgCustomPropertyValuesEditableBy) ToOrgCustomPropertyValuesEditableByPtrOutput() OrgCustomPropertyValuesEditableByPtrOutput {
+	return e.ToOrgCustomPropertyValuesEditableByPtrOutputWithContext(context.Background())
+}
+
+func (e OrgCustomPropertyValuesEditableBy) ToOrgCustomPropertyValuesEditableByPtrOutputWithContext(ctx context.Context) OrgCustomPropertyValuesEditableByPtrOutput {
+	return OrgCustomPropertyValuesEditableBy(e).ToOrgCustomPropertyValuesEditableByOutputWithContext(ctx).ToOrgCustomPropertyValuesEditableByPtrOutputWithContext(ctx)
+}
+
+func (e OrgCustomPropertyValuesEditableBy) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrgCustomPropertyValuesEditableBy) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrgCustomPropertyValuesEditableBy) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e OrgCustomPropertyValuesEditableBy) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type OrgCustomPropertyValuesEditableByOutput struct{ *pulumi.OutputState }
+
+func (OrgCustomPropertyValuesEditableByOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgCustomPropertyValuesEditableBy)(nil)).Elem()
+}
+
+func (o OrgCustomPropertyValuesEditableByOutput) ToOrgCustomPropertyValuesEditableByOutput() OrgCustomPropertyValuesEditableByOutput {
+	return o
+}
+
+func (o OrgCustomPropertyValuesEditableByOutput) ToOrgCustomPropertyValuesEditableByOutputWithContext(ctx context.Context) OrgCustomPropertyValuesEditableByOutput {
+	return o
+}
+
+func (o OrgCustomPropertyValuesEditableByOutput) ToOrgCustomPropertyValuesEditableByPtrOutput() OrgCustomPropertyValuesEditableByPtrOutput {
+	return o.ToOrgCustomPropertyValuesEditableByPtrOutputWithContext(context.Background())
+}
+
+func (o OrgCustomPropertyValuesEditableByOutput) ToOrgCustomPropertyValuesEditableByPtrOutputWithContext(ctx context.Context) OrgCustomPropertyValuesEditableByPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OrgCustomPropertyValuesEditableBy) *OrgCustomPropertyValuesEditableBy {
+		return &v
+	}).(OrgCustomPropertyValuesEditableByPtrOutput)
+}
+
+func (o OrgCustomPropertyValuesEditableByOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o OrgCustomPropertyValuesEditableByOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgCustomPropertyValuesEditableBy) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o OrgCustomPropertyValuesEditableByOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgCustomPropertyValuesEditableByOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgCustomPropertyValuesEditableBy) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type OrgCustomPropertyValuesEditableByPtrOutput struct{ *pulumi.OutputState }
+
+func (OrgCustomPropertyValuesEditableByPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrgCustomPropertyValuesEditableBy)(nil)).Elem()
+}
+
+func (o OrgCustomPropertyValuesEditableByPtrOutput) ToOrgCustomPropertyValuesEditableByPtrOutput() OrgCustomPropertyValuesEditableByPtrOutput {
+	return o
+}
+
+func (o OrgCustomPropertyValuesEditableByPtrOutput) ToOrgCustomPropertyValuesEditableByPtrOutputWithContext(ctx context.Context) OrgCustomPropertyValuesEditableByPtrOutput {
+	return o
+}
+
+func (o OrgCustomPropertyValuesEditableByPtrOutput) Elem() OrgCustomPropertyValuesEditableByOutput {
+	return o.ApplyT(func(v *OrgCustomPropertyValuesEditableBy) OrgCustomPropertyValuesEditableBy {
+		if v != nil {
+			return *v
+		}
+		var ret OrgCustomPropertyValuesEditableBy
+		return ret
+	}).(OrgCustomPropertyValuesEditableByOutput)
+}
+
+func (o OrgCustomPropertyValuesEditableByPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgCustomPropertyValuesEditableByPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *OrgCustomPropertyValuesEditableBy) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// OrgCustomPropertyValuesEditableByInput is an input type that accepts values of the OrgCustomPropertyValuesEditableBy enum
+// A concrete instance of `OrgCustomPropertyValuesEditableByInput` can be one of the following:
+//
+//	OrgCustomPropertyValuesEditableByOrgActors
+//	OrgCustomPropertyValuesEditableByOrgAndRepoActors
+type OrgCustomPropertyValuesEditableByInput interface {
+	pulumi.Input
+
+	ToOrgCustomPropertyValuesEditableByOutput() OrgCustomPropertyValuesEditableByOutput
+	ToOrgCustomPropertyValuesEditableByOutputWithContext(context.Context) OrgCustomPropertyValuesEditableByOutput
+}
+
+var orgCustomPropertyValuesEditableByPtrType = reflect.TypeOf((**OrgCustomPropertyValuesEditableBy)(nil)).Elem()
+
+type OrgCustomPropertyValuesEditableByPtrInput interface {
+	pulumi.Input
+
+	ToOrgCustomPropertyValuesEditableByPtrOutput() OrgCustomPropertyValuesEditableByPtrOutput
+	ToOrgCustomPropertyValuesEditableByPtrOutputWithContext(context.Context) OrgCustomPropertyValuesEditableByPtrOutput
+}
+
+type orgCustomPropertyValuesEditableByPtr string
+
+func OrgCustomPropertyValuesEditableByPtr(v string) OrgCustomPropertyValuesEditableByPtrInput {
+	return (*orgCustomPropertyValuesEditableByPtr)(&v)
+}
+
+func (*orgCustomPropertyValuesEditableByPtr) ElementType() reflect.Type {
+	return orgCustomPropertyValuesEditableByPtrType
+}
+
+func (in *orgCustomPropertyValuesEditableByPtr) ToOrgCustomPropertyValuesEditableByPtrOutput() OrgCustomPropertyValuesEditableByPtrOutput {
+	return pulumi.ToOutput(in).(OrgCustomPropertyValuesEditableByPtrOutput)
+}
+
+func (in *orgCustomPropertyValuesEditableByPtr) ToOrgCustomPropertyValuesEditableByPtrOutputWithContext(ctx context.Context) OrgCustomPropertyValuesEditableByPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(OrgCustomPropertyValuesEditableByPtrOutput)
+}
+
 // The values of `OrgMembership.onDestroy`.
 type OrgMembershipOnDestroy string
 
@@ -4449,6 +4876,436 @@ func (o OrgMembershipStateEnumPtrOutput) ToStringPtrOutputWithContext(ctx contex
 		v := string(*e)
 		return &v
 	}).(pulumi.StringPtrOutput)
+}
+
+// The values of `OrgRole.baseRole`.
+type OrgRoleBaseRole string
+
+const (
+	OrgRoleBaseRoleRead     = OrgRoleBaseRole("read")
+	OrgRoleBaseRoleTriage   = OrgRoleBaseRole("triage")
+	OrgRoleBaseRoleWrite    = OrgRoleBaseRole("write")
+	OrgRoleBaseRoleMaintain = OrgRoleBaseRole("maintain")
+	OrgRoleBaseRoleAdmin    = OrgRoleBaseRole("admin")
+)
+
+type OrgRoleBaseRoleOutput struct{ *pulumi.OutputState }
+
+func (OrgRoleBaseRoleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgRoleBaseRole)(nil)).Elem()
+}
+
+func (o OrgRoleBaseRoleOutput) ToOrgRoleBaseRoleOutput() OrgRoleBaseRoleOutput {
+	return o
+}
+
+func (o OrgRoleBaseRoleOutput) ToOrgRoleBaseRoleOutputWithContext(ctx context.Context) OrgRoleBaseRoleOutput {
+	return o
+}
+
+func (o OrgRoleBaseRoleOutput) ToOrgRoleBaseRolePtrOutput() OrgRoleBaseRolePtrOutput {
+	return o.ToOrgRoleBaseRolePtrOutputWithContext(context.Background())
+}
+
+func (o OrgRoleBaseRoleOutput) ToOrgRoleBaseRolePtrOutputWithContext(ctx context.Context) OrgRoleBaseRolePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OrgRoleBaseRole) *OrgRoleBaseRole {
+		return &v
+	}).(OrgRoleBaseRolePtrOutput)
+}
+
+func (o OrgRoleBaseRoleOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o OrgRoleBaseRoleOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgRoleBaseRole) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o OrgRoleBaseRoleOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgRoleBaseRoleOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgRoleBaseRole) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type OrgRoleBaseRolePtrOutput struct{ *pulumi.OutputState }
+
+func (OrgRoleBaseRolePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrgRoleBaseRole)(nil)).Elem()
+}
+
+func (o OrgRoleBaseRolePtrOutput) ToOrgRoleBaseRolePtrOutput() OrgRoleBaseRolePtrOutput {
+	return o
+}
+
+func (o OrgRoleBaseRolePtrOutput) ToOrgRoleBaseRolePtrOutputWithContext(ctx context.Context) OrgRoleBaseRolePtrOutput {
+	return o
+}
+
+func (o OrgRoleBaseRolePtrOutput) Elem() OrgRoleBaseRoleOutput {
+	return o.ApplyT(func(v *OrgRoleBaseRole) OrgRoleBaseRole {
+		if v != nil {
+			return *v
+		}
+		var ret OrgRoleBaseRole
+		return ret
+	}).(OrgRoleBaseRoleOutput)
+}
+
+func (o OrgRoleBaseRolePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgRoleBaseRolePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *OrgRoleBaseRole) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// The values of `OrgRuleset.enforcement`.
+type OrgRulesetEnforcement string
+
+const (
+	OrgRulesetEnforcementDisabled = OrgRulesetEnforcement("disabled")
+	OrgRulesetEnforcementActive   = OrgRulesetEnforcement("active")
+	OrgRulesetEnforcementEvaluate = OrgRulesetEnforcement("evaluate")
+)
+
+func (OrgRulesetEnforcement) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgRulesetEnforcement)(nil)).Elem()
+}
+
+func (e OrgRulesetEnforcement) ToOrgRulesetEnforcementOutput() OrgRulesetEnforcementOutput {
+	return pulumi.ToOutput(e).(OrgRulesetEnforcementOutput)
+}
+
+func (e OrgRulesetEnforcement) ToOrgRulesetEnforcementOutputWithContext(ctx context.Context) OrgRulesetEnforcementOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(OrgRulesetEnforcementOutput)
+}
+
+func (e OrgRulesetEnforcement) ToOrgRulesetEnforcementPtrOutput() OrgRulesetEnforcementPtrOutput {
+	return e.ToOrgRulesetEnforcementPtrOutputWithContext(context.Background())
+}
+
+func (e OrgRulesetEnforcement) ToOrgRulesetEnforcementPtrOutputWithContext(ctx context.Context) OrgRulesetEnforcementPtrOutput {
+	return OrgRulesetEnforcement(e).ToOrgRulesetEnforcementOutputWithContext(ctx).ToOrgRulesetEnforcementPtrOutputWithContext(ctx)
+}
+
+func (e OrgRulesetEnforcement) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrgRulesetEnforcement) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrgRulesetEnforcement) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e OrgRulesetEnforcement) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type OrgRulesetEnforcementOutput struct{ *pulumi.OutputState }
+
+func (OrgRulesetEnforcementOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgRulesetEnforcement)(nil)).Elem()
+}
+
+func (o OrgRulesetEnforcementOutput) ToOrgRulesetEnforcementOutput() OrgRulesetEnforcementOutput {
+	return o
+}
+
+func (o OrgRulesetEnforcementOutput) ToOrgRulesetEnforcementOutputWithContext(ctx context.Context) OrgRulesetEnforcementOutput {
+	return o
+}
+
+func (o OrgRulesetEnforcementOutput) ToOrgRulesetEnforcementPtrOutput() OrgRulesetEnforcementPtrOutput {
+	return o.ToOrgRulesetEnforcementPtrOutputWithContext(context.Background())
+}
+
+func (o OrgRulesetEnforcementOutput) ToOrgRulesetEnforcementPtrOutputWithContext(ctx context.Context) OrgRulesetEnforcementPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OrgRulesetEnforcement) *OrgRulesetEnforcement {
+		return &v
+	}).(OrgRulesetEnforcementPtrOutput)
+}
+
+func (o OrgRulesetEnforcementOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o OrgRulesetEnforcementOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgRulesetEnforcement) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o OrgRulesetEnforcementOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgRulesetEnforcementOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgRulesetEnforcement) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type OrgRulesetEnforcementPtrOutput struct{ *pulumi.OutputState }
+
+func (OrgRulesetEnforcementPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrgRulesetEnforcement)(nil)).Elem()
+}
+
+func (o OrgRulesetEnforcementPtrOutput) ToOrgRulesetEnforcementPtrOutput() OrgRulesetEnforcementPtrOutput {
+	return o
+}
+
+func (o OrgRulesetEnforcementPtrOutput) ToOrgRulesetEnforcementPtrOutputWithContext(ctx context.Context) OrgRulesetEnforcementPtrOutput {
+	return o
+}
+
+func (o OrgRulesetEnforcementPtrOutput) Elem() OrgRulesetEnforcementOutput {
+	return o.ApplyT(func(v *OrgRulesetEnforcement) OrgRulesetEnforcement {
+		if v != nil {
+			return *v
+		}
+		var ret OrgRulesetEnforcement
+		return ret
+	}).(OrgRulesetEnforcementOutput)
+}
+
+func (o OrgRulesetEnforcementPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgRulesetEnforcementPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *OrgRulesetEnforcement) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// OrgRulesetEnforcementInput is an input type that accepts values of the OrgRulesetEnforcement enum
+// A concrete instance of `OrgRulesetEnforcementInput` can be one of the following:
+//
+//	OrgRulesetEnforcementDisabled
+//	OrgRulesetEnforcementActive
+//	OrgRulesetEnforcementEvaluate
+type OrgRulesetEnforcementInput interface {
+	pulumi.Input
+
+	ToOrgRulesetEnforcementOutput() OrgRulesetEnforcementOutput
+	ToOrgRulesetEnforcementOutputWithContext(context.Context) OrgRulesetEnforcementOutput
+}
+
+var orgRulesetEnforcementPtrType = reflect.TypeOf((**OrgRulesetEnforcement)(nil)).Elem()
+
+type OrgRulesetEnforcementPtrInput interface {
+	pulumi.Input
+
+	ToOrgRulesetEnforcementPtrOutput() OrgRulesetEnforcementPtrOutput
+	ToOrgRulesetEnforcementPtrOutputWithContext(context.Context) OrgRulesetEnforcementPtrOutput
+}
+
+type orgRulesetEnforcementPtr string
+
+func OrgRulesetEnforcementPtr(v string) OrgRulesetEnforcementPtrInput {
+	return (*orgRulesetEnforcementPtr)(&v)
+}
+
+func (*orgRulesetEnforcementPtr) ElementType() reflect.Type {
+	return orgRulesetEnforcementPtrType
+}
+
+func (in *orgRulesetEnforcementPtr) ToOrgRulesetEnforcementPtrOutput() OrgRulesetEnforcementPtrOutput {
+	return pulumi.ToOutput(in).(OrgRulesetEnforcementPtrOutput)
+}
+
+func (in *orgRulesetEnforcementPtr) ToOrgRulesetEnforcementPtrOutputWithContext(ctx context.Context) OrgRulesetEnforcementPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(OrgRulesetEnforcementPtrOutput)
+}
+
+// The values of `OrgRuleset.target`.
+type OrgRulesetTarget string
+
+const (
+	OrgRulesetTargetBranch = OrgRulesetTarget("branch")
+	OrgRulesetTargetTag    = OrgRulesetTarget("tag")
+	OrgRulesetTargetPush   = OrgRulesetTarget("push")
+)
+
+func (OrgRulesetTarget) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgRulesetTarget)(nil)).Elem()
+}
+
+func (e OrgRulesetTarget) ToOrgRulesetTargetOutput() OrgRulesetTargetOutput {
+	return pulumi.ToOutput(e).(OrgRulesetTargetOutput)
+}
+
+func (e OrgRulesetTarget) ToOrgRulesetTargetOutputWithContext(ctx context.Context) OrgRulesetTargetOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(OrgRulesetTargetOutput)
+}
+
+func (e OrgRulesetTarget) ToOrgRulesetTargetPtrOutput() OrgRulesetTargetPtrOutput {
+	return e.ToOrgRulesetTargetPtrOutputWithContext(context.Background())
+}
+
+func (e OrgRulesetTarget) ToOrgRulesetTargetPtrOutputWithContext(ctx context.Context) OrgRulesetTargetPtrOutput {
+	return OrgRulesetTarget(e).ToOrgRulesetTargetOutputWithContext(ctx).ToOrgRulesetTargetPtrOutputWithContext(ctx)
+}
+
+func (e OrgRulesetTarget) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrgRulesetTarget) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OrgRulesetTarget) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e OrgRulesetTarget) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type OrgRulesetTargetOutput struct{ *pulumi.OutputState }
+
+func (OrgRulesetTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgRulesetTarget)(nil)).Elem()
+}
+
+func (o OrgRulesetTargetOutput) ToOrgRulesetTargetOutput() OrgRulesetTargetOutput {
+	return o
+}
+
+func (o OrgRulesetTargetOutput) ToOrgRulesetTargetOutputWithContext(ctx context.Context) OrgRulesetTargetOutput {
+	return o
+}
+
+func (o OrgRulesetTargetOutput) ToOrgRulesetTargetPtrOutput() OrgRulesetTargetPtrOutput {
+	return o.ToOrgRulesetTargetPtrOutputWithContext(context.Background())
+}
+
+func (o OrgRulesetTargetOutput) ToOrgRulesetTargetPtrOutputWithContext(ctx context.Context) OrgRulesetTargetPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OrgRulesetTarget) *OrgRulesetTarget {
+		return &v
+	}).(OrgRulesetTargetPtrOutput)
+}
+
+func (o OrgRulesetTargetOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o OrgRulesetTargetOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgRulesetTarget) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o OrgRulesetTargetOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgRulesetTargetOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OrgRulesetTarget) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type OrgRulesetTargetPtrOutput struct{ *pulumi.OutputState }
+
+func (OrgRulesetTargetPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrgRulesetTarget)(nil)).Elem()
+}
+
+func (o OrgRulesetTargetPtrOutput) ToOrgRulesetTargetPtrOutput() OrgRulesetTargetPtrOutput {
+	return o
+}
+
+func (o OrgRulesetTargetPtrOutput) ToOrgRulesetTargetPtrOutputWithContext(ctx context.Context) OrgRulesetTargetPtrOutput {
+	return o
+}
+
+func (o OrgRulesetTargetPtrOutput) Elem() OrgRulesetTargetOutput {
+	return o.ApplyT(func(v *OrgRulesetTarget) OrgRulesetTarget {
+		if v != nil {
+			return *v
+		}
+		var ret OrgRulesetTarget
+		return ret
+	}).(OrgRulesetTargetOutput)
+}
+
+func (o OrgRulesetTargetPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OrgRulesetTargetPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *OrgRulesetTarget) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// OrgRulesetTargetInput is an input type that accepts values of the OrgRulesetTarget enum
+// A concrete instance of `OrgRulesetTargetInput` can be one of the following:
+//
+//	OrgRulesetTargetBranch
+//	OrgRulesetTargetTag
+//	OrgRulesetTargetPush
+type OrgRulesetTargetInput interface {
+	pulumi.Input
+
+	ToOrgRulesetTargetOutput() OrgRulesetTargetOutput
+	ToOrgRulesetTargetOutputWithContext(context.Context) OrgRulesetTargetOutput
+}
+
+var orgRulesetTargetPtrType = reflect.TypeOf((**OrgRulesetTarget)(nil)).Elem()
+
+type OrgRulesetTargetPtrInput interface {
+	pulumi.Input
+
+	ToOrgRulesetTargetPtrOutput() OrgRulesetTargetPtrOutput
+	ToOrgRulesetTargetPtrOutputWithContext(context.Context) OrgRulesetTargetPtrOutput
+}
+
+type orgRulesetTargetPtr string
+
+func OrgRulesetTargetPtr(v string) OrgRulesetTargetPtrInput {
+	return (*orgRulesetTargetPtr)(&v)
+}
+
+func (*orgRulesetTargetPtr) ElementType() reflect.Type {
+	return orgRulesetTargetPtrType
+}
+
+func (in *orgRulesetTargetPtr) ToOrgRulesetTargetPtrOutput() OrgRulesetTargetPtrOutput {
+	return pulumi.ToOutput(in).(OrgRulesetTargetPtrOutput)
+}
+
+func (in *orgRulesetTargetPtr) ToOrgRulesetTargetPtrOutputWithContext(ctx context.Context) OrgRulesetTargetPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(OrgRulesetTargetPtrOutput)
 }
 
 // The values of `OrgRunnerGroup.visibility`.
@@ -6175,6 +7032,342 @@ func (in *repositoryOnDestroyPtr) ToRepositoryOnDestroyPtrOutputWithContext(ctx 
 	return pulumi.ToOutputWithContext(ctx, in).(RepositoryOnDestroyPtrOutput)
 }
 
+// The values of `RepositoryRuleset.enforcement`.
+type RepositoryRulesetEnforcement string
+
+const (
+	RepositoryRulesetEnforcementDisabled = RepositoryRulesetEnforcement("disabled")
+	RepositoryRulesetEnforcementActive   = RepositoryRulesetEnforcement("active")
+	RepositoryRulesetEnforcementEvaluate = RepositoryRulesetEnforcement("evaluate")
+)
+
+func (RepositoryRulesetEnforcement) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryRulesetEnforcement)(nil)).Elem()
+}
+
+func (e RepositoryRulesetEnforcement) ToRepositoryRulesetEnforcementOutput() RepositoryRulesetEnforcementOutput {
+	return pulumi.ToOutput(e).(RepositoryRulesetEnforcementOutput)
+}
+
+func (e RepositoryRulesetEnforcement) ToRepositoryRulesetEnforcementOutputWithContext(ctx context.Context) RepositoryRulesetEnforcementOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RepositoryRulesetEnforcementOutput)
+}
+
+func (e RepositoryRulesetEnforcement) ToRepositoryRulesetEnforcementPtrOutput() RepositoryRulesetEnforcementPtrOutput {
+	return e.ToRepositoryRulesetEnforcementPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryRulesetEnforcement) ToRepositoryRulesetEnforcementPtrOutputWithContext(ctx context.Context) RepositoryRulesetEnforcementPtrOutput {
+	return RepositoryRulesetEnforcement(e).ToRepositoryRulesetEnforcementOutputWithContext(ctx).ToRepositoryRulesetEnforcementPtrOutputWithContext(ctx)
+}
+
+func (e RepositoryRulesetEnforcement) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryRulesetEnforcement) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryRulesetEnforcement) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryRulesetEnforcement) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RepositoryRulesetEnforcementOutput struct{ *pulumi.OutputState }
+
+func (RepositoryRulesetEnforcementOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryRulesetEnforcement)(nil)).Elem()
+}
+
+func (o RepositoryRulesetEnforcementOutput) ToRepositoryRulesetEnforcementOutput() RepositoryRulesetEnforcementOutput {
+	return o
+}
+
+func (o RepositoryRulesetEnforcementOutput) ToRepositoryRulesetEnforcementOutputWithContext(ctx context.Context) RepositoryRulesetEnforcementOutput {
+	return o
+}
+
+func (o RepositoryRulesetEnforcementOutput) ToRepositoryRulesetEnforcementPtrOutput() RepositoryRulesetEnforcementPtrOutput {
+	return o.ToRepositoryRulesetEnforcementPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryRulesetEnforcementOutput) ToRepositoryRulesetEnforcementPtrOutputWithContext(ctx context.Context) RepositoryRulesetEnforcementPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepositoryRulesetEnforcement) *RepositoryRulesetEnforcement {
+		return &v
+	}).(RepositoryRulesetEnforcementPtrOutput)
+}
+
+func (o RepositoryRulesetEnforcementOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RepositoryRulesetEnforcementOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryRulesetEnforcement) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RepositoryRulesetEnforcementOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryRulesetEnforcementOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryRulesetEnforcement) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RepositoryRulesetEnforcementPtrOutput struct{ *pulumi.OutputState }
+
+func (RepositoryRulesetEnforcementPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepositoryRulesetEnforcement)(nil)).Elem()
+}
+
+func (o RepositoryRulesetEnforcementPtrOutput) ToRepositoryRulesetEnforcementPtrOutput() RepositoryRulesetEnforcementPtrOutput {
+	return o
+}
+
+func (o RepositoryRulesetEnforcementPtrOutput) ToRepositoryRulesetEnforcementPtrOutputWithContext(ctx context.Context) RepositoryRulesetEnforcementPtrOutput {
+	return o
+}
+
+func (o RepositoryRulesetEnforcementPtrOutput) Elem() RepositoryRulesetEnforcementOutput {
+	return o.ApplyT(func(v *RepositoryRulesetEnforcement) RepositoryRulesetEnforcement {
+		if v != nil {
+			return *v
+		}
+		var ret RepositoryRulesetEnforcement
+		return ret
+	}).(RepositoryRulesetEnforcementOutput)
+}
+
+func (o RepositoryRulesetEnforcementPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryRulesetEnforcementPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RepositoryRulesetEnforcement) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RepositoryRulesetEnforcementInput is an input type that accepts values of the RepositoryRulesetEnforcement enum
+// A concrete instance of `RepositoryRulesetEnforcementInput` can be one of the following:
+//
+//	RepositoryRulesetEnforcementDisabled
+//	RepositoryRulesetEnforcementActive
+//	RepositoryRulesetEnforcementEvaluate
+type RepositoryRulesetEnforcementInput interface {
+	pulumi.Input
+
+	ToRepositoryRulesetEnforcementOutput() RepositoryRulesetEnforcementOutput
+	ToRepositoryRulesetEnforcementOutputWithContext(context.Context) RepositoryRulesetEnforcementOutput
+}
+
+var repositoryRulesetEnforcementPtrType = reflect.TypeOf((**RepositoryRulesetEnforcement)(nil)).Elem()
+
+type RepositoryRulesetEnforcementPtrInput interface {
+	pulumi.Input
+
+	ToRepositoryRulesetEnforcementPtrOutput() RepositoryRulesetEnforcementPtrOutput
+	ToRepositoryRulesetEnforcementPtrOutputWithContext(context.Context) RepositoryRulesetEnforcementPtrOutput
+}
+
+type repositoryRulesetEnforcementPtr string
+
+func RepositoryRulesetEnforcementPtr(v string) RepositoryRulesetEnforcementPtrInput {
+	return (*repositoryRulesetEnforcementPtr)(&v)
+}
+
+func (*repositoryRulesetEnforcementPtr) ElementType() reflect.Type {
+	return repositoryRulesetEnforcementPtrType
+}
+
+func (in *repositoryRulesetEnforcementPtr) ToRepositoryRulesetEnforcementPtrOutput() RepositoryRulesetEnforcementPtrOutput {
+	return pulumi.ToOutput(in).(RepositoryRulesetEnforcementPtrOutput)
+}
+
+func (in *repositoryRulesetEnforcementPtr) ToRepositoryRulesetEnforcementPtrOutputWithContext(ctx context.Context) RepositoryRulesetEnforcementPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RepositoryRulesetEnforcementPtrOutput)
+}
+
+// The values of `RepositoryRuleset.target`.
+type RepositoryRulesetTarget string
+
+const (
+	RepositoryRulesetTargetBranch = RepositoryRulesetTarget("branch")
+	RepositoryRulesetTargetTag    = RepositoryRulesetTarget("tag")
+	RepositoryRulesetTargetPush   = RepositoryRulesetTarget("push")
+)
+
+func (RepositoryRulesetTarget) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryRulesetTarget)(nil)).Elem()
+}
+
+func (e RepositoryRulesetTarget) ToRepositoryRulesetTargetOutput() RepositoryRulesetTargetOutput {
+	return pulumi.ToOutput(e).(RepositoryRulesetTargetOutput)
+}
+
+func (e RepositoryRulesetTarget) ToRepositoryRulesetTargetOutputWithContext(ctx context.Context) RepositoryRulesetTargetOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RepositoryRulesetTargetOutput)
+}
+
+func (e RepositoryRulesetTarget) ToRepositoryRulesetTargetPtrOutput() RepositoryRulesetTargetPtrOutput {
+	return e.ToRepositoryRulesetTargetPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryRulesetTarget) ToRepositoryRulesetTargetPtrOutputWithContext(ctx context.Context) RepositoryRulesetTargetPtrOutput {
+	return RepositoryRulesetTarget(e).ToRepositoryRulesetTargetOutputWithContext(ctx).ToRepositoryRulesetTargetPtrOutputWithContext(ctx)
+}
+
+func (e RepositoryRulesetTarget) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryRulesetTarget) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RepositoryRulesetTarget) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RepositoryRulesetTarget) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RepositoryRulesetTargetOutput struct{ *pulumi.OutputState }
+
+func (RepositoryRulesetTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryRulesetTarget)(nil)).Elem()
+}
+
+func (o RepositoryRulesetTargetOutput) ToRepositoryRulesetTargetOutput() RepositoryRulesetTargetOutput {
+	return o
+}
+
+func (o RepositoryRulesetTargetOutput) ToRepositoryRulesetTargetOutputWithContext(ctx context.Context) RepositoryRulesetTargetOutput {
+	return o
+}
+
+func (o RepositoryRulesetTargetOutput) ToRepositoryRulesetTargetPtrOutput() RepositoryRulesetTargetPtrOutput {
+	return o.ToRepositoryRulesetTargetPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryRulesetTargetOutput) ToRepositoryRulesetTargetPtrOutputWithContext(ctx context.Context) RepositoryRulesetTargetPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepositoryRulesetTarget) *RepositoryRulesetTarget {
+		return &v
+	}).(RepositoryRulesetTargetPtrOutput)
+}
+
+func (o RepositoryRulesetTargetOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RepositoryRulesetTargetOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryRulesetTarget) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RepositoryRulesetTargetOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryRulesetTargetOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RepositoryRulesetTarget) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RepositoryRulesetTargetPtrOutput struct{ *pulumi.OutputState }
+
+func (RepositoryRulesetTargetPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepositoryRulesetTarget)(nil)).Elem()
+}
+
+func (o RepositoryRulesetTargetPtrOutput) ToRepositoryRulesetTargetPtrOutput() RepositoryRulesetTargetPtrOutput {
+	return o
+}
+
+func (o RepositoryRulesetTargetPtrOutput) ToRepositoryRulesetTargetPtrOutputWithContext(ctx context.Context) RepositoryRulesetTargetPtrOutput {
+	return o
+}
+
+func (o RepositoryRulesetTargetPtrOutput) Elem() RepositoryRulesetTargetOutput {
+	return o.ApplyT(func(v *RepositoryRulesetTarget) RepositoryRulesetTarget {
+		if v != nil {
+			return *v
+		}
+		var ret RepositoryRulesetTarget
+		return ret
+	}).(RepositoryRulesetTargetOutput)
+}
+
+func (o RepositoryRulesetTargetPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryRulesetTargetPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RepositoryRulesetTarget) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RepositoryRulesetTargetInput is an input type that accepts values of the RepositoryRulesetTarget enum
+// A concrete instance of `RepositoryRulesetTargetInput` can be one of the following:
+//
+//	RepositoryRulesetTargetBranch
+//	RepositoryRulesetTargetTag
+//	RepositoryRulesetTargetPush
+type RepositoryRulesetTargetInput interface {
+	pulumi.Input
+
+	ToRepositoryRulesetTargetOutput() RepositoryRulesetTargetOutput
+	ToRepositoryRulesetTargetOutputWithContext(context.Context) RepositoryRulesetTargetOutput
+}
+
+var repositoryRulesetTargetPtrType = reflect.TypeOf((**RepositoryRulesetTarget)(nil)).Elem()
+
+type RepositoryRulesetTargetPtrInput interface {
+	pulumi.Input
+
+	ToRepositoryRulesetTargetPtrOutput() RepositoryRulesetTargetPtrOutput
+	ToRepositoryRulesetTargetPtrOutputWithContext(context.Context) RepositoryRulesetTargetPtrOutput
+}
+
+type repositoryRulesetTargetPtr string
+
+func RepositoryRulesetTargetPtr(v string) RepositoryRulesetTargetPtrInput {
+	return (*repositoryRulesetTargetPtr)(&v)
+}
+
+func (*repositoryRulesetTargetPtr) ElementType() reflect.Type {
+	return repositoryRulesetTargetPtrType
+}
+
+func (in *repositoryRulesetTargetPtr) ToRepositoryRulesetTargetPtrOutput() RepositoryRulesetTargetPtrOutput {
+	return pulumi.ToOutput(in).(RepositoryRulesetTargetPtrOutput)
+}
+
+func (in *repositoryRulesetTargetPtr) ToRepositoryRulesetTargetPtrOutputWithContext(ctx context.Context) RepositoryRulesetTargetPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RepositoryRulesetTargetPtrOutput)
+}
+
 // The values of `Repository.visibility`.
 type RepositoryVisibility string
 
@@ -6507,6 +7700,512 @@ func (in *repositoryWebhookContentTypePtr) ToRepositoryWebhookContentTypePtrOutp
 
 func (in *repositoryWebhookContentTypePtr) ToRepositoryWebhookContentTypePtrOutputWithContext(ctx context.Context) RepositoryWebhookContentTypePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(RepositoryWebhookContentTypePtrOutput)
+}
+
+// The values of `RulesetBypassActor.actorType`.
+type RulesetBypassActorActorType string
+
+const (
+	RulesetBypassActorActorTypeIntegration       = RulesetBypassActorActorType("Integration")
+	RulesetBypassActorActorTypeOrganizationAdmin = RulesetBypassActorActorType("OrganizationAdmin")
+	RulesetBypassActorActorTypeRepositoryRole    = RulesetBypassActorActorType("RepositoryRole")
+	RulesetBypassActorActorTypeTeam              = RulesetBypassActorActorType("Team")
+	RulesetBypassActorActorTypeDeployKey         = RulesetBypassActorActorType("DeployKey")
+	RulesetBypassActorActorTypeEnterpriseOwner   = RulesetBypassActorActorType("EnterpriseOwner")
+)
+
+func (RulesetBypassActorActorType) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetBypassActorActorType)(nil)).Elem()
+}
+
+func (e RulesetBypassActorActorType) ToRulesetBypassActorActorTypeOutput() RulesetBypassActorActorTypeOutput {
+	return pulumi.ToOutput(e).(RulesetBypassActorActorTypeOutput)
+}
+
+func (e RulesetBypassActorActorType) ToRulesetBypassActorActorTypeOutputWithContext(ctx context.Context) RulesetBypassActorActorTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RulesetBypassActorActorTypeOutput)
+}
+
+func (e RulesetBypassActorActorType) ToRulesetBypassActorActorTypePtrOutput() RulesetBypassActorActorTypePtrOutput {
+	return e.ToRulesetBypassActorActorTypePtrOutputWithContext(context.Background())
+}
+
+func (e RulesetBypassActorActorType) ToRulesetBypassActorActorTypePtrOutputWithContext(ctx context.Context) RulesetBypassActorActorTypePtrOutput {
+	return RulesetBypassActorActorType(e).ToRulesetBypassActorActorTypeOutputWithContext(ctx).ToRulesetBypassActorActorTypePtrOutputWithContext(ctx)
+}
+
+func (e RulesetBypassActorActorType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RulesetBypassActorActorType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RulesetBypassActorActorType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RulesetBypassActorActorType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RulesetBypassActorActorTypeOutput struct{ *pulumi.OutputState }
+
+func (RulesetBypassActorActorTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetBypassActorActorType)(nil)).Elem()
+}
+
+func (o RulesetBypassActorActorTypeOutput) ToRulesetBypassActorActorTypeOutput() RulesetBypassActorActorTypeOutput {
+	return o
+}
+
+func (o RulesetBypassActorActorTypeOutput) ToRulesetBypassActorActorTypeOutputWithContext(ctx context.Context) RulesetBypassActorActorTypeOutput {
+	return o
+}
+
+func (o RulesetBypassActorActorTypeOutput) ToRulesetBypassActorActorTypePtrOutput() RulesetBypassActorActorTypePtrOutput {
+	return o.ToRulesetBypassActorActorTypePtrOutputWithContext(context.Background())
+}
+
+func (o RulesetBypassActorActorTypeOutput) ToRulesetBypassActorActorTypePtrOutputWithContext(ctx context.Context) RulesetBypassActorActorTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RulesetBypassActorActorType) *RulesetBypassActorActorType {
+		return &v
+	}).(RulesetBypassActorActorTypePtrOutput)
+}
+
+func (o RulesetBypassActorActorTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RulesetBypassActorActorTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RulesetBypassActorActorType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RulesetBypassActorActorTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RulesetBypassActorActorTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RulesetBypassActorActorType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RulesetBypassActorActorTypePtrOutput struct{ *pulumi.OutputState }
+
+func (RulesetBypassActorActorTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RulesetBypassActorActorType)(nil)).Elem()
+}
+
+func (o RulesetBypassActorActorTypePtrOutput) ToRulesetBypassActorActorTypePtrOutput() RulesetBypassActorActorTypePtrOutput {
+	return o
+}
+
+func (o RulesetBypassActorActorTypePtrOutput) ToRulesetBypassActorActorTypePtrOutputWithContext(ctx context.Context) RulesetBypassActorActorTypePtrOutput {
+	return o
+}
+
+func (o RulesetBypassActorActorTypePtrOutput) Elem() RulesetBypassActorActorTypeOutput {
+	return o.ApplyT(func(v *RulesetBypassActorActorType) RulesetBypassActorActorType {
+		if v != nil {
+			return *v
+		}
+		var ret RulesetBypassActorActorType
+		return ret
+	}).(RulesetBypassActorActorTypeOutput)
+}
+
+func (o RulesetBypassActorActorTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RulesetBypassActorActorTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RulesetBypassActorActorType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RulesetBypassActorActorTypeInput is an input type that accepts values of the RulesetBypassActorActorType enum
+// A concrete instance of `RulesetBypassActorActorTypeInput` can be one of the following:
+//
+//	RulesetBypassActorActorTypeIntegration
+//	RulesetBypassActorActorTypeOrganizationAdmin
+//	RulesetBypassActorActorTypeRepositoryRole
+//	RulesetBypassActorActorTypeTeam
+//	RulesetBypassActorActorTypeDeployKey
+//	RulesetBypassActorActorTypeEnterpriseOwner
+type RulesetBypassActorActorTypeInput interface {
+	pulumi.Input
+
+	ToRulesetBypassActorActorTypeOutput() RulesetBypassActorActorTypeOutput
+	ToRulesetBypassActorActorTypeOutputWithContext(context.Context) RulesetBypassActorActorTypeOutput
+}
+
+var rulesetBypassActorActorTypePtrType = reflect.TypeOf((**RulesetBypassActorActorType)(nil)).Elem()
+
+type RulesetBypassActorActorTypePtrInput interface {
+	pulumi.Input
+
+	ToRulesetBypassActorActorTypePtrOutput() RulesetBypassActorActorTypePtrOutput
+	ToRulesetBypassActorActorTypePtrOutputWithContext(context.Context) RulesetBypassActorActorTypePtrOutput
+}
+
+type rulesetBypassActorActorTypePtr string
+
+func RulesetBypassActorActorTypePtr(v string) RulesetBypassActorActorTypePtrInput {
+	return (*rulesetBypassActorActorTypePtr)(&v)
+}
+
+func (*rulesetBypassActorActorTypePtr) ElementType() reflect.Type {
+	return rulesetBypassActorActorTypePtrType
+}
+
+func (in *rulesetBypassActorActorTypePtr) ToRulesetBypassActorActorTypePtrOutput() RulesetBypassActorActorTypePtrOutput {
+	return pulumi.ToOutput(in).(RulesetBypassActorActorTypePtrOutput)
+}
+
+func (in *rulesetBypassActorActorTypePtr) ToRulesetBypassActorActorTypePtrOutputWithContext(ctx context.Context) RulesetBypassActorActorTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RulesetBypassActorActorTypePtrOutput)
+}
+
+// The values of `RulesetBypassActor.bypassMode`.
+type RulesetBypassActorBypassMode string
+
+const (
+	RulesetBypassActorBypassModeAlways      = RulesetBypassActorBypassMode("always")
+	RulesetBypassActorBypassModePullRequest = RulesetBypassActorBypassMode("pull_request")
+)
+
+func (RulesetBypassActorBypassMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetBypassActorBypassMode)(nil)).Elem()
+}
+
+func (e RulesetBypassActorBypassMode) ToRulesetBypassActorBypassModeOutput() RulesetBypassActorBypassModeOutput {
+	return pulumi.ToOutput(e).(RulesetBypassActorBypassModeOutput)
+}
+
+func (e RulesetBypassActorBypassMode) ToRulesetBypassActorBypassModeOutputWithContext(ctx context.Context) RulesetBypassActorBypassModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RulesetBypassActorBypassModeOutput)
+}
+
+func (e RulesetBypassActorBypassMode) ToRulesetBypassActorBypassModePtrOutput() RulesetBypassActorBypassModePtrOutput {
+	return e.ToRulesetBypassActorBypassModePtrOutputWithContext(context.Background())
+}
+
+func (e RulesetBypassActorBypassMode) ToRulesetBypassActorBypassModePtrOutputWithContext(ctx context.Context) RulesetBypassActorBypassModePtrOutput {
+	return RulesetBypassActorBypassMode(e).ToRulesetBypassActorBypassModeOutputWithContext(ctx).ToRulesetBypassActorBypassModePtrOutputWithContext(ctx)
+}
+
+func (e RulesetBypassActorBypassMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RulesetBypassActorBypassMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RulesetBypassActorBypassMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RulesetBypassActorBypassMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RulesetBypassActorBypassModeOutput struct{ *pulumi.OutputState }
+
+func (RulesetBypassActorBypassModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetBypassActorBypassMode)(nil)).Elem()
+}
+
+func (o RulesetBypassActorBypassModeOutput) ToRulesetBypassActorBypassModeOutput() RulesetBypassActorBypassModeOutput {
+	return o
+}
+
+func (o RulesetBypassActorBypassModeOutput) ToRulesetBypassActorBypassModeOutputWithContext(ctx context.Context) RulesetBypassActorBypassModeOutput {
+	return o
+}
+
+func (o RulesetBypassActorBypassModeOutput) ToRulesetBypassActorBypassModePtrOutput() RulesetBypassActorBypassModePtrOutput {
+	return o.ToRulesetBypassActorBypassModePtrOutputWithContext(context.Background())
+}
+
+func (o RulesetBypassActorBypassModeOutput) ToRulesetBypassActorBypassModePtrOutputWithContext(ctx context.Context) RulesetBypassActorBypassModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RulesetBypassActorBypassMode) *RulesetBypassActorBypassMode {
+		return &v
+	}).(RulesetBypassActorBypassModePtrOutput)
+}
+
+func (o RulesetBypassActorBypassModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RulesetBypassActorBypassModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RulesetBypassActorBypassMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RulesetBypassActorBypassModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RulesetBypassActorBypassModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RulesetBypassActorBypassMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RulesetBypassActorBypassModePtrOutput struct{ *pulumi.OutputState }
+
+func (RulesetBypassActorBypassModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RulesetBypassActorBypassMode)(nil)).Elem()
+}
+
+func (o RulesetBypassActorBypassModePtrOutput) ToRulesetBypassActorBypassModePtrOutput() RulesetBypassActorBypassModePtrOutput {
+	return o
+}
+
+func (o RulesetBypassActorBypassModePtrOutput) ToRulesetBypassActorBypassModePtrOutputWithContext(ctx context.Context) RulesetBypassActorBypassModePtrOutput {
+	return o
+}
+
+func (o RulesetBypassActorBypassModePtrOutput) Elem() RulesetBypassActorBypassModeOutput {
+	return o.ApplyT(func(v *RulesetBypassActorBypassMode) RulesetBypassActorBypassMode {
+		if v != nil {
+			return *v
+		}
+		var ret RulesetBypassActorBypassMode
+		return ret
+	}).(RulesetBypassActorBypassModeOutput)
+}
+
+func (o RulesetBypassActorBypassModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RulesetBypassActorBypassModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RulesetBypassActorBypassMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RulesetBypassActorBypassModeInput is an input type that accepts values of the RulesetBypassActorBypassMode enum
+// A concrete instance of `RulesetBypassActorBypassModeInput` can be one of the following:
+//
+//	RulesetBypassActorBypassModeAlways
+//	RulesetBypassActorBypassModePullRequest
+type RulesetBypassActorBypassModeInput interface {
+	pulumi.Input
+
+	ToRulesetBypassActorBypassModeOutput() RulesetBypassActorBypassModeOutput
+	ToRulesetBypassActorBypassModeOutputWithContext(context.Context) RulesetBypassActorBypassModeOutput
+}
+
+var rulesetBypassActorBypassModePtrType = reflect.TypeOf((**RulesetBypassActorBypassMode)(nil)).Elem()
+
+type RulesetBypassActorBypassModePtrInput interface {
+	pulumi.Input
+
+	ToRulesetBypassActorBypassModePtrOutput() RulesetBypassActorBypassModePtrOutput
+	ToRulesetBypassActorBypassModePtrOutputWithContext(context.Context) RulesetBypassActorBypassModePtrOutput
+}
+
+type rulesetBypassActorBypassModePtr string
+
+func RulesetBypassActorBypassModePtr(v string) RulesetBypassActorBypassModePtrInput {
+	return (*rulesetBypassActorBypassModePtr)(&v)
+}
+
+func (*rulesetBypassActorBypassModePtr) ElementType() reflect.Type {
+	return rulesetBypassActorBypassModePtrType
+}
+
+func (in *rulesetBypassActorBypassModePtr) ToRulesetBypassActorBypassModePtrOutput() RulesetBypassActorBypassModePtrOutput {
+	return pulumi.ToOutput(in).(RulesetBypassActorBypassModePtrOutput)
+}
+
+func (in *rulesetBypassActorBypassModePtr) ToRulesetBypassActorBypassModePtrOutputWithContext(ctx context.Context) RulesetBypassActorBypassModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RulesetBypassActorBypassModePtrOutput)
+}
+
+// The values of `RulesetPropertyTarget.source`.
+type RulesetPropertyTargetSource string
+
+const (
+	RulesetPropertyTargetSourceCustom = RulesetPropertyTargetSource("custom")
+	RulesetPropertyTargetSourceSystem = RulesetPropertyTargetSource("system")
+)
+
+func (RulesetPropertyTargetSource) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetPropertyTargetSource)(nil)).Elem()
+}
+
+func (e RulesetPropertyTargetSource) ToRulesetPropertyTargetSourceOutput() RulesetPropertyTargetSourceOutput {
+	return pulumi.ToOutput(e).(RulesetPropertyTargetSourceOutput)
+}
+
+func (e RulesetPropertyTargetSource) ToRulesetPropertyTargetSourceOutputWithContext(ctx context.Context) RulesetPropertyTargetSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RulesetPropertyTargetSourceOutput)
+}
+
+func (e RulesetPropertyTargetSource) ToRulesetPropertyTargetSourcePtrOutput() RulesetPropertyTargetSourcePtrOutput {
+	return e.ToRulesetPropertyTargetSourcePtrOutputWithContext(context.Background())
+}
+
+func (e RulesetPropertyTargetSource) ToRulesetPropertyTargetSourcePtrOutputWithContext(ctx context.Context) RulesetPropertyTargetSourcePtrOutput {
+	return RulesetPropertyTargetSource(e).ToRulesetPropertyTargetSourceOutputWithContext(ctx).ToRulesetPropertyTargetSourcePtrOutputWithContext(ctx)
+}
+
+func (e RulesetPropertyTargetSource) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RulesetPropertyTargetSource) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RulesetPropertyTargetSource) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RulesetPropertyTargetSource) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RulesetPropertyTargetSourceOutput struct{ *pulumi.OutputState }
+
+func (RulesetPropertyTargetSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetPropertyTargetSource)(nil)).Elem()
+}
+
+func (o RulesetPropertyTargetSourceOutput) ToRulesetPropertyTargetSourceOutput() RulesetPropertyTargetSourceOutput {
+	return o
+}
+
+func (o RulesetPropertyTargetSourceOutput) ToRulesetPropertyTargetSourceOutputWithContext(ctx context.Context) RulesetPropertyTargetSourceOutput {
+	return o
+}
+
+func (o RulesetPropertyTargetSourceOutput) ToRulesetPropertyTargetSourcePtrOutput() RulesetPropertyTargetSourcePtrOutput {
+	return o.ToRulesetPropertyTargetSourcePtrOutputWithContext(context.Background())
+}
+
+func (o RulesetPropertyTargetSourceOutput) ToRulesetPropertyTargetSourcePtrOutputWithContext(ctx context.Context) RulesetPropertyTargetSourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RulesetPropertyTargetSource) *RulesetPropertyTargetSource {
+		return &v
+	}).(RulesetPropertyTargetSourcePtrOutput)
+}
+
+func (o RulesetPropertyTargetSourceOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RulesetPropertyTargetSourceOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RulesetPropertyTargetSource) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RulesetPropertyTargetSourceOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RulesetPropertyTargetSourceOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RulesetPropertyTargetSource) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RulesetPropertyTargetSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (RulesetPropertyTargetSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RulesetPropertyTargetSource)(nil)).Elem()
+}
+
+func (o RulesetPropertyTargetSourcePtrOutput) ToRulesetPropertyTargetSourcePtrOutput() RulesetPropertyTargetSourcePtrOutput {
+	return o
+}
+
+func (o RulesetPropertyTargetSourcePtrOutput) ToRulesetPropertyTargetSourcePtrOutputWithContext(ctx context.Context) RulesetPropertyTargetSourcePtrOutput {
+	return o
+}
+
+func (o RulesetPropertyTargetSourcePtrOutput) Elem() RulesetPropertyTargetSourceOutput {
+	return o.ApplyT(func(v *RulesetPropertyTargetSource) RulesetPropertyTargetSource {
+		if v != nil {
+			return *v
+		}
+		var ret RulesetPropertyTargetSource
+		return ret
+	}).(RulesetPropertyTargetSourceOutput)
+}
+
+func (o RulesetPropertyTargetSourcePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RulesetPropertyTargetSourcePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RulesetPropertyTargetSource) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RulesetPropertyTargetSourceInput is an input type that accepts values of the RulesetPropertyTargetSource enum
+// A concrete instance of `RulesetPropertyTargetSourceInput` can be one of the following:
+//
+//	RulesetPropertyTargetSourceCustom
+//	RulesetPropertyTargetSourceSystem
+type RulesetPropertyTargetSourceInput interface {
+	pulumi.Input
+
+	ToRulesetPropertyTargetSourceOutput() RulesetPropertyTargetSourceOutput
+	ToRulesetPropertyTargetSourceOutputWithContext(context.Context) RulesetPropertyTargetSourceOutput
+}
+
+var rulesetPropertyTargetSourcePtrType = reflect.TypeOf((**RulesetPropertyTargetSource)(nil)).Elem()
+
+type RulesetPropertyTargetSourcePtrInput interface {
+	pulumi.Input
+
+	ToRulesetPropertyTargetSourcePtrOutput() RulesetPropertyTargetSourcePtrOutput
+	ToRulesetPropertyTargetSourcePtrOutputWithContext(context.Context) RulesetPropertyTargetSourcePtrOutput
+}
+
+type rulesetPropertyTargetSourcePtr string
+
+func RulesetPropertyTargetSourcePtr(v string) RulesetPropertyTargetSourcePtrInput {
+	return (*rulesetPropertyTargetSourcePtr)(&v)
+}
+
+func (*rulesetPropertyTargetSourcePtr) ElementType() reflect.Type {
+	return rulesetPropertyTargetSourcePtrType
+}
+
+func (in *rulesetPropertyTargetSourcePtr) ToRulesetPropertyTargetSourcePtrOutput() RulesetPropertyTargetSourcePtrOutput {
+	return pulumi.ToOutput(in).(RulesetPropertyTargetSourcePtrOutput)
+}
+
+func (in *rulesetPropertyTargetSourcePtr) ToRulesetPropertyTargetSourcePtrOutputWithContext(ctx context.Context) RulesetPropertyTargetSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RulesetPropertyTargetSourcePtrOutput)
 }
 
 // The values of `TeamMember.role`.
@@ -7481,10 +9180,18 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgActionsSecretVisibilityPtrInput)(nil)).Elem(), OrgActionsSecretVisibility("all"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgActionsVariableVisibilityInput)(nil)).Elem(), OrgActionsVariableVisibility("all"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgActionsVariableVisibilityPtrInput)(nil)).Elem(), OrgActionsVariableVisibility("all"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgCustomPropertyValueTypeInput)(nil)).Elem(), OrgCustomPropertyValueType("string"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgCustomPropertyValueTypePtrInput)(nil)).Elem(), OrgCustomPropertyValueType("string"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgCustomPropertyValuesEditableByInput)(nil)).Elem(), OrgCustomPropertyValuesEditableBy("org_actors"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgCustomPropertyValuesEditableByPtrInput)(nil)).Elem(), OrgCustomPropertyValuesEditableBy("org_actors"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgMembershipOnDestroyInput)(nil)).Elem(), OrgMembershipOnDestroy("remove"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgMembershipOnDestroyPtrInput)(nil)).Elem(), OrgMembershipOnDestroy("remove"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgMembershipRoleInput)(nil)).Elem(), OrgMembershipRole("member"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgMembershipRolePtrInput)(nil)).Elem(), OrgMembershipRole("member"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgRulesetEnforcementInput)(nil)).Elem(), OrgRulesetEnforcement("disabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgRulesetEnforcementPtrInput)(nil)).Elem(), OrgRulesetEnforcement("disabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgRulesetTargetInput)(nil)).Elem(), OrgRulesetTarget("branch"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgRulesetTargetPtrInput)(nil)).Elem(), OrgRulesetTarget("branch"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgRunnerGroupVisibilityInput)(nil)).Elem(), OrgRunnerGroupVisibility("all"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgRunnerGroupVisibilityPtrInput)(nil)).Elem(), OrgRunnerGroupVisibility("all"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OrgSettingsDefaultRepositoryPermissionInput)(nil)).Elem(), OrgSettingsDefaultRepositoryPermission("read"))
@@ -7505,10 +9212,20 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorUserPermissionPtrInput)(nil)).Elem(), RepositoryCollaboratorUserPermission("pull"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryOnDestroyInput)(nil)).Elem(), RepositoryOnDestroy("archive"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryOnDestroyPtrInput)(nil)).Elem(), RepositoryOnDestroy("archive"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryRulesetEnforcementInput)(nil)).Elem(), RepositoryRulesetEnforcement("disabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryRulesetEnforcementPtrInput)(nil)).Elem(), RepositoryRulesetEnforcement("disabled"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryRulesetTargetInput)(nil)).Elem(), RepositoryRulesetTarget("branch"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryRulesetTargetPtrInput)(nil)).Elem(), RepositoryRulesetTarget("branch"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryVisibilityInput)(nil)).Elem(), RepositoryVisibility("public"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryVisibilityPtrInput)(nil)).Elem(), RepositoryVisibility("public"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryWebhookContentTypeInput)(nil)).Elem(), RepositoryWebhookContentType("json"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryWebhookContentTypePtrInput)(nil)).Elem(), RepositoryWebhookContentType("json"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetBypassActorActorTypeInput)(nil)).Elem(), RulesetBypassActorActorType("Integration"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetBypassActorActorTypePtrInput)(nil)).Elem(), RulesetBypassActorActorType("Integration"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetBypassActorBypassModeInput)(nil)).Elem(), RulesetBypassActorBypassMode("always"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetBypassActorBypassModePtrInput)(nil)).Elem(), RulesetBypassActorBypassMode("always"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetPropertyTargetSourceInput)(nil)).Elem(), RulesetPropertyTargetSource("custom"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetPropertyTargetSourcePtrInput)(nil)).Elem(), RulesetPropertyTargetSource("custom"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TeamMemberRoleInput)(nil)).Elem(), TeamMemberRole("member"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TeamMemberRolePtrInput)(nil)).Elem(), TeamMemberRole("member"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TeamMembershipRoleInput)(nil)).Elem(), TeamMembershipRole("member"))
@@ -7519,6 +9236,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*TeamPrivacyPtrInput)(nil)).Elem(), TeamPrivacy("secret"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TeamRepositoryPermissionInput)(nil)).Elem(), TeamRepositoryPermission("pull"))
 	pulumi.RegisterInputType(reflect.TypeOf((*TeamRepositoryPermissionPtrInput)(nil)).Elem(), TeamRepositoryPermission("pull"))
+	pulumi.RegisterOutputType(BranchRuleRulesetSourceTypeOutput{})
+	pulumi.RegisterOutputType(BranchRuleRulesetSourceTypePtrOutput{})
 	pulumi.RegisterOutputType(BudgetScopeOutput{})
 	pulumi.RegisterOutputType(BudgetScopePtrOutput{})
 	pulumi.RegisterOutputType(BudgetTypeOutput{})
@@ -7569,12 +9288,22 @@ func init() {
 	pulumi.RegisterOutputType(OrgActionsSecretVisibilityPtrOutput{})
 	pulumi.RegisterOutputType(OrgActionsVariableVisibilityOutput{})
 	pulumi.RegisterOutputType(OrgActionsVariableVisibilityPtrOutput{})
+	pulumi.RegisterOutputType(OrgCustomPropertyValueTypeOutput{})
+	pulumi.RegisterOutputType(OrgCustomPropertyValueTypePtrOutput{})
+	pulumi.RegisterOutputType(OrgCustomPropertyValuesEditableByOutput{})
+	pulumi.RegisterOutputType(OrgCustomPropertyValuesEditableByPtrOutput{})
 	pulumi.RegisterOutputType(OrgMembershipOnDestroyOutput{})
 	pulumi.RegisterOutputType(OrgMembershipOnDestroyPtrOutput{})
 	pulumi.RegisterOutputType(OrgMembershipRoleOutput{})
 	pulumi.RegisterOutputType(OrgMembershipRolePtrOutput{})
 	pulumi.RegisterOutputType(OrgMembershipStateEnumOutput{})
 	pulumi.RegisterOutputType(OrgMembershipStateEnumPtrOutput{})
+	pulumi.RegisterOutputType(OrgRoleBaseRoleOutput{})
+	pulumi.RegisterOutputType(OrgRoleBaseRolePtrOutput{})
+	pulumi.RegisterOutputType(OrgRulesetEnforcementOutput{})
+	pulumi.RegisterOutputType(OrgRulesetEnforcementPtrOutput{})
+	pulumi.RegisterOutputType(OrgRulesetTargetOutput{})
+	pulumi.RegisterOutputType(OrgRulesetTargetPtrOutput{})
 	pulumi.RegisterOutputType(OrgRunnerGroupVisibilityOutput{})
 	pulumi.RegisterOutputType(OrgRunnerGroupVisibilityPtrOutput{})
 	pulumi.RegisterOutputType(OrgSettingsDefaultRepositoryPermissionOutput{})
@@ -7595,10 +9324,20 @@ func init() {
 	pulumi.RegisterOutputType(RepositoryCollaboratorUserPermissionPtrOutput{})
 	pulumi.RegisterOutputType(RepositoryOnDestroyOutput{})
 	pulumi.RegisterOutputType(RepositoryOnDestroyPtrOutput{})
+	pulumi.RegisterOutputType(RepositoryRulesetEnforcementOutput{})
+	pulumi.RegisterOutputType(RepositoryRulesetEnforcementPtrOutput{})
+	pulumi.RegisterOutputType(RepositoryRulesetTargetOutput{})
+	pulumi.RegisterOutputType(RepositoryRulesetTargetPtrOutput{})
 	pulumi.RegisterOutputType(RepositoryVisibilityOutput{})
 	pulumi.RegisterOutputType(RepositoryVisibilityPtrOutput{})
 	pulumi.RegisterOutputType(RepositoryWebhookContentTypeOutput{})
 	pulumi.RegisterOutputType(RepositoryWebhookContentTypePtrOutput{})
+	pulumi.RegisterOutputType(RulesetBypassActorActorTypeOutput{})
+	pulumi.RegisterOutputType(RulesetBypassActorActorTypePtrOutput{})
+	pulumi.RegisterOutputType(RulesetBypassActorBypassModeOutput{})
+	pulumi.RegisterOutputType(RulesetBypassActorBypassModePtrOutput{})
+	pulumi.RegisterOutputType(RulesetPropertyTargetSourceOutput{})
+	pulumi.RegisterOutputType(RulesetPropertyTargetSourcePtrOutput{})
 	pulumi.RegisterOutputType(TeamMemberRoleOutput{})
 	pulumi.RegisterOutputType(TeamMemberRolePtrOutput{})
 	pulumi.RegisterOutputType(TeamMembershipRoleOutput{})

@@ -73,6 +73,810 @@ func (o BranchArrayOutput) Index(i pulumi.IntInput) BranchOutput {
 	}).(BranchOutput)
 }
 
+// Who may push to the branch (everyone else may not).
+type BranchProtectionRestrictions struct {
+	// Slugs of the apps that may push; compared as a set, regardless of case. Default `[]`.
+	Apps []string `pulumi:"apps"`
+	// Slugs of the teams that may push; compared as a set, regardless of case. Default `[]`.
+	Teams []string `pulumi:"teams"`
+	// Logins of the people who may push; compared as a set, regardless of case. Default `[]`.
+	Users []string `pulumi:"users"`
+}
+
+// BranchProtectionRestrictionsInput is an input type that accepts BranchProtectionRestrictionsArgs and BranchProtectionRestrictionsOutput values.
+// You can construct a concrete instance of `BranchProtectionRestrictionsInput` via:
+//
+//	BranchProtectionRestrictionsArgs{...}
+type BranchProtectionRestrictionsInput interface {
+	pulumi.Input
+
+	ToBranchProtectionRestrictionsOutput() BranchProtectionRestrictionsOutput
+	ToBranchProtectionRestrictionsOutputWithContext(context.Context) BranchProtectionRestrictionsOutput
+}
+
+// Who may push to the branch (everyone else may not).
+type BranchProtectionRestrictionsArgs struct {
+	// Slugs of the apps that may push; compared as a set, regardless of case. Default `[]`.
+	Apps pulumi.StringArrayInput `pulumi:"apps"`
+	// Slugs of the teams that may push; compared as a set, regardless of case. Default `[]`.
+	Teams pulumi.StringArrayInput `pulumi:"teams"`
+	// Logins of the people who may push; compared as a set, regardless of case. Default `[]`.
+	Users pulumi.StringArrayInput `pulumi:"users"`
+}
+
+func (BranchProtectionRestrictionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchProtectionRestrictions)(nil)).Elem()
+}
+
+func (i BranchProtectionRestrictionsArgs) ToBranchProtectionRestrictionsOutput() BranchProtectionRestrictionsOutput {
+	return i.ToBranchProtectionRestrictionsOutputWithContext(context.Background())
+}
+
+func (i BranchProtectionRestrictionsArgs) ToBranchProtectionRestrictionsOutputWithContext(ctx context.Context) BranchProtectionRestrictionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionRestrictionsOutput)
+}
+
+func (i BranchProtectionRestrictionsArgs) ToBranchProtectionRestrictionsPtrOutput() BranchProtectionRestrictionsPtrOutput {
+	return i.ToBranchProtectionRestrictionsPtrOutputWithContext(context.Background())
+}
+
+func (i BranchProtectionRestrictionsArgs) ToBranchProtectionRestrictionsPtrOutputWithContext(ctx context.Context) BranchProtectionRestrictionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionRestrictionsOutput).ToBranchProtectionRestrictionsPtrOutputWithContext(ctx)
+}
+
+// BranchProtectionRestrictionsPtrInput is an input type that accepts BranchProtectionRestrictionsArgs, BranchProtectionRestrictionsPtr and BranchProtectionRestrictionsPtrOutput values.
+// You can construct a concrete instance of `BranchProtectionRestrictionsPtrInput` via:
+//
+//	        BranchProtectionRestrictionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type BranchProtectionRestrictionsPtrInput interface {
+	pulumi.Input
+
+	ToBranchProtectionRestrictionsPtrOutput() BranchProtectionRestrictionsPtrOutput
+	ToBranchProtectionRestrictionsPtrOutputWithContext(context.Context) BranchProtectionRestrictionsPtrOutput
+}
+
+type branchProtectionRestrictionsPtrType BranchProtectionRestrictionsArgs
+
+func BranchProtectionRestrictionsPtr(v *BranchProtectionRestrictionsArgs) BranchProtectionRestrictionsPtrInput {
+	return (*branchProtectionRestrictionsPtrType)(v)
+}
+
+func (*branchProtectionRestrictionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchProtectionRestrictions)(nil)).Elem()
+}
+
+func (i *branchProtectionRestrictionsPtrType) ToBranchProtectionRestrictionsPtrOutput() BranchProtectionRestrictionsPtrOutput {
+	return i.ToBranchProtectionRestrictionsPtrOutputWithContext(context.Background())
+}
+
+func (i *branchProtectionRestrictionsPtrType) ToBranchProtectionRestrictionsPtrOutputWithContext(ctx context.Context) BranchProtectionRestrictionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionRestrictionsPtrOutput)
+}
+
+// Who may push to the branch (everyone else may not).
+type BranchProtectionRestrictionsOutput struct{ *pulumi.OutputState }
+
+func (BranchProtectionRestrictionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchProtectionRestrictions)(nil)).Elem()
+}
+
+func (o BranchProtectionRestrictionsOutput) ToBranchProtectionRestrictionsOutput() BranchProtectionRestrictionsOutput {
+	return o
+}
+
+func (o BranchProtectionRestrictionsOutput) ToBranchProtectionRestrictionsOutputWithContext(ctx context.Context) BranchProtectionRestrictionsOutput {
+	return o
+}
+
+func (o BranchProtectionRestrictionsOutput) ToBranchProtectionRestrictionsPtrOutput() BranchProtectionRestrictionsPtrOutput {
+	return o.ToBranchProtectionRestrictionsPtrOutputWithContext(context.Background())
+}
+
+func (o BranchProtectionRestrictionsOutput) ToBranchProtectionRestrictionsPtrOutputWithContext(ctx context.Context) BranchProtectionRestrictionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BranchProtectionRestrictions) *BranchProtectionRestrictions {
+		return &v
+	}).(BranchProtectionRestrictionsPtrOutput)
+}
+
+// Slugs of the apps that may push; compared as a set, regardless of case. Default `[]`.
+func (o BranchProtectionRestrictionsOutput) Apps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v BranchProtectionRestrictions) []string { return v.Apps }).(pulumi.StringArrayOutput)
+}
+
+// Slugs of the teams that may push; compared as a set, regardless of case. Default `[]`.
+func (o BranchProtectionRestrictionsOutput) Teams() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v BranchProtectionRestrictions) []string { return v.Teams }).(pulumi.StringArrayOutput)
+}
+
+// Logins of the people who may push; compared as a set, regardless of case. Default `[]`.
+func (o BranchProtectionRestrictionsOutput) Users() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v BranchProtectionRestrictions) []string { return v.Users }).(pulumi.StringArrayOutput)
+}
+
+type BranchProtectionRestrictionsPtrOutput struct{ *pulumi.OutputState }
+
+func (BranchProtectionRestrictionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchProtectionRestrictions)(nil)).Elem()
+}
+
+func (o BranchProtectionRestrictionsPtrOutput) ToBranchProtectionRestrictionsPtrOutput() BranchProtectionRestrictionsPtrOutput {
+	return o
+}
+
+func (o BranchProtectionRestrictionsPtrOutput) ToBranchProtectionRestrictionsPtrOutputWithContext(ctx context.Context) BranchProtectionRestrictionsPtrOutput {
+	return o
+}
+
+func (o BranchProtectionRestrictionsPtrOutput) Elem() BranchProtectionRestrictionsOutput {
+	return o.ApplyT(func(v *BranchProtectionRestrictions) BranchProtectionRestrictions {
+		if v != nil {
+			return *v
+		}
+		var ret BranchProtectionRestrictions
+		return ret
+	}).(BranchProtectionRestrictionsOutput)
+}
+
+// Slugs of the apps that may push; compared as a set, regardless of case. Default `[]`.
+func (o BranchProtectionRestrictionsPtrOutput) Apps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *BranchProtectionRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Apps
+	}).(pulumi.StringArrayOutput)
+}
+
+// Slugs of the teams that may push; compared as a set, regardless of case. Default `[]`.
+func (o BranchProtectionRestrictionsPtrOutput) Teams() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *BranchProtectionRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Teams
+	}).(pulumi.StringArrayOutput)
+}
+
+// Logins of the people who may push; compared as a set, regardless of case. Default `[]`.
+func (o BranchProtectionRestrictionsPtrOutput) Users() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *BranchProtectionRestrictions) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Users
+	}).(pulumi.StringArrayOutput)
+}
+
+// The reviews a pull request needs before it merges.
+type BranchProtectionReviews struct {
+	// Dismiss approvals when new commits are pushed. Default `false`.
+	DismissStaleReviews *bool `pulumi:"dismissStaleReviews"`
+	// Require a review from a code owner. Default `false`.
+	RequireCodeOwnerReviews *bool `pulumi:"requireCodeOwnerReviews"`
+	// The last push must be approved by someone other than its author. Default `false`.
+	RequireLastPushApproval *bool `pulumi:"requireLastPushApproval"`
+	// Approvals needed, 0 to 6. Default `1`.
+	RequiredApprovingReviewCount *int `pulumi:"requiredApprovingReviewCount"`
+}
+
+// BranchProtectionReviewsInput is an input type that accepts BranchProtectionReviewsArgs and BranchProtectionReviewsOutput values.
+// You can construct a concrete instance of `BranchProtectionReviewsInput` via:
+//
+//	BranchProtectionReviewsArgs{...}
+type BranchProtectionReviewsInput interface {
+	pulumi.Input
+
+	ToBranchProtectionReviewsOutput() BranchProtectionReviewsOutput
+	ToBranchProtectionReviewsOutputWithContext(context.Context) BranchProtectionReviewsOutput
+}
+
+// The reviews a pull request needs before it merges.
+type BranchProtectionReviewsArgs struct {
+	// Dismiss approvals when new commits are pushed. Default `false`.
+	DismissStaleReviews pulumi.BoolPtrInput `pulumi:"dismissStaleReviews"`
+	// Require a review from a code owner. Default `false`.
+	RequireCodeOwnerReviews pulumi.BoolPtrInput `pulumi:"requireCodeOwnerReviews"`
+	// The last push must be approved by someone other than its author. Default `false`.
+	RequireLastPushApproval pulumi.BoolPtrInput `pulumi:"requireLastPushApproval"`
+	// Approvals needed, 0 to 6. Default `1`.
+	RequiredApprovingReviewCount pulumi.IntPtrInput `pulumi:"requiredApprovingReviewCount"`
+}
+
+func (BranchProtectionReviewsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchProtectionReviews)(nil)).Elem()
+}
+
+func (i BranchProtectionReviewsArgs) ToBranchProtectionReviewsOutput() BranchProtectionReviewsOutput {
+	return i.ToBranchProtectionReviewsOutputWithContext(context.Background())
+}
+
+func (i BranchProtectionReviewsArgs) ToBranchProtectionReviewsOutputWithContext(ctx context.Context) BranchProtectionReviewsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionReviewsOutput)
+}
+
+func (i BranchProtectionReviewsArgs) ToBranchProtectionReviewsPtrOutput() BranchProtectionReviewsPtrOutput {
+	return i.ToBranchProtectionReviewsPtrOutputWithContext(context.Background())
+}
+
+func (i BranchProtectionReviewsArgs) ToBranchProtectionReviewsPtrOutputWithContext(ctx context.Context) BranchProtectionReviewsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionReviewsOutput).ToBranchProtectionReviewsPtrOutputWithContext(ctx)
+}
+
+// BranchProtectionReviewsPtrInput is an input type that accepts BranchProtectionReviewsArgs, BranchProtectionReviewsPtr and BranchProtectionReviewsPtrOutput values.
+// You can construct a concrete instance of `BranchProtectionReviewsPtrInput` via:
+//
+//	        BranchProtectionReviewsArgs{...}
+//
+//	or:
+//
+//	        nil
+type BranchProtectionReviewsPtrInput interface {
+	pulumi.Input
+
+	ToBranchProtectionReviewsPtrOutput() BranchProtectionReviewsPtrOutput
+	ToBranchProtectionReviewsPtrOutputWithContext(context.Context) BranchProtectionReviewsPtrOutput
+}
+
+type branchProtectionReviewsPtrType BranchProtectionReviewsArgs
+
+func BranchProtectionReviewsPtr(v *BranchProtectionReviewsArgs) BranchProtectionReviewsPtrInput {
+	return (*branchProtectionReviewsPtrType)(v)
+}
+
+func (*branchProtectionReviewsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchProtectionReviews)(nil)).Elem()
+}
+
+func (i *branchProtectionReviewsPtrType) ToBranchProtectionReviewsPtrOutput() BranchProtectionReviewsPtrOutput {
+	return i.ToBranchProtectionReviewsPtrOutputWithContext(context.Background())
+}
+
+func (i *branchProtectionReviewsPtrType) ToBranchProtectionReviewsPtrOutputWithContext(ctx context.Context) BranchProtectionReviewsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionReviewsPtrOutput)
+}
+
+// The reviews a pull request needs before it merges.
+type BranchProtectionReviewsOutput struct{ *pulumi.OutputState }
+
+func (BranchProtectionReviewsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchProtectionReviews)(nil)).Elem()
+}
+
+func (o BranchProtectionReviewsOutput) ToBranchProtectionReviewsOutput() BranchProtectionReviewsOutput {
+	return o
+}
+
+func (o BranchProtectionReviewsOutput) ToBranchProtectionReviewsOutputWithContext(ctx context.Context) BranchProtectionReviewsOutput {
+	return o
+}
+
+func (o BranchProtectionReviewsOutput) ToBranchProtectionReviewsPtrOutput() BranchProtectionReviewsPtrOutput {
+	return o.ToBranchProtectionReviewsPtrOutputWithContext(context.Background())
+}
+
+func (o BranchProtectionReviewsOutput) ToBranchProtectionReviewsPtrOutputWithContext(ctx context.Context) BranchProtectionReviewsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BranchProtectionReviews) *BranchProtectionReviews {
+		return &v
+	}).(BranchProtectionReviewsPtrOutput)
+}
+
+// Dismiss approvals when new commits are pushed. Default `false`.
+func (o BranchProtectionReviewsOutput) DismissStaleReviews() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v BranchProtectionReviews) *bool { return v.DismissStaleReviews }).(pulumi.BoolPtrOutput)
+}
+
+// Require a review from a code owner. Default `false`.
+func (o BranchProtectionReviewsOutput) RequireCodeOwnerReviews() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v BranchProtectionReviews) *bool { return v.RequireCodeOwnerReviews }).(pulumi.BoolPtrOutput)
+}
+
+// The last push must be approved by someone other than its author. Default `false`.
+func (o BranchProtectionReviewsOutput) RequireLastPushApproval() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v BranchProtectionReviews) *bool { return v.RequireLastPushApproval }).(pulumi.BoolPtrOutput)
+}
+
+// Approvals needed, 0 to 6. Default `1`.
+func (o BranchProtectionReviewsOutput) RequiredApprovingReviewCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BranchProtectionReviews) *int { return v.RequiredApprovingReviewCount }).(pulumi.IntPtrOutput)
+}
+
+type BranchProtectionReviewsPtrOutput struct{ *pulumi.OutputState }
+
+func (BranchProtectionReviewsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchProtectionReviews)(nil)).Elem()
+}
+
+func (o BranchProtectionReviewsPtrOutput) ToBranchProtectionReviewsPtrOutput() BranchProtectionReviewsPtrOutput {
+	return o
+}
+
+func (o BranchProtectionReviewsPtrOutput) ToBranchProtectionReviewsPtrOutputWithContext(ctx context.Context) BranchProtectionReviewsPtrOutput {
+	return o
+}
+
+func (o BranchProtectionReviewsPtrOutput) Elem() BranchProtectionReviewsOutput {
+	return o.ApplyT(func(v *BranchProtectionReviews) BranchProtectionReviews {
+		if v != nil {
+			return *v
+		}
+		var ret BranchProtectionReviews
+		return ret
+	}).(BranchProtectionReviewsOutput)
+}
+
+// Dismiss approvals when new commits are pushed. Default `false`.
+func (o BranchProtectionReviewsPtrOutput) DismissStaleReviews() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionReviews) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DismissStaleReviews
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Require a review from a code owner. Default `false`.
+func (o BranchProtectionReviewsPtrOutput) RequireCodeOwnerReviews() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionReviews) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.RequireCodeOwnerReviews
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The last push must be approved by someone other than its author. Default `false`.
+func (o BranchProtectionReviewsPtrOutput) RequireLastPushApproval() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionReviews) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.RequireLastPushApproval
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Approvals needed, 0 to 6. Default `1`.
+func (o BranchProtectionReviewsPtrOutput) RequiredApprovingReviewCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionReviews) *int {
+		if v == nil {
+			return nil
+		}
+		return v.RequiredApprovingReviewCount
+	}).(pulumi.IntPtrOutput)
+}
+
+// A branch's protection, as `BranchProtection` declares it.
+type BranchProtectionSettings struct {
+	// Whether the branch may be deleted.
+	AllowDeletions bool `pulumi:"allowDeletions"`
+	// Whether force pushes are allowed.
+	AllowForcePushes bool `pulumi:"allowForcePushes"`
+	// Whether administrators are held to the protection.
+	EnforceAdmins bool `pulumi:"enforceAdmins"`
+	// Whether the branch is read-only.
+	LockBranch bool `pulumi:"lockBranch"`
+	// Whether conversations must be resolved before merging.
+	RequiredConversationResolution bool `pulumi:"requiredConversationResolution"`
+	// Whether merge commits are refused.
+	RequiredLinearHistory bool `pulumi:"requiredLinearHistory"`
+	// The reviews a pull request needs; absent when none.
+	RequiredPullRequestReviews *BranchProtectionReviews `pulumi:"requiredPullRequestReviews"`
+	// The status checks that must pass; absent when none.
+	RequiredStatusChecks *BranchProtectionStatusChecks `pulumi:"requiredStatusChecks"`
+	// Who may push; absent when anyone with write access may.
+	Restrictions *BranchProtectionRestrictions `pulumi:"restrictions"`
+}
+
+// A branch's protection, as `BranchProtection` declares it.
+type BranchProtectionSettingsOutput struct{ *pulumi.OutputState }
+
+func (BranchProtectionSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchProtectionSettings)(nil)).Elem()
+}
+
+func (o BranchProtectionSettingsOutput) ToBranchProtectionSettingsOutput() BranchProtectionSettingsOutput {
+	return o
+}
+
+func (o BranchProtectionSettingsOutput) ToBranchProtectionSettingsOutputWithContext(ctx context.Context) BranchProtectionSettingsOutput {
+	return o
+}
+
+// Whether the branch may be deleted.
+func (o BranchProtectionSettingsOutput) AllowDeletions() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchProtectionSettings) bool { return v.AllowDeletions }).(pulumi.BoolOutput)
+}
+
+// Whether force pushes are allowed.
+func (o BranchProtectionSettingsOutput) AllowForcePushes() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchProtectionSettings) bool { return v.AllowForcePushes }).(pulumi.BoolOutput)
+}
+
+// Whether administrators are held to the protection.
+func (o BranchProtectionSettingsOutput) EnforceAdmins() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchProtectionSettings) bool { return v.EnforceAdmins }).(pulumi.BoolOutput)
+}
+
+// Whether the branch is read-only.
+func (o BranchProtectionSettingsOutput) LockBranch() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchProtectionSettings) bool { return v.LockBranch }).(pulumi.BoolOutput)
+}
+
+// Whether conversations must be resolved before merging.
+func (o BranchProtectionSettingsOutput) RequiredConversationResolution() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchProtectionSettings) bool { return v.RequiredConversationResolution }).(pulumi.BoolOutput)
+}
+
+// Whether merge commits are refused.
+func (o BranchProtectionSettingsOutput) RequiredLinearHistory() pulumi.BoolOutput {
+	return o.ApplyT(func(v BranchProtectionSettings) bool { return v.RequiredLinearHistory }).(pulumi.BoolOutput)
+}
+
+// The reviews a pull request needs; absent when none.
+func (o BranchProtectionSettingsOutput) RequiredPullRequestReviews() BranchProtectionReviewsPtrOutput {
+	return o.ApplyT(func(v BranchProtectionSettings) *BranchProtectionReviews { return v.RequiredPullRequestReviews }).(BranchProtectionReviewsPtrOutput)
+}
+
+// The status checks that must pass; absent when none.
+func (o BranchProtectionSettingsOutput) RequiredStatusChecks() BranchProtectionStatusChecksPtrOutput {
+	return o.ApplyT(func(v BranchProtectionSettings) *BranchProtectionStatusChecks { return v.RequiredStatusChecks }).(BranchProtectionStatusChecksPtrOutput)
+}
+
+// Who may push; absent when anyone with write access may.
+func (o BranchProtectionSettingsOutput) Restrictions() BranchProtectionRestrictionsPtrOutput {
+	return o.ApplyT(func(v BranchProtectionSettings) *BranchProtectionRestrictions { return v.Restrictions }).(BranchProtectionRestrictionsPtrOutput)
+}
+
+type BranchProtectionSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (BranchProtectionSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchProtectionSettings)(nil)).Elem()
+}
+
+func (o BranchProtectionSettingsPtrOutput) ToBranchProtectionSettingsPtrOutput() BranchProtectionSettingsPtrOutput {
+	return o
+}
+
+func (o BranchProtectionSettingsPtrOutput) ToBranchProtectionSettingsPtrOutputWithContext(ctx context.Context) BranchProtectionSettingsPtrOutput {
+	return o
+}
+
+func (o BranchProtectionSettingsPtrOutput) Elem() BranchProtectionSettingsOutput {
+	return o.ApplyT(func(v *BranchProtectionSettings) BranchProtectionSettings {
+		if v != nil {
+			return *v
+		}
+		var ret BranchProtectionSettings
+		return ret
+	}).(BranchProtectionSettingsOutput)
+}
+
+// Whether the branch may be deleted.
+func (o BranchProtectionSettingsPtrOutput) AllowDeletions() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AllowDeletions
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether force pushes are allowed.
+func (o BranchProtectionSettingsPtrOutput) AllowForcePushes() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.AllowForcePushes
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether administrators are held to the protection.
+func (o BranchProtectionSettingsPtrOutput) EnforceAdmins() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.EnforceAdmins
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the branch is read-only.
+func (o BranchProtectionSettingsPtrOutput) LockBranch() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.LockBranch
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether conversations must be resolved before merging.
+func (o BranchProtectionSettingsPtrOutput) RequiredConversationResolution() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.RequiredConversationResolution
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether merge commits are refused.
+func (o BranchProtectionSettingsPtrOutput) RequiredLinearHistory() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.RequiredLinearHistory
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The reviews a pull request needs; absent when none.
+func (o BranchProtectionSettingsPtrOutput) RequiredPullRequestReviews() BranchProtectionReviewsPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionSettings) *BranchProtectionReviews {
+		if v == nil {
+			return nil
+		}
+		return v.RequiredPullRequestReviews
+	}).(BranchProtectionReviewsPtrOutput)
+}
+
+// The status checks that must pass; absent when none.
+func (o BranchProtectionSettingsPtrOutput) RequiredStatusChecks() BranchProtectionStatusChecksPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionSettings) *BranchProtectionStatusChecks {
+		if v == nil {
+			return nil
+		}
+		return v.RequiredStatusChecks
+	}).(BranchProtectionStatusChecksPtrOutput)
+}
+
+// Who may push; absent when anyone with write access may.
+func (o BranchProtectionSettingsPtrOutput) Restrictions() BranchProtectionRestrictionsPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionSettings) *BranchProtectionRestrictions {
+		if v == nil {
+			return nil
+		}
+		return v.Restrictions
+	}).(BranchProtectionRestrictionsPtrOutput)
+}
+
+// The status checks a pull request must pass.
+type BranchProtectionStatusChecks struct {
+	// The status checks that must pass (their contexts); compared as a set, regardless of case. Default `[]`.
+	Contexts []string `pulumi:"contexts"`
+	// Whether a branch must be up to date with this one before merging. Default `false`.
+	Strict *bool `pulumi:"strict"`
+}
+
+// BranchProtectionStatusChecksInput is an input type that accepts BranchProtectionStatusChecksArgs and BranchProtectionStatusChecksOutput values.
+// You can construct a concrete instance of `BranchProtectionStatusChecksInput` via:
+//
+//	BranchProtectionStatusChecksArgs{...}
+type BranchProtectionStatusChecksInput interface {
+	pulumi.Input
+
+	ToBranchProtectionStatusChecksOutput() BranchProtectionStatusChecksOutput
+	ToBranchProtectionStatusChecksOutputWithContext(context.Context) BranchProtectionStatusChecksOutput
+}
+
+// The status checks a pull request must pass.
+type BranchProtectionStatusChecksArgs struct {
+	// The status checks that must pass (their contexts); compared as a set, regardless of case. Default `[]`.
+	Contexts pulumi.StringArrayInput `pulumi:"contexts"`
+	// Whether a branch must be up to date with this one before merging. Default `false`.
+	Strict pulumi.BoolPtrInput `pulumi:"strict"`
+}
+
+func (BranchProtectionStatusChecksArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchProtectionStatusChecks)(nil)).Elem()
+}
+
+func (i BranchProtectionStatusChecksArgs) ToBranchProtectionStatusChecksOutput() BranchProtectionStatusChecksOutput {
+	return i.ToBranchProtectionStatusChecksOutputWithContext(context.Background())
+}
+
+func (i BranchProtectionStatusChecksArgs) ToBranchProtectionStatusChecksOutputWithContext(ctx context.Context) BranchProtectionStatusChecksOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionStatusChecksOutput)
+}
+
+func (i BranchProtectionStatusChecksArgs) ToBranchProtectionStatusChecksPtrOutput() BranchProtectionStatusChecksPtrOutput {
+	return i.ToBranchProtectionStatusChecksPtrOutputWithContext(context.Background())
+}
+
+func (i BranchProtectionStatusChecksArgs) ToBranchProtectionStatusChecksPtrOutputWithContext(ctx context.Context) BranchProtectionStatusChecksPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionStatusChecksOutput).ToBranchProtectionStatusChecksPtrOutputWithContext(ctx)
+}
+
+// BranchProtectionStatusChecksPtrInput is an input type that accepts BranchProtectionStatusChecksArgs, BranchProtectionStatusChecksPtr and BranchProtectionStatusChecksPtrOutput values.
+// You can construct a concrete instance of `BranchProtectionStatusChecksPtrInput` via:
+//
+//	        BranchProtectionStatusChecksArgs{...}
+//
+//	or:
+//
+//	        nil
+type BranchProtectionStatusChecksPtrInput interface {
+	pulumi.Input
+
+	ToBranchProtectionStatusChecksPtrOutput() BranchProtectionStatusChecksPtrOutput
+	ToBranchProtectionStatusChecksPtrOutputWithContext(context.Context) BranchProtectionStatusChecksPtrOutput
+}
+
+type branchProtectionStatusChecksPtrType BranchProtectionStatusChecksArgs
+
+func BranchProtectionStatusChecksPtr(v *BranchProtectionStatusChecksArgs) BranchProtectionStatusChecksPtrInput {
+	return (*branchProtectionStatusChecksPtrType)(v)
+}
+
+func (*branchProtectionStatusChecksPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchProtectionStatusChecks)(nil)).Elem()
+}
+
+func (i *branchProtectionStatusChecksPtrType) ToBranchProtectionStatusChecksPtrOutput() BranchProtectionStatusChecksPtrOutput {
+	return i.ToBranchProtectionStatusChecksPtrOutputWithContext(context.Background())
+}
+
+func (i *branchProtectionStatusChecksPtrType) ToBranchProtectionStatusChecksPtrOutputWithContext(ctx context.Context) BranchProtectionStatusChecksPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(BranchProtectionStatusChecksPtrOutput)
+}
+
+// The status checks a pull request must pass.
+type BranchProtectionStatusChecksOutput struct{ *pulumi.OutputState }
+
+func (BranchProtectionStatusChecksOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchProtectionStatusChecks)(nil)).Elem()
+}
+
+func (o BranchProtectionStatusChecksOutput) ToBranchProtectionStatusChecksOutput() BranchProtectionStatusChecksOutput {
+	return o
+}
+
+func (o BranchProtectionStatusChecksOutput) ToBranchProtectionStatusChecksOutputWithContext(ctx context.Context) BranchProtectionStatusChecksOutput {
+	return o
+}
+
+func (o BranchProtectionStatusChecksOutput) ToBranchProtectionStatusChecksPtrOutput() BranchProtectionStatusChecksPtrOutput {
+	return o.ToBranchProtectionStatusChecksPtrOutputWithContext(context.Background())
+}
+
+func (o BranchProtectionStatusChecksOutput) ToBranchProtectionStatusChecksPtrOutputWithContext(ctx context.Context) BranchProtectionStatusChecksPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BranchProtectionStatusChecks) *BranchProtectionStatusChecks {
+		return &v
+	}).(BranchProtectionStatusChecksPtrOutput)
+}
+
+// The status checks that must pass (their contexts); compared as a set, regardless of case. Default `[]`.
+func (o BranchProtectionStatusChecksOutput) Contexts() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v BranchProtectionStatusChecks) []string { return v.Contexts }).(pulumi.StringArrayOutput)
+}
+
+// Whether a branch must be up to date with this one before merging. Default `false`.
+func (o BranchProtectionStatusChecksOutput) Strict() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v BranchProtectionStatusChecks) *bool { return v.Strict }).(pulumi.BoolPtrOutput)
+}
+
+type BranchProtectionStatusChecksPtrOutput struct{ *pulumi.OutputState }
+
+func (BranchProtectionStatusChecksPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BranchProtectionStatusChecks)(nil)).Elem()
+}
+
+func (o BranchProtectionStatusChecksPtrOutput) ToBranchProtectionStatusChecksPtrOutput() BranchProtectionStatusChecksPtrOutput {
+	return o
+}
+
+func (o BranchProtectionStatusChecksPtrOutput) ToBranchProtectionStatusChecksPtrOutputWithContext(ctx context.Context) BranchProtectionStatusChecksPtrOutput {
+	return o
+}
+
+func (o BranchProtectionStatusChecksPtrOutput) Elem() BranchProtectionStatusChecksOutput {
+	return o.ApplyT(func(v *BranchProtectionStatusChecks) BranchProtectionStatusChecks {
+		if v != nil {
+			return *v
+		}
+		var ret BranchProtectionStatusChecks
+		return ret
+	}).(BranchProtectionStatusChecksOutput)
+}
+
+// The status checks that must pass (their contexts); compared as a set, regardless of case. Default `[]`.
+func (o BranchProtectionStatusChecksPtrOutput) Contexts() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *BranchProtectionStatusChecks) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Contexts
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether a branch must be up to date with this one before merging. Default `false`.
+func (o BranchProtectionStatusChecksPtrOutput) Strict() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *BranchProtectionStatusChecks) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Strict
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A rule that applies to a branch, with the ruleset it comes from.
+type BranchRule struct {
+	// The rule's parameters, in camelCase; absent for rules that take none.
+	Parameters map[string]interface{} `pulumi:"parameters"`
+	// The ruleset's id.
+	RulesetId int `pulumi:"rulesetId"`
+	// The ruleset's owner: `owner/repo`, or the organisation.
+	RulesetSource string `pulumi:"rulesetSource"`
+	// Whether the ruleset is the repository's or its organisation's.
+	RulesetSourceType string `pulumi:"rulesetSourceType"`
+	// The rule's type (`deletion`, `pull_request`, ...).
+	Type string `pulumi:"type"`
+}
+
+// A rule that applies to a branch, with the ruleset it comes from.
+type BranchRuleOutput struct{ *pulumi.OutputState }
+
+func (BranchRuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BranchRule)(nil)).Elem()
+}
+
+func (o BranchRuleOutput) ToBranchRuleOutput() BranchRuleOutput {
+	return o
+}
+
+func (o BranchRuleOutput) ToBranchRuleOutputWithContext(ctx context.Context) BranchRuleOutput {
+	return o
+}
+
+// The rule's parameters, in camelCase; absent for rules that take none.
+func (o BranchRuleOutput) Parameters() pulumi.MapOutput {
+	return o.ApplyT(func(v BranchRule) map[string]interface{} { return v.Parameters }).(pulumi.MapOutput)
+}
+
+// The ruleset's id.
+func (o BranchRuleOutput) RulesetId() pulumi.IntOutput {
+	return o.ApplyT(func(v BranchRule) int { return v.RulesetId }).(pulumi.IntOutput)
+}
+
+// The ruleset's owner: `owner/repo`, or the organisation.
+func (o BranchRuleOutput) RulesetSource() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchRule) string { return v.RulesetSource }).(pulumi.StringOutput)
+}
+
+// Whether the ruleset is the repository's or its organisation's.
+func (o BranchRuleOutput) RulesetSourceType() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchRule) string { return v.RulesetSourceType }).(pulumi.StringOutput)
+}
+
+// The rule's type (`deletion`, `pull_request`, ...).
+func (o BranchRuleOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v BranchRule) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type BranchRuleArrayOutput struct{ *pulumi.OutputState }
+
+func (BranchRuleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BranchRule)(nil)).Elem()
+}
+
+func (o BranchRuleArrayOutput) ToBranchRuleArrayOutput() BranchRuleArrayOutput {
+	return o
+}
+
+func (o BranchRuleArrayOutput) ToBranchRuleArrayOutputWithContext(ctx context.Context) BranchRuleArrayOutput {
+	return o
+}
+
+func (o BranchRuleArrayOutput) Index(i pulumi.IntInput) BranchRuleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BranchRule {
+		return vs[0].([]BranchRule)[vs[1].(int)]
+	}).(BranchRuleOutput)
+}
+
 // Who is alerted as a budget's spending approaches its amount.
 type BudgetAlerting struct {
 	// Logins of the people alerted; compared as a set (order and case do not matter). Default `[]`.
@@ -1511,6 +2315,265 @@ func (o OrgMemberArrayOutput) Index(i pulumi.IntInput) OrgMemberOutput {
 	}).(OrgMemberOutput)
 }
 
+// A role of an organisation.
+type OrgRole struct {
+	// The repository permission it grants on every repository, if any.
+	BaseRole *string `pulumi:"baseRole"`
+	// Who the role is for, or what it grants.
+	Description *string `pulumi:"description"`
+	// The role's id: what `OrgRoleAssignment.roleId` takes.
+	Id int `pulumi:"id"`
+	// The role's name (`all_repo_read`, `security_manager`, ...).
+	Name string `pulumi:"name"`
+	// The organisation permissions it grants beyond its base role.
+	Permissions []string `pulumi:"permissions"`
+	// Where it comes from: `Predefined`, `Organization` or `Enterprise`.
+	Source *string `pulumi:"source"`
+}
+
+// A role of an organisation.
+type OrgRoleOutput struct{ *pulumi.OutputState }
+
+func (OrgRoleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgRole)(nil)).Elem()
+}
+
+func (o OrgRoleOutput) ToOrgRoleOutput() OrgRoleOutput {
+	return o
+}
+
+func (o OrgRoleOutput) ToOrgRoleOutputWithContext(ctx context.Context) OrgRoleOutput {
+	return o
+}
+
+// The repository permission it grants on every repository, if any.
+func (o OrgRoleOutput) BaseRole() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OrgRole) *string { return v.BaseRole }).(pulumi.StringPtrOutput)
+}
+
+// Who the role is for, or what it grants.
+func (o OrgRoleOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OrgRole) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// The role's id: what `OrgRoleAssignment.roleId` takes.
+func (o OrgRoleOutput) Id() pulumi.IntOutput {
+	return o.ApplyT(func(v OrgRole) int { return v.Id }).(pulumi.IntOutput)
+}
+
+// The role's name (`all_repo_read`, `security_manager`, ...).
+func (o OrgRoleOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v OrgRole) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The organisation permissions it grants beyond its base role.
+func (o OrgRoleOutput) Permissions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v OrgRole) []string { return v.Permissions }).(pulumi.StringArrayOutput)
+}
+
+// Where it comes from: `Predefined`, `Organization` or `Enterprise`.
+func (o OrgRoleOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OrgRole) *string { return v.Source }).(pulumi.StringPtrOutput)
+}
+
+type OrgRoleArrayOutput struct{ *pulumi.OutputState }
+
+func (OrgRoleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]OrgRole)(nil)).Elem()
+}
+
+func (o OrgRoleArrayOutput) ToOrgRoleArrayOutput() OrgRoleArrayOutput {
+	return o
+}
+
+func (o OrgRoleArrayOutput) ToOrgRoleArrayOutputWithContext(ctx context.Context) OrgRoleArrayOutput {
+	return o
+}
+
+func (o OrgRoleArrayOutput) Index(i pulumi.IntInput) OrgRoleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) OrgRole {
+		return vs[0].([]OrgRole)[vs[1].(int)]
+	}).(OrgRoleOutput)
+}
+
+// Where an organisation ruleset applies: refs, and repositories.
+type OrgRulesetConditions struct {
+	// The refs it applies to (required but for push rulesets).
+	RefName *RulesetRefNameCondition `pulumi:"refName"`
+	// Repositories by name (or by property: exactly one of the two).
+	RepositoryName *RulesetRepositoryNameCondition `pulumi:"repositoryName"`
+	// Repositories by custom property values (or by name: exactly one of the two).
+	RepositoryProperty *RulesetRepositoryPropertyCondition `pulumi:"repositoryProperty"`
+}
+
+// OrgRulesetConditionsInput is an input type that accepts OrgRulesetConditionsArgs and OrgRulesetConditionsOutput values.
+// You can construct a concrete instance of `OrgRulesetConditionsInput` via:
+//
+//	OrgRulesetConditionsArgs{...}
+type OrgRulesetConditionsInput interface {
+	pulumi.Input
+
+	ToOrgRulesetConditionsOutput() OrgRulesetConditionsOutput
+	ToOrgRulesetConditionsOutputWithContext(context.Context) OrgRulesetConditionsOutput
+}
+
+// Where an organisation ruleset applies: refs, and repositories.
+type OrgRulesetConditionsArgs struct {
+	// The refs it applies to (required but for push rulesets).
+	RefName RulesetRefNameConditionPtrInput `pulumi:"refName"`
+	// Repositories by name (or by property: exactly one of the two).
+	RepositoryName RulesetRepositoryNameConditionPtrInput `pulumi:"repositoryName"`
+	// Repositories by custom property values (or by name: exactly one of the two).
+	RepositoryProperty RulesetRepositoryPropertyConditionPtrInput `pulumi:"repositoryProperty"`
+}
+
+func (OrgRulesetConditionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgRulesetConditions)(nil)).Elem()
+}
+
+func (i OrgRulesetConditionsArgs) ToOrgRulesetConditionsOutput() OrgRulesetConditionsOutput {
+	return i.ToOrgRulesetConditionsOutputWithContext(context.Background())
+}
+
+func (i OrgRulesetConditionsArgs) ToOrgRulesetConditionsOutputWithContext(ctx context.Context) OrgRulesetConditionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OrgRulesetConditionsOutput)
+}
+
+func (i OrgRulesetConditionsArgs) ToOrgRulesetConditionsPtrOutput() OrgRulesetConditionsPtrOutput {
+	return i.ToOrgRulesetConditionsPtrOutputWithContext(context.Background())
+}
+
+func (i OrgRulesetConditionsArgs) ToOrgRulesetConditionsPtrOutputWithContext(ctx context.Context) OrgRulesetConditionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OrgRulesetConditionsOutput).ToOrgRulesetConditionsPtrOutputWithContext(ctx)
+}
+
+// OrgRulesetConditionsPtrInput is an input type that accepts OrgRulesetConditionsArgs, OrgRulesetConditionsPtr and OrgRulesetConditionsPtrOutput values.
+// You can construct a concrete instance of `OrgRulesetConditionsPtrInput` via:
+//
+//	        OrgRulesetConditionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type OrgRulesetConditionsPtrInput interface {
+	pulumi.Input
+
+	ToOrgRulesetConditionsPtrOutput() OrgRulesetConditionsPtrOutput
+	ToOrgRulesetConditionsPtrOutputWithContext(context.Context) OrgRulesetConditionsPtrOutput
+}
+
+type orgRulesetConditionsPtrType OrgRulesetConditionsArgs
+
+func OrgRulesetConditionsPtr(v *OrgRulesetConditionsArgs) OrgRulesetConditionsPtrInput {
+	return (*orgRulesetConditionsPtrType)(v)
+}
+
+func (*orgRulesetConditionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrgRulesetConditions)(nil)).Elem()
+}
+
+func (i *orgRulesetConditionsPtrType) ToOrgRulesetConditionsPtrOutput() OrgRulesetConditionsPtrOutput {
+	return i.ToOrgRulesetConditionsPtrOutputWithContext(context.Background())
+}
+
+func (i *orgRulesetConditionsPtrType) ToOrgRulesetConditionsPtrOutputWithContext(ctx context.Context) OrgRulesetConditionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OrgRulesetConditionsPtrOutput)
+}
+
+// Where an organisation ruleset applies: refs, and repositories.
+type OrgRulesetConditionsOutput struct{ *pulumi.OutputState }
+
+func (OrgRulesetConditionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OrgRulesetConditions)(nil)).Elem()
+}
+
+func (o OrgRulesetConditionsOutput) ToOrgRulesetConditionsOutput() OrgRulesetConditionsOutput {
+	return o
+}
+
+func (o OrgRulesetConditionsOutput) ToOrgRulesetConditionsOutputWithContext(ctx context.Context) OrgRulesetConditionsOutput {
+	return o
+}
+
+func (o OrgRulesetConditionsOutput) ToOrgRulesetConditionsPtrOutput() OrgRulesetConditionsPtrOutput {
+	return o.ToOrgRulesetConditionsPtrOutputWithContext(context.Background())
+}
+
+func (o OrgRulesetConditionsOutput) ToOrgRulesetConditionsPtrOutputWithContext(ctx context.Context) OrgRulesetConditionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OrgRulesetConditions) *OrgRulesetConditions {
+		return &v
+	}).(OrgRulesetConditionsPtrOutput)
+}
+
+// The refs it applies to (required but for push rulesets).
+func (o OrgRulesetConditionsOutput) RefName() RulesetRefNameConditionPtrOutput {
+	return o.ApplyT(func(v OrgRulesetConditions) *RulesetRefNameCondition { return v.RefName }).(RulesetRefNameConditionPtrOutput)
+}
+
+// Repositories by name (or by property: exactly one of the two).
+func (o OrgRulesetConditionsOutput) RepositoryName() RulesetRepositoryNameConditionPtrOutput {
+	return o.ApplyT(func(v OrgRulesetConditions) *RulesetRepositoryNameCondition { return v.RepositoryName }).(RulesetRepositoryNameConditionPtrOutput)
+}
+
+// Repositories by custom property values (or by name: exactly one of the two).
+func (o OrgRulesetConditionsOutput) RepositoryProperty() RulesetRepositoryPropertyConditionPtrOutput {
+	return o.ApplyT(func(v OrgRulesetConditions) *RulesetRepositoryPropertyCondition { return v.RepositoryProperty }).(RulesetRepositoryPropertyConditionPtrOutput)
+}
+
+type OrgRulesetConditionsPtrOutput struct{ *pulumi.OutputState }
+
+func (OrgRulesetConditionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OrgRulesetConditions)(nil)).Elem()
+}
+
+func (o OrgRulesetConditionsPtrOutput) ToOrgRulesetConditionsPtrOutput() OrgRulesetConditionsPtrOutput {
+	return o
+}
+
+func (o OrgRulesetConditionsPtrOutput) ToOrgRulesetConditionsPtrOutputWithContext(ctx context.Context) OrgRulesetConditionsPtrOutput {
+	return o
+}
+
+func (o OrgRulesetConditionsPtrOutput) Elem() OrgRulesetConditionsOutput {
+	return o.ApplyT(func(v *OrgRulesetConditions) OrgRulesetConditions {
+		if v != nil {
+			return *v
+		}
+		var ret OrgRulesetConditions
+		return ret
+	}).(OrgRulesetConditionsOutput)
+}
+
+// The refs it applies to (required but for push rulesets).
+func (o OrgRulesetConditionsPtrOutput) RefName() RulesetRefNameConditionPtrOutput {
+	return o.ApplyT(func(v *OrgRulesetConditions) *RulesetRefNameCondition {
+		if v == nil {
+			return nil
+		}
+		return v.RefName
+	}).(RulesetRefNameConditionPtrOutput)
+}
+
+// Repositories by name (or by property: exactly one of the two).
+func (o OrgRulesetConditionsPtrOutput) RepositoryName() RulesetRepositoryNameConditionPtrOutput {
+	return o.ApplyT(func(v *OrgRulesetConditions) *RulesetRepositoryNameCondition {
+		if v == nil {
+			return nil
+		}
+		return v.RepositoryName
+	}).(RulesetRepositoryNameConditionPtrOutput)
+}
+
+// Repositories by custom property values (or by name: exactly one of the two).
+func (o OrgRulesetConditionsPtrOutput) RepositoryProperty() RulesetRepositoryPropertyConditionPtrOutput {
+	return o.ApplyT(func(v *OrgRulesetConditions) *RulesetRepositoryPropertyCondition {
+		if v == nil {
+			return nil
+		}
+		return v.RepositoryProperty
+	}).(RulesetRepositoryPropertyConditionPtrOutput)
+}
+
 // Commits per week for the last 52 weeks: everyone's and the owner's.
 type Participation struct {
 	// Everyone's commits, week by week.
@@ -1862,6 +2925,987 @@ func (o RepositoryCollaboratorUserArrayOutput) Index(i pulumi.IntInput) Reposito
 	}).(RepositoryCollaboratorUserOutput)
 }
 
+// Where a repository ruleset applies: its refs.
+type RepositoryRulesetConditions struct {
+	// The refs it applies to (required but for push rulesets).
+	RefName *RulesetRefNameCondition `pulumi:"refName"`
+}
+
+// RepositoryRulesetConditionsInput is an input type that accepts RepositoryRulesetConditionsArgs and RepositoryRulesetConditionsOutput values.
+// You can construct a concrete instance of `RepositoryRulesetConditionsInput` via:
+//
+//	RepositoryRulesetConditionsArgs{...}
+type RepositoryRulesetConditionsInput interface {
+	pulumi.Input
+
+	ToRepositoryRulesetConditionsOutput() RepositoryRulesetConditionsOutput
+	ToRepositoryRulesetConditionsOutputWithContext(context.Context) RepositoryRulesetConditionsOutput
+}
+
+// Where a repository ruleset applies: its refs.
+type RepositoryRulesetConditionsArgs struct {
+	// The refs it applies to (required but for push rulesets).
+	RefName RulesetRefNameConditionPtrInput `pulumi:"refName"`
+}
+
+func (RepositoryRulesetConditionsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryRulesetConditions)(nil)).Elem()
+}
+
+func (i RepositoryRulesetConditionsArgs) ToRepositoryRulesetConditionsOutput() RepositoryRulesetConditionsOutput {
+	return i.ToRepositoryRulesetConditionsOutputWithContext(context.Background())
+}
+
+func (i RepositoryRulesetConditionsArgs) ToRepositoryRulesetConditionsOutputWithContext(ctx context.Context) RepositoryRulesetConditionsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepositoryRulesetConditionsOutput)
+}
+
+func (i RepositoryRulesetConditionsArgs) ToRepositoryRulesetConditionsPtrOutput() RepositoryRulesetConditionsPtrOutput {
+	return i.ToRepositoryRulesetConditionsPtrOutputWithContext(context.Background())
+}
+
+func (i RepositoryRulesetConditionsArgs) ToRepositoryRulesetConditionsPtrOutputWithContext(ctx context.Context) RepositoryRulesetConditionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepositoryRulesetConditionsOutput).ToRepositoryRulesetConditionsPtrOutputWithContext(ctx)
+}
+
+// RepositoryRulesetConditionsPtrInput is an input type that accepts RepositoryRulesetConditionsArgs, RepositoryRulesetConditionsPtr and RepositoryRulesetConditionsPtrOutput values.
+// You can construct a concrete instance of `RepositoryRulesetConditionsPtrInput` via:
+//
+//	        RepositoryRulesetConditionsArgs{...}
+//
+//	or:
+//
+//	        nil
+type RepositoryRulesetConditionsPtrInput interface {
+	pulumi.Input
+
+	ToRepositoryRulesetConditionsPtrOutput() RepositoryRulesetConditionsPtrOutput
+	ToRepositoryRulesetConditionsPtrOutputWithContext(context.Context) RepositoryRulesetConditionsPtrOutput
+}
+
+type repositoryRulesetConditionsPtrType RepositoryRulesetConditionsArgs
+
+func RepositoryRulesetConditionsPtr(v *RepositoryRulesetConditionsArgs) RepositoryRulesetConditionsPtrInput {
+	return (*repositoryRulesetConditionsPtrType)(v)
+}
+
+func (*repositoryRulesetConditionsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepositoryRulesetConditions)(nil)).Elem()
+}
+
+func (i *repositoryRulesetConditionsPtrType) ToRepositoryRulesetConditionsPtrOutput() RepositoryRulesetConditionsPtrOutput {
+	return i.ToRepositoryRulesetConditionsPtrOutputWithContext(context.Background())
+}
+
+func (i *repositoryRulesetConditionsPtrType) ToRepositoryRulesetConditionsPtrOutputWithContext(ctx context.Context) RepositoryRulesetConditionsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RepositoryRulesetConditionsPtrOutput)
+}
+
+// Where a repository ruleset applies: its refs.
+type RepositoryRulesetConditionsOutput struct{ *pulumi.OutputState }
+
+func (RepositoryRulesetConditionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RepositoryRulesetConditions)(nil)).Elem()
+}
+
+func (o RepositoryRulesetConditionsOutput) ToRepositoryRulesetConditionsOutput() RepositoryRulesetConditionsOutput {
+	return o
+}
+
+func (o RepositoryRulesetConditionsOutput) ToRepositoryRulesetConditionsOutputWithContext(ctx context.Context) RepositoryRulesetConditionsOutput {
+	return o
+}
+
+func (o RepositoryRulesetConditionsOutput) ToRepositoryRulesetConditionsPtrOutput() RepositoryRulesetConditionsPtrOutput {
+	return o.ToRepositoryRulesetConditionsPtrOutputWithContext(context.Background())
+}
+
+func (o RepositoryRulesetConditionsOutput) ToRepositoryRulesetConditionsPtrOutputWithContext(ctx context.Context) RepositoryRulesetConditionsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RepositoryRulesetConditions) *RepositoryRulesetConditions {
+		return &v
+	}).(RepositoryRulesetConditionsPtrOutput)
+}
+
+// The refs it applies to (required but for push rulesets).
+func (o RepositoryRulesetConditionsOutput) RefName() RulesetRefNameConditionPtrOutput {
+	return o.ApplyT(func(v RepositoryRulesetConditions) *RulesetRefNameCondition { return v.RefName }).(RulesetRefNameConditionPtrOutput)
+}
+
+type RepositoryRulesetConditionsPtrOutput struct{ *pulumi.OutputState }
+
+func (RepositoryRulesetConditionsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RepositoryRulesetConditions)(nil)).Elem()
+}
+
+func (o RepositoryRulesetConditionsPtrOutput) ToRepositoryRulesetConditionsPtrOutput() RepositoryRulesetConditionsPtrOutput {
+	return o
+}
+
+func (o RepositoryRulesetConditionsPtrOutput) ToRepositoryRulesetConditionsPtrOutputWithContext(ctx context.Context) RepositoryRulesetConditionsPtrOutput {
+	return o
+}
+
+func (o RepositoryRulesetConditionsPtrOutput) Elem() RepositoryRulesetConditionsOutput {
+	return o.ApplyT(func(v *RepositoryRulesetConditions) RepositoryRulesetConditions {
+		if v != nil {
+			return *v
+		}
+		var ret RepositoryRulesetConditions
+		return ret
+	}).(RepositoryRulesetConditionsOutput)
+}
+
+// The refs it applies to (required but for push rulesets).
+func (o RepositoryRulesetConditionsPtrOutput) RefName() RulesetRefNameConditionPtrOutput {
+	return o.ApplyT(func(v *RepositoryRulesetConditions) *RulesetRefNameCondition {
+		if v == nil {
+			return nil
+		}
+		return v.RefName
+	}).(RulesetRefNameConditionPtrOutput)
+}
+
+// An actor who may bypass a ruleset's rules.
+type RulesetBypassActor struct {
+	// The actor's id: the team's id (`Team`), the app's id (`Integration`), the repository role's id (`RepositoryRole`: 1 read, 2 maintain, 3 triage, 4 write, 5 admin); none for `OrganizationAdmin`, `EnterpriseOwner` and `DeployKey` (one given is ignored).
+	ActorId *int `pulumi:"actorId"`
+	// Who may bypass the ruleset: "Integration", "OrganizationAdmin", "RepositoryRole", "Team", "DeployKey", "EnterpriseOwner".
+	ActorType string `pulumi:"actorType"`
+	// `"always"` (default) or `"pull_request"` (only when merging a pull request: branch rulesets, not deploy keys).
+	BypassMode *string `pulumi:"bypassMode"`
+}
+
+// RulesetBypassActorInput is an input type that accepts RulesetBypassActorArgs and RulesetBypassActorOutput values.
+// You can construct a concrete instance of `RulesetBypassActorInput` via:
+//
+//	RulesetBypassActorArgs{...}
+type RulesetBypassActorInput interface {
+	pulumi.Input
+
+	ToRulesetBypassActorOutput() RulesetBypassActorOutput
+	ToRulesetBypassActorOutputWithContext(context.Context) RulesetBypassActorOutput
+}
+
+// An actor who may bypass a ruleset's rules.
+type RulesetBypassActorArgs struct {
+	// The actor's id: the team's id (`Team`), the app's id (`Integration`), the repository role's id (`RepositoryRole`: 1 read, 2 maintain, 3 triage, 4 write, 5 admin); none for `OrganizationAdmin`, `EnterpriseOwner` and `DeployKey` (one given is ignored).
+	ActorId pulumi.IntPtrInput `pulumi:"actorId"`
+	// Who may bypass the ruleset: "Integration", "OrganizationAdmin", "RepositoryRole", "Team", "DeployKey", "EnterpriseOwner".
+	ActorType pulumi.StringInput `pulumi:"actorType"`
+	// `"always"` (default) or `"pull_request"` (only when merging a pull request: branch rulesets, not deploy keys).
+	BypassMode pulumi.StringPtrInput `pulumi:"bypassMode"`
+}
+
+func (RulesetBypassActorArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetBypassActor)(nil)).Elem()
+}
+
+func (i RulesetBypassActorArgs) ToRulesetBypassActorOutput() RulesetBypassActorOutput {
+	return i.ToRulesetBypassActorOutputWithContext(context.Background())
+}
+
+func (i RulesetBypassActorArgs) ToRulesetBypassActorOutputWithContext(ctx context.Context) RulesetBypassActorOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetBypassActorOutput)
+}
+
+// RulesetBypassActorArrayInput is an input type that accepts RulesetBypassActorArray and RulesetBypassActorArrayOutput values.
+// You can construct a concrete instance of `RulesetBypassActorArrayInput` via:
+//
+//	RulesetBypassActorArray{ RulesetBypassActorArgs{...} }
+type RulesetBypassActorArrayInput interface {
+	pulumi.Input
+
+	ToRulesetBypassActorArrayOutput() RulesetBypassActorArrayOutput
+	ToRulesetBypassActorArrayOutputWithContext(context.Context) RulesetBypassActorArrayOutput
+}
+
+type RulesetBypassActorArray []RulesetBypassActorInput
+
+func (RulesetBypassActorArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RulesetBypassActor)(nil)).Elem()
+}
+
+func (i RulesetBypassActorArray) ToRulesetBypassActorArrayOutput() RulesetBypassActorArrayOutput {
+	return i.ToRulesetBypassActorArrayOutputWithContext(context.Background())
+}
+
+func (i RulesetBypassActorArray) ToRulesetBypassActorArrayOutputWithContext(ctx context.Context) RulesetBypassActorArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetBypassActorArrayOutput)
+}
+
+// An actor who may bypass a ruleset's rules.
+type RulesetBypassActorOutput struct{ *pulumi.OutputState }
+
+func (RulesetBypassActorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetBypassActor)(nil)).Elem()
+}
+
+func (o RulesetBypassActorOutput) ToRulesetBypassActorOutput() RulesetBypassActorOutput {
+	return o
+}
+
+func (o RulesetBypassActorOutput) ToRulesetBypassActorOutputWithContext(ctx context.Context) RulesetBypassActorOutput {
+	return o
+}
+
+// The actor's id: the team's id (`Team`), the app's id (`Integration`), the repository role's id (`RepositoryRole`: 1 read, 2 maintain, 3 triage, 4 write, 5 admin); none for `OrganizationAdmin`, `EnterpriseOwner` and `DeployKey` (one given is ignored).
+func (o RulesetBypassActorOutput) ActorId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v RulesetBypassActor) *int { return v.ActorId }).(pulumi.IntPtrOutput)
+}
+
+// Who may bypass the ruleset: "Integration", "OrganizationAdmin", "RepositoryRole", "Team", "DeployKey", "EnterpriseOwner".
+func (o RulesetBypassActorOutput) ActorType() pulumi.StringOutput {
+	return o.ApplyT(func(v RulesetBypassActor) string { return v.ActorType }).(pulumi.StringOutput)
+}
+
+// `"always"` (default) or `"pull_request"` (only when merging a pull request: branch rulesets, not deploy keys).
+func (o RulesetBypassActorOutput) BypassMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RulesetBypassActor) *string { return v.BypassMode }).(pulumi.StringPtrOutput)
+}
+
+type RulesetBypassActorArrayOutput struct{ *pulumi.OutputState }
+
+func (RulesetBypassActorArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RulesetBypassActor)(nil)).Elem()
+}
+
+func (o RulesetBypassActorArrayOutput) ToRulesetBypassActorArrayOutput() RulesetBypassActorArrayOutput {
+	return o
+}
+
+func (o RulesetBypassActorArrayOutput) ToRulesetBypassActorArrayOutputWithContext(ctx context.Context) RulesetBypassActorArrayOutput {
+	return o
+}
+
+func (o RulesetBypassActorArrayOutput) Index(i pulumi.IntInput) RulesetBypassActorOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RulesetBypassActor {
+		return vs[0].([]RulesetBypassActor)[vs[1].(int)]
+	}).(RulesetBypassActorOutput)
+}
+
+// A repository property and the values that match.
+type RulesetPropertyTarget struct {
+	// The property's name.
+	Name string `pulumi:"name"`
+	// The values that match (any of them); compared as a set.
+	PropertyValues []string `pulumi:"propertyValues"`
+	// `"custom"` (default: a custom property) or `"system"` (one of the platform's).
+	Source *string `pulumi:"source"`
+}
+
+// RulesetPropertyTargetInput is an input type that accepts RulesetPropertyTargetArgs and RulesetPropertyTargetOutput values.
+// You can construct a concrete instance of `RulesetPropertyTargetInput` via:
+//
+//	RulesetPropertyTargetArgs{...}
+type RulesetPropertyTargetInput interface {
+	pulumi.Input
+
+	ToRulesetPropertyTargetOutput() RulesetPropertyTargetOutput
+	ToRulesetPropertyTargetOutputWithContext(context.Context) RulesetPropertyTargetOutput
+}
+
+// A repository property and the values that match.
+type RulesetPropertyTargetArgs struct {
+	// The property's name.
+	Name pulumi.StringInput `pulumi:"name"`
+	// The values that match (any of them); compared as a set.
+	PropertyValues pulumi.StringArrayInput `pulumi:"propertyValues"`
+	// `"custom"` (default: a custom property) or `"system"` (one of the platform's).
+	Source pulumi.StringPtrInput `pulumi:"source"`
+}
+
+func (RulesetPropertyTargetArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetPropertyTarget)(nil)).Elem()
+}
+
+func (i RulesetPropertyTargetArgs) ToRulesetPropertyTargetOutput() RulesetPropertyTargetOutput {
+	return i.ToRulesetPropertyTargetOutputWithContext(context.Background())
+}
+
+func (i RulesetPropertyTargetArgs) ToRulesetPropertyTargetOutputWithContext(ctx context.Context) RulesetPropertyTargetOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetPropertyTargetOutput)
+}
+
+// RulesetPropertyTargetArrayInput is an input type that accepts RulesetPropertyTargetArray and RulesetPropertyTargetArrayOutput values.
+// You can construct a concrete instance of `RulesetPropertyTargetArrayInput` via:
+//
+//	RulesetPropertyTargetArray{ RulesetPropertyTargetArgs{...} }
+type RulesetPropertyTargetArrayInput interface {
+	pulumi.Input
+
+	ToRulesetPropertyTargetArrayOutput() RulesetPropertyTargetArrayOutput
+	ToRulesetPropertyTargetArrayOutputWithContext(context.Context) RulesetPropertyTargetArrayOutput
+}
+
+type RulesetPropertyTargetArray []RulesetPropertyTargetInput
+
+func (RulesetPropertyTargetArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RulesetPropertyTarget)(nil)).Elem()
+}
+
+func (i RulesetPropertyTargetArray) ToRulesetPropertyTargetArrayOutput() RulesetPropertyTargetArrayOutput {
+	return i.ToRulesetPropertyTargetArrayOutputWithContext(context.Background())
+}
+
+func (i RulesetPropertyTargetArray) ToRulesetPropertyTargetArrayOutputWithContext(ctx context.Context) RulesetPropertyTargetArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetPropertyTargetArrayOutput)
+}
+
+// A repository property and the values that match.
+type RulesetPropertyTargetOutput struct{ *pulumi.OutputState }
+
+func (RulesetPropertyTargetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetPropertyTarget)(nil)).Elem()
+}
+
+func (o RulesetPropertyTargetOutput) ToRulesetPropertyTargetOutput() RulesetPropertyTargetOutput {
+	return o
+}
+
+func (o RulesetPropertyTargetOutput) ToRulesetPropertyTargetOutputWithContext(ctx context.Context) RulesetPropertyTargetOutput {
+	return o
+}
+
+// The property's name.
+func (o RulesetPropertyTargetOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v RulesetPropertyTarget) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The values that match (any of them); compared as a set.
+func (o RulesetPropertyTargetOutput) PropertyValues() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RulesetPropertyTarget) []string { return v.PropertyValues }).(pulumi.StringArrayOutput)
+}
+
+// `"custom"` (default: a custom property) or `"system"` (one of the platform's).
+func (o RulesetPropertyTargetOutput) Source() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RulesetPropertyTarget) *string { return v.Source }).(pulumi.StringPtrOutput)
+}
+
+type RulesetPropertyTargetArrayOutput struct{ *pulumi.OutputState }
+
+func (RulesetPropertyTargetArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RulesetPropertyTarget)(nil)).Elem()
+}
+
+func (o RulesetPropertyTargetArrayOutput) ToRulesetPropertyTargetArrayOutput() RulesetPropertyTargetArrayOutput {
+	return o
+}
+
+func (o RulesetPropertyTargetArrayOutput) ToRulesetPropertyTargetArrayOutputWithContext(ctx context.Context) RulesetPropertyTargetArrayOutput {
+	return o
+}
+
+func (o RulesetPropertyTargetArrayOutput) Index(i pulumi.IntInput) RulesetPropertyTargetOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RulesetPropertyTarget {
+		return vs[0].([]RulesetPropertyTarget)[vs[1].(int)]
+	}).(RulesetPropertyTargetOutput)
+}
+
+// The refs (branches or tags) a ruleset applies to.
+type RulesetRefNameCondition struct {
+	// Ref names or patterns it does not apply to; compared as a set. Default `[]`.
+	Exclude []string `pulumi:"exclude"`
+	// Ref names or patterns the ruleset applies to (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`); one must match; compared as a set. Default `[]`.
+	Include []string `pulumi:"include"`
+}
+
+// RulesetRefNameConditionInput is an input type that accepts RulesetRefNameConditionArgs and RulesetRefNameConditionOutput values.
+// You can construct a concrete instance of `RulesetRefNameConditionInput` via:
+//
+//	RulesetRefNameConditionArgs{...}
+type RulesetRefNameConditionInput interface {
+	pulumi.Input
+
+	ToRulesetRefNameConditionOutput() RulesetRefNameConditionOutput
+	ToRulesetRefNameConditionOutputWithContext(context.Context) RulesetRefNameConditionOutput
+}
+
+// The refs (branches or tags) a ruleset applies to.
+type RulesetRefNameConditionArgs struct {
+	// Ref names or patterns it does not apply to; compared as a set. Default `[]`.
+	Exclude pulumi.StringArrayInput `pulumi:"exclude"`
+	// Ref names or patterns the ruleset applies to (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`); one must match; compared as a set. Default `[]`.
+	Include pulumi.StringArrayInput `pulumi:"include"`
+}
+
+func (RulesetRefNameConditionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetRefNameCondition)(nil)).Elem()
+}
+
+func (i RulesetRefNameConditionArgs) ToRulesetRefNameConditionOutput() RulesetRefNameConditionOutput {
+	return i.ToRulesetRefNameConditionOutputWithContext(context.Background())
+}
+
+func (i RulesetRefNameConditionArgs) ToRulesetRefNameConditionOutputWithContext(ctx context.Context) RulesetRefNameConditionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetRefNameConditionOutput)
+}
+
+func (i RulesetRefNameConditionArgs) ToRulesetRefNameConditionPtrOutput() RulesetRefNameConditionPtrOutput {
+	return i.ToRulesetRefNameConditionPtrOutputWithContext(context.Background())
+}
+
+func (i RulesetRefNameConditionArgs) ToRulesetRefNameConditionPtrOutputWithContext(ctx context.Context) RulesetRefNameConditionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetRefNameConditionOutput).ToRulesetRefNameConditionPtrOutputWithContext(ctx)
+}
+
+// RulesetRefNameConditionPtrInput is an input type that accepts RulesetRefNameConditionArgs, RulesetRefNameConditionPtr and RulesetRefNameConditionPtrOutput values.
+// You can construct a concrete instance of `RulesetRefNameConditionPtrInput` via:
+//
+//	        RulesetRefNameConditionArgs{...}
+//
+//	or:
+//
+//	        nil
+type RulesetRefNameConditionPtrInput interface {
+	pulumi.Input
+
+	ToRulesetRefNameConditionPtrOutput() RulesetRefNameConditionPtrOutput
+	ToRulesetRefNameConditionPtrOutputWithContext(context.Context) RulesetRefNameConditionPtrOutput
+}
+
+type rulesetRefNameConditionPtrType RulesetRefNameConditionArgs
+
+func RulesetRefNameConditionPtr(v *RulesetRefNameConditionArgs) RulesetRefNameConditionPtrInput {
+	return (*rulesetRefNameConditionPtrType)(v)
+}
+
+func (*rulesetRefNameConditionPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RulesetRefNameCondition)(nil)).Elem()
+}
+
+func (i *rulesetRefNameConditionPtrType) ToRulesetRefNameConditionPtrOutput() RulesetRefNameConditionPtrOutput {
+	return i.ToRulesetRefNameConditionPtrOutputWithContext(context.Background())
+}
+
+func (i *rulesetRefNameConditionPtrType) ToRulesetRefNameConditionPtrOutputWithContext(ctx context.Context) RulesetRefNameConditionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetRefNameConditionPtrOutput)
+}
+
+// The refs (branches or tags) a ruleset applies to.
+type RulesetRefNameConditionOutput struct{ *pulumi.OutputState }
+
+func (RulesetRefNameConditionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetRefNameCondition)(nil)).Elem()
+}
+
+func (o RulesetRefNameConditionOutput) ToRulesetRefNameConditionOutput() RulesetRefNameConditionOutput {
+	return o
+}
+
+func (o RulesetRefNameConditionOutput) ToRulesetRefNameConditionOutputWithContext(ctx context.Context) RulesetRefNameConditionOutput {
+	return o
+}
+
+func (o RulesetRefNameConditionOutput) ToRulesetRefNameConditionPtrOutput() RulesetRefNameConditionPtrOutput {
+	return o.ToRulesetRefNameConditionPtrOutputWithContext(context.Background())
+}
+
+func (o RulesetRefNameConditionOutput) ToRulesetRefNameConditionPtrOutputWithContext(ctx context.Context) RulesetRefNameConditionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RulesetRefNameCondition) *RulesetRefNameCondition {
+		return &v
+	}).(RulesetRefNameConditionPtrOutput)
+}
+
+// Ref names or patterns it does not apply to; compared as a set. Default `[]`.
+func (o RulesetRefNameConditionOutput) Exclude() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RulesetRefNameCondition) []string { return v.Exclude }).(pulumi.StringArrayOutput)
+}
+
+// Ref names or patterns the ruleset applies to (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`); one must match; compared as a set. Default `[]`.
+func (o RulesetRefNameConditionOutput) Include() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RulesetRefNameCondition) []string { return v.Include }).(pulumi.StringArrayOutput)
+}
+
+type RulesetRefNameConditionPtrOutput struct{ *pulumi.OutputState }
+
+func (RulesetRefNameConditionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RulesetRefNameCondition)(nil)).Elem()
+}
+
+func (o RulesetRefNameConditionPtrOutput) ToRulesetRefNameConditionPtrOutput() RulesetRefNameConditionPtrOutput {
+	return o
+}
+
+func (o RulesetRefNameConditionPtrOutput) ToRulesetRefNameConditionPtrOutputWithContext(ctx context.Context) RulesetRefNameConditionPtrOutput {
+	return o
+}
+
+func (o RulesetRefNameConditionPtrOutput) Elem() RulesetRefNameConditionOutput {
+	return o.ApplyT(func(v *RulesetRefNameCondition) RulesetRefNameCondition {
+		if v != nil {
+			return *v
+		}
+		var ret RulesetRefNameCondition
+		return ret
+	}).(RulesetRefNameConditionOutput)
+}
+
+// Ref names or patterns it does not apply to; compared as a set. Default `[]`.
+func (o RulesetRefNameConditionPtrOutput) Exclude() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *RulesetRefNameCondition) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Exclude
+	}).(pulumi.StringArrayOutput)
+}
+
+// Ref names or patterns the ruleset applies to (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`); one must match; compared as a set. Default `[]`.
+func (o RulesetRefNameConditionPtrOutput) Include() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *RulesetRefNameCondition) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Include
+	}).(pulumi.StringArrayOutput)
+}
+
+// The repositories an organisation ruleset applies to, by name.
+type RulesetRepositoryNameCondition struct {
+	// Repository names or patterns it does not apply to; compared as a set. Default `[]`.
+	Exclude []string `pulumi:"exclude"`
+	// Repository names or patterns the ruleset applies to (`~ALL` for every repository); one must match; compared as a set. Default `[]`.
+	Include []string `pulumi:"include"`
+	// Whether the targeted repositories may not be renamed. Default `false`.
+	Protected *bool `pulumi:"protected"`
+}
+
+// RulesetRepositoryNameConditionInput is an input type that accepts RulesetRepositoryNameConditionArgs and RulesetRepositoryNameConditionOutput values.
+// You can construct a concrete instance of `RulesetRepositoryNameConditionInput` via:
+//
+//	RulesetRepositoryNameConditionArgs{...}
+type RulesetRepositoryNameConditionInput interface {
+	pulumi.Input
+
+	ToRulesetRepositoryNameConditionOutput() RulesetRepositoryNameConditionOutput
+	ToRulesetRepositoryNameConditionOutputWithContext(context.Context) RulesetRepositoryNameConditionOutput
+}
+
+// The repositories an organisation ruleset applies to, by name.
+type RulesetRepositoryNameConditionArgs struct {
+	// Repository names or patterns it does not apply to; compared as a set. Default `[]`.
+	Exclude pulumi.StringArrayInput `pulumi:"exclude"`
+	// Repository names or patterns the ruleset applies to (`~ALL` for every repository); one must match; compared as a set. Default `[]`.
+	Include pulumi.StringArrayInput `pulumi:"include"`
+	// Whether the targeted repositories may not be renamed. Default `false`.
+	Protected pulumi.BoolPtrInput `pulumi:"protected"`
+}
+
+func (RulesetRepositoryNameConditionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetRepositoryNameCondition)(nil)).Elem()
+}
+
+func (i RulesetRepositoryNameConditionArgs) ToRulesetRepositoryNameConditionOutput() RulesetRepositoryNameConditionOutput {
+	return i.ToRulesetRepositoryNameConditionOutputWithContext(context.Background())
+}
+
+func (i RulesetRepositoryNameConditionArgs) ToRulesetRepositoryNameConditionOutputWithContext(ctx context.Context) RulesetRepositoryNameConditionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetRepositoryNameConditionOutput)
+}
+
+func (i RulesetRepositoryNameConditionArgs) ToRulesetRepositoryNameConditionPtrOutput() RulesetRepositoryNameConditionPtrOutput {
+	return i.ToRulesetRepositoryNameConditionPtrOutputWithContext(context.Background())
+}
+
+func (i RulesetRepositoryNameConditionArgs) ToRulesetRepositoryNameConditionPtrOutputWithContext(ctx context.Context) RulesetRepositoryNameConditionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetRepositoryNameConditionOutput).ToRulesetRepositoryNameConditionPtrOutputWithContext(ctx)
+}
+
+// RulesetRepositoryNameConditionPtrInput is an input type that accepts RulesetRepositoryNameConditionArgs, RulesetRepositoryNameConditionPtr and RulesetRepositoryNameConditionPtrOutput values.
+// You can construct a concrete instance of `RulesetRepositoryNameConditionPtrInput` via:
+//
+//	        RulesetRepositoryNameConditionArgs{...}
+//
+//	or:
+//
+//	        nil
+type RulesetRepositoryNameConditionPtrInput interface {
+	pulumi.Input
+
+	ToRulesetRepositoryNameConditionPtrOutput() RulesetRepositoryNameConditionPtrOutput
+	ToRulesetRepositoryNameConditionPtrOutputWithContext(context.Context) RulesetRepositoryNameConditionPtrOutput
+}
+
+type rulesetRepositoryNameConditionPtrType RulesetRepositoryNameConditionArgs
+
+func RulesetRepositoryNameConditionPtr(v *RulesetRepositoryNameConditionArgs) RulesetRepositoryNameConditionPtrInput {
+	return (*rulesetRepositoryNameConditionPtrType)(v)
+}
+
+func (*rulesetRepositoryNameConditionPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RulesetRepositoryNameCondition)(nil)).Elem()
+}
+
+func (i *rulesetRepositoryNameConditionPtrType) ToRulesetRepositoryNameConditionPtrOutput() RulesetRepositoryNameConditionPtrOutput {
+	return i.ToRulesetRepositoryNameConditionPtrOutputWithContext(context.Background())
+}
+
+func (i *rulesetRepositoryNameConditionPtrType) ToRulesetRepositoryNameConditionPtrOutputWithContext(ctx context.Context) RulesetRepositoryNameConditionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetRepositoryNameConditionPtrOutput)
+}
+
+// The repositories an organisation ruleset applies to, by name.
+type RulesetRepositoryNameConditionOutput struct{ *pulumi.OutputState }
+
+func (RulesetRepositoryNameConditionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetRepositoryNameCondition)(nil)).Elem()
+}
+
+func (o RulesetRepositoryNameConditionOutput) ToRulesetRepositoryNameConditionOutput() RulesetRepositoryNameConditionOutput {
+	return o
+}
+
+func (o RulesetRepositoryNameConditionOutput) ToRulesetRepositoryNameConditionOutputWithContext(ctx context.Context) RulesetRepositoryNameConditionOutput {
+	return o
+}
+
+func (o RulesetRepositoryNameConditionOutput) ToRulesetRepositoryNameConditionPtrOutput() RulesetRepositoryNameConditionPtrOutput {
+	return o.ToRulesetRepositoryNameConditionPtrOutputWithContext(context.Background())
+}
+
+func (o RulesetRepositoryNameConditionOutput) ToRulesetRepositoryNameConditionPtrOutputWithContext(ctx context.Context) RulesetRepositoryNameConditionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RulesetRepositoryNameCondition) *RulesetRepositoryNameCondition {
+		return &v
+	}).(RulesetRepositoryNameConditionPtrOutput)
+}
+
+// Repository names or patterns it does not apply to; compared as a set. Default `[]`.
+func (o RulesetRepositoryNameConditionOutput) Exclude() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RulesetRepositoryNameCondition) []string { return v.Exclude }).(pulumi.StringArrayOutput)
+}
+
+// Repository names or patterns the ruleset applies to (`~ALL` for every repository); one must match; compared as a set. Default `[]`.
+func (o RulesetRepositoryNameConditionOutput) Include() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v RulesetRepositoryNameCondition) []string { return v.Include }).(pulumi.StringArrayOutput)
+}
+
+// Whether the targeted repositories may not be renamed. Default `false`.
+func (o RulesetRepositoryNameConditionOutput) Protected() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v RulesetRepositoryNameCondition) *bool { return v.Protected }).(pulumi.BoolPtrOutput)
+}
+
+type RulesetRepositoryNameConditionPtrOutput struct{ *pulumi.OutputState }
+
+func (RulesetRepositoryNameConditionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RulesetRepositoryNameCondition)(nil)).Elem()
+}
+
+func (o RulesetRepositoryNameConditionPtrOutput) ToRulesetRepositoryNameConditionPtrOutput() RulesetRepositoryNameConditionPtrOutput {
+	return o
+}
+
+func (o RulesetRepositoryNameConditionPtrOutput) ToRulesetRepositoryNameConditionPtrOutputWithContext(ctx context.Context) RulesetRepositoryNameConditionPtrOutput {
+	return o
+}
+
+func (o RulesetRepositoryNameConditionPtrOutput) Elem() RulesetRepositoryNameConditionOutput {
+	return o.ApplyT(func(v *RulesetRepositoryNameCondition) RulesetRepositoryNameCondition {
+		if v != nil {
+			return *v
+		}
+		var ret RulesetRepositoryNameCondition
+		return ret
+	}).(RulesetRepositoryNameConditionOutput)
+}
+
+// Repository names or patterns it does not apply to; compared as a set. Default `[]`.
+func (o RulesetRepositoryNameConditionPtrOutput) Exclude() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *RulesetRepositoryNameCondition) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Exclude
+	}).(pulumi.StringArrayOutput)
+}
+
+// Repository names or patterns the ruleset applies to (`~ALL` for every repository); one must match; compared as a set. Default `[]`.
+func (o RulesetRepositoryNameConditionPtrOutput) Include() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *RulesetRepositoryNameCondition) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Include
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether the targeted repositories may not be renamed. Default `false`.
+func (o RulesetRepositoryNameConditionPtrOutput) Protected() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *RulesetRepositoryNameCondition) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Protected
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The repositories an organisation ruleset applies to, by their custom property values.
+type RulesetRepositoryPropertyCondition struct {
+	// Properties that exclude a repository (any that matches); compared as a set. Default `[]`.
+	Exclude []RulesetPropertyTarget `pulumi:"exclude"`
+	// Properties every targeted repository has (all must match); compared as a set. Default `[]`.
+	Include []RulesetPropertyTarget `pulumi:"include"`
+}
+
+// RulesetRepositoryPropertyConditionInput is an input type that accepts RulesetRepositoryPropertyConditionArgs and RulesetRepositoryPropertyConditionOutput values.
+// You can construct a concrete instance of `RulesetRepositoryPropertyConditionInput` via:
+//
+//	RulesetRepositoryPropertyConditionArgs{...}
+type RulesetRepositoryPropertyConditionInput interface {
+	pulumi.Input
+
+	ToRulesetRepositoryPropertyConditionOutput() RulesetRepositoryPropertyConditionOutput
+	ToRulesetRepositoryPropertyConditionOutputWithContext(context.Context) RulesetRepositoryPropertyConditionOutput
+}
+
+// The repositories an organisation ruleset applies to, by their custom property values.
+type RulesetRepositoryPropertyConditionArgs struct {
+	// Properties that exclude a repository (any that matches); compared as a set. Default `[]`.
+	Exclude RulesetPropertyTargetArrayInput `pulumi:"exclude"`
+	// Properties every targeted repository has (all must match); compared as a set. Default `[]`.
+	Include RulesetPropertyTargetArrayInput `pulumi:"include"`
+}
+
+func (RulesetRepositoryPropertyConditionArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetRepositoryPropertyCondition)(nil)).Elem()
+}
+
+func (i RulesetRepositoryPropertyConditionArgs) ToRulesetRepositoryPropertyConditionOutput() RulesetRepositoryPropertyConditionOutput {
+	return i.ToRulesetRepositoryPropertyConditionOutputWithContext(context.Background())
+}
+
+func (i RulesetRepositoryPropertyConditionArgs) ToRulesetRepositoryPropertyConditionOutputWithContext(ctx context.Context) RulesetRepositoryPropertyConditionOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetRepositoryPropertyConditionOutput)
+}
+
+func (i RulesetRepositoryPropertyConditionArgs) ToRulesetRepositoryPropertyConditionPtrOutput() RulesetRepositoryPropertyConditionPtrOutput {
+	return i.ToRulesetRepositoryPropertyConditionPtrOutputWithContext(context.Background())
+}
+
+func (i RulesetRepositoryPropertyConditionArgs) ToRulesetRepositoryPropertyConditionPtrOutputWithContext(ctx context.Context) RulesetRepositoryPropertyConditionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetRepositoryPropertyConditionOutput).ToRulesetRepositoryPropertyConditionPtrOutputWithContext(ctx)
+}
+
+// RulesetRepositoryPropertyConditionPtrInput is an input type that accepts RulesetRepositoryPropertyConditionArgs, RulesetRepositoryPropertyConditionPtr and RulesetRepositoryPropertyConditionPtrOutput values.
+// You can construct a concrete instance of `RulesetRepositoryPropertyConditionPtrInput` via:
+//
+//	        RulesetRepositoryPropertyConditionArgs{...}
+//
+//	or:
+//
+//	        nil
+type RulesetRepositoryPropertyConditionPtrInput interface {
+	pulumi.Input
+
+	ToRulesetRepositoryPropertyConditionPtrOutput() RulesetRepositoryPropertyConditionPtrOutput
+	ToRulesetRepositoryPropertyConditionPtrOutputWithContext(context.Context) RulesetRepositoryPropertyConditionPtrOutput
+}
+
+type rulesetRepositoryPropertyConditionPtrType RulesetRepositoryPropertyConditionArgs
+
+func RulesetRepositoryPropertyConditionPtr(v *RulesetRepositoryPropertyConditionArgs) RulesetRepositoryPropertyConditionPtrInput {
+	return (*rulesetRepositoryPropertyConditionPtrType)(v)
+}
+
+func (*rulesetRepositoryPropertyConditionPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RulesetRepositoryPropertyCondition)(nil)).Elem()
+}
+
+func (i *rulesetRepositoryPropertyConditionPtrType) ToRulesetRepositoryPropertyConditionPtrOutput() RulesetRepositoryPropertyConditionPtrOutput {
+	return i.ToRulesetRepositoryPropertyConditionPtrOutputWithContext(context.Background())
+}
+
+func (i *rulesetRepositoryPropertyConditionPtrType) ToRulesetRepositoryPropertyConditionPtrOutputWithContext(ctx context.Context) RulesetRepositoryPropertyConditionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetRepositoryPropertyConditionPtrOutput)
+}
+
+// The repositories an organisation ruleset applies to, by their custom property values.
+type RulesetRepositoryPropertyConditionOutput struct{ *pulumi.OutputState }
+
+func (RulesetRepositoryPropertyConditionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetRepositoryPropertyCondition)(nil)).Elem()
+}
+
+func (o RulesetRepositoryPropertyConditionOutput) ToRulesetRepositoryPropertyConditionOutput() RulesetRepositoryPropertyConditionOutput {
+	return o
+}
+
+func (o RulesetRepositoryPropertyConditionOutput) ToRulesetRepositoryPropertyConditionOutputWithContext(ctx context.Context) RulesetRepositoryPropertyConditionOutput {
+	return o
+}
+
+func (o RulesetRepositoryPropertyConditionOutput) ToRulesetRepositoryPropertyConditionPtrOutput() RulesetRepositoryPropertyConditionPtrOutput {
+	return o.ToRulesetRepositoryPropertyConditionPtrOutputWithContext(context.Background())
+}
+
+func (o RulesetRepositoryPropertyConditionOutput) ToRulesetRepositoryPropertyConditionPtrOutputWithContext(ctx context.Context) RulesetRepositoryPropertyConditionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RulesetRepositoryPropertyCondition) *RulesetRepositoryPropertyCondition {
+		return &v
+	}).(RulesetRepositoryPropertyConditionPtrOutput)
+}
+
+// Properties that exclude a repository (any that matches); compared as a set. Default `[]`.
+func (o RulesetRepositoryPropertyConditionOutput) Exclude() RulesetPropertyTargetArrayOutput {
+	return o.ApplyT(func(v RulesetRepositoryPropertyCondition) []RulesetPropertyTarget { return v.Exclude }).(RulesetPropertyTargetArrayOutput)
+}
+
+// Properties every targeted repository has (all must match); compared as a set. Default `[]`.
+func (o RulesetRepositoryPropertyConditionOutput) Include() RulesetPropertyTargetArrayOutput {
+	return o.ApplyT(func(v RulesetRepositoryPropertyCondition) []RulesetPropertyTarget { return v.Include }).(RulesetPropertyTargetArrayOutput)
+}
+
+type RulesetRepositoryPropertyConditionPtrOutput struct{ *pulumi.OutputState }
+
+func (RulesetRepositoryPropertyConditionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RulesetRepositoryPropertyCondition)(nil)).Elem()
+}
+
+func (o RulesetRepositoryPropertyConditionPtrOutput) ToRulesetRepositoryPropertyConditionPtrOutput() RulesetRepositoryPropertyConditionPtrOutput {
+	return o
+}
+
+func (o RulesetRepositoryPropertyConditionPtrOutput) ToRulesetRepositoryPropertyConditionPtrOutputWithContext(ctx context.Context) RulesetRepositoryPropertyConditionPtrOutput {
+	return o
+}
+
+func (o RulesetRepositoryPropertyConditionPtrOutput) Elem() RulesetRepositoryPropertyConditionOutput {
+	return o.ApplyT(func(v *RulesetRepositoryPropertyCondition) RulesetRepositoryPropertyCondition {
+		if v != nil {
+			return *v
+		}
+		var ret RulesetRepositoryPropertyCondition
+		return ret
+	}).(RulesetRepositoryPropertyConditionOutput)
+}
+
+// Properties that exclude a repository (any that matches); compared as a set. Default `[]`.
+func (o RulesetRepositoryPropertyConditionPtrOutput) Exclude() RulesetPropertyTargetArrayOutput {
+	return o.ApplyT(func(v *RulesetRepositoryPropertyCondition) []RulesetPropertyTarget {
+		if v == nil {
+			return nil
+		}
+		return v.Exclude
+	}).(RulesetPropertyTargetArrayOutput)
+}
+
+// Properties every targeted repository has (all must match); compared as a set. Default `[]`.
+func (o RulesetRepositoryPropertyConditionPtrOutput) Include() RulesetPropertyTargetArrayOutput {
+	return o.ApplyT(func(v *RulesetRepositoryPropertyCondition) []RulesetPropertyTarget {
+		if v == nil {
+			return nil
+		}
+		return v.Include
+	}).(RulesetPropertyTargetArrayOutput)
+}
+
+// One rule of a ruleset: its type and parameters.
+type RulesetRule struct {
+	// The rule's parameters, in camelCase (`requiredApprovingReviewCount`), as the platform's description gives them for its type; left out for rules that take none. Lists in them compare as sets.
+	Parameters map[string]interface{} `pulumi:"parameters"`
+	// The rule's type, as the API names it: `creation`, `update`, `deletion`, `required_linear_history`, `merge_queue`, `required_deployments`, `required_signatures`, `pull_request`, `required_status_checks`, `non_fast_forward`, `commit_message_pattern`, `commit_author_email_pattern`, `committer_email_pattern`, `branch_name_pattern`, `tag_name_pattern`, `workflows`, `code_scanning`, `copilot_code_review`, `file_path_restriction`, `max_file_path_length`, `file_extension_restriction`, `max_file_size`.
+	Type string `pulumi:"type"`
+}
+
+// RulesetRuleInput is an input type that accepts RulesetRuleArgs and RulesetRuleOutput values.
+// You can construct a concrete instance of `RulesetRuleInput` via:
+//
+//	RulesetRuleArgs{...}
+type RulesetRuleInput interface {
+	pulumi.Input
+
+	ToRulesetRuleOutput() RulesetRuleOutput
+	ToRulesetRuleOutputWithContext(context.Context) RulesetRuleOutput
+}
+
+// One rule of a ruleset: its type and parameters.
+type RulesetRuleArgs struct {
+	// The rule's parameters, in camelCase (`requiredApprovingReviewCount`), as the platform's description gives them for its type; left out for rules that take none. Lists in them compare as sets.
+	Parameters pulumi.MapInput `pulumi:"parameters"`
+	// The rule's type, as the API names it: `creation`, `update`, `deletion`, `required_linear_history`, `merge_queue`, `required_deployments`, `required_signatures`, `pull_request`, `required_status_checks`, `non_fast_forward`, `commit_message_pattern`, `commit_author_email_pattern`, `committer_email_pattern`, `branch_name_pattern`, `tag_name_pattern`, `workflows`, `code_scanning`, `copilot_code_review`, `file_path_restriction`, `max_file_path_length`, `file_extension_restriction`, `max_file_size`.
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (RulesetRuleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetRule)(nil)).Elem()
+}
+
+func (i RulesetRuleArgs) ToRulesetRuleOutput() RulesetRuleOutput {
+	return i.ToRulesetRuleOutputWithContext(context.Background())
+}
+
+func (i RulesetRuleArgs) ToRulesetRuleOutputWithContext(ctx context.Context) RulesetRuleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetRuleOutput)
+}
+
+// RulesetRuleArrayInput is an input type that accepts RulesetRuleArray and RulesetRuleArrayOutput values.
+// You can construct a concrete instance of `RulesetRuleArrayInput` via:
+//
+//	RulesetRuleArray{ RulesetRuleArgs{...} }
+type RulesetRuleArrayInput interface {
+	pulumi.Input
+
+	ToRulesetRuleArrayOutput() RulesetRuleArrayOutput
+	ToRulesetRuleArrayOutputWithContext(context.Context) RulesetRuleArrayOutput
+}
+
+type RulesetRuleArray []RulesetRuleInput
+
+func (RulesetRuleArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RulesetRule)(nil)).Elem()
+}
+
+func (i RulesetRuleArray) ToRulesetRuleArrayOutput() RulesetRuleArrayOutput {
+	return i.ToRulesetRuleArrayOutputWithContext(context.Background())
+}
+
+func (i RulesetRuleArray) ToRulesetRuleArrayOutputWithContext(ctx context.Context) RulesetRuleArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RulesetRuleArrayOutput)
+}
+
+// One rule of a ruleset: its type and parameters.
+type RulesetRuleOutput struct{ *pulumi.OutputState }
+
+func (RulesetRuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RulesetRule)(nil)).Elem()
+}
+
+func (o RulesetRuleOutput) ToRulesetRuleOutput() RulesetRuleOutput {
+	return o
+}
+
+func (o RulesetRuleOutput) ToRulesetRuleOutputWithContext(ctx context.Context) RulesetRuleOutput {
+	return o
+}
+
+// The rule's parameters, in camelCase (`requiredApprovingReviewCount`), as the platform's description gives them for its type; left out for rules that take none. Lists in them compare as sets.
+func (o RulesetRuleOutput) Parameters() pulumi.MapOutput {
+	return o.ApplyT(func(v RulesetRule) map[string]interface{} { return v.Parameters }).(pulumi.MapOutput)
+}
+
+// The rule's type, as the API names it: `creation`, `update`, `deletion`, `required_linear_history`, `merge_queue`, `required_deployments`, `required_signatures`, `pull_request`, `required_status_checks`, `non_fast_forward`, `commit_message_pattern`, `commit_author_email_pattern`, `committer_email_pattern`, `branch_name_pattern`, `tag_name_pattern`, `workflows`, `code_scanning`, `copilot_code_review`, `file_path_restriction`, `max_file_path_length`, `file_extension_restriction`, `max_file_size`.
+func (o RulesetRuleOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v RulesetRule) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type RulesetRuleArrayOutput struct{ *pulumi.OutputState }
+
+func (RulesetRuleArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]RulesetRule)(nil)).Elem()
+}
+
+func (o RulesetRuleArrayOutput) ToRulesetRuleArrayOutput() RulesetRuleArrayOutput {
+	return o
+}
+
+func (o RulesetRuleArrayOutput) ToRulesetRuleArrayOutputWithContext(ctx context.Context) RulesetRuleArrayOutput {
+	return o
+}
+
+func (o RulesetRuleArrayOutput) Index(i pulumi.IntInput) RulesetRuleOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) RulesetRule {
+		return vs[0].([]RulesetRule)[vs[1].(int)]
+	}).(RulesetRuleOutput)
+}
+
 // A direct member of a team, with their role.
 type TeamMember struct {
 	// `"member"` (default) or `"maintainer"`.
@@ -1972,6 +4016,12 @@ func (o TeamMemberArrayOutput) Index(i pulumi.IntInput) TeamMemberOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchProtectionRestrictionsInput)(nil)).Elem(), BranchProtectionRestrictionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchProtectionRestrictionsPtrInput)(nil)).Elem(), BranchProtectionRestrictionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchProtectionReviewsInput)(nil)).Elem(), BranchProtectionReviewsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchProtectionReviewsPtrInput)(nil)).Elem(), BranchProtectionReviewsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchProtectionStatusChecksInput)(nil)).Elem(), BranchProtectionStatusChecksArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*BranchProtectionStatusChecksPtrInput)(nil)).Elem(), BranchProtectionStatusChecksArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*BudgetAlertingInput)(nil)).Elem(), BudgetAlertingArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DeploymentBranchPolicyInput)(nil)).Elem(), DeploymentBranchPolicyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DeploymentBranchPolicyPtrInput)(nil)).Elem(), DeploymentBranchPolicyArgs{})
@@ -1981,14 +4031,40 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvironmentReviewerArrayInput)(nil)).Elem(), EnvironmentReviewerArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IssueFieldOptionInput)(nil)).Elem(), IssueFieldOptionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IssueFieldOptionArrayInput)(nil)).Elem(), IssueFieldOptionArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgRulesetConditionsInput)(nil)).Elem(), OrgRulesetConditionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OrgRulesetConditionsPtrInput)(nil)).Elem(), OrgRulesetConditionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorTeamInput)(nil)).Elem(), RepositoryCollaboratorTeamArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorTeamArrayInput)(nil)).Elem(), RepositoryCollaboratorTeamArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorUserInput)(nil)).Elem(), RepositoryCollaboratorUserArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryCollaboratorUserArrayInput)(nil)).Elem(), RepositoryCollaboratorUserArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryRulesetConditionsInput)(nil)).Elem(), RepositoryRulesetConditionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RepositoryRulesetConditionsPtrInput)(nil)).Elem(), RepositoryRulesetConditionsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetBypassActorInput)(nil)).Elem(), RulesetBypassActorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetBypassActorArrayInput)(nil)).Elem(), RulesetBypassActorArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetPropertyTargetInput)(nil)).Elem(), RulesetPropertyTargetArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetPropertyTargetArrayInput)(nil)).Elem(), RulesetPropertyTargetArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetRefNameConditionInput)(nil)).Elem(), RulesetRefNameConditionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetRefNameConditionPtrInput)(nil)).Elem(), RulesetRefNameConditionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetRepositoryNameConditionInput)(nil)).Elem(), RulesetRepositoryNameConditionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetRepositoryNameConditionPtrInput)(nil)).Elem(), RulesetRepositoryNameConditionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetRepositoryPropertyConditionInput)(nil)).Elem(), RulesetRepositoryPropertyConditionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetRepositoryPropertyConditionPtrInput)(nil)).Elem(), RulesetRepositoryPropertyConditionArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetRuleInput)(nil)).Elem(), RulesetRuleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RulesetRuleArrayInput)(nil)).Elem(), RulesetRuleArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TeamMemberInput)(nil)).Elem(), TeamMemberArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TeamMemberArrayInput)(nil)).Elem(), TeamMemberArray{})
 	pulumi.RegisterOutputType(BranchOutput{})
 	pulumi.RegisterOutputType(BranchArrayOutput{})
+	pulumi.RegisterOutputType(BranchProtectionRestrictionsOutput{})
+	pulumi.RegisterOutputType(BranchProtectionRestrictionsPtrOutput{})
+	pulumi.RegisterOutputType(BranchProtectionReviewsOutput{})
+	pulumi.RegisterOutputType(BranchProtectionReviewsPtrOutput{})
+	pulumi.RegisterOutputType(BranchProtectionSettingsOutput{})
+	pulumi.RegisterOutputType(BranchProtectionSettingsPtrOutput{})
+	pulumi.RegisterOutputType(BranchProtectionStatusChecksOutput{})
+	pulumi.RegisterOutputType(BranchProtectionStatusChecksPtrOutput{})
+	pulumi.RegisterOutputType(BranchRuleOutput{})
+	pulumi.RegisterOutputType(BranchRuleArrayOutput{})
 	pulumi.RegisterOutputType(BudgetAlertingOutput{})
 	pulumi.RegisterOutputType(CodeFrequencyWeekOutput{})
 	pulumi.RegisterOutputType(CodeFrequencyWeekArrayOutput{})
@@ -2018,6 +4094,10 @@ func init() {
 	pulumi.RegisterOutputType(IssueFieldOptionArrayOutput{})
 	pulumi.RegisterOutputType(OrgMemberOutput{})
 	pulumi.RegisterOutputType(OrgMemberArrayOutput{})
+	pulumi.RegisterOutputType(OrgRoleOutput{})
+	pulumi.RegisterOutputType(OrgRoleArrayOutput{})
+	pulumi.RegisterOutputType(OrgRulesetConditionsOutput{})
+	pulumi.RegisterOutputType(OrgRulesetConditionsPtrOutput{})
 	pulumi.RegisterOutputType(ParticipationOutput{})
 	pulumi.RegisterOutputType(ProtectionRuleAppOutput{})
 	pulumi.RegisterOutputType(PunchCardHourOutput{})
@@ -2026,6 +4106,20 @@ func init() {
 	pulumi.RegisterOutputType(RepositoryCollaboratorTeamArrayOutput{})
 	pulumi.RegisterOutputType(RepositoryCollaboratorUserOutput{})
 	pulumi.RegisterOutputType(RepositoryCollaboratorUserArrayOutput{})
+	pulumi.RegisterOutputType(RepositoryRulesetConditionsOutput{})
+	pulumi.RegisterOutputType(RepositoryRulesetConditionsPtrOutput{})
+	pulumi.RegisterOutputType(RulesetBypassActorOutput{})
+	pulumi.RegisterOutputType(RulesetBypassActorArrayOutput{})
+	pulumi.RegisterOutputType(RulesetPropertyTargetOutput{})
+	pulumi.RegisterOutputType(RulesetPropertyTargetArrayOutput{})
+	pulumi.RegisterOutputType(RulesetRefNameConditionOutput{})
+	pulumi.RegisterOutputType(RulesetRefNameConditionPtrOutput{})
+	pulumi.RegisterOutputType(RulesetRepositoryNameConditionOutput{})
+	pulumi.RegisterOutputType(RulesetRepositoryNameConditionPtrOutput{})
+	pulumi.RegisterOutputType(RulesetRepositoryPropertyConditionOutput{})
+	pulumi.RegisterOutputType(RulesetRepositoryPropertyConditionPtrOutput{})
+	pulumi.RegisterOutputType(RulesetRuleOutput{})
+	pulumi.RegisterOutputType(RulesetRuleArrayOutput{})
 	pulumi.RegisterOutputType(TeamMemberOutput{})
 	pulumi.RegisterOutputType(TeamMemberArrayOutput{})
 }

@@ -7,6 +7,60 @@ import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
 /**
+ * Who may push to the branch (everyone else may not).
+ */
+export interface BranchProtectionRestrictionsArgs {
+    /**
+     * Slugs of the apps that may push; compared as a set, regardless of case. Default `[]`.
+     */
+    apps?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Slugs of the teams that may push; compared as a set, regardless of case. Default `[]`.
+     */
+    teams?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Logins of the people who may push; compared as a set, regardless of case. Default `[]`.
+     */
+    users?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
+ * The reviews a pull request needs before it merges.
+ */
+export interface BranchProtectionReviewsArgs {
+    /**
+     * Dismiss approvals when new commits are pushed. Default `false`.
+     */
+    dismissStaleReviews?: pulumi.Input<boolean | undefined>;
+    /**
+     * Require a review from a code owner. Default `false`.
+     */
+    requireCodeOwnerReviews?: pulumi.Input<boolean | undefined>;
+    /**
+     * The last push must be approved by someone other than its author. Default `false`.
+     */
+    requireLastPushApproval?: pulumi.Input<boolean | undefined>;
+    /**
+     * Approvals needed, 0 to 6. Default `1`.
+     */
+    requiredApprovingReviewCount?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * The status checks a pull request must pass.
+ */
+export interface BranchProtectionStatusChecksArgs {
+    /**
+     * The status checks that must pass (their contexts); compared as a set, regardless of case. Default `[]`.
+     */
+    contexts?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Whether a branch must be up to date with this one before merging. Default `false`.
+     */
+    strict?: pulumi.Input<boolean | undefined>;
+}
+
+/**
  * Who is alerted as a budget's spending approaches its amount.
  */
 export interface BudgetAlertingArgs {
@@ -81,6 +135,24 @@ export interface IssueFieldOptionArgs {
 }
 
 /**
+ * Where an organisation ruleset applies: refs, and repositories.
+ */
+export interface OrgRulesetConditionsArgs {
+    /**
+     * The refs it applies to (required but for push rulesets).
+     */
+    refName?: pulumi.Input<inputs.RulesetRefNameConditionArgs | undefined>;
+    /**
+     * Repositories by name (or by property: exactly one of the two).
+     */
+    repositoryName?: pulumi.Input<inputs.RulesetRepositoryNameConditionArgs | undefined>;
+    /**
+     * Repositories by custom property values (or by name: exactly one of the two).
+     */
+    repositoryProperty?: pulumi.Input<inputs.RulesetRepositoryPropertyConditionArgs | undefined>;
+}
+
+/**
  * A team with a role on a repository.
  */
 export interface RepositoryCollaboratorTeamArgs {
@@ -106,6 +178,112 @@ export interface RepositoryCollaboratorUserArgs {
      * The person's login.
      */
     username: pulumi.Input<string>;
+}
+
+/**
+ * Where a repository ruleset applies: its refs.
+ */
+export interface RepositoryRulesetConditionsArgs {
+    /**
+     * The refs it applies to (required but for push rulesets).
+     */
+    refName?: pulumi.Input<inputs.RulesetRefNameConditionArgs | undefined>;
+}
+
+/**
+ * An actor who may bypass a ruleset's rules.
+ */
+export interface RulesetBypassActorArgs {
+    /**
+     * The actor's id: the team's id (`Team`), the app's id (`Integration`), the repository role's id (`RepositoryRole`: 1 read, 2 maintain, 3 triage, 4 write, 5 admin); none for `OrganizationAdmin`, `EnterpriseOwner` and `DeployKey` (one given is ignored).
+     */
+    actorId?: pulumi.Input<number | undefined>;
+    /**
+     * Who may bypass the ruleset: "Integration", "OrganizationAdmin", "RepositoryRole", "Team", "DeployKey", "EnterpriseOwner".
+     */
+    actorType: pulumi.Input<string | enums.RulesetBypassActorActorType>;
+    /**
+     * `"always"` (default) or `"pull_request"` (only when merging a pull request: branch rulesets, not deploy keys).
+     */
+    bypassMode?: pulumi.Input<string | enums.RulesetBypassActorBypassMode | undefined>;
+}
+
+/**
+ * A repository property and the values that match.
+ */
+export interface RulesetPropertyTargetArgs {
+    /**
+     * The property's name.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * The values that match (any of them); compared as a set.
+     */
+    propertyValues: pulumi.Input<pulumi.Input<string>[]>;
+    /**
+     * `"custom"` (default: a custom property) or `"system"` (one of the platform's).
+     */
+    source?: pulumi.Input<string | enums.RulesetPropertyTargetSource | undefined>;
+}
+
+/**
+ * The refs (branches or tags) a ruleset applies to.
+ */
+export interface RulesetRefNameConditionArgs {
+    /**
+     * Ref names or patterns it does not apply to; compared as a set. Default `[]`.
+     */
+    exclude?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Ref names or patterns the ruleset applies to (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`); one must match; compared as a set. Default `[]`.
+     */
+    include?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
+ * The repositories an organisation ruleset applies to, by name.
+ */
+export interface RulesetRepositoryNameConditionArgs {
+    /**
+     * Repository names or patterns it does not apply to; compared as a set. Default `[]`.
+     */
+    exclude?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Repository names or patterns the ruleset applies to (`~ALL` for every repository); one must match; compared as a set. Default `[]`.
+     */
+    include?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Whether the targeted repositories may not be renamed. Default `false`.
+     */
+    protected?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * The repositories an organisation ruleset applies to, by their custom property values.
+ */
+export interface RulesetRepositoryPropertyConditionArgs {
+    /**
+     * Properties that exclude a repository (any that matches); compared as a set. Default `[]`.
+     */
+    exclude?: pulumi.Input<pulumi.Input<inputs.RulesetPropertyTargetArgs>[] | undefined>;
+    /**
+     * Properties every targeted repository has (all must match); compared as a set. Default `[]`.
+     */
+    include?: pulumi.Input<pulumi.Input<inputs.RulesetPropertyTargetArgs>[] | undefined>;
+}
+
+/**
+ * One rule of a ruleset: its type and parameters.
+ */
+export interface RulesetRuleArgs {
+    /**
+     * The rule's parameters, in camelCase (`requiredApprovingReviewCount`), as the platform's description gives them for its type; left out for rules that take none. Lists in them compare as sets.
+     */
+    parameters?: pulumi.Input<{[key: string]: any} | undefined>;
+    /**
+     * The rule's type, as the API names it: `creation`, `update`, `deletion`, `required_linear_history`, `merge_queue`, `required_deployments`, `required_signatures`, `pull_request`, `required_status_checks`, `non_fast_forward`, `commit_message_pattern`, `commit_author_email_pattern`, `committer_email_pattern`, `branch_name_pattern`, `tag_name_pattern`, `workflows`, `code_scanning`, `copilot_code_review`, `file_path_restriction`, `max_file_path_length`, `file_extension_restriction`, `max_file_size`.
+     */
+    type: pulumi.Input<string>;
 }
 
 /**

@@ -25,6 +25,128 @@ export interface Branch {
 }
 
 /**
+ * Who may push to the branch (everyone else may not).
+ */
+export interface BranchProtectionRestrictions {
+    /**
+     * Slugs of the apps that may push; compared as a set, regardless of case. Default `[]`.
+     */
+    apps?: string[];
+    /**
+     * Slugs of the teams that may push; compared as a set, regardless of case. Default `[]`.
+     */
+    teams?: string[];
+    /**
+     * Logins of the people who may push; compared as a set, regardless of case. Default `[]`.
+     */
+    users?: string[];
+}
+
+/**
+ * The reviews a pull request needs before it merges.
+ */
+export interface BranchProtectionReviews {
+    /**
+     * Dismiss approvals when new commits are pushed. Default `false`.
+     */
+    dismissStaleReviews?: boolean;
+    /**
+     * Require a review from a code owner. Default `false`.
+     */
+    requireCodeOwnerReviews?: boolean;
+    /**
+     * The last push must be approved by someone other than its author. Default `false`.
+     */
+    requireLastPushApproval?: boolean;
+    /**
+     * Approvals needed, 0 to 6. Default `1`.
+     */
+    requiredApprovingReviewCount?: number;
+}
+
+/**
+ * A branch's protection, as `BranchProtection` declares it.
+ */
+export interface BranchProtectionSettings {
+    /**
+     * Whether the branch may be deleted.
+     */
+    allowDeletions: boolean;
+    /**
+     * Whether force pushes are allowed.
+     */
+    allowForcePushes: boolean;
+    /**
+     * Whether administrators are held to the protection.
+     */
+    enforceAdmins: boolean;
+    /**
+     * Whether the branch is read-only.
+     */
+    lockBranch: boolean;
+    /**
+     * Whether conversations must be resolved before merging.
+     */
+    requiredConversationResolution: boolean;
+    /**
+     * Whether merge commits are refused.
+     */
+    requiredLinearHistory: boolean;
+    /**
+     * The reviews a pull request needs; absent when none.
+     */
+    requiredPullRequestReviews?: outputs.BranchProtectionReviews;
+    /**
+     * The status checks that must pass; absent when none.
+     */
+    requiredStatusChecks?: outputs.BranchProtectionStatusChecks;
+    /**
+     * Who may push; absent when anyone with write access may.
+     */
+    restrictions?: outputs.BranchProtectionRestrictions;
+}
+
+/**
+ * The status checks a pull request must pass.
+ */
+export interface BranchProtectionStatusChecks {
+    /**
+     * The status checks that must pass (their contexts); compared as a set, regardless of case. Default `[]`.
+     */
+    contexts?: string[];
+    /**
+     * Whether a branch must be up to date with this one before merging. Default `false`.
+     */
+    strict?: boolean;
+}
+
+/**
+ * A rule that applies to a branch, with the ruleset it comes from.
+ */
+export interface BranchRule {
+    /**
+     * The rule's parameters, in camelCase; absent for rules that take none.
+     */
+    parameters?: {[key: string]: any};
+    /**
+     * The ruleset's id.
+     */
+    rulesetId: number;
+    /**
+     * The ruleset's owner: `owner/repo`, or the organisation.
+     */
+    rulesetSource: string;
+    /**
+     * Whether the ruleset is the repository's or its organisation's.
+     */
+    rulesetSourceType: string | enums.BranchRuleRulesetSourceType;
+    /**
+     * The rule's type (`deletion`, `pull_request`, ...).
+     */
+    type: string;
+}
+
+/**
  * Who is alerted as a budget's spending approaches its amount.
  */
 export interface BudgetAlerting {
@@ -445,6 +567,54 @@ export interface OrgMember {
 }
 
 /**
+ * A role of an organisation.
+ */
+export interface OrgRole {
+    /**
+     * The repository permission it grants on every repository, if any.
+     */
+    baseRole?: string | enums.OrgRoleBaseRole;
+    /**
+     * Who the role is for, or what it grants.
+     */
+    description?: string;
+    /**
+     * The role's id: what `OrgRoleAssignment.roleId` takes.
+     */
+    id: number;
+    /**
+     * The role's name (`all_repo_read`, `security_manager`, ...).
+     */
+    name: string;
+    /**
+     * The organisation permissions it grants beyond its base role.
+     */
+    permissions: string[];
+    /**
+     * Where it comes from: `Predefined`, `Organization` or `Enterprise`.
+     */
+    source?: string;
+}
+
+/**
+ * Where an organisation ruleset applies: refs, and repositories.
+ */
+export interface OrgRulesetConditions {
+    /**
+     * The refs it applies to (required but for push rulesets).
+     */
+    refName?: outputs.RulesetRefNameCondition;
+    /**
+     * Repositories by name (or by property: exactly one of the two).
+     */
+    repositoryName?: outputs.RulesetRepositoryNameCondition;
+    /**
+     * Repositories by custom property values (or by name: exactly one of the two).
+     */
+    repositoryProperty?: outputs.RulesetRepositoryPropertyCondition;
+}
+
+/**
  * Commits per week for the last 52 weeks: everyone's and the owner's.
  */
 export interface Participation {
@@ -520,6 +690,112 @@ export interface RepositoryCollaboratorUser {
      * The person's login.
      */
     username: string;
+}
+
+/**
+ * Where a repository ruleset applies: its refs.
+ */
+export interface RepositoryRulesetConditions {
+    /**
+     * The refs it applies to (required but for push rulesets).
+     */
+    refName?: outputs.RulesetRefNameCondition;
+}
+
+/**
+ * An actor who may bypass a ruleset's rules.
+ */
+export interface RulesetBypassActor {
+    /**
+     * The actor's id: the team's id (`Team`), the app's id (`Integration`), the repository role's id (`RepositoryRole`: 1 read, 2 maintain, 3 triage, 4 write, 5 admin); none for `OrganizationAdmin`, `EnterpriseOwner` and `DeployKey` (one given is ignored).
+     */
+    actorId?: number;
+    /**
+     * Who may bypass the ruleset: "Integration", "OrganizationAdmin", "RepositoryRole", "Team", "DeployKey", "EnterpriseOwner".
+     */
+    actorType: string | enums.RulesetBypassActorActorType;
+    /**
+     * `"always"` (default) or `"pull_request"` (only when merging a pull request: branch rulesets, not deploy keys).
+     */
+    bypassMode?: string | enums.RulesetBypassActorBypassMode;
+}
+
+/**
+ * A repository property and the values that match.
+ */
+export interface RulesetPropertyTarget {
+    /**
+     * The property's name.
+     */
+    name: string;
+    /**
+     * The values that match (any of them); compared as a set.
+     */
+    propertyValues: string[];
+    /**
+     * `"custom"` (default: a custom property) or `"system"` (one of the platform's).
+     */
+    source?: string | enums.RulesetPropertyTargetSource;
+}
+
+/**
+ * The refs (branches or tags) a ruleset applies to.
+ */
+export interface RulesetRefNameCondition {
+    /**
+     * Ref names or patterns it does not apply to; compared as a set. Default `[]`.
+     */
+    exclude?: string[];
+    /**
+     * Ref names or patterns the ruleset applies to (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`); one must match; compared as a set. Default `[]`.
+     */
+    include?: string[];
+}
+
+/**
+ * The repositories an organisation ruleset applies to, by name.
+ */
+export interface RulesetRepositoryNameCondition {
+    /**
+     * Repository names or patterns it does not apply to; compared as a set. Default `[]`.
+     */
+    exclude?: string[];
+    /**
+     * Repository names or patterns the ruleset applies to (`~ALL` for every repository); one must match; compared as a set. Default `[]`.
+     */
+    include?: string[];
+    /**
+     * Whether the targeted repositories may not be renamed. Default `false`.
+     */
+    protected?: boolean;
+}
+
+/**
+ * The repositories an organisation ruleset applies to, by their custom property values.
+ */
+export interface RulesetRepositoryPropertyCondition {
+    /**
+     * Properties that exclude a repository (any that matches); compared as a set. Default `[]`.
+     */
+    exclude?: outputs.RulesetPropertyTarget[];
+    /**
+     * Properties every targeted repository has (all must match); compared as a set. Default `[]`.
+     */
+    include?: outputs.RulesetPropertyTarget[];
+}
+
+/**
+ * One rule of a ruleset: its type and parameters.
+ */
+export interface RulesetRule {
+    /**
+     * The rule's parameters, in camelCase (`requiredApprovingReviewCount`), as the platform's description gives them for its type; left out for rules that take none. Lists in them compare as sets.
+     */
+    parameters?: {[key: string]: any};
+    /**
+     * The rule's type, as the API names it: `creation`, `update`, `deletion`, `required_linear_history`, `merge_queue`, `required_deployments`, `required_signatures`, `pull_request`, `required_status_checks`, `non_fast_forward`, `commit_message_pattern`, `commit_author_email_pattern`, `committer_email_pattern`, `branch_name_pattern`, `tag_name_pattern`, `workflows`, `code_scanning`, `copilot_code_review`, `file_path_restriction`, `max_file_path_length`, `file_extension_restriction`, `max_file_size`.
+     */
+    type: string;
 }
 
 /**

@@ -7,15 +7,18 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .branch_protection import *
 from .budget import *
 from .deployment_protection_rule import *
 from .enterprise_runner_group import *
 from .environment_actions_secret import *
 from .environment_actions_variable import *
 from .get_branch import *
+from .get_branch_rules import *
 from .get_branches import *
 from .get_dependency_alerts import *
 from .get_org_members import *
+from .get_org_roles import *
 from .get_repository import *
 from .get_repository_statistics import *
 from .get_team import *
@@ -27,8 +30,11 @@ from .issue_type import *
 from .org_actions_secret import *
 from .org_actions_variable import *
 from .org_block import *
+from .org_custom_property import *
 from .org_membership import *
 from .org_property_value import *
+from .org_role_assignment import *
+from .org_ruleset import *
 from .org_runner_group import *
 from .org_settings import *
 from .org_webhook import *
@@ -43,6 +49,7 @@ from .repository_collaborators import *
 from .repository_deploy_key import *
 from .repository_environment import *
 from .repository_property_value import *
+from .repository_ruleset import *
 from .repository_webhook import *
 from .runner_group_runners import *
 from .team import *
@@ -70,6 +77,7 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_hosting",
   "classes": {
+   "hosting:index:BranchProtection": "BranchProtection",
    "hosting:index:Budget": "Budget",
    "hosting:index:DeploymentProtectionRule": "DeploymentProtectionRule",
    "hosting:index:EnterpriseRunnerGroup": "EnterpriseRunnerGroup",
@@ -81,8 +89,11 @@ _utilities.register(
    "hosting:index:OrgActionsSecret": "OrgActionsSecret",
    "hosting:index:OrgActionsVariable": "OrgActionsVariable",
    "hosting:index:OrgBlock": "OrgBlock",
+   "hosting:index:OrgCustomProperty": "OrgCustomProperty",
    "hosting:index:OrgMembership": "OrgMembership",
    "hosting:index:OrgPropertyValue": "OrgPropertyValue",
+   "hosting:index:OrgRoleAssignment": "OrgRoleAssignment",
+   "hosting:index:OrgRuleset": "OrgRuleset",
    "hosting:index:OrgRunnerGroup": "OrgRunnerGroup",
    "hosting:index:OrgSettings": "OrgSettings",
    "hosting:index:OrgWebhook": "OrgWebhook",
@@ -96,6 +107,7 @@ _utilities.register(
    "hosting:index:RepositoryDeployKey": "RepositoryDeployKey",
    "hosting:index:RepositoryEnvironment": "RepositoryEnvironment",
    "hosting:index:RepositoryPropertyValue": "RepositoryPropertyValue",
+   "hosting:index:RepositoryRuleset": "RepositoryRuleset",
    "hosting:index:RepositoryWebhook": "RepositoryWebhook",
    "hosting:index:RunnerGroupRunners": "RunnerGroupRunners",
    "hosting:index:Team": "Team",

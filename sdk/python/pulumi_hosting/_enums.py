@@ -7,6 +7,7 @@ import pulumi
 from enum import Enum
 
 __all__ = [
+    'BranchRuleRulesetSourceType',
     'BudgetScope',
     'BudgetType',
     'EnterpriseRunnerGroupVisibility',
@@ -32,9 +33,14 @@ __all__ = [
     'IssueTypeColor',
     'OrgActionsSecretVisibility',
     'OrgActionsVariableVisibility',
+    'OrgCustomPropertyValueType',
+    'OrgCustomPropertyValuesEditableBy',
     'OrgMembershipOnDestroy',
     'OrgMembershipRole',
     'OrgMembershipState',
+    'OrgRoleBaseRole',
+    'OrgRulesetEnforcement',
+    'OrgRulesetTarget',
     'OrgRunnerGroupVisibility',
     'OrgSettingsDefaultRepositoryPermission',
     'OrgWebhookContentType',
@@ -45,8 +51,13 @@ __all__ = [
     'RepositoryCollaboratorTeamPermission',
     'RepositoryCollaboratorUserPermission',
     'RepositoryOnDestroy',
+    'RepositoryRulesetEnforcement',
+    'RepositoryRulesetTarget',
     'RepositoryVisibility',
     'RepositoryWebhookContentType',
+    'RulesetBypassActorActorType',
+    'RulesetBypassActorBypassMode',
+    'RulesetPropertyTargetSource',
     'TeamMemberRole',
     'TeamMembershipRole',
     'TeamMembershipState',
@@ -54,6 +65,15 @@ __all__ = [
     'TeamPrivacy',
     'TeamRepositoryPermission',
 ]
+
+
+@pulumi.type_token("hosting:index:BranchRuleRulesetSourceType")
+class BranchRuleRulesetSourceType(_builtins.str, Enum):
+    """
+    The values of `BranchRule.rulesetSourceType`.
+    """
+    REPOSITORY = "Repository"
+    ORGANIZATION = "Organization"
 
 
 @pulumi.type_token("hosting:index:BudgetScope")
@@ -327,6 +347,26 @@ class OrgActionsVariableVisibility(_builtins.str, Enum):
     SELECTED = "selected"
 
 
+@pulumi.type_token("hosting:index:OrgCustomPropertyValueType")
+class OrgCustomPropertyValueType(_builtins.str, Enum):
+    """
+    The values of `OrgCustomProperty.valueType`.
+    """
+    STRING = "string"
+    SINGLE_SELECT = "single_select"
+    MULTI_SELECT = "multi_select"
+    TRUE_FALSE = "true_false"
+
+
+@pulumi.type_token("hosting:index:OrgCustomPropertyValuesEditableBy")
+class OrgCustomPropertyValuesEditableBy(_builtins.str, Enum):
+    """
+    The values of `OrgCustomProperty.valuesEditableBy`.
+    """
+    ORG_ACTORS = "org_actors"
+    ORG_AND_REPO_ACTORS = "org_and_repo_actors"
+
+
 @pulumi.type_token("hosting:index:OrgMembershipOnDestroy")
 class OrgMembershipOnDestroy(_builtins.str, Enum):
     """
@@ -353,6 +393,38 @@ class OrgMembershipState(_builtins.str, Enum):
     """
     PENDING = "pending"
     ACTIVE = "active"
+
+
+@pulumi.type_token("hosting:index:OrgRoleBaseRole")
+class OrgRoleBaseRole(_builtins.str, Enum):
+    """
+    The values of `OrgRole.baseRole`.
+    """
+    READ = "read"
+    TRIAGE = "triage"
+    WRITE = "write"
+    MAINTAIN = "maintain"
+    ADMIN = "admin"
+
+
+@pulumi.type_token("hosting:index:OrgRulesetEnforcement")
+class OrgRulesetEnforcement(_builtins.str, Enum):
+    """
+    The values of `OrgRuleset.enforcement`.
+    """
+    DISABLED = "disabled"
+    ACTIVE = "active"
+    EVALUATE = "evaluate"
+
+
+@pulumi.type_token("hosting:index:OrgRulesetTarget")
+class OrgRulesetTarget(_builtins.str, Enum):
+    """
+    The values of `OrgRuleset.target`.
+    """
+    BRANCH = "branch"
+    TAG = "tag"
+    PUSH = "push"
 
 
 @pulumi.type_token("hosting:index:OrgRunnerGroupVisibility")
@@ -477,6 +549,26 @@ class RepositoryOnDestroy(_builtins.str, Enum):
     RETAIN = "retain"
 
 
+@pulumi.type_token("hosting:index:RepositoryRulesetEnforcement")
+class RepositoryRulesetEnforcement(_builtins.str, Enum):
+    """
+    The values of `RepositoryRuleset.enforcement`.
+    """
+    DISABLED = "disabled"
+    ACTIVE = "active"
+    EVALUATE = "evaluate"
+
+
+@pulumi.type_token("hosting:index:RepositoryRulesetTarget")
+class RepositoryRulesetTarget(_builtins.str, Enum):
+    """
+    The values of `RepositoryRuleset.target`.
+    """
+    BRANCH = "branch"
+    TAG = "tag"
+    PUSH = "push"
+
+
 @pulumi.type_token("hosting:index:RepositoryVisibility")
 class RepositoryVisibility(_builtins.str, Enum):
     """
@@ -494,6 +586,37 @@ class RepositoryWebhookContentType(_builtins.str, Enum):
     """
     JSON = "json"
     FORM = "form"
+
+
+@pulumi.type_token("hosting:index:RulesetBypassActorActorType")
+class RulesetBypassActorActorType(_builtins.str, Enum):
+    """
+    The values of `RulesetBypassActor.actorType`.
+    """
+    INTEGRATION = "Integration"
+    ORGANIZATION_ADMIN = "OrganizationAdmin"
+    REPOSITORY_ROLE = "RepositoryRole"
+    TEAM = "Team"
+    DEPLOY_KEY = "DeployKey"
+    ENTERPRISE_OWNER = "EnterpriseOwner"
+
+
+@pulumi.type_token("hosting:index:RulesetBypassActorBypassMode")
+class RulesetBypassActorBypassMode(_builtins.str, Enum):
+    """
+    The values of `RulesetBypassActor.bypassMode`.
+    """
+    ALWAYS = "always"
+    PULL_REQUEST = "pull_request"
+
+
+@pulumi.type_token("hosting:index:RulesetPropertyTargetSource")
+class RulesetPropertyTargetSource(_builtins.str, Enum):
+    """
+    The values of `RulesetPropertyTarget.source`.
+    """
+    CUSTOM = "custom"
+    SYSTEM = "system"
 
 
 @pulumi.type_token("hosting:index:TeamMemberRole")

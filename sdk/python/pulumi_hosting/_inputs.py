@@ -16,6 +16,12 @@ from . import _utilities
 from ._enums import *
 
 __all__ = [
+    'BranchProtectionRestrictionsArgs',
+    'BranchProtectionRestrictionsArgsDict',
+    'BranchProtectionReviewsArgs',
+    'BranchProtectionReviewsArgsDict',
+    'BranchProtectionStatusChecksArgs',
+    'BranchProtectionStatusChecksArgsDict',
     'BudgetAlertingArgs',
     'BudgetAlertingArgsDict',
     'DeploymentBranchPolicyArgs',
@@ -26,13 +32,251 @@ __all__ = [
     'EnvironmentReviewerArgsDict',
     'IssueFieldOptionArgs',
     'IssueFieldOptionArgsDict',
+    'OrgRulesetConditionsArgs',
+    'OrgRulesetConditionsArgsDict',
     'RepositoryCollaboratorTeamArgs',
     'RepositoryCollaboratorTeamArgsDict',
     'RepositoryCollaboratorUserArgs',
     'RepositoryCollaboratorUserArgsDict',
+    'RepositoryRulesetConditionsArgs',
+    'RepositoryRulesetConditionsArgsDict',
+    'RulesetBypassActorArgs',
+    'RulesetBypassActorArgsDict',
+    'RulesetPropertyTargetArgs',
+    'RulesetPropertyTargetArgsDict',
+    'RulesetRefNameConditionArgs',
+    'RulesetRefNameConditionArgsDict',
+    'RulesetRepositoryNameConditionArgs',
+    'RulesetRepositoryNameConditionArgsDict',
+    'RulesetRepositoryPropertyConditionArgs',
+    'RulesetRepositoryPropertyConditionArgsDict',
+    'RulesetRuleArgs',
+    'RulesetRuleArgsDict',
     'TeamMemberArgs',
     'TeamMemberArgsDict',
 ]
+
+class BranchProtectionRestrictionsArgsDict(TypedDict):
+    """
+    Who may push to the branch (everyone else may not).
+    """
+    apps: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Slugs of the apps that may push; compared as a set, regardless of case. Default `[]`.
+    """
+    teams: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Slugs of the teams that may push; compared as a set, regardless of case. Default `[]`.
+    """
+    users: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Logins of the people who may push; compared as a set, regardless of case. Default `[]`.
+    """
+
+@pulumi.input_type
+class BranchProtectionRestrictionsArgs:
+    def __init__(__self__, *,
+                 apps: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 teams: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 users: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        Who may push to the branch (everyone else may not).
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] apps: Slugs of the apps that may push; compared as a set, regardless of case. Default `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] teams: Slugs of the teams that may push; compared as a set, regardless of case. Default `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] users: Logins of the people who may push; compared as a set, regardless of case. Default `[]`.
+        """
+        if apps is not None:
+            pulumi.set(__self__, "apps", apps)
+        if teams is not None:
+            pulumi.set(__self__, "teams", teams)
+        if users is not None:
+            pulumi.set(__self__, "users", users)
+
+    @_builtins.property
+    @pulumi.getter
+    def apps(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Slugs of the apps that may push; compared as a set, regardless of case. Default `[]`.
+        """
+        return pulumi.get(self, "apps")
+
+    @apps.setter
+    def apps(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "apps", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def teams(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Slugs of the teams that may push; compared as a set, regardless of case. Default `[]`.
+        """
+        return pulumi.get(self, "teams")
+
+    @teams.setter
+    def teams(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "teams", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Logins of the people who may push; compared as a set, regardless of case. Default `[]`.
+        """
+        return pulumi.get(self, "users")
+
+    @users.setter
+    def users(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "users", value)
+
+
+class BranchProtectionReviewsArgsDict(TypedDict):
+    """
+    The reviews a pull request needs before it merges.
+    """
+    dismiss_stale_reviews: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Dismiss approvals when new commits are pushed. Default `false`.
+    """
+    require_code_owner_reviews: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Require a review from a code owner. Default `false`.
+    """
+    require_last_push_approval: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    The last push must be approved by someone other than its author. Default `false`.
+    """
+    required_approving_review_count: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Approvals needed, 0 to 6. Default `1`.
+    """
+
+@pulumi.input_type
+class BranchProtectionReviewsArgs:
+    def __init__(__self__, *,
+                 dismiss_stale_reviews: pulumi.Input[Optional[_builtins.bool]] = None,
+                 require_code_owner_reviews: pulumi.Input[Optional[_builtins.bool]] = None,
+                 require_last_push_approval: pulumi.Input[Optional[_builtins.bool]] = None,
+                 required_approving_review_count: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        The reviews a pull request needs before it merges.
+
+        :param pulumi.Input[_builtins.bool] dismiss_stale_reviews: Dismiss approvals when new commits are pushed. Default `false`.
+        :param pulumi.Input[_builtins.bool] require_code_owner_reviews: Require a review from a code owner. Default `false`.
+        :param pulumi.Input[_builtins.bool] require_last_push_approval: The last push must be approved by someone other than its author. Default `false`.
+        :param pulumi.Input[_builtins.int] required_approving_review_count: Approvals needed, 0 to 6. Default `1`.
+        """
+        if dismiss_stale_reviews is not None:
+            pulumi.set(__self__, "dismiss_stale_reviews", dismiss_stale_reviews)
+        if require_code_owner_reviews is not None:
+            pulumi.set(__self__, "require_code_owner_reviews", require_code_owner_reviews)
+        if require_last_push_approval is not None:
+            pulumi.set(__self__, "require_last_push_approval", require_last_push_approval)
+        if required_approving_review_count is not None:
+            pulumi.set(__self__, "required_approving_review_count", required_approving_review_count)
+
+    @_builtins.property
+    @pulumi.getter(name="dismissStaleReviews")
+    def dismiss_stale_reviews(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Dismiss approvals when new commits are pushed. Default `false`.
+        """
+        return pulumi.get(self, "dismiss_stale_reviews")
+
+    @dismiss_stale_reviews.setter
+    def dismiss_stale_reviews(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "dismiss_stale_reviews", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requireCodeOwnerReviews")
+    def require_code_owner_reviews(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Require a review from a code owner. Default `false`.
+        """
+        return pulumi.get(self, "require_code_owner_reviews")
+
+    @require_code_owner_reviews.setter
+    def require_code_owner_reviews(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "require_code_owner_reviews", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requireLastPushApproval")
+    def require_last_push_approval(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The last push must be approved by someone other than its author. Default `false`.
+        """
+        return pulumi.get(self, "require_last_push_approval")
+
+    @require_last_push_approval.setter
+    def require_last_push_approval(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "require_last_push_approval", value)
+
+    @_builtins.property
+    @pulumi.getter(name="requiredApprovingReviewCount")
+    def required_approving_review_count(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Approvals needed, 0 to 6. Default `1`.
+        """
+        return pulumi.get(self, "required_approving_review_count")
+
+    @required_approving_review_count.setter
+    def required_approving_review_count(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "required_approving_review_count", value)
+
+
+class BranchProtectionStatusChecksArgsDict(TypedDict):
+    """
+    The status checks a pull request must pass.
+    """
+    contexts: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    The status checks that must pass (their contexts); compared as a set, regardless of case. Default `[]`.
+    """
+    strict: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether a branch must be up to date with this one before merging. Default `false`.
+    """
+
+@pulumi.input_type
+class BranchProtectionStatusChecksArgs:
+    def __init__(__self__, *,
+                 contexts: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 strict: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        The status checks a pull request must pass.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] contexts: The status checks that must pass (their contexts); compared as a set, regardless of case. Default `[]`.
+        :param pulumi.Input[_builtins.bool] strict: Whether a branch must be up to date with this one before merging. Default `false`.
+        """
+        if contexts is not None:
+            pulumi.set(__self__, "contexts", contexts)
+        if strict is not None:
+            pulumi.set(__self__, "strict", strict)
+
+    @_builtins.property
+    @pulumi.getter
+    def contexts(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        The status checks that must pass (their contexts); compared as a set, regardless of case. Default `[]`.
+        """
+        return pulumi.get(self, "contexts")
+
+    @contexts.setter
+    def contexts(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "contexts", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def strict(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether a branch must be up to date with this one before merging. Default `false`.
+        """
+        return pulumi.get(self, "strict")
+
+    @strict.setter
+    def strict(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "strict", value)
+
 
 class BudgetAlertingArgsDict(TypedDict):
     """
@@ -316,6 +560,80 @@ class IssueFieldOptionArgs:
         pulumi.set(self, "description", value)
 
 
+class OrgRulesetConditionsArgsDict(TypedDict):
+    """
+    Where an organisation ruleset applies: refs, and repositories.
+    """
+    ref_name: NotRequired[pulumi.Input[Optional['RulesetRefNameConditionArgsDict']]]
+    """
+    The refs it applies to (required but for push rulesets).
+    """
+    repository_name: NotRequired[pulumi.Input[Optional['RulesetRepositoryNameConditionArgsDict']]]
+    """
+    Repositories by name (or by property: exactly one of the two).
+    """
+    repository_property: NotRequired[pulumi.Input[Optional['RulesetRepositoryPropertyConditionArgsDict']]]
+    """
+    Repositories by custom property values (or by name: exactly one of the two).
+    """
+
+@pulumi.input_type
+class OrgRulesetConditionsArgs:
+    def __init__(__self__, *,
+                 ref_name: pulumi.Input[Optional['RulesetRefNameConditionArgs']] = None,
+                 repository_name: pulumi.Input[Optional['RulesetRepositoryNameConditionArgs']] = None,
+                 repository_property: pulumi.Input[Optional['RulesetRepositoryPropertyConditionArgs']] = None):
+        """
+        Where an organisation ruleset applies: refs, and repositories.
+
+        :param pulumi.Input['RulesetRefNameConditionArgs'] ref_name: The refs it applies to (required but for push rulesets).
+        :param pulumi.Input['RulesetRepositoryNameConditionArgs'] repository_name: Repositories by name (or by property: exactly one of the two).
+        :param pulumi.Input['RulesetRepositoryPropertyConditionArgs'] repository_property: Repositories by custom property values (or by name: exactly one of the two).
+        """
+        if ref_name is not None:
+            pulumi.set(__self__, "ref_name", ref_name)
+        if repository_name is not None:
+            pulumi.set(__self__, "repository_name", repository_name)
+        if repository_property is not None:
+            pulumi.set(__self__, "repository_property", repository_property)
+
+    @_builtins.property
+    @pulumi.getter(name="refName")
+    def ref_name(self) -> pulumi.Input[Optional['RulesetRefNameConditionArgs']]:
+        """
+        The refs it applies to (required but for push rulesets).
+        """
+        return pulumi.get(self, "ref_name")
+
+    @ref_name.setter
+    def ref_name(self, value: pulumi.Input[Optional['RulesetRefNameConditionArgs']]):
+        pulumi.set(self, "ref_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="repositoryName")
+    def repository_name(self) -> pulumi.Input[Optional['RulesetRepositoryNameConditionArgs']]:
+        """
+        Repositories by name (or by property: exactly one of the two).
+        """
+        return pulumi.get(self, "repository_name")
+
+    @repository_name.setter
+    def repository_name(self, value: pulumi.Input[Optional['RulesetRepositoryNameConditionArgs']]):
+        pulumi.set(self, "repository_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="repositoryProperty")
+    def repository_property(self) -> pulumi.Input[Optional['RulesetRepositoryPropertyConditionArgs']]:
+        """
+        Repositories by custom property values (or by name: exactly one of the two).
+        """
+        return pulumi.get(self, "repository_property")
+
+    @repository_property.setter
+    def repository_property(self, value: pulumi.Input[Optional['RulesetRepositoryPropertyConditionArgs']]):
+        pulumi.set(self, "repository_property", value)
+
+
 class RepositoryCollaboratorTeamArgsDict(TypedDict):
     """
     A team with a role on a repository.
@@ -420,6 +738,420 @@ class RepositoryCollaboratorUserArgs:
     @permission.setter
     def permission(self, value: pulumi.Input[Optional[Union[_builtins.str, 'RepositoryCollaboratorUserPermission']]]):
         pulumi.set(self, "permission", value)
+
+
+class RepositoryRulesetConditionsArgsDict(TypedDict):
+    """
+    Where a repository ruleset applies: its refs.
+    """
+    ref_name: NotRequired[pulumi.Input[Optional['RulesetRefNameConditionArgsDict']]]
+    """
+    The refs it applies to (required but for push rulesets).
+    """
+
+@pulumi.input_type
+class RepositoryRulesetConditionsArgs:
+    def __init__(__self__, *,
+                 ref_name: pulumi.Input[Optional['RulesetRefNameConditionArgs']] = None):
+        """
+        Where a repository ruleset applies: its refs.
+
+        :param pulumi.Input['RulesetRefNameConditionArgs'] ref_name: The refs it applies to (required but for push rulesets).
+        """
+        if ref_name is not None:
+            pulumi.set(__self__, "ref_name", ref_name)
+
+    @_builtins.property
+    @pulumi.getter(name="refName")
+    def ref_name(self) -> pulumi.Input[Optional['RulesetRefNameConditionArgs']]:
+        """
+        The refs it applies to (required but for push rulesets).
+        """
+        return pulumi.get(self, "ref_name")
+
+    @ref_name.setter
+    def ref_name(self, value: pulumi.Input[Optional['RulesetRefNameConditionArgs']]):
+        pulumi.set(self, "ref_name", value)
+
+
+class RulesetBypassActorArgsDict(TypedDict):
+    """
+    An actor who may bypass a ruleset's rules.
+    """
+    actor_type: pulumi.Input[Union[_builtins.str, 'RulesetBypassActorActorType']]
+    """
+    Who may bypass the ruleset: "Integration", "OrganizationAdmin", "RepositoryRole", "Team", "DeployKey", "EnterpriseOwner".
+    """
+    actor_id: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The actor's id: the team's id (`Team`), the app's id (`Integration`), the repository role's id (`RepositoryRole`: 1 read, 2 maintain, 3 triage, 4 write, 5 admin); none for `OrganizationAdmin`, `EnterpriseOwner` and `DeployKey` (one given is ignored).
+    """
+    bypass_mode: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'RulesetBypassActorBypassMode']]]]
+    """
+    `"always"` (default) or `"pull_request"` (only when merging a pull request: branch rulesets, not deploy keys).
+    """
+
+@pulumi.input_type
+class RulesetBypassActorArgs:
+    def __init__(__self__, *,
+                 actor_type: pulumi.Input[Union[_builtins.str, 'RulesetBypassActorActorType']],
+                 actor_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 bypass_mode: pulumi.Input[Optional[Union[_builtins.str, 'RulesetBypassActorBypassMode']]] = None):
+        """
+        An actor who may bypass a ruleset's rules.
+
+        :param pulumi.Input[Union[_builtins.str, 'RulesetBypassActorActorType']] actor_type: Who may bypass the ruleset: "Integration", "OrganizationAdmin", "RepositoryRole", "Team", "DeployKey", "EnterpriseOwner".
+        :param pulumi.Input[_builtins.int] actor_id: The actor's id: the team's id (`Team`), the app's id (`Integration`), the repository role's id (`RepositoryRole`: 1 read, 2 maintain, 3 triage, 4 write, 5 admin); none for `OrganizationAdmin`, `EnterpriseOwner` and `DeployKey` (one given is ignored).
+        :param pulumi.Input[Union[_builtins.str, 'RulesetBypassActorBypassMode']] bypass_mode: `"always"` (default) or `"pull_request"` (only when merging a pull request: branch rulesets, not deploy keys).
+        """
+        pulumi.set(__self__, "actor_type", actor_type)
+        if actor_id is not None:
+            pulumi.set(__self__, "actor_id", actor_id)
+        if bypass_mode is not None:
+            pulumi.set(__self__, "bypass_mode", bypass_mode)
+
+    @_builtins.property
+    @pulumi.getter(name="actorType")
+    def actor_type(self) -> pulumi.Input[Union[_builtins.str, 'RulesetBypassActorActorType']]:
+        """
+        Who may bypass the ruleset: "Integration", "OrganizationAdmin", "RepositoryRole", "Team", "DeployKey", "EnterpriseOwner".
+        """
+        return pulumi.get(self, "actor_type")
+
+    @actor_type.setter
+    def actor_type(self, value: pulumi.Input[Union[_builtins.str, 'RulesetBypassActorActorType']]):
+        pulumi.set(self, "actor_type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="actorId")
+    def actor_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The actor's id: the team's id (`Team`), the app's id (`Integration`), the repository role's id (`RepositoryRole`: 1 read, 2 maintain, 3 triage, 4 write, 5 admin); none for `OrganizationAdmin`, `EnterpriseOwner` and `DeployKey` (one given is ignored).
+        """
+        return pulumi.get(self, "actor_id")
+
+    @actor_id.setter
+    def actor_id(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "actor_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="bypassMode")
+    def bypass_mode(self) -> pulumi.Input[Optional[Union[_builtins.str, 'RulesetBypassActorBypassMode']]]:
+        """
+        `"always"` (default) or `"pull_request"` (only when merging a pull request: branch rulesets, not deploy keys).
+        """
+        return pulumi.get(self, "bypass_mode")
+
+    @bypass_mode.setter
+    def bypass_mode(self, value: pulumi.Input[Optional[Union[_builtins.str, 'RulesetBypassActorBypassMode']]]):
+        pulumi.set(self, "bypass_mode", value)
+
+
+class RulesetPropertyTargetArgsDict(TypedDict):
+    """
+    A repository property and the values that match.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The property's name.
+    """
+    property_values: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    The values that match (any of them); compared as a set.
+    """
+    source: NotRequired[pulumi.Input[Optional[Union[_builtins.str, 'RulesetPropertyTargetSource']]]]
+    """
+    `"custom"` (default: a custom property) or `"system"` (one of the platform's).
+    """
+
+@pulumi.input_type
+class RulesetPropertyTargetArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 property_values: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 source: pulumi.Input[Optional[Union[_builtins.str, 'RulesetPropertyTargetSource']]] = None):
+        """
+        A repository property and the values that match.
+
+        :param pulumi.Input[_builtins.str] name: The property's name.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] property_values: The values that match (any of them); compared as a set.
+        :param pulumi.Input[Union[_builtins.str, 'RulesetPropertyTargetSource']] source: `"custom"` (default: a custom property) or `"system"` (one of the platform's).
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "property_values", property_values)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The property's name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="propertyValues")
+    def property_values(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        The values that match (any of them); compared as a set.
+        """
+        return pulumi.get(self, "property_values")
+
+    @property_values.setter
+    def property_values(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "property_values", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> pulumi.Input[Optional[Union[_builtins.str, 'RulesetPropertyTargetSource']]]:
+        """
+        `"custom"` (default: a custom property) or `"system"` (one of the platform's).
+        """
+        return pulumi.get(self, "source")
+
+    @source.setter
+    def source(self, value: pulumi.Input[Optional[Union[_builtins.str, 'RulesetPropertyTargetSource']]]):
+        pulumi.set(self, "source", value)
+
+
+class RulesetRefNameConditionArgsDict(TypedDict):
+    """
+    The refs (branches or tags) a ruleset applies to.
+    """
+    exclude: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Ref names or patterns it does not apply to; compared as a set. Default `[]`.
+    """
+    include: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Ref names or patterns the ruleset applies to (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`); one must match; compared as a set. Default `[]`.
+    """
+
+@pulumi.input_type
+class RulesetRefNameConditionArgs:
+    def __init__(__self__, *,
+                 exclude: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 include: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        The refs (branches or tags) a ruleset applies to.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] exclude: Ref names or patterns it does not apply to; compared as a set. Default `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] include: Ref names or patterns the ruleset applies to (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`); one must match; compared as a set. Default `[]`.
+        """
+        if exclude is not None:
+            pulumi.set(__self__, "exclude", exclude)
+        if include is not None:
+            pulumi.set(__self__, "include", include)
+
+    @_builtins.property
+    @pulumi.getter
+    def exclude(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Ref names or patterns it does not apply to; compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "exclude")
+
+    @exclude.setter
+    def exclude(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "exclude", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def include(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Ref names or patterns the ruleset applies to (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`); one must match; compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "include")
+
+    @include.setter
+    def include(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "include", value)
+
+
+class RulesetRepositoryNameConditionArgsDict(TypedDict):
+    """
+    The repositories an organisation ruleset applies to, by name.
+    """
+    exclude: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Repository names or patterns it does not apply to; compared as a set. Default `[]`.
+    """
+    include: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Repository names or patterns the ruleset applies to (`~ALL` for every repository); one must match; compared as a set. Default `[]`.
+    """
+    protected: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the targeted repositories may not be renamed. Default `false`.
+    """
+
+@pulumi.input_type
+class RulesetRepositoryNameConditionArgs:
+    def __init__(__self__, *,
+                 exclude: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 include: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 protected: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        The repositories an organisation ruleset applies to, by name.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] exclude: Repository names or patterns it does not apply to; compared as a set. Default `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] include: Repository names or patterns the ruleset applies to (`~ALL` for every repository); one must match; compared as a set. Default `[]`.
+        :param pulumi.Input[_builtins.bool] protected: Whether the targeted repositories may not be renamed. Default `false`.
+        """
+        if exclude is not None:
+            pulumi.set(__self__, "exclude", exclude)
+        if include is not None:
+            pulumi.set(__self__, "include", include)
+        if protected is not None:
+            pulumi.set(__self__, "protected", protected)
+
+    @_builtins.property
+    @pulumi.getter
+    def exclude(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Repository names or patterns it does not apply to; compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "exclude")
+
+    @exclude.setter
+    def exclude(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "exclude", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def include(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Repository names or patterns the ruleset applies to (`~ALL` for every repository); one must match; compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "include")
+
+    @include.setter
+    def include(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "include", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def protected(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the targeted repositories may not be renamed. Default `false`.
+        """
+        return pulumi.get(self, "protected")
+
+    @protected.setter
+    def protected(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "protected", value)
+
+
+class RulesetRepositoryPropertyConditionArgsDict(TypedDict):
+    """
+    The repositories an organisation ruleset applies to, by their custom property values.
+    """
+    exclude: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RulesetPropertyTargetArgsDict']]]]]
+    """
+    Properties that exclude a repository (any that matches); compared as a set. Default `[]`.
+    """
+    include: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['RulesetPropertyTargetArgsDict']]]]]
+    """
+    Properties every targeted repository has (all must match); compared as a set. Default `[]`.
+    """
+
+@pulumi.input_type
+class RulesetRepositoryPropertyConditionArgs:
+    def __init__(__self__, *,
+                 exclude: pulumi.Input[Optional[Sequence[pulumi.Input['RulesetPropertyTargetArgs']]]] = None,
+                 include: pulumi.Input[Optional[Sequence[pulumi.Input['RulesetPropertyTargetArgs']]]] = None):
+        """
+        The repositories an organisation ruleset applies to, by their custom property values.
+
+        :param pulumi.Input[Sequence[pulumi.Input['RulesetPropertyTargetArgs']]] exclude: Properties that exclude a repository (any that matches); compared as a set. Default `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input['RulesetPropertyTargetArgs']]] include: Properties every targeted repository has (all must match); compared as a set. Default `[]`.
+        """
+        if exclude is not None:
+            pulumi.set(__self__, "exclude", exclude)
+        if include is not None:
+            pulumi.set(__self__, "include", include)
+
+    @_builtins.property
+    @pulumi.getter
+    def exclude(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RulesetPropertyTargetArgs']]]]:
+        """
+        Properties that exclude a repository (any that matches); compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "exclude")
+
+    @exclude.setter
+    def exclude(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RulesetPropertyTargetArgs']]]]):
+        pulumi.set(self, "exclude", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def include(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['RulesetPropertyTargetArgs']]]]:
+        """
+        Properties every targeted repository has (all must match); compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "include")
+
+    @include.setter
+    def include(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['RulesetPropertyTargetArgs']]]]):
+        pulumi.set(self, "include", value)
+
+
+class RulesetRuleArgsDict(TypedDict):
+    """
+    One rule of a ruleset: its type and parameters.
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    The rule's type, as the API names it: `creation`, `update`, `deletion`, `required_linear_history`, `merge_queue`, `required_deployments`, `required_signatures`, `pull_request`, `required_status_checks`, `non_fast_forward`, `commit_message_pattern`, `commit_author_email_pattern`, `committer_email_pattern`, `branch_name_pattern`, `tag_name_pattern`, `workflows`, `code_scanning`, `copilot_code_review`, `file_path_restriction`, `max_file_path_length`, `file_extension_restriction`, `max_file_size`.
+    """
+    parameters: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    The rule's parameters, in camelCase (`requiredApprovingReviewCount`), as the platform's description gives them for its type; left out for rules that take none. Lists in them compare as sets.
+    """
+
+@pulumi.input_type
+class RulesetRuleArgs:
+    def __init__(__self__, *,
+                 type: pulumi.Input[_builtins.str],
+                 parameters: pulumi.Input[Optional[Mapping[str, Any]]] = None):
+        """
+        One rule of a ruleset: its type and parameters.
+
+        :param pulumi.Input[_builtins.str] type: The rule's type, as the API names it: `creation`, `update`, `deletion`, `required_linear_history`, `merge_queue`, `required_deployments`, `required_signatures`, `pull_request`, `required_status_checks`, `non_fast_forward`, `commit_message_pattern`, `commit_author_email_pattern`, `committer_email_pattern`, `branch_name_pattern`, `tag_name_pattern`, `workflows`, `code_scanning`, `copilot_code_review`, `file_path_restriction`, `max_file_path_length`, `file_extension_restriction`, `max_file_size`.
+        :param pulumi.Input[Mapping[str, Any]] parameters: The rule's parameters, in camelCase (`requiredApprovingReviewCount`), as the platform's description gives them for its type; left out for rules that take none. Lists in them compare as sets.
+        """
+        pulumi.set(__self__, "type", type)
+        if parameters is not None:
+            pulumi.set(__self__, "parameters", parameters)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        The rule's type, as the API names it: `creation`, `update`, `deletion`, `required_linear_history`, `merge_queue`, `required_deployments`, `required_signatures`, `pull_request`, `required_status_checks`, `non_fast_forward`, `commit_message_pattern`, `commit_author_email_pattern`, `committer_email_pattern`, `branch_name_pattern`, `tag_name_pattern`, `workflows`, `code_scanning`, `copilot_code_review`, `file_path_restriction`, `max_file_path_length`, `file_extension_restriction`, `max_file_size`.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def parameters(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        The rule's parameters, in camelCase (`requiredApprovingReviewCount`), as the platform's description gives them for its type; left out for rules that take none. Lists in them compare as sets.
+        """
+        return pulumi.get(self, "parameters")
+
+    @parameters.setter
+    def parameters(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "parameters", value)
 
 
 class TeamMemberArgsDict(TypedDict):

@@ -18,6 +18,11 @@ from ._enums import *
 
 __all__ = [
     'Branch',
+    'BranchProtectionRestrictions',
+    'BranchProtectionReviews',
+    'BranchProtectionSettings',
+    'BranchProtectionStatusChecks',
+    'BranchRule',
     'BudgetAlerting',
     'CodeFrequencyWeek',
     'CommitActivityWeek',
@@ -34,11 +39,20 @@ __all__ = [
     'GpgSubkey',
     'IssueFieldOption',
     'OrgMember',
+    'OrgRole',
+    'OrgRulesetConditions',
     'Participation',
     'ProtectionRuleApp',
     'PunchCardHour',
     'RepositoryCollaboratorTeam',
     'RepositoryCollaboratorUser',
+    'RepositoryRulesetConditions',
+    'RulesetBypassActor',
+    'RulesetPropertyTarget',
+    'RulesetRefNameCondition',
+    'RulesetRepositoryNameCondition',
+    'RulesetRepositoryPropertyCondition',
+    'RulesetRule',
     'TeamMember',
 ]
 
@@ -85,6 +99,355 @@ class Branch(dict):
         Whether the branch is protected.
         """
         return pulumi.get(self, "protected")
+
+
+@pulumi.output_type
+class BranchProtectionRestrictions(dict):
+    """
+    Who may push to the branch (everyone else may not).
+    """
+    def __init__(__self__, *,
+                 apps: Optional[Sequence[_builtins.str]] = None,
+                 teams: Optional[Sequence[_builtins.str]] = None,
+                 users: Optional[Sequence[_builtins.str]] = None):
+        """
+        Who may push to the branch (everyone else may not).
+
+        :param Sequence[_builtins.str] apps: Slugs of the apps that may push; compared as a set, regardless of case. Default `[]`.
+        :param Sequence[_builtins.str] teams: Slugs of the teams that may push; compared as a set, regardless of case. Default `[]`.
+        :param Sequence[_builtins.str] users: Logins of the people who may push; compared as a set, regardless of case. Default `[]`.
+        """
+        if apps is not None:
+            pulumi.set(__self__, "apps", apps)
+        if teams is not None:
+            pulumi.set(__self__, "teams", teams)
+        if users is not None:
+            pulumi.set(__self__, "users", users)
+
+    @_builtins.property
+    @pulumi.getter
+    def apps(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Slugs of the apps that may push; compared as a set, regardless of case. Default `[]`.
+        """
+        return pulumi.get(self, "apps")
+
+    @_builtins.property
+    @pulumi.getter
+    def teams(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Slugs of the teams that may push; compared as a set, regardless of case. Default `[]`.
+        """
+        return pulumi.get(self, "teams")
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Logins of the people who may push; compared as a set, regardless of case. Default `[]`.
+        """
+        return pulumi.get(self, "users")
+
+
+@pulumi.output_type
+class BranchProtectionReviews(dict):
+    """
+    The reviews a pull request needs before it merges.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "dismissStaleReviews":
+            suggest = "dismiss_stale_reviews"
+        elif key == "requireCodeOwnerReviews":
+            suggest = "require_code_owner_reviews"
+        elif key == "requireLastPushApproval":
+            suggest = "require_last_push_approval"
+        elif key == "requiredApprovingReviewCount":
+            suggest = "required_approving_review_count"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in BranchProtectionReviews. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        BranchProtectionReviews.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        BranchProtectionReviews.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 dismiss_stale_reviews: Optional[_builtins.bool] = None,
+                 require_code_owner_reviews: Optional[_builtins.bool] = None,
+                 require_last_push_approval: Optional[_builtins.bool] = None,
+                 required_approving_review_count: Optional[_builtins.int] = None):
+        """
+        The reviews a pull request needs before it merges.
+
+        :param _builtins.bool dismiss_stale_reviews: Dismiss approvals when new commits are pushed. Default `false`.
+        :param _builtins.bool require_code_owner_reviews: Require a review from a code owner. Default `false`.
+        :param _builtins.bool require_last_push_approval: The last push must be approved by someone other than its author. Default `false`.
+        :param _builtins.int required_approving_review_count: Approvals needed, 0 to 6. Default `1`.
+        """
+        if dismiss_stale_reviews is not None:
+            pulumi.set(__self__, "dismiss_stale_reviews", dismiss_stale_reviews)
+        if require_code_owner_reviews is not None:
+            pulumi.set(__self__, "require_code_owner_reviews", require_code_owner_reviews)
+        if require_last_push_approval is not None:
+            pulumi.set(__self__, "require_last_push_approval", require_last_push_approval)
+        if required_approving_review_count is not None:
+            pulumi.set(__self__, "required_approving_review_count", required_approving_review_count)
+
+    @_builtins.property
+    @pulumi.getter(name="dismissStaleReviews")
+    def dismiss_stale_reviews(self) -> Optional[_builtins.bool]:
+        """
+        Dismiss approvals when new commits are pushed. Default `false`.
+        """
+        return pulumi.get(self, "dismiss_stale_reviews")
+
+    @_builtins.property
+    @pulumi.getter(name="requireCodeOwnerReviews")
+    def require_code_owner_reviews(self) -> Optional[_builtins.bool]:
+        """
+        Require a review from a code owner. Default `false`.
+        """
+        return pulumi.get(self, "require_code_owner_reviews")
+
+    @_builtins.property
+    @pulumi.getter(name="requireLastPushApproval")
+    def require_last_push_approval(self) -> Optional[_builtins.bool]:
+        """
+        The last push must be approved by someone other than its author. Default `false`.
+        """
+        return pulumi.get(self, "require_last_push_approval")
+
+    @_builtins.property
+    @pulumi.getter(name="requiredApprovingReviewCount")
+    def required_approving_review_count(self) -> Optional[_builtins.int]:
+        """
+        Approvals needed, 0 to 6. Default `1`.
+        """
+        return pulumi.get(self, "required_approving_review_count")
+
+
+@pulumi.output_type
+class BranchProtectionSettings(dict):
+    """
+    A branch's protection, as `BranchProtection` declares it.
+    """
+    def __init__(__self__, *,
+                 allow_deletions: _builtins.bool,
+                 allow_force_pushes: _builtins.bool,
+                 enforce_admins: _builtins.bool,
+                 lock_branch: _builtins.bool,
+                 required_conversation_resolution: _builtins.bool,
+                 required_linear_history: _builtins.bool,
+                 required_pull_request_reviews: Optional['outputs.BranchProtectionReviews'] = None,
+                 required_status_checks: Optional['outputs.BranchProtectionStatusChecks'] = None,
+                 restrictions: Optional['outputs.BranchProtectionRestrictions'] = None):
+        """
+        A branch's protection, as `BranchProtection` declares it.
+
+        :param _builtins.bool allow_deletions: Whether the branch may be deleted.
+        :param _builtins.bool allow_force_pushes: Whether force pushes are allowed.
+        :param _builtins.bool enforce_admins: Whether administrators are held to the protection.
+        :param _builtins.bool lock_branch: Whether the branch is read-only.
+        :param _builtins.bool required_conversation_resolution: Whether conversations must be resolved before merging.
+        :param _builtins.bool required_linear_history: Whether merge commits are refused.
+        :param 'BranchProtectionReviews' required_pull_request_reviews: The reviews a pull request needs; absent when none.
+        :param 'BranchProtectionStatusChecks' required_status_checks: The status checks that must pass; absent when none.
+        :param 'BranchProtectionRestrictions' restrictions: Who may push; absent when anyone with write access may.
+        """
+        pulumi.set(__self__, "allow_deletions", allow_deletions)
+        pulumi.set(__self__, "allow_force_pushes", allow_force_pushes)
+        pulumi.set(__self__, "enforce_admins", enforce_admins)
+        pulumi.set(__self__, "lock_branch", lock_branch)
+        pulumi.set(__self__, "required_conversation_resolution", required_conversation_resolution)
+        pulumi.set(__self__, "required_linear_history", required_linear_history)
+        if required_pull_request_reviews is not None:
+            pulumi.set(__self__, "required_pull_request_reviews", required_pull_request_reviews)
+        if required_status_checks is not None:
+            pulumi.set(__self__, "required_status_checks", required_status_checks)
+        if restrictions is not None:
+            pulumi.set(__self__, "restrictions", restrictions)
+
+    @_builtins.property
+    @pulumi.getter(name="allowDeletions")
+    def allow_deletions(self) -> _builtins.bool:
+        """
+        Whether the branch may be deleted.
+        """
+        return pulumi.get(self, "allow_deletions")
+
+    @_builtins.property
+    @pulumi.getter(name="allowForcePushes")
+    def allow_force_pushes(self) -> _builtins.bool:
+        """
+        Whether force pushes are allowed.
+        """
+        return pulumi.get(self, "allow_force_pushes")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceAdmins")
+    def enforce_admins(self) -> _builtins.bool:
+        """
+        Whether administrators are held to the protection.
+        """
+        return pulumi.get(self, "enforce_admins")
+
+    @_builtins.property
+    @pulumi.getter(name="lockBranch")
+    def lock_branch(self) -> _builtins.bool:
+        """
+        Whether the branch is read-only.
+        """
+        return pulumi.get(self, "lock_branch")
+
+    @_builtins.property
+    @pulumi.getter(name="requiredConversationResolution")
+    def required_conversation_resolution(self) -> _builtins.bool:
+        """
+        Whether conversations must be resolved before merging.
+        """
+        return pulumi.get(self, "required_conversation_resolution")
+
+    @_builtins.property
+    @pulumi.getter(name="requiredLinearHistory")
+    def required_linear_history(self) -> _builtins.bool:
+        """
+        Whether merge commits are refused.
+        """
+        return pulumi.get(self, "required_linear_history")
+
+    @_builtins.property
+    @pulumi.getter(name="requiredPullRequestReviews")
+    def required_pull_request_reviews(self) -> Optional['outputs.BranchProtectionReviews']:
+        """
+        The reviews a pull request needs; absent when none.
+        """
+        return pulumi.get(self, "required_pull_request_reviews")
+
+    @_builtins.property
+    @pulumi.getter(name="requiredStatusChecks")
+    def required_status_checks(self) -> Optional['outputs.BranchProtectionStatusChecks']:
+        """
+        The status checks that must pass; absent when none.
+        """
+        return pulumi.get(self, "required_status_checks")
+
+    @_builtins.property
+    @pulumi.getter
+    def restrictions(self) -> Optional['outputs.BranchProtectionRestrictions']:
+        """
+        Who may push; absent when anyone with write access may.
+        """
+        return pulumi.get(self, "restrictions")
+
+
+@pulumi.output_type
+class BranchProtectionStatusChecks(dict):
+    """
+    The status checks a pull request must pass.
+    """
+    def __init__(__self__, *,
+                 contexts: Optional[Sequence[_builtins.str]] = None,
+                 strict: Optional[_builtins.bool] = None):
+        """
+        The status checks a pull request must pass.
+
+        :param Sequence[_builtins.str] contexts: The status checks that must pass (their contexts); compared as a set, regardless of case. Default `[]`.
+        :param _builtins.bool strict: Whether a branch must be up to date with this one before merging. Default `false`.
+        """
+        if contexts is not None:
+            pulumi.set(__self__, "contexts", contexts)
+        if strict is not None:
+            pulumi.set(__self__, "strict", strict)
+
+    @_builtins.property
+    @pulumi.getter
+    def contexts(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The status checks that must pass (their contexts); compared as a set, regardless of case. Default `[]`.
+        """
+        return pulumi.get(self, "contexts")
+
+    @_builtins.property
+    @pulumi.getter
+    def strict(self) -> Optional[_builtins.bool]:
+        """
+        Whether a branch must be up to date with this one before merging. Default `false`.
+        """
+        return pulumi.get(self, "strict")
+
+
+@pulumi.output_type
+class BranchRule(dict):
+    """
+    A rule that applies to a branch, with the ruleset it comes from.
+    """
+    def __init__(__self__, *,
+                 ruleset_id: _builtins.int,
+                 ruleset_source: _builtins.str,
+                 ruleset_source_type: _builtins.str,
+                 type: _builtins.str,
+                 parameters: Optional[Mapping[str, Any]] = None):
+        """
+        A rule that applies to a branch, with the ruleset it comes from.
+
+        :param _builtins.int ruleset_id: The ruleset's id.
+        :param _builtins.str ruleset_source: The ruleset's owner: `owner/repo`, or the organisation.
+        :param Union[_builtins.str, 'BranchRuleRulesetSourceType'] ruleset_source_type: Whether the ruleset is the repository's or its organisation's.
+        :param _builtins.str type: The rule's type (`deletion`, `pull_request`, ...).
+        :param Mapping[str, Any] parameters: The rule's parameters, in camelCase; absent for rules that take none.
+        """
+        pulumi.set(__self__, "ruleset_id", ruleset_id)
+        pulumi.set(__self__, "ruleset_source", ruleset_source)
+        pulumi.set(__self__, "ruleset_source_type", ruleset_source_type)
+        pulumi.set(__self__, "type", type)
+        if parameters is not None:
+            pulumi.set(__self__, "parameters", parameters)
+
+    @_builtins.property
+    @pulumi.getter(name="rulesetId")
+    def ruleset_id(self) -> _builtins.int:
+        """
+        The ruleset's id.
+        """
+        return pulumi.get(self, "ruleset_id")
+
+    @_builtins.property
+    @pulumi.getter(name="rulesetSource")
+    def ruleset_source(self) -> _builtins.str:
+        """
+        The ruleset's owner: `owner/repo`, or the organisation.
+        """
+        return pulumi.get(self, "ruleset_source")
+
+    @_builtins.property
+    @pulumi.getter(name="rulesetSourceType")
+    def ruleset_source_type(self) -> _builtins.str:
+        """
+        Whether the ruleset is the repository's or its organisation's.
+        """
+        return pulumi.get(self, "ruleset_source_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        The rule's type (`deletion`, `pull_request`, ...).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def parameters(self) -> Optional[Mapping[str, Any]]:
+        """
+        The rule's parameters, in camelCase; absent for rules that take none.
+        """
+        return pulumi.get(self, "parameters")
 
 
 @pulumi.output_type
@@ -1210,6 +1573,156 @@ class OrgMember(dict):
 
 
 @pulumi.output_type
+class OrgRole(dict):
+    """
+    A role of an organisation.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.int,
+                 name: _builtins.str,
+                 permissions: Sequence[_builtins.str],
+                 base_role: Optional[_builtins.str] = None,
+                 description: Optional[_builtins.str] = None,
+                 source: Optional[_builtins.str] = None):
+        """
+        A role of an organisation.
+
+        :param _builtins.int id: The role's id: what `OrgRoleAssignment.roleId` takes.
+        :param _builtins.str name: The role's name (`all_repo_read`, `security_manager`, ...).
+        :param Sequence[_builtins.str] permissions: The organisation permissions it grants beyond its base role.
+        :param Union[_builtins.str, 'OrgRoleBaseRole'] base_role: The repository permission it grants on every repository, if any.
+        :param _builtins.str description: Who the role is for, or what it grants.
+        :param _builtins.str source: Where it comes from: `Predefined`, `Organization` or `Enterprise`.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "permissions", permissions)
+        if base_role is not None:
+            pulumi.set(__self__, "base_role", base_role)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.int:
+        """
+        The role's id: what `OrgRoleAssignment.roleId` takes.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The role's name (`all_repo_read`, `security_manager`, ...).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def permissions(self) -> Sequence[_builtins.str]:
+        """
+        The organisation permissions it grants beyond its base role.
+        """
+        return pulumi.get(self, "permissions")
+
+    @_builtins.property
+    @pulumi.getter(name="baseRole")
+    def base_role(self) -> Optional[_builtins.str]:
+        """
+        The repository permission it grants on every repository, if any.
+        """
+        return pulumi.get(self, "base_role")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        Who the role is for, or what it grants.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> Optional[_builtins.str]:
+        """
+        Where it comes from: `Predefined`, `Organization` or `Enterprise`.
+        """
+        return pulumi.get(self, "source")
+
+
+@pulumi.output_type
+class OrgRulesetConditions(dict):
+    """
+    Where an organisation ruleset applies: refs, and repositories.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "refName":
+            suggest = "ref_name"
+        elif key == "repositoryName":
+            suggest = "repository_name"
+        elif key == "repositoryProperty":
+            suggest = "repository_property"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in OrgRulesetConditions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        OrgRulesetConditions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        OrgRulesetConditions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 ref_name: Optional['outputs.RulesetRefNameCondition'] = None,
+                 repository_name: Optional['outputs.RulesetRepositoryNameCondition'] = None,
+                 repository_property: Optional['outputs.RulesetRepositoryPropertyCondition'] = None):
+        """
+        Where an organisation ruleset applies: refs, and repositories.
+
+        :param 'RulesetRefNameCondition' ref_name: The refs it applies to (required but for push rulesets).
+        :param 'RulesetRepositoryNameCondition' repository_name: Repositories by name (or by property: exactly one of the two).
+        :param 'RulesetRepositoryPropertyCondition' repository_property: Repositories by custom property values (or by name: exactly one of the two).
+        """
+        if ref_name is not None:
+            pulumi.set(__self__, "ref_name", ref_name)
+        if repository_name is not None:
+            pulumi.set(__self__, "repository_name", repository_name)
+        if repository_property is not None:
+            pulumi.set(__self__, "repository_property", repository_property)
+
+    @_builtins.property
+    @pulumi.getter(name="refName")
+    def ref_name(self) -> Optional['outputs.RulesetRefNameCondition']:
+        """
+        The refs it applies to (required but for push rulesets).
+        """
+        return pulumi.get(self, "ref_name")
+
+    @_builtins.property
+    @pulumi.getter(name="repositoryName")
+    def repository_name(self) -> Optional['outputs.RulesetRepositoryNameCondition']:
+        """
+        Repositories by name (or by property: exactly one of the two).
+        """
+        return pulumi.get(self, "repository_name")
+
+    @_builtins.property
+    @pulumi.getter(name="repositoryProperty")
+    def repository_property(self) -> Optional['outputs.RulesetRepositoryPropertyCondition']:
+        """
+        Repositories by custom property values (or by name: exactly one of the two).
+        """
+        return pulumi.get(self, "repository_property")
+
+
+@pulumi.output_type
 class Participation(dict):
     """
     Commits per week for the last 52 weeks: everyone's and the owner's.
@@ -1435,6 +1948,333 @@ class RepositoryCollaboratorUser(dict):
         `"pull"`, `"triage"`, `"push"` (default), `"maintain"` or `"admin"`.
         """
         return pulumi.get(self, "permission")
+
+
+@pulumi.output_type
+class RepositoryRulesetConditions(dict):
+    """
+    Where a repository ruleset applies: its refs.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "refName":
+            suggest = "ref_name"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RepositoryRulesetConditions. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RepositoryRulesetConditions.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RepositoryRulesetConditions.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 ref_name: Optional['outputs.RulesetRefNameCondition'] = None):
+        """
+        Where a repository ruleset applies: its refs.
+
+        :param 'RulesetRefNameCondition' ref_name: The refs it applies to (required but for push rulesets).
+        """
+        if ref_name is not None:
+            pulumi.set(__self__, "ref_name", ref_name)
+
+    @_builtins.property
+    @pulumi.getter(name="refName")
+    def ref_name(self) -> Optional['outputs.RulesetRefNameCondition']:
+        """
+        The refs it applies to (required but for push rulesets).
+        """
+        return pulumi.get(self, "ref_name")
+
+
+@pulumi.output_type
+class RulesetBypassActor(dict):
+    """
+    An actor who may bypass a ruleset's rules.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "actorType":
+            suggest = "actor_type"
+        elif key == "actorId":
+            suggest = "actor_id"
+        elif key == "bypassMode":
+            suggest = "bypass_mode"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RulesetBypassActor. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RulesetBypassActor.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RulesetBypassActor.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 actor_type: _builtins.str,
+                 actor_id: Optional[_builtins.int] = None,
+                 bypass_mode: Optional[_builtins.str] = None):
+        """
+        An actor who may bypass a ruleset's rules.
+
+        :param Union[_builtins.str, 'RulesetBypassActorActorType'] actor_type: Who may bypass the ruleset: "Integration", "OrganizationAdmin", "RepositoryRole", "Team", "DeployKey", "EnterpriseOwner".
+        :param _builtins.int actor_id: The actor's id: the team's id (`Team`), the app's id (`Integration`), the repository role's id (`RepositoryRole`: 1 read, 2 maintain, 3 triage, 4 write, 5 admin); none for `OrganizationAdmin`, `EnterpriseOwner` and `DeployKey` (one given is ignored).
+        :param Union[_builtins.str, 'RulesetBypassActorBypassMode'] bypass_mode: `"always"` (default) or `"pull_request"` (only when merging a pull request: branch rulesets, not deploy keys).
+        """
+        pulumi.set(__self__, "actor_type", actor_type)
+        if actor_id is not None:
+            pulumi.set(__self__, "actor_id", actor_id)
+        if bypass_mode is not None:
+            pulumi.set(__self__, "bypass_mode", bypass_mode)
+
+    @_builtins.property
+    @pulumi.getter(name="actorType")
+    def actor_type(self) -> _builtins.str:
+        """
+        Who may bypass the ruleset: "Integration", "OrganizationAdmin", "RepositoryRole", "Team", "DeployKey", "EnterpriseOwner".
+        """
+        return pulumi.get(self, "actor_type")
+
+    @_builtins.property
+    @pulumi.getter(name="actorId")
+    def actor_id(self) -> Optional[_builtins.int]:
+        """
+        The actor's id: the team's id (`Team`), the app's id (`Integration`), the repository role's id (`RepositoryRole`: 1 read, 2 maintain, 3 triage, 4 write, 5 admin); none for `OrganizationAdmin`, `EnterpriseOwner` and `DeployKey` (one given is ignored).
+        """
+        return pulumi.get(self, "actor_id")
+
+    @_builtins.property
+    @pulumi.getter(name="bypassMode")
+    def bypass_mode(self) -> Optional[_builtins.str]:
+        """
+        `"always"` (default) or `"pull_request"` (only when merging a pull request: branch rulesets, not deploy keys).
+        """
+        return pulumi.get(self, "bypass_mode")
+
+
+@pulumi.output_type
+class RulesetPropertyTarget(dict):
+    """
+    A repository property and the values that match.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "propertyValues":
+            suggest = "property_values"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in RulesetPropertyTarget. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        RulesetPropertyTarget.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        RulesetPropertyTarget.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 property_values: Sequence[_builtins.str],
+                 source: Optional[_builtins.str] = None):
+        """
+        A repository property and the values that match.
+
+        :param _builtins.str name: The property's name.
+        :param Sequence[_builtins.str] property_values: The values that match (any of them); compared as a set.
+        :param Union[_builtins.str, 'RulesetPropertyTargetSource'] source: `"custom"` (default: a custom property) or `"system"` (one of the platform's).
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "property_values", property_values)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The property's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="propertyValues")
+    def property_values(self) -> Sequence[_builtins.str]:
+        """
+        The values that match (any of them); compared as a set.
+        """
+        return pulumi.get(self, "property_values")
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> Optional[_builtins.str]:
+        """
+        `"custom"` (default: a custom property) or `"system"` (one of the platform's).
+        """
+        return pulumi.get(self, "source")
+
+
+@pulumi.output_type
+class RulesetRefNameCondition(dict):
+    """
+    The refs (branches or tags) a ruleset applies to.
+    """
+    def __init__(__self__, *,
+                 exclude: Optional[Sequence[_builtins.str]] = None,
+                 include: Optional[Sequence[_builtins.str]] = None):
+        """
+        The refs (branches or tags) a ruleset applies to.
+
+        :param Sequence[_builtins.str] exclude: Ref names or patterns it does not apply to; compared as a set. Default `[]`.
+        :param Sequence[_builtins.str] include: Ref names or patterns the ruleset applies to (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`); one must match; compared as a set. Default `[]`.
+        """
+        if exclude is not None:
+            pulumi.set(__self__, "exclude", exclude)
+        if include is not None:
+            pulumi.set(__self__, "include", include)
+
+    @_builtins.property
+    @pulumi.getter
+    def exclude(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Ref names or patterns it does not apply to; compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "exclude")
+
+    @_builtins.property
+    @pulumi.getter
+    def include(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Ref names or patterns the ruleset applies to (`refs/heads/main`, `refs/heads/release/*`, `~DEFAULT_BRANCH`, `~ALL`); one must match; compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "include")
+
+
+@pulumi.output_type
+class RulesetRepositoryNameCondition(dict):
+    """
+    The repositories an organisation ruleset applies to, by name.
+    """
+    def __init__(__self__, *,
+                 exclude: Optional[Sequence[_builtins.str]] = None,
+                 include: Optional[Sequence[_builtins.str]] = None,
+                 protected: Optional[_builtins.bool] = None):
+        """
+        The repositories an organisation ruleset applies to, by name.
+
+        :param Sequence[_builtins.str] exclude: Repository names or patterns it does not apply to; compared as a set. Default `[]`.
+        :param Sequence[_builtins.str] include: Repository names or patterns the ruleset applies to (`~ALL` for every repository); one must match; compared as a set. Default `[]`.
+        :param _builtins.bool protected: Whether the targeted repositories may not be renamed. Default `false`.
+        """
+        if exclude is not None:
+            pulumi.set(__self__, "exclude", exclude)
+        if include is not None:
+            pulumi.set(__self__, "include", include)
+        if protected is not None:
+            pulumi.set(__self__, "protected", protected)
+
+    @_builtins.property
+    @pulumi.getter
+    def exclude(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Repository names or patterns it does not apply to; compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "exclude")
+
+    @_builtins.property
+    @pulumi.getter
+    def include(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Repository names or patterns the ruleset applies to (`~ALL` for every repository); one must match; compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "include")
+
+    @_builtins.property
+    @pulumi.getter
+    def protected(self) -> Optional[_builtins.bool]:
+        """
+        Whether the targeted repositories may not be renamed. Default `false`.
+        """
+        return pulumi.get(self, "protected")
+
+
+@pulumi.output_type
+class RulesetRepositoryPropertyCondition(dict):
+    """
+    The repositories an organisation ruleset applies to, by their custom property values.
+    """
+    def __init__(__self__, *,
+                 exclude: Optional[Sequence['outputs.RulesetPropertyTarget']] = None,
+                 include: Optional[Sequence['outputs.RulesetPropertyTarget']] = None):
+        """
+        The repositories an organisation ruleset applies to, by their custom property values.
+
+        :param Sequence['RulesetPropertyTarget'] exclude: Properties that exclude a repository (any that matches); compared as a set. Default `[]`.
+        :param Sequence['RulesetPropertyTarget'] include: Properties every targeted repository has (all must match); compared as a set. Default `[]`.
+        """
+        if exclude is not None:
+            pulumi.set(__self__, "exclude", exclude)
+        if include is not None:
+            pulumi.set(__self__, "include", include)
+
+    @_builtins.property
+    @pulumi.getter
+    def exclude(self) -> Optional[Sequence['outputs.RulesetPropertyTarget']]:
+        """
+        Properties that exclude a repository (any that matches); compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "exclude")
+
+    @_builtins.property
+    @pulumi.getter
+    def include(self) -> Optional[Sequence['outputs.RulesetPropertyTarget']]:
+        """
+        Properties every targeted repository has (all must match); compared as a set. Default `[]`.
+        """
+        return pulumi.get(self, "include")
+
+
+@pulumi.output_type
+class RulesetRule(dict):
+    """
+    One rule of a ruleset: its type and parameters.
+    """
+    def __init__(__self__, *,
+                 type: _builtins.str,
+                 parameters: Optional[Mapping[str, Any]] = None):
+        """
+        One rule of a ruleset: its type and parameters.
+
+        :param _builtins.str type: The rule's type, as the API names it: `creation`, `update`, `deletion`, `required_linear_history`, `merge_queue`, `required_deployments`, `required_signatures`, `pull_request`, `required_status_checks`, `non_fast_forward`, `commit_message_pattern`, `commit_author_email_pattern`, `committer_email_pattern`, `branch_name_pattern`, `tag_name_pattern`, `workflows`, `code_scanning`, `copilot_code_review`, `file_path_restriction`, `max_file_path_length`, `file_extension_restriction`, `max_file_size`.
+        :param Mapping[str, Any] parameters: The rule's parameters, in camelCase (`requiredApprovingReviewCount`), as the platform's description gives them for its type; left out for rules that take none. Lists in them compare as sets.
+        """
+        pulumi.set(__self__, "type", type)
+        if parameters is not None:
+            pulumi.set(__self__, "parameters", parameters)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        The rule's type, as the API names it: `creation`, `update`, `deletion`, `required_linear_history`, `merge_queue`, `required_deployments`, `required_signatures`, `pull_request`, `required_status_checks`, `non_fast_forward`, `commit_message_pattern`, `commit_author_email_pattern`, `committer_email_pattern`, `branch_name_pattern`, `tag_name_pattern`, `workflows`, `code_scanning`, `copilot_code_review`, `file_path_restriction`, `max_file_path_length`, `file_extension_restriction`, `max_file_size`.
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def parameters(self) -> Optional[Mapping[str, Any]]:
+        """
+        The rule's parameters, in camelCase (`requiredApprovingReviewCount`), as the platform's description gives them for its type; left out for rules that take none. Lists in them compare as sets.
+        """
+        return pulumi.get(self, "parameters")
 
 
 @pulumi.output_type

@@ -283,6 +283,54 @@ describe("a hostile body", () => {
     },
     { route: /^PUT \/notifications$/, fields: ["last_read_at", "read"] },
     {
+      route: /\/rulesets/,
+      base: { name: "hostile", enforcement: "active", conditions: { ref_name: { include: ["~ALL"] } } },
+      fields: ["target", "enforcement", "bypass_actors", "conditions", "rules"],
+      hostile: async () => [
+        [{ type: "pull_request", parameters: { required_approving_review_count: "2" } }],
+        [{ type: "constructor" }],
+        [{ actor_type: "Team", actor_id: 1e308 }],
+        {
+          ref_name: { include: [null] },
+          repository_property: { include: [{ name: "__proto__", property_values: [] }] },
+        },
+      ],
+    },
+    {
+      route: /\/branches\/.*\/protection$/,
+      base: {
+        required_status_checks: null,
+        enforce_admins: null,
+        required_pull_request_reviews: null,
+        restrictions: null,
+      },
+      fields: [
+        "required_status_checks",
+        "enforce_admins",
+        "required_pull_request_reviews",
+        "restrictions",
+        "required_linear_history",
+        "lock_branch",
+      ],
+      hostile: async () => [
+        { users: ["constructor"], teams: ["__proto__"], apps: [] },
+        { strict: true, contexts: [1] },
+      ],
+    },
+    {
+      route: /\/properties\/schema\//,
+      base: { value_type: "single_select", allowed_values: ["a"] },
+      fields: [
+        "value_type",
+        "required",
+        "default_value",
+        "description",
+        "allowed_values",
+        "values_editable_by",
+      ],
+      hostile: async () => [["a", "a"], new Array(201).fill("x")],
+    },
+    {
       route: /^POST \/user\/(keys|ssh_signing_keys)$/,
       fields: ["title", "key"],
       hostile: async () => hostileSshKeys().map(([, line]) => line),

@@ -485,6 +485,88 @@ describe("a Repository through the plugin", () => {
   });
 });
 
+describe("rulesets and branch protection through the plugin", () => {
+  const RULESET = "hosting:index:RepositoryRuleset";
+  const rulesetArgs: Properties = {
+    owner: "acme-eng",
+    repository: "api",
+    name: "plugin",
+    enforcement: "active",
+    conditions: { refName: { include: ["~DEFAULT_BRANCH"] } },
+    rules: [
+      { type: "deletion" },
+      {
+        type: "required_status_checks",
+        parameters: {
+          requiredStatusChecks: [{ context: "a" }, { context: "b" }],
+          strictRequiredStatusChecksPolicy: false,
+        },
+      },
+    ],
+  };
+
+  it("check names the rule and the parameter the description refuses", async () => {
+    await configureAs("svcp_siteadmin");
+    const checked = await client.check(RULESET, {
+      ...rulesetArgs,
+      rules: [{ type: "max_file_size", parameters: { maxFileSize: 0 } }],
+    });
+    expect(checked.failures).toContainEqual({
+      property: "rules",
+      reason: "rules[0] (max_file_size): parameters.maxFileSize must be at least 1",
+    });
+  });
+
+  it("a ruleset written once diffs as no change, reordered or read back; a rule changed is named", async () => {
+    await configureAs("svcp_siteadmin");
+    const checked = await client.check(RULESET, rulesetArgs);
+    const created = await client.create(RULESET, checked.inputs);
+    const read = await client.read(RULESET, created.id, created.properties, checked.inputs);
+    const reordered = (
+      await client.check(
+        RULESET,
+        { ...rulesetArgs, rules: [...(rulesetArgs.rules as Properties[])].reverse() },
+        checked.inputs,
+      )
+    ).inputs;
+    expect(await client.diff(RULESET, created.id, read.properties, reordered)).toMatchObject({
+      changes: DIFF_NONE,
+      detailed: {},
+    });
+    const other = (
+      await client.check(
+        RULESET,
+        { ...rulesetArgs, enforcement: "evaluate", rules: [{ type: "deletion" }] },
+        checked.inputs,
+      )
+    ).inputs;
+    expect(await client.diff(RULESET, created.id, read.properties, other)).toMatchObject({
+      changes: DIFF_SOME,
+      detailed: { enforcement: "update", rules: "update" },
+    });
+    await client.delete(RULESET, created.id, read.properties);
+  });
+
+  it("a branch protection diffs as no change against what the platform answers", async () => {
+    await configureAs("svcp_siteadmin");
+    const kind = "hosting:index:BranchProtection";
+    const args: Properties = {
+      owner: "acme-eng",
+      repository: "api",
+      branch: "release/1.0",
+      restrictions: { users: ["octocat"], teams: ["platform"] },
+    };
+    const checked = await client.check(kind, args);
+    const created = await client.create(kind, checked.inputs);
+    expect(created.id).toBe("acme-eng/api/release%2F1.0");
+    const read = await client.read(kind, created.id, created.properties, checked.inputs);
+    expect(await client.diff(kind, created.id, read.properties, checked.inputs)).toMatchObject({
+      changes: DIFF_NONE,
+    });
+    await client.delete(kind, created.id, read.properties);
+  });
+});
+
 describe("import of a kind found by another key than its id", () => {
   const ORG = "hosting:index:Organization";
 
@@ -579,6 +661,22 @@ describe("invoke", () => {
     });
     expect(result.name).toEqual(secret("develop"));
     expect(result.renamed).toEqual(secret(true));
+  });
+
+  it("runs getBranchRules and getOrgRoles", async () => {
+    await configureAs("svcp_siteadmin");
+    const rules = await client.invoke("hosting:index:getBranchRules", {
+      owner: "acme-eng",
+      repository: "api",
+      branch: "main",
+    });
+    expect(rules).toMatchObject({
+      branch: "main",
+      rules: [],
+      protection: { requiredStatusChecks: { contexts: ["ci/build"] } },
+    });
+    const roles = await client.invoke("hosting:index:getOrgRoles", { org: "acme-eng" });
+    expect((roles.roles as Array<{ name: string }>).map((r) => r.name)).toContain("security_manager");
   });
 
   it("fails an invalid call naming the argument", async () => {

@@ -7,7 +7,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
 import { UNKNOWN } from "../../../provider/internal/check";
+import { sendNoticesTo } from "../../../provider/internal/context";
 import {
+  orgCustomPropertyProvider as definitionProvider,
+  type OrgCustomPropertyInputs,
   type OrgPropertyValueInputs,
   orgPropertyValueProvider as orgProvider,
   type RepositoryPropertyValueInputs,
@@ -326,6 +329,167 @@ describe("RepositoryPropertyValue lifecycle", () => {
     const inputs = await checkedRepo({ ...repoTier, propertyName: "regions", value: ["eu"] });
     await expect(repoProvider.create(inputs)).rejects.toThrow(
       "regions is not a custom property of the organisation acme-eng",
+    );
+  });
+});
+
+describe("OrgCustomProperty", () => {
+  const ENVIRONMENT = {
+    org: "acme-eng",
+    propertyName: "environment",
+    valueType: "single_select",
+    required: true,
+    defaultValue: "dev",
+    allowedValues: ["prod", "dev"],
+  };
+
+  async function checkedDefinition(news: Record<string, unknown>): Promise<OrgCustomPropertyInputs> {
+    const result = await definitionProvider.check({}, news);
+    expect(result.failures ?? []).toEqual([]);
+    return result.inputs as OrgCustomPropertyInputs;
+  }
+
+  const definitionOf = (name: string) =>
+    emulator.store.state.fixture.orgs
+      .find((o) => o.login === "acme-eng")
+      ?.repositoryProperties.find((d) => d.name === name);
+
+  it.each([
+    [
+      { ...ENVIRONMENT, allowedValues: undefined },
+      "allowedValues",
+      "allowedValues are required by a single_select property",
+    ],
+    [
+      { ...ENVIRONMENT, valueType: "string" },
+      "allowedValues",
+      "a string property takes no allowedValues; leave them out",
+    ],
+    [{ ...ENVIRONMENT, defaultValue: undefined }, "defaultValue", "a required property needs a defaultValue"],
+    [
+      { ...ENVIRONMENT, defaultValue: "staging" },
+      "defaultValue",
+      'defaultValue: "staging" is not one of prod, dev',
+    ],
+    [{ ...ENVIRONMENT, allowedValues: ["a", "a"] }, "allowedValues", "allowedValues must not repeat a value"],
+    [
+      { ...ENVIRONMENT, valueType: "boolean" },
+      "valueType",
+      'valueType must be one of "string", "single_select", "multi_select", "true_false"',
+    ],
+    [
+      { org: "acme-eng", propertyName: "ok", valueType: "true_false", defaultValue: "yes" },
+      "defaultValue",
+      'takes "true" or "false"',
+    ],
+  ])("refuses %j naming %s, with no request", async (news, property, reason) => {
+    const result = await definitionProvider.check({}, news);
+    expect(
+      result.failures?.find((f) => f.property === property)?.reason,
+      JSON.stringify(result.failures),
+    ).toContain(reason);
+    expect(emulator.controls.counts().total).toBe(0);
+  });
+
+  it("creates a definition, reads it back unchanged, updates and deletes it with its values", async () => {
+    const written = await checkedDefinition(ENVIRONMENT);
+    const { id, outs } = await definitionProvider.create(written);
+    expect(id).toBe("acme-eng/environment");
+    expect(definitionOf("environment")).toMatchObject({
+      valueType: "single_select",
+      required: true,
+      defaultValue: "dev",
+    });
+    const read = await definitionProvider.read(id, outs);
+    expect(read.inputs).toEqual(written);
+    expect(await definitionProvider.diff(id, read.props as OrgCustomPropertyInputs, written)).toMatchObject({
+      changes: false,
+    });
+
+    await repoProvider.create(await checkedRepo({ ...repoTier, propertyName: "environment", value: "prod" }));
+    const wider = { ...written, allowedValues: ["prod", "dev", "qa"] };
+    expect(
+      (await definitionProvider.update(id, outs, definitionProvider.inputsOf(wider))).outs.allowedValues,
+    ).toEqual(["prod", "dev", "qa"]);
+    expect(serverValues("repo", "acme-eng/api")).toEqual({ environment: "prod" });
+    await definitionProvider.delete(id, outs);
+    expect(definitionOf("environment")).toBeUndefined();
+    expect(serverValues("repo", "acme-eng/api")).toEqual({});
+    expect(await definitionProvider.read(id, outs)).toEqual({});
+  });
+
+  it("adopts the fixture's definition without a write when it says the same", async () => {
+    emulator.controls.clearLog();
+    const tierDefinition = {
+      org: "acme-eng",
+      propertyName: "tier",
+      valueType: "single_select",
+      allowedValues: ["gold", "silver", "bronze"],
+    };
+    await definitionProvider.create(definitionProvider.inputsOf(await checkedDefinition(tierDefinition)));
+    expect(requestCounts(emulator)).toEqual({
+      "GET /orgs/{org}/properties/schema/{custom_property_name}": 1,
+    });
+  });
+
+  it("reads a definition changed outside Pulumi as drift on the field that changed", async () => {
+    const written = await checkedDefinition(ENVIRONMENT);
+    const { id, outs } = await definitionProvider.create(written);
+    await setOutside("/repos/acme-eng/api/properties/values", []);
+    const response = await fetch(`${emulator.url}/orgs/acme-eng/properties/schema/environment`, {
+      method: "PUT",
+      headers: { authorization: "Bearer svcp_siteadmin", "content-type": "application/json" },
+      body: JSON.stringify({
+        value_type: "single_select",
+        required: true,
+        default_value: "prod",
+        allowed_values: ["prod", "dev"],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const read = await definitionProvider.read(id, outs);
+    expect(definitionProvider.changedFields(read.props as OrgCustomPropertyInputs, written)).toEqual([
+      "defaultValue",
+    ]);
+  });
+});
+
+describe("RepositoryPropertyValue and its definition", () => {
+  it("refuses at preview a value outside the known definition's allowed values, naming them", async () => {
+    const result = await repoProvider.check({}, { ...repoTier, value: "platinum" });
+    expect(result.failures).toEqual([
+      { property: "value", reason: 'tier: "platinum" is not one of gold, silver, bronze' },
+    ]);
+    // One read of the organisation's definitions, shared by the values of a run.
+    await repoProvider.check({}, { ...repoTier, repository: "web", value: "gold" });
+    expect(requestCounts(emulator)).toEqual({ "GET /orgs/{org}/properties/schema": 1 });
+  });
+
+  it("sends nothing at preview for an unchanged value, or one whose property name is still unknown", async () => {
+    emulator.controls.clearLog();
+    await repoProvider.check(repoTier, repoTier);
+    await repoProvider.check({}, { ...repoTier, propertyName: UNKNOWN });
+    expect(emulator.controls.counts().total).toBe(0);
+  });
+
+  it("tells at preview of a property not defined yet, and its create fails clearly", async () => {
+    const notices: string[] = [];
+    sendNoticesTo((m) => notices.push(m));
+    try {
+      const result = await repoProvider.check(
+        {},
+        { ...repoTier, propertyName: "environment", value: "prod" },
+      );
+      expect(result.failures ?? []).toEqual([]);
+    } finally {
+      sendNoticesTo(undefined);
+    }
+    expect(notices).toEqual([
+      "RepositoryPropertyValue acme-eng/api/environment: acme-eng defines no property environment yet; if an OrgCustomProperty of this program defines it, pass its propertyName output so the value waits for it",
+    ]);
+    const inputs = repoProvider.inputsOf({ ...repoTier, propertyName: "environment", value: "prod" });
+    await expect(repoProvider.create(inputs)).rejects.toThrow(
+      "environment is not a custom property of the organisation acme-eng",
     );
   });
 });

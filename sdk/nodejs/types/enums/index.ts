@@ -2,6 +2,16 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 
+export const BranchRuleRulesetSourceType = {
+    Repository: "Repository",
+    Organization: "Organization",
+} as const;
+
+/**
+ * The values of `BranchRule.rulesetSourceType`.
+ */
+export type BranchRuleRulesetSourceType = (typeof BranchRuleRulesetSourceType)[keyof typeof BranchRuleRulesetSourceType];
+
 export const BudgetScope = {
     Enterprise: "enterprise",
     Organization: "organization",
@@ -298,6 +308,28 @@ export const OrgActionsVariableVisibility = {
  */
 export type OrgActionsVariableVisibility = (typeof OrgActionsVariableVisibility)[keyof typeof OrgActionsVariableVisibility];
 
+export const OrgCustomPropertyValueType = {
+    String: "string",
+    SingleSelect: "single_select",
+    MultiSelect: "multi_select",
+    TrueFalse: "true_false",
+} as const;
+
+/**
+ * The values of `OrgCustomProperty.valueType`.
+ */
+export type OrgCustomPropertyValueType = (typeof OrgCustomPropertyValueType)[keyof typeof OrgCustomPropertyValueType];
+
+export const OrgCustomPropertyValuesEditableBy = {
+    OrgActors: "org_actors",
+    OrgAndRepoActors: "org_and_repo_actors",
+} as const;
+
+/**
+ * The values of `OrgCustomProperty.valuesEditableBy`.
+ */
+export type OrgCustomPropertyValuesEditableBy = (typeof OrgCustomPropertyValuesEditableBy)[keyof typeof OrgCustomPropertyValuesEditableBy];
+
 export const OrgMembershipOnDestroy = {
     Remove: "remove",
     Downgrade: "downgrade",
@@ -328,6 +360,41 @@ export const OrgMembershipState = {
  * The values of `OrgMembership.state`.
  */
 export type OrgMembershipState = (typeof OrgMembershipState)[keyof typeof OrgMembershipState];
+
+export const OrgRoleBaseRole = {
+    Read: "read",
+    Triage: "triage",
+    Write: "write",
+    Maintain: "maintain",
+    Admin: "admin",
+} as const;
+
+/**
+ * The values of `OrgRole.baseRole`.
+ */
+export type OrgRoleBaseRole = (typeof OrgRoleBaseRole)[keyof typeof OrgRoleBaseRole];
+
+export const OrgRulesetEnforcement = {
+    Disabled: "disabled",
+    Active: "active",
+    Evaluate: "evaluate",
+} as const;
+
+/**
+ * The values of `OrgRuleset.enforcement`.
+ */
+export type OrgRulesetEnforcement = (typeof OrgRulesetEnforcement)[keyof typeof OrgRulesetEnforcement];
+
+export const OrgRulesetTarget = {
+    Branch: "branch",
+    Tag: "tag",
+    Push: "push",
+} as const;
+
+/**
+ * The values of `OrgRuleset.target`.
+ */
+export type OrgRulesetTarget = (typeof OrgRulesetTarget)[keyof typeof OrgRulesetTarget];
 
 export const OrgRunnerGroupVisibility = {
     All: "all",
@@ -461,6 +528,28 @@ export const RepositoryOnDestroy = {
  */
 export type RepositoryOnDestroy = (typeof RepositoryOnDestroy)[keyof typeof RepositoryOnDestroy];
 
+export const RepositoryRulesetEnforcement = {
+    Disabled: "disabled",
+    Active: "active",
+    Evaluate: "evaluate",
+} as const;
+
+/**
+ * The values of `RepositoryRuleset.enforcement`.
+ */
+export type RepositoryRulesetEnforcement = (typeof RepositoryRulesetEnforcement)[keyof typeof RepositoryRulesetEnforcement];
+
+export const RepositoryRulesetTarget = {
+    Branch: "branch",
+    Tag: "tag",
+    Push: "push",
+} as const;
+
+/**
+ * The values of `RepositoryRuleset.target`.
+ */
+export type RepositoryRulesetTarget = (typeof RepositoryRulesetTarget)[keyof typeof RepositoryRulesetTarget];
+
 export const RepositoryVisibility = {
     Public: "public",
     Private: "private",
@@ -481,6 +570,40 @@ export const RepositoryWebhookContentType = {
  * The values of `RepositoryWebhook.contentType`.
  */
 export type RepositoryWebhookContentType = (typeof RepositoryWebhookContentType)[keyof typeof RepositoryWebhookContentType];
+
+export const RulesetBypassActorActorType = {
+    Integration: "Integration",
+    OrganizationAdmin: "OrganizationAdmin",
+    RepositoryRole: "RepositoryRole",
+    Team: "Team",
+    DeployKey: "DeployKey",
+    EnterpriseOwner: "EnterpriseOwner",
+} as const;
+
+/**
+ * The values of `RulesetBypassActor.actorType`.
+ */
+export type RulesetBypassActorActorType = (typeof RulesetBypassActorActorType)[keyof typeof RulesetBypassActorActorType];
+
+export const RulesetBypassActorBypassMode = {
+    Always: "always",
+    PullRequest: "pull_request",
+} as const;
+
+/**
+ * The values of `RulesetBypassActor.bypassMode`.
+ */
+export type RulesetBypassActorBypassMode = (typeof RulesetBypassActorBypassMode)[keyof typeof RulesetBypassActorBypassMode];
+
+export const RulesetPropertyTargetSource = {
+    Custom: "custom",
+    System: "system",
+} as const;
+
+/**
+ * The values of `RulesetPropertyTarget.source`.
+ */
+export type RulesetPropertyTargetSource = (typeof RulesetPropertyTargetSource)[keyof typeof RulesetPropertyTargetSource];
 
 export const TeamMemberRole = {
     Member: "member",

@@ -1,0 +1,2 @@
+/** Branch protection: BranchProtection. */
+export * from "./branch-protection";

@@ -1,0 +1,2 @@
+/** Organisation roles: OrgRoleAssignment (the roles themselves: `getOrgRoles`). */
+export * from "./org-role-assignment";

@@ -1,0 +1,9 @@
+/** Rulesets: OrgRuleset and RepositoryRuleset. */
+export * from "./org-ruleset";
+export * from "./repository-ruleset";
+export type {
+  OrgRulesetConditionsArgs,
+  RepositoryRulesetConditionsArgs,
+  RulesetBypassActorArgs,
+  RulesetRuleArgs,
+} from "./schema";
