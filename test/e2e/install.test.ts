@@ -1,6 +1,6 @@
 /**
  * Installing it for real, as the README tells a new user: from a git URL (here a local bare clone
- * of this repository), with `prepack` building the library, then `npx hosting-emulator` from the
+ * of this repository), with `prepare` building the library, then `npx hosting-emulator` from the
  * installed package and `pulumi up` of the demo's resources, with the drift check passing. Also:
  * what a published package would hold, and the lowest supported @pulumi/pulumi.
  */
@@ -150,7 +150,7 @@ describe("installing pulumi-hosting", () => {
     expect(unexpected).toEqual([]);
   });
 
-  it("from a git URL: prepack builds it, npx hosting-emulator serves, the demo's resources converge", async () => {
+  it("from a git URL: prepare builds it, npx hosting-emulator serves, the demo's resources converge", async () => {
     requirePulumi();
     const repo = join(temporaryFolder("hosting-git-"), "pulumi-hosting.git");
     execFileSync("git", ["clone", "--quiet", "--bare", ROOT, repo]);
