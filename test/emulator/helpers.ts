@@ -450,21 +450,22 @@ export function memoryOf(emulator: RunningEmulator): Memory {
 /**
  * How the server's memory differs from `before` beyond the metering of one request (its count
  * against one token's rate limit): the keys of the state and the controls that changed, and a
- * count that moved otherwise. Empty when nothing else changed.
+ * count that moved otherwise. Empty when nothing else changed. `after` is the memory as it is now,
+ * when the caller took it already (a sweep keeps it as the next request's `before`).
+ *
+ * Equal serialisations are equal memories, so only a state or controls whose bytes differ are
+ * compared key by key (to name the keys, and to let pass what differs in bytes only, such as the
+ * order of an object's keys): the comparison of an unchanged memory costs one `Buffer.equals`.
  */
-export function memoryChanges(before: Memory, emulator: RunningEmulator): string[] {
-  const after = memoryOf(emulator);
-  const changes: string[] = [];
-  const was = deserialize(before.state) as Record<string, unknown>;
-  const is = emulator.store.raw as unknown as Record<string, unknown>;
-  for (const key of new Set([...Object.keys(was), ...Object.keys(is)])) {
-    if (!isDeepStrictEqual(was[key], is[key])) changes.push(`state.${key}`);
-  }
-  const controlsWere = deserialize(before.controls) as Record<string, unknown>;
-  const controlsAre = deserialize(after.controls) as Record<string, unknown>;
-  for (const key of new Set([...Object.keys(controlsWere), ...Object.keys(controlsAre)])) {
-    if (!isDeepStrictEqual(controlsWere[key], controlsAre[key])) changes.push(`controls.${key}`);
-  }
+export function memoryChanges(
+  before: Memory,
+  emulator: RunningEmulator,
+  after: Memory = memoryOf(emulator),
+): string[] {
+  const changes: string[] = [
+    ...changedKeys("state", before.state, after.state),
+    ...changedKeys("controls", before.controls, after.controls),
+  ];
   if (after.rateLimit !== before.rateLimit) changes.push("the rate limit");
   let metered = 0;
   for (const [token, used] of after.counts) {
@@ -474,6 +475,16 @@ export function memoryChanges(before: Memory, emulator: RunningEmulator): string
   }
   if (metered > 1) changes.push("the rate-limit counts of several tokens");
   return changes;
+}
+
+/** The top-level keys (as `name.key`) whose values differ between two serialised objects. */
+function changedKeys(name: string, was: Buffer, is: Buffer): string[] {
+  if (was.equals(is)) return [];
+  const a = deserialize(was) as Record<string, unknown>;
+  const b = deserialize(is) as Record<string, unknown>;
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((key) => !isDeepStrictEqual(a[key], b[key]))
+    .map((key) => `${name}.${key}`);
 }
 
 /** Parses a `Link` header into rel -> URL. */
