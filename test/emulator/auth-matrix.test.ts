@@ -13,6 +13,7 @@ import {
   APP_USER_TOKEN,
   call,
   control,
+  dispatchInProcess,
   expectErrorBody,
   fillRoute,
   gpgPublicKey,
@@ -831,6 +832,8 @@ async function resetWorld(): Promise<void> {
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
+  // Ten callers on every route, and the state read after each: answered in process.
+  dispatchInProcess(emulator);
   await resetWorld();
 });
 

@@ -36,20 +36,30 @@ export interface Sandbox {
   readonly emulator: RunningEmulator;
 }
 
+/** How `call` and `control` reach a server: over HTTP (the default) or in process. */
+export interface Dispatch {
+  /**
+   * Hands the requests to the server in process (`RunningEmulator.fetch`, `dispatchInProcess`):
+   * for the files that sweep every route with hundreds of requests each.
+   */
+  inProcess?: boolean;
+}
+
 /**
  * Starts one server for the calling file (beforeAll), resets it before every test (beforeEach) and
  * closes it afterwards (afterAll).
  */
-export function useSandbox(options: EmulatorOptions = {}): Sandbox {
+export function useSandbox(options: EmulatorOptions = {}, dispatch: Dispatch = {}): Sandbox {
   let running: RunningEmulator | undefined;
   beforeAll(async () => {
     running = await startEmulator({ port: 0, ...options });
+    if (dispatch.inProcess) dispatchInProcess(running);
   });
   afterAll(async () => {
     await running?.close();
   });
   beforeEach(async () => {
-    const response = await fetch(`${sandbox.emulator.origin}/_emulator/reset`, { method: "POST" });
+    const response = await control(sandbox.emulator, "POST", "/reset");
     expect(response.status).toBe(204);
   });
   const sandbox = {
@@ -59,6 +69,84 @@ export function useSandbox(options: EmulatorOptions = {}): Sandbox {
     },
   };
   return sandbox;
+}
+
+/** The servers whose requests `call` and `control` hand over in process. */
+const IN_PROCESS = new WeakSet<RunningEmulator>();
+
+/**
+ * From now on, `call` and `control` hand `emulator` their requests in process
+ * (`RunningEmulator.fetch`) instead of sending them over HTTP: the same answers, without the
+ * sockets and the HTTP parsing on both sides, which were most of the time of a file that sweeps
+ * every route. The files about HTTP itself (core/http.test.ts, slow bodies, dropped connections)
+ * keep real sockets.
+ */
+export function dispatchInProcess(emulator: RunningEmulator): void {
+  IN_PROCESS.add(emulator);
+}
+
+interface Sent {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  redirect?: "follow" | "manual" | "error";
+}
+
+/** Statuses whose `location` `fetch` follows. */
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** The headers that describe a body, dropped with it when a redirect turns a request into a GET. */
+const BODY_HEADERS = ["content-encoding", "content-language", "content-location", "content-type"];
+
+/**
+ * Sends a request as `fetch` does: over HTTP, or in process to a server of `dispatchInProcess`.
+ * In process it does what `fetch` does beyond the server's answer: it sends a body's length
+ * (the server refuses a large body by it) and follows redirects (the fetch standard's
+ * HTTP-redirect fetch: at most 20; a 303, or a POST's 301 or 302, becomes a GET without a body;
+ * a redirect to another origin goes over HTTP, without the `authorization` header).
+ */
+async function send(emulator: RunningEmulator, url: string, sent: Sent): Promise<Response> {
+  const init = (s: Sent): RequestInit => ({
+    method: s.method,
+    headers: s.headers,
+    ...(s.body === undefined ? {} : { body: s.body }),
+    ...(s.redirect ? { redirect: s.redirect } : {}),
+  });
+  if (!IN_PROCESS.has(emulator)) return fetch(url, init(sent));
+  let at = url;
+  let request = sent;
+  for (let redirects = 0; ; redirects++) {
+    const headers =
+      request.body === undefined
+        ? request.headers
+        : { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) };
+    const response = await emulator.fetch(new Request(at, { ...init(request), headers }));
+    const location = response.headers.get("location");
+    if (request.redirect === "manual" || !REDIRECTS.has(response.status) || location === null) {
+      return response;
+    }
+    if (request.redirect === "error" || redirects === 20) {
+      throw new TypeError("fetch failed", { cause: new Error(`redirect to ${location}`) });
+    }
+    const next = new URL(location, at);
+    const status = response.status;
+    if (
+      (status === 303 && request.method !== "HEAD") ||
+      ((status === 301 || status === 302) && request.method === "POST")
+    ) {
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => !BODY_HEADERS.includes(name.toLowerCase())),
+      );
+      request = { method: "GET", headers, ...(request.redirect ? { redirect: request.redirect } : {}) };
+    }
+    if (next.origin !== new URL(at).origin) {
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== "authorization"),
+      );
+      return fetch(next, init({ ...request, headers }));
+    }
+    at = next.href;
+  }
 }
 
 /**
@@ -105,7 +193,7 @@ export async function call<T = Json>(
   };
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const url = /^https?:\/\//.test(path) ? path : `${emulator.url}${path}`;
-  const response = await fetch(url, {
+  const response = await send(emulator, url, {
     method,
     headers,
     ...(body === undefined ? {} : { body }),
@@ -121,10 +209,10 @@ export async function control<T = Json>(
   path: string,
   body?: unknown,
 ): Promise<ApiResponse<T>> {
-  const response = await fetch(`${emulator.origin}/_emulator${path}`, {
+  const response = await send(emulator, `${emulator.origin}/_emulator${path}`, {
     method,
     ...(body === undefined
-      ? {}
+      ? { headers: {} }
       : {
           body: typeof body === "string" ? body : JSON.stringify(body),
           headers: { "content-type": "application/json" },
