@@ -507,6 +507,13 @@ export async function stateOf(emulator: RunningEmulator): Promise<Json> {
   return (await control(emulator, "GET", "/state")).body;
 }
 
+/** The JSON text of `GET /_emulator/state`, unparsed: two equal texts are two equal states. */
+export async function stateText(emulator: RunningEmulator): Promise<string> {
+  const response = await send(emulator, `${emulator.origin}/_emulator/state`, { method: "GET", headers: {} });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
 /**
  * What a server holds in memory: its state (the store) and its controls, the only other things it
  * keeps (emulator/core/controls.ts), copied so that holes and lengths of arrays count. The request log
