@@ -34,15 +34,23 @@ export const TOKENS = {
 
 export interface Sandbox {
   readonly emulator: RunningEmulator;
+  /** The world `seedWorld` made, when the file asked for it (`Dispatch.seeded`). */
+  readonly world: World;
 }
 
-/** How `call` and `control` reach a server: over HTTP (the default) or in process. */
+/** How `call` and `control` reach a server, and what each test starts from. */
 export interface Dispatch {
   /**
    * Hands the requests to the server in process (`RunningEmulator.fetch`, `dispatchInProcess`):
    * for the files that sweep every route with hundreds of requests each.
    */
   inProcess?: boolean;
+  /**
+   * Every test starts from the fixture and the world of `seedWorld` (`sandbox.world`): seeded
+   * once, its state is put back before each test through the store, as the reset control puts
+   * the fixture back, instead of a reset and thirty requests making fresh keys every time.
+   */
+  seeded?: boolean;
 }
 
 /**
@@ -51,14 +59,23 @@ export interface Dispatch {
  */
 export function useSandbox(options: EmulatorOptions = {}, dispatch: Dispatch = {}): Sandbox {
   let running: RunningEmulator | undefined;
+  let seeded: { world: World; state: Buffer } | undefined;
   beforeAll(async () => {
     running = await startEmulator({ port: 0, ...options });
     if (dispatch.inProcess) dispatchInProcess(running);
+    if (dispatch.seeded) {
+      const world = await seedWorld(running);
+      seeded = { world, state: serialize(running.store.raw) };
+    }
   });
   afterAll(async () => {
     await running?.close();
   });
   beforeEach(async () => {
+    if (seeded) {
+      restoreState(sandbox.emulator, seeded.state);
+      return;
+    }
     const response = await control(sandbox.emulator, "POST", "/reset");
     expect(response.status).toBe(204);
   });
@@ -67,8 +84,24 @@ export function useSandbox(options: EmulatorOptions = {}, dispatch: Dispatch = {
       if (!running) throw new Error("the sandbox server is not running");
       return running;
     },
+    get world(): World {
+      if (!seeded) throw new Error("the sandbox was not seeded: useSandbox(options, { seeded: true })");
+      return seeded.world;
+    },
   };
   return sandbox;
+}
+
+/**
+ * Puts back a state taken with `serialize(emulator.store.raw)` as `POST /_emulator/reset` puts
+ * back the fixture (emulator/core/store.ts `reset`, control-routes.ts): every key of the state
+ * replaced and committed, the controls reset. Between tests only: no request may be running.
+ */
+export function restoreState(emulator: RunningEmulator, state: Buffer): void {
+  const taken = deserialize(state) as Record<string, unknown>;
+  for (const key of emulator.store.model.slices.keys()) Reflect.set(emulator.store.state, key, taken[key]);
+  emulator.store.save();
+  emulator.controls.reset();
 }
 
 /** The servers whose requests `call` and `control` hand over in process. */
