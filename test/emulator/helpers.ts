@@ -299,12 +299,19 @@ export function servedRoutes(): string[] {
   return [...new Set(routes)].sort();
 }
 
+/** `requiredHeaders`' version by route ("" for none), worked out once: sweeps ask thousands of times. */
+const versions = new Map<string, string>();
+
 /**
  * Headers a served route needs beyond the token (`METHOD /template`, as `servedRoutes` lists it):
  * the `X-Service-Api-Version` of a route that exists in one version only.
  */
 export function requiredHeaders(route: string): Record<string, string> {
-  const version = onlyVersionOf(allRoutes().find((r) => `${r.method} ${r.pattern}` === route));
+  let version = versions.get(route);
+  if (version === undefined) {
+    version = onlyVersionOf(allRoutes().find((r) => `${r.method} ${r.pattern}` === route)) ?? "";
+    versions.set(route, version);
+  }
   return version ? { "x-service-api-version": version } : {};
 }
 
