@@ -1,5 +1,4 @@
 /** Types shared by the sandbox server's modules: what every request handler can reach. */
-import type { HttpBindings } from "@hono/node-server";
 import type { Controls } from "./controls";
 import type { TokenRecord, UserRecord } from "./fixture";
 import type { Store } from "./store";
@@ -10,8 +9,17 @@ export interface Caller {
   user: UserRecord | undefined;
 }
 
+/**
+ * What the request handlers reach of a request's connection: its socket, which a fault drops.
+ * Over HTTP, @hono/node-server's request and response; a request answered in process
+ * (`RunningEmulator.fetch`) has a connection of its own.
+ */
+export interface Connection {
+  incoming: { socket: { destroy(): void } };
+}
+
 export interface ServerEnv {
-  Bindings: HttpBindings;
+  Bindings: Connection;
   Variables: {
     store: Store;
     controls: Controls;

@@ -22,7 +22,9 @@ export function controlRoutes(families: readonly Family[]): Hono<ServerEnv> {
     return c.body(null, 204);
   });
 
-  app.get("/state", (c) => c.json(c.get("store").state));
+  // The state as stored: the same JSON as through the journal's view, without a proxy made and
+  // looked up for every record (a tenth of the time; the auth matrix reads it after each request).
+  app.get("/state", (c) => c.json(c.get("store").raw));
 
   // The store's disk is full for the next `writes` commits: each fails, its request answers 500 and
   // leaves nothing applied (what a full disk or an unwritable data file does).

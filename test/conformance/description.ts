@@ -4,14 +4,21 @@
  * has, and an ajv validator for that schema. A document this project did not write, so it checks
  * the sandbox's fidelity independently of the spec's own reading.
  *
- * Loading costs: each description is 11-14 MB of JSON (about 150 ms to read and parse, 120 ms to
- * hand its components to ajv); it is loaded on first use only, once per test worker (cached on
- * `globalThis`, which a reused worker keeps across test files), and each operation's schema is
- * compiled on first use and cached.
+ * Loading costs: each description is 11-14 MB of JSON, and the three took 1.5 s to read, parse and
+ * hand to ajv, in every test file (each runs in a process of its own), with 0.1-0.3 s more per
+ * operation compiled. So what a file needs is kept on disk, in `.conformance/validators/<key>/`,
+ * for the files and runs after it: each description's index of operations (path, operation id,
+ * the media types with a schema by status) and each validator compiled, as ajv's standalone code.
+ * A file reads those, and loads a description itself only for a validator no file compiled yet.
+ * The key is a digest of the descriptions' package, ajv's and this module's source: a change to
+ * any of them starts a new folder (the others are removed).
  */
-import { readFileSync } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import Ajv, { type ValidateFunction } from "ajv";
+import { join, resolve } from "node:path";
+import Ajv, { _, type ValidateFunction } from "ajv";
+import standaloneCode from "ajv/dist/standalone";
 import addFormats from "ajv-formats";
 
 /** Tried in this order: the self-managed release first, then the cloud editions. */
@@ -91,36 +98,39 @@ export type Expected =
   /** The status is given with bodies of other media types only (e.g. a diff, not JSON). */
   | { kind: "media type not described"; described: string[] };
 
-class LoadedDescription {
-  readonly name: DescriptionName;
-  private readonly doc: Document;
-  private readonly ajv: Ajv;
-  private readonly byKey = new Map<string, { path: string; method: string; op: Operation }>();
-  private readonly compiled = new Map<string, ValidateFunction>();
+/**
+ * An operation as the index keeps it: the description's path, method and id, and for each status
+ * it gives, the media types given with a schema (none: the status has no body), in its order.
+ */
+interface IndexedOperation {
+  path: string;
+  method: string;
+  operationId: string;
+  responses: Record<string, string[]>;
+}
 
-  constructor(name: DescriptionName) {
+export class LoadedDescription {
+  readonly name: DescriptionName;
+  private readonly byKey: Map<string, IndexedOperation>;
+  private readonly compiled = new Map<string, ValidateFunction>();
+  /** The document and its ajv, loaded only to compile a validator the cache lacks. */
+  private loaded?: { doc: Document; ajv: Ajv };
+
+  /** `folder`: where the index and the validators are kept (the cache's folder by default). */
+  constructor(
+    name: DescriptionName,
+    private readonly folder: string = cacheFolder(),
+  ) {
     this.name = name;
-    const file = createRequire(__filename).resolve(`@octokit/openapi/generated/${name}.json`);
-    this.doc = JSON.parse(readFileSync(file, "utf8")) as Document;
-    for (const [path, item] of Object.entries(this.doc.paths)) {
-      for (const [method, op] of Object.entries(item)) {
-        if (typeof op !== "object" || op === null || !("responses" in op)) continue;
-        this.byKey.set(operationKey(method, path), { path, method: method.toUpperCase(), op });
-      }
+    const file = join(folder, `${name}.index.json`);
+    if (existsSync(file)) {
+      this.byKey = new Map(
+        Object.entries(JSON.parse(readFileSync(file, "utf8")) as Record<string, IndexedOperation>),
+      );
+    } else {
+      this.byKey = indexOf(this.document().doc);
+      writeAtomically(file, JSON.stringify(Object.fromEntries(this.byKey)));
     }
-    this.ajv = new Ajv({ strict: false, allErrors: true, logger: false });
-    addFormats(this.ajv);
-    // Formats of the description that no JSON Schema vocabulary defines: documentation only.
-    for (const f of ["repo.nwo", "binary", "ssh-key", "ssh-key fingerprint", "ip/cidr", "timestamp"]) {
-      this.ajv.addFormat(f, true);
-    }
-    // Components are referenced as `#/components/...`; added under their own id, an operation's
-    // schema reaches them as `components#/components/...`. OpenAPI 3.0's `nullable` becomes JSON
-    // Schema first (ajv's own `nullable` needs a `type` beside it, which `allOf` schemas lack).
-    this.ajv.addSchema(
-      { components: { schemas: openApiToJsonSchema(this.doc.components.schemas ?? {}) } },
-      "components",
-    );
   }
 
   find(method: string, route: string): FoundOperation | undefined {
@@ -129,38 +139,154 @@ class LoadedDescription {
     return {
       description: this.name,
       path: hit.path,
-      operationId: hit.op.operationId ?? "",
+      operationId: hit.operationId,
       key: `${hit.method} ${hit.path}`,
     };
   }
 
   expected(found: FoundOperation, status: number, contentType: string): Expected {
     const hit = this.byKey.get(operationKey(found.key.split(" ")[0] ?? "", found.path));
-    let response = hit?.op.responses?.[String(status)];
-    if (!response) return { kind: "status not described" };
-    if (response.$ref) response = this.doc.components.responses?.[response.$ref.split("/").pop() ?? ""] ?? {};
-    const content = Object.entries(response.content ?? {}).filter(([, v]) => v.schema !== undefined);
+    const content = hit?.responses[String(status)];
+    if (!hit || !content) return { kind: "status not described" };
     if (content.length === 0) return { kind: "empty" };
     const type = mediaType(contentType);
     // The sandbox answers JSON as `application/json`; the description may name its JSON by a
     // vendor type (`application/vnd.github.v3.star+json`): any JSON stands for any JSON. An answer
     // of another type where the description gives JSON is matched to the JSON, for the check to
     // report the difference.
-    const match =
-      content.find(([t]) => t === type) ??
-      content.find(([t]) => t === "application/json") ??
-      content.find(([t]) => isJson(t));
-    if (!match) return { kind: "media type not described", described: content.map(([t]) => t) };
-    const [described, { schema }] = match;
+    const described =
+      content.find((t) => t === type) ??
+      content.find((t) => t === "application/json") ??
+      content.find(isJson);
+    if (!described) return { kind: "media type not described", described: content };
     const id = `${found.key} ${status} ${described}`;
     let validate = this.compiled.get(id);
     if (!validate) {
-      validate = this.ajv.compile(openApiToJsonSchema(referToComponents(schema)) as Schema);
+      validate = this.validator(id, hit, String(status), described);
       this.compiled.set(id, validate);
     }
     return { kind: "schema", validate, mediaType: described };
   }
+
+  /** The validator `id` as the cache keeps it; compiled (and kept) when no file compiled it yet. */
+  private validator(id: string, hit: IndexedOperation, status: string, type: string): ValidateFunction {
+    const digest = createHash("sha256").update(id).digest("hex").slice(0, 32);
+    const file = join(this.folder, `${this.name}.${digest}.cjs`);
+    if (existsSync(file)) return standaloneValidator(readFileSync(file, "utf8"));
+    const { doc, ajv } = this.document();
+    let response = doc.paths[hit.path]?.[hit.method.toLowerCase()]?.responses?.[status];
+    if (response?.$ref) response = doc.components.responses?.[response.$ref.split("/").pop() ?? ""];
+    const schema = response?.content?.[type]?.schema;
+    if (!schema) throw new Error(`${this.name}: ${id} has no schema, yet its index gives one`);
+    const validate = ajv.compile(openApiToJsonSchema(referToComponents(schema)) as Schema);
+    writeAtomically(file, standaloneCode(ajv, validate));
+    return validate;
+  }
+
+  /** Whether the description itself was read (for an index or a validator the cache lacked). */
+  get documentLoaded(): boolean {
+    return this.loaded !== undefined;
+  }
+
+  private document(): { doc: Document; ajv: Ajv } {
+    if (this.loaded) return this.loaded;
+    const file = createRequire(__filename).resolve(`@octokit/openapi/generated/${this.name}.json`);
+    const doc = JSON.parse(readFileSync(file, "utf8")) as Document;
+    // The formats' code as standalone validators reach it: ajv-formats' own.
+    const ajv = new Ajv({
+      strict: false,
+      allErrors: true,
+      logger: false,
+      code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+    });
+    addFormats(ajv);
+    // Formats of the description that no JSON Schema vocabulary defines: documentation only.
+    for (const f of ["repo.nwo", "binary", "ssh-key", "ssh-key fingerprint", "ip/cidr", "timestamp"]) {
+      ajv.addFormat(f, true);
+    }
+    // Components are referenced as `#/components/...`; added under their own id, an operation's
+    // schema reaches them as `components#/components/...`. OpenAPI 3.0's `nullable` becomes JSON
+    // Schema first (ajv's own `nullable` needs a `type` beside it, which `allOf` schemas lack).
+    ajv.addSchema(
+      { components: { schemas: openApiToJsonSchema(doc.components.schemas ?? {}) } },
+      "components",
+    );
+    this.loaded = { doc, ajv };
+    return this.loaded;
+  }
 }
+
+/**
+ * The validator of ajv's standalone code (a CommonJS module), run with this module's `require`: the
+ * modules of ajv and ajv-formats it needs are found wherever the cache's folder is.
+ */
+function standaloneValidator(code: string): ValidateFunction {
+  const module = { exports: {} as unknown };
+  new Function("module", "exports", "require", code)(module, module.exports, createRequire(__filename));
+  return module.exports as ValidateFunction;
+}
+
+/** The operations of a description by `operationKey`, with the media types of each status. */
+function indexOf(doc: Document): Map<string, IndexedOperation> {
+  const byKey = new Map<string, IndexedOperation>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (typeof op !== "object" || op === null || !("responses" in op)) continue;
+      const responses: Record<string, string[]> = {};
+      for (const [status, given] of Object.entries(op.responses ?? {})) {
+        const response = given.$ref
+          ? (doc.components.responses?.[given.$ref.split("/").pop() ?? ""] ?? {})
+          : given;
+        responses[status] = Object.entries(response.content ?? {})
+          .filter(([, v]) => v.schema !== undefined)
+          .map(([t]) => t);
+      }
+      byKey.set(operationKey(method, path), {
+        path,
+        method: method.toUpperCase(),
+        operationId: op.operationId ?? "",
+        responses,
+      });
+    }
+  }
+  return byKey;
+}
+
+/** Written whole or not at all: test files in other processes may read it at the same time. */
+function writeAtomically(file: string, text: string): void {
+  const temporary = `${file}.${randomUUID()}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+/**
+ * The cache's folder for this version of the descriptions, ajv and this module (made, and the
+ * folders of other versions removed, on first use).
+ */
+function cacheFolder(): string {
+  const g = globalThis as { [FOLDER]?: string };
+  if (g[FOLDER]) return g[FOLDER];
+  const require = createRequire(__filename);
+  const versions = ["@octokit/openapi", "ajv", "ajv-formats"].map(
+    (name) => `${name}@${(require(`${name}/package.json`) as { version: string }).version}`,
+  );
+  const key = createHash("sha256")
+    .update([...versions, readFileSync(__filename, "utf8")].join("\n"))
+    .digest("hex")
+    .slice(0, 16);
+  const parent = resolve(__dirname, "../../.conformance/validators");
+  const folder = join(parent, key);
+  if (!existsSync(folder)) {
+    mkdirSync(folder, { recursive: true });
+    for (const other of readdirSync(parent)) {
+      if (other !== key) rmSync(join(parent, other), { recursive: true, force: true });
+    }
+  }
+  g[FOLDER] = folder;
+  return folder;
+}
+
+const FOLDER = Symbol.for("pulumi-hosting.conformance.validators");
 
 /** `#/components/...` references, made to point into the schema registered as `components`. */
 function referToComponents(value: unknown): unknown {
@@ -227,5 +353,3 @@ export function findOperation(
   }
   return undefined;
 }
-
-export type { LoadedDescription };

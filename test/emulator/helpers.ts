@@ -34,22 +34,49 @@ export const TOKENS = {
 
 export interface Sandbox {
   readonly emulator: RunningEmulator;
+  /** The world `seedWorld` made, when the file asked for it (`Dispatch.seeded`). */
+  readonly world: World;
+}
+
+/** How `call` and `control` reach a server, and what each test starts from. */
+export interface Dispatch {
+  /**
+   * Hands the requests to the server in process (`RunningEmulator.fetch`, `dispatchInProcess`):
+   * for the files that sweep every route with hundreds of requests each.
+   */
+  inProcess?: boolean;
+  /**
+   * Every test starts from the fixture and the world of `seedWorld` (`sandbox.world`): seeded
+   * once, its state is put back before each test through the store, as the reset control puts
+   * the fixture back, instead of a reset and thirty requests making fresh keys every time.
+   */
+  seeded?: boolean;
 }
 
 /**
  * Starts one server for the calling file (beforeAll), resets it before every test (beforeEach) and
  * closes it afterwards (afterAll).
  */
-export function useSandbox(options: EmulatorOptions = {}): Sandbox {
+export function useSandbox(options: EmulatorOptions = {}, dispatch: Dispatch = {}): Sandbox {
   let running: RunningEmulator | undefined;
+  let seeded: { world: World; state: Buffer } | undefined;
   beforeAll(async () => {
     running = await startEmulator({ port: 0, ...options });
+    if (dispatch.inProcess) dispatchInProcess(running);
+    if (dispatch.seeded) {
+      const world = await seedWorld(running);
+      seeded = { world, state: serialize(running.store.raw) };
+    }
   });
   afterAll(async () => {
     await running?.close();
   });
   beforeEach(async () => {
-    const response = await fetch(`${sandbox.emulator.origin}/_emulator/reset`, { method: "POST" });
+    if (seeded) {
+      restoreState(sandbox.emulator, seeded.state);
+      return;
+    }
+    const response = await control(sandbox.emulator, "POST", "/reset");
     expect(response.status).toBe(204);
   });
   const sandbox = {
@@ -57,8 +84,102 @@ export function useSandbox(options: EmulatorOptions = {}): Sandbox {
       if (!running) throw new Error("the sandbox server is not running");
       return running;
     },
+    get world(): World {
+      if (!seeded) throw new Error("the sandbox was not seeded: useSandbox(options, { seeded: true })");
+      return seeded.world;
+    },
   };
   return sandbox;
+}
+
+/**
+ * Puts back a state taken with `serialize(emulator.store.raw)` as `POST /_emulator/reset` puts
+ * back the fixture (emulator/core/store.ts `reset`, control-routes.ts): every key of the state
+ * replaced and committed, the controls reset. Between tests only: no request may be running.
+ */
+export function restoreState(emulator: RunningEmulator, state: Buffer): void {
+  const taken = deserialize(state) as Record<string, unknown>;
+  for (const key of emulator.store.model.slices.keys()) Reflect.set(emulator.store.state, key, taken[key]);
+  emulator.store.save();
+  emulator.controls.reset();
+}
+
+/** The servers whose requests `call` and `control` hand over in process. */
+const IN_PROCESS = new WeakSet<RunningEmulator>();
+
+/**
+ * From now on, `call` and `control` hand `emulator` their requests in process
+ * (`RunningEmulator.fetch`) instead of sending them over HTTP: the same answers, without the
+ * sockets and the HTTP parsing on both sides, which were most of the time of a file that sweeps
+ * every route. The files about HTTP itself (core/http.test.ts, slow bodies, dropped connections)
+ * keep real sockets.
+ */
+export function dispatchInProcess(emulator: RunningEmulator): void {
+  IN_PROCESS.add(emulator);
+}
+
+interface Sent {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  redirect?: "follow" | "manual" | "error";
+}
+
+/** Statuses whose `location` `fetch` follows. */
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** The headers that describe a body, dropped with it when a redirect turns a request into a GET. */
+const BODY_HEADERS = ["content-encoding", "content-language", "content-location", "content-type"];
+
+/**
+ * Sends a request as `fetch` does: over HTTP, or in process to a server of `dispatchInProcess`.
+ * In process it does what `fetch` does beyond the server's answer: it sends a body's length
+ * (the server refuses a large body by it) and follows redirects (the fetch standard's
+ * HTTP-redirect fetch: at most 20; a 303, or a POST's 301 or 302, becomes a GET without a body;
+ * a redirect to another origin goes over HTTP, without the `authorization` header).
+ */
+async function send(emulator: RunningEmulator, url: string, sent: Sent): Promise<Response> {
+  const init = (s: Sent): RequestInit => ({
+    method: s.method,
+    headers: s.headers,
+    ...(s.body === undefined ? {} : { body: s.body }),
+    ...(s.redirect ? { redirect: s.redirect } : {}),
+  });
+  if (!IN_PROCESS.has(emulator)) return fetch(url, init(sent));
+  let at = url;
+  let request = sent;
+  for (let redirects = 0; ; redirects++) {
+    const headers =
+      request.body === undefined
+        ? request.headers
+        : { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) };
+    const response = await emulator.fetch(new Request(at, { ...init(request), headers }));
+    const location = response.headers.get("location");
+    if (request.redirect === "manual" || !REDIRECTS.has(response.status) || location === null) {
+      return response;
+    }
+    if (request.redirect === "error" || redirects === 20) {
+      throw new TypeError("fetch failed", { cause: new Error(`redirect to ${location}`) });
+    }
+    const next = new URL(location, at);
+    const status = response.status;
+    if (
+      (status === 303 && request.method !== "HEAD") ||
+      ((status === 301 || status === 302) && request.method === "POST")
+    ) {
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => !BODY_HEADERS.includes(name.toLowerCase())),
+      );
+      request = { method: "GET", headers, ...(request.redirect ? { redirect: request.redirect } : {}) };
+    }
+    if (next.origin !== new URL(at).origin) {
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== "authorization"),
+      );
+      return fetch(next, init({ ...request, headers }));
+    }
+    at = next.href;
+  }
 }
 
 /**
@@ -105,7 +226,7 @@ export async function call<T = Json>(
   };
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const url = /^https?:\/\//.test(path) ? path : `${emulator.url}${path}`;
-  const response = await fetch(url, {
+  const response = await send(emulator, url, {
     method,
     headers,
     ...(body === undefined ? {} : { body }),
@@ -121,10 +242,10 @@ export async function control<T = Json>(
   path: string,
   body?: unknown,
 ): Promise<ApiResponse<T>> {
-  const response = await fetch(`${emulator.origin}/_emulator${path}`, {
+  const response = await send(emulator, `${emulator.origin}/_emulator${path}`, {
     method,
     ...(body === undefined
-      ? {}
+      ? { headers: {} }
       : {
           body: typeof body === "string" ? body : JSON.stringify(body),
           headers: { "content-type": "application/json" },
@@ -178,12 +299,19 @@ export function servedRoutes(): string[] {
   return [...new Set(routes)].sort();
 }
 
+/** `requiredHeaders`' version by route ("" for none), worked out once: sweeps ask thousands of times. */
+const versions = new Map<string, string>();
+
 /**
  * Headers a served route needs beyond the token (`METHOD /template`, as `servedRoutes` lists it):
  * the `X-Service-Api-Version` of a route that exists in one version only.
  */
 export function requiredHeaders(route: string): Record<string, string> {
-  const version = onlyVersionOf(allRoutes().find((r) => `${r.method} ${r.pattern}` === route));
+  let version = versions.get(route);
+  if (version === undefined) {
+    version = onlyVersionOf(allRoutes().find((r) => `${r.method} ${r.pattern}` === route)) ?? "";
+    versions.set(route, version);
+  }
   return version ? { "x-service-api-version": version } : {};
 }
 
@@ -464,6 +592,13 @@ export async function stateOf(emulator: RunningEmulator): Promise<Json> {
   return (await control(emulator, "GET", "/state")).body;
 }
 
+/** The JSON text of `GET /_emulator/state`, unparsed: two equal texts are two equal states. */
+export async function stateText(emulator: RunningEmulator): Promise<string> {
+  const response = await send(emulator, `${emulator.origin}/_emulator/state`, { method: "GET", headers: {} });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
 /**
  * What a server holds in memory: its state (the store) and its controls, the only other things it
  * keeps (emulator/core/controls.ts), copied so that holes and lengths of arrays count. The request log
@@ -495,21 +630,22 @@ export function memoryOf(emulator: RunningEmulator): Memory {
 /**
  * How the server's memory differs from `before` beyond the metering of one request (its count
  * against one token's rate limit): the keys of the state and the controls that changed, and a
- * count that moved otherwise. Empty when nothing else changed.
+ * count that moved otherwise. Empty when nothing else changed. `after` is the memory as it is now,
+ * when the caller took it already (a sweep keeps it as the next request's `before`).
+ *
+ * Equal serialisations are equal memories, so only a state or controls whose bytes differ are
+ * compared key by key (to name the keys, and to let pass what differs in bytes only, such as the
+ * order of an object's keys): the comparison of an unchanged memory costs one `Buffer.equals`.
  */
-export function memoryChanges(before: Memory, emulator: RunningEmulator): string[] {
-  const after = memoryOf(emulator);
-  const changes: string[] = [];
-  const was = deserialize(before.state) as Record<string, unknown>;
-  const is = emulator.store.raw as unknown as Record<string, unknown>;
-  for (const key of new Set([...Object.keys(was), ...Object.keys(is)])) {
-    if (!isDeepStrictEqual(was[key], is[key])) changes.push(`state.${key}`);
-  }
-  const controlsWere = deserialize(before.controls) as Record<string, unknown>;
-  const controlsAre = deserialize(after.controls) as Record<string, unknown>;
-  for (const key of new Set([...Object.keys(controlsWere), ...Object.keys(controlsAre)])) {
-    if (!isDeepStrictEqual(controlsWere[key], controlsAre[key])) changes.push(`controls.${key}`);
-  }
+export function memoryChanges(
+  before: Memory,
+  emulator: RunningEmulator,
+  after: Memory = memoryOf(emulator),
+): string[] {
+  const changes: string[] = [
+    ...changedKeys("state", before.state, after.state),
+    ...changedKeys("controls", before.controls, after.controls),
+  ];
   if (after.rateLimit !== before.rateLimit) changes.push("the rate limit");
   let metered = 0;
   for (const [token, used] of after.counts) {
@@ -519,6 +655,16 @@ export function memoryChanges(before: Memory, emulator: RunningEmulator): string
   }
   if (metered > 1) changes.push("the rate-limit counts of several tokens");
   return changes;
+}
+
+/** The top-level keys (as `name.key`) whose values differ between two serialised objects. */
+function changedKeys(name: string, was: Buffer, is: Buffer): string[] {
+  if (was.equals(is)) return [];
+  const a = deserialize(was) as Record<string, unknown>;
+  const b = deserialize(is) as Record<string, unknown>;
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((key) => !isDeepStrictEqual(a[key], b[key]))
+    .map((key) => `${name}.${key}`);
 }
 
 /** Parses a `Link` header into rel -> URL. */

@@ -4,16 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MAX_REQUEST_BODY_BYTES } from "../../../emulator/core/http";
-import {
-  call,
-  expectErrorBody,
-  fillRoute,
-  seedWorld,
-  servedRoutes,
-  stateOf,
-  TOKENS,
-  useSandbox,
-} from "../helpers";
+import { call, expectErrorBody, fillRoute, servedRoutes, stateOf, TOKENS, useSandbox } from "../helpers";
 
 const sandbox = useSandbox();
 
@@ -38,12 +29,16 @@ const ID_PARAMS = ["hook_id", "runner_group_id", "runner_id", "org_id"];
 const ROUTES_WITH_IDS = servedRoutes().filter((r) => ID_PARAMS.some((p) => r.includes(`:${p}`)));
 
 describe("path ids", () => {
+  // Eleven spellings of each id of every route with one: answered in process, each test from the
+  // seeded world (the request bodies below go over real sockets).
+  const sandbox = useSandbox({}, { inProcess: true, seeded: true });
+
   it("covers every route with an id parameter", () => {
     expect(ROUTES_WITH_IDS.length).toBeGreaterThanOrEqual(25);
   });
 
   it("serves the issue's examples as 404", async () => {
-    const world = await seedWorld(sandbox.emulator);
+    const world = sandbox.world;
     expect(world.repoHook).toBe(1);
     for (const path of [
       "/repos/acme-eng/api/hooks/0x1",
@@ -68,7 +63,7 @@ describe("path ids", () => {
   });
 
   it.each(ROUTES_WITH_IDS)("%s: an id that is not a plain decimal integer is a 404", async (route) => {
-    const world = await seedWorld(sandbox.emulator);
+    const world = sandbox.world;
     const before = await stateOf(sandbox.emulator);
     const [method, template] = route.split(" ") as [string, string];
     const body =

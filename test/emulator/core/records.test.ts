@@ -11,7 +11,6 @@ import {
   call,
   fillRoute,
   requiredHeaders,
-  seedWorld,
   servedRoutes,
   TOKENS,
   UNMODELLED_PARAMS,
@@ -36,7 +35,8 @@ function fixture(): Fixture {
   return f;
 }
 
-const sandbox = useSandbox({ fixture: fixture() });
+// Hundreds of requests per route, answered in process; each test starts from the seeded world.
+const sandbox = useSandbox({ fixture: fixture() }, { inProcess: true, seeded: true });
 
 /** Routes that create the object their path names (create-or-update by name), with that parameter. */
 const CREATED_BY_NAME = new Map([
@@ -100,7 +100,7 @@ describe("names of built-in object properties", () => {
   );
 
   it.each(ROUTES)("%s: as any path parameter, 404", async (route) => {
-    const world = await seedWorld(sandbox.emulator);
+    const world = sandbox.world;
     const [method, template] = route.split(" ") as [string, string];
     const params = [...template.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string);
     for (const param of params) {
@@ -131,7 +131,7 @@ describe("names of built-in object properties", () => {
   it.each(ROUTES.filter((r) => /^(POST|PUT|PATCH) /.test(r)))(
     "%s: as body field names, at the top and one level down, no 500",
     async (route) => {
-      const world = await seedWorld(sandbox.emulator);
+      const world = sandbox.world;
       const [method, template] = route.split(" ") as [string, string];
       const path = fillRoute(template, world, UNMODELLED_PARAMS);
       for (const rawBody of [ODD_OBJECT, `{"config": ${ODD_OBJECT}, "name": "web"}`]) {
@@ -142,7 +142,7 @@ describe("names of built-in object properties", () => {
   );
 
   it.each(ROUTES.filter((r) => r.startsWith("GET ")))("%s: as query values, no 500", async (route) => {
-    const world = await seedWorld(sandbox.emulator);
+    const world = sandbox.world;
     const path = fillRoute(route.slice("GET ".length), world, UNMODELLED_PARAMS);
     const query = ["filter", "role", "visible_to_organization", "cursor", "per_page", "page"]
       .map((key, i) => `${key}=${NAMES[i]}`)
