@@ -436,6 +436,7 @@ describe("a stack that never settles, with the real CLI", () => {
   beforeAll(() => {
     mkdirSync(join(dir(), "root", "never"), { recursive: true });
     mkdirSync(state());
+    mkdirSync(join(dir(), "tmp"));
     writeFileSync(
       join(dir(), "root", "never", "Pulumi.yaml"),
       "name: never\nruntime: nodejs\nmain: index.js\n",
@@ -454,6 +455,9 @@ describe("a stack that never settles, with the real CLI", () => {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+      // A cancelled program leaves the Node.js host's `pulumi-node-pipes*` and ts-node's cache in
+      // the temporary folder: this one goes with `work`.
+      TMPDIR: join(dir(), "tmp"),
     };
   });
 
