@@ -38,7 +38,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { repositoryRoot } from "./reference";
-import { bumpChangelog, bumpManifest, releaseSection } from "./release/changelog";
+import { bumpChangelog, bumpManifest, publishedManifest, releaseSection } from "./release/changelog";
 import { moduleZip } from "./release/go-module";
 import {
   type BumpOptions,
@@ -147,7 +147,7 @@ async function packNpm(
     cpSync(join(stage, "sdk", language), join(npm, "sdk", language), { recursive: true });
   }
   const manifest = join(npm, "package.json");
-  writeFileSync(manifest, bumpManifest(readFileSync(manifest, "utf8"), version, "package.json"));
+  writeFileSync(manifest, publishedManifest(readFileSync(manifest, "utf8"), version));
   await run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", out], npm);
 }
 

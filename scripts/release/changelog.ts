@@ -82,3 +82,18 @@ export function bumpManifest(text: string, version: string, file: string): strin
   const indent = /^\{\n( +)"/.exec(text)?.[1]?.length ?? 2;
   return `${JSON.stringify(parsed, null, indent)}\n`;
 }
+
+/**
+ * The package.json a release's npm tarball carries: the release's version, and no `prepare`. npm 11
+ * names every installed package with an install-time script ("install scripts not yet covered by
+ * allowScripts: pulumi-hosting (prepare)"), though it runs `prepare` only for a git URL, where it
+ * builds the library; a release's package is built already (docs/DECISIONS.md, 2026-11-27).
+ */
+export function publishedManifest(text: string, version: string): string {
+  const parsed = JSON.parse(bumpManifest(text, version, "package.json")) as {
+    scripts?: Record<string, string>;
+  };
+  if (parsed.scripts !== undefined) delete parsed.scripts.prepare;
+  const indent = /^\{\n( +)"/.exec(text)?.[1]?.length ?? 2;
+  return `${JSON.stringify(parsed, null, indent)}\n`;
+}

@@ -419,6 +419,15 @@ describe("the release folder", () => {
     expect(readFileSync(join(release, "RELEASE-NOTES.md"), "utf8")).toMatch(
       new RegExp(`\\| \`${ARCHIVE.replace(/\./g, "\\.")}\` \\| \\d+\\.\\d MiB \\|`),
     );
+    // The npm package of a release runs nothing when installed: no `prepare`, which npm 11 would
+    // name in its install-scripts notice.
+    const manifest = JSON.parse(
+      execFileSync("tar", ["-xzOf", join(release, `pulumi-hosting-${VERSION}.tgz`), "package/package.json"], {
+        encoding: "utf8",
+      }),
+    ) as { version: string; scripts: Record<string, string> };
+    expect(manifest.version).toBe(VERSION);
+    expect(Object.keys(manifest.scripts)).not.toContain("prepare");
   });
 
   it("the linux archive holds the executable alone, which answers GetSchema with the release's version", async () => {

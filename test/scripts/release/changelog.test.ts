@@ -5,7 +5,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bumpChangelog, bumpManifest, releaseSection } from "../../../scripts/release/changelog";
+import {
+  bumpChangelog,
+  bumpManifest,
+  publishedManifest,
+  releaseSection,
+} from "../../../scripts/release/changelog";
 
 const CHANGELOG = `# Changelog
 
@@ -100,5 +105,24 @@ describe("bumpManifest", () => {
       packages: { "": { version: "0.3.0" }, "node_modules/x": { version: "0.2.0" } },
     });
     expect(() => bumpManifest("{}", "0.3.0", "package.json")).toThrow("--bump: package.json has no version");
+  });
+});
+
+describe("publishedManifest", () => {
+  it("is the checkout's package.json with the release's version and no prepare (npm's install-scripts notice)", () => {
+    const checkout = readFileSync(join(__dirname, "../../../package.json"), "utf8");
+    const published = JSON.parse(publishedManifest(checkout, "0.3.0")) as {
+      version: string;
+      scripts: Record<string, string>;
+      bin: Record<string, string>;
+    };
+    expect(published.version).toBe("0.3.0");
+    expect(Object.keys(published.scripts)).not.toContain("prepare");
+    const scripts = JSON.parse(checkout).scripts as Record<string, string>;
+    expect(scripts.prepare).toBe("npm run build");
+    // Nothing else of the manifest changes.
+    const { prepare: _, ...others } = scripts;
+    expect(published.scripts).toEqual(others);
+    expect(published.bin).toEqual(JSON.parse(checkout).bin);
   });
 });
