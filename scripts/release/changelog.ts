@@ -69,18 +69,34 @@ export function bumpChangelog(changelog: string, version: string, date: string):
   return `${changelog.slice(0, unreleased.start)}## Unreleased\n\n## ${version} (${date})${changelog.slice(unreleased.bodyStart)}`;
 }
 
+/** A JSON manifest changed by `change`, written back with the indentation it had. */
+function rewriteJson<T>(text: string, change: (parsed: T) => void): string {
+  const parsed = JSON.parse(text) as T;
+  change(parsed);
+  const indent = /^\{\n( +)"/.exec(text)?.[1]?.length ?? 2;
+  return `${JSON.stringify(parsed, null, indent)}\n`;
+}
+
+type Manifest = {
+  version?: string;
+  packages?: Record<string, { version?: string }>;
+  scripts?: Record<string, string>;
+};
+
+/** Sets the package's own version: package.json's top-level `version`, and the lockfile's root's. */
+function setVersion(parsed: Manifest, version: string, file: string): void {
+  if (parsed.version === undefined) throw new Error(`--bump: ${file} has no version`);
+  parsed.version = version;
+  const root = parsed.packages?.[""];
+  if (root !== undefined) root.version = version;
+}
+
 /**
  * A package.json or package-lock.json with the package's own version set, its formatting kept:
  * package.json's top-level `version`, and in the lockfile the root's and `packages[""]`'s.
  */
 export function bumpManifest(text: string, version: string, file: string): string {
-  const parsed = JSON.parse(text) as { version?: string; packages?: Record<string, { version?: string }> };
-  if (parsed.version === undefined) throw new Error(`--bump: ${file} has no version`);
-  parsed.version = version;
-  const root = parsed.packages?.[""];
-  if (root !== undefined) root.version = version;
-  const indent = /^\{\n( +)"/.exec(text)?.[1]?.length ?? 2;
-  return `${JSON.stringify(parsed, null, indent)}\n`;
+  return rewriteJson<Manifest>(text, (parsed) => setVersion(parsed, version, file));
 }
 
 /**
@@ -90,10 +106,8 @@ export function bumpManifest(text: string, version: string, file: string): strin
  * builds the library; a release's package is built already (docs/DECISIONS.md, 2026-11-27).
  */
 export function publishedManifest(text: string, version: string): string {
-  const parsed = JSON.parse(bumpManifest(text, version, "package.json")) as {
-    scripts?: Record<string, string>;
-  };
-  if (parsed.scripts !== undefined) delete parsed.scripts.prepare;
-  const indent = /^\{\n( +)"/.exec(text)?.[1]?.length ?? 2;
-  return `${JSON.stringify(parsed, null, indent)}\n`;
+  return rewriteJson<Manifest>(text, (parsed) => {
+    setVersion(parsed, version, "package.json");
+    if (parsed.scripts !== undefined) delete parsed.scripts.prepare;
+  });
 }
