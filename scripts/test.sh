@@ -34,9 +34,16 @@ fi
 report="$run_dir/vitest.json"
 status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?
+# The totals, and the slowest files (wall seconds each, files run side by side): where the suite's
+# time goes, for whoever keeps it under five minutes.
 node -e '
   const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+  const slowest = r.testResults
+    .map((f) => [((f.endTime - f.startTime) / 1000).toFixed(1), require("path").relative(process.cwd(), f.name)])
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, 12);
+  console.log(`slowest files: ${slowest.map(([s, name]) => `${name} ${s} s`).join(", ")}`);
 ' "$report" || true
 node dist/scripts/leftovers.js "$TMPDIR" "$HOSTING_TEST_RUN" --keep-postgres "$HOSTING_POSTGRES_DIR" ||
   { [ "$status" -ne 0 ] || status=1; }

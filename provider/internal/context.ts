@@ -51,6 +51,15 @@ export function clientFor(settings: ClientSettings): HostingClient {
   return found;
 }
 
+/**
+ * Waits `ms` between look-ups the provider repeats itself (what a create whose answer was lost
+ * made): through the client options' `sleep` when one is set, so a command or a test that drives
+ * providers itself decides how long the waits take.
+ */
+export function wait(ms: number): Promise<void> {
+  return options.sleep ? options.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** Where notices go instead of stderr, when set (the native plugin: the engine's log). */
 let noticeSink: ((message: string) => void) | undefined;
 

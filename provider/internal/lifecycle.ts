@@ -3,11 +3,12 @@
  * kind with `defineProvider`), reads that treat 404 as gone, deletes that treat 404 as done, creates
  * that never leave a duplicate, and creates that keep a half-converged object in state.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { isAmbiguous, isNotFound, isRateLimited } from "../client/errors";
 import { type CrossFieldRules, checkInputs, containsUnknown, safeFailures, unknownArguments } from "./check";
-import { configure, notice } from "./context";
+import { configure, notice, wait } from "./context";
 import type { DeclaredKind } from "./declare";
 import { changedFields, diffFields, type FieldRule, type FieldRules, sameValue } from "./diff";
 import { AS_WRITTEN_KEY, type AsWritten, asWritten, inputsFrom } from "./outputs";
@@ -135,6 +136,10 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
     const form = asWritten(spec.rules, written, normalised, rest, compare);
     return (form === undefined ? rest : { ...rest, [AS_WRITTEN_KEY]: form }) as T;
   };
+  const pending = pendingResolutions(kind);
+  // What a pending record's replacement names as the field that replaces: its identity, the fields
+  // the look-up for the object goes by.
+  const replaced = declared.identity[0] ?? Object.keys(spec.rules)[0] ?? "id";
   return quietErrors({
     kind,
     declared,
@@ -169,7 +174,9 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
         return { inputs: await recorded(true), failures: safeFailures([failure], secretFields, news) };
       return { inputs: await recorded(false) };
     },
-    async diff(_id, olds, news) {
+    async diff(id, olds, news) {
+      const since = pendingSince(id);
+      if (since !== undefined) return pending.resolveOnNextCreate(id, since, news, replaced);
       const fields = withWrittenChanges(spec.writtenMatters, fieldDiff(olds, inputsOf(news)), olds, news);
       const result =
         spec.deleteBeforeReplace && (fields.replaces?.length ?? 0) > 0
@@ -180,10 +187,21 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
     },
     async create(written) {
       const inputs = inputsOf(written);
-      const { id, outs } = await spec.create(inputs);
-      return { id, outs: recordWritten(outs, written, inputs) };
+      const key = pending.keyOf(written);
+      const since = pending.adopting.get(key);
+      pending.adopting.delete(key);
+      try {
+        const run = () => spec.create(inputs);
+        const { id, outs } = await (since === undefined ? run() : pendingCreate.run({ since }, run));
+        return { id, outs: recordWritten(outs, written, inputs) };
+      } catch (e) {
+        if (!(e instanceof CreateOutcomeUnknown)) throw e;
+        throw pendingRecord(kind, e, written);
+      }
     },
     async read(id, props) {
+      // A pending record stays as it is until an `up` resolves it (see PENDING_ID).
+      if (pendingSince(id) !== undefined) return { id, props: props as O, inputs: pendingInputs(props) as O };
       // The input-shaped part of what was read, so refresh shows drift field by field.
       const read = await spec.read(id, props);
       const result = importing(props) ? withAdoptedArgs(read, declared.discovery?.adopted?.args) : read;
@@ -196,6 +214,11 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
       return { ...result, props: outs, inputs: inputsFrom(spec.rules, result.props, written, compare) as O };
     },
     async update(id, olds, written) {
+      if (pendingSince(id) !== undefined) {
+        throw new Error(
+          `hosting: ${kind} ${id} is pending; an \`up\` replaces it with the object its create made`,
+        );
+      }
       const news = inputsOf(written);
       if (providerChanged(olds, written) && !fieldDiff(olds, news).changes) {
         const { [PROVIDER_KEY]: _recorded, ...outs } = olds as Record<string, unknown>;
@@ -204,8 +227,84 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
       const { outs } = await spec.update(id, olds, news);
       return { outs: recordWritten(outs, written, news) };
     },
-    delete: (id, props) => spec.delete(id, props),
+    async delete(id, props) {
+      if (pendingSince(id) === undefined) return spec.delete(id, props);
+      if (pending.resolving.delete(id)) return;
+      notice(
+        `${kind}: a create at ${new Date(pendingSince(id) ?? 0).toISOString()} may have made one that this stack never learned the id of; it is left as it is: delete it on the platform if it is there`,
+      );
+    },
   });
+}
+
+/**
+ * The id of a pending record: a create that could not tell whether it made the object (its POST's
+ * answer was lost and so were its look-ups, `CreateOutcomeUnknown`) is recorded under this id with
+ * the inputs it sent, through the engine's partial-create path (`PartialCreateError`: the engine
+ * keeps the resource in state with its init error). The next `up` diffs it as a replacement that
+ * deletes first: the delete of a pending record sends nothing, and the replacement's create looks
+ * for what the earlier create made since it began and adopts it, or makes it when there is none.
+ * So the stack neither asks for `importId` nor makes a duplicate. The number is when the earlier
+ * create began (milliseconds since the epoch).
+ */
+const PENDING_ID = /^pending-create:(\d+)$/;
+/** The key of a pending record's properties that holds when its create began. */
+const PENDING_KEY = "__pendingCreate";
+
+function pendingSince(id: string): number | undefined {
+  const match = PENDING_ID.exec(id);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** What state records for a create whose outcome is unknown: the inputs it sent, under a pending id. */
+function pendingRecord(kind: string, e: CreateOutcomeUnknown, written: object): PartialCreateError {
+  return new PartialCreateError(
+    `pending-create:${e.startedAt}`,
+    { ...written, [PENDING_KEY]: e.startedAt },
+    e,
+    `${e.message}; whether the ${kind} was made cannot be told now: it is kept in state as pending, and the next \`pulumi up\` adopts it if it was made, or makes it`,
+  );
+}
+
+/** A pending record's inputs: its properties without the pending mark. */
+function pendingInputs(props: object | undefined): object {
+  const { [PENDING_KEY]: _since, ...inputs } = (props ?? {}) as Record<string, unknown>;
+  return inputs;
+}
+
+/**
+ * What one provider process remembers between a pending record's diff and the replacement's
+ * delete and create, which the engine sends to the same process in the same `up`. The create's
+ * inputs are those diff saw as `news` (both are what check returned), so they find each other.
+ */
+function pendingResolutions(kind: string) {
+  const resolving = new Set<string>();
+  const adopting = new Map<string, number>();
+  const keyOf = (inputs: object) => `${kind}\u0000${canonical(inputs)}`;
+  return {
+    resolving,
+    adopting,
+    keyOf,
+    resolveOnNextCreate(
+      id: string,
+      since: number,
+      news: object,
+      replaced: string,
+    ): pulumi.dynamic.DiffResult {
+      resolving.add(id);
+      adopting.set(keyOf(news), since);
+      return { changes: true, replaces: [replaced], deleteBeforeReplace: true };
+    },
+  };
+}
+
+/** JSON with object keys sorted, so two equal values give one string whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
 }
 
 /** A read with nothing recorded: `pulumi import` (or `X.get`) taking an object that existed before. */
@@ -375,29 +474,54 @@ export const LOOKUP_MAX_DELAY_MS = 8_000;
 const transient = (e: unknown) => isAmbiguous(e) || isRateLimited(e);
 
 /**
+ * How the create of a pending record goes (see `PENDING_ID`): it first looks for what the earlier
+ * create made since `since`, and adopts it.
+ */
+const pendingCreate = new AsyncLocalStorage<{ since: number }>();
+
+/**
+ * A create that cannot tell whether the object was made: the answer to its POST was lost, and the
+ * look-ups for what it may have made failed too. `startedAt` is when the first attempt began, what a
+ * later look-up compares `created_at` with.
+ */
+export class CreateOutcomeUnknown extends Error {
+  constructor(
+    readonly startedAt: number,
+    cause: unknown,
+  ) {
+    super((cause as Error)?.message ?? String(cause), { cause });
+  }
+}
+
+/**
  * Runs a create (a POST) so that an ambiguous failure (timeout, reset, 5xx) never leaves a
  * duplicate: before trying again, it looks for the object the failed attempt may have made. A
- * look-up that fails for the same passing reasons is tried again (a read is safe to repeat), so
- * the create does not end while it cannot know whether the object exists: a create that gave up
- * there would leave an object the stack does not know, which every later `up` would meet as
- * "already exists".
+ * look-up that fails for the same passing reasons is tried again (a read is safe to repeat); when
+ * it still cannot know whether the object exists, it throws `CreateOutcomeUnknown`, which
+ * `defineProvider` records as a pending object that the next `up` resolves. Inside the create of a
+ * pending record, it looks first for what the earlier create made.
  */
 export async function createWithoutDuplicates<T>(
   attempt: () => Promise<T>,
   findMade: (startedAt: number) => Promise<T | undefined>,
-  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms: number) => Promise<void> = wait,
 ): Promise<{ value: T; adopted: boolean }> {
-  const startedAt = Date.now();
+  const pending = pendingCreate.getStore();
+  const startedAt = pending?.since ?? Date.now();
   const lookUp = async (): Promise<T | undefined> => {
     for (let i = 1, delay = LOOKUP_FIRST_DELAY_MS; ; i++, delay = Math.min(delay * 2, LOOKUP_MAX_DELAY_MS)) {
       try {
         return await findMade(startedAt);
       } catch (e) {
-        if (i >= LOOKUP_ATTEMPTS || !transient(e)) throw e;
+        if (i >= LOOKUP_ATTEMPTS || !transient(e)) throw new CreateOutcomeUnknown(startedAt, e);
         await sleep(delay);
       }
     }
   };
+  if (pending !== undefined) {
+    const found = await lookUp();
+    if (found !== undefined) return { value: found, adopted: true };
+  }
   let lastError: unknown;
   for (let i = 0; i < CREATE_ATTEMPTS; i++) {
     if (i > 0) {
@@ -425,8 +549,9 @@ export class PartialCreateError extends Error {
     readonly id: string,
     readonly properties: object,
     cause: unknown,
+    message = `${(cause as Error)?.message ?? String(cause)} (the object ${id} exists and is kept in state)`,
   ) {
-    super(`${(cause as Error)?.message ?? String(cause)} (the object ${id} exists and is kept in state)`);
+    super(message);
   }
   get reasons(): string[] {
     return [this.message];

@@ -522,9 +522,10 @@ function pluginProgram(): string {
   );
 }
 
-describe("every kind from YAML through the plugin, with two explicit providers", () => {
-  let program: PulumiProgram;
+/** The program of every kind, whose emptied stack the pending-create test reuses. */
+let program: PulumiProgram;
 
+describe("every kind from YAML through the plugin, with two explicit providers", () => {
   it("a refused token fails once, on the default provider, before any resource", async () => {
     program = new PulumiProgram("plugin-yaml", "");
     writeFileSync(join(program.dir, "Pulumi.yaml"), pluginProgram());
@@ -896,6 +897,47 @@ describe("every kind from YAML through the plugin, with two explicit providers",
     expect(destroy.output).toMatch(
       /Organization acme-platform: the API cannot delete organisations; it is left in place/,
     );
+  });
+});
+
+describe("a create whose answer and look-ups were lost, through the engine", () => {
+  it("is kept in state as pending, and the next up adopts what it made: no importId asked, no duplicate", async () => {
+    // The stack is empty again: its program becomes one webhook.
+    const url = "https://pending.example.com/hook";
+    const header = readFileSync(join(program.dir, "Pulumi.yaml"), "utf8").match(/^name: .*\n/m)?.[0];
+    const hook = { owner: "acme-eng", repository: "api", url, events: ["push"] };
+    writeFileSync(
+      join(program.dir, "Pulumi.yaml"),
+      `${header}runtime: yaml\nresources:\n  pendingHook:\n    type: hosting:index:RepositoryWebhook\n` +
+        `    properties: ${JSON.stringify(hook)}\n${PLUGIN_PATH}`,
+    );
+    // The POST acts but its answer is dropped; the look-up for what it made is refused.
+    const fault = (body: object) =>
+      fetch(`${main.origin}/_emulator/faults`, {
+        method: "POST",
+        body: JSON.stringify({ path: "/repos/acme-eng/api/hooks", ...body }),
+        headers: { "content-type": "application/json" },
+      });
+    await fault({ method: "POST", drop: true, when: "after" });
+    await fault({ method: "GET", status: 403, count: 100 });
+    clearLogs();
+    const failed = await run(program, "up", "--yes", "--skip-preview");
+    expect(failed.code).not.toBe(0);
+    expect(failed.output).toMatch(
+      /kept in state as pending, and the next `pulumi up` adopts it if it was made/,
+    );
+    expect(stackOf(program).pendingHook?.id).toMatch(/^pending-create:\d+$/);
+    const made = state().repoHooks.filter((h) => h.config.url === url);
+    expect(made).toHaveLength(1);
+
+    await fetch(`${main.origin}/_emulator/faults`, { method: "DELETE" });
+    clearLogs();
+    await ok(program, "up", "--yes", "--skip-preview");
+    expect(writes(main)).toEqual({});
+    expect(state().repoHooks.filter((h) => h.config.url === url)).toHaveLength(1);
+    expect(stackOf(program).pendingHook?.id).toBe(`acme-eng/api/${made[0]?.id}`);
+    await ok(program, "destroy", "--yes", "--skip-preview");
+    expect(state().repoHooks).toEqual([]);
   });
 });
 

@@ -8,10 +8,12 @@ import { HostingApiError } from "../../../provider/client/errors";
 import { declareKind, field, output } from "../../../provider/internal/declare";
 import {
   CREATE_ATTEMPTS,
+  CreateOutcomeUnknown,
   createWithoutDuplicates,
   defineProvider,
   deleteIgnoringGone,
   LOOKUP_ATTEMPTS,
+  PartialCreateError,
   type ProviderSpec,
   readOrGone,
 } from "../../../provider/internal/lifecycle";
@@ -271,7 +273,9 @@ describe("createWithoutDuplicates", () => {
     const findMade = vi.fn(async (): Promise<string | undefined> => {
       throw badGateway;
     });
-    await expect(createWithoutDuplicates(attempt, findMade, noSleep)).rejects.toBe(badGateway);
+    const failure = await createWithoutDuplicates(attempt, findMade, noSleep).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(CreateOutcomeUnknown);
+    expect((failure as CreateOutcomeUnknown).cause).toBe(badGateway);
     expect(attempt).toHaveBeenCalledTimes(1);
     expect(findMade).toHaveBeenCalledTimes(LOOKUP_ATTEMPTS);
   });
@@ -282,5 +286,108 @@ describe("createWithoutDuplicates", () => {
     });
     await expect(createWithoutDuplicates(attempt, async () => undefined, noSleep)).rejects.toBe(dropped);
     expect(attempt).toHaveBeenCalledTimes(CREATE_ATTEMPTS);
+  });
+});
+
+describe("a create whose outcome is unknown", () => {
+  const dropped = new HostingApiError({ code: "network_error" });
+  const badGateway = new HostingApiError({ code: "server_error", status: 502 });
+  const noSleep = async () => {};
+
+  /** A kind whose create goes through createWithoutDuplicates against `server` (made objects by name). */
+  function kindOver(server: { made: string[]; answers: boolean; lists: boolean }) {
+    const since: number[] = [];
+    return {
+      since,
+      ...provider({
+        create: vi.fn(async (i: Inputs) => {
+          const made = await createWithoutDuplicates(
+            async () => {
+              server.made.push(i.name);
+              if (!server.answers) throw dropped;
+              return server.made.length;
+            },
+            async (startedAt) => {
+              since.push(startedAt);
+              if (!server.lists) throw badGateway;
+              const at = server.made.indexOf(i.name);
+              return at < 0 ? undefined : at + 1;
+            },
+            noSleep,
+          );
+          return { id: String(made.value), outs: { ...i, serverId: made.value } };
+        }),
+      }),
+    };
+  }
+
+  it("is kept in state as pending, and the next up adopts what it made instead of asking for importId", async () => {
+    const server = { made: [] as string[], answers: false, lists: false };
+    const { provider: p, spec, since } = kindOver(server);
+    const failure = await p.create({ name: "n", tags: [] }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PartialCreateError);
+    const { id, properties } = failure as PartialCreateError;
+    expect(id).toMatch(/^pending-create:\d+$/);
+    expect(properties).toMatchObject({ name: "n" });
+    expect((failure as Error).message).toMatch(
+      /^server error; whether the Thing was made cannot be told now: it is kept in state as pending, and the next `pulumi up` adopts it/,
+    );
+    expect(server.made).toEqual(["n"]);
+
+    // The next up: the server answers again. Diff replaces the pending record, deleting it first.
+    server.answers = true;
+    server.lists = true;
+    const olds = properties as Outputs;
+    expect(await p.diff(id, olds, { name: "n", tags: [] })).toEqual({
+      changes: true,
+      replaces: ["name"],
+      deleteBeforeReplace: true,
+    });
+    // A refresh in between leaves the record as it is, without a request.
+    expect(await p.read(id, olds)).toEqual({ id, props: olds, inputs: { name: "n", tags: [] } });
+    await p.delete(id, olds);
+    expect(spec.delete).not.toHaveBeenCalled();
+    const created = await p.create({ name: "n", tags: [] });
+    expect(created).toMatchObject({ id: "1", outs: { serverId: 1 } });
+    expect(server.made).toEqual(["n"]);
+    // The look-up went by when the first create began.
+    expect(new Set(since).size).toBe(1);
+  });
+
+  it("makes the object on the next up when the earlier create made none", async () => {
+    const server = { made: [] as string[], answers: true, lists: true };
+    const { provider: p } = kindOver(server);
+    const id = "pending-create:1700000000000";
+    await p.diff(id, { name: "n" } as Outputs, { name: "n", tags: [] });
+    await p.delete(id, { name: "n" } as Outputs);
+    expect(await p.create({ name: "n", tags: [] })).toMatchObject({ id: "1" });
+    expect(server.made).toEqual(["n"]);
+  });
+
+  it("stays pending, with the same start, while the look-up still fails", async () => {
+    const server = { made: ["n"], answers: true, lists: false };
+    const { provider: p } = kindOver(server);
+    const id = "pending-create:1700000000000";
+    await p.diff(id, { name: "n" } as Outputs, { name: "n", tags: [] });
+    await p.delete(id, { name: "n" } as Outputs);
+    const failure = await p.create({ name: "n", tags: [] }).catch((e: unknown) => e);
+    expect((failure as PartialCreateError).id).toBe(id);
+    expect(server.made).toEqual(["n"]);
+  });
+
+  it("is not deleted by a destroy that never diffed it: the stack does not know what it is", async () => {
+    const { provider: p, spec } = provider();
+    const told = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    let said: string;
+    try {
+      await p.delete("pending-create:1700000000000", { name: "n" } as Outputs);
+      said = told.mock.calls.map(([line]) => String(line)).join("");
+    } finally {
+      told.mockRestore();
+    }
+    expect(spec.delete).not.toHaveBeenCalled();
+    expect(said).toMatch(
+      /Thing: a create at 2023-11-14T22:13:20.000Z may have made one .* delete it on the platform/,
+    );
   });
 });

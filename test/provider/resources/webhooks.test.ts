@@ -2,10 +2,12 @@
  * Lifecycle of RepositoryWebhook and GlobalWebhook: provider methods called directly against the
  * sandbox server, as the engine would call them.
  */
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import type { RunningEmulator } from "../../../emulator/index";
 import { UNKNOWN } from "../../../provider/internal/check";
 import { collectionReads } from "../../../provider/internal/collection-reads";
+import { configure } from "../../../provider/internal/context";
+import { PartialCreateError } from "../../../provider/internal/lifecycle";
 import {
   type GlobalWebhookInputs,
   globalWebhookProvider as globalProvider,
@@ -329,6 +331,49 @@ describe("RepositoryWebhook lifecycle", () => {
     await expect(repoProvider.create(await checked(base))).rejects.toThrow(/503/);
     expect(emulator.store.state.repoHooks).toHaveLength(0);
     expect(requestCounts(emulator)["POST /repos/{owner}/{repo}/hooks"]).toBe(3);
+  });
+
+  it("keeps a create whose answer and look-ups were lost as pending, and the next up adopts that hook", async () => {
+    // The POST acts but its answer is dropped, and every look-up meets a 502: the provider cannot
+    // tell whether the hook exists. Waits take no time here.
+    const config: Record<string, string> = {
+      "hosting:baseUrl": emulator.origin,
+      "hosting:token": "svcp_siteadmin",
+    };
+    configure({ get: (key) => config[key] }, { sleep: async () => {} });
+    onTestFinished(() => configure({ get: (key) => config[key] }, {}));
+    await control(emulator, "POST", "/faults", {
+      method: "POST",
+      path: "/repos/acme-eng/api/hooks",
+      count: 1,
+      drop: true,
+      when: "after",
+    });
+    await control(emulator, "POST", "/faults", {
+      method: "GET",
+      path: "/repos/acme-eng/api/hooks",
+      count: 1000,
+      status: 502,
+    });
+    const inputs = await checked({ ...base, secret: "s" });
+    const failure = await repoProvider.create(inputs).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PartialCreateError);
+    const pending = failure as PartialCreateError;
+    expect(pending.id).toMatch(/^pending-create:\d+$/);
+    expect(pending.message).toMatch(/whether the RepositoryWebhook was made cannot be told now/);
+    expect(pending.message).not.toContain("https://ci.example.com/hook");
+    expect(emulator.store.state.repoHooks).toHaveLength(1);
+
+    // The next up, with the server well again: a replacement that deletes the record first.
+    await control(emulator, "DELETE", "/faults");
+    collectionReads.clear();
+    const olds = pending.properties as Parameters<typeof repoProvider.delete>[1];
+    expect(await repoProvider.diff(pending.id, olds, inputs)).toMatchObject({ deleteBeforeReplace: true });
+    await repoProvider.delete(pending.id, olds);
+    const adopted = await repoProvider.create(inputs);
+    expect(emulator.store.state.repoHooks).toHaveLength(1);
+    expect(adopted.outs.hookId).toBe(emulator.store.state.repoHooks[0]?.id);
+    expect(requestCounts(emulator)["POST /repos/{owner}/{repo}/hooks"]).toBe(1);
   });
 
   it("waits out a secondary rate limit and then succeeds", async () => {
