@@ -27,6 +27,7 @@ import {
 import { knownValue } from "../../client/errors";
 import { type CrossFieldRules, fields } from "../../internal/check";
 import { client } from "../../internal/context";
+import { createWithoutDuplicates, PartialCreateError } from "../../internal/creates";
 import {
   type ArgsOf,
   declareKind,
@@ -37,7 +38,7 @@ import {
 } from "../../internal/declare";
 import { diffFields, sameValue } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
-import { createWithoutDuplicates, defineProvider, PartialCreateError } from "../../internal/lifecycle";
+import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 import { budgetApi, type LiveBudget } from "./budget-api";

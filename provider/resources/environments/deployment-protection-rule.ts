@@ -24,15 +24,11 @@ import {
 import type { HostingClient } from "../../client/http";
 import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
+import { createWithoutDuplicates } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
-import {
-  createWithoutDuplicates,
-  defineProvider,
-  deleteIgnoringGone,
-  readOrGone,
-} from "../../internal/lifecycle";
+import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 import {

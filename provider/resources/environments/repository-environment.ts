@@ -29,6 +29,7 @@ import { isHostingApiError, isNotFound, notFoundError } from "../../client/error
 import type { HostingClient } from "../../client/http";
 import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
+import { PartialCreateError } from "../../internal/creates";
 import {
   type ArgsOf,
   declareKind,
@@ -39,7 +40,7 @@ import {
 } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
 import { splitId } from "../../internal/ids";
-import { defineProvider, deleteIgnoringGone, PartialCreateError, readOrGone } from "../../internal/lifecycle";
+import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../../internal/resource";

@@ -22,6 +22,7 @@ import {
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
+import { PartialCreateError } from "../../internal/creates";
 import {
   type ArgsOf,
   declareKind,
@@ -32,7 +33,7 @@ import {
 } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
-import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
+import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 import { issueColor, issueDescription, issueName } from "./issue-type";

@@ -9,10 +9,11 @@ import { type ApiIssueType, ISSUE_COLORS, type IssueColor, ROUTES } from "../../
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
+import { PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
-import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
+import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 import {

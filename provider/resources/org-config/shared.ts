@@ -14,9 +14,10 @@ import {
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
+import { createWithoutDuplicates, madeSince } from "../../internal/creates";
 import { type Discovery, field } from "../../internal/declare";
 import { joinId } from "../../internal/ids";
-import { createWithoutDuplicates, madeSince, readOrGone } from "../../internal/lifecycle";
+import { readOrGone } from "../../internal/lifecycle";
 
 /** An object of an organisation's issue configuration, as the list answers it. */
 export interface Named {

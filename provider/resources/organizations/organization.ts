@@ -33,14 +33,10 @@ import {
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
+import { createWithoutDuplicates, PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { joinId, splitId } from "../../internal/ids";
-import {
-  createWithoutDuplicates,
-  defineProvider,
-  PartialCreateError,
-  readOrGone,
-} from "../../internal/lifecycle";
+import { defineProvider, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 

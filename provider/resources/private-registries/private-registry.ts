@@ -27,17 +27,11 @@ import {
 import { configurationError, knownValue } from "../../client/errors";
 import { type CrossFieldRules, fields, selectedIdsFailure, UNKNOWN } from "../../internal/check";
 import { client } from "../../internal/context";
+import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { diffFields, lowerCased } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
-import {
-  createWithoutDuplicates,
-  defineProvider,
-  deleteIgnoringGone,
-  madeSince,
-  PartialCreateError,
-  readOrGone,
-} from "../../internal/lifecycle";
+import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 import { digestFor, isDigest, plaintextOf } from "../../internal/secret-digest";

@@ -18,16 +18,11 @@ import { configurationError, isHostingApiError, notFoundError } from "../../clie
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
+import { createWithoutDuplicates, madeSince } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
-import {
-  createWithoutDuplicates,
-  defineProvider,
-  deleteIgnoringGone,
-  madeSince,
-  readOrGone,
-} from "../../internal/lifecycle";
+import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../../internal/resource";

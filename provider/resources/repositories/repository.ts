@@ -23,15 +23,10 @@ import { isHostingApiError, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
+import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { joinId, splitId } from "../../internal/ids";
-import {
-  createWithoutDuplicates,
-  defineProvider,
-  deleteIgnoringGone,
-  madeSince,
-  PartialCreateError,
-} from "../../internal/lifecycle";
+import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 import {

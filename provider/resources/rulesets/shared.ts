@@ -16,15 +16,10 @@ import {
 import { isHostingApiError, isNotFound, notFoundError, validationError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { client } from "../../internal/context";
+import { createWithoutDuplicates, PartialCreateError } from "../../internal/creates";
 import { canonical, changedFields, type FieldRule } from "../../internal/diff";
 import { numericPart, splitId } from "../../internal/ids";
-import {
-  createWithoutDuplicates,
-  deleteIgnoringGone,
-  PartialCreateError,
-  type ProviderMethods,
-  readOrGone,
-} from "../../internal/lifecycle";
+import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import type { RulesetInputs } from "./schema";
 

@@ -17,15 +17,10 @@ import {
 import type { HostingClient } from "../../client/http";
 import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
+import { createWithoutDuplicates, PartialCreateError } from "../../internal/creates";
 import { sameValue } from "../../internal/diff";
 import { joinId, splitId } from "../../internal/ids";
-import {
-  createWithoutDuplicates,
-  deleteIgnoringGone,
-  PartialCreateError,
-  type ProviderMethods,
-  readOrGone,
-} from "../../internal/lifecycle";
+import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
 import {
   type GroupOutputs,
   type GroupSettingsInputs,

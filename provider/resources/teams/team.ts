@@ -23,17 +23,11 @@ import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
+import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
-import {
-  createWithoutDuplicates,
-  defineProvider,
-  deleteIgnoringGone,
-  madeSince,
-  PartialCreateError,
-  readOrGone,
-} from "../../internal/lifecycle";
+import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 import { findTeam, listTeams, teamNotFound } from "./shared";

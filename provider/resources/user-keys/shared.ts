@@ -23,8 +23,8 @@ import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
 import { notice } from "../../internal/context";
+import { createWithoutDuplicates, madeSince } from "../../internal/creates";
 import type { Discovery } from "../../internal/declare";
-import { createWithoutDuplicates, madeSince } from "../../internal/lifecycle";
 
 /** Where one kind of key lives and how its answers read. */
 export interface KeyPlace<T, I> {

@@ -30,9 +30,9 @@ import {
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
+import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, field, output } from "../../internal/declare";
 import { sameValue } from "../../internal/diff";
-import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/lifecycle";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration: the fields both kinds have

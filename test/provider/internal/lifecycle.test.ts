@@ -1,19 +1,16 @@
 /**
  * The lifecycle every provider shares: check and diff derived from the spec, read's inputs from the
- * rules, the upgrade of a recorded provider without a request, and the 404 rules.
+ * rules, the upgrade of a recorded provider without a request, the 404 rules, and the pending
+ * record of a create whose outcome is unknown.
  */
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { HostingApiError } from "../../../provider/client/errors";
+import { createWithoutDuplicates, PartialCreateError } from "../../../provider/internal/creates";
 import { declareKind, field, output } from "../../../provider/internal/declare";
 import {
-  CREATE_ATTEMPTS,
-  CreateOutcomeUnknown,
-  createWithoutDuplicates,
   defineProvider,
   deleteIgnoringGone,
-  LOOKUP_ATTEMPTS,
-  PartialCreateError,
   type ProviderSpec,
   readOrGone,
 } from "../../../provider/internal/lifecycle";
@@ -238,54 +235,6 @@ describe("404 rules", () => {
   it("deleteIgnoringGone: a 404 is done, anything else fails", async () => {
     await expect(deleteIgnoringGone(() => Promise.reject(notFound))).resolves.toBeUndefined();
     await expect(deleteIgnoringGone(() => Promise.reject(forbidden))).rejects.toBe(forbidden);
-  });
-});
-
-describe("createWithoutDuplicates", () => {
-  const dropped = new HostingApiError({ code: "network_error" });
-  const badGateway = new HostingApiError({ code: "server_error", status: 502 });
-  const noSleep = async () => {};
-
-  it("keeps looking for what a create whose answer was lost made, while the look-up fails for passing reasons", async () => {
-    // The POST acted but its answer was dropped; the first look-ups meet 502s, then one answers.
-    let lookUps = 0;
-    const attempt = vi.fn(async () => {
-      throw dropped;
-    });
-    const made = await createWithoutDuplicates(
-      attempt,
-      async () => {
-        lookUps++;
-        if (lookUps < 4) throw badGateway;
-        return "hook 1";
-      },
-      noSleep,
-    );
-    expect(made).toEqual({ value: "hook 1", adopted: true });
-    expect(attempt).toHaveBeenCalledTimes(1);
-    expect(lookUps).toBe(4);
-  });
-
-  it("never sends the create again while it cannot know whether the first made the object", async () => {
-    const attempt = vi.fn(async (): Promise<string> => {
-      throw dropped;
-    });
-    const findMade = vi.fn(async (): Promise<string | undefined> => {
-      throw badGateway;
-    });
-    const failure = await createWithoutDuplicates(attempt, findMade, noSleep).catch((e: unknown) => e);
-    expect(failure).toBeInstanceOf(CreateOutcomeUnknown);
-    expect((failure as CreateOutcomeUnknown).cause).toBe(badGateway);
-    expect(attempt).toHaveBeenCalledTimes(1);
-    expect(findMade).toHaveBeenCalledTimes(LOOKUP_ATTEMPTS);
-  });
-
-  it("tries the create again only once a look-up says nothing was made", async () => {
-    const attempt = vi.fn(async (): Promise<string> => {
-      throw dropped;
-    });
-    await expect(createWithoutDuplicates(attempt, async () => undefined, noSleep)).rejects.toBe(dropped);
-    expect(attempt).toHaveBeenCalledTimes(CREATE_ATTEMPTS);
   });
 });
 

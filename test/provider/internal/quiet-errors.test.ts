@@ -1,7 +1,7 @@
 /** One line per failing resource: the host's stderr echo of an explained error is dropped. */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { HostingApiError } from "../../../provider/client/errors";
-import { PartialCreateError } from "../../../provider/internal/lifecycle";
+import { PartialCreateError } from "../../../provider/internal/creates";
 import { quietErrors } from "../../../provider/internal/quiet-errors";
 
 /** What the engine's dynamic-provider host does with a failed method (cmd/dynamic-provider). */

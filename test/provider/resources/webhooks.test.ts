@@ -7,7 +7,7 @@ import type { RunningEmulator } from "../../../emulator/index";
 import { UNKNOWN } from "../../../provider/internal/check";
 import { collectionReads } from "../../../provider/internal/collection-reads";
 import { configure } from "../../../provider/internal/context";
-import { PartialCreateError } from "../../../provider/internal/lifecycle";
+import { PartialCreateError } from "../../../provider/internal/creates";
 import {
   type GlobalWebhookInputs,
   globalWebhookProvider as globalProvider,

@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../../../../emulator/index";
 import { UNKNOWN } from "../../../../provider/internal/check";
-import { PartialCreateError } from "../../../../provider/internal/lifecycle";
+import { PartialCreateError } from "../../../../provider/internal/creates";
 import {
   deploymentProtectionRuleProvider,
   repositoryEnvironmentProvider as provider,
