@@ -15,7 +15,7 @@ import { ROUTES } from "../../../api";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
@@ -72,11 +72,7 @@ const KIND = environmentActionsSecretKind.kind;
 type Where = Pick<EnvironmentActionsSecretInputs, "owner" | "repository" | "environment">;
 
 const parseId = (id: string) => {
-  const [owner = "", repository = "", environment = "", secretName = ""] = splitId(
-    id,
-    environmentActionsSecretKind.idFormat,
-    KIND,
-  );
+  const { owner, repository, environment, secretName } = environmentActionsSecretKind.parseId(id);
   return { owner, repository, environment, secretName };
 };
 

@@ -13,7 +13,7 @@ import { type ApiActionsVariable, ROUTES } from "../../../api";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -70,11 +70,7 @@ const KIND = environmentActionsVariableKind.kind;
 type Where = Pick<EnvironmentActionsVariableInputs, "owner" | "repository" | "environment">;
 
 const parseId = (id: string) => {
-  const [owner = "", repository = "", environment = "", name = ""] = splitId(
-    id,
-    environmentActionsVariableKind.idFormat,
-    KIND,
-  );
+  const { owner, repository, environment, name } = environmentActionsVariableKind.parseId(id);
   return { owner, repository, environment, name };
 };
 

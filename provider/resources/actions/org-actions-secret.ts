@@ -25,7 +25,7 @@ import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -76,7 +76,7 @@ export type OrgActionsSecretOutputs = OutputsOfKind<typeof orgActionsSecretKind>
 const KIND = orgActionsSecretKind.kind;
 
 const parseId = (id: string) => {
-  const [org = "", secretName = ""] = splitId(id, orgActionsSecretKind.idFormat, KIND);
+  const { org, secretName } = orgActionsSecretKind.parseId(id);
   return { org, secretName };
 };
 

@@ -21,7 +21,7 @@ import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { diffFields, lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -70,7 +70,7 @@ export type OrgActionsVariableOutputs = OutputsOfKind<typeof orgActionsVariableK
 const KIND = orgActionsVariableKind.kind;
 
 const parseId = (id: string) => {
-  const [org = "", name = ""] = splitId(id, orgActionsVariableKind.idFormat, KIND);
+  const { org, name } = orgActionsVariableKind.parseId(id);
   return { org, name };
 };
 

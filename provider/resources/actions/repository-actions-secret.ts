@@ -13,7 +13,7 @@ import { ROUTES } from "../../../api";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
@@ -55,11 +55,7 @@ const KIND = repositoryActionsSecretKind.kind;
 type Where = Pick<RepositoryActionsSecretInputs, "owner" | "repository">;
 
 const parseId = (id: string) => {
-  const [owner = "", repository = "", secretName = ""] = splitId(
-    id,
-    repositoryActionsSecretKind.idFormat,
-    KIND,
-  );
+  const { owner, repository, secretName } = repositoryActionsSecretKind.parseId(id);
   return { owner, repository, secretName };
 };
 

@@ -12,7 +12,7 @@ import { type ApiActionsVariable, ROUTES } from "../../../api";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -54,7 +54,7 @@ const KIND = repositoryActionsVariableKind.kind;
 type Where = Pick<RepositoryActionsVariableInputs, "owner" | "repository">;
 
 const parseId = (id: string) => {
-  const [owner = "", repository = "", name = ""] = splitId(id, repositoryActionsVariableKind.idFormat, KIND);
+  const { owner, repository, name } = repositoryActionsVariableKind.parseId(id);
   return { owner, repository, name };
 };
 

@@ -23,7 +23,7 @@ import type { CrossFieldRules } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { canonical, changedFields } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -232,7 +232,7 @@ async function writeProtection(inputs: BranchProtectionInputs): Promise<ApiBranc
     throw notFoundError({
       method: "PUT",
       path: ROUTES.branchProtection.set.path(path),
-      what: `BranchProtection ${joinId(inputs.owner, inputs.repository, inputs.branch)}`,
+      what: `BranchProtection ${branchProtectionKind.formatId(inputs)}`,
       causes: [
         `there is no branch ${inputs.branch} in ${inputs.owner}/${inputs.repository} (it must exist before it is protected)`,
         "the token's user does not administer the repository",
@@ -243,11 +243,7 @@ async function writeProtection(inputs: BranchProtectionInputs): Promise<ApiBranc
 }
 
 const parseId = (id: string): Identity => {
-  const [owner = "", repository = "", branch = ""] = splitId(
-    id,
-    branchProtectionKind.idFormat,
-    branchProtectionKind.kind,
-  );
+  const { owner, repository, branch } = branchProtectionKind.parseId(id);
   return { owner, repository, branch };
 };
 
@@ -267,7 +263,7 @@ export const branchProtectionProvider = defineProvider<
       changedFields(branchProtectionKind.rules, comparable(current), comparable(inputs)).length === 0;
     const outs = same ? current : protectionFromApi(inputs, await writeProtection(inputs));
     keepRecordedForm(inputs, outs);
-    return { id: joinId(inputs.owner, inputs.repository, inputs.branch), outs };
+    return { id: branchProtectionKind.formatId(inputs), outs };
   },
 
   async read(id, props) {

@@ -36,7 +36,7 @@ import {
   output,
 } from "../../internal/declare";
 import { diffFields, sameValue } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { createWithoutDuplicates, defineProvider, PartialCreateError } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -333,7 +333,7 @@ function comparable(values: object): object {
 // ---------------------------------------------------------------------------------------------
 
 const parseId = (id: string) => {
-  const [enterprise = "", budgetId = ""] = splitId(id, budgetKind.idFormat, "Budget");
+  const { enterprise, budgetId } = budgetKind.parseId(id);
   return { enterprise, budgetId };
 };
 

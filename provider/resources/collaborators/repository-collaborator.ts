@@ -27,7 +27,6 @@ import { collectionReads } from "../../internal/collection-reads";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -75,7 +74,6 @@ export type RepositoryCollaboratorOutputs = OutputsOfKind<typeof repositoryColla
 // ---------------------------------------------------------------------------------------------
 
 const KIND = repositoryCollaboratorKind.kind;
-const ID_FORMAT = repositoryCollaboratorKind.idFormat;
 
 interface Where {
   owner: string;
@@ -229,7 +227,7 @@ export const repositoryCollaboratorProvider = defineProvider<
 
   async create(inputs) {
     const c = client();
-    const id = joinId(inputs.owner, inputs.repository, inputs.username);
+    const id = repositoryCollaboratorKind.formatId(inputs);
     // Adoption changes nothing it need not: the role (or an invitation with it) already there is taken.
     const current = await accessOf(c, inputs, inputs.username);
     if (current?.permission === inputs.permission) return { id, outs: outputsOf(inputs, current) };
@@ -238,7 +236,7 @@ export const repositoryCollaboratorProvider = defineProvider<
   },
 
   async read(id, props) {
-    const [owner = "", repository = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+    const { owner, repository, username } = repositoryCollaboratorKind.parseId(id);
     const access = await accessOf(client(), { owner, repository }, username);
     if (!access) return {};
     const who = {
@@ -258,7 +256,7 @@ export const repositoryCollaboratorProvider = defineProvider<
   },
 
   async delete(id) {
-    const [owner = "", repository = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+    const { owner, repository, username } = repositoryCollaboratorKind.parseId(id);
     const c = client();
     const where = { owner, repository };
     await revoke(c, where, username, await readOrGone(() => accessOf(c, where, username)));

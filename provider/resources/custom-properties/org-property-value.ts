@@ -12,7 +12,7 @@ import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { type PropertyValue, propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
+import { propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (the PATCH answers 204, and read reports the value it found: no output-only fields)
@@ -52,8 +52,8 @@ export type OrgPropertyValueOutputs = OutputsOfKind<typeof orgPropertyValueKind>
 
 const orgValues: ValueKind<OrgPropertyValueInputs> = {
   kind: orgPropertyValueKind.kind,
-  idFormat: orgPropertyValueKind.idFormat,
-  idOf: (inputs) => joinId(inputs.org, inputs.propertyName),
+  parseId: orgPropertyValueKind.parseId,
+  formatId: orgPropertyValueKind.formatId,
   collectionOf: ({ org }) => ({
     ...valueRoutes(ROUTES.propertyValues.org, ROUTES.propertyValues.updateOrg, { org }),
     notFound: [
@@ -61,11 +61,6 @@ const orgValues: ValueKind<OrgPropertyValueInputs> = {
       `the token's user is not an admin of ${org}`,
       "the token lacks the classic scope admin:org (or the fine-grained permission custom_properties_for_organizations write)",
     ],
-  }),
-  fromId: ([org = "", propertyName = ""], recorded, value: PropertyValue) => ({
-    org: recorded?.org ?? org,
-    propertyName: recorded?.propertyName ?? propertyName,
-    value,
   }),
 };
 

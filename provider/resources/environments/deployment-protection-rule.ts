@@ -26,7 +26,7 @@ import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, numericPart, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import {
   createWithoutDuplicates,
   defineProvider,
@@ -159,14 +159,7 @@ const comparable = lowerCased<DeploymentProtectionRuleInputs>("owner", "reposito
 
 const KIND = deploymentProtectionRuleKind.kind;
 
-function parseId(id: string): Where & { ruleId: number } {
-  const [owner = "", repository = "", environment = "", rulePart = ""] = splitId(
-    id,
-    deploymentProtectionRuleKind.idFormat,
-    KIND,
-  );
-  return { owner, repository, environment, ruleId: numericPart(rulePart, "ruleId", KIND) };
-}
+const parseId = (id: string): Where & { ruleId: number } => deploymentProtectionRuleKind.parseId(id);
 
 const P = ROUTES.protectionRules;
 const at = environmentAt;

@@ -38,7 +38,6 @@ import {
   output,
 } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
-import { splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, PartialCreateError, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
@@ -223,11 +222,7 @@ function settingsDiffer(live: Settings, wanted: Settings): boolean {
 const KIND = repositoryEnvironmentKind.kind;
 
 function parseId(id: string): EnvironmentPlace {
-  const [owner = "", repository = "", environment = ""] = splitId(
-    id,
-    repositoryEnvironmentKind.idFormat,
-    KIND,
-  );
+  const { owner, repository, environment } = repositoryEnvironmentKind.parseId(id);
   return { owner, repository, environment };
 }
 

@@ -31,7 +31,7 @@ import {
   output,
 } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -228,7 +228,6 @@ function updateBody(inputs: IssueFieldInputs, current: ApiIssueField | undefined
 // ---------------------------------------------------------------------------------------------
 
 const KIND = issueFieldKind.kind;
-const ID_FORMAT = issueFieldKind.idFormat;
 
 const issueFields = (c: HostingClient, org: string): ConfigCollection<ApiIssueField> => ({
   kind: KIND,
@@ -305,14 +304,14 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
     },
 
     async read(id, props) {
-      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueFieldId: fieldId } = issueFieldKind.parseId(id);
       const found = await findInCollection(client(), issueFields(client(), org), fieldId);
       if (!found) return {};
       return { id, props: issueFieldOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
     },
 
     async update(id, _olds, news) {
-      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueFieldId: fieldId } = issueFieldKind.parseId(id);
       const c = client();
       // The option ids the field has now (not as state last saw them): one list read.
       const current =
@@ -321,7 +320,7 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
     },
 
     async delete(id) {
-      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueFieldId: fieldId } = issueFieldKind.parseId(id);
       const c = client();
       await deleteIgnoringGone(() =>
         writingTo(c, issueFields(c, org), () =>

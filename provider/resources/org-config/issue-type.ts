@@ -11,7 +11,7 @@ import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -130,7 +130,6 @@ function differs(api: ApiIssueType, inputs: IssueTypeInputs): boolean {
 // ---------------------------------------------------------------------------------------------
 
 const KIND = issueTypeKind.kind;
-const ID_FORMAT = issueTypeKind.idFormat;
 
 const types = (c: HostingClient, org: string): ConfigCollection<ApiIssueType> => ({
   kind: KIND,
@@ -177,19 +176,19 @@ export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, Iss
     },
 
     async read(id, props) {
-      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueTypeId: typeId } = issueTypeKind.parseId(id);
       const found = await findInCollection(client(), types(client(), org), typeId);
       if (!found) return {};
       return { id, props: issueTypeOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
     },
 
     async update(id, _olds, news) {
-      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueTypeId: typeId } = issueTypeKind.parseId(id);
       return { outs: issueTypeOutputs(news, await put(client(), org, typeId, news)) };
     },
 
     async delete(id) {
-      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueTypeId: typeId } = issueTypeKind.parseId(id);
       const c = client();
       await deleteIgnoringGone(() =>
         writingTo(c, types(c, org), () => c.delete(ROUTES.issueTypes.delete, { org, issue_type_id: typeId })),

@@ -14,7 +14,7 @@ import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 
@@ -60,7 +60,6 @@ export type OrgBlockOutputs = OutputsOfKind<typeof orgBlockKind>;
 // ---------------------------------------------------------------------------------------------
 
 const KIND = orgBlockKind.kind;
-const ID_FORMAT = orgBlockKind.idFormat;
 
 const notFound = (method: string, path: string, org: string, username: string) =>
   notFoundError({
@@ -103,13 +102,13 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
     const blocked = await readOrGone(() => c.get(ROUTES.orgBlocks.check, { org, username }));
     if (!blocked) await block(c, org, username);
     return {
-      id: joinId(inputs.org, inputs.username),
+      id: orgBlockKind.formatId(inputs),
       outs: { org: inputs.org, username: inputs.username },
     };
   },
 
   async read(id, props) {
-    const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+    const { org, username } = orgBlockKind.parseId(id);
     // 204: blocked; 404: not blocked (unblocked outside Pulumi), or the user or organisation is gone.
     const blocked = await readOrGone(() => client().get(ROUTES.orgBlocks.check, { org, username }));
     if (!blocked) return {};
@@ -122,7 +121,7 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
   },
 
   async delete(id) {
-    const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+    const { org, username } = orgBlockKind.parseId(id);
     await deleteIgnoringGone(() => client().delete(ROUTES.orgBlocks.unblock, { org, username }));
   },
 });

@@ -18,7 +18,6 @@ import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { sameValue } from "../../internal/diff";
-import { splitId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 
@@ -247,7 +246,7 @@ export const orgSettingsProvider = defineProvider<typeof orgSettingsKind.inputs,
     },
 
     async read(id, props) {
-      const [org = ""] = splitId(id, orgSettingsKind.idFormat, KIND);
+      const { org } = orgSettingsKind.parseId(id);
       const live = await readSettings(client(), props?.org ?? org);
       if (!live) return {};
       // Recorded by a create: the declared settings. Otherwise (an import), every one.

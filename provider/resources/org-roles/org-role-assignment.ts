@@ -117,7 +117,11 @@ const idOf = (a: Assignee) =>
     ? joinId(a.org, "teams", a.team, a.roleId)
     : joinId(a.org, "users", a.username ?? "", a.roleId);
 
-/** The assignment an id names: `org/teams/<team>/<roleId>` or `org/users/<username>/<roleId>`. */
+/**
+ * The assignment an id names: `org/teams/<team>/<roleId>` or `org/users/<username>/<roleId>`.
+ * Written here, not the declaration's `parseId`: the id's second part is the literal `teams` or
+ * `users` (its `idText`), and the third is the team or the user it says.
+ */
 function parseId(id: string): Assignee {
   const [org = "", kind = "", who = "", role = ""] = splitId(
     id,

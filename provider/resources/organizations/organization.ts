@@ -34,7 +34,7 @@ import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import {
   createWithoutDuplicates,
   defineProvider,
@@ -195,9 +195,6 @@ function organizationOutputs(
 // ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
-
-const KIND = organizationKind.kind;
-const ID_FORMAT = organizationKind.idFormat;
 
 /** The first pause between polls of a rename, and the longest. */
 const RENAME_POLL_FIRST_MS = 250;
@@ -360,6 +357,8 @@ export const organizationProvider = defineProvider<typeof organizationKind.input
     },
 
     async read(id, props) {
+      // Not organizationKind.parseId: read also takes the login `pulumi import` is given (importKey),
+      // which is no numeric id.
       const org = await readOrGone(() => getOrg(client(), loginOf(id, props)));
       // Another organisation under the login (this one renamed away outside Pulumi): this one is gone.
       if (!org || (/^\d+$/.test(id) && org.id !== Number(id))) return {};
@@ -367,15 +366,9 @@ export const organizationProvider = defineProvider<typeof organizationKind.input
     },
 
     async update(id, olds, news) {
-      const [orgId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { orgId } = organizationKind.parseId(id);
       if (olds.login === news.login) return { outs: { ...news, orgId: olds.orgId } };
-      const renamed = await rename(
-        client(),
-        Number(orgId),
-        olds.login,
-        news.login,
-        news.renameTimeoutSeconds,
-      );
+      const renamed = await rename(client(), orgId, olds.login, news.login, news.renameTimeoutSeconds);
       return { outs: organizationOutputs(news, renamed) };
     },
 

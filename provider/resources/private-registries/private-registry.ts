@@ -29,7 +29,7 @@ import { type CrossFieldRules, fields, selectedIdsFailure, UNKNOWN } from "../..
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { diffFields, lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import {
   createWithoutDuplicates,
   defineProvider,
@@ -231,7 +231,7 @@ const comparable = lowerCased<PrivateRegistryInputs>("org");
 
 const KIND = privateRegistryKind.kind;
 const parseId = (id: string) => {
-  const [org = "", name = ""] = splitId(id, privateRegistryKind.idFormat, KIND);
+  const { org, name } = privateRegistryKind.parseId(id);
   return { org, name };
 };
 

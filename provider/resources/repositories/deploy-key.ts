@@ -20,7 +20,7 @@ import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, numericPart, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import {
   createWithoutDuplicates,
   defineProvider,
@@ -117,7 +117,6 @@ function deployKeyOutputs(
 // ---------------------------------------------------------------------------------------------
 
 const KIND = repositoryDeployKeyKind.kind;
-const ID_FORMAT = repositoryDeployKeyKind.idFormat;
 
 const keysApi = (c: HostingClient, owner: string, repo: string) => ({
   list: () => c.paginate(ROUTES.deployKeys.list, { owner, repo }),
@@ -214,9 +213,9 @@ export const repositoryDeployKeyProvider = defineProvider<
   },
 
   async read(id, props) {
-    const [owner = "", repository = "", keyPart = ""] = splitId(id, ID_FORMAT, KIND);
-    const at = { owner: props?.owner ?? owner, repository: props?.repository ?? repository };
-    const keyId = props?.keyId ?? numericPart(keyPart, "keyId", KIND);
+    const parsed = repositoryDeployKeyKind.parseId(id);
+    const at = { owner: props?.owner ?? parsed.owner, repository: props?.repository ?? parsed.repository };
+    const keyId = props?.keyId ?? parsed.keyId;
     const key = await readOrGone(() => keysApi(client(), at.owner, at.repository).get(keyId));
     if (!key) return {};
     return { id, props: deployKeyOutputs({ ...at, importId: props?.importId }, key) };
@@ -228,9 +227,9 @@ export const repositoryDeployKeyProvider = defineProvider<
   },
 
   async delete(id, props) {
-    const [owner = "", repository = "", keyPart = ""] = splitId(id, ID_FORMAT, KIND);
-    const at = { owner: props?.owner ?? owner, repository: props?.repository ?? repository };
-    const keyId = props?.keyId ?? numericPart(keyPart, "keyId", KIND);
+    const parsed = repositoryDeployKeyKind.parseId(id);
+    const at = { owner: props?.owner ?? parsed.owner, repository: props?.repository ?? parsed.repository };
+    const keyId = props?.keyId ?? parsed.keyId;
     await deleteIgnoringGone(() => keysApi(client(), at.owner, at.repository).delete(keyId));
   },
 });

@@ -24,7 +24,7 @@ import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import {
   createWithoutDuplicates,
   defineProvider,
@@ -244,7 +244,6 @@ function settingsOf(values: object): Settings {
 // ---------------------------------------------------------------------------------------------
 
 const KIND = repositoryKind.kind;
-const ID_FORMAT = repositoryKind.idFormat;
 
 /** What POST /orgs/{org}/repos takes of the declared settings (the rest is set by a PATCH after it). */
 const CREATE_FIELDS: ReadonlyArray<[SettingKey, string]> = [
@@ -316,7 +315,7 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
 
     async create(inputs) {
       const c = client();
-      const id = joinId(inputs.org, inputs.name);
+      const id = repositoryKind.formatId(inputs);
       const wanted = { ...settingsOf(inputs), name: inputs.name };
       const own = { org: inputs.org, autoInit: inputs.autoInit, onDestroy: inputs.onDestroy };
       // A repository that already has the name is adopted: only what differs is written.
@@ -346,7 +345,7 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
     },
 
     async read(id, props) {
-      const [org = "", idName = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, name: idName } = repositoryKind.parseId(id);
       const at = { owner: props?.org ?? org, name: props?.name ?? idName };
       const live = await current(client(), at);
       // Gone, or another repository took its name: the one Pulumi managed is not there.
@@ -366,7 +365,7 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
         // An import (`pulumi import`, the `import` option) takes a repository that exists: adopted.
         adopted: props?.adopted ?? importing,
       });
-      return { id: joinId(outs.org, outs.name), props: outs };
+      return { id: repositoryKind.formatId(outs), props: outs };
     },
 
     async update(id, olds, news) {
@@ -397,7 +396,7 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
     },
 
     async delete(id, props) {
-      const [org = "", idName = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, name: idName } = repositoryKind.parseId(id);
       const what = `${KIND} ${id}`;
       if (props?.adopted) {
         notice(

@@ -79,11 +79,10 @@ export const orgRulesetProvider = defineProvider<typeof orgRulesetKind.inputs, O
     adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
     ...rulesetMethods<OrgRulesetInputs>({
       kind: orgRulesetKind.kind,
-      idFormat: orgRulesetKind.idFormat,
+      parseId: orgRulesetKind.parseId,
       rules: orgRulesetKind.rules,
       api: (c, owner) => orgApi(c, owner.org ?? ""),
       identity: ({ org }) => (org === undefined ? {} : { org }),
-      fromId: ([org = ""]) => ({ org }),
       idOf: (inputs, rulesetId) => joinId(inputs.org, rulesetId),
       notFound: ({ org }) => [
         `there is no organisation ${org}`,

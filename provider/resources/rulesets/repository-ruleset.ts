@@ -84,14 +84,13 @@ export const repositoryRulesetProvider = defineProvider<
     inputs.importId === undefined ? undefined : joinId(inputs.owner, inputs.repository, inputs.importId),
   ...rulesetMethods<RepositoryRulesetInputs>({
     kind: repositoryRulesetKind.kind,
-    idFormat: repositoryRulesetKind.idFormat,
+    parseId: repositoryRulesetKind.parseId,
     rules: repositoryRulesetKind.rules,
     api: (c, owner) => repoApi(c, owner.owner ?? "", owner.repository ?? ""),
     identity: ({ owner, repository }) => ({
       ...(owner === undefined ? {} : { owner }),
       ...(repository === undefined ? {} : { repository }),
     }),
-    fromId: ([owner = "", repository = ""]) => ({ owner, repository }),
     idOf: (inputs, rulesetId) => joinId(inputs.owner, inputs.repository, rulesetId),
     notFound: ({ owner, repository }) => [
       `there is no repository ${owner}/${repository}`,

@@ -70,6 +70,7 @@ export type EnterpriseRunnerGroupOutputs = OutputsOfKind<typeof enterpriseRunner
 const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs, { enterprise: string }> = {
   kind: enterpriseRunnerGroupKind.kind,
   ownerPart: "enterprise",
+  parseId: enterpriseRunnerGroupKind.parseId,
   access: { bodyKey: "selected_organization_ids" },
   routes: {
     ...ROUTES.enterpriseRunnerGroups,

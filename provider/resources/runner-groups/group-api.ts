@@ -18,7 +18,7 @@ import type { HostingClient } from "../../client/http";
 import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
 import { sameValue } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import {
   createWithoutDuplicates,
   deleteIgnoringGone,
@@ -86,6 +86,8 @@ export interface GroupKind<I extends GroupSettingsInputs, O> {
   kind: string;
   /** The name of the owner part of the id (`enterprise` or `org`). */
   ownerPart: string;
+  /** The id's parts (the kind's `parseId`): the owner's, and the group's id. */
+  parseId(id: string): Readonly<Record<string, string | number>> & { runnerGroupId: number };
   access: AccessList;
   routes: GroupRoutes<O>;
   /** The route parameters naming an owner (`{org}`). */
@@ -265,8 +267,9 @@ export function groupMethods<I extends GroupSettingsInputs, O>(
   adoptedId: (inputs: I) => string | undefined;
 } {
   const parseId = (id: string) => {
-    const [owner = "", groupId = ""] = splitId(id, [k.ownerPart, "runnerGroupId"], k.kind);
-    return { owner, at: groupAt(k, owner, groupId) };
+    const parts = k.parseId(id);
+    const owner = String(parts[k.ownerPart]);
+    return { owner, at: groupAt(k, owner, parts.runnerGroupId) };
   };
   return {
     adoptedId: (inputs) =>

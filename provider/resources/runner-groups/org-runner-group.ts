@@ -70,6 +70,7 @@ export type OrgRunnerGroupOutputs = OutputsOfKind<typeof orgRunnerGroupKind>;
 const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs, { org: string }> = {
   kind: orgRunnerGroupKind.kind,
   ownerPart: "org",
+  parseId: orgRunnerGroupKind.parseId,
   access: { bodyKey: "selected_repository_ids" },
   routes: {
     ...ROUTES.orgRunnerGroups,

@@ -24,7 +24,6 @@ import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -114,7 +113,6 @@ async function membershipOutputs(
 // ---------------------------------------------------------------------------------------------
 
 const KIND = teamMembershipKind.kind;
-const ID_FORMAT = teamMembershipKind.idFormat;
 
 const membershipApi = (c: HostingClient, org: string, team_slug: string, username: string) => {
   const at = { org, team_slug, username };
@@ -172,7 +170,7 @@ export const teamMembershipProvider = defineProvider<typeof teamMembershipKind.i
     async create(inputs) {
       const c = client();
       const api = membershipApi(c, inputs.org, inputs.teamSlug, inputs.username);
-      const id = joinId(inputs.org, inputs.teamSlug, inputs.username);
+      const id = teamMembershipKind.formatId(inputs);
       // Adoption changes nothing it need not: a membership that has the role already is taken.
       const existing = await readOrGone(api.get);
       if (existing) {
@@ -183,7 +181,7 @@ export const teamMembershipProvider = defineProvider<typeof teamMembershipKind.i
     },
 
     async read(id, props) {
-      const [org = "", teamSlug = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, teamSlug, username } = teamMembershipKind.parseId(id);
       const c = client();
       // No membership: removed, declined, or the person left the organisation. Refresh drops it.
       const membership = await readOrGone(membershipApi(c, org, teamSlug, username).get);
@@ -203,7 +201,7 @@ export const teamMembershipProvider = defineProvider<typeof teamMembershipKind.i
     },
 
     async delete(id) {
-      const [org = "", teamSlug = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, teamSlug, username } = teamMembershipKind.parseId(id);
       await deleteIgnoringGone(membershipApi(client(), org, teamSlug, username).remove);
     },
   },

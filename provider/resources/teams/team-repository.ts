@@ -14,7 +14,6 @@ import { collectionReads } from "../../internal/collection-reads";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
 import { permissionField, roleOf } from "../collaborators/shared";
@@ -55,7 +54,6 @@ export type TeamRepositoryOutputs = OutputsOfKind<typeof teamRepositoryKind>;
 // ---------------------------------------------------------------------------------------------
 
 const KIND = teamRepositoryKind.kind;
-const ID_FORMAT = teamRepositoryKind.idFormat;
 
 /** The team's list, shared by the reads of the team's repositories in a run. */
 const teamRepos = (org: string, team_slug: string) => ROUTES.teamRepos.list.path({ org, team_slug });
@@ -103,11 +101,11 @@ export const teamRepositoryProvider = defineProvider<typeof teamRepositoryKind.i
       // Adoption changes nothing it need not: access with this role already is taken as it is.
       const role = await currentRole(c, inputs.org, inputs.teamSlug, inputs.repository);
       if (role !== inputs.permission) await setRole(c, inputs);
-      return { id: joinId(inputs.org, inputs.teamSlug, inputs.repository), outs: { ...inputs } };
+      return { id: teamRepositoryKind.formatId(inputs), outs: { ...inputs } };
     },
 
     async read(id, props) {
-      const [org = "", teamSlug = "", repository = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, teamSlug, repository } = teamRepositoryKind.parseId(id);
       const permission = await currentRole(client(), org, teamSlug, repository);
       if (permission === undefined) return {};
       return {
@@ -127,7 +125,7 @@ export const teamRepositoryProvider = defineProvider<typeof teamRepositoryKind.i
     },
 
     async delete(id) {
-      const [org = "", teamSlug = "", repository = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, teamSlug, repository } = teamRepositoryKind.parseId(id);
       const c = client();
       await deleteIgnoringGone(() =>
         collectionReads.write(c, teamRepos(org, teamSlug), () =>

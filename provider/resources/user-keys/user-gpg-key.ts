@@ -20,7 +20,7 @@ import {
 } from "../../../api/user-keys/key-material";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId, numericPart, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -183,8 +183,7 @@ const comparable = (values: object): object => {
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const gpgKeyIdOf = (id: string) =>
-  numericPart(splitId(id, userGpgKeyKind.idFormat, "UserGpgKey")[0] ?? "", "gpgKeyId", "UserGpgKey");
+const gpgKeyIdOf = (id: string) => userGpgKeyKind.parseId(id).gpgKeyId;
 
 /** The key id of armored text that check already passed. */
 async function keyIdOf(armored: string): Promise<string> {

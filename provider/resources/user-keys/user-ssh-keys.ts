@@ -22,7 +22,7 @@ import {
   type OutputsOfKind,
   output,
 } from "../../internal/declare";
-import { joinId, numericPart, splitId } from "../../internal/ids";
+import { type IdCodec, joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { HostingResource, type OutputsOf } from "../../internal/resource";
@@ -172,12 +172,11 @@ function sshKeyOutputs(importId: string | undefined, api: ApiSshKey): UserSshKey
 
 /** The provider of one of the two kinds: they differ in their routes and outputs only. */
 function sshKeyProvider<O extends UserSshSigningKeyOutputs, I>(
-  declared: DeclaredKind<typeof sshKeyInputs>,
+  declared: Omit<DeclaredKind<typeof sshKeyInputs>, "parseId"> & IdCodec<readonly ["keyId"], "keyId">,
   place: KeyPlace<ApiSshKey, I>,
   outputsOf: (importId: string | undefined, api: ApiSshKey) => O,
 ) {
-  const { kind, idFormat } = declared;
-  const keyIdOf = (id: string) => numericPart(splitId(id, idFormat, kind)[0] ?? "", "keyId", kind);
+  const keyIdOf = (id: string) => declared.parseId(id).keyId;
   return defineProvider<typeof sshKeyInputs, O>(declared, {
     deleteBeforeReplace: true,
     adoptedId: (inputs) => inputs.importId,

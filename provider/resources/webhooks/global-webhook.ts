@@ -16,7 +16,7 @@ import { type HostingApiError, isHostingApiError, isNotFound, notAllowedError } 
 import type { HostingClient } from "../../client/http";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import {
   defineProvider,
   deleteIgnoringGone,
@@ -104,7 +104,7 @@ function globalOutputs(
 
 const GLOBAL_HOOKS: HookPlace<NoParams> = { routes: ROUTES.globalHooks, params: {} };
 
-const hookIdOf = (id: string) => splitId(id, globalWebhookKind.idFormat, "GlobalWebhook")[0] ?? "";
+const hookIdOf = (id: string) => globalWebhookKind.parseId(id).hookId;
 
 /**
  * Site-administration routes answer 404 to anyone who is not a site administrator using a classic

@@ -14,7 +14,7 @@ import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import {
   defineProvider,
   deleteIgnoringGone,
@@ -97,7 +97,7 @@ const KIND = orgWebhookKind.kind;
 const hooksOf = (org: string): HookPlace<{ org: string }> => ({ routes: ROUTES.orgHooks, params: { org } });
 
 const parseId = (id: string) => {
-  const [org = "", hookId = ""] = splitId(id, orgWebhookKind.idFormat, KIND);
+  const { org, hookId } = orgWebhookKind.parseId(id);
   return { org, hookId };
 };
 

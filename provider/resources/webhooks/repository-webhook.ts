@@ -5,7 +5,7 @@ import type { ApiWebhook } from "../../../api";
 import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, ROUTES } from "../../../api";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
@@ -91,11 +91,7 @@ const hooksOf = (owner: string, repo: string): HookPlace<{ owner: string; repo: 
 });
 
 const parseId = (id: string) => {
-  const [owner = "", repository = "", hookId = ""] = splitId(
-    id,
-    repositoryWebhookKind.idFormat,
-    "RepositoryWebhook",
-  );
+  const { owner, repository, hookId } = repositoryWebhookKind.parseId(id);
   return { owner, repository, hookId };
 };
 
