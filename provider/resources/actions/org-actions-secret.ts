@@ -12,7 +12,6 @@
  * does not say which) is reported as a change of `value` too, so the program's value is sent
  * again with the visibility: the safe reading of what cannot be told apart.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   ACTIONS_VISIBILITIES,
@@ -28,7 +27,7 @@ import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { secretApi } from "./actions-api";
 import { plaintextFor, recordSecretValue, valueAfterRead } from "./secret-value";
 import {
@@ -174,10 +173,6 @@ export const orgActionsSecretProvider = defineProvider<
  * An Actions secret of an organisation: see its declaration, `orgActionsSecretKind`. Example:
  * `examples/actions/`.
  */
-export class OrgActionsSecret extends HostingResource {
-  constructor(name: string, args: OrgActionsSecretArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgActionsSecretProvider, name, args, opts);
-  }
-}
-
-export interface OrgActionsSecret extends OutputsOf<OrgActionsSecretOutputs> {}
+export class OrgActionsSecret extends resourceClass<OrgActionsSecretArgs, OrgActionsSecretOutputs>(
+  orgActionsSecretProvider,
+) {}

@@ -8,7 +8,6 @@
  * the POST or PATCH carries the repository ids (the platform replaces the list); read lists them
  * (`.../repositories`) and compares them as a set.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   ACTIONS_VISIBILITIES,
@@ -24,7 +23,7 @@ import { diffFields, lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { convergeVariable, variableApi } from "./actions-api";
 import {
   ACCESS,
@@ -165,10 +164,6 @@ export const orgActionsVariableProvider = defineProvider<
  * An Actions variable of an organisation: see its declaration, `orgActionsVariableKind`. Example:
  * `examples/actions/`.
  */
-export class OrgActionsVariable extends HostingResource {
-  constructor(name: string, args: OrgActionsVariableArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgActionsVariableProvider, name, args, opts);
-  }
-}
-
-export interface OrgActionsVariable extends OutputsOf<OrgActionsVariableOutputs> {}
+export class OrgActionsVariable extends resourceClass<OrgActionsVariableArgs, OrgActionsVariableOutputs>(
+  orgActionsVariableProvider,
+) {}

@@ -7,7 +7,6 @@
  * The name is the secret's identity: create is one PUT (create or update), so a secret already
  * there under that name is adopted by construction and its value set to the program's.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { client } from "../../internal/context";
@@ -17,7 +16,7 @@ import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { secretApi } from "./actions-api";
 import { plaintextFor, recordSecretValue, valueAfterRead } from "./secret-value";
 import { ACCESS, actionsOutputs, nameField, repoScope, secretValueField } from "./shared";
@@ -123,10 +122,7 @@ export const repositoryActionsSecretProvider = defineProvider<
  * An Actions secret of one repository: see its declaration, `repositoryActionsSecretKind`.
  * Example: `examples/actions/`.
  */
-export class RepositoryActionsSecret extends HostingResource {
-  constructor(name: string, args: RepositoryActionsSecretArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryActionsSecretProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryActionsSecret extends OutputsOf<RepositoryActionsSecretOutputs> {}
+export class RepositoryActionsSecret extends resourceClass<
+  RepositoryActionsSecretArgs,
+  RepositoryActionsSecretOutputs
+>(repositoryActionsSecretProvider) {}

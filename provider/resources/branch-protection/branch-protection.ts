@@ -10,7 +10,6 @@
  * shows the field that changed. Keyed by its branch, so it adopts by construction; destroy removes
  * the protection.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiBranchProtection,
@@ -26,7 +25,7 @@ import { canonical, changedFields } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { restrictions, reviews, settingsFromApi, statusChecks } from "./shape";
 
 export type {
@@ -301,10 +300,6 @@ export const branchProtectionProvider = defineProvider<
  * The protection of one branch: see its declaration, `branchProtectionKind`. Example:
  * `examples/branch-protection/`.
  */
-export class BranchProtection extends HostingResource {
-  constructor(name: string, args: BranchProtectionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(branchProtectionProvider, name, args, opts);
-  }
-}
-
-export interface BranchProtection extends OutputsOf<BranchProtectionOutputs> {}
+export class BranchProtection extends resourceClass<BranchProtectionArgs, BranchProtectionOutputs>(
+  branchProtectionProvider,
+) {}

@@ -39,7 +39,7 @@ import { diffFields, sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { createWithoutDuplicates, defineProvider, PartialCreateError } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { budgetApi, type LiveBudget } from "./budget-api";
 
 // ---------------------------------------------------------------------------------------------
@@ -405,10 +405,4 @@ export const budgetProvider = defineProvider<typeof budgetKind.inputs, BudgetOut
  * A spending limit of an enterprise for one product or SKU: see its declaration, `budgetKind`.
  * Example: `examples/budgets/`.
  */
-export class Budget extends HostingResource {
-  constructor(name: string, args: BudgetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(budgetProvider, name, args, opts);
-  }
-}
-
-export interface Budget extends OutputsOf<BudgetOutputs> {}
+export class Budget extends resourceClass<BudgetArgs, BudgetOutputs>(budgetProvider) {}

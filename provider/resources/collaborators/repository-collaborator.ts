@@ -10,7 +10,6 @@
  * person's own grant, not `role_name`, which is their strongest role from every source: an owner's
  * is always `admin`), or from the open invitations; one list each per repository and run.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   API_ROLE_NAMES,
@@ -29,7 +28,7 @@ import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../
 import { lowerCased } from "../../internal/diff";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { permissionField, type RepositoryPermission, roleOf } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -268,10 +267,7 @@ export const repositoryCollaboratorProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** A person's direct role on a repository: see its declaration, `repositoryCollaboratorKind`. Example: `examples/collaborators/`. */
-export class RepositoryCollaborator extends HostingResource {
-  constructor(name: string, args: RepositoryCollaboratorArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryCollaboratorProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryCollaborator extends OutputsOf<RepositoryCollaboratorOutputs> {}
+export class RepositoryCollaborator extends resourceClass<
+  RepositoryCollaboratorArgs,
+  RepositoryCollaboratorOutputs
+>(repositoryCollaboratorProvider) {}

@@ -23,7 +23,7 @@ import {
 import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { teamNotFound } from "../teams/shared";
 import {
   type Access,
@@ -333,10 +333,7 @@ export const repositoryCollaboratorsProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** The whole list of a repository's direct access: see its declaration, `repositoryCollaboratorsKind`. Example: `examples/collaborators/`. */
-export class RepositoryCollaborators extends HostingResource {
-  constructor(name: string, args: RepositoryCollaboratorsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryCollaboratorsProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryCollaborators extends OutputsOf<RepositoryCollaboratorsOutputs> {}
+export class RepositoryCollaborators extends resourceClass<
+  RepositoryCollaboratorsArgs,
+  RepositoryCollaboratorsOutputs
+>(repositoryCollaboratorsProvider) {}

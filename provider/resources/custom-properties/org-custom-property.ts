@@ -25,7 +25,7 @@ import { sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { propertyNameSchema } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -311,10 +311,6 @@ export const orgCustomPropertyProvider = defineProvider<
  * One repository property an organisation defines: see its declaration, `orgCustomPropertyKind`.
  * Example: `examples/custom-properties/`.
  */
-export class OrgCustomProperty extends HostingResource {
-  constructor(name: string, args: OrgCustomPropertyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgCustomPropertyProvider, name, args, opts);
-  }
-}
-
-export interface OrgCustomProperty extends OutputsOf<OrgCustomPropertyOutputs> {}
+export class OrgCustomProperty extends resourceClass<OrgCustomPropertyArgs, OrgCustomPropertyOutputs>(
+  orgCustomPropertyProvider,
+) {}

@@ -3,7 +3,6 @@
  * (`/organizations/{org}/org-properties/values`, API version 2026-03-10). The properties are
  * defined by the organisation's enterprise; organisations outside an enterprise have none.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { fields } from "../../internal/check";
@@ -11,7 +10,7 @@ import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../inter
 import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -78,10 +77,6 @@ export const orgPropertyValueProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** One custom property's value of one organisation: see its declaration, `orgPropertyValueKind`. Example: `examples/custom-properties/`. */
-export class OrgPropertyValue extends HostingResource {
-  constructor(name: string, args: OrgPropertyValueArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgPropertyValueProvider, name, args, opts);
-  }
-}
-
-export interface OrgPropertyValue extends OutputsOf<OrgPropertyValueOutputs> {}
+export class OrgPropertyValue extends resourceClass<OrgPropertyValueArgs, OrgPropertyValueOutputs>(
+  orgPropertyValueProvider,
+) {}

@@ -12,7 +12,7 @@ import { lowerCased, sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { definitionsOf, propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -117,10 +117,7 @@ async function checkAgainstDefinition(
 // ---------------------------------------------------------------------------------------------
 
 /** One custom property's value of one repository: see its declaration, `repositoryPropertyValueKind`. */
-export class RepositoryPropertyValue extends HostingResource {
-  constructor(name: string, args: RepositoryPropertyValueArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryPropertyValueProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryPropertyValue extends OutputsOf<RepositoryPropertyValueOutputs> {}
+export class RepositoryPropertyValue extends resourceClass<
+  RepositoryPropertyValueArgs,
+  RepositoryPropertyValueOutputs
+>(repositoryPropertyValueProvider) {}

@@ -10,7 +10,6 @@
  *
  * Environment names may hold `/` and `:`: they are URL-encoded in every path and in the id.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiDeploymentProtectionRule, ApiProtectionRuleApp } from "../../../api";
 import { ROUTES } from "../../../api";
@@ -34,7 +33,7 @@ import {
   readOrGone,
 } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   type EnvironmentPlace,
   environmentAt,
@@ -298,10 +297,7 @@ export const deploymentProtectionRuleProvider = defineProvider<
  * An app enabled as a custom deployment protection rule of one environment: see its declaration,
  * `deploymentProtectionRuleKind`. Example: `examples/environments/`.
  */
-export class DeploymentProtectionRule extends HostingResource {
-  constructor(name: string, args: DeploymentProtectionRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(deploymentProtectionRuleProvider, name, args, opts);
-  }
-}
-
-export interface DeploymentProtectionRule extends OutputsOf<DeploymentProtectionRuleOutputs> {}
+export class DeploymentProtectionRule extends resourceClass<
+  DeploymentProtectionRuleArgs,
+  DeploymentProtectionRuleOutputs
+>(deploymentProtectionRuleProvider) {}

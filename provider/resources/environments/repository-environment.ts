@@ -41,7 +41,7 @@ import { lowerCased, sameValue } from "../../internal/diff";
 import { defineProvider, deleteIgnoringGone, PartialCreateError, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   branchPolicy,
   deploymentBranchPolicy,
@@ -411,10 +411,7 @@ export const repositoryEnvironmentProvider = defineProvider<
  * An environment of one repository with its protection and the refs that may deploy: see its
  * declaration, `repositoryEnvironmentKind`. Example: `examples/environments/`.
  */
-export class RepositoryEnvironment extends HostingResource {
-  constructor(name: string, args: RepositoryEnvironmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryEnvironmentProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryEnvironment extends OutputsOf<RepositoryEnvironmentOutputs> {}
+export class RepositoryEnvironment extends resourceClass<
+  RepositoryEnvironmentArgs,
+  RepositoryEnvironmentOutputs
+>(repositoryEnvironmentProvider) {}

@@ -13,7 +13,6 @@
  * downgrading the last one is skipped with a warning (one organisation's deletes are decided one
  * after another), and the token's own membership is removed only when the program says so.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiOrgMembership,
@@ -31,7 +30,7 @@ import { lowerCased, sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, leftToDefault, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (`state` is an output only: it is never compared)
@@ -344,10 +343,6 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipKind.inp
  * A person's membership of an organisation: see its declaration, `orgMembershipKind`. Example:
  * `examples/memberships/`.
  */
-export class OrgMembership extends HostingResource {
-  constructor(name: string, args: OrgMembershipArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgMembershipProvider, name, args, opts);
-  }
-}
-
-export interface OrgMembership extends OutputsOf<OrgMembershipOutputs> {}
+export class OrgMembership extends resourceClass<OrgMembershipArgs, OrgMembershipOutputs>(
+  orgMembershipProvider,
+) {}

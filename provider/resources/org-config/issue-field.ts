@@ -34,7 +34,7 @@ import { lowerCased, sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { issueColor, issueDescription, issueName } from "./issue-type";
 import {
   adopted,
@@ -336,10 +336,6 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
 // ---------------------------------------------------------------------------------------------
 
 /** An issue field of an organisation: see its declaration, `issueFieldKind`. Example: `examples/organizations/`. */
-export class IssueField extends HostingResource {
-  constructor(name: string, args: IssueFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    super(issueFieldProvider, name, args, { deleteBeforeReplace: true, ...opts });
-  }
-}
-
-export interface IssueField extends OutputsOf<IssueFieldOutputs> {}
+export class IssueField extends resourceClass<IssueFieldArgs, IssueFieldOutputs>(issueFieldProvider, {
+  deleteBeforeReplace: true,
+}) {}

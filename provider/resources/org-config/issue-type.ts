@@ -3,7 +3,6 @@
  * organisation updates in place (PUT takes the whole body). The API has no GET of one type: refresh
  * reads the organisation's list, shared by every type of that organisation in the run.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiIssueType, ISSUE_COLORS, type IssueColor, ROUTES } from "../../../api";
 import type { HostingClient } from "../../client/http";
@@ -14,7 +13,7 @@ import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, PartialCreateError } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   adopted,
   type ConfigCollection,
@@ -202,10 +201,4 @@ export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, Iss
 // ---------------------------------------------------------------------------------------------
 
 /** An issue type of an organisation: see its declaration, `issueTypeKind`. Example: `examples/organizations/`. */
-export class IssueType extends HostingResource {
-  constructor(name: string, args: IssueTypeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(issueTypeProvider, name, args, opts);
-  }
-}
-
-export interface IssueType extends OutputsOf<IssueTypeOutputs> {}
+export class IssueType extends resourceClass<IssueTypeArgs, IssueTypeOutputs>(issueTypeProvider) {}

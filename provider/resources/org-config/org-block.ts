@@ -5,7 +5,6 @@
  * outside Pulumi reads as gone, and the next `up` blocks the user again. The platform refuses to
  * block a member of the organisation, someone it has invited, or the caller; its message is shown.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { isHostingApiError, isNotFound, notFoundError, validationError } from "../../client/errors";
@@ -16,7 +15,7 @@ import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../inter
 import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (a block is its pair of names: both replace)
@@ -131,10 +130,4 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
 // ---------------------------------------------------------------------------------------------
 
 /** A user blocked by an organisation: see its declaration, `orgBlockKind`. Example: `examples/organizations/`. */
-export class OrgBlock extends HostingResource {
-  constructor(name: string, args: OrgBlockArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgBlockProvider, name, args, opts);
-  }
-}
-
-export interface OrgBlock extends OutputsOf<OrgBlockOutputs> {}
+export class OrgBlock extends resourceClass<OrgBlockArgs, OrgBlockOutputs>(orgBlockProvider) {}

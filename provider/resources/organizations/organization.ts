@@ -42,7 +42,7 @@ import {
   readOrGone,
 } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (nothing replaces: there is no delete)
@@ -385,10 +385,6 @@ export const organizationProvider = defineProvider<typeof organizationKind.input
 // ---------------------------------------------------------------------------------------------
 
 /** An organisation of the installation: see its declaration, `organizationKind`. Example: `examples/organizations/`. */
-export class Organization extends HostingResource {
-  constructor(name: string, args: OrganizationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(organizationProvider, name, args, opts);
-  }
-}
-
-export interface Organization extends OutputsOf<OrganizationOutputs> {}
+export class Organization extends resourceClass<OrganizationArgs, OrganizationOutputs>(
+  organizationProvider,
+) {}

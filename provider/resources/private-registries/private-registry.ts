@@ -12,7 +12,6 @@
  *
  * The secret name is the server's (`NPM_REGISTRY_SECRET`); the id is `org/name`.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiPrivateRegistry,
@@ -39,7 +38,7 @@ import {
   readOrGone,
 } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { digestFor, isDigest, plaintextOf } from "../../internal/secret-digest";
 import { authTypeFailures, oidcBody, oidcFromApi, oidcInputs } from "./oidc";
 import { type ApiPrivateRegistryWrite, readImport, registryApi } from "./registry-api";
@@ -343,13 +342,9 @@ export const privateRegistryProvider = defineProvider<
 
 /**
  * A package registry that the organisation's dependency updates may use: see its declaration,
- * `privateRegistryKind`. Example: `examples/private-registries/`.
+ * `privateRegistryKind`. Example: `examples/private-registries/`. The value is a secret input, so
+ * the engine encrypts what check leaves in its place (the digest).
  */
-export class PrivateRegistry extends HostingResource {
-  constructor(name: string, args: PrivateRegistryArgs, opts?: pulumi.CustomResourceOptions) {
-    // The value is a secret input, so the engine encrypts what check leaves in its place (the digest).
-    super(privateRegistryProvider, name, args, opts);
-  }
-}
-
-export interface PrivateRegistry extends OutputsOf<PrivateRegistryOutputs> {}
+export class PrivateRegistry extends resourceClass<PrivateRegistryArgs, PrivateRegistryOutputs>(
+  privateRegistryProvider,
+) {}

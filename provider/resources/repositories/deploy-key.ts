@@ -10,7 +10,6 @@
  * which is also how a key follows its repository through a rename (the replacement under the new
  * name finds it there).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiDeployKey, ROUTES } from "../../../api";
 import { sshKeyIdentity } from "../../../api/user-keys/key-material";
@@ -30,7 +29,7 @@ import {
 } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { sshKeyLine } from "../user-keys/user-ssh-keys";
 
 // ---------------------------------------------------------------------------------------------
@@ -239,10 +238,6 @@ export const repositoryDeployKeyProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** A deploy key of a repository: see its declaration, `repositoryDeployKeyKind`. Example: `examples/repositories/`. */
-export class RepositoryDeployKey extends HostingResource {
-  constructor(name: string, args: RepositoryDeployKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryDeployKeyProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryDeployKey extends OutputsOf<RepositoryDeployKeyOutputs> {}
+export class RepositoryDeployKey extends resourceClass<RepositoryDeployKeyArgs, RepositoryDeployKeyOutputs>(
+  repositoryDeployKeyProvider,
+) {}

@@ -16,7 +16,6 @@
  * repository, which it always leaves as it is: a repository this stack did not make is never
  * archived or deleted by it.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiRepository, MAX_TOPICS, REPOSITORY_VISIBILITIES, ROUTES, TOPIC_PATTERN } from "../../../api";
 import { isHostingApiError, notFoundError } from "../../client/errors";
@@ -33,7 +32,7 @@ import {
   PartialCreateError,
 } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   comparableSettings,
   converge,
@@ -438,10 +437,4 @@ async function currentOrFail(c: HostingClient, at: Place, id: string): Promise<A
 // ---------------------------------------------------------------------------------------------
 
 /** A repository of an organisation: see its declaration, `repositoryKind`. Example: `examples/repositories/`. */
-export class Repository extends HostingResource {
-  constructor(name: string, args: RepositoryArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryProvider, name, args, opts);
-  }
-}
-
-export interface Repository extends OutputsOf<RepositoryOutputs> {}
+export class Repository extends resourceClass<RepositoryArgs, RepositoryOutputs>(repositoryProvider) {}

@@ -14,7 +14,7 @@ import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from 
 import { sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { adoptableGroups } from "./group-api";
 
 // ---------------------------------------------------------------------------------------------
@@ -187,10 +187,6 @@ export const runnerGroupRunnersProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** The runners of one organisation runner group: see its declaration, `runnerGroupRunnersKind`. */
-export class RunnerGroupRunners extends HostingResource {
-  constructor(name: string, args: RunnerGroupRunnersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(runnerGroupRunnersProvider, name, args, opts);
-  }
-}
-
-export interface RunnerGroupRunners extends OutputsOf<RunnerGroupRunnersOutputs> {}
+export class RunnerGroupRunners extends resourceClass<RunnerGroupRunnersArgs, RunnerGroupRunnersOutputs>(
+  runnerGroupRunnersProvider,
+) {}

@@ -25,7 +25,7 @@ import {
 import { lowerCased, sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { isOwner, listTeams, ownerAsMemberNotice, teamNotFound, teamSlugField } from "./shared";
 import { roleAsMeant, teamRoleField } from "./team-membership";
 
@@ -290,10 +290,4 @@ export const teamMembersProvider = defineProvider<typeof teamMembersKind.inputs,
 // ---------------------------------------------------------------------------------------------
 
 /** A team's whole list of direct members: see its declaration, `teamMembersKind`. Example: `examples/teams/`. */
-export class TeamMembers extends HostingResource {
-  constructor(name: string, args: TeamMembersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(teamMembersProvider, name, args, opts);
-  }
-}
-
-export interface TeamMembers extends OutputsOf<TeamMembersOutputs> {}
+export class TeamMembers extends resourceClass<TeamMembersArgs, TeamMembersOutputs>(teamMembersProvider) {}

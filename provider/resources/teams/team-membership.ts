@@ -9,7 +9,6 @@
  * on every `up`; instead preview says so once (a warning), and read reports the role as the platform
  * means it: `member` for an owner the program declared a member.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiTeamMembership,
@@ -26,7 +25,7 @@ import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../
 import { lowerCased } from "../../internal/diff";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { isOwner, ownerAsMemberNotice, teamNotFound, teamSlugField } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -212,10 +211,6 @@ export const teamMembershipProvider = defineProvider<typeof teamMembershipKind.i
 // ---------------------------------------------------------------------------------------------
 
 /** A person's membership of a team: see its declaration, `teamMembershipKind`. Example: `examples/teams/`. */
-export class TeamMembership extends HostingResource {
-  constructor(name: string, args: TeamMembershipArgs, opts?: pulumi.CustomResourceOptions) {
-    super(teamMembershipProvider, name, args, opts);
-  }
-}
-
-export interface TeamMembership extends OutputsOf<TeamMembershipOutputs> {}
+export class TeamMembership extends resourceClass<TeamMembershipArgs, TeamMembershipOutputs>(
+  teamMembershipProvider,
+) {}

@@ -5,7 +5,6 @@
  * per team answers every repository of that team read in a run. A role changed outside Pulumi is
  * drift; access taken away outside Pulumi drops the resource at refresh.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiTeamRepository, permissionFromApi, ROUTES } from "../../../api";
 import type { HostingClient } from "../../client/http";
@@ -15,7 +14,7 @@ import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { permissionField, roleOf } from "../collaborators/shared";
 import { teamNotFound, teamSlugField } from "./shared";
 
@@ -141,10 +140,6 @@ export const teamRepositoryProvider = defineProvider<typeof teamRepositoryKind.i
 // ---------------------------------------------------------------------------------------------
 
 /** A team's role on a repository: see its declaration, `teamRepositoryKind`. Example: `examples/teams/`. */
-export class TeamRepository extends HostingResource {
-  constructor(name: string, args: TeamRepositoryArgs, opts?: pulumi.CustomResourceOptions) {
-    super(teamRepositoryProvider, name, args, opts);
-  }
-}
-
-export interface TeamRepository extends OutputsOf<TeamRepositoryOutputs> {}
+export class TeamRepository extends resourceClass<TeamRepositoryArgs, TeamRepositoryOutputs>(
+  teamRepositoryProvider,
+) {}

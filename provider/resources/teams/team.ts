@@ -35,7 +35,7 @@ import {
   readOrGone,
 } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { findTeam, listTeams, teamNotFound } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -313,10 +313,4 @@ export const teamProvider = defineProvider<typeof teamKind.inputs, TeamOutputs>(
 // ---------------------------------------------------------------------------------------------
 
 /** A team of an organisation: see its declaration, `teamKind`. Example: `examples/teams/`. */
-export class Team extends HostingResource {
-  constructor(name: string, args: TeamArgs, opts?: pulumi.CustomResourceOptions) {
-    super(teamProvider, name, args, opts);
-  }
-}
-
-export interface Team extends OutputsOf<TeamOutputs> {}
+export class Team extends resourceClass<TeamArgs, TeamOutputs>(teamProvider) {}

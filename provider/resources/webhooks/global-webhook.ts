@@ -3,7 +3,6 @@
  * site administrator may use these routes; the API answers 404 to anyone else, so a 404 here is
  * probed before it is taken to mean "gone".
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiWebhook,
@@ -24,7 +23,7 @@ import {
   readOrGone,
 } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
@@ -189,10 +188,6 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookKind.inp
 // ---------------------------------------------------------------------------------------------
 
 /** A webhook of the whole installation: see its declaration, `globalWebhookKind`. Example: `examples/webhooks/`. */
-export class GlobalWebhook extends HostingResource {
-  constructor(name: string, args: GlobalWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(globalWebhookProvider, name, args, opts);
-  }
-}
-
-export interface GlobalWebhook extends OutputsOf<GlobalWebhookOutputs> {}
+export class GlobalWebhook extends resourceClass<GlobalWebhookArgs, GlobalWebhookOutputs>(
+  globalWebhookProvider,
+) {}

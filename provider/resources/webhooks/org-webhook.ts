@@ -4,7 +4,6 @@
  * the API answers 404 to anyone else, so a 404 of one hook is probed (the organisation's list)
  * before it is taken to mean "gone".
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiWebhook } from "../../../api";
 import { ORG_WEBHOOK_DEFAULT_EVENTS, ROUTES } from "../../../api";
@@ -22,7 +21,7 @@ import {
   readOrGone,
 } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
@@ -190,10 +189,4 @@ export const orgWebhookProvider = defineProvider<typeof orgWebhookKind.inputs, O
 // ---------------------------------------------------------------------------------------------
 
 /** A webhook of one organisation: see its declaration, `orgWebhookKind`. Example: `examples/webhooks/`. */
-export class OrgWebhook extends HostingResource {
-  constructor(name: string, args: OrgWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgWebhookProvider, name, args, opts);
-  }
-}
-
-export interface OrgWebhook extends OutputsOf<OrgWebhookOutputs> {}
+export class OrgWebhook extends resourceClass<OrgWebhookArgs, OrgWebhookOutputs>(orgWebhookProvider) {}

@@ -1,5 +1,4 @@
 /** RepositoryWebhook: a webhook of one repository (`/repos/{owner}/{repo}/hooks`). */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiWebhook } from "../../../api";
 import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, ROUTES } from "../../../api";
@@ -9,7 +8,7 @@ import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
@@ -139,10 +138,6 @@ export const repositoryWebhookProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** A webhook of one repository: see its declaration, `repositoryWebhookKind`. Example: `examples/webhooks/`. */
-export class RepositoryWebhook extends HostingResource {
-  constructor(name: string, args: RepositoryWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryWebhookProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryWebhook extends OutputsOf<RepositoryWebhookOutputs> {}
+export class RepositoryWebhook extends resourceClass<RepositoryWebhookArgs, RepositoryWebhookOutputs>(
+  repositoryWebhookProvider,
+) {}
