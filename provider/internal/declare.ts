@@ -17,11 +17,17 @@ import { z } from "zod";
 import type { HostingClient } from "../client/http";
 import type { FieldRule } from "./diff";
 import { type IdCodec, idCodec } from "./ids";
+import type { Wire } from "./wire";
 
 /** What a field means and how a change to it behaves. */
 export interface FieldBehaviour extends FieldRule {
   /** What the API does with it, its default, whether a change replaces (Markdown, one paragraph). */
   description: string;
+  /**
+   * Where the API carries it, where that is a plain rename (`config.content_type`), with a codec
+   * where the forms differ: the kind's mapper, write body and comparison derive from it (wire.ts).
+   */
+  wire?: Wire;
 }
 
 /** The registry of top-level fields: the behaviour of each registered zod schema. */
@@ -204,7 +210,7 @@ export function declareKind<I extends z.ZodObject, O extends z.ZodObject, const 
   const outputs = Object.entries(declaration.outputs.shape as Record<string, z.ZodType>);
   const rules: Record<string, FieldRule> = {};
   for (const [name, schema] of inputs) {
-    const { description: _text, ...rule } = behaviourOf(schema, `${kind}.${name}`);
+    const { description: _text, wire: _wire, ...rule } = behaviourOf(schema, `${kind}.${name}`);
     rules[name] = rule;
   }
   for (const [name, schema] of outputs) {

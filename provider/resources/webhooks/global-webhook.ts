@@ -27,12 +27,12 @@ import { resourceClass } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
+  EVENTS_WIRE,
   type HookPlace,
-  settingsFromApi,
   stateFromApi,
   webhookApi,
+  webhookMapping,
   webhookOutputs,
-  writeBody,
 } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -62,6 +62,7 @@ export const globalWebhookKind = declareKind({
         description:
           'Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`.',
         set: true,
+        wire: EVENTS_WIRE,
       },
     ),
   }),
@@ -81,6 +82,9 @@ export type GlobalWebhookArgs = ArgsOf<typeof globalWebhookKind.inputs>;
 export type GlobalWebhookInputs = z.infer<typeof globalWebhookKind.inputs>;
 export type GlobalWebhookOutputs = OutputsOfKind<typeof globalWebhookKind>;
 
+/** The hooks' mapping to state and write bodies, from the wire paths the fields declare. */
+const hooks = webhookMapping(globalWebhookKind);
+
 // ---------------------------------------------------------------------------------------------
 // API <-> state
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +96,7 @@ function globalOutputs(
 ): GlobalWebhookOutputs {
   return compact({
     importId,
-    ...settingsFromApi(api, stateSecret),
+    ...hooks.settingsFromApi(api, stateSecret),
     ...stateFromApi(api),
   }) as GlobalWebhookOutputs;
 }
@@ -155,7 +159,15 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookKind.inp
       const c = client();
       const outputsOf = (api: ApiWebhook) => globalOutputs(inputs.importId, api, inputs.secret);
       const hook = await asSiteAdmin(c, () =>
-        createOrAdopt(c, GLOBAL_HOOKS, inputs, { name: "web", ...writeBody(inputs) }, joinId, outputsOf),
+        createOrAdopt(
+          hooks,
+          c,
+          GLOBAL_HOOKS,
+          inputs,
+          { name: "web", ...hooks.writeBody(inputs) },
+          joinId,
+          outputsOf,
+        ),
       );
       return { id: joinId(hook.id), outs: outputsOf(hook) };
     },
@@ -171,7 +183,7 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookKind.inp
       const c = client();
       // PATCH resets omitted parameters to their defaults, so the whole desired state is always sent.
       const hook = await asSiteAdmin(c, () =>
-        webhookApi(c, GLOBAL_HOOKS).update(hookIdOf(id), writeBody(news)),
+        webhookApi(c, GLOBAL_HOOKS).update(hookIdOf(id), hooks.writeBody(news)),
       );
       return { outs: globalOutputs(news.importId, hook, news.secret) };
     },

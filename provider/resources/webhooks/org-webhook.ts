@@ -28,11 +28,10 @@ import {
   deliveriesUrlOutput,
   type HookPlace,
   namedEventsField,
-  settingsFromApi,
   stateFromApi,
   webhookApi,
+  webhookMapping,
   webhookOutputs,
-  writeBody,
 } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -68,6 +67,9 @@ export type OrgWebhookArgs = ArgsOf<typeof orgWebhookKind.inputs>;
 export type OrgWebhookInputs = z.infer<typeof orgWebhookKind.inputs>;
 export type OrgWebhookOutputs = OutputsOfKind<typeof orgWebhookKind>;
 
+/** The hooks' mapping to state and write bodies, from the wire paths the fields declare. */
+const hooks = webhookMapping(orgWebhookKind);
+
 // ---------------------------------------------------------------------------------------------
 // API <-> state
 // ---------------------------------------------------------------------------------------------
@@ -80,7 +82,7 @@ function orgOutputs(
   return compact({
     org: who.org,
     importId: who.importId,
-    ...settingsFromApi(api, stateSecret),
+    ...hooks.settingsFromApi(api, stateSecret),
     ...stateFromApi(api),
     deliveriesUrl: api.deliveries_url ?? "",
   });
@@ -149,9 +151,9 @@ export const orgWebhookProvider = defineProvider<typeof orgWebhookKind.inputs, O
       const idOf = (hookId: number) => joinId(inputs.org, hookId);
       const outputsOf = (api: ApiWebhook) => orgOutputs(inputs, api, inputs.secret);
       // The organisation's routes take `name: "web"` on create.
-      const body = { name: "web" as const, ...writeBody(inputs) };
+      const body = { name: "web" as const, ...hooks.writeBody(inputs) };
       const hook = await asOwner(c, inputs.org, () =>
-        createOrAdopt(c, hooksOf(inputs.org), inputs, body, idOf, outputsOf),
+        createOrAdopt(hooks, c, hooksOf(inputs.org), inputs, body, idOf, outputsOf),
       );
       return { id: idOf(hook.id), outs: outputsOf(hook) };
     },
@@ -171,7 +173,7 @@ export const orgWebhookProvider = defineProvider<typeof orgWebhookKind.inputs, O
       const c = client();
       // The whole desired state, secret included: a PATCH without the secret removes it.
       const hook = await asOwner(c, news.org, () =>
-        webhookApi(c, hooksOf(news.org)).update(parseId(id).hookId, writeBody(news)),
+        webhookApi(c, hooksOf(news.org)).update(parseId(id).hookId, hooks.writeBody(news)),
       );
       return { outs: orgOutputs(news, hook, news.secret) };
     },

@@ -15,11 +15,10 @@ import {
   deliveriesUrlOutput,
   type HookPlace,
   namedEventsField,
-  settingsFromApi,
   stateFromApi,
   webhookApi,
+  webhookMapping,
   webhookOutputs,
-  writeBody,
 } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -59,6 +58,9 @@ export type RepositoryWebhookArgs = ArgsOf<typeof repositoryWebhookKind.inputs>;
 export type RepositoryWebhookInputs = z.infer<typeof repositoryWebhookKind.inputs>;
 export type RepositoryWebhookOutputs = OutputsOfKind<typeof repositoryWebhookKind>;
 
+/** The hooks' mapping to state and write bodies, from the wire paths the fields declare. */
+const hooks = webhookMapping(repositoryWebhookKind);
+
 // ---------------------------------------------------------------------------------------------
 // API <-> state
 // ---------------------------------------------------------------------------------------------
@@ -72,7 +74,7 @@ function repositoryOutputs(
     owner: who.owner,
     repository: who.repository,
     importId: who.importId,
-    ...settingsFromApi(api, stateSecret),
+    ...hooks.settingsFromApi(api, stateSecret),
     ...stateFromApi(api),
     testUrl: api.test_url ?? "",
     deliveriesUrl: api.deliveries_url ?? "",
@@ -105,7 +107,15 @@ export const repositoryWebhookProvider = defineProvider<
     const idOf = (hookId: number) => joinId(inputs.owner, inputs.repository, hookId);
     const outputsOf = (api: ApiWebhook) => repositoryOutputs(inputs, api, inputs.secret);
     const place = hooksOf(inputs.owner, inputs.repository);
-    const hook = await createOrAdopt(client(), place, inputs, writeBody(inputs), idOf, outputsOf);
+    const hook = await createOrAdopt(
+      hooks,
+      client(),
+      place,
+      inputs,
+      hooks.writeBody(inputs),
+      idOf,
+      outputsOf,
+    );
     return { id: idOf(hook.id), outs: outputsOf(hook) };
   },
 
@@ -123,7 +133,7 @@ export const repositoryWebhookProvider = defineProvider<
 
   async update(id, _olds, news) {
     const api = webhookApi(client(), hooksOf(news.owner, news.repository));
-    const hook = await api.update(parseId(id).hookId, writeBody(news));
+    const hook = await api.update(parseId(id).hookId, hooks.writeBody(news));
     return { outs: repositoryOutputs(news, hook, news.secret) };
   },
 
