@@ -16,11 +16,32 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { HostingClient } from "../client/http";
 import type { FieldRule } from "./diff";
+import { type IdCodec, idCodec } from "./ids";
+
+/** A conversion between a state value and its wire form, where the two differ. */
+export interface WireCodec<S, W> {
+  /** The state value of what the API sent (`undefined` when it sent nothing). */
+  fromWire(wire: W | undefined): S | undefined;
+  /** The wire form of a state value. */
+  toWire(value: S): W;
+}
+
+/** Where a field lives in the API's objects: a dotted path (`config.content_type`), and its codec. */
+export interface Wire {
+  path: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a field's codec is typed where it is declared
+  codec?: WireCodec<any, any>;
+}
 
 /** What a field means and how a change to it behaves. */
 export interface FieldBehaviour extends FieldRule {
   /** What the API does with it, its default, whether a change replaces (Markdown, one paragraph). */
   description: string;
+  /**
+   * Where the API carries it, where that is a plain rename (`config.content_type`), with a codec
+   * where the forms differ: the kind's mapper, write body and comparison derive from it (wire.ts).
+   */
+  wire?: Wire;
 }
 
 /** The registry of top-level fields: the behaviour of each registered zod schema. */
@@ -123,7 +144,11 @@ export interface Discovery {
 }
 
 /** What a kind declares about itself. */
-export interface KindDeclaration<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+export interface KindDeclaration<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+  F extends readonly string[] = readonly string[],
+> {
   /** The resource kind (`RepositoryWebhook`): type tokens, module names and docs derive from it. */
   kind: string;
   /**
@@ -132,7 +157,7 @@ export interface KindDeclaration<I extends z.ZodObject = z.ZodObject, O extends 
    */
   description: string;
   /** The parts of the resource's id, in order (`["owner", "repository", "hookId"]`). */
-  idFormat: readonly string[];
+  idFormat: F;
   /**
    * The id as the reference writes it, where its parts are not `idFormat` joined by `/` (an
    * OrgRoleAssignment's `org/teams/<team>/<roleId>` or `org/users/<username>/<roleId>`).
@@ -153,9 +178,22 @@ export interface KindDeclaration<I extends z.ZodObject = z.ZodObject, O extends 
   discovery?: Discovery;
 }
 
+/** The id parts of a kind whose field is a number: server-assigned ids, parsed as integers. */
+type IntegerParts<I extends z.ZodObject, O extends z.ZodObject, F extends readonly string[]> = {
+  [K in F[number]]: K extends keyof (z.infer<I> & z.infer<O>)
+    ? NonNullable<(z.infer<I> & z.infer<O>)[K]> extends number
+      ? K
+      : never
+    : never;
+}[F[number]];
+
 /** A declaration with what derives from it. */
-export interface DeclaredKind<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject>
-  extends KindDeclaration<I, O> {
+export interface DeclaredKind<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+  F extends readonly string[] = readonly string[],
+> extends KindDeclaration<I, O, F>,
+    IdCodec<F, IntegerParts<I, O, F>> {
   /** How diff compares each input. */
   readonly rules: Readonly<Record<string, FieldRule>>;
   /** Every output name: the inputs, then the output-only fields. */
@@ -168,16 +206,25 @@ export interface DeclaredKind<I extends z.ZodObject = z.ZodObject, O extends z.Z
   readonly identity: readonly string[];
 }
 
-/** Checks a declaration and derives its rules, outputs, secrets and identity. */
-export function declareKind<I extends z.ZodObject, O extends z.ZodObject>(
-  declaration: KindDeclaration<I, O>,
-): DeclaredKind<I, O> {
+/** Whether a field holds a number (through optional, default and nullable). */
+function isNumber(schema: z.ZodType): boolean {
+  const def = schema._zod.def as { type: string; innerType?: z.ZodType };
+  if (def.innerType !== undefined && ["optional", "default", "nullable", "prefault"].includes(def.type)) {
+    return isNumber(def.innerType);
+  }
+  return def.type === "number";
+}
+
+/** Checks a declaration and derives its rules, outputs, secrets, identity and id codec. */
+export function declareKind<I extends z.ZodObject, O extends z.ZodObject, const F extends readonly string[]>(
+  declaration: KindDeclaration<I, O, F>,
+): DeclaredKind<I, O, F> {
   const { kind } = declaration;
   const inputs = Object.entries(declaration.inputs.shape as Record<string, z.ZodType>);
   const outputs = Object.entries(declaration.outputs.shape as Record<string, z.ZodType>);
   const rules: Record<string, FieldRule> = {};
   for (const [name, schema] of inputs) {
-    const { description: _text, ...rule } = behaviourOf(schema, `${kind}.${name}`);
+    const { description: _text, wire: _wire, ...rule } = behaviourOf(schema, `${kind}.${name}`);
     rules[name] = rule;
   }
   for (const [name, schema] of outputs) {
@@ -188,8 +235,17 @@ export function declareKind<I extends z.ZodObject, O extends z.ZodObject>(
   for (const part of declaration.idFormat) {
     if (!outputNames.includes(part)) throw new Error(`${kind}'s id part ${part} is neither input nor output`);
   }
+  // An id part that is a number field is a server-assigned id: parseId reads it as an integer.
+  const fieldsByName = new Map([...inputs, ...outputs]);
+  const integers = new Set(
+    declaration.idFormat.filter((part) => {
+      const schema = fieldsByName.get(part);
+      return schema !== undefined && isNumber(schema);
+    }),
+  );
   return {
     ...declaration,
+    ...idCodec<F, IntegerParts<I, O, F>>(kind, declaration.idFormat, integers),
     rules,
     outputNames,
     secrets: Object.entries(rules)
@@ -248,7 +304,9 @@ export type ArgsOf<S extends z.ZodType> = {
 export type NestedArgsOf<S extends z.ZodType> = InputOf<z.input<S>>;
 
 /** What state holds for a kind: its inputs as check reads them, and its output-only fields. */
-export type OutputsOfKind<D> =
-  D extends DeclaredKind<infer I, infer O>
-    ? z.infer<I> & (keyof O["shape"] extends never ? unknown : z.infer<O>)
-    : never;
+export type OutputsOfKind<D> = D extends {
+  inputs: infer I extends z.ZodObject;
+  outputs: infer O extends z.ZodObject;
+}
+  ? z.infer<I> & (keyof O["shape"] extends never ? unknown : z.infer<O>)
+  : never;

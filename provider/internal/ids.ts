@@ -27,3 +27,42 @@ export function numericPart(value: string, part: string, resource: string): numb
   }
   return id;
 }
+
+/** An id's parts by name: the integer parts (server-assigned ids) as numbers, the others as text. */
+export type IdParts<F extends readonly string[], N extends string = never> = string extends F[number]
+  ? // A format not known as a tuple (a registry's kinds): any part may be either.
+    Readonly<Record<string, string | number>>
+  : { [K in F[number]]: K extends N ? number : string };
+
+/** How a kind's ids are parsed and built, from its `idFormat`. */
+export interface IdCodec<F extends readonly string[], N extends string> {
+  /** The id's parts by name; fails naming the kind and the expected form, or the integer part. */
+  parseId(id: string): IdParts<F, N>;
+  /** The id of the object these parts name (each part URL-encoded). */
+  formatId(parts: { readonly [K in F[number]]: string | number }): string;
+}
+
+/**
+ * The codec of ids of the form `format` (parts joined by `/`, each URL-encoded), where the parts
+ * named in `integers` are server-assigned integers.
+ */
+export function idCodec<F extends readonly string[], N extends string>(
+  resource: string,
+  format: F,
+  integers: ReadonlySet<string>,
+): IdCodec<F, N> {
+  return {
+    parseId(id) {
+      const values = splitId(id, format, resource);
+      const parts: Record<string, string | number> = {};
+      format.forEach((name, i) => {
+        const value = values[i] ?? "";
+        parts[name] = integers.has(name) ? numericPart(value, name, resource) : value;
+      });
+      return parts as IdParts<F, N>;
+    },
+    formatId(parts) {
+      return joinId(...format.map((name: F[number]) => parts[name]));
+    },
+  };
+}

@@ -15,7 +15,7 @@ import { basename, dirname, join, sep } from "node:path";
 import * as dynamic from "@pulumi/pulumi/dynamic";
 import { type Input, type Inputs, type Output, secret } from "@pulumi/pulumi/output";
 import { type CustomResourceOptions, Resource as SdkResource } from "@pulumi/pulumi/resource";
-import type { AnyHostingProvider } from "./lifecycle";
+import type { AnyHostingProvider, HostingProvider } from "./lifecycle";
 import { shimFor } from "./shim";
 
 /** The module `require`d by name in the provider process: `kinds/repository-webhook` for RepositoryWebhook. */
@@ -174,4 +174,28 @@ export abstract class HostingResource extends dynamic.Resource {
   ): T {
     return new this(name, undefined as never, { ...opts, id });
   }
+}
+
+/** A kind's resource class as `resourceClass` makes it: its constructor, `get`, and its outputs. */
+export interface ResourceClass<A, O> {
+  new (name: string, args: A, opts?: CustomResourceOptions): HostingResource & OutputsOf<O>;
+  get: typeof HostingResource.get;
+}
+
+/**
+ * The base of a kind's resource class, `class X extends resourceClass<XArgs, XOutputs>(xProvider) {}`:
+ * the constructor takes the kind's arguments, and the outputs come from the provider's outputs type.
+ * `defaults` are options every resource of the kind gets unless the program sets them.
+ */
+export function resourceClass<A extends object, O>(
+  // biome-ignore lint/suspicious/noExplicitAny: the class takes the arguments as written (A), not as checked
+  provider: HostingProvider<any, O>,
+  defaults?: CustomResourceOptions,
+): ResourceClass<A, O> {
+  class KindResource extends HostingResource {
+    constructor(name: string, args: A, opts?: CustomResourceOptions) {
+      super(provider, name, args, defaults === undefined ? opts : { ...defaults, ...opts });
+    }
+  }
+  return KindResource as unknown as ResourceClass<A, O>;
 }

@@ -9,17 +9,16 @@
  * environment deletes its secrets: refresh then drops this one, as it drops a secret deleted alone.
  * Environment names may hold `/` and `:`: they are URL-encoded in every path and in the id.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { secretApi } from "./actions-api";
 import { plaintextFor, recordSecretValue, valueAfterRead } from "./secret-value";
 import {
@@ -72,11 +71,7 @@ const KIND = environmentActionsSecretKind.kind;
 type Where = Pick<EnvironmentActionsSecretInputs, "owner" | "repository" | "environment">;
 
 const parseId = (id: string) => {
-  const [owner = "", repository = "", environment = "", secretName = ""] = splitId(
-    id,
-    environmentActionsSecretKind.idFormat,
-    KIND,
-  );
+  const { owner, repository, environment, secretName } = environmentActionsSecretKind.parseId(id);
   return { owner, repository, environment, secretName };
 };
 
@@ -150,10 +145,7 @@ export const environmentActionsSecretProvider = defineProvider<
  * An Actions secret of one environment of a repository: see its declaration, `environmentActionsSecretKind`.
  * Example: `examples/actions/`.
  */
-export class EnvironmentActionsSecret extends HostingResource {
-  constructor(name: string, args: EnvironmentActionsSecretArgs, opts?: pulumi.CustomResourceOptions) {
-    super(environmentActionsSecretProvider, name, args, opts);
-  }
-}
-
-export interface EnvironmentActionsSecret extends OutputsOf<EnvironmentActionsSecretOutputs> {}
+export class EnvironmentActionsSecret extends resourceClass<
+  EnvironmentActionsSecretArgs,
+  EnvironmentActionsSecretOutputs
+>(environmentActionsSecretProvider) {}

@@ -7,16 +7,15 @@
  * The name is the variable's identity: create reads it first and adopts a variable already there
  * under that name, writing only if it differs (`convergeVariable`).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiActionsVariable, ROUTES } from "../../../api";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { convergeVariable, variableApi } from "./actions-api";
 import {
   actionsOutputs,
@@ -70,11 +69,7 @@ const KIND = environmentActionsVariableKind.kind;
 type Where = Pick<EnvironmentActionsVariableInputs, "owner" | "repository" | "environment">;
 
 const parseId = (id: string) => {
-  const [owner = "", repository = "", environment = "", name = ""] = splitId(
-    id,
-    environmentActionsVariableKind.idFormat,
-    KIND,
-  );
+  const { owner, repository, environment, name } = environmentActionsVariableKind.parseId(id);
   return { owner, repository, environment, name };
 };
 
@@ -152,10 +147,7 @@ export const environmentActionsVariableProvider = defineProvider<
  * An Actions variable of one environment of a repository: see its declaration, `environmentActionsVariableKind`.
  * Example: `examples/actions/`.
  */
-export class EnvironmentActionsVariable extends HostingResource {
-  constructor(name: string, args: EnvironmentActionsVariableArgs, opts?: pulumi.CustomResourceOptions) {
-    super(environmentActionsVariableProvider, name, args, opts);
-  }
-}
-
-export interface EnvironmentActionsVariable extends OutputsOf<EnvironmentActionsVariableOutputs> {}
+export class EnvironmentActionsVariable extends resourceClass<
+  EnvironmentActionsVariableArgs,
+  EnvironmentActionsVariableOutputs
+>(environmentActionsVariableProvider) {}

@@ -12,7 +12,6 @@
  * does not say which) is reported as a change of `value` too, so the program's value is sent
  * again with the visibility: the safe reading of what cannot be told apart.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   ACTIONS_VISIBILITIES,
@@ -25,10 +24,10 @@ import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { secretApi } from "./actions-api";
 import { plaintextFor, recordSecretValue, valueAfterRead } from "./secret-value";
 import {
@@ -76,7 +75,7 @@ export type OrgActionsSecretOutputs = OutputsOfKind<typeof orgActionsSecretKind>
 const KIND = orgActionsSecretKind.kind;
 
 const parseId = (id: string) => {
-  const [org = "", secretName = ""] = splitId(id, orgActionsSecretKind.idFormat, KIND);
+  const { org, secretName } = orgActionsSecretKind.parseId(id);
   return { org, secretName };
 };
 
@@ -174,10 +173,6 @@ export const orgActionsSecretProvider = defineProvider<
  * An Actions secret of an organisation: see its declaration, `orgActionsSecretKind`. Example:
  * `examples/actions/`.
  */
-export class OrgActionsSecret extends HostingResource {
-  constructor(name: string, args: OrgActionsSecretArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgActionsSecretProvider, name, args, opts);
-  }
-}
-
-export interface OrgActionsSecret extends OutputsOf<OrgActionsSecretOutputs> {}
+export class OrgActionsSecret extends resourceClass<OrgActionsSecretArgs, OrgActionsSecretOutputs>(
+  orgActionsSecretProvider,
+) {}

@@ -8,7 +8,6 @@
  * the POST or PATCH carries the repository ids (the platform replaces the list); read lists them
  * (`.../repositories`) and compares them as a set.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   ACTIONS_VISIBILITIES,
@@ -21,10 +20,10 @@ import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { diffFields, lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { convergeVariable, variableApi } from "./actions-api";
 import {
   ACCESS,
@@ -70,7 +69,7 @@ export type OrgActionsVariableOutputs = OutputsOfKind<typeof orgActionsVariableK
 const KIND = orgActionsVariableKind.kind;
 
 const parseId = (id: string) => {
-  const [org = "", name = ""] = splitId(id, orgActionsVariableKind.idFormat, KIND);
+  const { org, name } = orgActionsVariableKind.parseId(id);
   return { org, name };
 };
 
@@ -165,10 +164,6 @@ export const orgActionsVariableProvider = defineProvider<
  * An Actions variable of an organisation: see its declaration, `orgActionsVariableKind`. Example:
  * `examples/actions/`.
  */
-export class OrgActionsVariable extends HostingResource {
-  constructor(name: string, args: OrgActionsVariableArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgActionsVariableProvider, name, args, opts);
-  }
-}
-
-export interface OrgActionsVariable extends OutputsOf<OrgActionsVariableOutputs> {}
+export class OrgActionsVariable extends resourceClass<OrgActionsVariableArgs, OrgActionsVariableOutputs>(
+  orgActionsVariableProvider,
+) {}

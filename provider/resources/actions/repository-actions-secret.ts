@@ -7,17 +7,16 @@
  * The name is the secret's identity: create is one PUT (create or update), so a secret already
  * there under that name is adopted by construction and its value set to the program's.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { secretApi } from "./actions-api";
 import { plaintextFor, recordSecretValue, valueAfterRead } from "./secret-value";
 import { ACCESS, actionsOutputs, nameField, repoScope, secretValueField } from "./shared";
@@ -55,11 +54,7 @@ const KIND = repositoryActionsSecretKind.kind;
 type Where = Pick<RepositoryActionsSecretInputs, "owner" | "repository">;
 
 const parseId = (id: string) => {
-  const [owner = "", repository = "", secretName = ""] = splitId(
-    id,
-    repositoryActionsSecretKind.idFormat,
-    KIND,
-  );
+  const { owner, repository, secretName } = repositoryActionsSecretKind.parseId(id);
   return { owner, repository, secretName };
 };
 
@@ -127,10 +122,7 @@ export const repositoryActionsSecretProvider = defineProvider<
  * An Actions secret of one repository: see its declaration, `repositoryActionsSecretKind`.
  * Example: `examples/actions/`.
  */
-export class RepositoryActionsSecret extends HostingResource {
-  constructor(name: string, args: RepositoryActionsSecretArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryActionsSecretProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryActionsSecret extends OutputsOf<RepositoryActionsSecretOutputs> {}
+export class RepositoryActionsSecret extends resourceClass<
+  RepositoryActionsSecretArgs,
+  RepositoryActionsSecretOutputs
+>(repositoryActionsSecretProvider) {}

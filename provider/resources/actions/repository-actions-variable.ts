@@ -6,16 +6,15 @@
  * The name is the variable's identity: create reads it first and adopts a variable already there
  * under that name, writing only if it differs (`convergeVariable`).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiActionsVariable, ROUTES } from "../../../api";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { convergeVariable, variableApi } from "./actions-api";
 import { ACCESS, actionsOutputs, nameField, repoScope, variableValueField } from "./shared";
 
@@ -54,7 +53,7 @@ const KIND = repositoryActionsVariableKind.kind;
 type Where = Pick<RepositoryActionsVariableInputs, "owner" | "repository">;
 
 const parseId = (id: string) => {
-  const [owner = "", repository = "", name = ""] = splitId(id, repositoryActionsVariableKind.idFormat, KIND);
+  const { owner, repository, name } = repositoryActionsVariableKind.parseId(id);
   return { owner, repository, name };
 };
 
@@ -124,10 +123,7 @@ export const repositoryActionsVariableProvider = defineProvider<
  * An Actions variable of one repository: see its declaration, `repositoryActionsVariableKind`.
  * Example: `examples/actions/`.
  */
-export class RepositoryActionsVariable extends HostingResource {
-  constructor(name: string, args: RepositoryActionsVariableArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryActionsVariableProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryActionsVariable extends OutputsOf<RepositoryActionsVariableOutputs> {}
+export class RepositoryActionsVariable extends resourceClass<
+  RepositoryActionsVariableArgs,
+  RepositoryActionsVariableOutputs
+>(repositoryActionsVariableProvider) {}

@@ -10,7 +10,6 @@
  * shows the field that changed. Keyed by its branch, so it adopts by construction; destroy removes
  * the protection.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiBranchProtection,
@@ -23,10 +22,10 @@ import type { CrossFieldRules } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { canonical, changedFields } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { restrictions, reviews, settingsFromApi, statusChecks } from "./shape";
 
 export type {
@@ -232,7 +231,7 @@ async function writeProtection(inputs: BranchProtectionInputs): Promise<ApiBranc
     throw notFoundError({
       method: "PUT",
       path: ROUTES.branchProtection.set.path(path),
-      what: `BranchProtection ${joinId(inputs.owner, inputs.repository, inputs.branch)}`,
+      what: `BranchProtection ${branchProtectionKind.formatId(inputs)}`,
       causes: [
         `there is no branch ${inputs.branch} in ${inputs.owner}/${inputs.repository} (it must exist before it is protected)`,
         "the token's user does not administer the repository",
@@ -243,11 +242,7 @@ async function writeProtection(inputs: BranchProtectionInputs): Promise<ApiBranc
 }
 
 const parseId = (id: string): Identity => {
-  const [owner = "", repository = "", branch = ""] = splitId(
-    id,
-    branchProtectionKind.idFormat,
-    branchProtectionKind.kind,
-  );
+  const { owner, repository, branch } = branchProtectionKind.parseId(id);
   return { owner, repository, branch };
 };
 
@@ -267,7 +262,7 @@ export const branchProtectionProvider = defineProvider<
       changedFields(branchProtectionKind.rules, comparable(current), comparable(inputs)).length === 0;
     const outs = same ? current : protectionFromApi(inputs, await writeProtection(inputs));
     keepRecordedForm(inputs, outs);
-    return { id: joinId(inputs.owner, inputs.repository, inputs.branch), outs };
+    return { id: branchProtectionKind.formatId(inputs), outs };
   },
 
   async read(id, props) {
@@ -305,10 +300,6 @@ export const branchProtectionProvider = defineProvider<
  * The protection of one branch: see its declaration, `branchProtectionKind`. Example:
  * `examples/branch-protection/`.
  */
-export class BranchProtection extends HostingResource {
-  constructor(name: string, args: BranchProtectionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(branchProtectionProvider, name, args, opts);
-  }
-}
-
-export interface BranchProtection extends OutputsOf<BranchProtectionOutputs> {}
+export class BranchProtection extends resourceClass<BranchProtectionArgs, BranchProtectionOutputs>(
+  branchProtectionProvider,
+) {}

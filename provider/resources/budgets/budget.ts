@@ -37,10 +37,10 @@ import {
   output,
 } from "../../internal/declare";
 import { diffFields, sameValue } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { budgetApi, type LiveBudget } from "./budget-api";
 
 // ---------------------------------------------------------------------------------------------
@@ -334,7 +334,7 @@ function comparable(values: object): object {
 // ---------------------------------------------------------------------------------------------
 
 const parseId = (id: string) => {
-  const [enterprise = "", budgetId = ""] = splitId(id, budgetKind.idFormat, "Budget");
+  const { enterprise, budgetId } = budgetKind.parseId(id);
   return { enterprise, budgetId };
 };
 
@@ -406,10 +406,4 @@ export const budgetProvider = defineProvider<typeof budgetKind.inputs, BudgetOut
  * A spending limit of an enterprise for one product or SKU: see its declaration, `budgetKind`.
  * Example: `examples/budgets/`.
  */
-export class Budget extends HostingResource {
-  constructor(name: string, args: BudgetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(budgetProvider, name, args, opts);
-  }
-}
-
-export interface Budget extends OutputsOf<BudgetOutputs> {}
+export class Budget extends resourceClass<BudgetArgs, BudgetOutputs>(budgetProvider) {}

@@ -10,7 +10,6 @@
  * person's own grant, not `role_name`, which is their strongest role from every source: an owner's
  * is always `admin`), or from the open invitations; one list each per repository and run.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   API_ROLE_NAMES,
@@ -27,10 +26,9 @@ import { collectionReads } from "../../internal/collection-reads";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { permissionField, type RepositoryPermission, roleOf } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -75,7 +73,6 @@ export type RepositoryCollaboratorOutputs = OutputsOfKind<typeof repositoryColla
 // ---------------------------------------------------------------------------------------------
 
 const KIND = repositoryCollaboratorKind.kind;
-const ID_FORMAT = repositoryCollaboratorKind.idFormat;
 
 interface Where {
   owner: string;
@@ -229,7 +226,7 @@ export const repositoryCollaboratorProvider = defineProvider<
 
   async create(inputs) {
     const c = client();
-    const id = joinId(inputs.owner, inputs.repository, inputs.username);
+    const id = repositoryCollaboratorKind.formatId(inputs);
     // Adoption changes nothing it need not: the role (or an invitation with it) already there is taken.
     const current = await accessOf(c, inputs, inputs.username);
     if (current?.permission === inputs.permission) return { id, outs: outputsOf(inputs, current) };
@@ -238,7 +235,7 @@ export const repositoryCollaboratorProvider = defineProvider<
   },
 
   async read(id, props) {
-    const [owner = "", repository = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+    const { owner, repository, username } = repositoryCollaboratorKind.parseId(id);
     const access = await accessOf(client(), { owner, repository }, username);
     if (!access) return {};
     const who = {
@@ -258,7 +255,7 @@ export const repositoryCollaboratorProvider = defineProvider<
   },
 
   async delete(id) {
-    const [owner = "", repository = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+    const { owner, repository, username } = repositoryCollaboratorKind.parseId(id);
     const c = client();
     const where = { owner, repository };
     await revoke(c, where, username, await readOrGone(() => accessOf(c, where, username)));
@@ -270,10 +267,7 @@ export const repositoryCollaboratorProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** A person's direct role on a repository: see its declaration, `repositoryCollaboratorKind`. Example: `examples/collaborators/`. */
-export class RepositoryCollaborator extends HostingResource {
-  constructor(name: string, args: RepositoryCollaboratorArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryCollaboratorProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryCollaborator extends OutputsOf<RepositoryCollaboratorOutputs> {}
+export class RepositoryCollaborator extends resourceClass<
+  RepositoryCollaboratorArgs,
+  RepositoryCollaboratorOutputs
+>(repositoryCollaboratorProvider) {}

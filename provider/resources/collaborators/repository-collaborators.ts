@@ -21,9 +21,9 @@ import {
   type OutputsOfKind,
 } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { teamNotFound } from "../teams/shared";
 import {
   type Access,
@@ -128,7 +128,6 @@ export type RepositoryCollaboratorsOutputs = OutputsOfKind<typeof repositoryColl
 // ---------------------------------------------------------------------------------------------
 
 const KIND = repositoryCollaboratorsKind.kind;
-const ID_FORMAT = repositoryCollaboratorsKind.idFormat;
 
 interface Where {
   owner: string;
@@ -290,11 +289,11 @@ export const repositoryCollaboratorsProvider = defineProvider<
 
   async create(inputs) {
     await converge(client(), inputs, inputs);
-    return { id: joinId(inputs.owner, inputs.repository), outs: { ...inputs } };
+    return { id: repositoryCollaboratorsKind.formatId(inputs), outs: { ...inputs } };
   },
 
   async read(id, props) {
-    const [owner = "", repository = ""] = splitId(id, ID_FORMAT, KIND);
+    const { owner, repository } = repositoryCollaboratorsKind.parseId(id);
     const declared = { users: props?.users ?? [], teams: props?.teams ?? [] };
     const found = await readOrGone(() => accessOfRepository(client(), { owner, repository }, declared));
     if (!found) return {};
@@ -310,7 +309,7 @@ export const repositoryCollaboratorsProvider = defineProvider<
   },
 
   async delete(id, props) {
-    const [owner = "", repository = ""] = splitId(id, ID_FORMAT, KIND);
+    const { owner, repository } = repositoryCollaboratorsKind.parseId(id);
     const c = client();
     const where = { owner, repository };
     const people = await readOrGone(() => accessByUser(c, where));
@@ -334,10 +333,7 @@ export const repositoryCollaboratorsProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** The whole list of a repository's direct access: see its declaration, `repositoryCollaboratorsKind`. Example: `examples/collaborators/`. */
-export class RepositoryCollaborators extends HostingResource {
-  constructor(name: string, args: RepositoryCollaboratorsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryCollaboratorsProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryCollaborators extends OutputsOf<RepositoryCollaboratorsOutputs> {}
+export class RepositoryCollaborators extends resourceClass<
+  RepositoryCollaboratorsArgs,
+  RepositoryCollaboratorsOutputs
+>(repositoryCollaboratorsProvider) {}

@@ -22,10 +22,10 @@ import { type CrossFieldRules, fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { sameValue } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { propertyNameSchema } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -241,7 +241,7 @@ async function writeDefinition(inputs: OrgCustomPropertyInputs): Promise<ApiCust
     throw notFoundError({
       method: "PUT",
       path: ROUTES.propertyDefinitions.set.path(path),
-      what: `OrgCustomProperty ${joinId(inputs.org, inputs.propertyName)}`,
+      what: `OrgCustomProperty ${orgCustomPropertyKind.formatId(inputs)}`,
       causes: [
         `there is no organisation ${inputs.org}`,
         "the token lacks the classic scope admin:org (or the fine-grained permission organization_custom_properties write)",
@@ -267,15 +267,11 @@ export const orgCustomPropertyProvider = defineProvider<
     // Adoption by name: a definition that already says this is taken as it is.
     const live = await readDefinition(inputs.org, inputs.propertyName);
     const made = live !== undefined && !differs(live, inputs) ? live : await writeDefinition(inputs);
-    return { id: joinId(inputs.org, inputs.propertyName), outs: definitionOutputs(inputs, made) };
+    return { id: orgCustomPropertyKind.formatId(inputs), outs: definitionOutputs(inputs, made) };
   },
 
   async read(id, props) {
-    const [org = "", propertyName = ""] = splitId(
-      id,
-      orgCustomPropertyKind.idFormat,
-      orgCustomPropertyKind.kind,
-    );
+    const { org, propertyName } = orgCustomPropertyKind.parseId(id);
     const live = await readDefinition(org, propertyName);
     if (!live) return {};
     const outs = definitionOutputs(
@@ -299,11 +295,7 @@ export const orgCustomPropertyProvider = defineProvider<
   },
 
   async delete(id, props) {
-    const [org = "", propertyName = ""] = splitId(
-      id,
-      orgCustomPropertyKind.idFormat,
-      orgCustomPropertyKind.kind,
-    );
+    const { org, propertyName } = orgCustomPropertyKind.parseId(id);
     const c = client();
     await deleteIgnoringGone(() =>
       c.delete(ROUTES.propertyDefinitions.delete, at(props.org ?? org, propertyName)),
@@ -319,10 +311,6 @@ export const orgCustomPropertyProvider = defineProvider<
  * One repository property an organisation defines: see its declaration, `orgCustomPropertyKind`.
  * Example: `examples/custom-properties/`.
  */
-export class OrgCustomProperty extends HostingResource {
-  constructor(name: string, args: OrgCustomPropertyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgCustomPropertyProvider, name, args, opts);
-  }
-}
-
-export interface OrgCustomProperty extends OutputsOf<OrgCustomPropertyOutputs> {}
+export class OrgCustomProperty extends resourceClass<OrgCustomPropertyArgs, OrgCustomPropertyOutputs>(
+  orgCustomPropertyProvider,
+) {}

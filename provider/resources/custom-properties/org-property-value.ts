@@ -3,7 +3,6 @@
  * (`/organizations/{org}/org-properties/values`, API version 2026-03-10). The properties are
  * defined by the organisation's enterprise; organisations outside an enterprise have none.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { fields } from "../../internal/check";
@@ -11,8 +10,8 @@ import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../inter
 import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
-import { type PropertyValue, propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
+import { resourceClass } from "../../internal/resource";
+import { propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (the PATCH answers 204, and read reports the value it found: no output-only fields)
@@ -52,8 +51,8 @@ export type OrgPropertyValueOutputs = OutputsOfKind<typeof orgPropertyValueKind>
 
 const orgValues: ValueKind<OrgPropertyValueInputs> = {
   kind: orgPropertyValueKind.kind,
-  idFormat: orgPropertyValueKind.idFormat,
-  idOf: (inputs) => joinId(inputs.org, inputs.propertyName),
+  parseId: orgPropertyValueKind.parseId,
+  formatId: orgPropertyValueKind.formatId,
   collectionOf: ({ org }) => ({
     ...valueRoutes(ROUTES.propertyValues.org, ROUTES.propertyValues.updateOrg, { org }),
     notFound: [
@@ -61,11 +60,6 @@ const orgValues: ValueKind<OrgPropertyValueInputs> = {
       `the token's user is not an admin of ${org}`,
       "the token lacks the classic scope admin:org (or the fine-grained permission custom_properties_for_organizations write)",
     ],
-  }),
-  fromId: ([org = "", propertyName = ""], recorded, value: PropertyValue) => ({
-    org: recorded?.org ?? org,
-    propertyName: recorded?.propertyName ?? propertyName,
-    value,
   }),
 };
 
@@ -83,10 +77,6 @@ export const orgPropertyValueProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** One custom property's value of one organisation: see its declaration, `orgPropertyValueKind`. Example: `examples/custom-properties/`. */
-export class OrgPropertyValue extends HostingResource {
-  constructor(name: string, args: OrgPropertyValueArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgPropertyValueProvider, name, args, opts);
-  }
-}
-
-export interface OrgPropertyValue extends OutputsOf<OrgPropertyValueOutputs> {}
+export class OrgPropertyValue extends resourceClass<OrgPropertyValueArgs, OrgPropertyValueOutputs>(
+  orgPropertyValueProvider,
+) {}

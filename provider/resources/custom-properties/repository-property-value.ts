@@ -12,15 +12,8 @@ import { lowerCased, sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
-import {
-  definitionsOf,
-  type PropertyValue,
-  propertyFields,
-  type ValueKind,
-  valueMethods,
-  valueRoutes,
-} from "./shared";
+import { resourceClass } from "../../internal/resource";
+import { definitionsOf, propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (the PATCH answers 204, and read reports the value it found: no output-only fields)
@@ -59,8 +52,8 @@ export type RepositoryPropertyValueOutputs = OutputsOfKind<typeof repositoryProp
 
 const repositoryValues: ValueKind<RepositoryPropertyValueInputs> = {
   kind: repositoryPropertyValueKind.kind,
-  idFormat: repositoryPropertyValueKind.idFormat,
-  idOf: (inputs) => joinId(inputs.owner, inputs.repository, inputs.propertyName),
+  parseId: repositoryPropertyValueKind.parseId,
+  formatId: repositoryPropertyValueKind.formatId,
   collectionOf: ({ owner, repository }) => ({
     ...valueRoutes(ROUTES.propertyValues.repo, ROUTES.propertyValues.updateRepo, { owner, repo: repository }),
     notFound: [
@@ -68,12 +61,6 @@ const repositoryValues: ValueKind<RepositoryPropertyValueInputs> = {
       "the token's user cannot administer the repository",
       "the token lacks the classic scope repo (or the fine-grained permission repository_custom_properties write)",
     ],
-  }),
-  fromId: ([owner = "", repository = "", propertyName = ""], recorded, value: PropertyValue) => ({
-    owner: recorded?.owner ?? owner,
-    repository: recorded?.repository ?? repository,
-    propertyName: recorded?.propertyName ?? propertyName,
-    value,
   }),
 };
 
@@ -110,7 +97,7 @@ async function checkAgainstDefinition(
   const definition = definitions.find((d) => d.property_name.toLowerCase() === key);
   if (definition === undefined) {
     notice(
-      `RepositoryPropertyValue ${joinId(inputs.owner, inputs.repository, inputs.propertyName)}: ${inputs.owner} defines no property ${inputs.propertyName} yet; if an OrgCustomProperty of this program defines it, pass its propertyName output so the value waits for it`,
+      `RepositoryPropertyValue ${repositoryPropertyValueKind.formatId(inputs)}: ${inputs.owner} defines no property ${inputs.propertyName} yet; if an OrgCustomProperty of this program defines it, pass its propertyName output so the value waits for it`,
     );
     return undefined;
   }
@@ -130,10 +117,7 @@ async function checkAgainstDefinition(
 // ---------------------------------------------------------------------------------------------
 
 /** One custom property's value of one repository: see its declaration, `repositoryPropertyValueKind`. */
-export class RepositoryPropertyValue extends HostingResource {
-  constructor(name: string, args: RepositoryPropertyValueArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryPropertyValueProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryPropertyValue extends OutputsOf<RepositoryPropertyValueOutputs> {}
+export class RepositoryPropertyValue extends resourceClass<
+  RepositoryPropertyValueArgs,
+  RepositoryPropertyValueOutputs
+>(repositoryPropertyValueProvider) {}

@@ -23,7 +23,6 @@ import { SHARED_READ_MS } from "../../internal/collection-reads";
 import { client } from "../../internal/context";
 import { field } from "../../internal/declare";
 import { sameValue } from "../../internal/diff";
-import { splitId } from "../../internal/ids";
 import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
 import { SharedReads } from "../../internal/shared-reads";
 
@@ -162,12 +161,11 @@ function valueIn(values: readonly ApiPropertyValue[], propertyName: string): Pro
 /** What a kind says about itself; `valueMethods` does the rest. */
 export interface ValueKind<I extends PropertyValueInputs> {
   kind: string;
-  /** The parts of the id, e.g. `["org", "propertyName"]`. */
-  idFormat: readonly string[];
-  idOf(inputs: I): string;
+  /** The identity an id names (the kind's `parseId`): every input but `value`. */
+  parseId(id: string): Omit<I, "value">;
+  /** The id of the value the inputs name (the kind's `formatId`). */
+  formatId(inputs: I): string;
   collectionOf(inputs: I): ValueCollection;
-  /** The inputs an id names, spelled as the program recorded them when known, with `value`. */
-  fromId(parts: string[], recorded: Partial<I> | undefined, value: PropertyValue): I;
 }
 
 /** create, read, update and delete of one kind of property value; the outputs are the inputs. */
@@ -183,12 +181,17 @@ export function valueMethods<I extends PropertyValueInputs>(
       throw notFoundError({
         method: "PATCH",
         path: collection.path,
-        what: `${kind.kind} ${kind.idOf(inputs)}`,
+        what: `${kind.kind} ${kind.formatId(inputs)}`,
         causes: collection.notFound,
       });
     }
   };
-  const parts = (id: string) => splitId(id, kind.idFormat, kind.kind);
+  /** The inputs an id names, spelled as the program recorded them when known, with `value`. */
+  const fromId = (id: string, recorded: Partial<I> | undefined, value: PropertyValue): I => {
+    const named: Record<string, unknown> = { ...kind.parseId(id) };
+    for (const part of Object.keys(named)) named[part] = recorded?.[part as keyof I] ?? named[part];
+    return { ...named, value } as I;
+  };
 
   return {
     async create(inputs) {
@@ -198,11 +201,11 @@ export function valueMethods<I extends PropertyValueInputs>(
       const values = await readOrGone(() => readValues(client(), kind.collectionOf(inputs)));
       const current = values && valueIn(values, inputs.propertyName);
       if (current === undefined || !sameValue(current, inputs.value, true)) await set(inputs);
-      return { id: kind.idOf(inputs), outs: { ...inputs } };
+      return { id: kind.formatId(inputs), outs: { ...inputs } };
     },
 
     async read(id, props) {
-      const identity = kind.fromId(parts(id), props, null);
+      const identity = fromId(id, props, null);
       // 404: the organisation or repository is gone (or left the enterprise): refresh drops it.
       const values = await readOrGone(() => readValues(client(), kind.collectionOf(identity)));
       if (!values) return {};
@@ -213,7 +216,7 @@ export function valueMethods<I extends PropertyValueInputs>(
       // other kind answers for an id that names nothing. A resource in state keeps `null` as drift.
       if (props === undefined && live === null) return {};
       const value = props?.value !== undefined && sameValue(props.value, live, true) ? props.value : live;
-      return { id, props: kind.fromId(parts(id), props, value) };
+      return { id, props: fromId(id, props, value) };
     },
 
     async update(_id, _olds, news) {
@@ -222,7 +225,7 @@ export function valueMethods<I extends PropertyValueInputs>(
     },
 
     async delete(id, props) {
-      const identity = kind.fromId(parts(id), props, null);
+      const identity = fromId(id, props, null);
       const collection = kind.collectionOf(identity);
       const c = client();
       try {

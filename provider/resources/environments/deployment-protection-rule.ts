@@ -10,7 +10,6 @@
  *
  * Environment names may hold `/` and `:`: they are URL-encoded in every path and in the id.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiDeploymentProtectionRule, ApiProtectionRuleApp } from "../../../api";
 import { ROUTES } from "../../../api";
@@ -27,10 +26,10 @@ import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, numericPart, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   type EnvironmentPlace,
   environmentAt,
@@ -155,14 +154,7 @@ const comparable = lowerCased<DeploymentProtectionRuleInputs>("owner", "reposito
 
 const KIND = deploymentProtectionRuleKind.kind;
 
-function parseId(id: string): Where & { ruleId: number } {
-  const [owner = "", repository = "", environment = "", rulePart = ""] = splitId(
-    id,
-    deploymentProtectionRuleKind.idFormat,
-    KIND,
-  );
-  return { owner, repository, environment, ruleId: numericPart(rulePart, "ruleId", KIND) };
-}
+const parseId = (id: string): Where & { ruleId: number } => deploymentProtectionRuleKind.parseId(id);
 
 const P = ROUTES.protectionRules;
 const at = environmentAt;
@@ -301,10 +293,7 @@ export const deploymentProtectionRuleProvider = defineProvider<
  * An app enabled as a custom deployment protection rule of one environment: see its declaration,
  * `deploymentProtectionRuleKind`. Example: `examples/environments/`.
  */
-export class DeploymentProtectionRule extends HostingResource {
-  constructor(name: string, args: DeploymentProtectionRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(deploymentProtectionRuleProvider, name, args, opts);
-  }
-}
-
-export interface DeploymentProtectionRule extends OutputsOf<DeploymentProtectionRuleOutputs> {}
+export class DeploymentProtectionRule extends resourceClass<
+  DeploymentProtectionRuleArgs,
+  DeploymentProtectionRuleOutputs
+>(deploymentProtectionRuleProvider) {}

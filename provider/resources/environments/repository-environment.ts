@@ -39,11 +39,10 @@ import {
   output,
 } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
-import { splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   branchPolicy,
   deploymentBranchPolicy,
@@ -224,11 +223,7 @@ function settingsDiffer(live: Settings, wanted: Settings): boolean {
 const KIND = repositoryEnvironmentKind.kind;
 
 function parseId(id: string): EnvironmentPlace {
-  const [owner = "", repository = "", environment = ""] = splitId(
-    id,
-    repositoryEnvironmentKind.idFormat,
-    KIND,
-  );
+  const { owner, repository, environment } = repositoryEnvironmentKind.parseId(id);
   return { owner, repository, environment };
 }
 
@@ -417,10 +412,7 @@ export const repositoryEnvironmentProvider = defineProvider<
  * An environment of one repository with its protection and the refs that may deploy: see its
  * declaration, `repositoryEnvironmentKind`. Example: `examples/environments/`.
  */
-export class RepositoryEnvironment extends HostingResource {
-  constructor(name: string, args: RepositoryEnvironmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryEnvironmentProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryEnvironment extends OutputsOf<RepositoryEnvironmentOutputs> {}
+export class RepositoryEnvironment extends resourceClass<
+  RepositoryEnvironmentArgs,
+  RepositoryEnvironmentOutputs
+>(repositoryEnvironmentProvider) {}

@@ -13,7 +13,6 @@
  * downgrading the last one is skipped with a warning (one organisation's deletes are decided one
  * after another), and the token's own membership is removed only when the program says so.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiOrgMembership,
@@ -28,10 +27,10 @@ import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, leftToDefault, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (`state` is an output only: it is never compared)
@@ -136,7 +135,6 @@ const comparable = lowerCased<OrgMembershipInputs>("org", "username");
 // ---------------------------------------------------------------------------------------------
 
 const KIND = orgMembershipKind.kind;
-const ID_FORMAT = orgMembershipKind.idFormat;
 
 const membershipApi = (c: HostingClient) => ({
   get: async (org: string, username: string) =>
@@ -265,7 +263,7 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipKind.inp
 
     async create(inputs) {
       const c = client();
-      const id = joinId(inputs.org, inputs.username);
+      const id = orgMembershipKind.formatId(inputs);
       // Adoption changes nothing it need not: a membership (or invitation) that already has the
       // role is taken as it is, without a write.
       const existing = await readOrGone(() => membershipApi(c).get(inputs.org, inputs.username));
@@ -277,7 +275,7 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipKind.inp
     },
 
     async read(id, props) {
-      const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, username } = orgMembershipKind.parseId(id);
       // No membership and no invitation: cancelled, declined, or the person left. Refresh drops it.
       const membership = await readOrGone(() => membershipApi(client()).get(org, username));
       if (!membership) return {};
@@ -305,7 +303,7 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipKind.inp
     },
 
     async delete(id, props) {
-      const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, username } = orgMembershipKind.parseId(id);
       const c = client();
       const mode = props?.onDestroy ?? "remove";
       if (mode === "retain") return;
@@ -345,10 +343,6 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipKind.inp
  * A person's membership of an organisation: see its declaration, `orgMembershipKind`. Example:
  * `examples/memberships/`.
  */
-export class OrgMembership extends HostingResource {
-  constructor(name: string, args: OrgMembershipArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgMembershipProvider, name, args, opts);
-  }
-}
-
-export interface OrgMembership extends OutputsOf<OrgMembershipOutputs> {}
+export class OrgMembership extends resourceClass<OrgMembershipArgs, OrgMembershipOutputs>(
+  orgMembershipProvider,
+) {}

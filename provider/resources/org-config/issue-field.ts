@@ -32,10 +32,10 @@ import {
   output,
 } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { issueColor, issueDescription, issueName } from "./issue-type";
 import {
   adopted,
@@ -229,7 +229,6 @@ function updateBody(inputs: IssueFieldInputs, current: ApiIssueField | undefined
 // ---------------------------------------------------------------------------------------------
 
 const KIND = issueFieldKind.kind;
-const ID_FORMAT = issueFieldKind.idFormat;
 
 const issueFields = (c: HostingClient, org: string): ConfigCollection<ApiIssueField> => ({
   kind: KIND,
@@ -306,14 +305,14 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
     },
 
     async read(id, props) {
-      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueFieldId: fieldId } = issueFieldKind.parseId(id);
       const found = await findInCollection(client(), issueFields(client(), org), fieldId);
       if (!found) return {};
       return { id, props: issueFieldOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
     },
 
     async update(id, _olds, news) {
-      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueFieldId: fieldId } = issueFieldKind.parseId(id);
       const c = client();
       // The option ids the field has now (not as state last saw them): one list read.
       const current =
@@ -322,7 +321,7 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
     },
 
     async delete(id) {
-      const [org = "", fieldId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueFieldId: fieldId } = issueFieldKind.parseId(id);
       const c = client();
       await deleteIgnoringGone(() =>
         writingTo(c, issueFields(c, org), () =>
@@ -338,10 +337,6 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
 // ---------------------------------------------------------------------------------------------
 
 /** An issue field of an organisation: see its declaration, `issueFieldKind`. Example: `examples/organizations/`. */
-export class IssueField extends HostingResource {
-  constructor(name: string, args: IssueFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    super(issueFieldProvider, name, args, { deleteBeforeReplace: true, ...opts });
-  }
-}
-
-export interface IssueField extends OutputsOf<IssueFieldOutputs> {}
+export class IssueField extends resourceClass<IssueFieldArgs, IssueFieldOutputs>(issueFieldProvider, {
+  deleteBeforeReplace: true,
+}) {}

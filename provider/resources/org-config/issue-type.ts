@@ -3,7 +3,6 @@
  * organisation updates in place (PUT takes the whole body). The API has no GET of one type: refresh
  * reads the organisation's list, shared by every type of that organisation in the run.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiIssueType, ISSUE_COLORS, type IssueColor, ROUTES } from "../../../api";
 import type { HostingClient } from "../../client/http";
@@ -12,10 +11,10 @@ import { client } from "../../internal/context";
 import { PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   adopted,
   type ConfigCollection,
@@ -131,7 +130,6 @@ function differs(api: ApiIssueType, inputs: IssueTypeInputs): boolean {
 // ---------------------------------------------------------------------------------------------
 
 const KIND = issueTypeKind.kind;
-const ID_FORMAT = issueTypeKind.idFormat;
 
 const types = (c: HostingClient, org: string): ConfigCollection<ApiIssueType> => ({
   kind: KIND,
@@ -178,19 +176,19 @@ export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, Iss
     },
 
     async read(id, props) {
-      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueTypeId: typeId } = issueTypeKind.parseId(id);
       const found = await findInCollection(client(), types(client(), org), typeId);
       if (!found) return {};
       return { id, props: issueTypeOutputs({ org: props?.org ?? org, importId: props?.importId }, found) };
     },
 
     async update(id, _olds, news) {
-      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueTypeId: typeId } = issueTypeKind.parseId(id);
       return { outs: issueTypeOutputs(news, await put(client(), org, typeId, news)) };
     },
 
     async delete(id) {
-      const [org = "", typeId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, issueTypeId: typeId } = issueTypeKind.parseId(id);
       const c = client();
       await deleteIgnoringGone(() =>
         writingTo(c, types(c, org), () => c.delete(ROUTES.issueTypes.delete, { org, issue_type_id: typeId })),
@@ -204,10 +202,4 @@ export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, Iss
 // ---------------------------------------------------------------------------------------------
 
 /** An issue type of an organisation: see its declaration, `issueTypeKind`. Example: `examples/organizations/`. */
-export class IssueType extends HostingResource {
-  constructor(name: string, args: IssueTypeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(issueTypeProvider, name, args, opts);
-  }
-}
-
-export interface IssueType extends OutputsOf<IssueTypeOutputs> {}
+export class IssueType extends resourceClass<IssueTypeArgs, IssueTypeOutputs>(issueTypeProvider) {}

@@ -5,7 +5,6 @@
  * outside Pulumi reads as gone, and the next `up` blocks the user again. The platform refuses to
  * block a member of the organisation, someone it has invited, or the caller; its message is shown.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { isHostingApiError, isNotFound, notFoundError, validationError } from "../../client/errors";
@@ -14,9 +13,9 @@ import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (a block is its pair of names: both replace)
@@ -60,7 +59,6 @@ export type OrgBlockOutputs = OutputsOfKind<typeof orgBlockKind>;
 // ---------------------------------------------------------------------------------------------
 
 const KIND = orgBlockKind.kind;
-const ID_FORMAT = orgBlockKind.idFormat;
 
 const notFound = (method: string, path: string, org: string, username: string) =>
   notFoundError({
@@ -103,13 +101,13 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
     const blocked = await readOrGone(() => c.get(ROUTES.orgBlocks.check, { org, username }));
     if (!blocked) await block(c, org, username);
     return {
-      id: joinId(inputs.org, inputs.username),
+      id: orgBlockKind.formatId(inputs),
       outs: { org: inputs.org, username: inputs.username },
     };
   },
 
   async read(id, props) {
-    const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+    const { org, username } = orgBlockKind.parseId(id);
     // 204: blocked; 404: not blocked (unblocked outside Pulumi), or the user or organisation is gone.
     const blocked = await readOrGone(() => client().get(ROUTES.orgBlocks.check, { org, username }));
     if (!blocked) return {};
@@ -122,7 +120,7 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
   },
 
   async delete(id) {
-    const [org = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+    const { org, username } = orgBlockKind.parseId(id);
     await deleteIgnoringGone(() => client().delete(ROUTES.orgBlocks.unblock, { org, username }));
   },
 });
@@ -132,10 +130,4 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
 // ---------------------------------------------------------------------------------------------
 
 /** A user blocked by an organisation: see its declaration, `orgBlockKind`. Example: `examples/organizations/`. */
-export class OrgBlock extends HostingResource {
-  constructor(name: string, args: OrgBlockArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgBlockProvider, name, args, opts);
-  }
-}
-
-export interface OrgBlock extends OutputsOf<OrgBlockOutputs> {}
+export class OrgBlock extends resourceClass<OrgBlockArgs, OrgBlockOutputs>(orgBlockProvider) {}

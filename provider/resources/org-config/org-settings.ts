@@ -9,7 +9,6 @@
  * The platform shows these settings to the organisation's owners only (a classic token also needs
  * `admin:org`): read fails with what to do rather than take their absence for a change.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiOrganization, DEFAULT_REPOSITORY_PERMISSIONS, ROUTES } from "../../../api";
 import { configurationError, isNotFound, notFoundError } from "../../client/errors";
@@ -18,9 +17,8 @@ import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { sameValue } from "../../internal/diff";
-import { splitId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration
@@ -247,7 +245,7 @@ export const orgSettingsProvider = defineProvider<typeof orgSettingsKind.inputs,
     },
 
     async read(id, props) {
-      const [org = ""] = splitId(id, orgSettingsKind.idFormat, KIND);
+      const { org } = orgSettingsKind.parseId(id);
       const live = await readSettings(client(), props?.org ?? org);
       if (!live) return {};
       // Recorded by a create: the declared settings. Otherwise (an import), every one.
@@ -274,10 +272,4 @@ export const orgSettingsProvider = defineProvider<typeof orgSettingsKind.inputs,
 // ---------------------------------------------------------------------------------------------
 
 /** An organisation's profile and member policies: see its declaration, `orgSettingsKind`. Example: `examples/org-config/`. */
-export class OrgSettings extends HostingResource {
-  constructor(name: string, args: OrgSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgSettingsProvider, name, args, opts);
-  }
-}
-
-export interface OrgSettings extends OutputsOf<OrgSettingsOutputs> {}
+export class OrgSettings extends resourceClass<OrgSettingsArgs, OrgSettingsOutputs>(orgSettingsProvider) {}

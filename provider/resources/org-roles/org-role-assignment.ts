@@ -4,7 +4,6 @@
  * Keyed by the role and the assignee, so it adopts by construction (assigning a role held already
  * changes nothing); destroy revokes that one assignment and no other role of the assignee.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { configurationError, isNotFound, notFoundError } from "../../client/errors";
@@ -16,7 +15,7 @@ import { lowerCased } from "../../internal/diff";
 import { joinId, numericPart, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration
@@ -117,7 +116,11 @@ const idOf = (a: Assignee) =>
     ? joinId(a.org, "teams", a.team, a.roleId)
     : joinId(a.org, "users", a.username ?? "", a.roleId);
 
-/** The assignment an id names: `org/teams/<team>/<roleId>` or `org/users/<username>/<roleId>`. */
+/**
+ * The assignment an id names: `org/teams/<team>/<roleId>` or `org/users/<username>/<roleId>`.
+ * Written here, not the declaration's `parseId`: the id's second part is the literal `teams` or
+ * `users` (its `idText`), and the third is the team or the user it says.
+ */
 function parseId(id: string): Assignee {
   const [org = "", kind = "", who = "", role = ""] = splitId(
     id,
@@ -228,10 +231,6 @@ export const orgRoleAssignmentProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** One organisation role held by a team or a user: see its declaration, `orgRoleAssignmentKind`. Example: `examples/org-roles/`. */
-export class OrgRoleAssignment extends HostingResource {
-  constructor(name: string, args: OrgRoleAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgRoleAssignmentProvider, name, args, opts);
-  }
-}
-
-export interface OrgRoleAssignment extends OutputsOf<OrgRoleAssignmentOutputs> {}
+export class OrgRoleAssignment extends resourceClass<OrgRoleAssignmentArgs, OrgRoleAssignmentOutputs>(
+  orgRoleAssignmentProvider,
+) {}

@@ -35,10 +35,10 @@ import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates, PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (nothing replaces: there is no delete)
@@ -191,9 +191,6 @@ function organizationOutputs(
 // ---------------------------------------------------------------------------------------------
 // Provider
 // ---------------------------------------------------------------------------------------------
-
-const KIND = organizationKind.kind;
-const ID_FORMAT = organizationKind.idFormat;
 
 /** The first pause between polls of a rename, and the longest. */
 const RENAME_POLL_FIRST_MS = 250;
@@ -356,6 +353,8 @@ export const organizationProvider = defineProvider<typeof organizationKind.input
     },
 
     async read(id, props) {
+      // Not organizationKind.parseId: read also takes the login `pulumi import` is given (importKey),
+      // which is no numeric id.
       const org = await readOrGone(() => getOrg(client(), loginOf(id, props)));
       // Another organisation under the login (this one renamed away outside Pulumi): this one is gone.
       if (!org || (/^\d+$/.test(id) && org.id !== Number(id))) return {};
@@ -363,15 +362,9 @@ export const organizationProvider = defineProvider<typeof organizationKind.input
     },
 
     async update(id, olds, news) {
-      const [orgId = ""] = splitId(id, ID_FORMAT, KIND);
+      const { orgId } = organizationKind.parseId(id);
       if (olds.login === news.login) return { outs: { ...news, orgId: olds.orgId } };
-      const renamed = await rename(
-        client(),
-        Number(orgId),
-        olds.login,
-        news.login,
-        news.renameTimeoutSeconds,
-      );
+      const renamed = await rename(client(), orgId, olds.login, news.login, news.renameTimeoutSeconds);
       return { outs: organizationOutputs(news, renamed) };
     },
 
@@ -388,10 +381,6 @@ export const organizationProvider = defineProvider<typeof organizationKind.input
 // ---------------------------------------------------------------------------------------------
 
 /** An organisation of the installation: see its declaration, `organizationKind`. Example: `examples/organizations/`. */
-export class Organization extends HostingResource {
-  constructor(name: string, args: OrganizationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(organizationProvider, name, args, opts);
-  }
-}
-
-export interface Organization extends OutputsOf<OrganizationOutputs> {}
+export class Organization extends resourceClass<OrganizationArgs, OrganizationOutputs>(
+  organizationProvider,
+) {}

@@ -12,7 +12,6 @@
  *
  * The secret name is the server's (`NPM_REGISTRY_SECRET`); the id is `org/name`.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiPrivateRegistry,
@@ -30,10 +29,10 @@ import { client } from "../../internal/context";
 import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { diffFields, lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { digestFor, isDigest, plaintextOf } from "../../internal/secret-digest";
 import { authTypeFailures, oidcBody, oidcFromApi, oidcInputs } from "./oidc";
 import { type ApiPrivateRegistryWrite, readImport, registryApi } from "./registry-api";
@@ -225,7 +224,7 @@ const comparable = lowerCased<PrivateRegistryInputs>("org");
 
 const KIND = privateRegistryKind.kind;
 const parseId = (id: string) => {
-  const [org = "", name = ""] = splitId(id, privateRegistryKind.idFormat, KIND);
+  const { org, name } = privateRegistryKind.parseId(id);
   return { org, name };
 };
 
@@ -337,13 +336,9 @@ export const privateRegistryProvider = defineProvider<
 
 /**
  * A package registry that the organisation's dependency updates may use: see its declaration,
- * `privateRegistryKind`. Example: `examples/private-registries/`.
+ * `privateRegistryKind`. Example: `examples/private-registries/`. The value is a secret input, so
+ * the engine encrypts what check leaves in its place (the digest).
  */
-export class PrivateRegistry extends HostingResource {
-  constructor(name: string, args: PrivateRegistryArgs, opts?: pulumi.CustomResourceOptions) {
-    // The value is a secret input, so the engine encrypts what check leaves in its place (the digest).
-    super(privateRegistryProvider, name, args, opts);
-  }
-}
-
-export interface PrivateRegistry extends OutputsOf<PrivateRegistryOutputs> {}
+export class PrivateRegistry extends resourceClass<PrivateRegistryArgs, PrivateRegistryOutputs>(
+  privateRegistryProvider,
+) {}

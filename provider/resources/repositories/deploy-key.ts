@@ -10,7 +10,6 @@
  * which is also how a key follows its repository through a rename (the replacement under the new
  * name finds it there).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiDeployKey, ROUTES } from "../../../api";
 import { sshKeyIdentity } from "../../../api/user-keys/key-material";
@@ -21,11 +20,11 @@ import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates, madeSince } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, numericPart, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { sshKeyLine } from "../user-keys/user-ssh-keys";
 
 // ---------------------------------------------------------------------------------------------
@@ -112,7 +111,6 @@ function deployKeyOutputs(
 // ---------------------------------------------------------------------------------------------
 
 const KIND = repositoryDeployKeyKind.kind;
-const ID_FORMAT = repositoryDeployKeyKind.idFormat;
 
 const keysApi = (c: HostingClient, owner: string, repo: string) => ({
   list: () => c.paginate(ROUTES.deployKeys.list, { owner, repo }),
@@ -209,9 +207,9 @@ export const repositoryDeployKeyProvider = defineProvider<
   },
 
   async read(id, props) {
-    const [owner = "", repository = "", keyPart = ""] = splitId(id, ID_FORMAT, KIND);
-    const at = { owner: props?.owner ?? owner, repository: props?.repository ?? repository };
-    const keyId = props?.keyId ?? numericPart(keyPart, "keyId", KIND);
+    const parsed = repositoryDeployKeyKind.parseId(id);
+    const at = { owner: props?.owner ?? parsed.owner, repository: props?.repository ?? parsed.repository };
+    const keyId = props?.keyId ?? parsed.keyId;
     const key = await readOrGone(() => keysApi(client(), at.owner, at.repository).get(keyId));
     if (!key) return {};
     return { id, props: deployKeyOutputs({ ...at, importId: props?.importId }, key) };
@@ -223,9 +221,9 @@ export const repositoryDeployKeyProvider = defineProvider<
   },
 
   async delete(id, props) {
-    const [owner = "", repository = "", keyPart = ""] = splitId(id, ID_FORMAT, KIND);
-    const at = { owner: props?.owner ?? owner, repository: props?.repository ?? repository };
-    const keyId = props?.keyId ?? numericPart(keyPart, "keyId", KIND);
+    const parsed = repositoryDeployKeyKind.parseId(id);
+    const at = { owner: props?.owner ?? parsed.owner, repository: props?.repository ?? parsed.repository };
+    const keyId = props?.keyId ?? parsed.keyId;
     await deleteIgnoringGone(() => keysApi(client(), at.owner, at.repository).delete(keyId));
   },
 });
@@ -235,10 +233,6 @@ export const repositoryDeployKeyProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** A deploy key of a repository: see its declaration, `repositoryDeployKeyKind`. Example: `examples/repositories/`. */
-export class RepositoryDeployKey extends HostingResource {
-  constructor(name: string, args: RepositoryDeployKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryDeployKeyProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryDeployKey extends OutputsOf<RepositoryDeployKeyOutputs> {}
+export class RepositoryDeployKey extends resourceClass<RepositoryDeployKeyArgs, RepositoryDeployKeyOutputs>(
+  repositoryDeployKeyProvider,
+) {}

@@ -16,7 +16,6 @@
  * repository, which it always leaves as it is: a repository this stack did not make is never
  * archived or deleted by it.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiRepository, MAX_TOPICS, REPOSITORY_VISIBILITIES, ROUTES, TOPIC_PATTERN } from "../../../api";
 import { isHostingApiError, notFoundError } from "../../client/errors";
@@ -25,10 +24,10 @@ import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   comparableSettings,
   converge,
@@ -239,7 +238,6 @@ function settingsOf(values: object): Settings {
 // ---------------------------------------------------------------------------------------------
 
 const KIND = repositoryKind.kind;
-const ID_FORMAT = repositoryKind.idFormat;
 
 /** What POST /orgs/{org}/repos takes of the declared settings (the rest is set by a PATCH after it). */
 const CREATE_FIELDS: ReadonlyArray<[SettingKey, string]> = [
@@ -311,7 +309,7 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
 
     async create(inputs) {
       const c = client();
-      const id = joinId(inputs.org, inputs.name);
+      const id = repositoryKind.formatId(inputs);
       const wanted = { ...settingsOf(inputs), name: inputs.name };
       const own = { org: inputs.org, autoInit: inputs.autoInit, onDestroy: inputs.onDestroy };
       // A repository that already has the name is adopted: only what differs is written.
@@ -341,7 +339,7 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
     },
 
     async read(id, props) {
-      const [org = "", idName = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, name: idName } = repositoryKind.parseId(id);
       const at = { owner: props?.org ?? org, name: props?.name ?? idName };
       const live = await current(client(), at);
       // Gone, or another repository took its name: the one Pulumi managed is not there.
@@ -361,7 +359,7 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
         // An import (`pulumi import`, the `import` option) takes a repository that exists: adopted.
         adopted: props?.adopted ?? importing,
       });
-      return { id: joinId(outs.org, outs.name), props: outs };
+      return { id: repositoryKind.formatId(outs), props: outs };
     },
 
     async update(id, olds, news) {
@@ -392,7 +390,7 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
     },
 
     async delete(id, props) {
-      const [org = "", idName = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, name: idName } = repositoryKind.parseId(id);
       const what = `${KIND} ${id}`;
       if (props?.adopted) {
         notice(
@@ -434,10 +432,4 @@ async function currentOrFail(c: HostingClient, at: Place, id: string): Promise<A
 // ---------------------------------------------------------------------------------------------
 
 /** A repository of an organisation: see its declaration, `repositoryKind`. Example: `examples/repositories/`. */
-export class Repository extends HostingResource {
-  constructor(name: string, args: RepositoryArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryProvider, name, args, opts);
-  }
-}
-
-export interface Repository extends OutputsOf<RepositoryOutputs> {}
+export class Repository extends resourceClass<RepositoryArgs, RepositoryOutputs>(repositoryProvider) {}

@@ -5,7 +5,6 @@
  * compared by meaning (sets; defaults; ids the platform ignores), so a ruleset written once shows
  * no change on any later preview.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiRuleset, type ApiRulesetWrite, ROUTES } from "../../../api";
 import type { HostingClient } from "../../client/http";
@@ -13,7 +12,7 @@ import { fields } from "../../internal/check";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { orgConditionsSchema, rulesetFields, rulesetOutputs, rulesetRules } from "./schema";
 import { comparable, type RulesetApi, rulesetMethods } from "./shared";
 
@@ -79,11 +78,10 @@ export const orgRulesetProvider = defineProvider<typeof orgRulesetKind.inputs, O
     adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
     ...rulesetMethods<OrgRulesetInputs>({
       kind: orgRulesetKind.kind,
-      idFormat: orgRulesetKind.idFormat,
+      parseId: orgRulesetKind.parseId,
       rules: orgRulesetKind.rules,
       api: (c, owner) => orgApi(c, owner.org ?? ""),
       identity: ({ org }) => (org === undefined ? {} : { org }),
-      fromId: ([org = ""]) => ({ org }),
       idOf: (inputs, rulesetId) => joinId(inputs.org, rulesetId),
       notFound: ({ org }) => [
         `there is no organisation ${org}`,
@@ -99,10 +97,4 @@ export const orgRulesetProvider = defineProvider<typeof orgRulesetKind.inputs, O
 // ---------------------------------------------------------------------------------------------
 
 /** A ruleset of an organisation: see its declaration, `orgRulesetKind`. Example: `examples/rulesets/`. */
-export class OrgRuleset extends HostingResource {
-  constructor(name: string, args: OrgRulesetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgRulesetProvider, name, args, opts);
-  }
-}
-
-export interface OrgRuleset extends OutputsOf<OrgRulesetOutputs> {}
+export class OrgRuleset extends resourceClass<OrgRulesetArgs, OrgRulesetOutputs>(orgRulesetProvider) {}

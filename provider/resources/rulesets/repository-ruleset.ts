@@ -3,7 +3,6 @@
  * the refs its conditions name. Checked and compared as organisation rulesets are; its reads ask
  * for the repository's own rulesets only (`includes_parents=false`).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiRuleset, type ApiRulesetWrite, ROUTES } from "../../../api";
 import type { HostingClient } from "../../client/http";
@@ -11,7 +10,7 @@ import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../inter
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { repositoryConditionsSchema, rulesetFields, rulesetOutputs, rulesetRules } from "./schema";
 import { comparable, type RulesetApi, rulesetMethods } from "./shared";
 
@@ -84,14 +83,13 @@ export const repositoryRulesetProvider = defineProvider<
     inputs.importId === undefined ? undefined : joinId(inputs.owner, inputs.repository, inputs.importId),
   ...rulesetMethods<RepositoryRulesetInputs>({
     kind: repositoryRulesetKind.kind,
-    idFormat: repositoryRulesetKind.idFormat,
+    parseId: repositoryRulesetKind.parseId,
     rules: repositoryRulesetKind.rules,
     api: (c, owner) => repoApi(c, owner.owner ?? "", owner.repository ?? ""),
     identity: ({ owner, repository }) => ({
       ...(owner === undefined ? {} : { owner }),
       ...(repository === undefined ? {} : { repository }),
     }),
-    fromId: ([owner = "", repository = ""]) => ({ owner, repository }),
     idOf: (inputs, rulesetId) => joinId(inputs.owner, inputs.repository, rulesetId),
     notFound: ({ owner, repository }) => [
       `there is no repository ${owner}/${repository}`,
@@ -106,10 +104,6 @@ export const repositoryRulesetProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** A ruleset of one repository: see its declaration, `repositoryRulesetKind`. Example: `examples/rulesets/`. */
-export class RepositoryRuleset extends HostingResource {
-  constructor(name: string, args: RepositoryRulesetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryRulesetProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryRuleset extends OutputsOf<RepositoryRulesetOutputs> {}
+export class RepositoryRuleset extends resourceClass<RepositoryRulesetArgs, RepositoryRulesetOutputs>(
+  repositoryRulesetProvider,
+) {}

@@ -18,7 +18,6 @@ import type { HostingClient } from "../../client/http";
 import { client } from "../../internal/context";
 import { createWithoutDuplicates, PartialCreateError } from "../../internal/creates";
 import { canonical, changedFields, type FieldRule } from "../../internal/diff";
-import { numericPart, splitId } from "../../internal/ids";
 import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import type { RulesetInputs } from "./schema";
@@ -37,14 +36,13 @@ export interface RulesetApi {
 /** What a kind says about itself; `rulesetMethods` does the rest. */
 export interface RulesetKind<I extends RulesetInputs> {
   kind: string;
-  idFormat: readonly string[];
+  /** The owner's parts and the ruleset's id an id names (the kind's `parseId`). */
+  parseId(id: string): Partial<I> & { rulesetId: number };
   rules: Readonly<Record<string, FieldRule>>;
   /** The kind's routes for the owner the inputs (or an id's parts) name. */
   api(c: HostingClient, owner: Partial<I>): RulesetApi;
   /** The identity fields of the inputs (org, or owner and repository). */
   identity(inputs: Partial<I>): Partial<I>;
-  /** The inputs an id's leading parts name. */
-  fromId(parts: string[]): Partial<I>;
   /** The resource's id: the owner's parts and the ruleset's id. */
   idOf(inputs: I, rulesetId: number): string;
   /** The likely causes of a 404 on the owner's rulesets. */
@@ -207,9 +205,9 @@ export function rulesetMethods<I extends RulesetInputs>(
 > {
   type O = I & { rulesetId: number; nodeId: string };
   const parse = (id: string) => {
-    const parts = splitId(id, k.idFormat, k.kind);
-    const rulesetId = numericPart(parts[parts.length - 1] ?? "", "rulesetId", k.kind);
-    return { owner: k.fromId(parts), rulesetId };
+    // The owner's parts; the ruleset's id beside them is read by neither `api` nor `identity`.
+    const owner = k.parseId(id);
+    return { owner, rulesetId: owner.rulesetId };
   };
   const stateOf = (from: Partial<I>, r: ApiRuleset): O => {
     const outs = rulesetState<I>(from, k.identity(from), r);

@@ -3,7 +3,6 @@
  * (`/enterprises/{enterprise}/actions/runner-groups`), with its organisation access and, when
  * `runners` is given, its runners.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { fields } from "../../internal/check";
@@ -11,7 +10,7 @@ import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../inter
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { adoptableGroups, type GroupKind, groupMethods } from "./group-api";
 import { groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
 
@@ -70,6 +69,7 @@ export type EnterpriseRunnerGroupOutputs = OutputsOfKind<typeof enterpriseRunner
 const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs, { enterprise: string }> = {
   kind: enterpriseRunnerGroupKind.kind,
   ownerPart: "enterprise",
+  parseId: enterpriseRunnerGroupKind.parseId,
   access: { bodyKey: "selected_organization_ids" },
   routes: {
     ...ROUTES.enterpriseRunnerGroups,
@@ -106,10 +106,7 @@ export const enterpriseRunnerGroupProvider = defineProvider<
  * A self-hosted runner group of an enterprise: see its declaration, `enterpriseRunnerGroupKind`.
  * Example: `examples/runner-groups/`.
  */
-export class EnterpriseRunnerGroup extends HostingResource {
-  constructor(name: string, args: EnterpriseRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(enterpriseRunnerGroupProvider, name, args, opts);
-  }
-}
-
-export interface EnterpriseRunnerGroup extends OutputsOf<EnterpriseRunnerGroupOutputs> {}
+export class EnterpriseRunnerGroup extends resourceClass<
+  EnterpriseRunnerGroupArgs,
+  EnterpriseRunnerGroupOutputs
+>(enterpriseRunnerGroupProvider) {}

@@ -19,7 +19,7 @@ import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates, PartialCreateError } from "../../internal/creates";
 import { sameValue } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
 import {
   type GroupOutputs,
@@ -81,6 +81,8 @@ export interface GroupKind<I extends GroupSettingsInputs, O> {
   kind: string;
   /** The name of the owner part of the id (`enterprise` or `org`). */
   ownerPart: string;
+  /** The id's parts (the kind's `parseId`): the owner's, and the group's id. */
+  parseId(id: string): Readonly<Record<string, string | number>> & { runnerGroupId: number };
   access: AccessList;
   routes: GroupRoutes<O>;
   /** The route parameters naming an owner (`{org}`). */
@@ -260,8 +262,9 @@ export function groupMethods<I extends GroupSettingsInputs, O>(
   adoptedId: (inputs: I) => string | undefined;
 } {
   const parseId = (id: string) => {
-    const [owner = "", groupId = ""] = splitId(id, [k.ownerPart, "runnerGroupId"], k.kind);
-    return { owner, at: groupAt(k, owner, groupId) };
+    const parts = k.parseId(id);
+    const owner = String(parts[k.ownerPart]);
+    return { owner, at: groupAt(k, owner, parts.runnerGroupId) };
   };
   return {
     adoptedId: (inputs) =>

@@ -2,7 +2,6 @@
  * OrgRunnerGroup: a self-hosted runner group of an organisation (`/orgs/{org}/actions/runner-groups`)
  * with its repository access. Its runners are RunnerGroupRunners' to manage.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { fields } from "../../internal/check";
@@ -10,7 +9,7 @@ import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../inter
 import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { adoptableGroups, type GroupKind, groupMethods } from "./group-api";
 import { groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
 
@@ -70,6 +69,7 @@ export type OrgRunnerGroupOutputs = OutputsOfKind<typeof orgRunnerGroupKind>;
 const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs, { org: string }> = {
   kind: orgRunnerGroupKind.kind,
   ownerPart: "org",
+  parseId: orgRunnerGroupKind.parseId,
   access: { bodyKey: "selected_repository_ids" },
   routes: {
     ...ROUTES.orgRunnerGroups,
@@ -106,10 +106,6 @@ export const orgRunnerGroupProvider = defineProvider<typeof orgRunnerGroupKind.i
  * A self-hosted runner group of an organisation: see its declaration, `orgRunnerGroupKind`.
  * Example: `examples/runner-groups/`.
  */
-export class OrgRunnerGroup extends HostingResource {
-  constructor(name: string, args: OrgRunnerGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgRunnerGroupProvider, name, args, opts);
-  }
-}
-
-export interface OrgRunnerGroup extends OutputsOf<OrgRunnerGroupOutputs> {}
+export class OrgRunnerGroup extends resourceClass<OrgRunnerGroupArgs, OrgRunnerGroupOutputs>(
+  orgRunnerGroupProvider,
+) {}

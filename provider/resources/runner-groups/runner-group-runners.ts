@@ -12,9 +12,9 @@ import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { sameValue } from "../../internal/diff";
-import { joinId, numericPart, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { adoptableGroups } from "./group-api";
 
 // ---------------------------------------------------------------------------------------------
@@ -88,7 +88,6 @@ export type RunnerGroupRunnersOutputs = OutputsOfKind<typeof runnerGroupRunnersK
 // ---------------------------------------------------------------------------------------------
 
 const KIND = runnerGroupRunnersKind.kind;
-const ID_FORMAT = runnerGroupRunnersKind.idFormat;
 
 const runnersOf = (org: string, runner_group_id: number) =>
   client().paginate(ROUTES.orgRunnerGroups.runners, { org, runner_group_id });
@@ -156,14 +155,13 @@ export const runnerGroupRunnersProvider = defineProvider<
       );
     if (!same) await setRunners(inputs.org, inputs.runnerGroupId, inputs.runners);
     return {
-      id: joinId(inputs.org, inputs.runnerGroupId),
+      id: runnerGroupRunnersKind.formatId(inputs),
       outs: { ...inputs, runners: [...inputs.runners] },
     };
   },
 
   async read(id, props) {
-    const [org = "", groupPart = ""] = splitId(id, ID_FORMAT, KIND);
-    const runnerGroupId = numericPart(groupPart, "runnerGroupId", KIND);
+    const { org, runnerGroupId } = runnerGroupRunnersKind.parseId(id);
     const runners = await readOrGone(() => runnersOf(org, runnerGroupId));
     if (!runners) return {};
     return { id, props: { org: props?.org ?? org, runnerGroupId, runners: runners.map((r) => r.id) } };
@@ -189,10 +187,6 @@ export const runnerGroupRunnersProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** The runners of one organisation runner group: see its declaration, `runnerGroupRunnersKind`. */
-export class RunnerGroupRunners extends HostingResource {
-  constructor(name: string, args: RunnerGroupRunnersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(runnerGroupRunnersProvider, name, args, opts);
-  }
-}
-
-export interface RunnerGroupRunners extends OutputsOf<RunnerGroupRunnersOutputs> {}
+export class RunnerGroupRunners extends resourceClass<RunnerGroupRunnersArgs, RunnerGroupRunnersOutputs>(
+  runnerGroupRunnersProvider,
+) {}

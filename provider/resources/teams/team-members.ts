@@ -23,9 +23,9 @@ import {
   type OutputsOfKind,
 } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { isOwner, listTeams, ownerAsMemberNotice, teamNotFound, teamSlugField } from "./shared";
 import { roleAsMeant, teamRoleField } from "./team-membership";
 
@@ -100,7 +100,6 @@ export type TeamMembersOutputs = OutputsOfKind<typeof teamMembersKind>;
 // ---------------------------------------------------------------------------------------------
 
 const KIND = teamMembersKind.kind;
-const ID_FORMAT = teamMembersKind.idFormat;
 
 /**
  * The team's direct, active members with the role the platform reports (members only through a
@@ -257,11 +256,11 @@ export const teamMembersProvider = defineProvider<typeof teamMembersKind.inputs,
 
     async create(inputs) {
       await converge(client(), inputs.org, inputs.teamSlug, inputs.members);
-      return { id: joinId(inputs.org, inputs.teamSlug), outs: { ...inputs, members: [...inputs.members] } };
+      return { id: teamMembersKind.formatId(inputs), outs: { ...inputs, members: [...inputs.members] } };
     },
 
     async read(id, props) {
-      const [org = "", teamSlug = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, teamSlug } = teamMembersKind.parseId(id);
       const members = await readOrGone(() => membersAsMeant(client(), org, teamSlug, props?.members ?? []));
       if (!members) return {};
       return { id, props: { org: props?.org ?? org, teamSlug: props?.teamSlug ?? teamSlug, members } };
@@ -273,7 +272,7 @@ export const teamMembersProvider = defineProvider<typeof teamMembersKind.inputs,
     },
 
     async delete(id, props) {
-      const [org = "", teamSlug = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, teamSlug } = teamMembersKind.parseId(id);
       const c = client();
       await Promise.all(
         (props.members ?? []).map((m) =>
@@ -291,10 +290,4 @@ export const teamMembersProvider = defineProvider<typeof teamMembersKind.inputs,
 // ---------------------------------------------------------------------------------------------
 
 /** A team's whole list of direct members: see its declaration, `teamMembersKind`. Example: `examples/teams/`. */
-export class TeamMembers extends HostingResource {
-  constructor(name: string, args: TeamMembersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(teamMembersProvider, name, args, opts);
-  }
-}
-
-export interface TeamMembers extends OutputsOf<TeamMembersOutputs> {}
+export class TeamMembers extends resourceClass<TeamMembersArgs, TeamMembersOutputs>(teamMembersProvider) {}

@@ -9,7 +9,6 @@
  * on every `up`; instead preview says so once (a warning), and read reports the role as the platform
  * means it: `member` for an owner the program declared a member.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiTeamMembership,
@@ -24,10 +23,9 @@ import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { isOwner, ownerAsMemberNotice, teamNotFound, teamSlugField } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -114,7 +112,6 @@ async function membershipOutputs(
 // ---------------------------------------------------------------------------------------------
 
 const KIND = teamMembershipKind.kind;
-const ID_FORMAT = teamMembershipKind.idFormat;
 
 const membershipApi = (c: HostingClient, org: string, team_slug: string, username: string) => {
   const at = { org, team_slug, username };
@@ -172,7 +169,7 @@ export const teamMembershipProvider = defineProvider<typeof teamMembershipKind.i
     async create(inputs) {
       const c = client();
       const api = membershipApi(c, inputs.org, inputs.teamSlug, inputs.username);
-      const id = joinId(inputs.org, inputs.teamSlug, inputs.username);
+      const id = teamMembershipKind.formatId(inputs);
       // Adoption changes nothing it need not: a membership that has the role already is taken.
       const existing = await readOrGone(api.get);
       if (existing) {
@@ -183,7 +180,7 @@ export const teamMembershipProvider = defineProvider<typeof teamMembershipKind.i
     },
 
     async read(id, props) {
-      const [org = "", teamSlug = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, teamSlug, username } = teamMembershipKind.parseId(id);
       const c = client();
       // No membership: removed, declined, or the person left the organisation. Refresh drops it.
       const membership = await readOrGone(membershipApi(c, org, teamSlug, username).get);
@@ -203,7 +200,7 @@ export const teamMembershipProvider = defineProvider<typeof teamMembershipKind.i
     },
 
     async delete(id) {
-      const [org = "", teamSlug = "", username = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, teamSlug, username } = teamMembershipKind.parseId(id);
       await deleteIgnoringGone(membershipApi(client(), org, teamSlug, username).remove);
     },
   },
@@ -214,10 +211,6 @@ export const teamMembershipProvider = defineProvider<typeof teamMembershipKind.i
 // ---------------------------------------------------------------------------------------------
 
 /** A person's membership of a team: see its declaration, `teamMembershipKind`. Example: `examples/teams/`. */
-export class TeamMembership extends HostingResource {
-  constructor(name: string, args: TeamMembershipArgs, opts?: pulumi.CustomResourceOptions) {
-    super(teamMembershipProvider, name, args, opts);
-  }
-}
-
-export interface TeamMembership extends OutputsOf<TeamMembershipOutputs> {}
+export class TeamMembership extends resourceClass<TeamMembershipArgs, TeamMembershipOutputs>(
+  teamMembershipProvider,
+) {}

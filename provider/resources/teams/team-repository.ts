@@ -5,7 +5,6 @@
  * per team answers every repository of that team read in a run. A role changed outside Pulumi is
  * drift; access taken away outside Pulumi drops the resource at refresh.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { type ApiTeamRepository, permissionFromApi, ROUTES } from "../../../api";
 import type { HostingClient } from "../../client/http";
@@ -14,9 +13,8 @@ import { collectionReads } from "../../internal/collection-reads";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { permissionField, roleOf } from "../collaborators/shared";
 import { teamNotFound, teamSlugField } from "./shared";
 
@@ -55,7 +53,6 @@ export type TeamRepositoryOutputs = OutputsOfKind<typeof teamRepositoryKind>;
 // ---------------------------------------------------------------------------------------------
 
 const KIND = teamRepositoryKind.kind;
-const ID_FORMAT = teamRepositoryKind.idFormat;
 
 /** The team's list, shared by the reads of the team's repositories in a run. */
 const teamRepos = (org: string, team_slug: string) => ROUTES.teamRepos.list.path({ org, team_slug });
@@ -103,11 +100,11 @@ export const teamRepositoryProvider = defineProvider<typeof teamRepositoryKind.i
       // Adoption changes nothing it need not: access with this role already is taken as it is.
       const role = await currentRole(c, inputs.org, inputs.teamSlug, inputs.repository);
       if (role !== inputs.permission) await setRole(c, inputs);
-      return { id: joinId(inputs.org, inputs.teamSlug, inputs.repository), outs: { ...inputs } };
+      return { id: teamRepositoryKind.formatId(inputs), outs: { ...inputs } };
     },
 
     async read(id, props) {
-      const [org = "", teamSlug = "", repository = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, teamSlug, repository } = teamRepositoryKind.parseId(id);
       const permission = await currentRole(client(), org, teamSlug, repository);
       if (permission === undefined) return {};
       return {
@@ -127,7 +124,7 @@ export const teamRepositoryProvider = defineProvider<typeof teamRepositoryKind.i
     },
 
     async delete(id) {
-      const [org = "", teamSlug = "", repository = ""] = splitId(id, ID_FORMAT, KIND);
+      const { org, teamSlug, repository } = teamRepositoryKind.parseId(id);
       const c = client();
       await deleteIgnoringGone(() =>
         collectionReads.write(c, teamRepos(org, teamSlug), () =>
@@ -143,10 +140,6 @@ export const teamRepositoryProvider = defineProvider<typeof teamRepositoryKind.i
 // ---------------------------------------------------------------------------------------------
 
 /** A team's role on a repository: see its declaration, `teamRepositoryKind`. Example: `examples/teams/`. */
-export class TeamRepository extends HostingResource {
-  constructor(name: string, args: TeamRepositoryArgs, opts?: pulumi.CustomResourceOptions) {
-    super(teamRepositoryProvider, name, args, opts);
-  }
-}
-
-export interface TeamRepository extends OutputsOf<TeamRepositoryOutputs> {}
+export class TeamRepository extends resourceClass<TeamRepositoryArgs, TeamRepositoryOutputs>(
+  teamRepositoryProvider,
+) {}

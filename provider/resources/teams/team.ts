@@ -26,10 +26,10 @@ import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, numericPart, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { findTeam, listTeams, teamNotFound } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -163,7 +163,6 @@ function differs(api: ApiTeam, inputs: TeamInputs): boolean {
 // ---------------------------------------------------------------------------------------------
 
 const KIND = teamKind.kind;
-const ID_FORMAT = teamKind.idFormat;
 
 /** The team of the organisation named `name` (names are unique, case-insensitively). */
 async function teamNamed(c: HostingClient, org: string, name: string): Promise<ApiTeam | undefined> {
@@ -275,26 +274,25 @@ export const teamProvider = defineProvider<typeof teamKind.inputs, TeamOutputs>(
   },
 
   async read(id, props) {
-    const [org = "", teamPart = ""] = splitId(id, ID_FORMAT, KIND);
-    const teamId = numericPart(teamPart, "teamId", KIND);
+    const { org, teamId } = teamKind.parseId(id);
     const found = await findTeam(client(), org, teamId, props?.slug);
     if (!found) return {};
     return { id, props: teamOutputs(props?.org ?? org, found) };
   },
 
   async update(id, olds, news) {
-    const [org = "", teamPart = ""] = splitId(id, ID_FORMAT, KIND);
+    const { org, teamId } = teamKind.parseId(id);
     const c = client();
     // The slug state holds, unless a rename outside Pulumi moved the team since.
-    const current = await findTeam(c, org, numericPart(teamPart, "teamId", KIND), olds.slug);
+    const current = await findTeam(c, org, teamId, olds.slug);
     const slug = current?.slug ?? olds.slug;
     return { outs: teamOutputs(news.org, await patch(c, org, slug, news)) };
   },
 
   async delete(id, props) {
-    const [org = "", teamPart = ""] = splitId(id, ID_FORMAT, KIND);
+    const { org, teamId } = teamKind.parseId(id);
     const c = client();
-    const current = await findTeam(c, org, numericPart(teamPart, "teamId", KIND), props.slug);
+    const current = await findTeam(c, org, teamId, props.slug);
     if (!current) return;
     await deleteIgnoringGone(() =>
       collectionReads.write(c, ROUTES.teams.list.path({ org }), () =>
@@ -309,10 +307,4 @@ export const teamProvider = defineProvider<typeof teamKind.inputs, TeamOutputs>(
 // ---------------------------------------------------------------------------------------------
 
 /** A team of an organisation: see its declaration, `teamKind`. Example: `examples/teams/`. */
-export class Team extends HostingResource {
-  constructor(name: string, args: TeamArgs, opts?: pulumi.CustomResourceOptions) {
-    super(teamProvider, name, args, opts);
-  }
-}
-
-export interface Team extends OutputsOf<TeamOutputs> {}
+export class Team extends resourceClass<TeamArgs, TeamOutputs>(teamProvider) {}

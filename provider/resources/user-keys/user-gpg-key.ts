@@ -8,7 +8,6 @@
  * something other than a key. What the platform reads from it (key id, emails, capabilities,
  * expiry) comes back as outputs.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiGpgKey } from "../../../api";
 import { ROUTES } from "../../../api";
@@ -20,10 +19,10 @@ import {
 } from "../../../api/user-keys/key-material";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId, numericPart, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -183,8 +182,7 @@ const comparable = (values: object): object => {
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const gpgKeyIdOf = (id: string) =>
-  numericPart(splitId(id, userGpgKeyKind.idFormat, "UserGpgKey")[0] ?? "", "gpgKeyId", "UserGpgKey");
+const gpgKeyIdOf = (id: string) => userGpgKeyKind.parseId(id).gpgKeyId;
 
 /** The key id of armored text that check already passed. */
 async function keyIdOf(armored: string): Promise<string> {
@@ -248,10 +246,4 @@ export const userGpgKeyProvider = defineProvider<typeof userGpgKeyKind.inputs, U
 // ---------------------------------------------------------------------------------------------
 
 /** A GPG public key of the signed-in user: see its declaration, `userGpgKeyKind`. Example: `examples/user-keys/`. */
-export class UserGpgKey extends HostingResource {
-  constructor(name: string, args: UserGpgKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(userGpgKeyProvider, name, args, opts);
-  }
-}
-
-export interface UserGpgKey extends OutputsOf<UserGpgKeyOutputs> {}
+export class UserGpgKey extends resourceClass<UserGpgKeyArgs, UserGpgKeyOutputs>(userGpgKeyProvider) {}

@@ -8,7 +8,6 @@
  * the platform returns: a comment changed in the program is no change, and two texts of one key
  * (other base64 padding bits, leading zero bytes) are one key.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiSshKey } from "../../../api";
 import { ROUTES } from "../../../api";
@@ -22,10 +21,10 @@ import {
   type OutputsOfKind,
   output,
 } from "../../internal/declare";
-import { joinId, numericPart, splitId } from "../../internal/ids";
+import { type IdCodec, joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -172,12 +171,11 @@ function sshKeyOutputs(importId: string | undefined, api: ApiSshKey): UserSshKey
 
 /** The provider of one of the two kinds: they differ in their routes and outputs only. */
 function sshKeyProvider<O extends UserSshSigningKeyOutputs, I>(
-  declared: DeclaredKind<typeof sshKeyInputs>,
+  declared: Omit<DeclaredKind<typeof sshKeyInputs>, "parseId"> & IdCodec<readonly ["keyId"], "keyId">,
   place: KeyPlace<ApiSshKey, I>,
   outputsOf: (importId: string | undefined, api: ApiSshKey) => O,
 ) {
-  const { kind, idFormat } = declared;
-  const keyIdOf = (id: string) => numericPart(splitId(id, idFormat, kind)[0] ?? "", "keyId", kind);
+  const keyIdOf = (id: string) => declared.parseId(id).keyId;
   return defineProvider<typeof sshKeyInputs, O>(declared, {
     deleteBeforeReplace: true,
     adoptedId: (inputs) => inputs.importId,
@@ -227,19 +225,9 @@ export const userSshSigningKeyProvider = sshKeyProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** An SSH authentication key of the signed-in user: see its declaration, `userSshKeyKind`. Example: `examples/user-keys/`. */
-export class UserSshKey extends HostingResource {
-  constructor(name: string, args: UserSshKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(userSshKeyProvider, name, args, opts);
-  }
-}
-
-export interface UserSshKey extends OutputsOf<UserSshKeyOutputs> {}
+export class UserSshKey extends resourceClass<UserSshKeyArgs, UserSshKeyOutputs>(userSshKeyProvider) {}
 
 /** An SSH signing key of the signed-in user: see its declaration, `userSshSigningKeyKind`. Example: `examples/user-keys/`. */
-export class UserSshSigningKey extends HostingResource {
-  constructor(name: string, args: UserSshSigningKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(userSshSigningKeyProvider, name, args, opts);
-  }
-}
-
-export interface UserSshSigningKey extends OutputsOf<UserSshSigningKeyOutputs> {}
+export class UserSshSigningKey extends resourceClass<UserSshSigningKeyArgs, UserSshSigningKeyOutputs>(
+  userSshSigningKeyProvider,
+) {}

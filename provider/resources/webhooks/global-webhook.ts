@@ -3,7 +3,6 @@
  * site administrator may use these routes; the API answers 404 to anyone else, so a 404 here is
  * probed before it is taken to mean "gone".
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiWebhook,
@@ -16,7 +15,7 @@ import { type HostingApiError, isHostingApiError, isNotFound, notAllowedError } 
 import type { HostingClient } from "../../client/http";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import {
   defineProvider,
   deleteIgnoringGone,
@@ -24,16 +23,16 @@ import {
   readOrGone,
 } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
+  EVENTS_WIRE,
   type HookPlace,
-  settingsFromApi,
   stateFromApi,
   webhookApi,
+  webhookMapping,
   webhookOutputs,
-  writeBody,
 } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -63,6 +62,7 @@ export const globalWebhookKind = declareKind({
         description:
           'Installation events that trigger a delivery; compared as a set. Default `["user", "organization"]`.',
         set: true,
+        wire: EVENTS_WIRE,
       },
     ),
   }),
@@ -82,6 +82,9 @@ export type GlobalWebhookArgs = ArgsOf<typeof globalWebhookKind.inputs>;
 export type GlobalWebhookInputs = z.infer<typeof globalWebhookKind.inputs>;
 export type GlobalWebhookOutputs = OutputsOfKind<typeof globalWebhookKind>;
 
+/** The hooks' mapping to state and write bodies, from the wire paths the fields declare. */
+const hooks = webhookMapping(globalWebhookKind);
+
 // ---------------------------------------------------------------------------------------------
 // API <-> state
 // ---------------------------------------------------------------------------------------------
@@ -93,7 +96,7 @@ function globalOutputs(
 ): GlobalWebhookOutputs {
   return compact({
     importId,
-    ...settingsFromApi(api, stateSecret),
+    ...hooks.settingsFromApi(api, stateSecret),
     ...stateFromApi(api),
   }) as GlobalWebhookOutputs;
 }
@@ -104,7 +107,7 @@ function globalOutputs(
 
 const GLOBAL_HOOKS: HookPlace<NoParams> = { routes: ROUTES.globalHooks, params: {} };
 
-const hookIdOf = (id: string) => splitId(id, globalWebhookKind.idFormat, "GlobalWebhook")[0] ?? "";
+const hookIdOf = (id: string) => globalWebhookKind.parseId(id).hookId;
 
 /**
  * Site-administration routes answer 404 to anyone who is not a site administrator using a classic
@@ -156,7 +159,15 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookKind.inp
       const c = client();
       const outputsOf = (api: ApiWebhook) => globalOutputs(inputs.importId, api, inputs.secret);
       const hook = await asSiteAdmin(c, () =>
-        createOrAdopt(c, GLOBAL_HOOKS, inputs, { name: "web", ...writeBody(inputs) }, joinId, outputsOf),
+        createOrAdopt(
+          hooks,
+          c,
+          GLOBAL_HOOKS,
+          inputs,
+          { name: "web", ...hooks.writeBody(inputs) },
+          joinId,
+          outputsOf,
+        ),
       );
       return { id: joinId(hook.id), outs: outputsOf(hook) };
     },
@@ -172,7 +183,7 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookKind.inp
       const c = client();
       // PATCH resets omitted parameters to their defaults, so the whole desired state is always sent.
       const hook = await asSiteAdmin(c, () =>
-        webhookApi(c, GLOBAL_HOOKS).update(hookIdOf(id), writeBody(news)),
+        webhookApi(c, GLOBAL_HOOKS).update(hookIdOf(id), hooks.writeBody(news)),
       );
       return { outs: globalOutputs(news.importId, hook, news.secret) };
     },
@@ -189,10 +200,6 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookKind.inp
 // ---------------------------------------------------------------------------------------------
 
 /** A webhook of the whole installation: see its declaration, `globalWebhookKind`. Example: `examples/webhooks/`. */
-export class GlobalWebhook extends HostingResource {
-  constructor(name: string, args: GlobalWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(globalWebhookProvider, name, args, opts);
-  }
-}
-
-export interface GlobalWebhook extends OutputsOf<GlobalWebhookOutputs> {}
+export class GlobalWebhook extends resourceClass<GlobalWebhookArgs, GlobalWebhookOutputs>(
+  globalWebhookProvider,
+) {}

@@ -4,7 +4,6 @@
  * the API answers 404 to anyone else, so a 404 of one hook is probed (the organisation's list)
  * before it is taken to mean "gone".
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiWebhook } from "../../../api";
 import { ORG_WEBHOOK_DEFAULT_EVENTS, ROUTES } from "../../../api";
@@ -14,7 +13,7 @@ import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import {
   defineProvider,
   deleteIgnoringGone,
@@ -22,18 +21,17 @@ import {
   readOrGone,
 } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
   deliveriesUrlOutput,
   type HookPlace,
   namedEventsField,
-  settingsFromApi,
   stateFromApi,
   webhookApi,
+  webhookMapping,
   webhookOutputs,
-  writeBody,
 } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -69,6 +67,9 @@ export type OrgWebhookArgs = ArgsOf<typeof orgWebhookKind.inputs>;
 export type OrgWebhookInputs = z.infer<typeof orgWebhookKind.inputs>;
 export type OrgWebhookOutputs = OutputsOfKind<typeof orgWebhookKind>;
 
+/** The hooks' mapping to state and write bodies, from the wire paths the fields declare. */
+const hooks = webhookMapping(orgWebhookKind);
+
 // ---------------------------------------------------------------------------------------------
 // API <-> state
 // ---------------------------------------------------------------------------------------------
@@ -81,7 +82,7 @@ function orgOutputs(
   return compact({
     org: who.org,
     importId: who.importId,
-    ...settingsFromApi(api, stateSecret),
+    ...hooks.settingsFromApi(api, stateSecret),
     ...stateFromApi(api),
     deliveriesUrl: api.deliveries_url ?? "",
   });
@@ -97,7 +98,7 @@ const KIND = orgWebhookKind.kind;
 const hooksOf = (org: string): HookPlace<{ org: string }> => ({ routes: ROUTES.orgHooks, params: { org } });
 
 const parseId = (id: string) => {
-  const [org = "", hookId = ""] = splitId(id, orgWebhookKind.idFormat, KIND);
+  const { org, hookId } = orgWebhookKind.parseId(id);
   return { org, hookId };
 };
 
@@ -150,9 +151,9 @@ export const orgWebhookProvider = defineProvider<typeof orgWebhookKind.inputs, O
       const idOf = (hookId: number) => joinId(inputs.org, hookId);
       const outputsOf = (api: ApiWebhook) => orgOutputs(inputs, api, inputs.secret);
       // The organisation's routes take `name: "web"` on create.
-      const body = { name: "web" as const, ...writeBody(inputs) };
+      const body = { name: "web" as const, ...hooks.writeBody(inputs) };
       const hook = await asOwner(c, inputs.org, () =>
-        createOrAdopt(c, hooksOf(inputs.org), inputs, body, idOf, outputsOf),
+        createOrAdopt(hooks, c, hooksOf(inputs.org), inputs, body, idOf, outputsOf),
       );
       return { id: idOf(hook.id), outs: outputsOf(hook) };
     },
@@ -172,7 +173,7 @@ export const orgWebhookProvider = defineProvider<typeof orgWebhookKind.inputs, O
       const c = client();
       // The whole desired state, secret included: a PATCH without the secret removes it.
       const hook = await asOwner(c, news.org, () =>
-        webhookApi(c, hooksOf(news.org)).update(parseId(id).hookId, writeBody(news)),
+        webhookApi(c, hooksOf(news.org)).update(parseId(id).hookId, hooks.writeBody(news)),
       );
       return { outs: orgOutputs(news, hook, news.secret) };
     },
@@ -190,10 +191,4 @@ export const orgWebhookProvider = defineProvider<typeof orgWebhookKind.inputs, O
 // ---------------------------------------------------------------------------------------------
 
 /** A webhook of one organisation: see its declaration, `orgWebhookKind`. Example: `examples/webhooks/`. */
-export class OrgWebhook extends HostingResource {
-  constructor(name: string, args: OrgWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(orgWebhookProvider, name, args, opts);
-  }
-}
-
-export interface OrgWebhook extends OutputsOf<OrgWebhookOutputs> {}
+export class OrgWebhook extends resourceClass<OrgWebhookArgs, OrgWebhookOutputs>(orgWebhookProvider) {}

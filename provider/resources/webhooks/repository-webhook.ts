@@ -1,26 +1,24 @@
 /** RepositoryWebhook: a webhook of one repository (`/repos/{owner}/{repo}/hooks`). */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { ApiWebhook } from "../../../api";
 import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, ROUTES } from "../../../api";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId, splitId } from "../../internal/ids";
+import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
-import { HostingResource, type OutputsOf } from "../../internal/resource";
+import { resourceClass } from "../../internal/resource";
 import {
   commonInputs,
   createOrAdopt,
   deliveriesUrlOutput,
   type HookPlace,
   namedEventsField,
-  settingsFromApi,
   stateFromApi,
   webhookApi,
+  webhookMapping,
   webhookOutputs,
-  writeBody,
 } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -60,6 +58,9 @@ export type RepositoryWebhookArgs = ArgsOf<typeof repositoryWebhookKind.inputs>;
 export type RepositoryWebhookInputs = z.infer<typeof repositoryWebhookKind.inputs>;
 export type RepositoryWebhookOutputs = OutputsOfKind<typeof repositoryWebhookKind>;
 
+/** The hooks' mapping to state and write bodies, from the wire paths the fields declare. */
+const hooks = webhookMapping(repositoryWebhookKind);
+
 // ---------------------------------------------------------------------------------------------
 // API <-> state
 // ---------------------------------------------------------------------------------------------
@@ -73,7 +74,7 @@ function repositoryOutputs(
     owner: who.owner,
     repository: who.repository,
     importId: who.importId,
-    ...settingsFromApi(api, stateSecret),
+    ...hooks.settingsFromApi(api, stateSecret),
     ...stateFromApi(api),
     testUrl: api.test_url ?? "",
     deliveriesUrl: api.deliveries_url ?? "",
@@ -91,11 +92,7 @@ const hooksOf = (owner: string, repo: string): HookPlace<{ owner: string; repo: 
 });
 
 const parseId = (id: string) => {
-  const [owner = "", repository = "", hookId = ""] = splitId(
-    id,
-    repositoryWebhookKind.idFormat,
-    "RepositoryWebhook",
-  );
+  const { owner, repository, hookId } = repositoryWebhookKind.parseId(id);
   return { owner, repository, hookId };
 };
 
@@ -110,7 +107,15 @@ export const repositoryWebhookProvider = defineProvider<
     const idOf = (hookId: number) => joinId(inputs.owner, inputs.repository, hookId);
     const outputsOf = (api: ApiWebhook) => repositoryOutputs(inputs, api, inputs.secret);
     const place = hooksOf(inputs.owner, inputs.repository);
-    const hook = await createOrAdopt(client(), place, inputs, writeBody(inputs), idOf, outputsOf);
+    const hook = await createOrAdopt(
+      hooks,
+      client(),
+      place,
+      inputs,
+      hooks.writeBody(inputs),
+      idOf,
+      outputsOf,
+    );
     return { id: idOf(hook.id), outs: outputsOf(hook) };
   },
 
@@ -128,7 +133,7 @@ export const repositoryWebhookProvider = defineProvider<
 
   async update(id, _olds, news) {
     const api = webhookApi(client(), hooksOf(news.owner, news.repository));
-    const hook = await api.update(parseId(id).hookId, writeBody(news));
+    const hook = await api.update(parseId(id).hookId, hooks.writeBody(news));
     return { outs: repositoryOutputs(news, hook, news.secret) };
   },
 
@@ -143,10 +148,6 @@ export const repositoryWebhookProvider = defineProvider<
 // ---------------------------------------------------------------------------------------------
 
 /** A webhook of one repository: see its declaration, `repositoryWebhookKind`. Example: `examples/webhooks/`. */
-export class RepositoryWebhook extends HostingResource {
-  constructor(name: string, args: RepositoryWebhookArgs, opts?: pulumi.CustomResourceOptions) {
-    super(repositoryWebhookProvider, name, args, opts);
-  }
-}
-
-export interface RepositoryWebhook extends OutputsOf<RepositoryWebhookOutputs> {}
+export class RepositoryWebhook extends resourceClass<RepositoryWebhookArgs, RepositoryWebhookOutputs>(
+  repositoryWebhookProvider,
+) {}

@@ -31,16 +31,27 @@ import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
 import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/creates";
-import { type ArgsOf, field, output } from "../../internal/declare";
-import { sameValue } from "../../internal/diff";
+import type { Wire, WireCodec } from "../../internal/declare";
+import { type ArgsOf, type DeclaredKind, field, output } from "../../internal/declare";
+import { distinct, wireMapping } from "../../internal/wire";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration: the fields both kinds have
 // ---------------------------------------------------------------------------------------------
 
+/** `insecure_ssl` is `"1"`/`"0"` on the wire (or 1/0 as the server answers), a boolean in state. */
+const insecureSslCodec: WireCodec<boolean, string | number> = {
+  fromWire: (wire) => (wire === undefined ? undefined : normaliseInsecureSsl(wire) === "1"),
+  toWire: (value) => (value ? "1" : "0"),
+};
+
+/** The wire form of the hooks' `events` field: sent without repeats (compared as a set anyway). */
+export const EVENTS_WIRE: Wire = { path: "events", codec: distinct };
+
 export const commonInputs = {
   url: field(fields.httpUrl("url"), {
     description: "Where deliveries are POSTed: an absolute http(s) URL. Updates in place.",
+    wire: { path: "config.url" },
   }),
   contentType: field(
     z
@@ -48,7 +59,10 @@ export const commonInputs = {
         error: `contentType must be one of ${WEBHOOK_CONTENT_TYPES.join(", ")}`,
       })
       .default("form"),
-    { description: 'Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.' },
+    {
+      description: 'Payload serialisation: `"json"` or `"form"`. Default `"form"`. Updates in place.',
+      wire: { path: "config.content_type" },
+    },
   ),
   secret: field(
     z
@@ -63,9 +77,11 @@ export const commonInputs = {
   ),
   insecureSsl: field(z.boolean({ error: "insecureSsl must be a boolean" }).default(false), {
     description: "Skip TLS certificate verification of the target (discouraged). Default false.",
+    wire: { path: "config.insecure_ssl", codec: insecureSslCodec },
   }),
   active: field(z.boolean({ error: "active must be a boolean" }).default(true), {
     description: "Whether deliveries are sent. Default true.",
+    wire: { path: "active" },
   }),
   importId: field(fields.numericId("importId").optional(), {
     description:
@@ -91,6 +107,7 @@ export function namedEventsField(defaults: readonly string[], what: string) {
     {
       description: `${what} events that trigger a delivery (\`*\`: every event); compared as a set. Default \`${JSON.stringify(defaults)}\`.`,
       set: true,
+      wire: EVENTS_WIRE,
     },
   );
 }
@@ -127,18 +144,48 @@ export type WebhookState = z.infer<typeof stateSchema>;
 /** State value of a secret the server holds but Pulumi never set; its presence shows as drift. */
 export const SECRET_SET_OUTSIDE = "(set outside Pulumi)";
 
-/** The settings part of outputs, as the server has them; the secret comes from state. */
-export function settingsFromApi(api: ApiWebhook, stateSecret: string | undefined) {
-  const serverHasSecret = api.config.secret !== undefined && api.config.secret !== "";
-  return {
-    url: api.config.url ?? "",
-    contentType: (api.config.content_type ?? "form") as "json" | "form",
-    secret: serverHasSecret ? (stateSecret ?? SECRET_SET_OUTSIDE) : undefined,
-    insecureSsl: normaliseInsecureSsl(api.config.insecure_ssl) === "1",
-    active: api.active,
-    events: api.events,
-  };
+/**
+ * A kind's mapping between its hooks and state: url, contentType, insecureSsl, active and events
+ * from the wire paths their fields declare. The secret is written here: the API masks it, so state
+ * keeps the program's value and the server only says whether it holds one.
+ */
+export function webhookMapping(declared: Pick<DeclaredKind, "inputs" | "rules">) {
+  const wire = wireMapping<WebhookInputs>(declared.inputs, declared.rules);
+
+  /** The settings part of outputs, as the server has them; the secret comes from state. */
+  function settingsFromApi(api: ApiWebhook, stateSecret: string | undefined) {
+    const serverHasSecret = api.config.secret !== undefined && api.config.secret !== "";
+    // Every mapped field has a default or is always sent, the url aside (empty if it were not).
+    const live = wire.fromWire(api) as Omit<WebhookInputs, "secret" | "importId">;
+    return {
+      ...live,
+      url: live.url ?? "",
+      secret: serverHasSecret ? (stateSecret ?? SECRET_SET_OUTSIDE) : undefined,
+    };
+  }
+
+  /** The full desired state, sent on create and on every update (so a PATCH is idempotent). */
+  function writeBody(inputs: WebhookInputs): ApiWebhookWrite {
+    const secret =
+      inputs.secret !== undefined && inputs.secret !== SECRET_SET_OUTSIDE ? inputs.secret : undefined;
+    if (secret === MASKED_SECRET) {
+      throw configurationError("secret must not be the mask ********");
+    }
+    const body = wire.toWire(inputs) as unknown as ApiWebhookWrite;
+    return secret === undefined ? body : { ...body, config: { ...body.config, secret } };
+  }
+
+  /** Whether the server's hook differs from the inputs (a secret to set always counts: it is unreadable). */
+  function differs(api: ApiWebhook, inputs: WebhookInputs): boolean {
+    const serverHasSecret = api.config.secret !== undefined && api.config.secret !== "";
+    return inputs.secret !== undefined || serverHasSecret || wire.changed(api, inputs).length > 0;
+  }
+
+  return { settingsFromApi, writeBody, differs };
 }
+
+/** What `webhookMapping` derives for a kind. */
+export type WebhookMapping = ReturnType<typeof webhookMapping>;
 
 export function stateFromApi(api: ApiWebhook): WebhookState {
   return {
@@ -147,39 +194,6 @@ export function stateFromApi(api: ApiWebhook): WebhookState {
     createdAt: api.created_at ?? "",
     updatedAt: api.updated_at ?? "",
   };
-}
-
-/** The full desired state, sent on create and on every update (so a PATCH is idempotent). */
-export function writeBody(inputs: WebhookInputs): ApiWebhookWrite {
-  const secret =
-    inputs.secret !== undefined && inputs.secret !== SECRET_SET_OUTSIDE ? inputs.secret : undefined;
-  if (secret === MASKED_SECRET) {
-    throw configurationError("secret must not be the mask ********");
-  }
-  return {
-    active: inputs.active,
-    events: [...new Set(inputs.events)],
-    config: {
-      url: inputs.url,
-      content_type: inputs.contentType,
-      insecure_ssl: inputs.insecureSsl ? "1" : "0",
-      ...(secret !== undefined ? { secret } : {}),
-    },
-  };
-}
-
-/** Whether the server's webhook differs from the inputs (a secret to set always counts: it is unreadable). */
-function differs(api: ApiWebhook, inputs: WebhookInputs): boolean {
-  const live = settingsFromApi(api, undefined);
-  return (
-    inputs.secret !== undefined ||
-    live.secret !== undefined ||
-    live.url !== inputs.url ||
-    live.contentType !== inputs.contentType ||
-    live.insecureSsl !== inputs.insecureSsl ||
-    live.active !== inputs.active ||
-    !sameValue(live.events, inputs.events, true)
-  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -227,6 +241,7 @@ export const webhookApi = <P extends object>(c: HostingClient, { routes, params 
  * looks for a webhook with the same URL made since the attempt began before trying again.
  */
 export async function createOrAdopt<P extends object>(
+  mapping: WebhookMapping,
   c: HostingClient,
   place: HookPlace<P>,
   inputs: WebhookInputs,
@@ -252,7 +267,7 @@ export async function createOrAdopt<P extends object>(
           })
         : e;
     });
-    converge = differs(hook, inputs);
+    converge = mapping.differs(hook, inputs);
   } else {
     const made = await createWithoutDuplicates(
       () => api.create(postBody),
@@ -262,11 +277,11 @@ export async function createOrAdopt<P extends object>(
       throw (await alreadyExists(e, api, place, inputs.url)) ?? e;
     });
     hook = made.value;
-    converge = made.adopted && differs(hook, inputs);
+    converge = made.adopted && mapping.differs(hook, inputs);
   }
   if (!converge) return hook;
   try {
-    return await api.update(hook.id, writeBody(inputs));
+    return await api.update(hook.id, mapping.writeBody(inputs));
   } catch (e) {
     throw new PartialCreateError(idOf(hook.id), outputsOf(hook), e);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { joinId, numericPart, splitId } from "../../../provider/internal/ids";
+import { idCodec, joinId, numericPart, splitId } from "../../../provider/internal/ids";
 
 describe("composite ids", () => {
   it("round-trips parts holding the separator and other reserved characters", () => {
@@ -26,5 +26,27 @@ describe("composite ids", () => {
         /RunnerGroupRunners id part runnerGroupId must be a positive integer/,
       );
     }
+  });
+});
+
+describe("idCodec", () => {
+  const codec = idCodec("RepositoryWebhook", ["owner", "repository", "hookId"] as const, new Set(["hookId"]));
+
+  it("parses an id into its named parts, the integer parts as numbers, and builds it back", () => {
+    const parts = codec.parseId("acme-eng/prod%2Feu/42");
+    expect(parts).toEqual({ owner: "acme-eng", repository: "prod/eu", hookId: 42 });
+    expect(codec.formatId({ ...parts, events: ["push"] } as typeof parts)).toBe("acme-eng/prod%2Feu/42");
+  });
+
+  it("refuses an id of another form, naming the kind and the form", () => {
+    expect(() => codec.parseId("acme-eng/42")).toThrow(
+      /RepositoryWebhook id "acme-eng\/42" is not of the form owner\/repository\/hookId/,
+    );
+  });
+
+  it("refuses an integer part that is not one, naming it", () => {
+    expect(() => codec.parseId("acme-eng/api/hook")).toThrow(
+      /RepositoryWebhook id part hookId must be a positive integer; got "hook"/,
+    );
   });
 });

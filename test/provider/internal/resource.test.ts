@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RepositoryWebhook } from "../../../provider/index";
+import { IssueField, RepositoryWebhook } from "../../../provider/index";
 
 /** The source position of each registration, as the SDK sends it to the engine. */
 const positions = new Map<string, { uri: string; line: number }>();
@@ -118,3 +118,32 @@ function declareHook(name: string): { hook: RepositoryWebhook; line: number } {
   const hook = new RepositoryWebhook(name, ARGS);
   return { hook, line: here + 1 };
 }
+
+describe("resourceClass", () => {
+  /** The options the SDK's constructor is given, seen by a transformation. */
+  const optionsSeen = (): { record: pulumi.ResourceTransformation; seen: pulumi.CustomResourceOptions[] } => {
+    const seen: pulumi.CustomResourceOptions[] = [];
+    return {
+      seen,
+      record: (a) => {
+        seen.push(a.opts);
+        return undefined;
+      },
+    };
+  };
+
+  it("gives every resource of the kind its default options unless the program sets them", () => {
+    const { record, seen } = optionsSeen();
+    const args = { org: "acme-eng", name: "Effort", dataType: "number" } as const;
+    new IssueField("defaulted", args, { transformations: [record] });
+    new IssueField("overridden", args, { transformations: [record], deleteBeforeReplace: false });
+    new RepositoryWebhook("no-defaults", ARGS, { transformations: [record] });
+    expect(seen.map((o) => o.deleteBeforeReplace)).toEqual([true, false, undefined]);
+  });
+
+  it("makes get answer an instance of the kind's class, with the id asked for", async () => {
+    const found = RepositoryWebhook.get("found", "acme-eng/api/7");
+    expect(found).toBeInstanceOf(RepositoryWebhook);
+    expect(await new Promise((resolve) => found.id.apply(resolve))).toBe("acme-eng/api/7");
+  });
+});

@@ -470,10 +470,10 @@ describe("ids that name another path", () => {
   it("are refused before any request", async () => {
     emulator.controls.clearLog();
     await expect(repoProvider.read("acme-eng/api/..%2F..%2Fx", {})).rejects.toThrow(
-      /hook_id must be a positive decimal integer, got "\.\.\/\.\.\/x"/,
+      /RepositoryWebhook id part hookId must be a positive integer; got "\.\.\/\.\.\/x"/,
     );
     await expect(globalProvider.delete("..%2Fusers", {} as never)).rejects.toThrow(
-      /hook_id must be a positive/,
+      /GlobalWebhook id part hookId must be a positive integer/,
     );
     expect(emulator.controls.counts().total).toBe(0);
   });
