@@ -11,15 +11,18 @@
  *
  * Environment: BENCH_FLEET_ORGS (default 40), BENCH_FLEET_PER_ORG (default 50),
  * BENCH_FLEET_CONCURRENCY (default 1,2,4), BENCH_FLEET_SHARDS (default 2,4,8),
- * BENCH_FLEET_SINGLE (default 1: 0 skips the single stack). Needs the Pulumi CLI on PATH.
+ * BENCH_FLEET_SINGLE (default 1: 0 skips the single stack), BENCH_FLEET_LANGUAGE (the programs'
+ * language, `hosting-import --language`: typescript, the default, or yaml, python, go). Needs the
+ * Pulumi CLI on PATH.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmulator } from "../emulator/index";
 import type { FleetReport } from "../fleet/report";
 import { assignShards } from "../fleet/shard";
+import { stackParts } from "./bench/fleet-parts";
 import { log, numbers } from "./bench/run";
 
 const ROOT = resolve(__dirname, "../..");
@@ -91,6 +94,7 @@ async function main(): Promise<void> {
   const concurrencies = numbers("BENCH_FLEET_CONCURRENCY", "1,2,4");
   const shardCounts = numbers("BENCH_FLEET_SHARDS", "2,4,8");
   const single = (numbers("BENCH_FLEET_SINGLE", "1")[0] ?? 1) > 0;
+  const language = process.env.BENCH_FLEET_LANGUAGE?.trim() || "typescript";
   const work = mkdtempSync(join(tmpdir(), "hosting-bench-fleet-"));
   const emulator = await startEmulator({ port: 0, logSize: 1_000_000 });
   try {
@@ -108,7 +112,17 @@ async function main(): Promise<void> {
     const fleetDir = join(work, "fleet");
     const oneDir = join(work, "single");
     const imported = await timed(
-      [join(ROOT, "dist/importer/cli.js"), ...orgArgs, "--split", "--out", fleetDir, "--library", library],
+      [
+        join(ROOT, "dist/importer/cli.js"),
+        ...orgArgs,
+        "--split",
+        "--out",
+        fleetDir,
+        "--library",
+        library,
+        "--language",
+        language,
+      ],
       importEnv,
       work,
     );
@@ -172,6 +186,8 @@ async function main(): Promise<void> {
           library,
           "--project",
           "hosting-all",
+          "--language",
+          language,
         ],
         importEnv,
         work,
@@ -191,6 +207,10 @@ async function main(): Promise<void> {
     const adopt = await fleet(fleetDir, "up", "--concurrency", "4");
     if (adopt.code !== 0) throw new Error(`fleet up: ${adopt.stderr.slice(-3000)}`);
     log(`fleet adopted in ${adopt.seconds.toFixed(1)} s`);
+    const workspaces = JSON.parse(readFileSync(join(fleetDir, "package.json"), "utf8"))
+      .workspaces as string[];
+    const firstProject = join(fleetDir, workspaces[0] ?? "");
+    const parts = await stackParts(firstProject, STACK, env);
     let perStack: FleetReport | undefined;
     for (const k of concurrencies) {
       const report = await measure(`${orgs} stacks of ${perOrg}`, orgs, k, fleetDir);
@@ -203,6 +223,12 @@ async function main(): Promise<void> {
           .map((l) => l.toFixed(1))
           .join(" ")}`,
     );
+    console.log(
+      `\nthe parts of one stack's drift check (${firstProject.slice(fleetDir.length + 1)}), medians of 3:`,
+    );
+    console.log("part\tseconds");
+    for (const part of parts) console.log(`${part.label}\t${part.seconds.toFixed(2)}`);
+    console.log("");
     console.log("run\tstacks\tconcurrency\tseconds\tpeak MB\tMB per stack at once\trequests/resource");
     for (const row of rows) console.log(row);
     if (perStack) {
