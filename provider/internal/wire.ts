@@ -13,7 +13,7 @@ import { changedFields, type FieldRule } from "./diff";
 export interface WireMapping<T> {
   /** The mapped fields' state values from an API object; a value the API left out is the field's default. */
   fromWire(api: object): Partial<T>;
-  /** The mapped fields of `values` as the API takes them (undefined values left out). */
+  /** The mapped fields of `values` as the API takes them: a value left out is sent as its `none`, or not at all. */
   toWire(values: Partial<T>): Record<string, unknown>;
   /** The mapped fields where the API object differs from `values`, compared as diff compares them. */
   changed(api: object, values: Partial<T>): string[];
@@ -46,15 +46,19 @@ export function wireMapping<T>(
         name,
         path: wire.path.split("."),
         codec: wire.codec,
+        none: wire.none,
         absent: absent.success ? absent.data : undefined,
       },
     ];
   });
   const mappedRules = Object.fromEntries(mapped.map((f) => [f.name, rules[f.name] ?? {}]));
+  // The wire's "none" (null, "") means a value left out, whichever side it is on.
+  const isNone = (f: (typeof mapped)[number], value: unknown) => f.none !== undefined && value === f.none;
   const fromWire = (api: object): Partial<T> => {
     const values: Record<string, unknown> = {};
     for (const f of mapped) {
-      const raw = at(api, f.path);
+      const sent = at(api, f.path);
+      const raw = isNone(f, sent) ? undefined : sent;
       const value = f.codec ? f.codec.fromWire(raw) : raw;
       values[f.name] = value ?? f.absent;
     }
@@ -66,16 +70,21 @@ export function wireMapping<T>(
       const body: Record<string, unknown> = {};
       for (const f of mapped) {
         const value = (values as Record<string, unknown>)[f.name];
-        if (value === undefined) continue;
+        if (value === undefined && f.none === undefined) continue;
         let node = body;
         for (const key of f.path.slice(0, -1)) {
           node[key] ??= {};
           node = node[key] as Record<string, unknown>;
         }
-        node[f.path[f.path.length - 1] as string] = f.codec ? f.codec.toWire(value) : value;
+        node[f.path[f.path.length - 1] as string] =
+          value === undefined ? f.none : f.codec ? f.codec.toWire(value) : value;
       }
       return body;
     },
-    changed: (api, values) => changedFields(mappedRules, fromWire(api), values),
+    changed(api, values) {
+      const wanted: Record<string, unknown> = { ...values };
+      for (const f of mapped) if (isNone(f, wanted[f.name])) wanted[f.name] = undefined;
+      return changedFields(mappedRules, fromWire(api), wanted);
+    },
   };
 }
