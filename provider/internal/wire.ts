@@ -9,12 +9,12 @@ import type { z } from "zod";
 import { behaviourOf, type WireCodec } from "./declare";
 import { changedFields, type FieldRule } from "./diff";
 
-/** What derives from the wire paths of a kind's fields. */
-export interface WireMapping<T> {
+/** What derives from the wire paths of a kind's fields (`W`: the write body the API takes). */
+export interface WireMapping<T, W extends object = Record<string, unknown>> {
   /** The mapped fields' state values from an API object; a value the API left out is the field's default. */
   fromWire(api: object): Partial<T>;
   /** The mapped fields of `values` as the API takes them: a value left out is sent as its `none`, or not at all. */
-  toWire(values: Partial<T>): Record<string, unknown>;
+  toWire(values: Partial<T>): W;
   /** The mapped fields where the API object differs from `values`, compared as diff compares them. */
   changed(api: object, values: Partial<T>): string[];
 }
@@ -31,11 +31,14 @@ const at = (value: unknown, path: readonly string[]): unknown =>
     value,
   );
 
-/** The wire mapping of the fields of `inputs` that declare a `wire`, with their diff rules. */
-export function wireMapping<T>(
+/**
+ * The wire mapping of the fields of `inputs` that declare a `wire`, with their diff rules. `W` is
+ * the write body the kind's API takes, where its mapped fields make the whole of it.
+ */
+export function wireMapping<T, W extends object = Record<string, unknown>>(
   inputs: z.ZodObject,
   rules: Readonly<Record<string, FieldRule>>,
-): WireMapping<T> {
+): WireMapping<T, W> {
   const mapped = Object.entries(inputs.shape as Record<string, z.ZodType>).flatMap(([name, schema]) => {
     const wire = behaviourOf(schema, name).wire;
     if (wire === undefined) return [];
@@ -79,7 +82,7 @@ export function wireMapping<T>(
         node[f.path[f.path.length - 1] as string] =
           value === undefined ? f.none : f.codec ? f.codec.toWire(value) : value;
       }
-      return body;
+      return body as W;
     },
     changed(api, values) {
       const wanted: Record<string, unknown> = { ...values };
