@@ -17,6 +17,8 @@ export interface WireMapping<T, W extends object = Record<string, unknown>> {
   toWire(values: Partial<T>): W;
   /** The mapped fields where the API object differs from `values`, compared as diff compares them. */
   changed(api: object, values: Partial<T>): string[];
+  /** The mapped fields where state values read before (`live`) differ from `values`. */
+  changedValues(live: Partial<T>, values: Partial<T>): string[];
 }
 
 /** A list sent without repeats (for a field compared as a set); read as the API sends it. */
@@ -67,6 +69,13 @@ export function wireMapping<T, W extends object = Record<string, unknown>>(
     }
     return values as Partial<T>;
   };
+  const withoutNone = (values: object) => {
+    const out: Record<string, unknown> = { ...values };
+    for (const f of mapped) if (isNone(f, out[f.name])) out[f.name] = undefined;
+    return out;
+  };
+  const changedValues = (live: Partial<T>, values: Partial<T>) =>
+    changedFields(mappedRules, withoutNone(live), withoutNone(values));
   return {
     fromWire,
     toWire(values) {
@@ -84,10 +93,7 @@ export function wireMapping<T, W extends object = Record<string, unknown>>(
       }
       return body as W;
     },
-    changed(api, values) {
-      const wanted: Record<string, unknown> = { ...values };
-      for (const f of mapped) if (isNone(f, wanted[f.name])) wanted[f.name] = undefined;
-      return changedFields(mappedRules, fromWire(api), wanted);
-    },
+    changed: (api, values) => changedValues(fromWire(api), values),
+    changedValues,
   };
 }

@@ -109,4 +109,9 @@ describe("wireMapping with a wire value meaning none", () => {
     expect(notes.changed({ title: "t", body: null, meta: { tag: "" } }, { title: "t", tag: "" })).toEqual([]);
     expect(notes.changed({ title: "t", meta: { tag: "x" } }, { title: "t", tag: "" })).toEqual(["tag"]);
   });
+
+  it("compares state values read before with the program's, fields without a wire path left out", () => {
+    expect(notes.changedValues({ title: "t", tag: "" }, { title: "t" })).toEqual([]);
+    expect(notes.changedValues({ title: "t", body: "b" }, { title: "u" })).toEqual(["title", "body"]);
+  });
 });
