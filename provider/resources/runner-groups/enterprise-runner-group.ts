@@ -12,14 +12,7 @@ import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
 import { adoptableGroups, type GroupKind, groupMethods } from "./group-api";
-import {
-  groupName,
-  groupOutputs,
-  groupRules,
-  groupSettings,
-  groupSettingsMapping,
-  visibilityAs,
-} from "./shared";
+import { groupMapping, groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration
@@ -78,7 +71,7 @@ const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs, { enterprise: st
   kind: enterpriseRunnerGroupKind.kind,
   ownerPart: "enterprise",
   parseId: enterpriseRunnerGroupKind.parseId,
-  settings: groupSettingsMapping(enterpriseRunnerGroupKind),
+  settings: groupMapping(enterpriseRunnerGroupKind),
   access: { bodyKey: "selected_organization_ids" },
   routes: {
     ...ROUTES.enterpriseRunnerGroups,

@@ -21,7 +21,7 @@ import { createWithoutDuplicates, PartialCreateError } from "../../internal/crea
 import { sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
-import type { GroupOutputs, GroupSettingsInputs, GroupSettingsMapping, LiveGroup } from "./shared";
+import type { GroupMapping, GroupOutputs, GroupSettingsInputs, LiveGroup } from "./shared";
 
 /** How a kind's access list is written: the key of the replace body. */
 export interface AccessList {
@@ -49,7 +49,7 @@ interface GroupAt<O> {
   id: string;
   owner: O;
   group: O & GroupParam;
-  settings: GroupSettingsMapping;
+  settings: GroupMapping;
 }
 
 const groupAt = <I extends GroupSettingsInputs, O>(
@@ -79,8 +79,8 @@ export interface GroupKind<I extends GroupSettingsInputs, O> {
   /** The id's parts (the kind's `parseId`): the owner's, and the group's id. */
   parseId(id: string): Readonly<Record<string, string | number>> & { runnerGroupId: number };
   access: AccessList;
-  /** The mapping of its settings (`groupSettingsMapping` of its declaration). */
-  settings: GroupSettingsMapping;
+  /** The mapping of its settings (`groupMapping` of its declaration). */
+  settings: GroupMapping;
   routes: GroupRoutes<O>;
   /** The route parameters naming an owner (`{org}`). */
   ownerParams(owner: string): O;

@@ -11,14 +11,7 @@ import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
 import { adoptableGroups, type GroupKind, groupMethods } from "./group-api";
-import {
-  groupName,
-  groupOutputs,
-  groupRules,
-  groupSettings,
-  groupSettingsMapping,
-  visibilityAs,
-} from "./shared";
+import { groupMapping, groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration
@@ -78,7 +71,7 @@ const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs, { org: string }> = {
   kind: orgRunnerGroupKind.kind,
   ownerPart: "org",
   parseId: orgRunnerGroupKind.parseId,
-  settings: groupSettingsMapping(orgRunnerGroupKind),
+  settings: groupMapping(orgRunnerGroupKind),
   access: { bodyKey: "selected_repository_ids" },
   routes: {
     ...ROUTES.orgRunnerGroups,

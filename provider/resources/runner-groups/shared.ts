@@ -151,7 +151,7 @@ export interface LiveGroup {
  * A kind's mapping between its groups and the settings part of state: name, visibility and the
  * settings from the wire paths their fields declare (each kind declares its own visibility).
  */
-export function groupSettingsMapping(declared: Pick<DeclaredKind, "inputs" | "rules">) {
+export function groupMapping(declared: Pick<DeclaredKind, "inputs" | "rules">) {
   const wire = wireMapping<GroupSettingsInputs>(declared.inputs, declared.rules);
   /** Workflows count only while the group is restricted to them (then at least `[]`). */
   const counted = <V extends Partial<GroupSettingsInputs>>(v: V): V => ({
@@ -173,5 +173,5 @@ export function groupSettingsMapping(declared: Pick<DeclaredKind, "inputs" | "ru
   };
 }
 
-/** What `groupSettingsMapping` derives for a kind. */
-export type GroupSettingsMapping = ReturnType<typeof groupSettingsMapping>;
+/** What `groupMapping` derives for a kind. */
+export type GroupMapping = ReturnType<typeof groupMapping>;
