@@ -31,6 +31,11 @@ export interface Wire {
   path: string;
   // biome-ignore lint/suspicious/noExplicitAny: a field's codec is typed where it is declared
   codec?: WireCodec<any, any>;
+  /**
+   * The wire value meaning "none" (`null`, `""`), where the API keeps what a field left out of a
+   * write had: a value left out is sent as it (so it clears), and it reads as left out.
+   */
+  none?: null | string;
 }
 
 /** What a field means and how a change to it behaves. */

@@ -85,6 +85,7 @@ async function selectedIds(org: string, name: string): Promise<number[]> {
 /** Names are case-insensitive on the platform. */
 const comparable = lowerCased<OrgActionsVariableInputs>("org", "name");
 
+// Mapped by hand, not from wire paths: the name is also the address, and the selected repositories are listed apart.
 /** The whole desired state, sent by every POST and PATCH. */
 function writeBody(inputs: OrgActionsVariableInputs, name = inputs.name): ApiActionsVariableWrite {
   return {

@@ -98,6 +98,7 @@ export interface ProtectionSettings {
   lockBranch: boolean;
 }
 
+// Mapped by hand, not from wire paths: each toggle is read as an `{enabled}` object and written as a boolean.
 /** The program's shape of what the GET (or the PUT) answers: what is off is absent or false. */
 export function settingsFromApi(p: ApiBranchProtection): ProtectionSettings {
   const checks = p.required_status_checks;

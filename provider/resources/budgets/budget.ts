@@ -267,6 +267,7 @@ interface Recorded {
   alerting?: { recipients: string[] } | undefined;
 }
 
+// Mapped by hand, not from wire paths: the SKU comes from one of two answers, and recipients keep the program's spelling.
 /**
  * Outputs from the server's budget. The enterprise's spelling, importId and a user the server does
  * not echo come from the program; so does the recipients' order and spelling while they are the

@@ -26,6 +26,7 @@ import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
+import { wireMapping } from "../../internal/wire";
 import { propertyNameSchema } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -54,12 +55,15 @@ export const orgCustomPropertyKind = declareKind({
       {
         description:
           '`"string"`, `"single_select"` (one of `allowedValues`), `"multi_select"` (any of them) or `"true_false"` (the strings `"true"` and `"false"`). Updates in place; values the new definition refuses are removed by the platform.',
+        wire: { path: "value_type" },
       },
     ),
     required: field(z.boolean({ error: "required must be true or false" }).default(false), {
       description:
         "Whether every repository has a value: repositories without one have `defaultValue`, which a required property needs. Default `false`. Updates in place.",
+      wire: { path: "required" },
     }),
+    // The PUT takes the whole definition: null removes a default, description or allowed values not wanted.
     defaultValue: field(
       z
         .union(
@@ -75,6 +79,7 @@ export const orgCustomPropertyKind = declareKind({
       {
         description:
           "The value of repositories without one (required properties): a string, or a list for a multi select (compared as a set). Updates in place.",
+        wire: { path: "default_value", none: null },
       },
     ),
     description: field(
@@ -84,6 +89,7 @@ export const orgCustomPropertyKind = declareKind({
         .optional(),
       {
         description: "A short description shown beside the property. Updates in place.",
+        wire: { path: "description", none: null },
       },
     ),
     allowedValues: field(
@@ -101,6 +107,7 @@ export const orgCustomPropertyKind = declareKind({
       {
         description:
           "The values a select property takes, in the order the platform shows them (required for the selects, refused for the other types). Updates in place; values no longer allowed are removed from repositories by the platform.",
+        wire: { path: "allowed_values", none: null },
       },
     ),
     valuesEditableBy: field(
@@ -110,6 +117,7 @@ export const orgCustomPropertyKind = declareKind({
       {
         description:
           'Who may set values: `"org_actors"` (default: organisation owners and those the organisation allows) or `"org_and_repo_actors"` (repository administrators too). Updates in place.',
+        wire: { path: "values_editable_by" },
       },
     ),
   }),
@@ -177,6 +185,12 @@ const definitionRules: CrossFieldRules<OrgCustomPropertyInputs> = (inputs, pendi
 // API <-> state
 // ---------------------------------------------------------------------------------------------
 
+/** The definition's fields but its org and name, from the wire paths they declare. */
+const wire = wireMapping<OrgCustomPropertyInputs, ApiCustomPropertyWrite>(
+  orgCustomPropertyKind.inputs,
+  orgCustomPropertyKind.rules,
+);
+
 /** Outputs from the server's definition; the names as the program spells them. */
 function definitionOutputs(
   from: Pick<OrgCustomPropertyInputs, "org" | "propertyName">,
@@ -185,26 +199,12 @@ function definitionOutputs(
   return compact({
     org: from.org,
     propertyName: from.propertyName,
-    valueType: d.value_type,
-    required: d.required ?? false,
-    defaultValue: d.default_value ?? undefined,
-    description: d.description ?? undefined,
-    allowedValues: d.allowed_values ?? undefined,
-    valuesEditableBy: d.values_editable_by ?? "org_actors",
+    ...(wire.fromWire(d) as Omit<OrgCustomPropertyInputs, "org" | "propertyName">),
   });
 }
 
 /** The PUT's body: the whole definition. */
-function writeBody(inputs: OrgCustomPropertyInputs): ApiCustomPropertyWrite {
-  return {
-    value_type: inputs.valueType,
-    required: inputs.required,
-    default_value: inputs.defaultValue ?? null,
-    description: inputs.description ?? null,
-    allowed_values: inputs.allowedValues ?? null,
-    values_editable_by: inputs.valuesEditableBy,
-  };
-}
+const writeBody = (inputs: OrgCustomPropertyInputs) => wire.toWire(inputs);
 
 const lower = (v: unknown) => (typeof v === "string" ? v.toLowerCase() : v);
 

@@ -148,6 +148,7 @@ type Settings = Pick<
   "waitTimer" | "preventSelfReview" | "reviewers" | "deploymentBranchPolicy"
 >;
 
+// Mapped by hand, not from wire paths: the API answers these inside its protection rules' list and takes them flat.
 /** The settings an environment shows in its built-in protection rules. */
 function settingsOf(api: ApiEnvironment): Settings {
   const rules = api.protection_rules ?? [];

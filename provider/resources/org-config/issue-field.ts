@@ -36,6 +36,7 @@ import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
+import { wireMapping } from "../../internal/wire";
 import { issueColor, issueDescription, issueName } from "./issue-type";
 import {
   adopted,
@@ -92,6 +93,7 @@ export const issueFieldKind = declareKind({
     }),
     name: field(issueName("name"), {
       description: "The field's name, unique in the organisation (case-insensitively). Updates in place.",
+      wire: { path: "name" },
     }),
     dataType: field(
       z.enum(ISSUE_FIELD_DATA_TYPES, {
@@ -101,10 +103,13 @@ export const issueFieldKind = declareKind({
         description:
           "`text`, `date`, `number`, `single_select` or `multi_select`. Fixed at creation: a change replaces the field (the old one is deleted first, and the values issues held with it).",
         replace: true,
+        wire: { path: "data_type" },
       },
     ),
+    // A PATCH keeps an omitted description: null clears one not wanted.
     description: field(issueDescription("description"), {
       description: "What the field is for, at most 1,024 characters. Omitted: none. Updates in place.",
+      wire: { path: "description", none: null },
     }),
     visibility: field(
       z
@@ -112,7 +117,10 @@ export const issueFieldKind = declareKind({
           error: `visibility must be one of ${ISSUE_FIELD_VISIBILITIES.join(", ")}`,
         })
         .default("organization_members_only"),
-      { description: "`organization_members_only` (default) or `all`. Updates in place." },
+      {
+        description: "`organization_members_only` (default) or `all`. Updates in place.",
+        wire: { path: "visibility" },
+      },
     ),
     options: field(
       z
@@ -178,16 +186,19 @@ function optionRules(inputs: IssueFieldInputs, pending: ReadonlySet<string>): pu
 // API <-> state
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Name, dataType, description and visibility, from the wire paths their fields declare. The options
+ * are mapped here: a write sends each with the id the field has for its name now (`optionsBody`).
+ */
+const wire = wireMapping<IssueFieldInputs>(issueFieldKind.inputs, issueFieldKind.rules);
+
 function issueFieldOutputs(
   who: { org: string; importId?: string | undefined },
   api: ApiIssueField,
 ): IssueFieldOutputs {
   return compact({
     org: who.org,
-    name: api.name,
-    dataType: api.data_type as IssueFieldDataType,
-    description: api.description ?? undefined,
-    visibility: (api.visibility ?? "organization_members_only") as IssueFieldVisibility,
+    ...(wire.fromWire(api) as Pick<IssueFieldInputs, "name" | "dataType" | "description" | "visibility">),
     options: api.options?.map((o) =>
       compact({ name: o.name, color: o.color as IssueColor, description: o.description ?? undefined }),
     ),
@@ -214,14 +225,17 @@ function optionsBody(wanted: readonly IssueFieldOption[] | undefined, current: A
   });
 }
 
+/** The whole desired state, as POST takes it. */
+function createBody(inputs: IssueFieldInputs) {
+  const options = optionsBody(inputs.options, undefined);
+  return { ...wire.toWire(inputs), ...(options ? { options } : {}) };
+}
+
+/** The whole desired state but the data type, fixed at creation (a change replaces the field). */
 function updateBody(inputs: IssueFieldInputs, current: ApiIssueField | undefined) {
+  const { data_type: _fixed, ...settings } = wire.toWire(inputs);
   const options = optionsBody(inputs.options, current);
-  return {
-    name: inputs.name,
-    description: inputs.description ?? null,
-    visibility: inputs.visibility,
-    ...(options ? { options } : {}),
-  };
+  return { ...settings, ...(options ? { options } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -261,10 +275,8 @@ async function patch(
 }
 
 function differs(api: ApiIssueField, inputs: IssueFieldInputs): boolean {
-  const live = issueFieldOutputs({ org: inputs.org }, api);
-  return (["name", "description", "visibility", "options"] as const).some(
-    (k) => !sameValue(live[k], inputs[k]),
-  );
+  const options = issueFieldOutputs({ org: inputs.org }, api).options;
+  return wire.changed(api, inputs).length > 0 || !sameValue(options, inputs.options);
 }
 
 export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, IssueFieldOutputs>(
@@ -280,8 +292,7 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
       const outputsOf = (api: ApiIssueField) => issueFieldOutputs(inputs, api);
       if (inputs.importId === undefined) {
         const made = await createOnce(c, at, inputs.name, async () => {
-          const body = { ...updateBody(inputs, undefined), data_type: inputs.dataType };
-          return (await c.post(ROUTES.issueFields.create, { org: inputs.org }, body)).data;
+          return (await c.post(ROUTES.issueFields.create, { org: inputs.org }, createBody(inputs))).data;
         });
         return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
       }

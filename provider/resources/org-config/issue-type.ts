@@ -15,6 +15,7 @@ import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
+import { wireMapping } from "../../internal/wire";
 import {
   adopted,
   type ConfigCollection,
@@ -62,16 +63,21 @@ export const issueTypeKind = declareKind({
     }),
     name: field(issueName("name"), {
       description: "The type's name, unique in the organisation (case-insensitively). Updates in place.",
+      wire: { path: "name" },
     }),
+    // PUT keeps an omitted description or colour: null clears one not wanted.
     description: field(issueDescription("description"), {
       description: "What the type is for, at most 1,024 characters. Omitted: none. Updates in place.",
+      wire: { path: "description", none: null },
     }),
     color: field(issueColor("color").optional(), {
       description:
         "`gray`, `blue`, `green`, `yellow`, `orange`, `red`, `pink` or `purple`. Omitted: none. Updates in place.",
+      wire: { path: "color", none: null },
     }),
     isEnabled: field(z.boolean({ error: "isEnabled must be a boolean" }).default(true), {
       description: "Whether issues can be given the type. Default true. Updates in place.",
+      wire: { path: "is_enabled" },
     }),
     importId: importIdField("type"),
   }),
@@ -90,40 +96,25 @@ export type IssueTypeOutputs = OutputsOfKind<typeof issueTypeKind>;
 // API <-> state
 // ---------------------------------------------------------------------------------------------
 
+/** Name, description, colour and isEnabled, from the wire paths their fields declare. */
+const wire = wireMapping<IssueTypeInputs>(issueTypeKind.inputs, issueTypeKind.rules);
+
 function issueTypeOutputs(
   who: { org: string; importId?: string | undefined },
   api: ApiIssueType,
 ): IssueTypeOutputs {
   return compact({
     org: who.org,
-    name: api.name,
-    description: api.description ?? undefined,
-    color: (api.color ?? undefined) as IssueColor | undefined,
-    isEnabled: api.is_enabled,
+    ...(wire.fromWire(api) as Omit<IssueTypeInputs, "org" | "importId">),
     importId: who.importId,
     issueTypeId: api.id,
   });
 }
 
-/** The whole body: PUT keeps an omitted description or colour, so null clears one not wanted. */
-function writeBody(inputs: IssueTypeInputs) {
-  return {
-    name: inputs.name,
-    description: inputs.description ?? null,
-    color: inputs.color ?? null,
-    is_enabled: inputs.isEnabled,
-  };
-}
+/** The whole body (PUT takes the whole type). */
+const writeBody = (inputs: IssueTypeInputs) => wire.toWire(inputs);
 
-function differs(api: ApiIssueType, inputs: IssueTypeInputs): boolean {
-  const body = writeBody(inputs);
-  return (
-    api.name !== body.name ||
-    (api.description ?? null) !== body.description ||
-    (api.color ?? null) !== body.color ||
-    api.is_enabled !== body.is_enabled
-  );
-}
+const differs = (api: ApiIssueType, inputs: IssueTypeInputs) => wire.changed(api, inputs).length > 0;
 
 // ---------------------------------------------------------------------------------------------
 // Provider

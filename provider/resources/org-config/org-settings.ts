@@ -19,6 +19,7 @@ import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../inter
 import { sameValue } from "../../internal/diff";
 import { defineProvider } from "../../internal/lifecycle";
 import { resourceClass } from "../../internal/resource";
+import { wireMapping } from "../../internal/wire";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration
@@ -26,7 +27,13 @@ import { resourceClass } from "../../internal/resource";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const text = (name: string, description: string, check?: { test: (v: string) => boolean; allowed: string }) =>
+/** A text setting `name`, which the API calls `wire`. */
+const text = (
+  name: string,
+  wire: string,
+  description: string,
+  check?: { test: (v: string) => boolean; allowed: string },
+) =>
   field(
     z
       .string({ error: `${name} must be a string` })
@@ -34,7 +41,7 @@ const text = (name: string, description: string, check?: { test: (v: string) => 
         error: `${name} must be ${check?.allowed ?? "a string"}, or "" to clear it`,
       })
       .optional(),
-    { description: `${description} \`""\` clears it. Managed only when set.` },
+    { description: `${description} \`""\` clears it. Managed only when set.`, wire: { path: wire } },
   );
 
 const email = { test: (v: string) => EMAIL.test(v), allowed: 'an email address such as "org@example.com"' };
@@ -43,9 +50,11 @@ const httpUrl = {
   allowed: 'an absolute http(s) URL such as "https://example.com"',
 };
 
-const policy = (description: string) =>
+/** A member policy, which the API calls `wire`. */
+const policy = (wire: string, description: string) =>
   field(z.boolean({ error: "must be true or false" }).optional(), {
     description: `${description} Managed only when set.`,
+    wire: { path: wire },
   });
 
 export const orgSettingsKind = declareKind({
@@ -59,10 +68,15 @@ export const orgSettingsKind = declareKind({
         "The organisation. A change moves the resource to another organisation (the old one is left as it is).",
       replace: true,
     }),
-    billingEmail: text("billingEmail", "Where the organisation's bills go (not shown publicly).", email),
-    company: text("company", "The company name on the profile."),
-    email: text("email", "The publicly shown email address.", email),
-    location: text("location", "The location on the profile."),
+    billingEmail: text(
+      "billingEmail",
+      "billing_email",
+      "Where the organisation's bills go (not shown publicly).",
+      email,
+    ),
+    company: text("company", "company", "The company name on the profile."),
+    email: text("email", "email", "The publicly shown email address.", email),
+    location: text("location", "location", "The location on the profile."),
     description: field(
       z
         .string({ error: "description must be a string" })
@@ -71,9 +85,10 @@ export const orgSettingsKind = declareKind({
       {
         description:
           'The organisation\'s description (at most 160 characters). `""` clears it. Managed only when set.',
+        wire: { path: "description" },
       },
     ),
-    blog: text("blog", "The website on the profile.", httpUrl),
+    blog: text("blog", "blog", "The website on the profile.", httpUrl),
     defaultRepositoryPermission: field(
       z
         .enum(DEFAULT_REPOSITORY_PERMISSIONS, {
@@ -83,18 +98,33 @@ export const orgSettingsKind = declareKind({
       {
         description:
           'What members may do in every repository of the organisation: `"read"` (the platform\'s default), `"write"`, `"admin"` or `"none"`. Managed only when set.',
+        wire: { path: "default_repository_permission" },
       },
     ),
-    membersCanCreateRepositories: policy("Whether members (not only owners) may create repositories."),
-    membersCanCreatePublicRepositories: policy("Whether members may create public repositories."),
-    membersCanCreatePrivateRepositories: policy("Whether members may create private repositories."),
+    membersCanCreateRepositories: policy(
+      "members_can_create_repositories",
+      "Whether members (not only owners) may create repositories.",
+    ),
+    membersCanCreatePublicRepositories: policy(
+      "members_can_create_public_repositories",
+      "Whether members may create public repositories.",
+    ),
+    membersCanCreatePrivateRepositories: policy(
+      "members_can_create_private_repositories",
+      "Whether members may create private repositories.",
+    ),
     membersCanCreateInternalRepositories: policy(
+      "members_can_create_internal_repositories",
       "Whether members may create internal repositories (organisations of an enterprise only).",
     ),
     membersCanForkPrivateRepositories: policy(
+      "members_can_fork_private_repositories",
       "Whether members may fork the organisation's private repositories.",
     ),
-    webCommitSignoffRequired: policy("Whether commits made on the web must be signed off."),
+    webCommitSignoffRequired: policy(
+      "web_commit_signoff_required",
+      "Whether commits made on the web must be signed off.",
+    ),
   }),
   outputs: z.object({}),
   discovery: {
@@ -120,24 +150,13 @@ export type OrgSettingsOutputs = OutputsOfKind<typeof orgSettingsKind>;
 // API <-> state
 // ---------------------------------------------------------------------------------------------
 
-/** Each setting and its name in the API. */
-const WIRE = {
-  billingEmail: "billing_email",
-  company: "company",
-  email: "email",
-  location: "location",
-  description: "description",
-  blog: "blog",
-  defaultRepositoryPermission: "default_repository_permission",
-  membersCanCreateRepositories: "members_can_create_repositories",
-  membersCanCreatePublicRepositories: "members_can_create_public_repositories",
-  membersCanCreatePrivateRepositories: "members_can_create_private_repositories",
-  membersCanCreateInternalRepositories: "members_can_create_internal_repositories",
-  membersCanForkPrivateRepositories: "members_can_fork_private_repositories",
-  webCommitSignoffRequired: "web_commit_signoff_required",
-} as const satisfies Record<Exclude<keyof OrgSettingsInputs, "org">, keyof ApiOrganization>;
-type SettingKey = keyof typeof WIRE;
-const SETTINGS = Object.keys(WIRE) as SettingKey[];
+/**
+ * Every setting, from the wire path its field declares. Only the declared settings are managed:
+ * outputs and writes pick them from what the mapping reads and writes.
+ */
+const wire = wireMapping<OrgSettingsInputs>(orgSettingsKind.inputs, orgSettingsKind.rules);
+type SettingKey = Exclude<keyof OrgSettingsInputs, "org">;
+const SETTINGS = Object.keys(orgSettingsKind.inputs.shape).filter((k) => k !== "org") as SettingKey[];
 const TEXTS: ReadonlySet<SettingKey> = new Set([
   "billingEmail",
   "company",
@@ -162,8 +181,9 @@ function orgSettingsOutputs(
   discovering = false,
 ) {
   const out: Record<string, unknown> = { org };
+  const settings: Partial<OrgSettingsInputs> = wire.fromWire(api);
   for (const key of managed) {
-    const value = api[WIRE[key]];
+    const value = settings[key];
     if (value !== undefined && value !== null) out[key] = value === "" && TEXTS.has(key) ? null : value;
     else if (TEXTS.has(key) && !discovering) out[key] = null;
   }
@@ -212,12 +232,9 @@ async function write(
 ): Promise<ApiOrganization | undefined> {
   const want = comparable(wanted) as Record<string, unknown>;
   const have = live === undefined ? undefined : (comparable(live) as Record<string, unknown>);
-  const body: Record<string, unknown> = {};
-  for (const key of declared(wanted)) {
-    if (have !== undefined && sameValue(have[key], want[key])) continue;
-    body[WIRE[key]] = (wanted as Record<string, unknown>)[key];
-  }
-  if (Object.keys(body).length === 0) return undefined;
+  const changed = declared(wanted).filter((key) => have === undefined || !sameValue(have[key], want[key]));
+  if (changed.length === 0) return undefined;
+  const body = wire.toWire(Object.fromEntries(changed.map((key) => [key, wanted[key]])));
   return (await c.patch(ROUTES.orgSettings.update, { org }, body, { idempotent: true })).data;
 }
 

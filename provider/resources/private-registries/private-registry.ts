@@ -148,6 +148,7 @@ const crossField: CrossFieldRules<PrivateRegistryInputs> = (inputs, pending) => 
 /** What state knows that the API does not say: the org's spelling, the value's digest, importId. */
 type Recorded = Partial<PrivateRegistryOutputs> & { org: string };
 
+// Mapped by hand, not from wire paths: a field the answer leaves out keeps its recorded value, not a default.
 /**
  * Outputs for the server's registry. A field the answer leaves out (the spec's field list is short)
  * keeps its recorded value; drift in it cannot be seen.

@@ -18,13 +18,21 @@ import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates, madeSince } from "../../internal/creates";
-import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import {
+  type ArgsOf,
+  declareKind,
+  field,
+  type OutputsOfKind,
+  output,
+  type WireCodec,
+} from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
 import { resourceClass } from "../../internal/resource";
+import { wireMapping } from "../../internal/wire";
 import { sshKeyLine } from "../user-keys/user-ssh-keys";
 
 // ---------------------------------------------------------------------------------------------
@@ -32,6 +40,12 @@ import { sshKeyLine } from "../user-keys/user-ssh-keys";
 // ---------------------------------------------------------------------------------------------
 
 const TITLE_MAX = 255;
+
+/** The server may store a key line in another layout (or without its comment): read as its identity. */
+const keyIdentity: WireCodec<string, string> = {
+  fromWire: (line) => (line === undefined ? undefined : sshKeyIdentity(line)),
+  toWire: (key) => key,
+};
 
 export const repositoryDeployKeyKind = declareKind({
   kind: "RepositoryDeployKey",
@@ -49,17 +63,20 @@ export const repositoryDeployKeyKind = declareKind({
         description:
           "The key's name in the repository's settings. A change replaces the key (no update route).",
         replace: true,
+        wire: { path: "title" },
       },
     ),
     key: field(sshKeyLine(), {
       description:
         "The public key line as OpenSSH writes it (`ssh-ed25519 AAAA... comment`), of a type the platform accepts. The comment is ignored. A change replaces the key.",
       replace: true,
+      wire: { path: "key", codec: keyIdentity },
     }),
     readOnly: field(z.boolean({ error: "readOnly must be true or false" }).default(true), {
       description:
         "Whether the key may only read (default `true`). A key that may write can push to the repository. A change replaces the key.",
       replace: true,
+      wire: { path: "read_only" },
     }),
     importId: field(fields.numericId("importId").optional(), {
       description:
@@ -90,6 +107,12 @@ export type RepositoryDeployKeyOutputs = OutputsOfKind<typeof repositoryDeployKe
 // API <-> state
 // ---------------------------------------------------------------------------------------------
 
+/** Title, key and readOnly, from the wire paths their fields declare. */
+const wire = wireMapping<RepositoryDeployKeyInputs>(
+  repositoryDeployKeyKind.inputs,
+  repositoryDeployKeyKind.rules,
+);
+
 function deployKeyOutputs(
   at: { owner: string; repository: string; importId?: string | undefined },
   api: ApiDeployKey,
@@ -97,9 +120,7 @@ function deployKeyOutputs(
   return compact({
     owner: at.owner,
     repository: at.repository,
-    title: api.title,
-    key: sshKeyIdentity(api.key),
-    readOnly: api.read_only,
+    ...(wire.fromWire(api) as Pick<RepositoryDeployKeyInputs, "title" | "key" | "readOnly">),
     importId: at.importId,
     keyId: api.id,
     createdAt: api.created_at,
@@ -121,9 +142,9 @@ const keysApi = (c: HostingClient, owner: string, repo: string) => ({
 
 const isInUse = (e: unknown) => isHostingApiError(e) && e.status === 422 && /already in use/i.test(e.message);
 
-/** Whether the key has what the program declares beyond its material (its title and access). */
+/** Whether the key (the same material) has the title and access the program declares. */
 const hasSettings = (k: ApiDeployKey, inputs: RepositoryDeployKeyInputs) =>
-  k.title === inputs.title && k.read_only === inputs.readOnly;
+  wire.changed(k, inputs).length === 0;
 
 /**
  * Adds the key, never twice: after an ambiguous failure it looks for the key it added; a key the
@@ -134,7 +155,7 @@ async function addOrAdopt(c: HostingClient, inputs: RepositoryDeployKeyInputs): 
   const { owner, repository } = inputs;
   const api = keysApi(c, owner, repository);
   const what = `${KIND} ${owner}/${repository} (${inputs.key.slice(0, 40)}...)`;
-  const body = { title: inputs.title, key: inputs.key, read_only: inputs.readOnly };
+  const body = wire.toWire(inputs);
   const sameKey = (k: ApiDeployKey) => sshKeyIdentity(k.key) === inputs.key;
   if (inputs.importId !== undefined) {
     const existing = await readOrGone(() => api.get(inputs.importId as string));

@@ -8,6 +8,8 @@ import { type ApiRepository, ROUTES } from "../../../api";
 import { isHostingApiError, refusedError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { sameValue } from "../../internal/diff";
+import { compact } from "../../internal/outputs";
+import type { WireMapping } from "../../internal/wire";
 
 /** The settings a program may declare: only those it declares are managed (written, read, compared). */
 export const SETTINGS = [
@@ -49,35 +51,19 @@ export type Settings = {
   topics?: string[];
 };
 
-/** The API's name of each setting in bodies and answers. */
-const WIRE: Readonly<Record<Exclude<SettingKey, "topics">, keyof ApiRepository & string>> = {
-  description: "description",
-  homepage: "homepage",
-  visibility: "visibility",
-  hasIssues: "has_issues",
-  hasProjects: "has_projects",
-  hasWiki: "has_wiki",
-  isTemplate: "is_template",
-  defaultBranch: "default_branch",
-  allowMergeCommit: "allow_merge_commit",
-  allowSquashMerge: "allow_squash_merge",
-  allowRebaseMerge: "allow_rebase_merge",
-  allowAutoMerge: "allow_auto_merge",
-  deleteBranchOnMerge: "delete_branch_on_merge",
-  allowUpdateBranch: "allow_update_branch",
-  archived: "archived",
-};
+/** The settings' wire mapping, from the wire paths the Repository's fields declare (all but topics). */
+export type SettingsWire = WireMapping<Settings>;
 
 /**
  * The settings a repository the API answers has. A setting the answer leaves out is not there (the
  * merge settings are shown only to callers who may push): the caller keeps what it knew.
  */
-export function settingsFromApi(api: ApiRepository): Settings {
-  const out: Record<string, unknown> = {};
-  for (const [key, wire] of Object.entries(WIRE)) {
-    const value = api[wire];
-    if (value !== undefined) out[key] = value;
-  }
+export function settingsFromApi(wire: SettingsWire, api: ApiRepository): Settings {
+  const out: Record<string, unknown> = compact(wire.fromWire(api));
+  // A text the platform keeps as none answers null: state records it as null, still managed.
+  if (api.description === null) out.description = null;
+  if (api.homepage === null) out.homepage = null;
+  // An answer without a visibility says it with `private`.
   out.visibility = api.visibility ?? (api.private ? "private" : "public");
   if (api.topics !== undefined) out.topics = api.topics;
   return out as Settings;
@@ -117,17 +103,21 @@ export interface Place {
  */
 export async function converge(
   c: HostingClient,
+  wire: SettingsWire,
   at: Place,
   live: Settings & { name: string },
   wanted: Settings & { name: string },
   what: string,
 ): Promise<{ answer?: ApiRepository; topics?: string[] }> {
-  const body: Record<string, unknown> = {};
-  if (wanted.name !== live.name) body.name = wanted.name;
-  for (const [key, wire] of Object.entries(WIRE) as Array<[Exclude<SettingKey, "topics">, string]>) {
-    if (key === "archived" || wanted[key] === undefined || hasValue(live, wanted, key)) continue;
-    body[wire] = wanted[key] ?? "";
-  }
+  // Archiving has requests of its own, and topics their own route.
+  const changed = SETTINGS.filter(
+    (key) =>
+      key !== "archived" && key !== "topics" && wanted[key] !== undefined && !hasValue(live, wanted, key),
+  );
+  const body: Record<string, unknown> = {
+    ...(wanted.name !== live.name ? { name: wanted.name } : {}),
+    ...wire.toWire(Object.fromEntries(changed.map((key) => [key, wanted[key] ?? ""]))),
+  };
   const topics = wanted.topics !== undefined && !hasValue(live, wanted, "topics");
   const unarchive = wanted.archived === false && live.archived === true;
   const archive = wanted.archived === true && live.archived !== true;

@@ -28,6 +28,7 @@ import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
+import { wireMapping } from "../../internal/wire";
 import {
   comparableSettings,
   converge,
@@ -47,9 +48,11 @@ import {
 export const REPOSITORY_ON_DESTROY = ["archive", "delete", "retain"] as const;
 export type RepositoryOnDestroy = (typeof REPOSITORY_ON_DESTROY)[number];
 
-const flag = (what: string) =>
+/** A setting that is on or off, which the API calls `wire`. */
+const flag = (what: string, wire: string) =>
   field(z.boolean({ error: `${what} must be true or false` }).optional(), {
     description: `${what}. Managed only when set; updates in place.`,
+    wire: { path: wire },
   });
 
 const repositoryName = fields
@@ -83,6 +86,7 @@ export const repositoryKind = declareKind({
     }),
     description: field(z.string({ error: "description must be a string" }).max(350).optional(), {
       description: 'A short description. `""` clears it. Managed only when set; updates in place.',
+      wire: { path: "description" },
     }),
     homepage: field(
       z
@@ -91,7 +95,10 @@ export const repositoryKind = declareKind({
           error: 'homepage must be an absolute http(s) URL, or "" to clear it',
         })
         .optional(),
-      { description: 'A URL with more about the repository; `""` clears it. Managed only when set.' },
+      {
+        description: 'A URL with more about the repository; `""` clears it. Managed only when set.',
+        wire: { path: "homepage" },
+      },
     ),
     visibility: field(
       z
@@ -102,12 +109,13 @@ export const repositoryKind = declareKind({
       {
         description:
           '`"public"`, `"private"` or `"internal"` (organisations of an enterprise only). The platform makes new repositories public when none is given. Updates in place.',
+        wire: { path: "visibility" },
       },
     ),
-    hasIssues: flag("Whether issues are on"),
-    hasProjects: flag("Whether projects are on"),
-    hasWiki: flag("Whether the wiki is on"),
-    isTemplate: flag("Whether the repository is a template"),
+    hasIssues: flag("Whether issues are on", "has_issues"),
+    hasProjects: flag("Whether projects are on", "has_projects"),
+    hasWiki: flag("Whether the wiki is on", "has_wiki"),
+    isTemplate: flag("Whether the repository is a template", "is_template"),
     defaultBranch: field(
       z
         .string({ error: "defaultBranch must be a string" })
@@ -116,18 +124,27 @@ export const repositoryKind = declareKind({
       {
         description:
           "The default branch. It must be one of the repository's branches, unless it has none yet (then it is the name its first push makes). Updates in place.",
+        wire: { path: "default_branch" },
       },
     ),
-    allowMergeCommit: flag("Whether pull requests may be merged with a merge commit"),
-    allowSquashMerge: flag("Whether pull requests may be squash-merged"),
-    allowRebaseMerge: flag("Whether pull requests may be rebase-merged"),
-    allowAutoMerge: flag("Whether auto-merge may be turned on for pull requests"),
-    deleteBranchOnMerge: flag("Whether head branches are deleted when their pull requests are merged"),
-    allowUpdateBranch: flag("Whether a pull request's branch may always be updated from its base"),
+    allowMergeCommit: flag("Whether pull requests may be merged with a merge commit", "allow_merge_commit"),
+    allowSquashMerge: flag("Whether pull requests may be squash-merged", "allow_squash_merge"),
+    allowRebaseMerge: flag("Whether pull requests may be rebase-merged", "allow_rebase_merge"),
+    allowAutoMerge: flag("Whether auto-merge may be turned on for pull requests", "allow_auto_merge"),
+    deleteBranchOnMerge: flag(
+      "Whether head branches are deleted when their pull requests are merged",
+      "delete_branch_on_merge",
+    ),
+    allowUpdateBranch: flag(
+      "Whether a pull request's branch may always be updated from its base",
+      "allow_update_branch",
+    ),
     archived: field(z.boolean({ error: "archived must be true or false" }).optional(), {
       description:
         "Whether the repository is archived (read-only). An archived repository takes no other change: set it to `false` to change settings (it is unarchived first). Updates in place.",
+      wire: { path: "archived" },
     }),
+    // No wire path: topics are written through their own route (PUT /repos/{owner}/{repo}/topics).
     topics: field(
       z
         .array(topic, { error: "topics must be a list of strings" })
@@ -192,6 +209,12 @@ export type RepositoryOutputs = OutputsOfKind<typeof repositoryKind>;
 // ---------------------------------------------------------------------------------------------
 
 /**
+ * The settings with a wire path (all but the topics). Only those the program declares are managed:
+ * reads, writes and comparisons pick them.
+ */
+const wire = wireMapping<Settings>(repositoryKind.inputs, repositoryKind.rules);
+
+/**
  * Outputs from the repository the API answers: the managed settings (`managed`) as it has them,
  * each falling back to `known` where the answer leaves it out; the program's own fields.
  */
@@ -201,7 +224,7 @@ function repositoryOutputs(
   known: Settings,
   own: { org: string; autoInit?: boolean | undefined; onDestroy: RepositoryOnDestroy; adopted: boolean },
 ): RepositoryOutputs {
-  const live = settingsFromApi(api) as Record<string, unknown>;
+  const live = settingsFromApi(wire, api) as Record<string, unknown>;
   const fallback = known as Record<string, unknown>;
   const settings = Object.fromEntries(managed.map((k) => [k, live[k] !== undefined ? live[k] : fallback[k]]));
   return compact({
@@ -239,26 +262,10 @@ function settingsOf(values: object): Settings {
 
 const KIND = repositoryKind.kind;
 
-/** What POST /orgs/{org}/repos takes of the declared settings (the rest is set by a PATCH after it). */
-const CREATE_FIELDS: ReadonlyArray<[SettingKey, string]> = [
-  ["description", "description"],
-  ["homepage", "homepage"],
-  ["visibility", "visibility"],
-  ["hasIssues", "has_issues"],
-  ["hasProjects", "has_projects"],
-  ["hasWiki", "has_wiki"],
-  ["isTemplate", "is_template"],
-  ["allowMergeCommit", "allow_merge_commit"],
-  ["allowSquashMerge", "allow_squash_merge"],
-  ["allowRebaseMerge", "allow_rebase_merge"],
-  ["allowAutoMerge", "allow_auto_merge"],
-  ["deleteBranchOnMerge", "delete_branch_on_merge"],
-];
-
 function createBody(inputs: RepositoryInputs): Record<string, unknown> {
-  const given = inputs as Record<string, unknown>;
-  const body: Record<string, unknown> = { name: inputs.name };
-  for (const [key, wire] of CREATE_FIELDS) if (given[key] !== undefined) body[wire] = given[key];
+  // POST /orgs/{org}/repos does not take these: a PATCH after it sets them.
+  const { defaultBranch: _branch, allowUpdateBranch: _update, archived: _archived, ...atCreate } = inputs;
+  const body: Record<string, unknown> = { name: inputs.name, ...wire.toWire(atCreate as Settings) };
   if (inputs.autoInit !== undefined) body.auto_init = inputs.autoInit;
   return body;
 }
@@ -316,11 +323,12 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
       const existing = await current(c, { owner: inputs.org, name: inputs.name }, false);
       const adopted = existing !== undefined;
       const made = existing ?? (await make(c, inputs));
-      const live = { ...settingsFromApi(made), name: made.name };
+      const live = { ...settingsFromApi(wire, made), name: made.name };
       const partial = () => repositoryOutputs(made, declared(inputs), {}, { ...own, adopted });
       try {
         const result = await converge(
           c,
+          wire,
           { owner: made.owner.login, name: made.name },
           live,
           wanted,
@@ -347,7 +355,7 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
       if (props?.repositoryId !== undefined && live.id !== props.repositoryId) return {};
       // Recorded by a create: the settings the program declared. Otherwise (an import), every one the
       // repository has (a text it keeps none of, such as no description, is not one).
-      const has = settingsFromApi(live) as Record<string, unknown>;
+      const has = settingsFromApi(wire, live) as Record<string, unknown>;
       const importing = props?.repositoryId === undefined;
       const managed = importing
         ? SETTINGS.filter((k) => has[k] !== null && has[k] !== undefined)
@@ -367,7 +375,7 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
       const at: Place = { owner: olds.org, name: olds.name };
       const wanted = { ...settingsOf(news), name: news.name };
       const live = { ...settingsOf(olds), name: olds.name };
-      const result = await converge(c, at, live, wanted, `${KIND} ${id}`);
+      const result = await converge(c, wire, at, live, wanted, `${KIND} ${id}`);
       const own = {
         org: news.org,
         autoInit: olds.autoInit,

@@ -49,6 +49,7 @@ export interface RulesetKind<I extends RulesetInputs> {
   notFound(owner: Partial<I>): string[];
 }
 
+// Mapped by hand, not from wire paths: bypass actors, conditions and rules are nested lists mapped item by item.
 /** The body of a create and of every update: the whole ruleset. */
 export function rulesetBody(inputs: RulesetInputs): ApiRulesetWrite {
   return {

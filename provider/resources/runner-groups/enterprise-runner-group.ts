@@ -12,7 +12,7 @@ import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
 import { adoptableGroups, type GroupKind, groupMethods } from "./group-api";
-import { groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
+import { groupMapping, groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration
@@ -43,6 +43,7 @@ export const enterpriseRunnerGroupKind = declareKind({
     name: groupName,
     visibility: field(VISIBILITY.default("all"), {
       description: '`"all"` organisations of the enterprise, or the `"selected"` ones. Default `"all"`.',
+      wire: { path: "visibility" },
     }),
     ...groupSettings,
   }),
@@ -70,6 +71,7 @@ const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs, { enterprise: st
   kind: enterpriseRunnerGroupKind.kind,
   ownerPart: "enterprise",
   parseId: enterpriseRunnerGroupKind.parseId,
+  settings: groupMapping(enterpriseRunnerGroupKind),
   access: { bodyKey: "selected_organization_ids" },
   routes: {
     ...ROUTES.enterpriseRunnerGroups,

@@ -21,14 +21,7 @@ import { createWithoutDuplicates, PartialCreateError } from "../../internal/crea
 import { sameValue } from "../../internal/diff";
 import { joinId } from "../../internal/ids";
 import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
-import {
-  type GroupOutputs,
-  type GroupSettingsInputs,
-  type LiveGroup,
-  type LiveSettings,
-  settingsBody,
-  settingsFromApi,
-} from "./shared";
+import type { GroupMapping, GroupOutputs, GroupSettingsInputs, LiveGroup } from "./shared";
 
 /** How a kind's access list is written: the key of the replace body. */
 export interface AccessList {
@@ -56,6 +49,7 @@ interface GroupAt<O> {
   id: string;
   owner: O;
   group: O & GroupParam;
+  settings: GroupMapping;
 }
 
 const groupAt = <I extends GroupSettingsInputs, O>(
@@ -68,6 +62,7 @@ const groupAt = <I extends GroupSettingsInputs, O>(
   id: String(groupId),
   owner: k.ownerParams(owner),
   group: { ...k.ownerParams(owner), runner_group_id: groupId },
+  settings: k.settings,
 });
 
 /** What converging aims for beyond the settings: the access list and, when managed, the runners. */
@@ -84,6 +79,8 @@ export interface GroupKind<I extends GroupSettingsInputs, O> {
   /** The id's parts (the kind's `parseId`): the owner's, and the group's id. */
   parseId(id: string): Readonly<Record<string, string | number>> & { runnerGroupId: number };
   access: AccessList;
+  /** The mapping of its settings (`groupMapping` of its declaration). */
+  settings: GroupMapping;
   routes: GroupRoutes<O>;
   /** The route parameters naming an owner (`{org}`). */
   ownerParams(owner: string): O;
@@ -117,20 +114,10 @@ async function readGroup<O>(c: HostingClient, at: GroupAt<O>, readRunners: boole
     single: async () => (await c.get(routes.get, group)).data,
   });
   return {
-    settings: settingsFromApi(api),
+    settings: at.settings.fromApi(api),
     access: api.visibility === "selected" ? await listIds(c, routes.access, group) : undefined,
     runners: readRunners ? await listIds(c, routes.runners, group) : undefined,
   };
-}
-
-function settingsDiffer(live: LiveSettings, inputs: GroupSettingsInputs): boolean {
-  return (
-    live.name !== inputs.name ||
-    live.visibility !== inputs.visibility ||
-    live.allowsPublicRepositories !== inputs.allowsPublicRepositories ||
-    live.restrictedToWorkflows !== inputs.restrictedToWorkflows ||
-    !sameValue(live.selectedWorkflows ?? [], inputs.selectedWorkflows ?? [], true)
-  );
 }
 
 /**
@@ -146,8 +133,8 @@ async function converge<O>(
   desired: Desired,
 ): Promise<LiveGroup> {
   let next = live;
-  if (settingsDiffer(live.settings, inputs)) {
-    const body = settingsBody(inputs);
+  if (at.settings.differ(live.settings, inputs)) {
+    const body = at.settings.body(inputs);
     const api = await collectionReads.write(
       c,
       at.collection,
@@ -155,7 +142,7 @@ async function converge<O>(
     );
     next = {
       ...live,
-      settings: settingsFromApi(api),
+      settings: at.settings.fromApi(api),
       access: api.visibility === "selected" ? live.access : undefined,
     };
   }
@@ -214,7 +201,7 @@ async function createGroup<I extends GroupSettingsInputs, O>(
     });
   } else {
     const body = {
-      ...settingsBody(inputs),
+      ...k.settings.body(inputs),
       ...(inputs.visibility === "selected" ? { [k.access.bodyKey]: desired.access ?? [] } : {}),
       ...(desired.runners !== undefined ? { runners: desired.runners } : {}),
     };
@@ -235,7 +222,7 @@ async function createGroup<I extends GroupSettingsInputs, O>(
     if (!made.adopted) {
       // The POST carried everything: the response plus what was sent is the state.
       const sent: LiveGroup = {
-        settings: settingsFromApi(made.value),
+        settings: k.settings.fromApi(made.value),
         access: inputs.visibility === "selected" ? (desired.access ?? []) : undefined,
         runners: desired.runners,
       };

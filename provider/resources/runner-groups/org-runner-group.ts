@@ -11,7 +11,7 @@ import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
 import { adoptableGroups, type GroupKind, groupMethods } from "./group-api";
-import { groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
+import { groupMapping, groupName, groupOutputs, groupRules, groupSettings, visibilityAs } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration
@@ -40,6 +40,7 @@ export const orgRunnerGroupKind = declareKind({
     visibility: field(VISIBILITY.default("all"), {
       description:
         '`"all"` repositories, the `"selected"` ones, or `"private"` repositories only. Default `"all"`.',
+      wire: { path: "visibility" },
     }),
     ...groupSettings,
   }),
@@ -70,6 +71,7 @@ const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs, { org: string }> = {
   kind: orgRunnerGroupKind.kind,
   ownerPart: "org",
   parseId: orgRunnerGroupKind.parseId,
+  settings: groupMapping(orgRunnerGroupKind),
   access: { bodyKey: "selected_repository_ids" },
   routes: {
     ...ROUTES.orgRunnerGroups,

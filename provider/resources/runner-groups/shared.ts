@@ -10,8 +10,9 @@ import { z } from "zod";
 import type { ApiRunnerGroup } from "../../../api";
 import { unexpectedResponse } from "../../client/errors";
 import { type CrossFieldRules, fields, selectedIdsFailure } from "../../internal/check";
-import { field, output } from "../../internal/declare";
+import { type DeclaredKind, field, output } from "../../internal/declare";
 import { compact } from "../../internal/outputs";
+import { wireMapping } from "../../internal/wire";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration: the fields both kinds have. Each kind declares its owner and access list first, then
@@ -20,17 +21,26 @@ import { compact } from "../../internal/outputs";
 
 export const groupName = field(
   z.string({ error: "name is required: the runner group's name" }).trim().min(1, "name must not be empty"),
-  { description: "The group's name, unique within its owner. A rename updates in place." },
+  {
+    description: "The group's name, unique within its owner. A rename updates in place.",
+    wire: { path: "name" },
+  },
 );
 
 export const groupSettings = {
   allowsPublicRepositories: field(
     z.boolean({ error: "allowsPublicRepositories must be a boolean" }).default(false),
-    { description: "Whether public repositories may use the group's runners. Default false." },
+    {
+      description: "Whether public repositories may use the group's runners. Default false.",
+      wire: { path: "allows_public_repositories" },
+    },
   ),
   restrictedToWorkflows: field(
     z.boolean({ error: "restrictedToWorkflows must be a boolean" }).default(false),
-    { description: "Limit the group to the workflows in `selectedWorkflows`. Default false." },
+    {
+      description: "Limit the group to the workflows in `selectedWorkflows`. Default false.",
+      wire: { path: "restricted_to_workflows" },
+    },
   ),
   selectedWorkflows: field(
     z
@@ -42,6 +52,7 @@ export const groupSettings = {
       description:
         "Workflow references (`owner/repo/.github/workflows/ci.yml@main`) allowed to use the group; compared as a set. Only with `restrictedToWorkflows: true`.",
       set: true,
+      wire: { path: "selected_workflows" },
     },
   ),
   importId: field(fields.numericId("importId").optional(), {
@@ -127,20 +138,6 @@ export function visibilityAs<V extends string>(schema: z.ZodType<V>, live: LiveS
   );
 }
 
-export function settingsFromApi(api: ApiRunnerGroup): LiveSettings {
-  const restricted = api.restricted_to_workflows ?? false;
-  return compact({
-    name: api.name,
-    visibility: api.visibility,
-    allowsPublicRepositories: api.allows_public_repositories ?? false,
-    restrictedToWorkflows: restricted,
-    selectedWorkflows: restricted ? (api.selected_workflows ?? []) : undefined,
-    runnerGroupId: api.id,
-    isDefault: api.default ?? false,
-    runnersUrl: api.runners_url ?? "",
-  });
-}
-
 /** A group as the server has it: settings, and the access list and runners where they were read. */
 export interface LiveGroup {
   settings: LiveSettings;
@@ -150,13 +147,31 @@ export interface LiveGroup {
   runners: number[] | undefined;
 }
 
-/** The PATCH body: every setting, since omitted ones are reset to their defaults. */
-export function settingsBody(inputs: GroupSettingsInputs) {
+/**
+ * A kind's mapping between its groups and the settings part of state: name, visibility and the
+ * settings from the wire paths their fields declare (each kind declares its own visibility).
+ */
+export function groupMapping(declared: Pick<DeclaredKind, "inputs" | "rules">) {
+  const wire = wireMapping<GroupSettingsInputs>(declared.inputs, declared.rules);
+  /** Workflows count only while the group is restricted to them (then at least `[]`). */
+  const counted = <V extends Partial<GroupSettingsInputs>>(v: V): V => ({
+    ...v,
+    selectedWorkflows: v.restrictedToWorkflows ? (v.selectedWorkflows ?? []) : undefined,
+  });
   return {
-    name: inputs.name,
-    visibility: inputs.visibility,
-    allows_public_repositories: inputs.allowsPublicRepositories,
-    restricted_to_workflows: inputs.restrictedToWorkflows,
-    ...(inputs.restrictedToWorkflows ? { selected_workflows: inputs.selectedWorkflows ?? [] } : {}),
+    fromApi: (api: ApiRunnerGroup): LiveSettings =>
+      compact({
+        ...(counted(wire.fromWire(api)) as Omit<LiveSettings, keyof GroupState>),
+        runnerGroupId: api.id,
+        isDefault: api.default ?? false,
+        runnersUrl: api.runners_url ?? "",
+      }),
+    /** The PATCH body: every setting, since omitted ones are reset to their defaults. */
+    body: (inputs: GroupSettingsInputs) => wire.toWire(counted(inputs)),
+    differ: (live: LiveSettings, inputs: GroupSettingsInputs) =>
+      wire.changedValues(counted(live as Partial<GroupSettingsInputs>), counted(inputs)).length > 0,
   };
 }
+
+/** What `groupMapping` derives for a kind. */
+export type GroupMapping = ReturnType<typeof groupMapping>;

@@ -30,6 +30,7 @@ import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
+import { wireMapping } from "../../internal/wire";
 import { findTeam, listTeams, teamNotFound } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
@@ -61,10 +62,13 @@ export const teamKind = declareKind({
       {
         description:
           "The team's name, unique in the organisation; the slug is made from it (lower case, other characters as `-`). A change renames the team in place: its id stays, its `slug` output follows.",
+        wire: { path: "name" },
       },
     ),
+    // The platform answers an empty description as null or "": both are none, and "" removes one.
     description: field(z.string({ error: "description must be a string" }).optional(), {
       description: "What the team is for. Omitted: none. Updates in place.",
+      wire: { path: "description", none: "" },
     }),
     privacy: field(
       z
@@ -73,6 +77,7 @@ export const teamKind = declareKind({
       {
         description:
           '`"secret"` (seen by owners and the team\'s members) or `"closed"` (seen by every member of the organisation). Default `"secret"`. A nested team (with `parentTeamId`) must be `"closed"`, and so must its parent. Updates in place.',
+        wire: { path: "privacy" },
       },
     ),
     notificationSetting: field(
@@ -84,6 +89,7 @@ export const teamKind = declareKind({
       {
         description:
           'Whether @mentioning the team notifies its members: `"notifications_enabled"` (default) or `"notifications_disabled"`. Updates in place.',
+        wire: { path: "notification_setting" },
       },
     ),
     parentTeamId: field(
@@ -122,40 +128,29 @@ export type TeamOutputs = OutputsOfKind<typeof teamKind>;
 // API <-> state
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Name, description, privacy and notificationSetting, from the wire paths their fields declare. The
+ * parent is mapped here: the API answers it as `parent.id` and takes it as `parent_team_id`.
+ */
+const wire = wireMapping<TeamInputs>(teamKind.inputs, teamKind.rules);
+
 function teamOutputs(org: string, api: ApiTeam): TeamOutputs {
   return compact({
     org,
-    name: api.name,
-    // The platform answers an empty description as null or "": both are none.
-    description: api.description ? api.description : undefined,
-    privacy: (api.privacy ?? "secret") as TeamPrivacy,
-    notificationSetting: (api.notification_setting ?? "notifications_enabled") as TeamNotificationSetting,
+    ...(wire.fromWire(api) as Omit<TeamInputs, "org" | "parentTeamId">),
     parentTeamId: api.parent?.id,
     teamId: api.id,
     slug: api.slug,
   });
 }
 
-/** The whole desired state; `parent_team_id: null` and an empty description remove what is not wanted. */
+/** The whole desired state; `parent_team_id: null` removes a parent not wanted. */
 function writeBody(inputs: TeamInputs) {
-  return {
-    name: inputs.name,
-    description: inputs.description ?? "",
-    privacy: inputs.privacy,
-    notification_setting: inputs.notificationSetting,
-    parent_team_id: inputs.parentTeamId ?? null,
-  };
+  return { ...wire.toWire(inputs), parent_team_id: inputs.parentTeamId ?? null };
 }
 
 function differs(api: ApiTeam, inputs: TeamInputs): boolean {
-  const live = teamOutputs(inputs.org, api);
-  return (
-    live.name !== inputs.name ||
-    (live.description ?? "") !== (inputs.description ?? "") ||
-    live.privacy !== inputs.privacy ||
-    live.notificationSetting !== inputs.notificationSetting ||
-    live.parentTeamId !== inputs.parentTeamId
-  );
+  return wire.changed(api, inputs).length > 0 || api.parent?.id !== inputs.parentTeamId;
 }
 
 // ---------------------------------------------------------------------------------------------

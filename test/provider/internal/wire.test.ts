@@ -73,3 +73,45 @@ describe("wireMapping", () => {
     expect(hookKind.rules.events).toEqual({ set: true });
   });
 });
+
+describe("wireMapping with a wire value meaning none", () => {
+  const noteKind = declareKind({
+    kind: "WireNote",
+    description: "A note.",
+    idFormat: [],
+    inputs: z.object({
+      title: field(z.string(), { description: "Title.", wire: { path: "title" } }),
+      body: field(z.string().optional(), { description: "Body.", wire: { path: "body", none: null } }),
+      tag: field(z.string().optional(), { description: "Tag.", wire: { path: "meta.tag", none: "" } }),
+    }),
+    outputs: z.object({}),
+  });
+  const notes = wireMapping<z.infer<typeof noteKind.inputs>>(noteKind.inputs, noteKind.rules);
+
+  it("sends a value left out as the none value, so the API clears what it kept", () => {
+    expect(notes.toWire({ title: "t" })).toEqual({ title: "t", body: null, meta: { tag: "" } });
+    expect(notes.toWire({ title: "t", body: "b", tag: "x" })).toEqual({
+      title: "t",
+      body: "b",
+      meta: { tag: "x" },
+    });
+  });
+
+  it("reads the none value as left out", () => {
+    expect(notes.fromWire({ title: "t", body: null, meta: { tag: "" } })).toEqual({
+      title: "t",
+      body: undefined,
+      tag: undefined,
+    });
+  });
+
+  it("compares the none value as left out on either side", () => {
+    expect(notes.changed({ title: "t", body: null, meta: { tag: "" } }, { title: "t", tag: "" })).toEqual([]);
+    expect(notes.changed({ title: "t", meta: { tag: "x" } }, { title: "t", tag: "" })).toEqual(["tag"]);
+  });
+
+  it("compares state values read before with the program's, fields without a wire path left out", () => {
+    expect(notes.changedValues({ title: "t", tag: "" }, { title: "t" })).toEqual([]);
+    expect(notes.changedValues({ title: "t", body: "b" }, { title: "u" })).toEqual(["title", "body"]);
+  });
+});
