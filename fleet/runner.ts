@@ -92,7 +92,7 @@ async function automationApi(projects: readonly Project[], options: RunOptions):
       .then((ws) => ws.listStacks())
       .catch(() => undefined);
   }
-  const opened = { pulumiCommand: pulumi, envVars: FLEET_ENV };
+  const opened = { pulumiCommand: pulumi };
   return async (project, { operation, stack }) => {
     const args = { stackName: stack, workDir: project.dir };
     if (operation === "destroy") return LocalWorkspace.selectStack(args, opened);
@@ -119,15 +119,6 @@ async function automationApi(projects: readonly Project[], options: RunOptions):
     return { preview: orCreated("preview"), up: orCreated("up"), destroy: orCreated("destroy") };
   };
 }
-
-/**
- * What the stacks' CLIs run with beside this process's environment: TypeScript programs are
- * transpiled, not type-checked, on every run (about 0.5 s a stack: the type check is the same work
- * each time, for programs that change between runs only by hand). `npx tsc --noEmit -p <project>`
- * checks them; a PULUMI_NODEJS_TRANSPILE_ONLY set in the environment is kept (docs/fleets.md).
- */
-const FLEET_ENV: Record<string, string> =
-  process.env.PULUMI_NODEJS_TRANSPILE_ONLY === undefined ? { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } : {};
 
 /** The CLI's answer for a stack that does not exist: nothing ran. */
 const NO_STACK = /no stack named '[^']*' found/;
