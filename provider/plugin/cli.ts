@@ -5,6 +5,8 @@
  * notices are logged). The first line on stdout must be the port the server listens on: the
  * engine reads it to connect, so nothing else may be written to stdout before it.
  */
+// First: the compile cache covers only the modules loaded after it is enabled.
+import { flushCompileCache } from "./compile-cache";
 import { startPlugin } from "./server";
 
 // A stray rejection must not end the process in the middle of a deployment (the engine would lose
@@ -20,6 +22,7 @@ const engine = process.argv[2];
 startPlugin(engine ? { engine } : {}).then(
   ({ port }) => {
     process.stdout.write(`${port}\n`);
+    flushCompileCache();
   },
   (error: unknown) => {
     process.stderr.write(
