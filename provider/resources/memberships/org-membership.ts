@@ -25,9 +25,15 @@ import { isNotFound, notFoundError, refusedError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import {
+  type ArgsOf,
+  declareKind,
+  type Found,
+  field,
+  type OutputsOfKind,
+  output,
+} from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, leftToDefault, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -95,10 +101,10 @@ export const orgMembershipKind = declareKind({
         'A member before this stack: destroy and removal from code leave the membership (onDestroy: "retain").',
     },
     // The lists say everything (login and role), so no membership is read again.
-    async list(c, { org = "" }) {
+    async list(c, { org = "" }): Promise<Found[]> {
       const found = await listMemberships(c, org);
       return found.map(({ username, role }) => ({
-        id: joinId(org, username),
+        id: orgMembershipKind.formatId({ org, username }),
         inputs: { org, username, role },
       }));
     },

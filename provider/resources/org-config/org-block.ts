@@ -11,9 +11,8 @@ import { isHostingApiError, isNotFound, notFoundError, validationError } from ".
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { resourceClass } from "../../internal/resource";
 
@@ -42,10 +41,13 @@ export const orgBlockKind = declareKind({
     scope: "org",
     what: ({ org }) => `blocked users of ${org}`,
     names: ["{org|module}-block-{username}"],
-    async list(c, { org = "" }) {
+    async list(c, { org = "" }): Promise<Found[]> {
       // The list is the read: a block is its pair of names, so no read per block.
       const users = await c.paginate(ROUTES.orgBlocks.list, { org });
-      return users.map((user) => ({ id: joinId(org, user.login), inputs: { org, username: user.login } }));
+      return users.map((user) => ({
+        id: orgBlockKind.formatId({ org, username: user.login }),
+        inputs: { org, username: user.login },
+      }));
     },
   },
 });

@@ -69,6 +69,7 @@ export const orgRoleAssignmentKind = declareKind({
             c.paginate(ROUTES.orgRoles.teams, at),
             c.paginate(ROUTES.orgRoles.users, at),
           ]);
+          // joinId, not formatId: the id's second part is the literal `teams` or `users` (see parseId).
           return [
             ...teams.map((t) => ({
               id: joinId(org, "teams", t.slug, role.id),
@@ -111,6 +112,7 @@ const oneAssignee: CrossFieldRules<OrgRoleAssignmentInputs> = (inputs, pending) 
 
 type Assignee = Pick<OrgRoleAssignmentInputs, "org" | "roleId" | "team" | "username">;
 
+// joinId, not formatId: the id's second part is the literal `teams` or `users` (see parseId).
 const idOf = (a: Assignee) =>
   a.team !== undefined
     ? joinId(a.org, "teams", a.team, a.roleId)

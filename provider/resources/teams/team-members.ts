@@ -23,10 +23,10 @@ import {
   type OutputsOfKind,
 } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { resourceClass } from "../../internal/resource";
 import { isOwner, listTeams, ownerAsMemberNotice, teamNotFound, teamSlugField } from "./shared";
+import { teamKind } from "./team";
 import { roleAsMeant, teamRoleField } from "./team-membership";
 
 // ---------------------------------------------------------------------------------------------
@@ -78,10 +78,12 @@ export const teamMembersKind = declareKind({
           if (listed === undefined || listed.length === 0) return [];
           return [
             {
-              id: joinId(org, team.slug),
+              id: teamMembersKind.formatId({ org, teamSlug: team.slug }),
               inputs: { org, teamSlug: team.slug, members: listed },
               label: team.name,
-              refs: { teamSlug: { kind: "Team", id: joinId(org, team.id), output: "slug" } },
+              refs: {
+                teamSlug: { kind: "Team", id: teamKind.formatId({ org, teamId: team.id }), output: "slug" },
+              },
             },
           ];
         }),

@@ -24,9 +24,15 @@ import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/creates";
-import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import {
+  type ArgsOf,
+  declareKind,
+  type Found,
+  field,
+  type OutputsOfKind,
+  output,
+} from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -112,10 +118,10 @@ export const teamKind = declareKind({
     scope: "org",
     what: ({ org }) => `teams of ${org}`,
     names: ["{org|module}-team-{name}"],
-    async list(c, { org = "", once }) {
+    async list(c, { org = "", once }): Promise<Found[]> {
       const teams = await once("teams", () => listTeams(c, org));
       // A parent is written as its id: a reference could name a team written further down.
-      return teams.map((t) => ({ id: joinId(org, t.id), label: t.name }));
+      return teams.map((t) => ({ id: teamKind.formatId({ org, teamId: t.id }), label: t.name }));
     },
   },
 });
@@ -232,7 +238,7 @@ export const teamProvider = defineProvider<typeof teamKind.inputs, TeamOutputs>(
     // Names are unique in an organisation: a team of this name is this team, adopted.
     const existing = await teamNamed(c, org, inputs.name);
     if (existing) {
-      const id = joinId(org, existing.id);
+      const id = teamKind.formatId({ org, teamId: existing.id });
       notice(`${KIND} ${org}/${existing.slug}: adopted the existing team of that name (id ${existing.id})`);
       if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
       try {
@@ -265,7 +271,7 @@ export const teamProvider = defineProvider<typeof teamKind.inputs, TeamOutputs>(
       }
       throw e;
     });
-    return { id: joinId(org, made.value.id), outs: outputsOf(made.value) };
+    return { id: teamKind.formatId({ org, teamId: made.value.id }), outs: outputsOf(made.value) };
   },
 
   async read(id, props) {
