@@ -20,9 +20,8 @@ import {
 import { isNotFound, notFoundError } from "../../client/errors";
 import type { CrossFieldRules } from "../../internal/check";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { canonical, changedFields } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { resourceClass } from "../../internal/resource";
@@ -89,13 +88,15 @@ export const branchProtectionKind = declareKind({
     scope: "repository",
     what: ({ owner, repo }) => `branch protections of ${owner}/${repo}`,
     names: ["{owner}-{repository}-protection-{branch}"],
-    async list(c, { owner = "", repo = "" }) {
+    async list(c, { owner = "", repo = "" }): Promise<Found[]> {
       const branches = await c.paginate(
         ROUTES.branches.list,
         { owner, repo },
         { query: { protected: "true" } },
       );
-      return branches.map((b) => ({ id: joinId(owner, repo, b.name) }));
+      return branches.map((b) => ({
+        id: branchProtectionKind.formatId({ owner, repository: repo, branch: b.name }),
+      }));
     },
   },
 });

@@ -21,7 +21,6 @@ import {
   type OutputsOfKind,
 } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { resourceClass } from "../../internal/resource";
 import { teamNotFound } from "../teams/shared";
@@ -114,7 +113,12 @@ export const repositoryCollaboratorsKind = declareKind({
       const where = { owner, repository: repo };
       const found = await readOrGone(() => accessOfRepository(c, where, { users: [], teams: [] }));
       if (!found || (found.users.length === 0 && found.teams.length === 0)) return [];
-      return [{ id: joinId(owner, repo), inputs: { owner, repository: repo, ...found } }];
+      return [
+        {
+          id: repositoryCollaboratorsKind.formatId({ owner, repository: repo }),
+          inputs: { owner, repository: repo, ...found },
+        },
+      ];
     },
   },
 });

@@ -20,9 +20,8 @@ import {
 import { isNotFound, notFoundError } from "../../client/errors";
 import { type CrossFieldRules, fields } from "../../internal/check";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { sameValue } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -126,9 +125,11 @@ export const orgCustomPropertyKind = declareKind({
     scope: "org",
     what: ({ org }) => `repository property definitions of ${org}`,
     names: ["{org|module}-property-definition-{propertyName}"],
-    async list(c, { org = "" }) {
+    async list(c, { org = "" }): Promise<Found[]> {
       const definitions = await c.paginate(ROUTES.propertyDefinitions.list, { org });
-      return definitions.map((d) => ({ id: joinId(org, d.property_name) }));
+      return definitions.map((d) => ({
+        id: orgCustomPropertyKind.formatId({ org, propertyName: d.property_name }),
+      }));
     },
   },
 });

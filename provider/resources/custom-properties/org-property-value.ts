@@ -6,9 +6,8 @@
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { fields } from "../../internal/check";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { resourceClass } from "../../internal/resource";
 import { propertyFields, type ValueKind, valueMethods, valueRoutes } from "./shared";
@@ -34,9 +33,11 @@ export const orgPropertyValueKind = declareKind({
     scope: "org",
     what: ({ org }) => `organisation property values of ${org}`,
     names: ["{org|module}-property-{propertyName}"],
-    async list(c, { org = "" }) {
+    async list(c, { org = "" }): Promise<Found[]> {
       const values = await c.paginate(ROUTES.propertyValues.org, { org });
-      return values.filter((v) => v.value !== null).map((v) => ({ id: joinId(org, v.property_name) }));
+      return values
+        .filter((v) => v.value !== null)
+        .map((v) => ({ id: orgPropertyValueKind.formatId({ org, propertyName: v.property_name }) }));
     },
   },
 });

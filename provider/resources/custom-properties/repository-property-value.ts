@@ -7,9 +7,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { checkPropertyValue, ROUTES } from "../../../api";
 import { notice } from "../../internal/context";
-import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { resourceClass } from "../../internal/resource";
@@ -33,11 +32,17 @@ export const repositoryPropertyValueKind = declareKind({
     scope: "repository",
     what: ({ owner, repo }) => `property values of ${owner}/${repo}`,
     names: ["{owner}-{repository}-property-{propertyName}"],
-    async list(c, { owner = "", repo = "" }) {
+    async list(c, { owner = "", repo = "" }): Promise<Found[]> {
       const values = (await c.get(ROUTES.propertyValues.repo, { owner, repo })).data;
       return values
         .filter((v) => v.value !== null)
-        .map((v) => ({ id: joinId(owner, repo, v.property_name) }));
+        .map((v) => ({
+          id: repositoryPropertyValueKind.formatId({
+            owner,
+            repository: repo,
+            propertyName: v.property_name,
+          }),
+        }));
     },
   },
 });

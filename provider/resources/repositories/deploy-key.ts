@@ -21,13 +21,13 @@ import { createWithoutDuplicates, madeSince } from "../../internal/creates";
 import {
   type ArgsOf,
   declareKind,
+  type Found,
   field,
   type OutputsOfKind,
   output,
   type WireCodec,
 } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
@@ -92,9 +92,13 @@ export const repositoryDeployKeyKind = declareKind({
     scope: "repository",
     what: ({ owner, repo }) => `deploy keys of ${owner}/${repo}`,
     names: ["{owner}-{repository}-deploy-key-{label}"],
-    async list(c, { owner = "", repo = "" }) {
+    async list(c, { owner = "", repo = "" }): Promise<Found[]> {
       const keys = await c.paginate(ROUTES.deployKeys.list, { owner, repo });
-      return keys.map((k) => ({ id: joinId(owner, repo, k.id), importId: k.id, label: k.title }));
+      return keys.map((k) => ({
+        id: repositoryDeployKeyKind.formatId({ owner, repository: repo, keyId: k.id }),
+        importId: k.id,
+        label: k.title,
+      }));
     },
   },
 });
@@ -217,12 +221,22 @@ export const repositoryDeployKeyProvider = defineProvider<
   comparable: lowerCased<RepositoryDeployKeyInputs>("owner", "repository"),
   deleteBeforeReplace: true,
   adoptedId: (inputs) =>
-    inputs.importId === undefined ? undefined : joinId(inputs.owner, inputs.repository, inputs.importId),
+    inputs.importId === undefined
+      ? undefined
+      : repositoryDeployKeyKind.formatId({
+          owner: inputs.owner,
+          repository: inputs.repository,
+          keyId: inputs.importId,
+        }),
 
   async create(inputs) {
     const key = await addOrAdopt(client(), inputs);
     return {
-      id: joinId(inputs.owner, inputs.repository, key.id),
+      id: repositoryDeployKeyKind.formatId({
+        owner: inputs.owner,
+        repository: inputs.repository,
+        keyId: key.id,
+      }),
       outs: deployKeyOutputs(inputs, key),
     };
   },

@@ -23,8 +23,14 @@ import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/creates";
-import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId } from "../../internal/ids";
+import {
+  type ArgsOf,
+  declareKind,
+  type Found,
+  field,
+  type OutputsOfKind,
+  output,
+} from "../../internal/declare";
 import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -193,9 +199,9 @@ export const repositoryKind = declareKind({
       comment:
         'A repository before this stack: destroy and removal from code leave it (onDestroy: "retain"; adopted repositories are never archived or deleted).',
     },
-    async list(c, { org = "" }) {
+    async list(c, { org = "" }): Promise<Found[]> {
       const repos = await c.paginate(ROUTES.repositories.listForOrg, { org });
-      return repos.map((r) => ({ id: joinId(org, r.name) }));
+      return repos.map((r) => ({ id: repositoryKind.formatId({ org, name: r.name }) }));
     },
   },
 });

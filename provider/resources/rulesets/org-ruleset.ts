@@ -9,8 +9,7 @@ import { z } from "zod";
 import { type ApiRuleset, type ApiRulesetWrite, ROUTES } from "../../../api";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
-import { joinId } from "../../internal/ids";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { defineProvider } from "../../internal/lifecycle";
 import { resourceClass } from "../../internal/resource";
 import { orgConditionsSchema, rulesetFields, rulesetOutputs, rulesetRules } from "./schema";
@@ -41,9 +40,9 @@ export const orgRulesetKind = declareKind({
     scope: "org",
     what: ({ org }) => `rulesets of ${org}`,
     names: ["{org|module}-ruleset-{name}"],
-    async list(c, { org = "" }) {
+    async list(c, { org = "" }): Promise<Found[]> {
       const rulesets = await c.paginate(ROUTES.orgRulesets.list, { org });
-      return rulesets.map((r) => ({ id: joinId(org, r.id), importId: r.id }));
+      return rulesets.map((r) => ({ id: orgRulesetKind.formatId({ org, rulesetId: r.id }), importId: r.id }));
     },
   },
 });
@@ -75,14 +74,17 @@ export const orgRulesetProvider = defineProvider<typeof orgRulesetKind.inputs, O
   {
     crossField: rulesetRules<OrgRulesetInputs>("org"),
     comparable,
-    adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+    adoptedId: (inputs) =>
+      inputs.importId === undefined
+        ? undefined
+        : orgRulesetKind.formatId({ org: inputs.org, rulesetId: inputs.importId }),
     ...rulesetMethods<OrgRulesetInputs>({
       kind: orgRulesetKind.kind,
       parseId: orgRulesetKind.parseId,
       rules: orgRulesetKind.rules,
       api: (c, owner) => orgApi(c, owner.org ?? ""),
       identity: ({ org }) => (org === undefined ? {} : { org }),
-      idOf: (inputs, rulesetId) => joinId(inputs.org, rulesetId),
+      idOf: (inputs, rulesetId) => orgRulesetKind.formatId({ org: inputs.org, rulesetId }),
       notFound: ({ org }) => [
         `there is no organisation ${org}`,
         `the token's user is not an owner of ${org}`,

@@ -6,8 +6,7 @@
 import { z } from "zod";
 import { type ApiRuleset, type ApiRulesetWrite, ROUTES } from "../../../api";
 import type { HostingClient } from "../../client/http";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
-import { joinId } from "../../internal/ids";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { defineProvider } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { resourceClass } from "../../internal/resource";
@@ -36,7 +35,7 @@ export const repositoryRulesetKind = declareKind({
     scope: "repository",
     what: ({ owner, repo }) => `rulesets of ${owner}/${repo}`,
     names: ["{owner}-{repository}-ruleset-{name}"],
-    async list(c, { owner = "", repo = "" }) {
+    async list(c, { owner = "", repo = "" }): Promise<Found[]> {
       const rulesets = await c.paginate(
         ROUTES.repoRulesets.list,
         { owner, repo },
@@ -44,7 +43,10 @@ export const repositoryRulesetKind = declareKind({
       );
       return rulesets
         .filter((r) => r.source_type !== "Organization")
-        .map((r) => ({ id: joinId(owner, repo, r.id), importId: r.id }));
+        .map((r) => ({
+          id: repositoryRulesetKind.formatId({ owner, repository: repo, rulesetId: r.id }),
+          importId: r.id,
+        }));
     },
   },
 });
@@ -80,7 +82,13 @@ export const repositoryRulesetProvider = defineProvider<
   crossField: rulesetRules<RepositoryRulesetInputs>("repo"),
   comparable,
   adoptedId: (inputs) =>
-    inputs.importId === undefined ? undefined : joinId(inputs.owner, inputs.repository, inputs.importId),
+    inputs.importId === undefined
+      ? undefined
+      : repositoryRulesetKind.formatId({
+          owner: inputs.owner,
+          repository: inputs.repository,
+          rulesetId: inputs.importId,
+        }),
   ...rulesetMethods<RepositoryRulesetInputs>({
     kind: repositoryRulesetKind.kind,
     parseId: repositoryRulesetKind.parseId,
@@ -90,7 +98,8 @@ export const repositoryRulesetProvider = defineProvider<
       ...(owner === undefined ? {} : { owner }),
       ...(repository === undefined ? {} : { repository }),
     }),
-    idOf: (inputs, rulesetId) => joinId(inputs.owner, inputs.repository, rulesetId),
+    idOf: (inputs, rulesetId) =>
+      repositoryRulesetKind.formatId({ owner: inputs.owner, repository: inputs.repository, rulesetId }),
     notFound: ({ owner, repository }) => [
       `there is no repository ${owner}/${repository}`,
       "the token's user does not administer the repository",
