@@ -12,9 +12,8 @@
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
@@ -46,13 +45,20 @@ export const environmentActionsSecretKind = declareKind({
     scope: "repository",
     what: ({ owner, repo }) => `environment Actions secrets of ${owner}/${repo}`,
     names: ["{owner}-{repository}-{environment}-secret-{secretName}"],
-    async list(c, place) {
+    async list(c, place): Promise<Found[]> {
       const { owner = "", repo = "" } = place;
       const found = await Promise.all(
         (await environmentsOf(c, place)).map(async (environment) => {
           const params = { owner, repo, environment_name: environment };
           const secrets = await c.paginate(ROUTES.envActionsSecrets.list, params);
-          return secrets.map((s) => ({ id: joinId(owner, repo, environment, s.name) }));
+          return secrets.map((s) => ({
+            id: environmentActionsSecretKind.formatId({
+              owner,
+              repository: repo,
+              environment,
+              secretName: s.name,
+            }),
+          }));
         }),
       );
       return found.flat();
@@ -98,7 +104,7 @@ async function write(inputs: EnvironmentActionsSecretInputs, plaintext: string |
     createdAt: secret.created_at,
     updatedAt: secret.updated_at,
   });
-  return { id: joinId(inputs.owner, inputs.repository, inputs.environment, secret.name), outs };
+  return { id: environmentActionsSecretKind.formatId({ ...inputs, secretName: secret.name }), outs };
 }
 
 export const environmentActionsSecretProvider = defineProvider<

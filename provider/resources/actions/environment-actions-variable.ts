@@ -10,9 +10,8 @@
 import { z } from "zod";
 import { type ApiActionsVariable, ROUTES } from "../../../api";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { resourceClass } from "../../internal/resource";
@@ -43,14 +42,19 @@ export const environmentActionsVariableKind = declareKind({
     what: ({ owner, repo }) => `environment Actions variables of ${owner}/${repo}`,
     names: ["{owner}-{repository}-{environment}-variable-{name}"],
     // The lists say everything: no variable is read again.
-    async list(c, place) {
+    async list(c, place): Promise<Found[]> {
       const { owner = "", repo = "" } = place;
       const found = await Promise.all(
         (await environmentsOf(c, place)).map(async (environment) => {
           const params = { owner, repo, environment_name: environment };
           const variables = await c.paginate(ROUTES.envActionsVariables.list, params);
           return variables.map((v) => ({
-            id: joinId(owner, repo, environment, v.name),
+            id: environmentActionsVariableKind.formatId({
+              owner,
+              repository: repo,
+              environment,
+              name: v.name,
+            }),
             inputs: { owner, repository: repo, environment, name: v.name, value: v.value },
           }));
         }),
@@ -103,7 +107,7 @@ async function converge(inputs: EnvironmentActionsVariableInputs) {
     async (current) => current.value !== inputs.value,
   );
   return {
-    id: joinId(inputs.owner, inputs.repository, inputs.environment, variable.name),
+    id: environmentActionsVariableKind.formatId({ ...inputs, name: variable.name }),
     outs: outputsOf(inputs, variable),
   };
 }

@@ -22,9 +22,8 @@ import {
 import { knownValue } from "../../client/errors";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -59,9 +58,9 @@ export const orgActionsSecretKind = declareKind({
     scope: "org",
     what: ({ org }) => `Actions secrets of ${org}`,
     names: ["{org|module}-secret-{secretName}"],
-    async list(c, { org = "" }) {
+    async list(c, { org = "" }): Promise<Found[]> {
       const secrets = await c.paginate(ROUTES.orgActionsSecrets.list, { org });
-      return secrets.map((s) => ({ id: joinId(org, s.name) }));
+      return secrets.map((s) => ({ id: orgActionsSecretKind.formatId({ org, secretName: s.name }) }));
     },
     // Every secret holds a value, which the API never returns: the program reads it from config.
     needsSecret: () => true,
@@ -128,7 +127,10 @@ async function write(inputs: OrgActionsSecretInputs, plaintext: string | undefin
   // just sent are the list: no read of it.
   const secret = await api.get(inputs.secretName);
   const selected = inputs.visibility === "selected" ? (inputs.selectedRepositoryIds ?? []) : undefined;
-  return { id: joinId(inputs.org, secret.name), outs: outputsOf(inputs, secret, selected) };
+  return {
+    id: orgActionsSecretKind.formatId({ org: inputs.org, secretName: secret.name }),
+    outs: outputsOf(inputs, secret, selected),
+  };
 }
 
 export const orgActionsSecretProvider = defineProvider<

@@ -18,9 +18,8 @@ import {
 import { knownValue } from "../../client/errors";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { diffFields, lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -55,9 +54,9 @@ export const orgActionsVariableKind = declareKind({
     what: ({ org }) => `Actions variables of ${org}`,
     names: ["{org|module}-variable-{name}"],
     // Each is read through the provider: the list does not say which repositories are selected.
-    async list(c, { org = "" }) {
+    async list(c, { org = "" }): Promise<Found[]> {
       const variables = await c.paginate(ROUTES.orgActionsVariables.list, { org });
-      return variables.map((v) => ({ id: joinId(org, v.name) }));
+      return variables.map((v) => ({ id: orgActionsVariableKind.formatId({ org, name: v.name }) }));
     },
   },
 });
@@ -136,7 +135,10 @@ export const orgActionsVariableProvider = defineProvider<
       return changes === true;
     });
     const outs = unchanged ?? outputsOf(inputs.org, variable, selectedOf(inputs));
-    return { id: joinId(inputs.org, variable.name), outs: { ...outs, org: inputs.org } };
+    return {
+      id: orgActionsVariableKind.formatId({ org: inputs.org, name: variable.name }),
+      outs: { ...outs, org: inputs.org },
+    };
   },
 
   async read(id, props) {

@@ -10,9 +10,8 @@
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
@@ -36,9 +35,11 @@ export const repositoryActionsSecretKind = declareKind({
     scope: "repository",
     what: ({ owner, repo }) => `Actions secrets of ${owner}/${repo}`,
     names: ["{owner}-{repository}-secret-{secretName}"],
-    async list(c, { owner = "", repo = "" }) {
+    async list(c, { owner = "", repo = "" }): Promise<Found[]> {
       const secrets = await c.paginate(ROUTES.repoActionsSecrets.list, { owner, repo });
-      return secrets.map((s) => ({ id: joinId(owner, repo, s.name) }));
+      return secrets.map((s) => ({
+        id: repositoryActionsSecretKind.formatId({ owner, repository: repo, secretName: s.name }),
+      }));
     },
     // Every secret holds a value, which the API never returns: the program reads it from config.
     needsSecret: () => true,
@@ -76,7 +77,7 @@ async function write(inputs: RepositoryActionsSecretInputs, plaintext: string | 
     createdAt: secret.created_at,
     updatedAt: secret.updated_at,
   });
-  return { id: joinId(inputs.owner, inputs.repository, secret.name), outs };
+  return { id: repositoryActionsSecretKind.formatId({ ...inputs, secretName: secret.name }), outs };
 }
 
 export const repositoryActionsSecretProvider = defineProvider<

@@ -9,9 +9,8 @@
 import { z } from "zod";
 import { type ApiActionsVariable, ROUTES } from "../../../api";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { resourceClass } from "../../internal/resource";
@@ -34,10 +33,10 @@ export const repositoryActionsVariableKind = declareKind({
     what: ({ owner, repo }) => `Actions variables of ${owner}/${repo}`,
     names: ["{owner}-{repository}-variable-{name}"],
     // The list says everything: no variable is read again.
-    async list(c, { owner = "", repo = "" }) {
+    async list(c, { owner = "", repo = "" }): Promise<Found[]> {
       const variables = await c.paginate(ROUTES.repoActionsVariables.list, { owner, repo });
       return variables.map((v) => ({
-        id: joinId(owner, repo, v.name),
+        id: repositoryActionsVariableKind.formatId({ owner, repository: repo, name: v.name }),
         inputs: { owner, repository: repo, name: v.name, value: v.value },
       }));
     },
@@ -85,7 +84,10 @@ async function converge(inputs: RepositoryActionsVariableInputs) {
     { name: inputs.name, value: inputs.value },
     async (current) => current.value !== inputs.value,
   );
-  return { id: joinId(inputs.owner, inputs.repository, variable.name), outs: outputsOf(inputs, variable) };
+  return {
+    id: repositoryActionsVariableKind.formatId({ ...inputs, name: variable.name }),
+    outs: outputsOf(inputs, variable),
+  };
 }
 
 export const repositoryActionsVariableProvider = defineProvider<
