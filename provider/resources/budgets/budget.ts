@@ -31,13 +31,13 @@ import { createWithoutDuplicates, PartialCreateError } from "../../internal/crea
 import {
   type ArgsOf,
   declareKind,
+  type Found,
   field,
   type NestedArgsOf,
   type OutputsOfKind,
   output,
 } from "../../internal/declare";
 import { diffFields, sameValue } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -158,9 +158,12 @@ export const budgetKind = declareKind({
     scope: "enterprise",
     what: ({ enterprise }) => `budgets of the enterprise ${enterprise}`,
     names: ["{enterprise|module}-budget-{entityName|user|scope}-{productSku|type}"],
-    async list(c, { enterprise = "" }) {
+    async list(c, { enterprise = "" }): Promise<Found[]> {
       const budgets = await budgetApi(c, enterprise).list();
-      return budgets.map((b) => ({ id: joinId(enterprise, b.id), importId: b.id }));
+      return budgets.map((b) => ({
+        id: budgetKind.formatId({ enterprise, budgetId: b.id }),
+        importId: b.id,
+      }));
     },
   },
 });
@@ -347,7 +350,9 @@ export const budgetProvider = defineProvider<typeof budgetKind.inputs, BudgetOut
   crossField: budgetCombinations,
   comparable,
   adoptedId: (inputs) =>
-    inputs.importId === undefined ? undefined : joinId(inputs.enterprise, inputs.importId),
+    inputs.importId === undefined
+      ? undefined
+      : budgetKind.formatId({ enterprise: inputs.enterprise, budgetId: inputs.importId }),
 
   async create(inputs) {
     const budgets = budgetApi(client(), inputs.enterprise);
@@ -367,7 +372,7 @@ export const budgetProvider = defineProvider<typeof budgetKind.inputs, BudgetOut
       live = made.value;
       converge = made.adopted && differs(live, inputs);
     }
-    const id = joinId(inputs.enterprise, live.id);
+    const id = budgetKind.formatId({ enterprise: inputs.enterprise, budgetId: live.id });
     if (!converge) return { id, outs: budgetOutputs(inputs, live) };
     try {
       return { id, outs: budgetOutputs(inputs, await budgets.update(live.id, writeBody(inputs))) };

@@ -27,9 +27,15 @@ import { configurationError, knownValue } from "../../client/errors";
 import { type CrossFieldRules, fields, selectedIdsFailure, UNKNOWN } from "../../internal/check";
 import { client } from "../../internal/context";
 import { createWithoutDuplicates, madeSince, PartialCreateError } from "../../internal/creates";
-import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import {
+  type ArgsOf,
+  declareKind,
+  type Found,
+  field,
+  type OutputsOfKind,
+  output,
+} from "../../internal/declare";
 import { diffFields, lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -118,9 +124,12 @@ export const privateRegistryKind = declareKind({
     scope: "org",
     what: ({ org }) => `private registries of ${org}`,
     names: ["{org|module}-registry-{url:host}", "{org|module}-registry-{url:hostpath}"],
-    async list(c, { org = "" }) {
+    async list(c, { org = "" }): Promise<Found[]> {
       const registries = await registryApi(c).list(org);
-      return registries.map((r) => ({ id: joinId(org, r.name), importId: r.name }));
+      return registries.map((r) => ({
+        id: privateRegistryKind.formatId({ org, name: r.name }),
+        importId: r.name,
+      }));
     },
     // OIDC registries hold no value; token and password ones do, and it cannot be read.
     needsSecret: (inputs) => !isOidcAuthType(String(inputs.authType ?? "token")),
@@ -251,7 +260,10 @@ export const privateRegistryProvider = defineProvider<
 >(privateRegistryKind, {
   crossField,
   comparable,
-  adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+  adoptedId: (inputs) =>
+    inputs.importId === undefined
+      ? undefined
+      : privateRegistryKind.formatId({ org: inputs.org, name: inputs.importId }),
 
   /**
    * The plaintext value replaced by its digest, so the engine never records the value: the
@@ -298,7 +310,7 @@ export const privateRegistryProvider = defineProvider<
       registry = made.value;
       converge = made.adopted && differs(registry, inputs);
     }
-    const id = joinId(inputs.org, registry.name);
+    const id = privateRegistryKind.formatId({ org: inputs.org, name: registry.name });
     if (!converge) return { id, outs: registryOutputs(inputs, registry) };
     try {
       await api.update(inputs.org, registry.name, writeBody(inputs), plaintext);

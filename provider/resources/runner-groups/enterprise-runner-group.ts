@@ -6,8 +6,7 @@
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { fields } from "../../internal/check";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
-import { joinId } from "../../internal/ids";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -52,9 +51,12 @@ export const enterpriseRunnerGroupKind = declareKind({
     scope: "enterprise",
     what: ({ enterprise }) => `runner groups of the enterprise ${enterprise}`,
     names: ["{enterprise|module}-runners-{name}"],
-    async list(c, { enterprise = "" }) {
+    async list(c, { enterprise = "" }): Promise<Found[]> {
       const groups = await adoptableGroups(c, ROUTES.enterpriseRunnerGroups.list, { enterprise });
-      return groups.map((g) => ({ id: joinId(enterprise, g.id), importId: g.id }));
+      return groups.map((g) => ({
+        id: enterpriseRunnerGroupKind.formatId({ enterprise, runnerGroupId: g.id }),
+        importId: g.id,
+      }));
     },
   },
 });
@@ -71,6 +73,7 @@ const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs, { enterprise: st
   kind: enterpriseRunnerGroupKind.kind,
   ownerPart: "enterprise",
   parseId: enterpriseRunnerGroupKind.parseId,
+  idOf: (enterprise, runnerGroupId) => enterpriseRunnerGroupKind.formatId({ enterprise, runnerGroupId }),
   settings: groupMapping(enterpriseRunnerGroupKind),
   access: { bodyKey: "selected_organization_ids" },
   routes: {

@@ -19,7 +19,6 @@ import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates, PartialCreateError } from "../../internal/creates";
 import { sameValue } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { deleteIgnoringGone, type ProviderMethods, readOrGone } from "../../internal/lifecycle";
 import type { GroupMapping, GroupOutputs, GroupSettingsInputs, LiveGroup } from "./shared";
 
@@ -78,6 +77,8 @@ export interface GroupKind<I extends GroupSettingsInputs, O> {
   ownerPart: string;
   /** The id's parts (the kind's `parseId`): the owner's, and the group's id. */
   parseId(id: string): Readonly<Record<string, string | number>> & { runnerGroupId: number };
+  /** The id of an owner's group (the kind's `formatId`). */
+  idOf(owner: string, runnerGroupId: string | number): string;
   access: AccessList;
   /** The mapping of its settings (`groupMapping` of its declaration). */
   settings: GroupMapping;
@@ -226,12 +227,12 @@ async function createGroup<I extends GroupSettingsInputs, O>(
         access: inputs.visibility === "selected" ? (desired.access ?? []) : undefined,
         runners: desired.runners,
       };
-      return { id: joinId(owner, made.value.id), outs: outputsOf(sent) };
+      return { id: k.idOf(owner, made.value.id), outs: outputsOf(sent) };
     }
     live = await readGroup(c, groupAt(k, owner, made.value.id), desired.runners !== undefined);
   }
   const groupId = live.settings.runnerGroupId;
-  const id = joinId(owner, groupId);
+  const id = k.idOf(owner, groupId);
   try {
     return {
       id,
@@ -255,7 +256,7 @@ export function groupMethods<I extends GroupSettingsInputs, O>(
   };
   return {
     adoptedId: (inputs) =>
-      inputs.importId === undefined ? undefined : joinId(k.owner(inputs) ?? "", inputs.importId),
+      inputs.importId === undefined ? undefined : k.idOf(k.owner(inputs) ?? "", inputs.importId),
     create: (inputs) => createGroup(k, inputs),
 
     async read(id, props) {

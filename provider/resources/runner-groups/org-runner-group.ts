@@ -5,8 +5,7 @@
 import { z } from "zod";
 import { ROUTES } from "../../../api";
 import { fields } from "../../internal/check";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
-import { joinId } from "../../internal/ids";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { defineProvider } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -49,12 +48,15 @@ export const orgRunnerGroupKind = declareKind({
     scope: "org",
     what: ({ org }) => `runner groups of ${org}`,
     names: ["{org|module}-runners-{name}"],
-    async list(c, { org = "", once }) {
+    async list(c, { org = "", once }): Promise<Found[]> {
       // The same list RunnerGroupRunners reads: one request per organisation for both.
       const groups = await once("orgRunnerGroups", () =>
         adoptableGroups(c, ROUTES.orgRunnerGroups.list, { org }),
       );
-      return groups.map((g) => ({ id: joinId(org, g.id), importId: g.id }));
+      return groups.map((g) => ({
+        id: orgRunnerGroupKind.formatId({ org, runnerGroupId: g.id }),
+        importId: g.id,
+      }));
     },
   },
 });
@@ -71,6 +73,7 @@ const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs, { org: string }> = {
   kind: orgRunnerGroupKind.kind,
   ownerPart: "org",
   parseId: orgRunnerGroupKind.parseId,
+  idOf: (org, runnerGroupId) => orgRunnerGroupKind.formatId({ org, runnerGroupId }),
   settings: groupMapping(orgRunnerGroupKind),
   access: { bodyKey: "selected_repository_ids" },
   routes: {

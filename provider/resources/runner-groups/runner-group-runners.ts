@@ -12,10 +12,10 @@ import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { sameValue } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { resourceClass } from "../../internal/resource";
 import { adoptableGroups } from "./group-api";
+import { orgRunnerGroupKind } from "./org-runner-group";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (the outputs are the inputs: the PUT answers 204 with no body)
@@ -50,7 +50,7 @@ export const runnerGroupRunnersKind = declareKind({
     what: ({ org }) => `runners of the runner groups of ${org}`,
     names: ["{org|module}-runners-{label|=group}-members"],
     // The lists say everything (the groups, then each group's runners), so nothing is read again.
-    async list(c, { org = "", once }) {
+    async list(c, { org = "", once }): Promise<Found[]> {
       // The same list OrgRunnerGroup reads: one request per organisation for both.
       const groups = await once("orgRunnerGroups", () =>
         adoptableGroups(c, ROUTES.orgRunnerGroups.list, { org }),
@@ -62,14 +62,19 @@ export const runnerGroupRunnersKind = declareKind({
           );
           // A group gone since it was listed, or without runners, has nothing to declare.
           if (runners === undefined || runners.length === 0) return undefined;
-          const id = joinId(org, g.id);
           return {
-            id,
+            id: runnerGroupRunnersKind.formatId({ org, runnerGroupId: g.id }),
             inputs: { org, runnerGroupId: g.id, runners: runners.map((r) => r.id) },
             // The group's name says which group it is; its id is the group's output where the group
             // is adopted too.
             label: g.name,
-            refs: { runnerGroupId: { kind: "OrgRunnerGroup", id, output: "runnerGroupId" } },
+            refs: {
+              runnerGroupId: {
+                kind: "OrgRunnerGroup",
+                id: orgRunnerGroupKind.formatId({ org, runnerGroupId: g.id }),
+                output: "runnerGroupId",
+              },
+            },
           };
         }),
       );
