@@ -24,19 +24,20 @@ import type { HostingClient } from "../../client/http";
 import { collectionReads } from "../../internal/collection-reads";
 import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates } from "../../internal/creates";
-import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
+import {
+  type ArgsOf,
+  declareKind,
+  type Found,
+  field,
+  type OutputsOfKind,
+  output,
+} from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { repositoryFields } from "../../internal/repository-fields";
 import { resourceClass } from "../../internal/resource";
-import {
-  type EnvironmentPlace,
-  environmentAt,
-  environmentId,
-  environmentName,
-  environmentsAt,
-} from "./shared";
+import { repositoryEnvironmentKind } from "./repository-environment";
+import { type EnvironmentPlace, environmentAt, environmentName, environmentsAt } from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Declaration (there is no update route: every argument replaces the rule)
@@ -91,7 +92,7 @@ export const deploymentProtectionRuleKind = declareKind({
     // The label is the environment and the app: the environment argument is a reference (not a
     // value to name by) where its RepositoryEnvironment is adopted too.
     names: ["{owner}-{repository}-{label|environment}"],
-    async list(c, place) {
+    async list(c, place): Promise<Found[]> {
       const { owner = "", repo = "" } = place;
       const envs = await environmentsAt(c, place);
       const rules = await Promise.all(
@@ -101,11 +102,16 @@ export const deploymentProtectionRuleKind = declareKind({
           // that is adopted too), so the program creates the environment first.
           const environment = {
             kind: "RepositoryEnvironment",
-            id: environmentId(owner, repo, env.name),
+            id: repositoryEnvironmentKind.formatId({ owner, repository: repo, environment: env.name }),
             output: "environment",
           };
           return list.custom_deployment_protection_rules.map((rule) => ({
-            id: joinId(owner, repo, env.name, rule.id),
+            id: deploymentProtectionRuleKind.formatId({
+              owner,
+              repository: repo,
+              environment: env.name,
+              ruleId: rule.id,
+            }),
             refs: { environment },
           }));
         }),
@@ -251,7 +257,7 @@ export const deploymentProtectionRuleProvider = defineProvider<
 
   async create(inputs) {
     const { rule, existed } = await enable(client(), inputs);
-    const id = joinId(inputs.owner, inputs.repository, inputs.environment, rule.id);
+    const id = deploymentProtectionRuleKind.formatId({ ...inputs, ruleId: rule.id });
     if (existed) {
       notice(
         `${KIND} ${id}: ${rule.app.slug} (${rule.app.id}) was already enabled on environment "${inputs.environment}" as rule ${rule.id}; this resource now manages it, and destroying it disables the app there`,

@@ -33,6 +33,7 @@ import { PartialCreateError } from "../../internal/creates";
 import {
   type ArgsOf,
   declareKind,
+  type Found,
   field,
   type NestedArgsOf,
   type OutputsOfKind,
@@ -48,7 +49,6 @@ import {
   deploymentBranchPolicy,
   type EnvironmentPlace,
   environmentAt,
-  environmentId,
   environmentName,
   environmentsAt,
   reviewer,
@@ -123,9 +123,11 @@ export const repositoryEnvironmentKind = declareKind({
     scope: "repository",
     what: ({ owner, repo }) => `environments of ${owner}/${repo}`,
     names: ["{owner}-{repository}-{environment}", "{owner}-{repository}-environment-{environment}"],
-    async list(c, place) {
+    async list(c, place): Promise<Found[]> {
       const { owner = "", repo = "" } = place;
-      return (await environmentsAt(c, place)).map((env) => ({ id: environmentId(owner, repo, env.name) }));
+      return (await environmentsAt(c, place)).map((env) => ({
+        id: repositoryEnvironmentKind.formatId({ owner, repository: repo, environment: env.name }),
+      }));
     },
   },
 });
@@ -359,7 +361,7 @@ export const repositoryEnvironmentProvider = defineProvider<
 
   async create(inputs) {
     const c = client();
-    const id = environmentId(inputs.owner, inputs.repository, inputs.environment);
+    const id = repositoryEnvironmentKind.formatId(inputs);
     const live = await readOrGone(() => environmentApi(c, inputs).get());
     if (live) {
       notice(

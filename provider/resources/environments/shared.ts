@@ -13,7 +13,6 @@ import {
 } from "../../../api";
 import type { HostingClient } from "../../client/http";
 import type { DiscoveryPlace } from "../../internal/declare";
-import { joinId } from "../../internal/ids";
 
 /**
  * An environment's name: 1-255 characters, no spaces at either end. `/` and `:` are fine
@@ -48,10 +47,6 @@ export function environmentsAt(c: HostingClient, place: DiscoveryPlace): Promise
   const repo = place.repo ?? "";
   return place.once("environments", () => c.paginate(ROUTES.environments.list, { owner, repo }));
 }
-
-/** The id of a RepositoryEnvironment (`owner/repository/environment`, each part URL-encoded). */
-export const environmentId = (owner: string, repository: string, environment: string) =>
-  joinId(owner, repository, environment);
 
 // RepositoryEnvironment's nested objects (named types of the schema).
 

@@ -32,7 +32,6 @@ import {
   output,
 } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -138,8 +137,11 @@ export const issueFieldKind = declareKind({
     issueFieldId: output(z.number().int(), "The field's id in the organisation."),
   }),
   // The collection is defined with the provider, below; it is called only when discovery runs.
-  discovery: discoveryOf("issue fields", ["{org|module}-issue-field-{name}"], (c, org) =>
-    issueFields(c, org),
+  discovery: discoveryOf(
+    "issue fields",
+    ["{org|module}-issue-field-{name}"],
+    (c, org) => issueFields(c, org),
+    (org, issueFieldId): string => issueFieldKind.formatId({ org, issueFieldId }),
   ),
 });
 
@@ -284,7 +286,10 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
   {
     crossField: optionRules,
     comparable: lowerCased<IssueFieldInputs>("org"),
-    adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+    adoptedId: (inputs) =>
+      inputs.importId === undefined
+        ? undefined
+        : issueFieldKind.formatId({ org: inputs.org, issueFieldId: inputs.importId }),
 
     async create(inputs) {
       const c = client();
@@ -294,10 +299,13 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
         const made = await createOnce(c, at, inputs.name, async () => {
           return (await c.post(ROUTES.issueFields.create, { org: inputs.org }, createBody(inputs))).data;
         });
-        return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
+        return {
+          id: issueFieldKind.formatId({ org: inputs.org, issueFieldId: made.id }),
+          outs: outputsOf(made),
+        };
       }
       const existing = await adopted(c, at, inputs.importId);
-      const id = joinId(inputs.org, existing.id);
+      const id = issueFieldKind.formatId({ org: inputs.org, issueFieldId: existing.id });
       if (existing.data_type !== inputs.dataType) {
         throw new PartialCreateError(
           id,

@@ -11,7 +11,6 @@ import { client } from "../../internal/context";
 import { PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -85,7 +84,12 @@ export const issueTypeKind = declareKind({
     issueTypeId: output(z.number().int(), "The type's id in the organisation."),
   }),
   // The collection is defined with the provider, below; it is called only when discovery runs.
-  discovery: discoveryOf("issue types", ["{org|module}-issue-type-{name}"], (c, org) => types(c, org)),
+  discovery: discoveryOf(
+    "issue types",
+    ["{org|module}-issue-type-{name}"],
+    (c, org) => types(c, org),
+    (org, issueTypeId): string => issueTypeKind.formatId({ org, issueTypeId }),
+  ),
 });
 
 export type IssueTypeArgs = ArgsOf<typeof issueTypeKind.inputs>;
@@ -144,7 +148,10 @@ export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, Iss
   issueTypeKind,
   {
     comparable: lowerCased<IssueTypeInputs>("org"),
-    adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+    adoptedId: (inputs) =>
+      inputs.importId === undefined
+        ? undefined
+        : issueTypeKind.formatId({ org: inputs.org, issueTypeId: inputs.importId }),
 
     async create(inputs) {
       const c = client();
@@ -154,10 +161,13 @@ export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, Iss
         const made = await createOnce(c, at, inputs.name, async () => {
           return (await c.post(ROUTES.issueTypes.create, { org: inputs.org }, writeBody(inputs))).data;
         });
-        return { id: joinId(inputs.org, made.id), outs: outputsOf(made) };
+        return {
+          id: issueTypeKind.formatId({ org: inputs.org, issueTypeId: made.id }),
+          outs: outputsOf(made),
+        };
       }
       const existing = await adopted(c, at, inputs.importId);
-      const id = joinId(inputs.org, existing.id);
+      const id = issueTypeKind.formatId({ org: inputs.org, issueTypeId: existing.id });
       if (!differs(existing, inputs)) return { id, outs: outputsOf(existing) };
       try {
         return { id, outs: outputsOf(await put(c, inputs.org, existing.id, inputs)) };

@@ -16,7 +16,6 @@ import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
 import { createWithoutDuplicates, madeSince } from "../../internal/creates";
 import { type Discovery, field } from "../../internal/declare";
-import { joinId } from "../../internal/ids";
 import { readOrGone } from "../../internal/lifecycle";
 
 /** An object of an organisation's issue configuration, as the list answers it. */
@@ -42,11 +41,15 @@ export const importIdField = (what: "type" | "field") =>
     createOnly: true,
   });
 
-/** Discovery of an organisation's issue types or fields: its list, each adopted by its id. */
+/**
+ * Discovery of an organisation's issue types or fields: its list, each adopted by its id. `idOf` is
+ * the kind's `formatId` for an organisation and an object's id.
+ */
 export function discoveryOf<T extends Named>(
   what: string,
   names: readonly string[],
   collection: (c: HostingClient, org: string) => ConfigCollection<T>,
+  idOf: (org: string, id: T["id"]) => string,
 ): Discovery {
   return {
     scope: "org",
@@ -54,7 +57,7 @@ export function discoveryOf<T extends Named>(
     names,
     async list(c, { org = "" }) {
       const items = await collection(c, org).list();
-      return items.map((item) => ({ id: joinId(org, item.id), importId: item.id }));
+      return items.map((item) => ({ id: idOf(org, item.id), importId: item.id }));
     },
   };
 }

@@ -35,7 +35,6 @@ import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
 import { createWithoutDuplicates, PartialCreateError } from "../../internal/creates";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId } from "../../internal/ids";
 import { defineProvider, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -324,7 +323,7 @@ export const organizationProvider = defineProvider<typeof organizationKind.input
       const c = client();
       if (inputs.importId === undefined) {
         const org = await createOrg(c, inputs);
-        return { id: joinId(org.id), outs: organizationOutputs(inputs, org) };
+        return { id: organizationKind.formatId({ orgId: org.id }), outs: organizationOutputs(inputs, org) };
       }
       const importId = inputs.importId;
       const existing = await readOrGone(() => getOrg(c, importId));
@@ -336,7 +335,7 @@ export const organizationProvider = defineProvider<typeof organizationKind.input
           causes: [`there is no organisation ${importId}`, "the token cannot see it"],
         });
       }
-      const id = joinId(existing.id);
+      const id = organizationKind.formatId({ orgId: existing.id });
       if (existing.login === inputs.login) return { id, outs: organizationOutputs(inputs, existing) };
       try {
         const renamed = await rename(
@@ -358,7 +357,10 @@ export const organizationProvider = defineProvider<typeof organizationKind.input
       const org = await readOrGone(() => getOrg(client(), loginOf(id, props)));
       // Another organisation under the login (this one renamed away outside Pulumi): this one is gone.
       if (!org || (/^\d+$/.test(id) && org.id !== Number(id))) return {};
-      return { id: /^\d+$/.test(id) ? id : joinId(org.id), props: organizationOutputs(props ?? {}, org) };
+      return {
+        id: /^\d+$/.test(id) ? id : organizationKind.formatId({ orgId: org.id }),
+        props: organizationOutputs(props ?? {}, org),
+      };
     },
 
     async update(id, olds, news) {

@@ -19,7 +19,6 @@ import {
 } from "../../../api/user-keys/key-material";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -220,7 +219,7 @@ export const userGpgKeyProvider = defineProvider<typeof userGpgKeyKind.inputs, U
         hasSettings: (k) => (k.name ?? undefined) === inputs.name,
         shown: "the armored key",
       });
-      return { id: joinId(key.id), outs: gpgKeyOutputs(inputs, key) };
+      return { id: userGpgKeyKind.formatId({ gpgKeyId: key.id }), outs: gpgKeyOutputs(inputs, key) };
     },
 
     async read(id, props) {

@@ -21,7 +21,7 @@ import {
   type OutputsOfKind,
   output,
 } from "../../internal/declare";
-import { type IdCodec, joinId } from "../../internal/ids";
+import type { IdCodec } from "../../internal/ids";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { resourceClass } from "../../internal/resource";
@@ -188,7 +188,7 @@ function sshKeyProvider<O extends UserSshSigningKeyOutputs, I>(
         hasSettings: (k) => (k.title ?? "") === inputs.title,
         shown: `${inputs.key.slice(0, 40)}...`,
       });
-      return { id: joinId(key.id), outs: outputsOf(inputs.importId, key) };
+      return { id: declared.formatId({ keyId: key.id }), outs: outputsOf(inputs.importId, key) };
     },
 
     async read(id, props) {

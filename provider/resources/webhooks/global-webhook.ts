@@ -15,7 +15,6 @@ import { type HostingApiError, isHostingApiError, isNotFound, notAllowedError } 
 import type { HostingClient } from "../../client/http";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
-import { joinId } from "../../internal/ids";
 import {
   defineProvider,
   deleteIgnoringGone,
@@ -165,11 +164,11 @@ export const globalWebhookProvider = defineProvider<typeof globalWebhookKind.inp
           GLOBAL_HOOKS,
           inputs,
           { name: "web", ...hooks.writeBody(inputs) },
-          joinId,
+          (hookId) => globalWebhookKind.formatId({ hookId }),
           outputsOf,
         ),
       );
-      return { id: joinId(hook.id), outs: outputsOf(hook) };
+      return { id: globalWebhookKind.formatId({ hookId: hook.id }), outs: outputsOf(hook) };
     },
 
     async read(id, props) {

@@ -11,9 +11,8 @@ import { type HostingApiError, isHostingApiError, isNotFound, notAllowedError } 
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, field, type OutputsOfKind } from "../../internal/declare";
+import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
-import { joinId } from "../../internal/ids";
 import {
   defineProvider,
   deleteIgnoringGone,
@@ -56,9 +55,9 @@ export const orgWebhookKind = declareKind({
     scope: "org",
     what: ({ org }) => `webhooks of ${org}`,
     names: ["{org}-hook-{url:host}", "{org}-hook-{url:hostpath}"],
-    async list(c, { org = "" }) {
+    async list(c, { org = "" }): Promise<Found[]> {
       const hooks = await webhookApi(c, hooksOf(org)).list();
-      return hooks.map((h) => ({ id: joinId(org, h.id), importId: h.id }));
+      return hooks.map((h) => ({ id: orgWebhookKind.formatId({ org, hookId: h.id }), importId: h.id }));
     },
   },
 });
@@ -144,11 +143,14 @@ export const orgWebhookProvider = defineProvider<typeof orgWebhookKind.inputs, O
     // Organisation logins are case-insensitive on the platform.
     comparable: lowerCased<OrgWebhookInputs>("org"),
 
-    adoptedId: (inputs) => (inputs.importId === undefined ? undefined : joinId(inputs.org, inputs.importId)),
+    adoptedId: (inputs) =>
+      inputs.importId === undefined
+        ? undefined
+        : orgWebhookKind.formatId({ org: inputs.org, hookId: inputs.importId }),
 
     async create(inputs) {
       const c = client();
-      const idOf = (hookId: number) => joinId(inputs.org, hookId);
+      const idOf = (hookId: number) => orgWebhookKind.formatId({ org: inputs.org, hookId });
       const outputsOf = (api: ApiWebhook) => orgOutputs(inputs, api, inputs.secret);
       // The organisation's routes take `name: "web"` on create.
       const body = { name: "web" as const, ...hooks.writeBody(inputs) };

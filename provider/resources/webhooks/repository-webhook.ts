@@ -3,8 +3,7 @@ import { z } from "zod";
 import type { ApiWebhook } from "../../../api";
 import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, ROUTES } from "../../../api";
 import { client } from "../../internal/context";
-import { type ArgsOf, declareKind, type OutputsOfKind, output } from "../../internal/declare";
-import { joinId } from "../../internal/ids";
+import { type ArgsOf, declareKind, type Found, type OutputsOfKind, output } from "../../internal/declare";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
 import { compact } from "../../internal/outputs";
 import { repositoryFields } from "../../internal/repository-fields";
@@ -47,9 +46,12 @@ export const repositoryWebhookKind = declareKind({
     scope: "repository",
     what: ({ owner, repo }) => `webhooks of ${owner}/${repo}`,
     names: ["{owner}-{repository}-hook-{url:host}", "{owner}-{repository}-hook-{url:hostpath}"],
-    async list(c, { owner = "", repo = "" }) {
+    async list(c, { owner = "", repo = "" }): Promise<Found[]> {
       const hooks = await webhookApi(c, hooksOf(owner, repo)).list();
-      return hooks.map((h) => ({ id: joinId(owner, repo, h.id), importId: h.id }));
+      return hooks.map((h) => ({
+        id: repositoryWebhookKind.formatId({ owner, repository: repo, hookId: h.id }),
+        importId: h.id,
+      }));
     },
   },
 });
@@ -101,10 +103,12 @@ export const repositoryWebhookProvider = defineProvider<
   RepositoryWebhookOutputs
 >(repositoryWebhookKind, {
   adoptedId: (inputs) =>
-    inputs.importId === undefined ? undefined : joinId(inputs.owner, inputs.repository, inputs.importId),
+    inputs.importId === undefined
+      ? undefined
+      : repositoryWebhookKind.formatId({ ...inputs, hookId: inputs.importId }),
 
   async create(inputs) {
-    const idOf = (hookId: number) => joinId(inputs.owner, inputs.repository, hookId);
+    const idOf = (hookId: number) => repositoryWebhookKind.formatId({ ...inputs, hookId });
     const outputsOf = (api: ApiWebhook) => repositoryOutputs(inputs, api, inputs.secret);
     const place = hooksOf(inputs.owner, inputs.repository);
     const hook = await createOrAdopt(
