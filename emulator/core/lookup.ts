@@ -1,6 +1,7 @@
 /** Case-insensitive lookups of fixture objects, as the platform treats names. */
-import { type AccessRule, expandScopes, grants } from "./auth";
-import type { Caller } from "./context";
+import type { Context } from "hono";
+import { type AccessRule, callerOf, expandScopes, grants } from "./auth";
+import type { Caller, ServerEnv } from "./context";
 import type { EnterpriseRecord, OrgRecord, RepoRecord, UserRecord } from "./fixture";
 import { forbidden, notFound } from "./http";
 import { repoRole } from "./repo-access";
@@ -31,10 +32,26 @@ export function refuseArchived(repo: RepoRecord): void {
  * as a collaborator); anything else is a 404, which hides its existence.
  */
 export function adminRepo(state: EmulatorState, caller: Caller, owner: string, name: string): RepoRecord {
+  return adminRepoAndOrg(state, caller, owner, name).repo;
+}
+
+/** `adminRepo`, with the repository's organisation. */
+function adminRepoAndOrg(
+  state: EmulatorState,
+  caller: Caller,
+  owner: string,
+  name: string,
+): { repo: RepoRecord; org: OrgRecord } {
   const repo = findRepo(state, owner, name);
   const org = repo && findOrg(state, repo.owner);
   if (!repo || !org || repoRole(state, caller, org, repo) !== "admin") throw notFound();
-  return repo;
+  return { repo, org };
+}
+
+/** The repository a route's path names (`/repos/:owner/:repo/...`), which the caller administers. */
+export function pathAdminRepo(c: Context<ServerEnv>): { repo: RepoRecord; org: OrgRecord } {
+  const owner = c.req.param("owner") ?? "";
+  return adminRepoAndOrg(c.get("store").state, callerOf(c), owner, c.req.param("repo") ?? "");
 }
 
 /**

@@ -69,6 +69,34 @@ export function orgSummary(c: Context<ServerEnv>, org: OrgRecord): Record<string
 }
 
 /**
+ * An organisation as `organization-full` and a team's `organization` show it, up to its settings:
+ * the summary, its page, its public repositories counted, and `updated_at` as the caller knows it
+ * (the organisation's settings record one; a team's organisation shows the fixture's time).
+ */
+export function orgDetails(
+  c: Context<ServerEnv>,
+  org: OrgRecord,
+  updatedAt: string,
+): Record<string, unknown> {
+  const login = org.login.toLowerCase();
+  const repos = c.get("store").raw.fixture.repos.filter((r) => r.owner.toLowerCase() === login);
+  return {
+    ...orgSummary(c, org),
+    html_url: `${new URL(c.req.url).origin}/${org.login}`,
+    has_organization_projects: true,
+    has_repository_projects: true,
+    public_repos: repos.filter((r) => !r.private).length,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    type: "Organization",
+    created_at: FIXTURE_CREATED_AT,
+    updated_at: updatedAt,
+    archived_at: null,
+  };
+}
+
+/**
  * When the fixture's users, organisations and repositories were created (and last changed or
  * pushed to): the fixture states no time, and a fixed one reads the same in every run.
  */

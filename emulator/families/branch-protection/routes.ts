@@ -8,12 +8,12 @@
  */
 import type { Context, Hono } from "hono";
 import { ROUTES } from "../../../api";
-import { type AccessRule, callerOf } from "../../core/auth";
+import type { AccessRule } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
-import { ApiFailure, notFound, readBody } from "../../core/http";
-import { adminRepo, findOrg, repoKey } from "../../core/lookup";
+import { ApiFailure, readBody } from "../../core/http";
+import { pathAdminRepo, repoKey } from "../../core/lookup";
 import type { Store } from "../../core/store";
 import { findBranch } from "../git/git";
 import type { StoredBranch } from "../git/state";
@@ -68,9 +68,7 @@ function protectedBranch(c: Context<ServerEnv>): {
   branch: Readonly<StoredBranch>;
 } {
   const store = c.get("store");
-  const repo = adminRepo(store.state, callerOf(c), c.req.param("owner") ?? "", c.req.param("repo") ?? "");
-  const org = findOrg(store.state, repo.owner);
-  if (!org) throw notFound();
+  const { repo, org } = pathAdminRepo(c);
   const branch = findBranch(store, repoKey(repo), c.req.param("branch") ?? "");
   if (!branch) throw new ApiFailure(404, "Branch not found");
   return { store, repo, org, branch };

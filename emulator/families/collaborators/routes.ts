@@ -26,7 +26,7 @@ import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import { forbidden, invalidField, notFound, paginate, pathId, readBody } from "../../core/http";
-import { adminRepo, findOrg, findUser, readableRepo } from "../../core/lookup";
+import { findUser, pathAdminRepo, readableRepo } from "../../core/lookup";
 import { activeMember } from "../../core/members";
 import { atLeast, type RepoRole, repoRole, roleOf } from "../../core/repo-access";
 import { viewerOf } from "../teams/access";
@@ -75,7 +75,7 @@ export function collaboratorRoutes(app: Hono<ServerEnv>): void {
   });
 
   app.put(C.set.pattern, guard(WRITE), async (c) => {
-    const { repo, org } = administered(c);
+    const { repo, org } = pathAdminRepo(c);
     const store = c.get("store");
     const user = findUser(store.state, c.req.param("username"));
     if (!user) throw notFound();
@@ -91,7 +91,7 @@ export function collaboratorRoutes(app: Hono<ServerEnv>): void {
     const caller = callerOf(c);
     const username = c.req.param("username");
     const self = caller.user?.login.toLowerCase() === username.toLowerCase();
-    const { repo } = self ? readable(c, WRITE) : administered(c);
+    const { repo } = self ? readable(c, WRITE) : pathAdminRepo(c);
     const user = findUser(state, username);
     if (!user) throw notFound();
     const key = user.login.toLowerCase();
@@ -133,20 +133,20 @@ export function collaboratorRoutes(app: Hono<ServerEnv>): void {
   });
 
   app.get(I.list.pattern, guard(READ), (c) => {
-    const { repo, org } = administered(c);
+    const { repo, org } = pathAdminRepo(c);
     const open = c.get("store").state.repoInvitations.filter((i) => i.repoId === repo.id);
     return c.json(paginate(c, open).map((i) => invitationObject(c, i, repo, org)));
   });
 
   app.patch(I.update.pattern, guard(WRITE), async (c) => {
-    const { repo, org } = administered(c);
+    const { repo, org } = pathAdminRepo(c);
     const invitation = invitationOf(c, repo);
     invitation.permission = parseInvitationPermission((await readBody(c)).permissions);
     return c.json(invitationObject(c, invitation, repo, org));
   });
 
   app.delete(I.delete.pattern, guard(WRITE), (c) => {
-    const { repo } = administered(c);
+    const { repo } = pathAdminRepo(c);
     dropInvitation(c.get("store").state, invitationOf(c, repo));
     return c.body(null, 204);
   });
@@ -171,15 +171,6 @@ function pushableRepo(c: Context<ServerEnv>): { repo: RepoRecord; org: OrgRecord
     throw forbidden("Must have push access to view repository collaborators.");
   }
   return found;
-}
-
-/** The repository of the path, which the caller administers (a 404 for anyone else). */
-function administered(c: Context<ServerEnv>): { repo: RepoRecord; org: OrgRecord } {
-  const state = c.get("store").state;
-  const repo = adminRepo(state, callerOf(c), c.req.param("owner") ?? "", c.req.param("repo") ?? "");
-  const org = findOrg(state, repo.owner);
-  if (!org) throw notFound();
-  return { repo, org };
 }
 
 function invitationOf(c: Context<ServerEnv>, repo: RepoRecord) {

@@ -20,7 +20,7 @@ import type { Caller, ServerEnv } from "../../core/context";
 import type { OrgRecord, PropertyDefinition } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import { forbidden, notFound, readBody } from "../../core/http";
-import { adminRepo, findOrg, readableRepo, repoKey } from "../../core/lookup";
+import { findOrg, pathAdminRepo, readableRepo, repoKey } from "../../core/lookup";
 import type { EmulatorState } from "../../core/store";
 import { applyUpdates, parseUpdates, valuesOf } from "./values";
 
@@ -58,9 +58,7 @@ export function propertyValueRoutes(app: Hono<ServerEnv>): void {
 
   app.patch(V.updateRepo.pattern, guard(REPO_WRITE), async (c) => {
     const state = c.get("store").state;
-    const repo = adminRepo(state, callerOf(c), c.req.param("owner"), c.req.param("repo"));
-    const org = findOrg(state, repo.owner);
-    if (!org) throw notFound();
+    const { repo, org } = pathAdminRepo(c);
     const updates = parseUpdates(
       await readBody(c),
       org.repositoryProperties,

@@ -10,11 +10,11 @@
  *   administration routes.
  */
 import type { Context } from "hono";
-import { type AccessRule, callerOf } from "../../core/auth";
+import type { AccessRule } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import type { RepoRecord } from "../../core/fixture";
 import { notFound } from "../../core/http";
-import { adminRepo, readableRepo } from "../../core/lookup";
+import { pathAdminRepo, readableRepo } from "../../core/lookup";
 import type { EmulatorState, Store } from "../../core/store";
 import { findEnvironment } from "./environments";
 import type { StoredEnvironment } from "./state";
@@ -44,7 +44,7 @@ export function readableRepoOf(c: Context<ServerEnv>): RepoPlace {
 /** A repository the caller administers; else 404. */
 export function administeredRepo(c: Context<ServerEnv>): RepoPlace {
   const store = c.get("store");
-  const repo = adminRepo(store.state, callerOf(c), c.req.param("owner") ?? "", c.req.param("repo") ?? "");
+  const { repo } = pathAdminRepo(c);
   return { store, state: store.state, repo };
 }
 

@@ -20,7 +20,7 @@ import type { OrgRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import { type ErrorItem, readBody, validationFailed } from "../../core/http";
 import { ownValue } from "../../core/records";
-import { FIXTURE_CREATED_AT, orgSummary } from "../../core/render";
+import { FIXTURE_CREATED_AT, orgDetails } from "../../core/render";
 import { type RawState, timestamp } from "../../core/store";
 import { configOrg } from "./config";
 import type { StoredOrgSettings } from "./state";
@@ -60,21 +60,9 @@ export function orgSettingsOf(state: Pick<RawState, "orgSettings">, org: OrgReco
  * of what the sandbox holds, and, for its owners, its settings (`settingsFields`).
  */
 export function orgFull(c: Context<ServerEnv>, org: OrgRecord): Record<string, unknown> {
-  const state = c.get("store").raw;
-  const repos = state.fixture.repos.filter((r) => r.owner.toLowerCase() === org.login.toLowerCase());
+  const updatedAt = ownValue(c.get("store").raw.orgSettings, String(org.id))?.updatedAt ?? FIXTURE_CREATED_AT;
   return {
-    ...orgSummary(c, org),
-    html_url: `${new URL(c.req.url).origin}/${org.login}`,
-    has_organization_projects: true,
-    has_repository_projects: true,
-    public_repos: repos.filter((r) => !r.private).length,
-    public_gists: 0,
-    followers: 0,
-    following: 0,
-    type: "Organization",
-    created_at: FIXTURE_CREATED_AT,
-    updated_at: ownValue(state.orgSettings, String(org.id))?.updatedAt ?? FIXTURE_CREATED_AT,
-    archived_at: null,
+    ...orgDetails(c, org, updatedAt),
     ...settingsFields(c, org),
   };
 }

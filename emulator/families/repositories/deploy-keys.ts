@@ -17,7 +17,7 @@ import type { ServerEnv } from "../../core/context";
 import type { RepoRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import { invalidField, notFound, paginate, pathId, readBody, urlOf } from "../../core/http";
-import { adminRepo, refuseArchived } from "../../core/lookup";
+import { pathAdminRepo, refuseArchived } from "../../core/lookup";
 import { timestamp } from "../../core/store";
 import { assertSshKeyUnused, parseSshKeyInput } from "../user-keys/keys";
 import type { StoredDeployKey } from "./state";
@@ -91,7 +91,7 @@ export function deployKeyRoutes(app: Hono<ServerEnv>): void {
 
 /** The repository of the path, which the caller administers (404 otherwise). */
 function repository(c: Context<ServerEnv>): RepoRecord {
-  return adminRepo(c.get("store").state, callerOf(c), c.req.param("owner") ?? "", c.req.param("repo") ?? "");
+  return pathAdminRepo(c).repo;
 }
 
 function keyOf(c: Context<ServerEnv>, repo: RepoRecord): StoredDeployKey {

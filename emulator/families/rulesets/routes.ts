@@ -18,7 +18,7 @@ import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, RepoRecord } from "../../core/fixture";
 import { guard } from "../../core/guard";
 import { invalidField, notFound, paginate, pathId, readBody, urlOf } from "../../core/http";
-import { adminRepo, findOrg, readableRepo, repoKey } from "../../core/lookup";
+import { findOrg, pathAdminRepo, readableRepo, repoKey } from "../../core/lookup";
 import { nodeId } from "../../core/render";
 import { timestamp } from "../../core/store";
 import { configOrg } from "../org-config/config";
@@ -77,7 +77,7 @@ export function rulesetRoutes(app: Hono<ServerEnv>): void {
   });
 
   app.post(R.create.pattern, guard(REPO_WRITE), async (c) => {
-    const { repo, org } = administered(c);
+    const { repo, org } = pathAdminRepo(c);
     const key = repoKey(repo);
     const place = { scope: "repo" as const, org, others: ownRulesets(c, "repo", key) };
     return c.json(renderRuleset(c, create(c, place, key, await readBody(c)), { bypass: true, repo }), 201);
@@ -97,7 +97,7 @@ export function rulesetRoutes(app: Hono<ServerEnv>): void {
   });
 
   app.put(R.update.pattern, guard(REPO_WRITE), async (c) => {
-    const { repo, org } = administered(c);
+    const { repo, org } = pathAdminRepo(c);
     const ruleset = repoRuleset(c, repo);
     const others = ownRulesets(c, "repo", ruleset.owner).filter((r) => r.id !== ruleset.id);
     update(c, { scope: "repo", org, others }, ruleset, await readBody(c));
@@ -105,7 +105,7 @@ export function rulesetRoutes(app: Hono<ServerEnv>): void {
   });
 
   app.delete(R.delete.pattern, guard(REPO_WRITE), (c) => {
-    const { repo } = administered(c);
+    const { repo } = pathAdminRepo(c);
     remove(c, repoRuleset(c, repo));
     return c.body(null, 204);
   });
@@ -153,14 +153,6 @@ function readable(c: Context<ServerEnv>): { repo: RepoRecord; org: OrgRecord } {
     c.req.param("repo") ?? "",
     REPO_READ,
   );
-}
-
-function administered(c: Context<ServerEnv>): { repo: RepoRecord; org: OrgRecord } {
-  const state = c.get("store").state;
-  const repo = adminRepo(state, callerOf(c), c.req.param("owner") ?? "", c.req.param("repo") ?? "");
-  const org = findOrg(state, repo.owner);
-  if (!org) throw notFound();
-  return { repo, org };
 }
 
 function canAdminister(c: Context<ServerEnv>, repo: RepoRecord): boolean {

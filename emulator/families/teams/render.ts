@@ -7,7 +7,7 @@ import { ROUTES } from "../../../api";
 import type { ServerEnv } from "../../core/context";
 import type { OrgRecord, UserRecord } from "../../core/fixture";
 import { urlOf } from "../../core/http";
-import { FIXTURE_CREATED_AT, nodeId, orgSummary, userSummary } from "../../core/render";
+import { FIXTURE_CREATED_AT, nodeId, orgDetails, userSummary } from "../../core/render";
 import type { StoredTeam } from "./state";
 import { type TeamMembership, teamById } from "./teams";
 
@@ -41,27 +41,13 @@ export function teamObject(c: Context<ServerEnv>, team: StoredTeam, org: OrgReco
 /** One team (`team-full`): with its counts, times and organisation. */
 export function teamFull(c: Context<ServerEnv>, team: StoredTeam, org: OrgRecord): Record<string, unknown> {
   const state = c.get("store").state;
-  const repos = state.fixture.repos.filter((r) => r.owner.toLowerCase() === org.login.toLowerCase());
   return {
     ...teamObject(c, team, org),
     members_count: state.teamMembers.filter((m) => m.teamId === team.id).length,
     repos_count: state.teamRepos.filter((g) => g.teamId === team.id).length,
     created_at: team.createdAt,
     updated_at: team.updatedAt,
-    organization: {
-      ...orgSummary(c, org),
-      html_url: `${new URL(c.req.url).origin}/${org.login}`,
-      has_organization_projects: true,
-      has_repository_projects: true,
-      public_repos: repos.filter((r) => !r.private).length,
-      public_gists: 0,
-      followers: 0,
-      following: 0,
-      type: "Organization",
-      created_at: FIXTURE_CREATED_AT,
-      updated_at: FIXTURE_CREATED_AT,
-      archived_at: null,
-    },
+    organization: orgDetails(c, org, FIXTURE_CREATED_AT),
   };
 }
 

@@ -2,11 +2,11 @@
 
 import type { Context, Hono } from "hono";
 import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, REPOSITORY_WEBHOOK_EVENTS, ROUTES } from "../../../api";
-import { type AccessRule, callerOf } from "../../core/auth";
+import type { AccessRule } from "../../core/auth";
 import type { ServerEnv } from "../../core/context";
 import { guard } from "../../core/guard";
 import { missingField, notFound, paginate, pathId, readBody, urlOf } from "../../core/http";
-import { adminRepo, repoKey } from "../../core/lookup";
+import { pathAdminRepo, repoKey } from "../../core/lookup";
 import { timestamp } from "../../core/store";
 import {
   assertUniqueUrl,
@@ -114,9 +114,8 @@ export function repoHookRoutes(app: Hono<ServerEnv>): void {
 }
 
 function context(c: Context<ServerEnv>) {
-  const caller = callerOf(c);
   const store = c.get("store");
-  const repo = adminRepo(store.state, caller, c.req.param("owner") ?? "", c.req.param("repo") ?? "");
+  const { repo } = pathAdminRepo(c);
   const key = repoKey(repo);
   const hooks = store.raw.repoHooks.filter((h) => h.repo === key);
   return { store, repo, hooks };
