@@ -168,8 +168,17 @@ export function pendingResolutions(kind: string) {
   const keyOf = (inputs: object) => `${kind}\u0000${canonical(inputs)}`;
   return {
     resolving,
-    adopting,
-    keyOf,
+    /**
+     * When the pending record the create of `inputs` replaces began, taken once; undefined for any
+     * other create (no key is made while nothing is pending: creates are the hot path).
+     */
+    adoptionFor(inputs: object): number | undefined {
+      if (adopting.size === 0) return undefined;
+      const key = keyOf(inputs);
+      const since = adopting.get(key);
+      adopting.delete(key);
+      return since;
+    },
     resolveOnNextCreate(
       id: string,
       since: number,

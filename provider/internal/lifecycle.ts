@@ -194,9 +194,7 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
     },
     async create(written) {
       const inputs = inputsOf(written);
-      const key = pending.keyOf(written);
-      const since = pending.adopting.get(key);
-      pending.adopting.delete(key);
+      const since = pending.adoptionFor(written);
       try {
         const run = () => spec.create(inputs);
         const { id, outs } = await (since === undefined ? run() : adoptingSince(since, run));
