@@ -11,7 +11,7 @@
  * outside the run's TMPDIR, its processes are the postmaster of DIR and their children).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 
 export const RUN_VARIABLE = "HOSTING_TEST_RUN";
@@ -20,6 +20,8 @@ export interface RunProcess {
   pid: number;
   ppid: number;
   command: string;
+  /** Its working folder (a program's folder names the test that ran it), when readable. */
+  cwd?: string;
 }
 
 /** The processes whose environment holds `HOSTING_TEST_RUN=<run>` (those this uid may read). */
@@ -47,7 +49,13 @@ export function processesWith(variable: string, value: string, proc = "/proc"): 
         .filter(Boolean)
         .join(" ");
       if (command === "") continue; // a zombie: it has exited, only its parent's wait is missing
-      found.push({ pid: Number(entry), ppid, command });
+      let cwd: string | undefined;
+      try {
+        cwd = readlinkSync(join(proc, entry, "cwd"));
+      } catch {
+        // Not ours to read: the command still names it.
+      }
+      found.push({ pid: Number(entry), ppid, command, ...(cwd === undefined ? {} : { cwd }) });
     } catch {
       // Gone since the listing, or not ours to read.
     }
@@ -137,7 +145,9 @@ export function describeLeftovers(tmp: string, left: Leftovers): string[] {
   if (left.processes.length > 0) {
     lines.push(
       `still running: ${left.processes.length} processes`,
-      ...left.processes.map((p) => `  ${p.pid} (parent ${p.ppid}): ${p.command.slice(0, 200)}`),
+      ...left.processes.map(
+        (p) => `  ${p.pid} (parent ${p.ppid}): ${p.command.slice(0, 200)}${p.cwd ? ` (in ${p.cwd})` : ""}`,
+      ),
     );
   }
   return lines;

@@ -25,6 +25,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** A `sleep` started by a shell that exits at once: an orphan carrying the run's variable. */
 function orphan(run: string): number {
   const started = spawnSync("sh", ["-c", "sleep 60 >/dev/null 2>&1 & echo $!"], {
+    cwd: work,
     env: { ...process.env, [RUN_VARIABLE]: run },
     encoding: "utf8",
   });
@@ -39,6 +40,8 @@ describe("the run's processes", () => {
       const found = runProcesses(run);
       expect(found.map((p) => p.pid)).toEqual([pid]);
       expect(found[0]?.command).toBe("sleep 60");
+      // Its folder: a program's names the test that left it.
+      expect(found[0]?.cwd).toBe(work);
       expect(runProcesses(`${run}-other`)).toEqual([]);
     } finally {
       process.kill(pid, "SIGKILL");
@@ -54,7 +57,7 @@ describe("the run's processes", () => {
     const lines = await check(tmp, run, { graceMs: 1000 });
     expect(lines).toEqual([
       "still running: 1 processes",
-      expect.stringMatching(new RegExp(`^  ${pid} \\(parent \\d+\\): sleep 60$`)),
+      `  ${pid} (parent ${lines[1]?.match(/parent (\d+)/)?.[1]}): sleep 60 (in ${work})`,
     ]);
     expect(ending.exitCode).toBe(0);
     // Killed: gone, or a zombie until init reaps it (a zombie has no command line and is not listed).
