@@ -113,7 +113,12 @@ export class PulumiProgram {
     // ts-node keeps its cache (`ts-node-<hash>`) in the temporary folder.
     const temporary = join(this.dir, ".tmp");
     mkdirSync(temporary);
-    writeFileSync(join(this.dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
+    // A JavaScript program: with `typescript: false` the CLI's Node.js host does not load the
+    // TypeScript compiler and ts-node for it (0.1 CPU-s of each of the suite's ~250 runs).
+    writeFileSync(
+      join(this.dir, "Pulumi.yaml"),
+      `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
+    );
     writeFileSync(join(this.dir, "index.js"), program);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
