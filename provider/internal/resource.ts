@@ -1,44 +1,97 @@
 /**
- * What every resource class shares: the type token from its provider's kind, a fresh props object
- * for `dynamic.Resource`, the provider object Pulumi serialises into state, and the static `get`.
+ * What every resource class shares: the type token from its provider's kind, a fresh props object,
+ * the serialised provider Pulumi records in state, and the static `get`.
  *
  * The serialised provider (`__provider`, stored twice per resource) decides the size of the state,
  * which the engine rewrites after every step. When this library is installed under `node_modules`,
- * the provider handed to Pulumi is the whole export of `pulumi-hosting/kinds/<kind>`, and Pulumi's
- * closure serialiser writes it as that `require(...)` (about 250 bytes): the provider process loads
- * the installed version's code. Used from anywhere else (a program inside this repository), the
- * serialiser would inline the module by value, so the thin shim of `shim.ts` is used instead.
+ * it is the text Pulumi's closure serialiser makes of the kind module's export: a `require` of
+ * `pulumi-hosting/kinds/<kind>` (about 250 bytes), so the provider process loads the installed
+ * version's code. That text is written here, byte for byte what the serialiser gives (the
+ * serialization e2e test compares them), because the serialiser costs every program run about
+ * 0.3 s of CPU for its first kind (it loads the TypeScript compiler and opens an inspector
+ * session) and 15 ms for each further kind. Used from anywhere else (a program inside this
+ * repository), the serialiser would inline the module by value, so the thin shim of `shim.ts` is
+ * serialised instead, by Pulumi's serialiser.
  */
 import { basename, dirname, join, sep } from "node:path";
 // The SDK's modules by path, not its index: the index also loads the Automation API and the closure
 // serialiser (about 0.3 s), which the plugin process, loading every kind for its providers, never uses.
 import * as dynamic from "@pulumi/pulumi/dynamic";
-import { type Input, type Inputs, type Output, secret } from "@pulumi/pulumi/output";
-import { type CustomResourceOptions, Resource as SdkResource } from "@pulumi/pulumi/resource";
+import { type Input, type Inputs, type Output, output, secret } from "@pulumi/pulumi/output";
+import { CustomResource, type CustomResourceOptions, Resource as SdkResource } from "@pulumi/pulumi/resource";
 import type { AnyHostingProvider, HostingProvider } from "./lifecycle";
 import { shimFor } from "./shim";
+import { dynamicToken } from "./tokens";
 
 /** The module `require`d by name in the provider process: `kinds/repository-webhook` for RepositoryWebhook. */
 export function kindModule(kind: string): string {
   return kind.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 }
 
-/** Whether this library was loaded from under a `node_modules` folder (an installed package). */
-export const INSTALLED = __filename.split(sep).includes("node_modules");
-
-/** The object Pulumi serialises for a kind: the kind module's export when installed, else the shim. */
-export function serialisedProvider(provider: AnyHostingProvider): dynamic.ResourceProvider {
-  if (!INSTALLED) return shimFor(provider.kind);
-  const exported: unknown = require(`../kinds/${kindModule(provider.kind)}`);
-  if (exported !== provider) {
-    throw new Error(
-      `pulumi-hosting: kinds/${kindModule(provider.kind)} does not export the ${provider.kind} provider`,
-    );
-  }
-  return provider;
+/**
+ * The name this library is installed under (`pulumi-hosting`, or a scope and name), the folder
+ * after the last `node_modules` of its path; undefined when it is not under a `node_modules`.
+ */
+export function installedName(file: string): string | undefined {
+  const parts = file.split(sep);
+  const at = parts.lastIndexOf("node_modules");
+  if (at < 0) return undefined;
+  const first = parts[at + 1] ?? "";
+  return first.startsWith("@") ? `${first}/${parts[at + 2] ?? ""}` : first;
 }
 
-/** A fresh props object for `dynamic.Resource` (its constructor mutates what it is given). */
+/** Whether this library was loaded from under a `node_modules` folder (an installed package). */
+export const INSTALLED = installedName(__filename) !== undefined;
+
+/**
+ * The text Pulumi's closure serialiser makes of `() => provider` when `provider` is the export of
+ * `<name>/kinds/<module>`: the same in every SDK version this library supports (3.216 to today).
+ */
+export function requireText(specifier: string): string {
+  return [
+    "exports.handler = __f0;",
+    `const provider = require(${JSON.stringify(specifier)});`,
+    "",
+    "function __f0() {",
+    "  return (function() {",
+    "    with({ this: undefined, arguments: undefined }) {",
+    "",
+    "return () => provider;",
+    "",
+    "    }",
+    "  }).apply(undefined, undefined).apply(this, arguments);",
+    "}",
+    "",
+  ].join("\n");
+}
+
+/** The serialised shim of each kind (linked libraries only), made once per program. */
+const shimTexts = new Map<string, Promise<string>>();
+
+/** `__provider` for a kind: the `require` text when installed, else the serialised shim. */
+export function serialisedProvider(provider: AnyHostingProvider): Input<string> {
+  if (INSTALLED) {
+    const exported: unknown = require(`../kinds/${kindModule(provider.kind)}`);
+    if (exported !== provider) {
+      throw new Error(
+        `pulumi-hosting: kinds/${kindModule(provider.kind)} does not export the ${provider.kind} provider`,
+      );
+    }
+    return requireText(`${installedName(__filename)}/kinds/${kindModule(provider.kind)}`);
+  }
+  let text = shimTexts.get(provider.kind);
+  if (text === undefined) {
+    const shim = shimFor(provider.kind);
+    // Loaded on demand, as `dynamic.Resource` does: its dependencies are slow to load.
+    const { serializeFunction } =
+      require("@pulumi/pulumi/runtime/closure/serializeClosure") as typeof import("@pulumi/pulumi/runtime/closure/serializeClosure");
+    text = serializeFunction(() => shim, { allowSecrets: true }).then((f) => f.text);
+    shimTexts.set(provider.kind, text);
+  }
+  return output(text);
+}
+
+/** A fresh props object for the resource (the SDK's constructor mutates what it is given). */
 export function resourceProps(outputs: readonly string[], args: object | undefined): Inputs {
   const props: Inputs = {};
   for (const name of outputs) props[name] = undefined;
@@ -105,27 +158,37 @@ const OWN_SOURCES = ((): string[] => {
 
 /**
  * The SDK takes a resource's source position from its stack, skipping a fixed number of frames:
- * those of `Resource`, `CustomResource` and one class of the resource's package. Here two
- * constructors (`HostingResource` and the kind's class) stand between `dynamic.Resource` and the
- * program, so every resource would be placed at `super(...)` below. While the SDK's constructor runs,
- * its `callsites` leaves out this library's frames, so the position is the program's line. A
- * version of the SDK without that method keeps its own behaviour.
+ * those of `Resource`, `CustomResource` and one class of the resource's package. Here the
+ * constructors of `HostingResource`, the kind's class and the class the program names stand between
+ * `CustomResource` and the program, so every resource would be placed at `super(...)` below. While
+ * the SDK's constructor runs, its `callsites` gives this library's frames as the one frame of the
+ * package's class it skips, so the position is the program's line. A version of the SDK without
+ * that method keeps its own behaviour.
  */
 function programCallsites(): (() => void) | undefined {
   const sdk = SdkResource as unknown as { callsites?: () => Callsite[] };
   const callsites = sdk.callsites;
   if (typeof callsites !== "function") return undefined;
-  sdk.callsites = () =>
-    callsites
-      .call(SdkResource)
-      .filter((frame) => frame.file === undefined || !OWN_SOURCES.some((dir) => frame.file?.startsWith(dir)));
+  const own = (frame: Callsite) =>
+    frame.file !== undefined && OWN_SOURCES.some((dir) => frame.file?.startsWith(dir));
+  sdk.callsites = () => {
+    const [first = {}, _here, ...rest] = callsites.call(SdkResource);
+    // Without this function's own frame (the second); the library's constructors as one frame.
+    const frames = [first, ...rest];
+    return frames.filter((frame, i) => !own(frame) || !own(frames[i - 1] ?? {}));
+  };
   return () => {
     sdk.callsites = callsites;
   };
 }
 
-/** The base of every resource class: `new hosting.X(name, args, opts)` and `hosting.X.get(name, id)`. */
-export abstract class HostingResource extends dynamic.Resource {
+/**
+ * The base of every resource class: `new hosting.X(name, args, opts)` and `hosting.X.get(name, id)`.
+ * What `dynamic.Resource` would make, with the serialised provider given rather than computed: the
+ * type token `pulumi-nodejs:dynamic/hosting:<Kind>` and `__provider` among the inputs. Its instances
+ * are still `dynamic.Resource`s (the prototype chain below).
+ */
+export abstract class HostingResource extends CustomResource {
   /**
    * @param provider the kind's provider: its `kind` is the type token, and its declaration names
    *   every output, so the engine reports them before they are known
@@ -142,14 +205,8 @@ export abstract class HostingResource extends dynamic.Resource {
     const restoreCallsites = programCallsites();
     Error.stackTraceLimit = lowered;
     try {
-      super(
-        serialisedProvider(provider),
-        name,
-        props,
-        secretOutputs(opts, provider.secrets),
-        "hosting",
-        provider.kind,
-      );
+      props.__provider = serialisedProvider(provider);
+      super(dynamicToken(provider.kind), name, props, secretOutputs(opts, provider.secrets));
     } catch (e) {
       // Thrown while no frames were captured: give it the stack from here to the program's line.
       Error.stackTraceLimit = limit;
@@ -175,6 +232,9 @@ export abstract class HostingResource extends dynamic.Resource {
     return new this(name, undefined as never, { ...opts, id });
   }
 }
+
+// `instanceof pulumi.dynamic.Resource` holds, as when the class extended it.
+Object.setPrototypeOf(HostingResource.prototype, dynamic.Resource.prototype);
 
 /** A kind's resource class as `resourceClass` makes it: its constructor, `get`, and its outputs. */
 export interface ResourceClass<A, O> {
