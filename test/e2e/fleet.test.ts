@@ -148,8 +148,25 @@ beforeAll(async () => {
   symlinkSync(join(inject("e2e").template, "node_modules"), join(fleetDir, "node_modules"), "dir");
 });
 
+/** A mark every CLI run of the CI examples inherits (with its plugins), to find what outlived them. */
+const RUN_MARK = `${process.pid}-${Date.now()}`;
+
 afterAll(async () => {
   await emulator?.close();
+  // The CLI now and then exits leaving its Node.js language host running, orphaned (seen once in
+  // about six runs, after a successful operation). That process is the CLI's, not hosting-fleet's:
+  // it is stopped here and named; anything else left still fails scripts/test.sh's check.
+  const hosts = processesWith("HOSTING_E2E_FLEET_RUN", RUN_MARK).filter((p) =>
+    /\/pulumi-language-nodejs /.test(`${p.command} `),
+  );
+  for (const p of hosts) {
+    console.warn(`fleet e2e: stopping a language host the Pulumi CLI left running: ${p.pid} ${p.command}`);
+    try {
+      process.kill(p.pid, "SIGKILL");
+    } catch {
+      // Ended meanwhile.
+    }
+  }
 });
 
 describe("hosting-import --split", () => {
@@ -195,6 +212,7 @@ function prepare(backend: Backend): void {
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    HOSTING_E2E_FLEET_RUN: RUN_MARK,
     HOSTING_BASE_URL: emulator.origin,
     HOSTING_TOKEN: TOKEN,
   };
