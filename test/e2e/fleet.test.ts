@@ -153,10 +153,10 @@ const RUN_MARK = `${process.pid}-${Date.now()}`;
 
 afterAll(async () => {
   await emulator?.close();
-  // Now and then a CLI run of the CI examples leaves its Node.js language host running, orphaned
-  // (in most runs of the file; a direct `pulumi up` of a stack that does not exist
-  // leaves none). It is stopped here and named; anything else left still fails scripts/test.sh's
-  // check.
+  // In most runs of this file, one CLI run of the CI examples leaves its Node.js language host
+  // running, orphaned (the cause is not known: a direct `pulumi up` of a stack that does not exist,
+  // or a failed `--expect-no-changes` preview, leaves none). It is stopped here and named; anything
+  // else left still fails scripts/test.sh's check.
   const hosts = processesWith("HOSTING_E2E_FLEET_RUN", RUN_MARK).filter((p) =>
     /\/pulumi-language-nodejs /.test(`${p.command} `),
   );
