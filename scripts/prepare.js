@@ -1,0 +1,57 @@
+/**
+ * `npm run prepare`: builds the library unless `dist` was built from exactly these sources.
+ *
+ * An install from a git URL runs `prepare` twice in the same clone: npm's `npm install` there runs
+ * it, and packing the folder runs it again. The second build (about 15 CPU-seconds of tsc) would
+ * give the same files, so the build records a digest of what it was built from
+ * (`dist/.sources.sha256`) and a later `prepare` whose sources give the same digest builds nothing.
+ * Plain JavaScript: it runs before anything is built.
+ */
+const { execFileSync } = require("node:child_process");
+const { createHash } = require("node:crypto");
+const { existsSync, readdirSync, readFileSync, writeFileSync } = require("node:fs");
+const { join, relative } = require("node:path");
+
+const ROOT = join(__dirname, "..");
+/** What `tsc -p tsconfig.build.json` reads: its folders and the configuration. */
+const SOURCES = ["api", "provider", "emulator", "importer", "fleet", "scripts"];
+const CONFIG = ["package.json", "tsconfig.json", "tsconfig.build.json"];
+const STAMP = join(ROOT, "dist", ".sources.sha256");
+
+/** The digest of every source file's path and bytes, in a fixed order. */
+function sourcesDigest(root) {
+  const files = [...CONFIG.map((f) => join(root, f))];
+  for (const dir of SOURCES) {
+    const at = join(root, dir);
+    if (!existsSync(at)) continue;
+    for (const f of readdirSync(at, { recursive: true, encoding: "utf8" })) {
+      if (f.split(/[\\/]/).includes("node_modules")) continue;
+      files.push(join(at, f));
+    }
+  }
+  const hash = createHash("sha256");
+  for (const file of files.sort()) {
+    let bytes;
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      continue; // a folder
+    }
+    hash.update(`${relative(root, file)}\0${bytes.length}\0`);
+    hash.update(bytes);
+  }
+  return hash.digest("hex");
+}
+
+function main() {
+  const digest = sourcesDigest(ROOT);
+  if (existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === digest) {
+    console.log("pulumi-hosting: dist is already built from these sources");
+    return;
+  }
+  execFileSync("npm", ["run", "--silent", "build"], { cwd: ROOT, stdio: "inherit" });
+  writeFileSync(STAMP, `${digest}\n`);
+}
+
+module.exports = { sourcesDigest };
+if (require.main === module) main();
