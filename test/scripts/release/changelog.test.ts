@@ -119,7 +119,7 @@ describe("publishedManifest", () => {
     expect(published.version).toBe("0.3.0");
     expect(Object.keys(published.scripts)).not.toContain("prepare");
     const scripts = JSON.parse(checkout).scripts as Record<string, string>;
-    expect(scripts.prepare).toBe("npm run build");
+    expect(scripts.prepare).toBe("node scripts/prepare.js");
     // Nothing else of the manifest changes.
     const { prepare: _, ...others } = scripts;
     expect(published.scripts).toEqual(others);
