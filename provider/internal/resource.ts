@@ -7,11 +7,10 @@
  * it is the text Pulumi's closure serialiser makes of the kind module's export: a `require` of
  * `pulumi-hosting/kinds/<kind>` (about 250 bytes), so the provider process loads the installed
  * version's code. That text is written here, byte for byte what the serialiser gives (the
- * serialization e2e test compares them), because the serialiser costs every program run about
- * 0.3 s of CPU for its first kind (it loads the TypeScript compiler and opens an inspector
- * session) and 15 ms for each further kind. Used from anywhere else (a program inside this
- * repository), the serialiser would inline the module by value, so the thin shim of `shim.ts` is
- * serialised instead, by Pulumi's serialiser.
+ * serialization e2e test compares them), because the serialiser costs a program run about 10 ms of
+ * CPU per kind (docs/DECISIONS.md). Used from anywhere else (a program inside this repository), the
+ * serialiser would inline the module by value, so the thin shim of `shim.ts` is serialised instead,
+ * by Pulumi's serialiser.
  */
 import { basename, dirname, join, sep } from "node:path";
 // The SDK's modules by path, not its index: the index also loads the Automation API and the closure
@@ -40,8 +39,11 @@ export function installedName(file: string): string | undefined {
   return first.startsWith("@") ? `${first}/${parts[at + 2] ?? ""}` : first;
 }
 
+/** The name this library was loaded under, when from a `node_modules` folder (an installed package). */
+const INSTALLED_NAME = installedName(__filename);
+
 /** Whether this library was loaded from under a `node_modules` folder (an installed package). */
-export const INSTALLED = installedName(__filename) !== undefined;
+export const INSTALLED = INSTALLED_NAME !== undefined;
 
 /**
  * The text Pulumi's closure serialiser makes of `() => provider` when `provider` is the export of
@@ -65,30 +67,34 @@ export function requireText(specifier: string): string {
   ].join("\n");
 }
 
-/** The serialised shim of each kind (linked libraries only), made once per program. */
-const shimTexts = new Map<string, Promise<string>>();
+/** `__provider` of each kind, made once per program and shared by its resources. */
+const serialised = new Map<string, Input<string>>();
 
 /** `__provider` for a kind: the `require` text when installed, else the serialised shim. */
 export function serialisedProvider(provider: AnyHostingProvider): Input<string> {
-  if (INSTALLED) {
-    const exported: unknown = require(`../kinds/${kindModule(provider.kind)}`);
-    if (exported !== provider) {
-      throw new Error(
-        `pulumi-hosting: kinds/${kindModule(provider.kind)} does not export the ${provider.kind} provider`,
-      );
-    }
-    return requireText(`${installedName(__filename)}/kinds/${kindModule(provider.kind)}`);
-  }
-  let text = shimTexts.get(provider.kind);
+  let text = serialised.get(provider.kind);
   if (text === undefined) {
-    const shim = shimFor(provider.kind);
-    // Loaded on demand, as `dynamic.Resource` does: its dependencies are slow to load.
-    const { serializeFunction } =
-      require("@pulumi/pulumi/runtime/closure/serializeClosure") as typeof import("@pulumi/pulumi/runtime/closure/serializeClosure");
-    text = serializeFunction(() => shim, { allowSecrets: true }).then((f) => f.text);
-    shimTexts.set(provider.kind, text);
+    text = INSTALLED_NAME === undefined ? shimText(provider.kind) : installedText(provider, INSTALLED_NAME);
+    serialised.set(provider.kind, text);
   }
-  return output(text);
+  return text;
+}
+
+function installedText(provider: AnyHostingProvider, name: string): string {
+  const module = kindModule(provider.kind);
+  const exported: unknown = require(`../kinds/${module}`);
+  if (exported !== provider) {
+    throw new Error(`pulumi-hosting: kinds/${module} does not export the ${provider.kind} provider`);
+  }
+  return requireText(`${name}/kinds/${module}`);
+}
+
+function shimText(kind: string): Output<string> {
+  const shim = shimFor(kind);
+  // Loaded on demand, as `dynamic.Resource` does: its dependencies are slow to load.
+  const { serializeFunction } =
+    require("@pulumi/pulumi/runtime/closure/serializeClosure") as typeof import("@pulumi/pulumi/runtime/closure/serializeClosure");
+  return output(serializeFunction(() => shim, { allowSecrets: true }).then((f) => f.text));
 }
 
 /** A fresh props object for the resource (the SDK's constructor mutates what it is given). */
