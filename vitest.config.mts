@@ -1,21 +1,22 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * The suites that run the sandbox server in-process check every response it gives against the
- * platform's published API description (test/conformance/).
- */
-const CONFORMANCE = {
-  globalSetup: ["test/conformance/global-setup.ts"],
-  setupFiles: ["test/in-process.ts", "test/conformance/setup.ts"],
-};
-
-/**
  * The in-process suites share one module graph per worker (`isolate: false`): loading the library,
  * the sandbox server and zod's schemas again for each of 145 files cost about 95 of their 210
  * CPU-seconds, and the whole suite must stay under five minutes on two cores. test/in-process.ts
  * puts back what a file changes of the process (environment, stack-trace limit, spies).
  */
 const IN_PROCESS = { isolate: false, setupFiles: ["test/in-process.ts"] };
+
+/**
+ * In process too, the suites that run the sandbox server check every response it gives against the
+ * platform's published API description (test/conformance/).
+ */
+const CONFORMANCE = {
+  ...IN_PROCESS,
+  globalSetup: ["test/conformance/global-setup.ts"],
+  setupFiles: [...IN_PROCESS.setupFiles, "test/conformance/setup.ts"],
+};
 
 // Four suites, run together by `npm test`; each can be run alone with `--project NAME`.
 export default defineConfig({
@@ -48,7 +49,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "emulator", include: ["test/emulator/**/*.test.ts"], ...IN_PROCESS, ...CONFORMANCE },
+        test: { name: "emulator", include: ["test/emulator/**/*.test.ts"], ...CONFORMANCE },
       },
       {
         extends: true,
@@ -60,7 +61,6 @@ export default defineConfig({
             "test/provider/*.test.ts",
             "test/provider/plugin/**/*.test.ts",
           ],
-          ...IN_PROCESS,
           ...CONFORMANCE,
         },
       },
