@@ -20,23 +20,18 @@ const STAMP = join(ROOT, "dist", ".sources.sha256");
 
 /** The digest of every source file's path and bytes, in a fixed order. */
 function sourcesDigest(root) {
-  const files = [...CONFIG.map((f) => join(root, f))];
+  const files = CONFIG.map((f) => join(root, f)).filter((f) => existsSync(f));
   for (const dir of SOURCES) {
     const at = join(root, dir);
     if (!existsSync(at)) continue;
-    for (const f of readdirSync(at, { recursive: true, encoding: "utf8" })) {
-      if (f.split(/[\\/]/).includes("node_modules")) continue;
-      files.push(join(at, f));
+    for (const entry of readdirSync(at, { recursive: true, withFileTypes: true })) {
+      const file = join(entry.parentPath, entry.name);
+      if (entry.isFile() && !relative(at, file).split(/[\\/]/).includes("node_modules")) files.push(file);
     }
   }
   const hash = createHash("sha256");
   for (const file of files.sort()) {
-    let bytes;
-    try {
-      bytes = readFileSync(file);
-    } catch {
-      continue; // a folder
-    }
+    const bytes = readFileSync(file);
     hash.update(`${relative(root, file)}\0${bytes.length}\0`);
     hash.update(bytes);
   }
