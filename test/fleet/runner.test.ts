@@ -3,7 +3,13 @@
  * stacks that behave as the CLI does under SIGINT (checked with the real CLI in
  * test/e2e/fleet.test.ts).
  */
-import type { EngineEvent, PreviewOptions, UpOptions } from "@pulumi/pulumi/automation";
+import {
+  type EngineEvent,
+  type PreviewOptions,
+  Stack,
+  type UpOptions,
+  type Workspace,
+} from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { Project } from "../../fleet/discover";
 import {
@@ -12,6 +18,7 @@ import {
   type RunOptions,
   runFleet,
   type StackOperations,
+  withoutReadBack,
 } from "../../fleet/runner";
 
 /** The CLI's text and events of an up where two resources failed with one message (CLI v3.259.0). */
@@ -341,5 +348,47 @@ describe("runFleet: drift and errors", () => {
     expect(result?.error).toBe(
       "mona: 401 Bad credentials\n  second line of the cause\nhubot: 401 Bad credentials\n  second line of the cause",
     );
+  });
+});
+
+describe("withoutReadBack", () => {
+  /**
+   * A workspace whose CLI records each command and succeeds; reading the stack's outputs (two CLI
+   * commands in a LocalWorkspace) is recorded as `stack output`.
+   */
+  function recordingWorkspace(commands: string[]): Workspace {
+    const workspace = {
+      workDir: "/nowhere",
+      envVars: {},
+      selectStack: async () => {},
+      serializeArgsForOp: async () => [],
+      postCommandCallback: async () => {},
+      stackOutputs: async () => {
+        commands.push("stack output");
+        return {};
+      },
+      pulumiCommand: {
+        run: async (args: string[]) => {
+          commands.push(args.slice(0, 2).join(" "));
+          return { stdout: args[0] === "stack" ? "[]" : "", stderr: "", code: 0 };
+        },
+      },
+    };
+    return workspace as unknown as Workspace;
+  }
+
+  it("runs up and destroy alone: no stack output or history after them", async () => {
+    const commands: string[] = [];
+    const stack = withoutReadBack(await Stack.select("ci", recordingWorkspace(commands)));
+    await stack.up();
+    await stack.destroy();
+    expect(commands).toEqual(["up --yes", "destroy --yes"]);
+  });
+
+  it("turns off what the Automation API's stack does: up reads outputs and history back", async () => {
+    const commands: string[] = [];
+    const stack = await Stack.select("ci", recordingWorkspace(commands));
+    await stack.up();
+    expect(commands).toEqual(["up --yes", "stack output", "stack history"]);
   });
 });
