@@ -5,8 +5,9 @@
  * names every drifted field (and none of the changes that are not drift); convergence; token
  * rotation and `--run-program`; one batch of deletions made outside Pulumi, refresh and recreation
  * (with a registry value changed in code and sealed for a rotated key); budgets turned off; the
- * last-admin guard; a repository renamed in place; and destroy applying each membership's and
- * repository's onDestroy. Bad input is checked in
+ * last-admin guard; a change of an organisation's admin refused at preview; a repository and an
+ * organisation renamed in place (the up waits for the platform's rename job); and destroy applying
+ * each membership's and repository's onDestroy, leaving the organisation and saying so. Bad input is checked in
  * process (test/provider/resources/*); one preview here shows how the engine prints a check failure.
  * The program is rewritten between steps (`declare`), which costs no CLI invocation.
  */
@@ -98,7 +99,7 @@ new hosting.PrivateRegistry("maven", {
 });
 ${keysProgram()}
 // An organisation of its own (the site administrator's), issue types and a field of acme-eng, a block.
-new hosting.Organization("platform", { login: "acme-platform", admin: "olivia", profileName: "ACME Platform" });
+new hosting.Organization("platform", { login: ${JSON.stringify(organization.login)}, admin: ${JSON.stringify(organization.admin)}, profileName: "ACME Platform" });
 new hosting.IssueType("bug", { org: "acme-eng", name: "Bug", color: "red" });
 new hosting.IssueType("task", { org: "acme-eng", name: "Task", description: "A piece of work" });
 new hosting.IssueField("priority", {
@@ -211,6 +212,15 @@ ${adopt}`;
  * destroy; and acme-eng's settings.
  */
 const repository = { name: "svc", deployKey: "" };
+
+/**
+ * The organisation the stack makes: renamed by the rename step (a background job of the platform,
+ * which the up waits for); its admin is used only at creation.
+ */
+const organization = { login: "acme-platform", admin: "olivia" };
+
+/** How long the platform's rename job takes in the rename step: the up must wait it out. */
+const JOB_DELAY_MS = 3_000;
 
 function repositoriesProgram(): string {
   return `
@@ -1023,24 +1033,47 @@ describe("a stack of every kind, end to end", () => {
     expect(stack().hubot?.outputs).toMatchObject({ state: "active" });
   });
 
-  it("renames a repository in place: the same repository on the server, its key follows, refresh moves the id", async () => {
+  it("refuses a change of an organisation's admin at preview, naming it, with no request for it", async () => {
+    organization.admin = "mona";
+    program.declare(programOf({ integrationId: 102 }));
+    organization.admin = "olivia";
+    const preview = await run("preview").finally(() => program.declare(programOf({ integrationId: 102 })));
+    expect(preview.code).not.toBe(0);
+    expect(preview.output).toMatch(/admin is used only when the organisation is created and cannot change/);
+    const routes = Object.keys(requestsSince());
+    expect(routes.filter((r) => !r.startsWith("GET "))).toEqual([]);
+    expect(routes.filter((r) => r.includes("/organizations") || r === "GET /orgs/{org}")).toEqual([]);
+  });
+
+  it("renames a repository and an organisation in place: the same objects on the server, the key follows, the up waits for the rename job, refresh moves the id", async () => {
     const before = repo("svc");
     const key = state().deployKeys[0]?.id;
+    const org = state().fixture.orgs.find((o) => o.login === "acme-platform");
     repository.name = "service";
+    organization.login = "acme-core";
     program.declare(programOf({ integrationId: 102 }));
+    expect(await control("PUT", "/jobs", { delayMs: JOB_DELAY_MS })).toBe(200);
     emulator.controls.clearLog();
-    await ok("up", "--yes", "--skip-preview");
-    const writes = writesSince();
+    const started = Date.now();
+    await ok("up", "--yes", "--skip-preview").finally(() => control("PUT", "/jobs", { delayMs: 0 }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(JOB_DELAY_MS);
+    const requests = requestsSince();
+    const writes = Object.fromEntries(Object.entries(requests).filter(([route]) => !route.startsWith("GET ")));
     figures.rename = writes;
     expect(writes).toEqual({
       "PATCH /repos/{owner}/{repo}": 1,
+      "PATCH /admin/organizations/{org}": 1,
       // The key's repository changed, which replaces it, old one first: gone under the old name
       // (404), then found under the new one by its material and adopted (the POST's 422).
       "DELETE /repos/{owner}/{repo}/keys/{key_id}": 1,
       "POST /repos/{owner}/{repo}/keys": 1,
     });
+    // The organisation's new name was polled until it answered.
+    expect(requests["GET /orgs/{org}"]).toBeGreaterThan(1);
     expect(repo("service")?.id).toBe(before?.id);
     expect(repo("svc")).toBeUndefined();
+    expect(state().fixture.orgs.find((o) => o.login === "acme-core")?.id).toBe(org?.id);
+    expect(state().fixture.orgs.find((o) => o.login === "acme-platform")).toBeUndefined();
     expect(state().deployKeys.map((k) => k.id)).toEqual([key]);
     // An update cannot change a resource's id; the next refresh records the new name.
     expect(stack().svc?.id).toBe("acme-eng/svc");
@@ -1048,6 +1081,7 @@ describe("a stack of every kind, end to end", () => {
     expect(stack().svc?.id).toBe("acme-eng/service");
     expect(stack().svc?.outputs).toMatchObject({ name: "service", repositoryId: before?.id });
     expect(stack()["svc-ci"]?.outputs).toMatchObject({ repository: "service", keyId: key });
+    expect(stack().platform?.outputs).toMatchObject({ login: "acme-core" });
   });
 
   it("checks keys at preview, ignores a comment, replaces old key first, recreates a deleted one, adopts with importId", async () => {
@@ -1364,7 +1398,7 @@ describe("a stack of every kind, end to end", () => {
     expect(state().repoHooks).toEqual([]);
     expect(state().globalHooks).toEqual([]);
     expect(state().runnerGroups.filter((g) => !g.default)).toEqual([]);
-    // Four of the fixture's organisations and acme-platform's, which destroy leaves.
+    // Four of the fixture's organisations and acme-core's (made as acme-platform), which destroy leaves.
     expect(state().runnerGroups.filter((g) => g.default)).toHaveLength(5);
     expect([groupOf(1), groupOf(2), groupOf(7)]).toEqual([2, 2, 1]);
     // remove (mona, an invitation: cancelled), downgrade (octocat), retain (hubot, the ops admin).
@@ -1379,10 +1413,10 @@ describe("a stack of every kind, end to end", () => {
     expect(state().privateRegistries).toEqual([]);
     expect([state().gpgKeys, state().sshKeys, state().sshSigningKeys]).toEqual([[], [], []]);
     // The organisation stays (the API cannot delete one), and the run says so.
-    expect(destroy.output).toMatch(
-      /Organization acme-platform: the API cannot delete organisations; it is left in place/,
+    expect(destroy.output).toContain(
+      "Organization acme-core: the API cannot delete organisations; it is left in place and no longer managed by this stack",
     );
-    expect(state().fixture.orgs.map((o) => o.login)).toContain("acme-platform");
+    expect(state().fixture.orgs.map((o) => o.login)).toContain("acme-core");
     expect(state().issueTypes).toEqual([]);
     expect(state().issueFields).toEqual([]);
     expect(state().orgBlocks).toEqual([]);
