@@ -1058,7 +1058,9 @@ describe("a stack of every kind, end to end", () => {
     await ok("up", "--yes", "--skip-preview").finally(() => control("PUT", "/jobs", { delayMs: 0 }));
     expect(Date.now() - started).toBeGreaterThanOrEqual(JOB_DELAY_MS);
     const requests = requestsSince();
-    const writes = Object.fromEntries(Object.entries(requests).filter(([route]) => !route.startsWith("GET ")));
+    const writes = Object.fromEntries(
+      Object.entries(requests).filter(([route]) => !route.startsWith("GET ")),
+    );
     figures.rename = writes;
     expect(writes).toEqual({
       "PATCH /repos/{owner}/{repo}": 1,
