@@ -71,22 +71,34 @@ function programOf(language: Language, name: string, files: (dir: string) => voi
   const program = new PulumiProgram(name, "", { env: toolchain(language) });
   rmSync(join(program.dir, "index.js"));
   files(program.dir);
-  const sdk = join(program.dir, "node_modules/pulumi-hosting/sdk", language);
   if (language === "python") {
-    // What `pip install -r requirements.txt` does in the program's virtualenv, without writing to
-    // the shared one: the SDK from the package, beside the virtualenv's own `pulumi`.
-    const site = join(program.dir, ".site");
-    execFileSync("python", ["-m", "pip", "install", "--quiet", "--no-deps", "--target", site, sdk], {
-      env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
-      stdio: "pipe",
-    });
     symlinkSync(process.env.PULUMI_HOSTING_PYTHON_VENV ?? "", join(program.dir, "venv"), "dir");
-    program.setEnv({ PYTHONPATH: site });
+    program.setEnv({ PYTHONPATH: pythonSdk() });
   } else {
     // The complete go.sum of the prepared template: the build needs no checksum database.
     cpSync(join(process.env.PULUMI_HOSTING_GO_TEMPLATE ?? "", "go.sum"), join(program.dir, "go.sum"));
   }
   return program;
+}
+
+let pythonSite: string | undefined;
+
+/**
+ * What `pip install -r requirements.txt` does in a program's virtualenv, without writing to the
+ * shared one: the Python SDK from the packed package (the template's, which every program's
+ * `node_modules` links to), beside the virtualenv's own `pulumi`. Installed once for the file's
+ * programs (pip builds the SDK's wheel each time: about 2.6 CPU-s); the programs only read it.
+ */
+function pythonSdk(): string {
+  if (pythonSite !== undefined) return pythonSite;
+  const site = join(temporaryFolder("hosting-e2e-python-sdk-"), "site");
+  const sdk = join(inject("e2e").template, "node_modules/pulumi-hosting/sdk/python");
+  execFileSync("python", ["-m", "pip", "install", "--quiet", "--no-deps", "--target", site, sdk], {
+    env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
+    stdio: "pipe",
+  });
+  pythonSite = site;
+  return site;
 }
 
 /** The example program of a language, its SDK reached through the package as users have it. */
@@ -365,24 +377,7 @@ describe("a fleet of Python projects", () => {
     // packed package in node_modules, the SDK beside the virtualenv's pulumi.
     symlinkSync(join(inject("e2e").template, "node_modules"), join(fleet, "node_modules"), "dir");
     symlinkSync(process.env.PULUMI_HOSTING_PYTHON_VENV ?? "", join(fleet, "venv"), "dir");
-    const site = join(work, "site");
-    execFileSync(
-      "python",
-      [
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "--no-deps",
-        "--target",
-        site,
-        join(fleet, "node_modules/pulumi-hosting/sdk/python"),
-      ],
-      {
-        env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
-        stdio: "pipe",
-      },
-    );
+    const site = pythonSdk();
     mkdirSync(join(work, "state"));
     mkdirSync(join(work, "tmp"));
     const env = {
