@@ -152,7 +152,9 @@ export function cellReport(cell: Cell): string {
 /**
  * The native plugin against both floors: seconds of the four programs, plugin / native floor
  * against its target, plugin / dynamic floor, the plugin's API requests per resource, the CLI's
- * CPU, and the state each program leaves after up, per resource.
+ * CPU, the CPU of the sandbox server serving the plugin (on the same cores: the part of the gap that
+ * is the server's; the native floor sends no request), and the state each program leaves after up,
+ * per resource.
  */
 export function pluginReport(cell: Cell): string {
   const { n, latencyMs, parallelism, ours, floor, plugin, nativeFloor } = cell;
@@ -183,6 +185,7 @@ export function pluginReport(cell: Cell): string {
       ratio(p.seconds, f.seconds),
       (p.requests / n).toFixed(3),
       `${cpu(p)} / ${cpu(nf)}`,
+      s(p.sandboxCpuSeconds),
     ];
   });
   const perResource = (x: ProgramFigures) => bytes(Math.round(x.stateBytes / n));
@@ -196,6 +199,7 @@ export function pluginReport(cell: Cell): string {
     "",
     "",
     ratio(plugin.stateBytes, floor.stateBytes),
+    "",
     "",
     "",
   ]);
@@ -215,6 +219,7 @@ export function pluginReport(cell: Cell): string {
         "plugin/floor",
         "plugin API req/resource",
         "CLI CPU s plugin / native floor",
+        "plugin's sandbox CPU s",
       ],
       rows,
     ),
