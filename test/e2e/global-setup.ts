@@ -102,9 +102,9 @@ const PACKED = ["pulumi-hosting", "@pulumi-hosting"];
  * `npm install` in the template, starting from the packages of the last template installed with
  * the same lockfile and versions (kept in the cache, hard-linked in: about 15,000 files, which npm
  * took 13.6 s to write on two cores, 14 of its 20 CPU-s in the kernel; the links take 0.3 s and npm
- * then 4 s). npm then adds the two packages this
- * run packed and whatever the cached tree lacks; without the cache (a first run, another lockfile,
- * a cache on another file system), it installs everything and leaves the cache for the next run.
+ * then 4 s). npm then adds the two packages this run packed and whatever the cached tree lacks;
+ * without the cache (a first run, another lockfile, a cache on another file system), it installs
+ * everything and leaves the cache for the next run.
  */
 function installTemplate(template: string, registry: Record<string, string>): void {
   const key = createHash("sha256")
