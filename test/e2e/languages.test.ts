@@ -53,8 +53,10 @@ function toolchain(language: Language): Record<string, string> {
     // The program's go.sum is written by the build (no checksum database on these machines).
     // `-trimpath`, as scripts/languages.sh compiled the SDK: the build cache then serves every
     // program's packages whatever its folder (without it, each program folder compiles the plugin's
-    // SDK and its own copy of what it shares: about 20 s of CPU instead of 2.5).
-    return { GOFLAGS: "-mod=mod -trimpath", GOSUMDB: "off", GOTOOLCHAIN: "local" };
+    // SDK and its own copy of what it shares: about 20 s of CPU instead of 2.5). `-ldflags=-w`: no
+    // debugging information, which nothing here reads; the language host links the program again at
+    // every run, and each link takes 0.7 CPU-s less (2.6 -> 1.9 s for the example).
+    return { GOFLAGS: "-mod=mod -trimpath -ldflags=-w", GOSUMDB: "off", GOTOOLCHAIN: "local" };
   }
   // As a user runs it: the virtualenv named in Pulumi.yaml (`virtualenv: venv`), not first on PATH.
   const venvBin = join(value, "bin");
