@@ -1037,6 +1037,7 @@ describe("a stack of every kind, end to end", () => {
     organization.admin = "mona";
     program.declare(programOf({ integrationId: 102 }));
     organization.admin = "olivia";
+    emulator.controls.clearLog();
     const preview = await run("preview").finally(() => program.declare(programOf({ integrationId: 102 })));
     expect(preview.code).not.toBe(0);
     expect(preview.output).toMatch(/admin is used only when the organisation is created and cannot change/);
@@ -1057,6 +1058,15 @@ describe("a stack of every kind, end to end", () => {
     const started = Date.now();
     await ok("up", "--yes", "--skip-preview").finally(() => control("PUT", "/jobs", { delayMs: 0 }));
     expect(Date.now() - started).toBeGreaterThanOrEqual(JOB_DELAY_MS);
+    // The up read the organisation under its new name until the job was done: its last read came
+    // the job's delay after the rename (the log's times are whole seconds, rounded down: a second
+    // less at worst), where an up that did not wait would have read it at once.
+    const log = emulator.controls.log;
+    const renamed = log.find((r) => r.method === "PATCH" && r.route === "/admin/organizations/{org}");
+    const lastRead = log.filter((r) => r.method === "GET" && r.route === "/orgs/{org}").at(-1);
+    expect(Date.parse(lastRead?.at ?? "") - Date.parse(renamed?.at ?? "")).toBeGreaterThanOrEqual(
+      JOB_DELAY_MS - 1_000,
+    );
     const requests = requestsSince();
     const writes = Object.fromEntries(
       Object.entries(requests).filter(([route]) => !route.startsWith("GET ")),

@@ -9,9 +9,18 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 
 const ROOT = resolve(__dirname, "../..");
@@ -102,9 +111,10 @@ const PACKED = ["pulumi-hosting", "@pulumi-hosting"];
  * `npm install` in the template, starting from the packages of the last template installed with
  * the same lockfile and versions (kept in the cache, hard-linked in: about 15,000 files, which npm
  * took 13.6 s to write on two cores, 14 of its 20 CPU-s in the kernel; the links take 0.3 s and npm
- * then 4 s). npm then adds the two packages this run packed and whatever the cached tree lacks;
- * without the cache (a first run, another lockfile, a cache on another file system), it installs
- * everything and leaves the cache for the next run.
+ * then 4 s). npm then adds the two packages this run packed and whatever the cached tree lacks.
+ * Without a cache (a first run, another lockfile), or when npm fails on the cached tree, it installs
+ * everything and keeps that tree for the next run; where the cache cannot be linked (another file
+ * system), every run installs everything.
  */
 function installTemplate(template: string, registry: Record<string, string>): void {
   const key = createHash("sha256")
@@ -116,28 +126,55 @@ function installTemplate(template: string, registry: Record<string, string>): vo
   const cacheRoot =
     process.env.PULUMI_HOSTING_CACHE ??
     join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-hosting");
-  const cached = join(cacheRoot, "e2e-template", key, "node_modules");
-  const linked = existsSync(cached) && spawnOk("cp", ["-al", cached, join(template, "node_modules")]);
-  if (!linked) rmSync(join(template, "node_modules"), { recursive: true, force: true });
-  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
-    cwd: template,
-    stdio: "inherit",
-  });
-  if (linked) return;
-  // Kept for the next run without this run's packages; the folder appears whole or not at all.
   const parent = join(cacheRoot, "e2e-template");
-  rmSync(parent, { recursive: true, force: true });
+  const cached = join(parent, key, "node_modules");
+  const modules = join(template, "node_modules");
+  const npmInstall = () =>
+    execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+      cwd: template,
+      stdio: "inherit",
+    });
+  if (existsSync(cached) && spawnOk("cp", ["-al", cached, modules])) {
+    try {
+      npmInstall();
+      return;
+    } catch {
+      // A cached tree npm cannot complete is dropped, and the template installed whole.
+      rmSync(join(parent, key), { recursive: true, force: true });
+    }
+  }
+  rmSync(modules, { recursive: true, force: true });
+  npmInstall();
+  keepTemplate(modules, parent, key);
+}
+
+/**
+ * Keeps the template's packages, but this run's two, as the cache's only entry. The entry appears
+ * whole or not at all: it is linked into a folder of this process's, then renamed in place; a run
+ * that loses a race with another, or cannot link, leaves the cache as it was.
+ */
+function keepTemplate(modules: string, parent: string, key: string): void {
   const staging = `${parent}.partial-${process.pid}`;
+  const stale = (name: string) => name.startsWith("e2e-template.partial-");
+  mkdirSync(dirname(parent), { recursive: true });
+  // Staging folders of runs that were killed before their rename.
+  for (const name of readdirSync(dirname(parent)).filter(stale)) {
+    rmSync(join(dirname(parent), name), { recursive: true, force: true });
+  }
   mkdirSync(staging, { recursive: true });
-  if (!spawnOk("cp", ["-al", join(template, "node_modules"), join(staging, "node_modules")])) {
+  try {
+    if (!spawnOk("cp", ["-al", modules, join(staging, "node_modules")])) return;
+    for (const name of [...PACKED, ".package-lock.json"]) {
+      rmSync(join(staging, "node_modules", name), { recursive: true, force: true });
+    }
+    rmSync(parent, { recursive: true, force: true });
+    mkdirSync(parent, { recursive: true });
+    renameSync(staging, join(parent, key));
+  } catch {
+    // Another run kept its tree first: that one serves.
+  } finally {
     rmSync(staging, { recursive: true, force: true });
-    return;
   }
-  for (const name of [...PACKED, ".package-lock.json"]) {
-    rmSync(join(staging, "node_modules", name), { recursive: true, force: true });
-  }
-  mkdirSync(parent, { recursive: true });
-  renameSync(staging, join(parent, key));
 }
 
 function spawnOk(command: string, args: string[]): boolean {
