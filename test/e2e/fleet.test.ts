@@ -14,9 +14,9 @@
  * cannot start a server. In CI a missing URL fails the test. The tests run in order: each starts
  * from the state the one before left.
  */
-import { execFile, spawn, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import type { FleetReport } from "../../fleet/report";
@@ -219,6 +219,27 @@ function prepare(backend: Backend): void {
   };
 }
 
+/**
+ * A `pulumi` first on PATH that appends each command's arguments to a log, a line each, and runs
+ * the CLI in its place (same process): what hosting-fleet runs, seen from outside.
+ */
+function recordingCli(dir: string): { env: NodeJS.ProcessEnv; commands: () => string[] } {
+  const quoted = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+  const real = execFileSync("sh", ["-c", "command -v pulumi"], { encoding: "utf8" }).trim();
+  const log = join(dir, "commands.log");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(log, "");
+  writeFileSync(
+    join(dir, "pulumi"),
+    `#!/bin/sh\nprintf '%s\\n' "$*" >> ${quoted(log)}\nexec ${quoted(real)} "$@"\n`,
+    { mode: 0o755 },
+  );
+  return {
+    env: { PATH: `${dir}${delimiter}${process.env.PATH ?? ""}` },
+    commands: () => readFileSync(log, "utf8").split("\n").filter(Boolean),
+  };
+}
+
 /** Runs the installed hosting-fleet with a backend's environment. */
 function fleetWith(backend: Backend, ...args: string[]): Promise<Run> {
   return exec(process.execPath, [fleetCli(), ...args], backend.env);
@@ -235,7 +256,8 @@ describe("the CI examples, run here", () => {
     const pipeline = readYaml<GitlabFile>(join(ROOT, "examples/ci/gitlab-ci.yml"));
     expect(gitlabJobOf(pipeline, "drift").parallel).toBe(2);
     expect(gitlabJobOf(pipeline, "up").rules?.[0]?.if).toContain("$CI_DEFAULT_BRANCH");
-    const env = { ...fileBackend.env, CI_NODE_TOTAL: "2" };
+    const cli = recordingCli(join(work, "recording-cli"));
+    const env = { ...fileBackend.env, ...cli.env, CI_NODE_TOTAL: "2" };
 
     emulator.controls.clearLog();
     const up = await runGitlabJob(pipeline, "up", work, env, EXAMPLE_STACK);
@@ -254,6 +276,12 @@ describe("the CI examples, run here", () => {
       ).toHaveLength(1);
     }
     expect(readFileSync(join(fleetDir, "up.md"), "utf8")).toContain(`| acme-ops/${STACK} | ✅ ok |`);
+    // Each stack's up, twice (the first answers that the stack does not exist yet, running
+    // nothing; the stack is created and the up runs again), and nothing read back after it (the
+    // Automation API would run `stack output` twice and `stack history` for each).
+    expect(cli.commands().filter((c) => c.startsWith("up ")).length).toBe(4);
+    expect(cli.commands().filter((c) => c.startsWith("stack init")).length).toBe(2);
+    expect(cli.commands().filter((c) => /^stack (output|history)\b/.test(c))).toEqual([]);
 
     await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "admin" });
     emulator.controls.clearLog();
