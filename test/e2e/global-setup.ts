@@ -66,11 +66,15 @@ async function prepare(project: Project, work: string): Promise<() => void> {
   if (process.env.PULUMI_HOSTING_BUILT !== "1") {
     execFileSync("npm", ["run", "--silent", "build"], { cwd: ROOT, stdio: "inherit" });
   }
-  const [packed, sdk] = await Promise.all([
+  // Both end before either's failure is thrown: the folder they write to goes with a failure.
+  const [packing, sdkPacking] = await Promise.allSettled([
     run("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT }),
     // The TypeScript SDK of the plugin, packed as docs/languages.md says (for the plugin's JavaScript programs).
     run("bash", [join(ROOT, "scripts/pack-sdk-nodejs.sh"), work]),
   ]);
+  if (packing.status === "rejected") throw packing.reason;
+  if (sdkPacking.status === "rejected") throw sdkPacking.reason;
+  const [packed, sdk] = [packing.value, sdkPacking.value];
   const tarball = join(work, packed.stdout.trim().split("\n").at(-1) ?? "");
   const template = join(work, "template");
   mkdirSync(template);
