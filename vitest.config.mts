@@ -1,6 +1,6 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+import { cacheRoot } from "./scripts/sea/executable.js";
 
 /**
  * The in-process suites share one module graph per worker (`isolate: false`): loading the library,
@@ -25,11 +25,7 @@ const CONFORMANCE = {
  * not under node_modules: a fresh clone on the same machine, as CI has, orders its files as the last
  * run here did instead of by size.
  */
-const CACHE = join(
-  process.env.PULUMI_HOSTING_CACHE ??
-    join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-hosting"),
-  "vitest",
-);
+const CACHE = join(cacheRoot(), "vitest");
 
 // Four suites, run together by `npm test`; each can be run alone with `--project NAME`.
 export default defineConfig({

@@ -19,9 +19,10 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { cacheRoot } from "../../scripts/sea/executable";
 
 const ROOT = resolve(__dirname, "../..");
 
@@ -127,10 +128,7 @@ function installTemplate(template: string, registry: Record<string, string>): vo
     .update(process.version)
     .digest("hex")
     .slice(0, 16);
-  const cacheRoot =
-    process.env.PULUMI_HOSTING_CACHE ??
-    join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-hosting");
-  const parent = join(cacheRoot, "e2e-template");
+  const parent = join(cacheRoot(), "e2e-template");
   const cached = join(parent, key, "node_modules");
   const modules = join(template, "node_modules");
   const npmInstall = () =>

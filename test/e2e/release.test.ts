@@ -42,6 +42,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { cacheRoot } from "../../scripts/sea/executable";
 import { PulumiProgram, ROOT, requirePulumi } from "./pulumi";
 
 /** A version no real release has, so nothing but this release can answer for it. */
@@ -52,9 +53,7 @@ const DOWNLOAD_URL = `http://${SITE}/v${VERSION}`;
 const ARCHIVE = `pulumi-resource-hosting-v${VERSION}-linux-amd64.tar.gz`;
 const TOKEN = "svcp_siteadmin";
 
-const CACHE =
-  process.env.PULUMI_HOSTING_CACHE ??
-  join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-hosting");
+const CACHE = cacheRoot();
 
 // ---------------------------------------------------------------------------------------------
 // The release, built once per set of inputs
