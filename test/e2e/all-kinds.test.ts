@@ -7,8 +7,9 @@
  * (with a registry value changed in code and sealed for a rotated key); budgets turned off; the
  * last-admin guard; a change of an organisation's admin refused at preview; a repository and an
  * organisation renamed in place (the up waits for the platform's rename job); and destroy applying
- * each membership's and repository's onDestroy, leaving the organisation and saying so. Bad input is checked in
- * process (test/provider/resources/*); one preview here shows how the engine prints a check failure.
+ * each membership's and repository's onDestroy, leaving the organisation and saying so. Bad input
+ * is checked in process (test/provider/resources/*); one preview here shows how the engine prints a
+ * check failure.
  * The program is rewritten between steps (`declare`), which costs no CLI invocation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -260,8 +261,11 @@ function requestsSince(): Record<string, number> {
   return counts;
 }
 
-const writesSince = () =>
-  Object.fromEntries(Object.entries(requestsSince()).filter(([route]) => !route.startsWith("GET ")));
+/** The writes among requests counted by route. */
+const writesOf = (requests: Record<string, number>) =>
+  Object.fromEntries(Object.entries(requests).filter(([route]) => !route.startsWith("GET ")));
+
+const writesSince = () => writesOf(requestsSince());
 
 /**
  * `--target` for the named resources of the stack (`Kind::name`): a step about a few of them runs
@@ -1068,9 +1072,7 @@ describe("a stack of every kind, end to end", () => {
       JOB_DELAY_MS - 1_000,
     );
     const requests = requestsSince();
-    const writes = Object.fromEntries(
-      Object.entries(requests).filter(([route]) => !route.startsWith("GET ")),
-    );
+    const writes = writesOf(requests);
     figures.rename = writes;
     expect(writes).toEqual({
       "PATCH /repos/{owner}/{repo}": 1,
