@@ -1,24 +1,18 @@
 /** Finding a fleet's projects, and merging shard reports from files through the command. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findProjects, projectName } from "../../fleet/discover";
 import { toJson } from "../../fleet/report";
 import { run } from "../../fleet/run";
+import { writeTree } from "../file-tree";
 
 /** Every tree of this file, removed at its end. */
 const work = mkdtempSync(join(tmpdir(), "fleet-discover-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(work, "tree-"));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, ".."), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return root;
-}
+const tree = (files: Record<string, string>) => writeTree(mkdtempSync(join(work, "tree-")), files);
 
 describe("findProjects", () => {
   it("finds each folder with a Pulumi.yaml by its project name, skipping node_modules and hidden folders", () => {

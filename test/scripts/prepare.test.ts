@@ -2,24 +2,18 @@
  * `prepare` builds only when the sources differ from those `dist` was built from: the digest it
  * compares covers every source file's path and bytes, and the configuration.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { writeTree } from "../file-tree";
 
 const { sourcesDigest } = require("../../scripts/prepare.js") as { sourcesDigest: (root: string) => string };
 
 const work = mkdtempSync(join(tmpdir(), "prepare-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function tree(name: string, files: Record<string, string>): string {
-  const root = join(work, name);
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(join(root, file, ".."), { recursive: true });
-    writeFileSync(join(root, file), text);
-  }
-  return root;
-}
+const tree = (name: string, files: Record<string, string>) => writeTree(join(work, name), files);
 
 const SOURCES = {
   "package.json": "{}",

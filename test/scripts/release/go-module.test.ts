@@ -5,24 +5,18 @@
  * `go mod download` take the release's zip from a module proxy folder.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { moduleFiles, modulePath, moduleZip } from "../../../scripts/release/go-module";
+import { writeTree } from "../../file-tree";
 
 const work = mkdtempSync(join(tmpdir(), "go-module-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A module folder with the given files. */
-function folder(name: string, files: Record<string, string>): string {
-  const dir = join(work, name);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(dir, path, ".."), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+const folder = (name: string, files: Record<string, string>) => writeTree(join(work, name), files);
 
 const GO_MOD = "module example.com/acme/sdk/go\n\ngo 1.25\n";
 
