@@ -13,8 +13,8 @@ const { existsSync, readdirSync, readFileSync, writeFileSync } = require("node:f
 const { join, relative } = require("node:path");
 
 const ROOT = join(__dirname, "..");
-/** What `tsc -p tsconfig.build.json` reads: its folders and the configuration. */
-const SOURCES = ["api", "provider", "emulator", "importer", "fleet", "scripts"];
+/** What `tsc -p tsconfig.build.json` reads: the folders it includes, and the configuration. */
+const SOURCES = JSON.parse(readFileSync(join(ROOT, "tsconfig.build.json"), "utf8")).include;
 const CONFIG = ["package.json", "tsconfig.json", "tsconfig.build.json"];
 const STAMP = join(ROOT, "dist", ".sources.sha256");
 
