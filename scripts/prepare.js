@@ -1,5 +1,6 @@
 /**
- * `npm run prepare`: builds the library unless `dist` was built from exactly these sources.
+ * `npm run prepare`: builds the library unless `dist` was built from exactly these sources. The
+ * project's scripts (scripts/env.sh) build the same way, so a second test run builds nothing.
  *
  * An install from a git URL runs `prepare` twice in the same clone: npm's `npm install` there runs
  * it, and packing the folder runs it again. The second build (about 15 CPU-seconds of tsc) would
@@ -15,7 +16,11 @@ const { join, relative } = require("node:path");
 const ROOT = join(__dirname, "..");
 /** What `tsc -p tsconfig.build.json` reads: the folders it includes, and the configuration. */
 const SOURCES = JSON.parse(readFileSync(join(ROOT, "tsconfig.build.json"), "utf8")).include;
-const CONFIG = ["package.json", "tsconfig.json", "tsconfig.build.json"];
+/**
+ * The configuration, and the lockfile: another TypeScript, or another version of a dependency
+ * whose types the library uses, may build other files.
+ */
+const CONFIG = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json"];
 const STAMP = join(ROOT, "dist", ".sources.sha256");
 
 /** The digest of every source file's path and bytes, in a fixed order. */

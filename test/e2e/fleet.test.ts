@@ -148,15 +148,19 @@ beforeAll(async () => {
   symlinkSync(join(inject("e2e").template, "node_modules"), join(fleetDir, "node_modules"), "dir");
 });
 
-/** A mark every CLI run of the CI examples inherits (with its plugins), to find what outlived them. */
+/**
+ * A mark every CLI run of the CI examples and of the stack that never settles inherits (with its
+ * plugins), to find what outlived them.
+ */
 const RUN_MARK = `${process.pid}-${Date.now()}`;
 
 afterAll(async () => {
   await emulator?.close();
   // In most runs of this file, one CLI run of the CI examples leaves its Node.js language host
   // running, orphaned (the cause is not known: a direct `pulumi up` of a stack that does not exist,
-  // or a failed `--expect-no-changes` preview, leaves none). It is stopped here and named; anything
-  // else left still fails scripts/test.sh's check.
+  // or a failed `--expect-no-changes` preview, leaves none); so does, in some runs, the CLI
+  // cancelled with the stack that never settles. They are stopped here and named; anything else
+  // left still fails scripts/test.sh's check.
   const hosts = processesWith("HOSTING_E2E_FLEET_RUN", RUN_MARK).filter((p) =>
     /\/pulumi-language-nodejs /.test(`${p.command} `),
   );
@@ -505,6 +509,7 @@ describe("a stack that never settles, with the real CLI", () => {
       // A cancelled program leaves the Node.js host's `pulumi-node-pipes*` and ts-node's cache in
       // the temporary folder: this one goes with `work`.
       TMPDIR: join(dir(), "tmp"),
+      HOSTING_E2E_FLEET_RUN: RUN_MARK,
     };
   });
 

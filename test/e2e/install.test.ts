@@ -186,8 +186,6 @@ describe("installing pulumi-hosting", () => {
     );
     expect([...kinds].sort()).toEqual(PROVIDERS.map((p) => p.kind).sort());
     expect(up.output).not.toMatch(/warning: using pulumi-resource-pulumi-nodejs/);
-    const drift = await program.run("preview", "--refresh", "--run-program", "--expect-no-changes");
-    expect(drift.code, drift.output).toBe(0);
     for (const r of hostingResources(program)) {
       expect(String(r.outputs?.__provider)).toContain('require("pulumi-hosting/kinds/');
       // Where the program declared it (the demo declares them in its examples), not a line of the
@@ -198,7 +196,9 @@ describe("installing pulumi-hosting", () => {
       }
     }
 
-    // A change made outside Pulumi: the refresh shows the server's value, the update the program's.
+    // A change made outside Pulumi: the drift check (the program run against the refreshed state)
+    // names it (the refresh shows the server's value, and the program updates it back) and nothing
+    // else: with the lowest SDK the program converges on every other object.
     const hook = hostingResources(program).find((r) => r.type.endsWith(":RepositoryWebhook"))?.outputs ?? {};
     const changed = await fetch(
       `${origin}/api/v3/repos/${hook.owner}/${hook.repository}/hooks/${hook.hookId}`,
@@ -209,10 +209,18 @@ describe("installing pulumi-hosting", () => {
       },
     );
     expect(changed.status, await changed.text()).toBe(200);
-    const changedOutside = await program.run("preview", "--refresh", "--expect-no-changes", "--diff");
+    const changedOutside = await program.run(
+      "preview",
+      "--refresh",
+      "--run-program",
+      "--expect-no-changes",
+      "--diff",
+    );
     expect(changedOutside.code).not.toBe(0);
     expect(changedOutside.output).toMatch(/active\s*:\s*true\s*=>\s*false/);
+    expect(changedOutside.output).toMatch(/RepositoryWebhook: \(update\)/);
     expect(changedOutside.output).toMatch(/~ 1 to update/);
+    expect(changedOutside.output).not.toMatch(/to (create|delete|replace)/);
     await program.ok("destroy", "--yes", "--skip-preview");
     expect(hostingResources(program)).toEqual([]);
 

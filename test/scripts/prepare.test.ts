@@ -27,13 +27,14 @@ describe("the sources' digest", () => {
     expect(sourcesDigest(tree("one", SOURCES))).toBe(sourcesDigest(tree("two", SOURCES)));
   });
 
-  it("changes with a file's bytes, a new file, a renamed file or the configuration", () => {
+  it("changes with a file's bytes, a new file, a renamed file, the configuration or the lockfile", () => {
     const base = sourcesDigest(tree("base", SOURCES));
     const variants = [
       { ...SOURCES, "provider/index.ts": "export const a = 2;\n" },
       { ...SOURCES, "fleet/run.ts": "" },
       { ...SOURCES, "provider/index.ts": undefined, "provider/main.ts": SOURCES["provider/index.ts"] },
       { ...SOURCES, "tsconfig.json": '{"compilerOptions":{}}' },
+      { ...SOURCES, "package-lock.json": '{"lockfileVersion":3}' },
     ].map((files, i) =>
       sourcesDigest(
         tree(
@@ -42,7 +43,7 @@ describe("the sources' digest", () => {
         ),
       ),
     );
-    expect(new Set([base, ...variants]).size).toBe(5);
+    expect(new Set([base, ...variants]).size).toBe(6);
   });
 
   it("leaves out what is not built: dist and node_modules", () => {
