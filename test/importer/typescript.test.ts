@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { RETAINED } from "../../importer/discover";
 import type { Inventory, InventoryItem } from "../../importer/inventory";
 import { literal, writeProgram } from "../../importer/typescript";
+import { libraryTypes } from "./library-types";
 import { ruleset } from "./sample-inventory";
 
 const ROOT = resolve(__dirname, "../..");
@@ -156,7 +157,7 @@ describe("writeProgram", () => {
             noEmit: true,
             typeRoots: [join(ROOT, "node_modules/@types")],
             paths: {
-              "pulumi-hosting": [join(ROOT, "provider/index.ts")],
+              "pulumi-hosting": [libraryTypes()],
               "@pulumi/pulumi": [join(ROOT, "node_modules/@pulumi/pulumi")],
             },
           },

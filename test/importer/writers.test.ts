@@ -31,6 +31,7 @@ import { nameCandidates } from "../../importer/run";
 import { writeSplit } from "../../importer/split";
 import { LANGUAGES, type Language, writeProgramIn } from "../../importer/writers";
 import { HOSTILE } from "./hostile-strings";
+import { libraryTypes } from "./library-types";
 
 const ROOT = resolve(__dirname, "../..");
 const jsYaml = createRequire(require.resolve("@pulumi/pulumi"))("js-yaml") as { load(text: string): unknown };
@@ -198,7 +199,7 @@ function tsc(dir: string, files: string[]): void {
         types: ["node"],
         typeRoots: [join(ROOT, "node_modules/@types")],
         paths: {
-          "pulumi-hosting": [join(ROOT, "provider/index.ts")],
+          "pulumi-hosting": [libraryTypes()],
           "@pulumi/pulumi": [join(ROOT, "node_modules/@pulumi/pulumi")],
         },
       },
