@@ -6,8 +6,9 @@
  *
  * Loading costs: each description is 11-14 MB of JSON, and the three took 1.5 s to read, parse and
  * hand to ajv, in every test file (each runs in a process of its own), with 0.1-0.3 s more per
- * operation compiled. So what a file needs is kept on disk, in `.conformance/validators/<key>/`,
- * for the files and runs after it: each description's index of operations (path, operation id,
+ * operation compiled. So what a file needs is kept on disk, in the toolchain's cache
+ * (`~/.cache/pulumi-hosting/conformance-validators/<key>/`, where a fresh clone on the same
+ * machine, as CI has, finds it), for the files and runs after it: each description's index of operations (path, operation id,
  * the media types with a schema by status) and each validator compiled, as ajv's standalone code.
  * A file reads those, and loads a description itself only for a validator no file compiled yet.
  * The key is a digest of the descriptions' package, ajv's and this module's source: a change to
@@ -16,10 +17,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import Ajv, { _, type ValidateFunction } from "ajv";
 import standaloneCode from "ajv/dist/standalone";
 import addFormats from "ajv-formats";
+import { cacheRoot } from "../../scripts/sea/executable";
 
 /** Tried in this order: the self-managed release first, then the cloud editions. */
 export const DESCRIPTIONS = ["ghes-3.19", "ghec", "api.github.com"] as const;
@@ -274,7 +276,7 @@ function cacheFolder(): string {
     .update([...versions, readFileSync(__filename, "utf8")].join("\n"))
     .digest("hex")
     .slice(0, 16);
-  const parent = resolve(__dirname, "../../.conformance/validators");
+  const parent = join(cacheRoot(), "conformance-validators");
   const folder = join(parent, key);
   if (!existsSync(folder)) {
     mkdirSync(folder, { recursive: true });
