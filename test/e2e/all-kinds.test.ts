@@ -1042,7 +1042,9 @@ describe("a stack of every kind, end to end", () => {
     program.declare(programOf({ integrationId: 102 }));
     organization.admin = "olivia";
     emulator.controls.clearLog();
-    const preview = await run("preview").finally(() => program.declare(programOf({ integrationId: 102 })));
+    const preview = await run("preview", ...only("Organization::platform")).finally(() =>
+      program.declare(programOf({ integrationId: 102 })),
+    );
     expect(preview.code).not.toBe(0);
     expect(preview.output).toMatch(/admin is used only when the organisation is created and cannot change/);
     const routes = Object.keys(requestsSince());
@@ -1091,7 +1093,12 @@ describe("a stack of every kind, end to end", () => {
     expect(state().deployKeys.map((k) => k.id)).toEqual([key]);
     // An update cannot change a resource's id; the next refresh records the new name.
     expect(stack().svc?.id).toBe("acme-eng/svc");
-    await ok("refresh", "--yes", "--skip-preview");
+    await ok(
+      "refresh",
+      "--yes",
+      "--skip-preview",
+      ...only("Repository::svc", "RepositoryDeployKey::svc-ci", "Organization::platform"),
+    );
     expect(stack().svc?.id).toBe("acme-eng/service");
     expect(stack().svc?.outputs).toMatchObject({ name: "service", repositoryId: before?.id });
     expect(stack()["svc-ci"]?.outputs).toMatchObject({ repository: "service", keyId: key });

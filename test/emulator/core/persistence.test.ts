@@ -3,8 +3,10 @@
  * emulator/core/database.ts): every request one transaction, nothing of a failed one applied, ids never
  * handed out twice; a JSON state file of schema 2 is migrated; a database of schema 2 (written
  * before the git, key, notification and security families) is upgraded with their seed; a file that
- * is no store is refused, untouched. Without `data` nothing is written.
+ * is no store is refused, untouched. Without `data` nothing is written. A server killed with SIGKILL
+ * while it creates keeps every write it acknowledged and never hands an id out twice.
  */
+import type { ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +17,7 @@ import type { Fixture } from "../../../emulator/core/fixture";
 import { type EmulatorState, STATE_SCHEMA } from "../../../emulator/core/store";
 import { defaultFixture, freshState } from "../../../emulator/families";
 import { type RunningEmulator, startEmulator } from "../../../emulator/index";
+import { startCli, useBuiltCli } from "../cli-process";
 import {
   APP_USER_TOKEN,
   call,
@@ -428,4 +431,65 @@ describe("without a data file", () => {
     expect((await call(again, "GET", HOOKS)).body).toEqual([]);
     expect(fs.existsSync(join(file, ".."))).toBe(false);
   });
+});
+
+describe("a server killed with SIGKILL while it creates", () => {
+  useBuiltCli();
+  const killDir = fs.mkdtempSync(join(tmpdir(), "hosting-emulator-kill-"));
+  const killFile = join(killDir, "sandbox.db");
+  afterAll(() => fs.rmSync(killDir, { recursive: true, force: true }));
+
+  async function startServer(): Promise<{ child: ChildProcess; url: string }> {
+    const { child, firstLine } = await startCli(["--data", killFile]);
+    return { child, url: firstLine.slice("listening on ".length) };
+  }
+
+  it("keeps every acknowledged create and never hands an id out twice, over 20 kills", async () => {
+    const acknowledged = new Map<number, string>();
+    for (let round = 0; round < 20; round++) {
+      const { child, url } = await startServer();
+      const exited = new Promise((r) => child.once("exit", r));
+      let stop = false;
+      const writer = async (lane: number) => {
+        for (let i = 0; !stop; i++) {
+          const hookUrl = `https://kill.example.com/${round}/${lane}/${i}`;
+          try {
+            const response = await fetch(`${url}${HOOKS}`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${TOKENS.siteAdmin}`, "content-type": "application/json" },
+              body: JSON.stringify({ config: { url: hookUrl } }),
+            });
+            if (response.status !== 201) continue;
+            const { id } = (await response.json()) as { id: number };
+            expect(acknowledged.has(id), `id ${id} handed out twice`).toBe(false);
+            acknowledged.set(id, hookUrl);
+          } catch {
+            return; // the server is gone
+          }
+        }
+      };
+      const lanes = [0, 1, 2, 3].map(writer);
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 150));
+      child.kill("SIGKILL");
+      stop = true;
+      await Promise.all(lanes);
+      await exited;
+    }
+    const { child, url } = await startServer();
+    try {
+      const kept = new Map<number, string>();
+      for (let page = 1; ; page++) {
+        const response = await fetch(`${url}${HOOKS}?per_page=100&page=${page}`, {
+          headers: { authorization: `Bearer ${TOKENS.siteAdmin}` },
+        });
+        const hooks = (await response.json()) as Array<{ id: number; config: { url: string } }>;
+        for (const hook of hooks) kept.set(hook.id, hook.config.url);
+        if (hooks.length < 100) break;
+      }
+      expect(acknowledged.size).toBeGreaterThan(20);
+      for (const [id, hookUrl] of acknowledged) expect(kept.get(id), `hook ${id}`).toBe(hookUrl);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 120_000);
 });
