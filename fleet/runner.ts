@@ -103,7 +103,16 @@ async function automationApi(projects: readonly Project[], options: RunOptions):
     const workspace = await LocalWorkspace.create({ workDir: project.dir, ...opened });
     workspace.selectStack = async () => {};
     const existing = withoutReadBack(await Stack.select(stack, workspace));
-    const created = async () => withoutReadBack(await LocalWorkspace.createOrSelectStack(args, opened));
+    // Only a stack the CLI just said does not exist is created: `stack init` at once (not the
+    // Automation API's createOrSelect, whose `stack select` would fail first, one more CLI run),
+    // and selected if another machine's shard created it meanwhile.
+    const created = async () =>
+      withoutReadBack(
+        await LocalWorkspace.createStack(args, opened).catch(async (e: unknown) => {
+          if (!ALREADY.test(errorText(e))) throw e;
+          return await LocalWorkspace.selectStack(args, opened);
+        }),
+      );
     const orCreated =
       <K extends keyof StackOperations>(op: K) =>
       async (...call: Parameters<StackOperations[K]>): Promise<Awaited<ReturnType<StackOperations[K]>>> => {
@@ -135,6 +144,9 @@ export function withoutReadBack(stack: Stack): Stack {
 
 /** The CLI's answer for a stack that does not exist: nothing ran. */
 const NO_STACK = /no stack named '[^']*' found/;
+
+/** The CLI's answer to `stack init` of a stack that exists. */
+const ALREADY = /stack '[^']*' already exists/;
 
 function summaryOf(r: Omit<StackResult, "seconds">): string {
   if (r.status === "error") return `error: ${(r.error ?? "").split("\n")[0]?.replace(/^error:\s*/i, "")}`;

@@ -281,10 +281,12 @@ describe("the CI examples, run here", () => {
     }
     expect(readFileSync(join(fleetDir, "up.md"), "utf8")).toContain(`| acme-ops/${STACK} | ✅ ok |`);
     // Each stack's up, twice (the first answers that the stack does not exist yet, running
-    // nothing; the stack is created and the up runs again), and nothing read back after it (the
-    // Automation API would run `stack output` twice and `stack history` for each).
+    // nothing; the stack is created, with no `stack select` first, and the up runs again), and
+    // nothing read back after it (the Automation API would run `stack output` twice and
+    // `stack history` for each).
     expect(cli.commands().filter((c) => c.startsWith("up ")).length).toBe(4);
     expect(cli.commands().filter((c) => c.startsWith("stack init")).length).toBe(2);
+    expect(cli.commands().filter((c) => c.startsWith("stack select"))).toEqual([]);
     expect(cli.commands().filter((c) => /^stack (output|history)\b/.test(c))).toEqual([]);
 
     await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "admin" });
