@@ -96,7 +96,7 @@ async function prepare(project: Project, work: string): Promise<() => void> {
       },
     }),
   );
-  installTemplate(template, registry);
+  installTemplate(template, registry, [tarball, sdk.stdout.trim()]);
   const invocations = join(work, "invocations.log");
   writeFileSync(invocations, "");
   project.provide("e2e", { tarball, template, invocations });
@@ -116,12 +116,20 @@ const PACKED = ["pulumi-hosting", "@pulumi-hosting"];
  * `npm install` in the template, starting from the packages of the last template installed with
  * the same lockfile and versions (kept in the cache, hard-linked in: about 15,000 files, which npm
  * took 13.6 s to write on two cores, 14 of its 20 CPU-s in the kernel; the links take 0.3 s and npm
- * then 4 s). npm then adds the two packages this run packed and whatever the cached tree lacks.
+ * then 3 to 4 s). npm then adds the two packages this run packed and whatever the cached tree lacks.
  * Without a cache (a first run, another lockfile), or when npm fails on the cached tree, it installs
  * everything and keeps that tree for the next run; where the cache cannot be linked (another file
  * system), every run installs everything.
+ *
+ * A run whose two packed tarballs are byte for byte the last run's (the same sources: `npm pack`
+ * writes the same tarball for the same files) links the last template whole, its two packages
+ * included, and runs no npm at all.
  */
-function installTemplate(template: string, registry: Record<string, string>): void {
+function installTemplate(
+  template: string,
+  registry: Record<string, string>,
+  packed: readonly string[],
+): void {
   const key = createHash("sha256")
     .update(readFileSync(join(ROOT, "package-lock.json")))
     .update(JSON.stringify(registry))
@@ -130,7 +138,14 @@ function installTemplate(template: string, registry: Record<string, string>): vo
     .slice(0, 16);
   const parent = join(cacheRoot(), "e2e-template");
   const cached = join(parent, key, "node_modules");
+  const packedDigest = createHash("sha256");
+  for (const file of packed) packedDigest.update(readFileSync(file));
+  const whole = `${WHOLE}${packedDigest.digest("hex").slice(0, 16)}`;
   const modules = join(template, "node_modules");
+  if (existsSync(join(parent, key, whole)) && spawnOk("cp", ["-al", join(parent, key, whole), modules])) {
+    return;
+  }
+  rmSync(modules, { recursive: true, force: true });
   const npmInstall = () =>
     execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
       cwd: template,
@@ -139,6 +154,7 @@ function installTemplate(template: string, registry: Record<string, string>): vo
   if (existsSync(cached) && spawnOk("cp", ["-al", cached, modules])) {
     try {
       npmInstall();
+      keepWhole(modules, join(parent, key), whole);
       return;
     } catch {
       // A cached tree npm cannot complete is dropped, and the template installed whole.
@@ -148,6 +164,30 @@ function installTemplate(template: string, registry: Record<string, string>): vo
   rmSync(modules, { recursive: true, force: true });
   npmInstall();
   keepTemplate(modules, parent, key);
+  keepWhole(modules, join(parent, key), whole);
+}
+
+/** The prefix of a cache entry's whole template (`whole-<digest of the packed tarballs>`). */
+const WHOLE = "whole-";
+
+/**
+ * Keeps the template as it is, this run's packages included, as the only whole template of its
+ * cache entry; like the entry itself, it appears whole or not at all.
+ */
+function keepWhole(modules: string, entry: string, whole: string): void {
+  if (!existsSync(entry)) return;
+  const staging = join(entry, `partial-${process.pid}`);
+  try {
+    if (!spawnOk("cp", ["-al", modules, staging])) return;
+    for (const name of readdirSync(entry).filter((n) => n.startsWith(WHOLE) || n.startsWith("partial-"))) {
+      if (name !== `partial-${process.pid}`) rmSync(join(entry, name), { recursive: true, force: true });
+    }
+    renameSync(staging, join(entry, whole));
+  } catch {
+    // Another run kept its own first: that one serves.
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
 
 /**
