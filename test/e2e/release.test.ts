@@ -38,7 +38,7 @@ import {
 } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
@@ -84,7 +84,8 @@ function releaseKey(): string {
     ...["package.json", "package-lock.json", "README.md", "CHANGELOG.md"].map((f) => join(ROOT, f)),
     ...["build-sdks.sh", "pack-sdk-nodejs.sh", "sea/package.ts"].map((f) => join(ROOT, "scripts", f)),
   ];
-  for (const file of files) hash.update(`${file}\n`).update(readFileSync(file));
+  // Paths relative to the checkout: a clone elsewhere (CI's) with the same files has the same key.
+  for (const file of files) hash.update(`${relative(ROOT, file)}\n`).update(readFileSync(file));
   // The SDK generator, by where it is and when it was built (it is large).
   const codegen = spawnSync("sh", ["-c", "command -v pulumi-hosting-codegen"], {
     encoding: "utf8",
