@@ -435,12 +435,10 @@ describe("without a data file", () => {
 
 describe("a server killed with SIGKILL while it creates", () => {
   useBuiltCli();
-  const killDir = fs.mkdtempSync(join(tmpdir(), "hosting-emulator-kill-"));
-  const killFile = join(killDir, "sandbox.db");
-  afterAll(() => fs.rmSync(killDir, { recursive: true, force: true }));
 
+  /** The CLI's server on the test's data file (each restart the same file). */
   async function startServer(): Promise<{ child: ChildProcess; url: string }> {
-    const { child, firstLine } = await startCli(["--data", killFile]);
+    const { child, firstLine } = await startCli(["--data", file]);
     return { child, url: firstLine.slice("listening on ".length) };
   }
 
