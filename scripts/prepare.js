@@ -43,9 +43,14 @@ function sourcesDigest(root) {
   return hash.digest("hex");
 }
 
+/** Whether `dist` was built from the sources whose digest is given (those there now by default). */
+function builtFrom(digest = sourcesDigest(ROOT)) {
+  return existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === digest;
+}
+
 function main() {
   const digest = sourcesDigest(ROOT);
-  if (existsSync(STAMP) && readFileSync(STAMP, "utf8").trim() === digest) {
+  if (builtFrom(digest)) {
     console.log("pulumi-hosting: dist is already built from these sources");
     return;
   }
@@ -53,5 +58,5 @@ function main() {
   writeFileSync(STAMP, `${digest}\n`);
 }
 
-module.exports = { sourcesDigest };
+module.exports = { builtFrom, sourcesDigest };
 if (require.main === module) main();
