@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { cacheRoot } from "../../scripts/sea/executable";
 
@@ -109,7 +109,10 @@ async function prepare(project: Project, work: string): Promise<() => void> {
   };
 }
 
-/** The two packages this run packed: installed fresh into every template, never cached. */
+/**
+ * The two packages this run packed: never in the lockfile's cached tree (only a whole template,
+ * kept for tarballs byte for byte the same, holds them).
+ */
 const PACKED = ["pulumi-hosting", "@pulumi-hosting"];
 
 /**
@@ -137,85 +140,77 @@ function installTemplate(
     .digest("hex")
     .slice(0, 16);
   const parent = join(cacheRoot(), "e2e-template");
-  const cached = join(parent, key, "node_modules");
+  const entry = join(parent, key);
+  const cached = join(entry, "node_modules");
   const packedDigest = createHash("sha256");
   for (const file of packed) packedDigest.update(readFileSync(file));
   const whole = `${WHOLE}${packedDigest.digest("hex").slice(0, 16)}`;
   const modules = join(template, "node_modules");
-  if (existsSync(join(parent, key, whole)) && spawnOk("cp", ["-al", join(parent, key, whole), modules])) {
-    return;
-  }
+  const wholeModules = join(entry, whole, "node_modules");
+  if (existsSync(wholeModules) && spawnOk("cp", ["-al", wholeModules, modules])) return;
   rmSync(modules, { recursive: true, force: true });
   const npmInstall = () =>
     execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
       cwd: template,
       stdio: "inherit",
     });
+  let installed = false;
   if (existsSync(cached) && spawnOk("cp", ["-al", cached, modules])) {
     try {
       npmInstall();
-      keepWhole(modules, join(parent, key), whole);
-      return;
+      installed = true;
     } catch {
       // A cached tree npm cannot complete is dropped, and the template installed whole.
-      rmSync(join(parent, key), { recursive: true, force: true });
+      rmSync(entry, { recursive: true, force: true });
     }
   }
-  rmSync(modules, { recursive: true, force: true });
-  npmInstall();
-  keepTemplate(modules, parent, key);
-  keepWhole(modules, join(parent, key), whole);
+  if (!installed) {
+    rmSync(modules, { recursive: true, force: true });
+    npmInstall();
+    // The lockfile's tree, but this run's two packages, as the cache's only entry.
+    keepLinked(modules, parent, key, () => true, [...PACKED, ".package-lock.json"]);
+  }
+  // The template as it is, this run's packages included, as the entry's only whole template.
+  if (existsSync(entry)) keepLinked(modules, entry, whole, (name) => name.startsWith(WHOLE));
 }
 
 /** The prefix of a cache entry's whole template (`whole-<digest of the packed tarballs>`). */
 const WHOLE = "whole-";
 
+/** The prefix of the folder a run stages an entry in (`.partial-<pid>`). */
+const STAGING = ".partial-";
+
 /**
- * Keeps the template as it is, this run's packages included, as the only whole template of its
- * cache entry; like the entry itself, it appears whole or not at all.
+ * Keeps `modules` (hard-linked, but the names in `drop`) as `folder/name/node_modules`, and removes
+ * the entries of `folder` it `replaces`. The entry appears whole or not at all: it is linked into a
+ * folder of this process's inside `folder`, then renamed in place; a run that loses a race with
+ * another, or cannot link, leaves the cache as it was. Staging folders of runs killed before their
+ * rename go too.
  */
-function keepWhole(modules: string, entry: string, whole: string): void {
-  if (!existsSync(entry)) return;
-  const staging = join(entry, `partial-${process.pid}`);
+function keepLinked(
+  modules: string,
+  folder: string,
+  name: string,
+  replaces: (entry: string) => boolean,
+  drop: readonly string[] = [],
+): void {
+  const staging = `${STAGING}${process.pid}`;
+  mkdirSync(join(folder, staging), { recursive: true });
   try {
-    if (!spawnOk("cp", ["-al", modules, staging])) return;
-    for (const name of readdirSync(entry).filter((n) => n.startsWith(WHOLE) || n.startsWith("partial-"))) {
-      if (name !== `partial-${process.pid}`) rmSync(join(entry, name), { recursive: true, force: true });
+    if (!spawnOk("cp", ["-al", modules, join(folder, staging, "node_modules")])) return;
+    for (const dropped of drop) {
+      rmSync(join(folder, staging, "node_modules", dropped), { recursive: true, force: true });
     }
-    renameSync(staging, join(entry, whole));
+    for (const other of readdirSync(folder)) {
+      if (other !== staging && (replaces(other) || other.startsWith(STAGING))) {
+        rmSync(join(folder, other), { recursive: true, force: true });
+      }
+    }
+    renameSync(join(folder, staging), join(folder, name));
   } catch {
     // Another run kept its own first: that one serves.
   } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
-}
-
-/**
- * Keeps the template's packages, but this run's two, as the cache's only entry. The entry appears
- * whole or not at all: it is linked into a folder of this process's, then renamed in place; a run
- * that loses a race with another, or cannot link, leaves the cache as it was.
- */
-function keepTemplate(modules: string, parent: string, key: string): void {
-  const staging = `${parent}.partial-${process.pid}`;
-  const stale = (name: string) => name.startsWith("e2e-template.partial-");
-  mkdirSync(dirname(parent), { recursive: true });
-  // Staging folders of runs that were killed before their rename.
-  for (const name of readdirSync(dirname(parent)).filter(stale)) {
-    rmSync(join(dirname(parent), name), { recursive: true, force: true });
-  }
-  mkdirSync(staging, { recursive: true });
-  try {
-    if (!spawnOk("cp", ["-al", modules, join(staging, "node_modules")])) return;
-    for (const name of [...PACKED, ".package-lock.json"]) {
-      rmSync(join(staging, "node_modules", name), { recursive: true, force: true });
-    }
-    rmSync(parent, { recursive: true, force: true });
-    mkdirSync(parent, { recursive: true });
-    renameSync(staging, join(parent, key));
-  } catch {
-    // Another run kept its tree first: that one serves.
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
+    rmSync(join(folder, staging), { recursive: true, force: true });
   }
 }
 
