@@ -20,6 +20,7 @@ import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import type { FleetReport } from "../../fleet/report";
+import { shellWord } from "../../importer/run";
 import { processesWith } from "../../scripts/leftovers";
 import {
   type GithubWorkflow,
@@ -228,14 +229,13 @@ function prepare(backend: Backend): void {
  * the CLI in its place (same process): what hosting-fleet runs, seen from outside.
  */
 function recordingCli(dir: string): { env: NodeJS.ProcessEnv; commands: () => string[] } {
-  const quoted = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
   const real = execFileSync("sh", ["-c", "command -v pulumi"], { encoding: "utf8" }).trim();
   const log = join(dir, "commands.log");
   mkdirSync(dir, { recursive: true });
   writeFileSync(log, "");
   writeFileSync(
     join(dir, "pulumi"),
-    `#!/bin/sh\nprintf '%s\\n' "$*" >> ${quoted(log)}\nexec ${quoted(real)} "$@"\n`,
+    `#!/bin/sh\nprintf '%s\\n' "$*" >> ${shellWord(log)}\nexec ${shellWord(real)} "$@"\n`,
     { mode: 0o755 },
   );
   return {
