@@ -1,7 +1,7 @@
 /**
  * Writes what derives from the kinds' and functions' declarations: `schema.json` (the Pulumi package
  * schema), the reference pages under `docs/reference/`, and the registries (`provider/registry.ts`,
- * `provider/kinds/`). `npm run generate -- --check` fails when
+ * `provider/kinds/`, `provider/kind-loaders.ts`). `npm run generate -- --check` fails when
  * one is stale, missing or left over; the unit suite runs the same check.
  */
 import { execFileSync } from "node:child_process";

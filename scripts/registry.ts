@@ -103,7 +103,27 @@ export function registryFiles(root: string): Map<string, string> {
     "} as const;",
     "",
   ].join("\n");
-  const files = new Map([["provider/registry.ts", registry]]);
+  const loaders = [
+    HEADER,
+    "/**",
+    " * Each kind's provider by kind, loaded when first asked for. The plugin serves one program's",
+    " * resources per process, a few of the kinds as a rule: loading every kind (with its API schemas)",
+    " * cost each start about 50 ms more. An `import()`, not a `require`, so that the suites that run",
+    " * the sources in process load them too.",
+    " */",
+    'import type { AnyHostingProvider } from "./internal/lifecycle";',
+    "",
+    "export const KIND_LOADERS: Readonly<Record<string, () => Promise<AnyHostingProvider>>> = {",
+    ...providers.map(
+      (p) => `  ${kindOf(p.name)}: () => import("./${p.module}.js").then((m) => m.${p.name}),`,
+    ),
+    "};",
+    "",
+  ].join("\n");
+  const files = new Map([
+    ["provider/registry.ts", registry],
+    ["provider/kind-loaders.ts", loaders],
+  ]);
   for (const p of providers) {
     const kind = kindOf(p.name);
     files.set(

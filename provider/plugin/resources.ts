@@ -7,10 +7,13 @@
 import { safeFailures } from "../internal/check";
 import type { AnyHostingProvider } from "../internal/lifecycle";
 import { typeToken } from "../internal/tokens";
-import { PROVIDERS } from "../providers";
+import { KIND_LOADERS } from "../kind-loaders";
+import { flushCompileCache } from "./compile-cache";
 import { isUnknown, type Properties, unwrap, type Value, wrap } from "./properties";
 
-const byToken = new Map(PROVIDERS.map((p) => [typeToken(p.kind), p]));
+/** The kinds this process has loaded, by type token. */
+const loaded = new Map<string, AnyHostingProvider>();
+const TOKEN_PREFIX = typeToken("");
 
 /**
  * The type token of a request: its `type` field where the engine sets it, else read from the URN
@@ -22,13 +25,24 @@ export function typeOf(type: string, urn: string): string {
   return qualified.slice(qualified.lastIndexOf("$") + 1);
 }
 
-export function providerFor(type: string): AnyHostingProvider {
-  const provider = byToken.get(type);
-  if (provider === undefined) {
-    throw new Error(
-      `hosting: unknown resource type ${type}; this plugin serves ${[...byToken.keys()].join(", ")}`,
-    );
+/**
+ * The provider of a type token, its kind loaded on first use (`kind-loaders.ts`). A kind's modules
+ * load after the server listens, so the compile cache is written again then: the engine kills the
+ * process at the end, and Node writes the cache at a normal exit only, so these modules would be
+ * compiled again at every start.
+ */
+export async function providerFor(type: string): Promise<AnyHostingProvider> {
+  const known = loaded.get(type);
+  if (known !== undefined) return known;
+  const kind = type.startsWith(TOKEN_PREFIX) ? type.slice(TOKEN_PREFIX.length) : "";
+  const load = Object.hasOwn(KIND_LOADERS, kind) ? KIND_LOADERS[kind] : undefined;
+  if (load === undefined) {
+    const served = Object.keys(KIND_LOADERS).map(typeToken).sort();
+    throw new Error(`hosting: unknown resource type ${type}; this plugin serves ${served.join(", ")}`);
   }
+  const provider = await load();
+  loaded.set(type, provider);
+  flushCompileCache();
   return provider;
 }
 

@@ -13,7 +13,6 @@
  * provider configured without one is asked only what ConfigureResponse says (`supportsPreview`
  * false here), which keeps a preview free of API writes without a second code path.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -22,6 +21,7 @@ import { type ClientSettings, resolveSettings } from "../client/config";
 import { isHostingApiError } from "../client/errors";
 import { configure as configureContext } from "../internal/context";
 import type { AnyHostingProvider } from "../internal/lifecycle";
+import { flushCompileCache } from "./compile-cache";
 import { checkConfig, configFromVariables, connectionCheck, diffConfig, settingsSource } from "./config";
 import { logToEngine, serving } from "./engine-log";
 import type * as Invoke from "./invoke";
@@ -29,29 +29,60 @@ import { packageSchema, packageVersion } from "./package";
 import { type Properties, unwrap } from "./properties";
 import { anyproto, emptyproto, fromStruct, type Grpc, grpc, toStruct } from "./proto";
 import type * as Resources from "./resources";
+import {
+  type CheckResponse,
+  type DiffResponse,
+  type PropertiesResponse,
+  type ResourceRequest,
+  readRequest,
+  writeResponse,
+} from "./wire";
 
 type Unary<Req, Res> = Grpc.handleUnaryCall<Req, Res>;
 
-/** A module loaded on the first call that needs it, then kept. */
+/**
+ * A module loaded on the first call that needs it, then kept. What it loaded goes into the compile
+ * cache at once: Node writes the cache only at a normal exit, and the engine kills the process.
+ */
 function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;
   return () => {
-    loaded ??= load();
+    loaded ??= load().then((module) => {
+      flushCompileCache();
+      return module;
+    });
     return loaded;
   };
 }
 
 /**
- * The kinds (every provider with its schemas) and the functions, loaded on the first resource call
- * and the first invoke: a provider process the engine asks only CheckConfig and DiffConfig (the
- * program's default provider while a refresh uses the one recorded in state) starts without them,
- * about a third of the plugin's start-up.
+ * The resource operations and the functions, loaded on the first resource call and the first
+ * invoke: a provider process the engine asks only CheckConfig and DiffConfig (the program's default
+ * provider while a refresh uses the one recorded in state) starts without them. Each kind then loads
+ * when a request first names it (resources.ts); the functions load whole (every kind's schemas).
  */
 const resources = onFirstUse((): Promise<typeof Resources> => import("./resources.js"));
 const invoker = onFirstUse((): Promise<typeof Invoke> => import("./invoke.js"));
 
 /** The SDK's limit for one message (`grpcChannelOptions`): large states travel in one Struct. */
 const MAX_MESSAGE_BYTES = 400 * 1024 * 1024;
+
+/**
+ * The service as grpc-js serves it: the SDK's generated definition, with the calls the engine makes
+ * per resource (and the provider's own CheckConfig and DiffConfig, the same messages) read and written
+ * by wire.ts instead of the generated messages.
+ */
+const SERVICE: Grpc.ServiceDefinition = Object.fromEntries(
+  Object.entries(provrpc.ResourceProviderService).map(([name, method]) => {
+    const codec = name === "checkConfig" ? "check" : name === "diffConfig" ? "diff" : name;
+    if (!Object.hasOwn(readRequest, codec)) return [name, method];
+    const known = codec as keyof typeof readRequest;
+    return [
+      name,
+      { ...method, requestDeserialize: readRequest[known], responseSerialize: writeResponse[known] },
+    ];
+  }),
+);
 
 const CHANGE_KINDS: Readonly<Record<Resources.FieldChange, provproto.PropertyDiff.Kind>> = {
   add: provproto.PropertyDiff.Kind.ADD,
@@ -73,8 +104,8 @@ class HostingService {
   /** Runs a unary call: its answer, or its error as a gRPC status the engine prints as one line. */
   private serve<Req, Res>(work: (request: Req) => Promise<Res>): Unary<Req, Res> {
     return (call, callback) => {
-      const request = call.request as Req & { getUrn?: () => string };
-      const urn = typeof request.getUrn === "function" ? request.getUrn() : "";
+      const request = call.request as Req & { getUrn?: () => string; urn?: string };
+      const urn = typeof request.getUrn === "function" ? request.getUrn() : (request.urn ?? "");
       serving(urn, () => work(call.request)).then(
         (response) => callback(null, response),
         (error: unknown) => callback(statusOf(error)),
@@ -83,12 +114,12 @@ class HostingService {
   }
 
   /** Runs a call about one resource, with the kinds loaded and the resource's kind found. */
-  private serveResource<Req extends ResourceRequest, Res>(
-    work: (kinds: typeof Resources, provider: AnyHostingProvider, request: Req) => Promise<Res>,
-  ): Unary<Req, Res> {
-    return this.serve(async (request: Req) => {
+  private serveResource<Res>(
+    work: (kinds: typeof Resources, provider: AnyHostingProvider, request: ResourceRequest) => Promise<Res>,
+  ): Unary<ResourceRequest, Res> {
+    return this.serve(async (request: ResourceRequest) => {
       const kinds = await resources();
-      return work(kinds, kinds.providerFor(kinds.typeOf(request.getType(), request.getUrn())), request);
+      return work(kinds, await kinds.providerFor(kinds.typeOf(request.type, request.urn)), request);
     });
   }
 
@@ -100,8 +131,8 @@ class HostingService {
       });
   }
 
-  /** The service object grpc-js registers. */
-  implementation(): provrpc.IResourceProviderServer {
+  /** The service object grpc-js registers: every method of the service, none more. */
+  implementation(): Record<keyof provrpc.IResourceProviderServer, Grpc.UntypedHandleCall> {
     const unimplemented = <Req, Res>(name: string) => this.unimplemented(name) as unknown as Unary<Req, Res>;
     return {
       handshake: unimplemented("Handshake"),
@@ -110,7 +141,7 @@ class HostingService {
       call: unimplemented("Call"),
       getMapping: unimplemented("GetMapping"),
       getMappings: unimplemented("GetMappings"),
-      list: (call) => {
+      list: (call: Grpc.ServerWritableStream<unknown, unknown>) => {
         call.emit("error", {
           code: grpc.status.UNIMPLEMENTED,
           details: "List is not implemented by the hosting plugin",
@@ -124,15 +155,12 @@ class HostingService {
       }),
       attach: this.serve(async () => new emptyproto.Empty()),
       cancel: this.serve(async () => new emptyproto.Empty()),
-      checkConfig: this.serve(async (req: provproto.CheckRequest) => {
-        const { inputs, failures } = await checkConfig(unwrap(fromStruct(req.getNews())).values);
-        return checkResponse(inputs, failures);
+      checkConfig: this.serve(async (req: ResourceRequest): Promise<CheckResponse> => {
+        const { inputs, failures } = await checkConfig(unwrap(req.news).values);
+        return { inputs, failures };
       }),
-      diffConfig: this.serve(async (req: provproto.DiffRequest) => {
-        const changed = diffConfig(
-          unwrap(fromStruct(req.getOlds())).values,
-          unwrap(fromStruct(req.getNews())).values,
-        );
+      diffConfig: this.serve(async (req: ResourceRequest) => {
+        const changed = diffConfig(unwrap(req.olds).values, unwrap(req.news).values);
         return diffResponse({
           changes: Object.keys(changed).length > 0,
           replaces: [],
@@ -146,57 +174,32 @@ class HostingService {
         const result = await invoke(req.getTok(), fromStruct(req.getArgs()), this.configured());
         return new provproto.InvokeResponse().setReturn(toStruct(result));
       }),
-      check: this.serveResource(async (kinds, provider, req: provproto.CheckRequest) => {
-        const { inputs, failures } = await kinds.check(
-          provider,
-          fromStruct(req.getOlds()),
-          fromStruct(req.getNews()),
-        );
-        return checkResponse(inputs, failures);
+      check: this.serveResource(async (kinds, provider, req): Promise<CheckResponse> => {
+        const { inputs, failures } = await kinds.check(provider, req.olds, req.news);
+        return { inputs, failures };
       }),
-      diff: this.serveResource(async (kinds, provider, req: provproto.DiffRequest) =>
-        diffResponse(
-          await kinds.diff(provider, req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews())),
-        ),
+      diff: this.serveResource(async (kinds, provider, req) =>
+        diffResponse(await kinds.diff(provider, req.id, req.olds, req.news)),
       ),
-      create: this.serveResource(async (kinds, provider, req: provproto.CreateRequest) => {
-        const properties = fromStruct(req.getProperties());
+      create: this.serveResource(async (kinds, provider, req): Promise<PropertiesResponse> => {
         // Not asked while ConfigureResponse says `supportsPreview: false`; answered without a write.
-        if (req.getPreview()) return new provproto.CreateResponse().setProperties(toStruct(properties));
+        if (req.preview) return { properties: req.properties };
         try {
-          const created = await kinds.create(provider, properties);
-          return new provproto.CreateResponse().setId(created.id).setProperties(toStruct(created.properties));
+          return await kinds.create(provider, req.properties);
         } catch (e) {
-          throw partialCreate(kinds, provider, e, properties);
+          throw partialCreate(kinds, provider, e, req.properties);
         }
       }),
-      read: this.serveResource(async (kinds, provider, req: provproto.ReadRequest) => {
-        const found = await kinds.read(
-          provider,
-          req.getId(),
-          fromStruct(req.getProperties()),
-          fromStruct(req.getInputs()),
-        );
+      read: this.serveResource(async (kinds, provider, req): Promise<PropertiesResponse> => {
         // An empty answer (no id) tells the engine the object is gone: refresh drops it.
-        if (found === undefined) return new provproto.ReadResponse();
-        return new provproto.ReadResponse()
-          .setId(found.id)
-          .setProperties(toStruct(found.properties))
-          .setInputs(toStruct(found.inputs));
+        return (await kinds.read(provider, req.id, req.properties, req.inputs)) ?? {};
       }),
-      update: this.serveResource(async (kinds, provider, req: provproto.UpdateRequest) => {
-        if (req.getPreview()) return new provproto.UpdateResponse().setProperties(req.getNews());
-        const outs = await kinds.update(
-          provider,
-          req.getId(),
-          fromStruct(req.getOlds()),
-          fromStruct(req.getNews()),
-        );
-        return new provproto.UpdateResponse().setProperties(toStruct(outs));
+      update: this.serveResource(async (kinds, provider, req): Promise<PropertiesResponse> => {
+        if (req.preview) return { properties: req.news };
+        return { properties: await kinds.update(provider, req.id, req.olds, req.news) };
       }),
-      delete: this.serveResource(async (kinds, provider, req: provproto.DeleteRequest) => {
-        await kinds.remove(provider, req.getId(), fromStruct(req.getProperties()));
-        return new emptyproto.Empty();
+      delete: this.serveResource(async (kinds, provider, req) => {
+        await kinds.remove(provider, req.id, req.properties);
       }),
     };
   }
@@ -246,41 +249,20 @@ class HostingService {
   }
 }
 
-/** What every resource request carries: the resource's type (or its URN, where the type is left out). */
-interface ResourceRequest {
-  getType(): string;
-  getUrn(): string;
-}
-
-function checkResponse(inputs: Properties, failures: pulumi.dynamic.CheckFailure[]): provproto.CheckResponse {
-  const response = new provproto.CheckResponse().setInputs(toStruct(inputs));
-  response.setFailuresList(
-    failures.map((f) => new provproto.CheckFailure().setProperty(f.property).setReason(f.reason)),
-  );
-  return response;
-}
-
-function diffResponse(answer: Resources.DiffAnswer): provproto.DiffResponse {
-  const response = new provproto.DiffResponse()
-    .setChanges(
-      answer.changes
-        ? provproto.DiffResponse.DiffChanges.DIFF_SOME
-        : provproto.DiffResponse.DiffChanges.DIFF_NONE,
-    )
-    .setReplacesList(answer.replaces)
-    .setDeletebeforereplace(answer.deleteBeforeReplace)
-    .setDiffsList(Object.keys(answer.detailedDiff));
-  // The engine shows exactly the fields a detailed diff names: send one only when it names every
-  // changed field (a change without one would otherwise show nothing).
+function diffResponse(answer: Resources.DiffAnswer): DiffResponse {
   const fields = Object.entries(answer.detailedDiff);
-  if (!answer.changes || fields.length > 0) {
-    response.setHasdetaileddiff(true);
-    const map = response.getDetaileddiffMap();
-    for (const [field, change] of fields) {
-      map.set(field, new provproto.PropertyDiff().setKind(CHANGE_KINDS[change]).setInputdiff(true));
-    }
-  }
-  return response;
+  return {
+    changes: answer.changes
+      ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+      : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+    replaces: answer.replaces,
+    deleteBeforeReplace: answer.deleteBeforeReplace,
+    diffs: Object.keys(answer.detailedDiff),
+    detailedDiff: Object.fromEntries(fields.map(([field, change]) => [field, CHANGE_KINDS[change]])),
+    // The engine shows exactly the fields a detailed diff names: send one only when it names every
+    // changed field (a change without one would otherwise show nothing).
+    hasDetailedDiff: !answer.changes || fields.length > 0,
+  };
 }
 
 /**
@@ -345,7 +327,7 @@ export async function startPlugin(options: { port?: number; engine?: string } = 
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });
-  server.addService(provrpc.ResourceProviderService, new HostingService().implementation());
+  server.addService(SERVICE, new HostingService().implementation());
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(
       `127.0.0.1:${options.port ?? 0}`,
