@@ -93,6 +93,19 @@ describe("schema", () => {
   });
 });
 
+describe("a type the plugin does not serve", () => {
+  it("fails naming it and the types served, and loads nothing for a token that is no kind", async () => {
+    await configureAs("svcp_siteadmin");
+    for (const type of ["hosting:index:Nope", "hosting:index:__proto__", "hosting:index:../kinds/budget"]) {
+      const refused = client.check(type, {});
+      await expect(refused).rejects.toThrow(`hosting: unknown resource type ${type}; this plugin serves `);
+      await expect(refused).rejects.toThrow(HOOK);
+    }
+    // A kind it serves still loads after those.
+    expect((await client.check("hosting:index:Budget", {})).failures.length).toBeGreaterThan(0);
+  });
+});
+
 describe("provider configuration", () => {
   it("CheckConfig names a malformed input and keeps the token secret", async () => {
     const bad = await client.checkConfig({ baseUrl: "not a url", token: "t" });
