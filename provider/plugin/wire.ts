@@ -113,7 +113,9 @@ function readStruct(reader: Reader): Properties {
       else if (f === 2 && w === LENGTH) value = readValue(entry.sub());
       else entry.skip(w);
     }
-    out[key] = value;
+    // A key `__proto__` is a property like any other, not the object's prototype.
+    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true });
+    else out[key] = value;
   }
   return out;
 }

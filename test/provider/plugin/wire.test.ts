@@ -111,6 +111,20 @@ describe("requests", () => {
     expect([empty.olds, empty.news, empty.properties, empty.inputs]).toEqual([{}, {}, {}, {}]);
   });
 
+  it("reads a key __proto__ as a property, never as the object's prototype", () => {
+    // The generated messages cannot carry that key (their map is a plain object), so the Struct is
+    // written by wire.ts: an UpdateResponse's field 1 made a CheckRequest's field 3 (`news`).
+    const properties = JSON.parse('{"__proto__": {"polluted": true}, "name": "x"}') as Properties;
+    const bytes = writeResponse.update({ properties });
+    expect(bytes[0]).toBe(0x0a);
+    bytes[0] = 0x1a;
+    const news = readRequest.check(bytes).news;
+    expect(Object.getPrototypeOf(news)).toBe(Object.prototype);
+    expect(Object.keys(news).sort()).toEqual(["__proto__", "name"]);
+    expect((news as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(news, "__proto__")?.value).toEqual({ polluted: true });
+  });
+
   it("refuses a truncated message, saying so", () => {
     const bytes = new provproto.CheckRequest().setNews(toStruct(PROPERTIES)).serializeBinary();
     expect(() => readRequest.check(bytes.subarray(0, bytes.length - 3))).toThrow(/truncated protobuf/);
