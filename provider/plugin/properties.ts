@@ -37,6 +37,15 @@ export function secret(value: Value): WrappedSecret {
   return { [SIG_KEY]: SECRET_SIG, value };
 }
 
+/**
+ * Sets `key` as an own property of `target`: a key `__proto__` (which a program or a server may
+ * send) becomes a property like any other instead of replacing the object's prototype.
+ */
+export function setOwn(target: Record<string, Value>, key: string, value: Value): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true });
+  else target[key] = value;
+}
+
 /** A value with every secret inside it unwrapped, and whether it held one. */
 export function unwrapValue(value: Value): { value: Value; secret: boolean } {
   if (isSecret(value)) return { value: unwrapValue(value.value).value, secret: true };
@@ -61,7 +70,7 @@ export function unwrap(properties: Properties | undefined): { values: Properties
   const secrets = new Set<string>();
   for (const [key, raw] of Object.entries(properties ?? {})) {
     const { value, secret: held } = unwrapValue(raw);
-    values[key] = value;
+    setOwn(values, key, value);
     if (held) secrets.add(key);
   }
   return { values, secrets };
@@ -78,7 +87,7 @@ export function wrap(values: object | undefined, secrets: Iterable<string>): Pro
   for (const [key, raw] of Object.entries(values ?? {})) {
     if (raw === undefined) continue;
     const value = plain(raw);
-    out[key] = names.has(key) && value !== null && !isSecret(value) ? secret(value) : value;
+    setOwn(out, key, names.has(key) && value !== null && !isSecret(value) ? secret(value) : value);
   }
   return out;
 }

@@ -14,7 +14,7 @@
  * protobuf requires, so a newer engine's additions pass. test/provider/plugin/wire.test.ts checks
  * both directions against the generated messages.
  */
-import type { Properties, Value } from "./properties";
+import { type Properties, setOwn, type Value } from "./properties";
 
 /** Wire types (protobuf encoding). */
 const VARINT = 0;
@@ -113,9 +113,7 @@ function readStruct(reader: Reader): Properties {
       else if (f === 2 && w === LENGTH) value = readValue(entry.sub());
       else entry.skip(w);
     }
-    // A key `__proto__` is a property like any other, not the object's prototype.
-    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true });
-    else out[key] = value;
+    setOwn(out, key, value);
   }
   return out;
 }
