@@ -23,3 +23,14 @@ export function flushCompileCache(): void {
     // As above: the cache is an optimisation only.
   }
 }
+
+/**
+ * A module loading after the server listens, written to the cache once it has loaded (Node would
+ * write it only at a normal exit, which the engine never lets the plugin reach).
+ */
+export function cachedOnceLoaded<T>(loading: Promise<T>): Promise<T> {
+  return loading.then((module) => {
+    flushCompileCache();
+    return module;
+  });
+}

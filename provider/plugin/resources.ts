@@ -8,11 +8,11 @@ import { safeFailures } from "../internal/check";
 import type { AnyHostingProvider } from "../internal/lifecycle";
 import { typeToken } from "../internal/tokens";
 import { KIND_LOADERS } from "../kind-loaders";
-import { flushCompileCache } from "./compile-cache";
+import { cachedOnceLoaded } from "./compile-cache";
 import { isUnknown, type Properties, unwrap, type Value, wrap } from "./properties";
 
-/** The kinds this process has loaded, by type token. */
-const loaded = new Map<string, AnyHostingProvider>();
+/** The kinds this process has loaded or is loading, by type token. */
+const loaded = new Map<string, Promise<AnyHostingProvider>>();
 const TOKEN_PREFIX = typeToken("");
 
 /**
@@ -26,24 +26,24 @@ export function typeOf(type: string, urn: string): string {
 }
 
 /**
- * The provider of a type token, its kind loaded on first use (`kind-loaders.ts`). A kind's modules
- * load after the server listens, so the compile cache is written again then: the engine kills the
- * process at the end, and Node writes the cache at a normal exit only, so these modules would be
- * compiled again at every start.
+ * The provider of a type token, its kind loaded on first use (`kind-loaders.ts`) and then written to
+ * the compile cache. The engine's first requests come many at once, for the same kinds: they share
+ * one load.
  */
-export async function providerFor(type: string): Promise<AnyHostingProvider> {
+export function providerFor(type: string): Promise<AnyHostingProvider> {
   const known = loaded.get(type);
   if (known !== undefined) return known;
   const kind = type.startsWith(TOKEN_PREFIX) ? type.slice(TOKEN_PREFIX.length) : "";
   const load = Object.hasOwn(KIND_LOADERS, kind) ? KIND_LOADERS[kind] : undefined;
   if (load === undefined) {
     const served = Object.keys(KIND_LOADERS).map(typeToken).sort();
-    throw new Error(`hosting: unknown resource type ${type}; this plugin serves ${served.join(", ")}`);
+    return Promise.reject(
+      new Error(`hosting: unknown resource type ${type}; this plugin serves ${served.join(", ")}`),
+    );
   }
-  const provider = await load();
-  loaded.set(type, provider);
-  flushCompileCache();
-  return provider;
+  const loading = cachedOnceLoaded(load());
+  loaded.set(type, loading);
+  return loading;
 }
 
 /** What the kind keeps secret, plus every name the engine sent as a secret in any of `sent`. */

@@ -21,7 +21,7 @@ import { type ClientSettings, resolveSettings } from "../client/config";
 import { isHostingApiError } from "../client/errors";
 import { configure as configureContext } from "../internal/context";
 import type { AnyHostingProvider } from "../internal/lifecycle";
-import { flushCompileCache } from "./compile-cache";
+import { cachedOnceLoaded } from "./compile-cache";
 import { checkConfig, configFromVariables, connectionCheck, diffConfig, settingsSource } from "./config";
 import { logToEngine, serving } from "./engine-log";
 import type * as Invoke from "./invoke";
@@ -47,10 +47,7 @@ type Unary<Req, Res> = Grpc.handleUnaryCall<Req, Res>;
 function onFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
   let loaded: Promise<T> | undefined;
   return () => {
-    loaded ??= load().then((module) => {
-      flushCompileCache();
-      return module;
-    });
+    loaded ??= cachedOnceLoaded(load());
     return loaded;
   };
 }
@@ -104,8 +101,8 @@ class HostingService {
   /** Runs a unary call: its answer, or its error as a gRPC status the engine prints as one line. */
   private serve<Req, Res>(work: (request: Req) => Promise<Res>): Unary<Req, Res> {
     return (call, callback) => {
-      const request = call.request as Req & { getUrn?: () => string; urn?: string };
-      const urn = typeof request.getUrn === "function" ? request.getUrn() : (request.urn ?? "");
+      // Only the per-resource requests (wire.ts) carry a URN; the others' notices name no resource.
+      const urn = (call.request as { urn?: string }).urn ?? "";
       serving(urn, () => work(call.request)).then(
         (response) => callback(null, response),
         (error: unknown) => callback(statusOf(error)),

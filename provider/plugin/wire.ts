@@ -269,9 +269,14 @@ class Writer {
     this.at += this.bytes.write(value, this.at, length, "utf8");
   }
 
-  bool(field: number, value: boolean): void {
+  /** A varint field (an enum, a bool, the null value), written even when 0. */
+  number(field: number, value: number): void {
     this.tag(field, VARINT);
-    this.varint(value ? 1 : 0);
+    this.varint(value);
+  }
+
+  bool(field: number, value: boolean): void {
+    this.number(field, value ? 1 : 0);
   }
 
   double(field: number, value: number): void {
@@ -325,10 +330,8 @@ function writeStruct(w: Writer, properties: Readonly<Record<string, Value>>): vo
 
 function writeValue(w: Writer, value: Value): void {
   // A oneof member is written even when it holds its type's default (0, "", false).
-  if (value === null) {
-    w.tag(1, VARINT);
-    w.varint(0);
-  } else if (typeof value === "number") w.double(2, value);
+  if (value === null) w.number(1, 0);
+  else if (typeof value === "number") w.double(2, value);
   else if (typeof value === "string") w.string(3, value);
   else if (typeof value === "boolean") w.bool(4, value);
   else if (Array.isArray(value)) w.message(6, (list) => writeList(list, value));
@@ -368,6 +371,21 @@ export interface PropertiesResponse {
   inputs?: Properties;
 }
 
+/** Which fields of a Create, Read or Update answer go out, by number. */
+type PropertiesLayout = Record<number, keyof PropertiesResponse>;
+
+function propertiesWriter(layout: PropertiesLayout): (answer: PropertiesResponse) => Buffer {
+  return (answer) => {
+    const w = new Writer();
+    for (const [field, name] of Object.entries(layout)) {
+      const value = answer[name];
+      if (typeof value === "string") optionalString(w, Number(field), value);
+      else if (value !== undefined) w.message(Number(field), (s) => writeStruct(s, value));
+    }
+    return w.finish();
+  };
+}
+
 /** The answers, by method: the fields provider.proto gives them. */
 export const writeResponse = {
   check(answer: CheckResponse): Buffer {
@@ -385,20 +403,14 @@ export const writeResponse = {
     const w = new Writer();
     for (const name of answer.replaces) w.string(1, name);
     if (answer.deleteBeforeReplace) w.bool(3, true);
-    if (answer.changes !== 0) {
-      w.tag(4, VARINT);
-      w.varint(answer.changes);
-    }
+    if (answer.changes !== 0) w.number(4, answer.changes);
     for (const name of answer.diffs) w.string(5, name);
     if (answer.hasDetailedDiff) {
       for (const [name, kind] of Object.entries(answer.detailedDiff)) {
         w.message(6, (entry) => {
           entry.string(1, name);
           entry.message(2, (diff) => {
-            if (kind !== 0) {
-              diff.tag(1, VARINT);
-              diff.varint(kind);
-            }
+            if (kind !== 0) diff.number(1, kind);
             diff.bool(2, true);
           });
         });
@@ -407,24 +419,9 @@ export const writeResponse = {
     }
     return w.finish();
   },
-  create(answer: PropertiesResponse): Buffer {
-    const w = new Writer();
-    optionalString(w, 1, answer.id);
-    if (answer.properties !== undefined) w.message(2, (s) => writeStruct(s, answer.properties ?? {}));
-    return w.finish();
-  },
-  read(answer: PropertiesResponse): Buffer {
-    const w = new Writer();
-    optionalString(w, 1, answer.id);
-    if (answer.properties !== undefined) w.message(2, (s) => writeStruct(s, answer.properties ?? {}));
-    if (answer.inputs !== undefined) w.message(3, (s) => writeStruct(s, answer.inputs ?? {}));
-    return w.finish();
-  },
-  update(answer: PropertiesResponse): Buffer {
-    const w = new Writer();
-    if (answer.properties !== undefined) w.message(1, (s) => writeStruct(s, answer.properties ?? {}));
-    return w.finish();
-  },
+  create: propertiesWriter({ 1: "id", 2: "properties" }),
+  read: propertiesWriter({ 1: "id", 2: "properties", 3: "inputs" }),
+  update: propertiesWriter({ 1: "properties" }),
   /** google.protobuf.Empty. */
   delete(): Buffer {
     return Buffer.alloc(0);
