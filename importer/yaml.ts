@@ -38,12 +38,20 @@ import { commentText, needsEscapes, yamlDoubleQuoted } from "./text";
 
 const INDENT = 2;
 
+/**
+ * Why the plugin's version is named (docs/DECISIONS.md): the CLI then loads the program's schema
+ * from the plugin process it serves the resources from, instead of starting a second one.
+ */
+const PLUGIN_VERSION_COMMENT = "Its version lets one plugin process serve the schema and the resources.";
+
 /** File name -> contents: `Pulumi.yaml` and `package.json`. */
 export function writeYamlProgram(
   inventory: Inventory,
   options: PackageOptions & {
     /** The folder of the `node_modules` `npm install` fills: `..` for a fleet's projects, which share their root's. */
     root?: string;
+    /** This package's version: the plugin's, named beside its folder. */
+    sdkVersion: string;
   },
 ): Map<string, string> {
   const byKey = itemsByKey(inventory);
@@ -70,8 +78,8 @@ export function writeYamlProgram(
     doc,
     top,
     "plugins",
-    { providers: [{ name: "hosting", path: pluginPath(options.root) }] },
-    PLUGIN_COMMENT,
+    { providers: [{ name: "hosting", path: pluginPath(options.root), version: options.sdkVersion }] },
+    `${PLUGIN_COMMENT}\n${PLUGIN_VERSION_COMMENT}`,
   );
   if (secrets.length > 0) {
     const config = new YAMLMap<unknown, unknown>();

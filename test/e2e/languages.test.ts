@@ -32,11 +32,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import type { FleetReport } from "../../fleet/report";
 import { type Api, apiOf, EVERY_PLACE, fill, hostingImport } from "./installation";
-import { PulumiProgram, ROOT, requirePulumi, temporaryFolder } from "./pulumi";
+import { PACKAGE_VERSION, PulumiProgram, ROOT, requirePulumi, temporaryFolder } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
 const HOOK_SECRET = "languages-e2e-s3cret";
 const PLUGIN_PATH = "plugins:\n  providers:\n    - name: hosting\n      path: ./node_modules/.bin\n";
+/** A YAML program's: with the package's version (docs/install.md, way B). */
+const YAML_PLUGIN_PATH = `${PLUGIN_PATH}      version: ${PACKAGE_VERSION}\n`;
 
 type Language = "python" | "go";
 
@@ -284,7 +286,7 @@ describe("the reference pages' examples, as written there", () => {
     rmSync(join(program.dir, "index.js"));
     writeFileSync(
       join(program.dir, "Pulumi.yaml"),
-      `${referenceExample("RepositoryWebhook", "yaml")}${PLUGIN_PATH}`,
+      `${referenceExample("RepositoryWebhook", "yaml")}${YAML_PLUGIN_PATH}`,
     );
     await program.initStack(emulator.origin, TOKEN);
     await program.ok("config", "set", "--secret", "ciSecret", HOOK_SECRET);

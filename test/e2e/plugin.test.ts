@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { gpgPublicKey, sshPublicKey } from "../emulator/helpers";
 import { ORG_BUDGET_ARGS } from "../provider/resources/budget-args";
-import { PulumiProgram, ROOT, type RunResult, requirePulumi } from "./pulumi";
+import { PACKAGE_VERSION, PulumiProgram, ROOT, type RunResult, requirePulumi } from "./pulumi";
 
 const TOKEN = "svcp_siteadmin";
 /** Stack config: the secrets the programs read, and the explicit providers' tokens. */
@@ -48,7 +48,8 @@ const SECRET_VALUES = [
   CONFIG.orgHookSecret,
 ];
 const W1 = "acme-eng/api/.github/workflows/deploy.yml@refs/heads/main";
-const PLUGIN_PATH = "plugins:\n  providers:\n    - name: hosting\n      path: ./node_modules/.bin\n";
+/** Where a YAML program finds the plugin, with the package's version (docs/install.md, way B). */
+const PLUGIN_PATH = `plugins:\n  providers:\n    - name: hosting\n      path: ./node_modules/.bin\n      version: ${PACKAGE_VERSION}\n`;
 
 // ---------------------------------------------------------------------------------------------
 // The programs: every kind declared once, written as YAML for the plugin or as JavaScript for the

@@ -22,6 +22,9 @@ import { afterAll, inject } from "vitest";
 
 export const ROOT = resolve(__dirname, "../..");
 
+/** The package's version: the plugin's, which a YAML program names beside its folder. */
+export const PACKAGE_VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+
 const COMMAND_TIMEOUT_MS = 300_000;
 
 /** The folders this test file made (programs, fleets, clones), removed when the file ends. */

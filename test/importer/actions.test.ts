@@ -127,7 +127,7 @@ describe("the Actions kinds in every language", () => {
   });
 
   it("Go: only fields the SDK's Args structs have, laid out as gofmt lays them out", () => {
-    const files = writeGoProgram(inventory, { ...options, sdkVersion: "0.2.0" });
+    const files = writeGoProgram(inventory, options);
     const eng = files.get("acme-eng.go") ?? "";
     expect(eng).toMatch(/\tValue: +cfg\.RequireSecret\("acmeEngSecretNpmTokenValue"\),\n/);
     expect(eng).toContain("SelectedRepositoryIds: pulumi.ToIntArray([]int{1000, 1001}),");

@@ -15,10 +15,7 @@ import { PROVIDERS } from "../../provider/providers";
 import { inventory, items, options, propertyValue, ruleset } from "./sample-inventory";
 
 const SDK = resolve(__dirname, "../../sdk/go/hosting");
-const files = writeGoProgram(
-  { ...inventory, items: [...items, propertyValue, ruleset] },
-  { ...options, sdkVersion: "0.2.0" },
-);
+const files = writeGoProgram({ ...inventory, items: [...items, propertyValue, ruleset] }, options);
 const noGofmt = spawnSync("sh", ["-c", "command -v gofmt"]).status !== 0;
 
 /** The fields of an Args struct of the SDK. */

@@ -217,7 +217,12 @@ export const inventory: Inventory = {
   warnings: [],
   requests: 0,
 };
-export const options = { project: "acme-hosting", librarySpec: "0.2.0", pulumiVersion: "^3.270.0" };
+export const options = {
+  project: "acme-hosting",
+  librarySpec: "0.2.0",
+  pulumiVersion: "^3.270.0",
+  sdkVersion: "0.2.0",
+};
 
 /** A custom property value of a multi select property: a list where the schema allows a string too. */
 export const propertyValue: InventoryItem = {

@@ -45,10 +45,12 @@ runtime: yaml
 options:
   refresh: always
 # The plugin pulumi-resource-hosting, installed here by \`npm install\` (package.json).
+# Its version lets one plugin process serve the schema and the resources.
 plugins:
   providers:
     - name: hosting
       path: ./node_modules/.bin
+      version: "0.2.0"
 # Secrets the API never returns: \`pulumi config set --secret <key>\` for each.
 config:
   acmeEngHookOrgExampleComSecret:
