@@ -2,10 +2,11 @@
  * The layers (docs/ARCHITECTURE.md, "Layout"): `api/` (the API description) imports none of the
  * other layers; the sandbox server imports nothing from the library, the library nothing from the
  * sandbox or the commands; no module imports itself through others, and none outside generated
- * code is over 450 lines.
+ * code is over 450 lines. The library takes values from the API's family modules, not from its
+ * index, so a process loads only the families of the kinds it serves.
  */
 import { readFileSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { circles, importsOf, modulesUnder } from "./import-graph";
 
@@ -52,5 +53,21 @@ describe("the project's layers", () => {
       .map((file) => ({ file: name(file), lines: readFileSync(file, "utf8").split("\n").length - 1 }))
       .filter(({ lines }) => lines > MAX_LINES);
     expect(long).toEqual([]);
+  });
+
+  it("take values from the API's family modules, not its index (the package's exports aside)", () => {
+    const index = resolve(ROOT, "api");
+    const statement = /(?:^|\n)\s*(import|export)\s+(type\s+)?\{([^}]*)\}\s*from\s+"(\.{1,2}\/[^"]+)"/g;
+    const fromIndex = files
+      .filter((file) => layerOf(file) === "provider" && name(file) !== "provider/index.ts")
+      .flatMap((file) =>
+        [...readFileSync(file, "utf8").matchAll(statement)]
+          .filter(([, , typeOnly, names = "", from = ""]) => {
+            if (typeOnly || resolve(dirname(file), from) !== index) return false;
+            return names.split(",").some((n) => n.trim() !== "" && !n.trim().startsWith("type "));
+          })
+          .map(([, , , names = ""]) => `${name(file)}: ${names.replace(/\s+/g, " ").trim()}`),
+      );
+    expect(fromIndex).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
-import { API_VERSION_DEFAULT } from "../../api";
+import { API_VERSION_DEFAULT } from "../../api/route";
 import { configurationError, type TokenOrigin } from "./errors";
 
-export { API_VERSION_2026, API_VERSION_DEFAULT, KNOWN_API_VERSIONS } from "../../api";
+export { API_VERSION_2026, API_VERSION_DEFAULT, KNOWN_API_VERSIONS } from "../../api/route";
 
 /** The self-managed edition serves its REST API under this prefix of the installation host. */
 export const SELF_MANAGED_API_PREFIX = "/api/v3";

@@ -8,7 +8,7 @@
  */
 import type { Agent, Dispatcher } from "undici";
 import type { Answer, AnswerData, BodyAnswer, ClientRoute, ItemOf, ListAnswer, RouteMethod } from "../../api";
-import { MAX_PER_PAGE, parseLinkHeader } from "../../api";
+import { MAX_PER_PAGE, parseLinkHeader } from "../../api/pagination";
 import { headerBag, parseBody, validate } from "./bodies";
 import {
   type ApiResponse,

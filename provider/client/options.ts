@@ -3,7 +3,7 @@
  * rate limit is waited for, and what an answer carries back.
  */
 import type { Dispatcher } from "undici";
-import type { AnswerData, BodyAnswer, ClientRoute, RouteMethod } from "../../api";
+import type { AnswerData, BodyAnswer, ClientRoute, RouteMethod } from "../../api/route";
 import type { HeaderBag } from "./rate-limit";
 
 export const MEDIA_TYPE = "application/vnd.service+json";

@@ -1,8 +1,7 @@
 /** `getBranches` and `getBranch`: a repository's branches, and one branch by a current or former name. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { apiBranchSchema } from "../../api";
-import { ROUTES } from "../../api";
+import { type apiBranchSchema, gitRoutes } from "../../api/git";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, described, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
@@ -96,7 +95,7 @@ function branchOf(b: z.infer<typeof apiBranchSchema>): Branch {
 export async function getBranches(args: GetBranchesArgs, opts?: FunctionOptions): Promise<GetBranchesResult> {
   const a = parseArgs(getBranchesFunction.name, getBranchesFunction.args, args);
   const branches = await clientOf(opts).paginate(
-    ROUTES.branches.list,
+    gitRoutes.branches.list,
     { owner: a.owner, repo: a.repository },
     { query: { protected: a.protected, per_page: a.perPage } },
   );
@@ -110,7 +109,7 @@ export async function getBranches(args: GetBranchesArgs, opts?: FunctionOptions)
 export async function getBranch(args: GetBranchArgs, opts?: FunctionOptions): Promise<GetBranchResult> {
   const a = parseArgs(getBranchFunction.name, getBranchFunction.args, args);
   const response = await clientOf(opts).get(
-    ROUTES.branches.get,
+    gitRoutes.branches.get,
     { owner: a.owner, repo: a.repository, branch: a.branch },
     { followRedirects: MAX_BRANCH_REDIRECTS },
   );

@@ -1,7 +1,7 @@
 /** `getOrgMembers`: the members of an organisation, every page, by role and 2fa filter. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ORG_MEMBER_FILTERS, ORG_MEMBER_ROLE_FILTERS, ROUTES } from "../../api";
+import { membershipsRoutes, ORG_MEMBER_FILTERS, ORG_MEMBER_ROLE_FILTERS } from "../../api/memberships";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
@@ -60,7 +60,7 @@ export async function getOrgMembers(
 ): Promise<GetOrgMembersResult> {
   const a = parseArgs(getOrgMembersFunction.name, getOrgMembersFunction.args, args);
   const members = await clientOf(opts).paginate(
-    ROUTES.members.list,
+    membershipsRoutes.members.list,
     { org: a.org },
     { query: { role: a.role, filter: a.filter, per_page: a.perPage } },
   );

@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../../api";
+import { metaRoutes } from "../../api/meta";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
@@ -41,7 +41,7 @@ export type GetUserResult = z.infer<typeof getUserFunction.result>;
 /** An account by its login. */
 export async function getUser(args: GetUserArgs, opts?: FunctionOptions): Promise<GetUserResult> {
   const a = parseArgs(getUserFunction.name, getUserFunction.args, args);
-  const u = (await clientOf(opts).get(ROUTES.meta.account, { username: a.username })).data;
+  const u = (await clientOf(opts).get(metaRoutes.meta.account, { username: a.username })).data;
   return {
     username: a.username,
     id: u.id,

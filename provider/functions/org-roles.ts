@@ -1,7 +1,7 @@
 /** `getOrgRoles`: the roles an organisation has (the platform's predefined roles, and its own). */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ORG_ROLE_BASES, ROUTES } from "../../api";
+import { ORG_ROLE_BASES, orgRolesRoutes } from "../../api/org-roles";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
@@ -53,7 +53,7 @@ export type GetOrgRolesResult = z.infer<typeof getOrgRolesFunction.result>;
 /** The roles of `org`. */
 export async function getOrgRoles(args: GetOrgRolesArgs, opts?: FunctionOptions): Promise<GetOrgRolesResult> {
   const a = parseArgs(getOrgRolesFunction.name, getOrgRolesFunction.args, args);
-  const { roles } = (await clientOf(opts).get(ROUTES.orgRoles.list, { org: a.org })).data;
+  const { roles } = (await clientOf(opts).get(orgRolesRoutes.orgRoles.list, { org: a.org })).data;
   return {
     org: a.org,
     roles: roles.map((r) => ({

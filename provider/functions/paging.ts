@@ -1,6 +1,6 @@
 /** The page size argument of the list functions. */
 import { z } from "zod";
-import { MAX_PER_PAGE } from "../../api";
+import { MAX_PER_PAGE } from "../../api/pagination";
 import { field } from "../internal/declare";
 
 /**

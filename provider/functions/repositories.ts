@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { REPOSITORY_VISIBILITIES, ROUTES } from "../../api";
+import { REPOSITORY_VISIBILITIES, repositoriesRoutes } from "../../api/repositories";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, outputOf, parseArgs } from "./common";
@@ -59,7 +59,7 @@ export async function getRepository(
 ): Promise<GetRepositoryResult> {
   const a = parseArgs(getRepositoryFunction.name, getRepositoryFunction.args, args);
   const response = await clientOf(opts).get(
-    ROUTES.repositories.get,
+    repositoriesRoutes.repositories.get,
     { owner: a.owner, repo: a.repository },
     { followRedirects: MAX_REPOSITORY_REDIRECTS },
   );

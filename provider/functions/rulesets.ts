@@ -5,7 +5,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { camelKeys, ROUTES } from "../../api";
+import { branchProtectionRoutes } from "../../api/branch-protection";
+import { gitRoutes } from "../../api/git";
+import { rulesetsRoutes } from "../../api/rulesets";
+import { camelKeys } from "../../api/rulesets/rules";
 import { isNotFound, refusedError } from "../client/errors";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
@@ -108,15 +111,15 @@ export async function getBranchRules(
   const a = parseArgs(getBranchRulesFunction.name, getBranchRulesFunction.args, args);
   const c = clientOf(opts);
   const at = { owner: a.owner, repo: a.repository, branch: a.branch };
-  const rules = await c.paginate(ROUTES.branchRules.get, at);
+  const rules = await c.paginate(rulesetsRoutes.branchRules.get, at);
   let protection: GetBranchRulesResult["protection"];
   try {
-    protection = settingsFromApi((await c.get(ROUTES.branchProtection.get, at)).data);
+    protection = settingsFromApi((await c.get(branchProtectionRoutes.branchProtection.get, at)).data);
   } catch (e) {
     if (!isNotFound(e)) throw e;
     // Not protected, or protected and hidden from a token that does not administer the repository:
     // the branch says which (a branch that does not exist is not protected).
-    const branch = await c.get(ROUTES.branches.get, at).catch((b: unknown) => {
+    const branch = await c.get(gitRoutes.branches.get, at).catch((b: unknown) => {
       if (isNotFound(b)) return undefined;
       throw b;
     });

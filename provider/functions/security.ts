@@ -12,8 +12,8 @@ import {
   DEPENDENCY_ALERT_SEVERITIES,
   DEPENDENCY_ALERT_SORTS,
   DEPENDENCY_ALERT_STATES,
-  ROUTES,
-} from "../../api";
+  securityRoutes,
+} from "../../api/security";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { clientOf, type FunctionOptions, type InputArgs, listOf, outputOf, parseArgs } from "./common";
@@ -183,7 +183,7 @@ export async function getDependencyAlerts(
   opts?: FunctionOptions,
 ): Promise<GetDependencyAlertsResult> {
   const a = parseArgs(getDependencyAlertsFunction.name, getDependencyAlertsFunction.args, args);
-  const R = ROUTES.dependencyAlerts;
+  const R = securityRoutes.dependencyAlerts;
   const c = clientOf(opts);
   const options = {
     query: {

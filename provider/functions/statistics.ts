@@ -7,7 +7,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { type BodyAnswer, type ClientRoute, ROUTES, STATISTICS_KINDS, type StatisticsKind } from "../../api";
+import type { BodyAnswer, ClientRoute } from "../../api/route";
+import { STATISTICS_KINDS, type StatisticsKind, statisticsRoutes } from "../../api/statistics";
 import { HostingApiError } from "../client/errors";
 import type { HostingClient } from "../client/http";
 import { defaultSleep } from "../client/rate-limit";
@@ -208,7 +209,7 @@ function statistic<S extends z.ZodType, T>(
   };
 }
 
-const S = ROUTES.statistics;
+const S = statisticsRoutes.statistics;
 const STATISTIC: { [K in StatisticsKind]: Statistic<RepositoryStatistics[K]> } = {
   code_frequency: statistic(S.codeFrequency, (weeks) =>
     weeks.map(([week, additions, deletions]) => ({ week, additions, deletions })),

@@ -1,7 +1,7 @@
 /** `getTeam`: a team of an organisation by its slug, with the id other kinds need. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES, TEAM_NOTIFICATION_SETTINGS, TEAM_PRIVACIES } from "../../api";
+import { TEAM_NOTIFICATION_SETTINGS, TEAM_PRIVACIES, teamsRoutes } from "../../api/teams";
 import { isNotFound, notFoundError } from "../client/errors";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
@@ -48,7 +48,7 @@ export type GetTeamResult = z.infer<typeof getTeamFunction.result>;
 /** The team `slug` of `org`. */
 export async function getTeam(args: GetTeamArgs, opts?: FunctionOptions): Promise<GetTeamResult> {
   const a = parseArgs(getTeamFunction.name, getTeamFunction.args, args);
-  const route = ROUTES.teams.get;
+  const route = teamsRoutes.teams.get;
   const params = { org: a.org, team_slug: a.slug };
   const team = await clientOf(opts)
     .get(route, params)

@@ -1,8 +1,7 @@
 /** `getUserGpgKeys`: the GPG keys of a user, or of the token's own user. */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { ApiGpgKey } from "../../api";
-import { ROUTES } from "../../api";
+import { type ApiGpgKey, userKeysRoutes } from "../../api/user-keys";
 import { fields } from "../internal/check";
 import { declareFunction, field, output } from "../internal/declare";
 import { gpgKeyEmailSchema } from "../resources/user-keys/user-gpg-key";
@@ -133,7 +132,7 @@ export async function getUserGpgKeys(
   opts?: FunctionOptions,
 ): Promise<GetUserGpgKeysResult> {
   const a = parseArgs(getUserGpgKeysFunction.name, getUserGpgKeysFunction.args, args);
-  const G = ROUTES.gpgKeys;
+  const G = userKeysRoutes.gpgKeys;
   const c = clientOf(opts);
   const options = { query: { per_page: a.perPage } };
   const keys =

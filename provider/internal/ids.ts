@@ -3,7 +3,7 @@
  * separator (an environment called `prod/eu`) survives the round trip.
  */
 
-import { integerParam } from "../../api";
+import { integerParam } from "../../api/route";
 import { configurationError } from "../client/errors";
 
 export function joinId(...parts: Array<string | number>): string {

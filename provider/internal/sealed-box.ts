@@ -7,7 +7,8 @@
  * when the server refuses a value as sealed for another key (the key was rotated).
  */
 
-import type { ApiRegistryPublicKey, BodyRoute } from "../../api";
+import type { ApiRegistryPublicKey } from "../../api/private-registries";
+import type { BodyRoute } from "../../api/route";
 import { sealBox, UnusablePublicKey } from "../../api/sealed-box";
 import { isHostingApiError, unusableAnswerError } from "../client/errors";
 import type { HostingClient } from "../client/http";

@@ -11,7 +11,7 @@
  * resources' `configure` does.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ROUTES } from "../../api";
+import { metaRoutes } from "../../api/meta";
 import { type ClientSettings, resolveSettings, type SettingsSource } from "../client/config";
 import { isHostingApiError } from "../client/errors";
 import { safeFailures } from "../internal/check";
@@ -165,7 +165,7 @@ export function connectionCheck(settings: ClientSettings): Promise<void> {
   let check = checks.get(key);
   if (check === undefined) {
     check = clientFor(settings)
-      .get(ROUTES.meta.user, {})
+      .get(metaRoutes.meta.user, {})
       .then(
         () => undefined,
         (e: unknown) => {

@@ -8,15 +8,13 @@
  * Names are stored upper-case by the platform: a name is looked up in a list by its upper-case form.
  */
 import {
-  type AnyRoute,
   type ApiActionsSecret,
   type ApiActionsSecretWrite,
   type ApiActionsVariable,
   type ApiActionsVariableWrite,
-  type BodyRoute,
-  type ListRoute,
   storedActionsName,
-} from "../../../api";
+} from "../../../api/actions";
+import type { AnyRoute, BodyRoute, ListRoute } from "../../../api/route";
 import { isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { collectionReads } from "../../internal/collection-reads";

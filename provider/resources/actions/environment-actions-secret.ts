@@ -10,7 +10,7 @@
  * Environment names may hold `/` and `:`: they are URL-encoded in every path and in the id.
  */
 import { z } from "zod";
-import { ROUTES } from "../../../api";
+import { actionsRoutes } from "../../../api/actions";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type Found, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
@@ -50,7 +50,7 @@ export const environmentActionsSecretKind = declareKind({
       const found = await Promise.all(
         (await environmentsOf(c, place)).map(async (environment) => {
           const params = { owner, repo, environment_name: environment };
-          const secrets = await c.paginate(ROUTES.envActionsSecrets.list, params);
+          const secrets = await c.paginate(actionsRoutes.envActionsSecrets.list, params);
           return secrets.map((s) => ({
             id: environmentActionsSecretKind.formatId({
               owner,
@@ -82,7 +82,12 @@ const parseId = (id: string) => {
 };
 
 const secrets = (w: Where) =>
-  secretApi(client(), ROUTES.envActionsSecrets, environmentScope(w.owner, w.repository, w.environment), KIND);
+  secretApi(
+    client(),
+    actionsRoutes.envActionsSecrets,
+    environmentScope(w.owner, w.repository, w.environment),
+    KIND,
+  );
 
 /** Names are case-insensitive on the platform. */
 const comparable = lowerCased<EnvironmentActionsSecretInputs>(

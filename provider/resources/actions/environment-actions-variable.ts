@@ -8,7 +8,7 @@
  * under that name, writing only if it differs (`convergeVariable`).
  */
 import { z } from "zod";
-import { type ApiActionsVariable, ROUTES } from "../../../api";
+import { type ApiActionsVariable, actionsRoutes } from "../../../api/actions";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type Found, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
@@ -47,7 +47,7 @@ export const environmentActionsVariableKind = declareKind({
       const found = await Promise.all(
         (await environmentsOf(c, place)).map(async (environment) => {
           const params = { owner, repo, environment_name: environment };
-          const variables = await c.paginate(ROUTES.envActionsVariables.list, params);
+          const variables = await c.paginate(actionsRoutes.envActionsVariables.list, params);
           return variables.map((v) => ({
             id: environmentActionsVariableKind.formatId({
               owner,
@@ -80,7 +80,7 @@ const parseId = (id: string) => {
 const variables = (w: Where) =>
   variableApi(
     client(),
-    ROUTES.envActionsVariables,
+    actionsRoutes.envActionsVariables,
     environmentScope(w.owner, w.repository, w.environment),
     KIND,
   );

@@ -17,8 +17,8 @@ import {
   ACTIONS_VISIBILITIES,
   type ApiActionsSecret,
   type ApiActionsSecretWrite,
-  ROUTES,
-} from "../../../api";
+  actionsRoutes,
+} from "../../../api/actions";
 import { knownValue } from "../../client/errors";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
@@ -59,7 +59,7 @@ export const orgActionsSecretKind = declareKind({
     what: ({ org }) => `Actions secrets of ${org}`,
     names: ["{org|module}-secret-{secretName}"],
     async list(c, { org = "" }): Promise<Found[]> {
-      const secrets = await c.paginate(ROUTES.orgActionsSecrets.list, { org });
+      const secrets = await c.paginate(actionsRoutes.orgActionsSecrets.list, { org });
       return secrets.map((s) => ({ id: orgActionsSecretKind.formatId({ org, secretName: s.name }) }));
     },
     // Every secret holds a value, which the API never returns: the program reads it from config.
@@ -79,11 +79,11 @@ const parseId = (id: string) => {
 };
 
 const secrets = (org: string) =>
-  secretApi(client(), ROUTES.orgActionsSecrets, orgScope(org, ACCESS.orgSecrets), KIND);
+  secretApi(client(), actionsRoutes.orgActionsSecrets, orgScope(org, ACCESS.orgSecrets), KIND);
 
 /** The ids of the repositories a "selected" secret is for, as the server lists them. */
 async function selectedIds(org: string, secretName: string): Promise<number[]> {
-  const repos = await client().paginate(ROUTES.orgActionsSecrets.repositories, {
+  const repos = await client().paginate(actionsRoutes.orgActionsSecrets.repositories, {
     org,
     secret_name: secretName,
   });

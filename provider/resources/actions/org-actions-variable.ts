@@ -13,8 +13,8 @@ import {
   ACTIONS_VISIBILITIES,
   type ApiActionsVariable,
   type ApiActionsVariableWrite,
-  ROUTES,
-} from "../../../api";
+  actionsRoutes,
+} from "../../../api/actions";
 import { knownValue } from "../../client/errors";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
@@ -55,7 +55,7 @@ export const orgActionsVariableKind = declareKind({
     names: ["{org|module}-variable-{name}"],
     // Each is read through the provider: the list does not say which repositories are selected.
     async list(c, { org = "" }): Promise<Found[]> {
-      const variables = await c.paginate(ROUTES.orgActionsVariables.list, { org });
+      const variables = await c.paginate(actionsRoutes.orgActionsVariables.list, { org });
       return variables.map((v) => ({ id: orgActionsVariableKind.formatId({ org, name: v.name }) }));
     },
   },
@@ -73,11 +73,11 @@ const parseId = (id: string) => {
 };
 
 const variables = (org: string) =>
-  variableApi(client(), ROUTES.orgActionsVariables, orgScope(org, ACCESS.orgVariables), KIND);
+  variableApi(client(), actionsRoutes.orgActionsVariables, orgScope(org, ACCESS.orgVariables), KIND);
 
 /** The ids of the repositories a "selected" variable is for, as the server lists them. */
 async function selectedIds(org: string, name: string): Promise<number[]> {
-  const repos = await client().paginate(ROUTES.orgActionsVariables.repositories, { org, name });
+  const repos = await client().paginate(actionsRoutes.orgActionsVariables.repositories, { org, name });
   return repos.map((r) => r.id);
 }
 

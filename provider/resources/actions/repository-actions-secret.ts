@@ -8,7 +8,7 @@
  * there under that name is adopted by construction and its value set to the program's.
  */
 import { z } from "zod";
-import { ROUTES } from "../../../api";
+import { actionsRoutes } from "../../../api/actions";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type Found, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
@@ -36,7 +36,7 @@ export const repositoryActionsSecretKind = declareKind({
     what: ({ owner, repo }) => `Actions secrets of ${owner}/${repo}`,
     names: ["{owner}-{repository}-secret-{secretName}"],
     async list(c, { owner = "", repo = "" }): Promise<Found[]> {
-      const secrets = await c.paginate(ROUTES.repoActionsSecrets.list, { owner, repo });
+      const secrets = await c.paginate(actionsRoutes.repoActionsSecrets.list, { owner, repo });
       return secrets.map((s) => ({
         id: repositoryActionsSecretKind.formatId({ owner, repository: repo, secretName: s.name }),
       }));
@@ -60,7 +60,12 @@ const parseId = (id: string) => {
 };
 
 const secrets = (w: Where) =>
-  secretApi(client(), ROUTES.repoActionsSecrets, repoScope(w.owner, w.repository, ACCESS.repoSecrets), KIND);
+  secretApi(
+    client(),
+    actionsRoutes.repoActionsSecrets,
+    repoScope(w.owner, w.repository, ACCESS.repoSecrets),
+    KIND,
+  );
 
 /** Names are case-insensitive on the platform. */
 const comparable = lowerCased<RepositoryActionsSecretInputs>("owner", "repository", "secretName");

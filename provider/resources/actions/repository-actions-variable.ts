@@ -7,7 +7,7 @@
  * under that name, writing only if it differs (`convergeVariable`).
  */
 import { z } from "zod";
-import { type ApiActionsVariable, ROUTES } from "../../../api";
+import { type ApiActionsVariable, actionsRoutes } from "../../../api/actions";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type Found, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
@@ -34,7 +34,7 @@ export const repositoryActionsVariableKind = declareKind({
     names: ["{owner}-{repository}-variable-{name}"],
     // The list says everything: no variable is read again.
     async list(c, { owner = "", repo = "" }): Promise<Found[]> {
-      const variables = await c.paginate(ROUTES.repoActionsVariables.list, { owner, repo });
+      const variables = await c.paginate(actionsRoutes.repoActionsVariables.list, { owner, repo });
       return variables.map((v) => ({
         id: repositoryActionsVariableKind.formatId({ owner, repository: repo, name: v.name }),
         inputs: { owner, repository: repo, name: v.name, value: v.value },
@@ -59,7 +59,7 @@ const parseId = (id: string) => {
 const variables = (w: Where) =>
   variableApi(
     client(),
-    ROUTES.repoActionsVariables,
+    actionsRoutes.repoActionsVariables,
     repoScope(w.owner, w.repository, ACCESS.repoVariables),
     KIND,
   );

@@ -17,7 +17,7 @@ import {
   type ActionsVisibility,
   actionsNameProblem,
   RESERVED_ACTIONS_PREFIX,
-} from "../../../api";
+} from "../../../api/actions";
 import type { HostingClient } from "../../client/http";
 import { type CrossFieldRules, fields, selectedIdsFailure } from "../../internal/check";
 import { type DiscoveryPlace, field, output } from "../../internal/declare";

@@ -14,9 +14,10 @@ import { z } from "zod";
 import {
   type ApiBranchProtection,
   type ApiBranchProtectionWrite,
+  branchProtectionRoutes,
   MAX_RESTRICTION_ACTORS,
-  ROUTES,
-} from "../../../api";
+} from "../../../api/branch-protection";
+import { gitRoutes } from "../../../api/git";
 import { isNotFound, notFoundError } from "../../client/errors";
 import type { CrossFieldRules } from "../../internal/check";
 import { client } from "../../internal/context";
@@ -90,7 +91,7 @@ export const branchProtectionKind = declareKind({
     names: ["{owner}-{repository}-protection-{branch}"],
     async list(c, { owner = "", repo = "" }): Promise<Found[]> {
       const branches = await c.paginate(
-        ROUTES.branches.list,
+        gitRoutes.branches.list,
         { owner, repo },
         { query: { protected: "true" } },
       );
@@ -218,20 +219,24 @@ const pathOf = (i: Identity) => ({ owner: i.owner, repo: i.repository, branch: i
 
 async function readProtection(i: Identity): Promise<ApiBranchProtection | undefined> {
   // 404: the branch is not protected (or is gone, or the repository): nothing to manage.
-  return readOrGone(async () => (await client().get(ROUTES.branchProtection.get, pathOf(i))).data);
+  return readOrGone(
+    async () => (await client().get(branchProtectionRoutes.branchProtection.get, pathOf(i))).data,
+  );
 }
 
 async function writeProtection(inputs: BranchProtectionInputs): Promise<ApiBranchProtection> {
   const path = pathOf(inputs);
   try {
     return (
-      await client().put(ROUTES.branchProtection.set, path, protectionBody(inputs), { idempotent: true })
+      await client().put(branchProtectionRoutes.branchProtection.set, path, protectionBody(inputs), {
+        idempotent: true,
+      })
     ).data;
   } catch (e) {
     if (!isNotFound(e)) throw e;
     throw notFoundError({
       method: "PUT",
-      path: ROUTES.branchProtection.set.path(path),
+      path: branchProtectionRoutes.branchProtection.set.path(path),
       what: `BranchProtection ${branchProtectionKind.formatId(inputs)}`,
       causes: [
         `there is no branch ${inputs.branch} in ${inputs.owner}/${inputs.repository} (it must exist before it is protected)`,
@@ -289,7 +294,9 @@ export const branchProtectionProvider = defineProvider<
   async delete(id, props) {
     const identity = { ...parseId(id), owner: props.owner, repository: props.repository };
     const c = client();
-    await deleteIgnoringGone(() => c.delete(ROUTES.branchProtection.delete, pathOf(identity)));
+    await deleteIgnoringGone(() =>
+      c.delete(branchProtectionRoutes.branchProtection.delete, pathOf(identity)),
+    );
   },
 });
 

@@ -4,7 +4,7 @@
  * plugin's invokes load it.
  */
 import { z } from "zod";
-import { type ApiBranchProtection, MAX_REQUIRED_APPROVALS } from "../../../api";
+import { type ApiBranchProtection, MAX_REQUIRED_APPROVALS } from "../../../api/branch-protection";
 import type { NestedArgsOf } from "../../internal/declare";
 import { compact } from "../../internal/outputs";
 

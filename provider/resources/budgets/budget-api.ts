@@ -11,8 +11,7 @@
  *   and what to do, so refresh never drops a budget that still exists and destroy never forgets one.
  */
 
-import type { ApiBudget, ApiBudgetWrite } from "../../../api";
-import { ROUTES } from "../../../api";
+import { type ApiBudget, type ApiBudgetWrite, budgetsRoutes } from "../../../api/budgets";
 import {
   featureOffError,
   type HostingApiError,
@@ -78,7 +77,7 @@ const sameName = (a: string | undefined, b: string | undefined) =>
   (a ?? "").toLowerCase() === (b ?? "").toLowerCase();
 
 export function budgetApi(c: HostingClient, enterprise: string) {
-  const B = ROUTES.budgets;
+  const B = budgetsRoutes.budgets;
   const collection = B.list.path({ enterprise });
   const budget = (budget_id: string) => ({ enterprise, budget_id });
   const path = (budget_id: string) => B.get.path(budget(budget_id));

@@ -23,7 +23,7 @@ import {
   BUDGET_TYPES,
   type BudgetScope,
   type BudgetType,
-} from "../../../api";
+} from "../../../api/budgets";
 import { knownValue } from "../../client/errors";
 import { type CrossFieldRules, fields } from "../../internal/check";
 import { client } from "../../internal/context";

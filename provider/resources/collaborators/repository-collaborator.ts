@@ -15,10 +15,10 @@ import {
   API_ROLE_NAMES,
   type ApiCollaborator,
   type ApiRepositoryInvitation,
+  collaboratorsRoutes,
   permissionFromApi,
   permissionFromInvitation,
-  ROUTES,
-} from "../../../api";
+} from "../../../api/collaborators";
 import { isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
@@ -80,15 +80,17 @@ interface Where {
 }
 
 const at = (w: Where) => ({ owner: w.owner, repo: w.repository });
-const collaboratorsPath = (w: Where) => `${ROUTES.collaborators.list.path(at(w))}?affiliation=direct`;
-const invitationsPath = (w: Where) => ROUTES.repoInvitations.list.path(at(w));
+const collaboratorsPath = (w: Where) =>
+  `${collaboratorsRoutes.collaborators.list.path(at(w))}?affiliation=direct`;
+const invitationsPath = (w: Where) => collaboratorsRoutes.repoInvitations.list.path(at(w));
 
 /** The repository's direct collaborators, every page. */
 export const directCollaborators = (c: HostingClient, w: Where) =>
-  c.paginate(ROUTES.collaborators.list, at(w), { query: { affiliation: "direct" } });
+  c.paginate(collaboratorsRoutes.collaborators.list, at(w), { query: { affiliation: "direct" } });
 
 /** The repository's open invitations, every page. */
-export const openInvitations = (c: HostingClient, w: Where) => c.paginate(ROUTES.repoInvitations.list, at(w));
+export const openInvitations = (c: HostingClient, w: Where) =>
+  c.paginate(collaboratorsRoutes.repoInvitations.list, at(w));
 
 /** What a person has on the repository: a role as a collaborator, or an open invitation with one. */
 export type Access =
@@ -164,7 +166,7 @@ export async function grant(
   current: Access,
 ): Promise<NonNullable<Access>> {
   if (current?.kind === "invited") {
-    const route = ROUTES.repoInvitations.update;
+    const route = collaboratorsRoutes.repoInvitations.update;
     const params = { ...at(w), invitation_id: current.invitationId };
     await writingAccess(c, w, () =>
       c.patch(route, params, { permissions: API_ROLE_NAMES[permission] }),
@@ -178,7 +180,7 @@ export async function grant(
     });
     return { ...current, permission };
   }
-  const route = ROUTES.collaborators.set;
+  const route = collaboratorsRoutes.collaborators.set;
   const params = { ...at(w), username };
   const answer = await writingAccess(c, w, () => c.put(route, params, { permission })).catch((e: unknown) => {
     throw repositoryNotFound(e, "PUT", route.path(params), `${KIND} ${w.owner}/${w.repository}/${username}`);
@@ -195,8 +197,11 @@ export async function revoke(c: HostingClient, w: Where, username: string, curre
   await deleteIgnoringGone(() =>
     writingAccess(c, w, () =>
       current.kind === "invited"
-        ? c.delete(ROUTES.repoInvitations.delete, { ...at(w), invitation_id: current.invitationId })
-        : c.delete(ROUTES.collaborators.remove, { ...at(w), username }),
+        ? c.delete(collaboratorsRoutes.repoInvitations.delete, {
+            ...at(w),
+            invitation_id: current.invitationId,
+          })
+        : c.delete(collaboratorsRoutes.collaborators.remove, { ...at(w), username }),
     ),
   );
 }

@@ -7,7 +7,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { type ApiRepositoryTeam, permissionFromApi, ROUTES } from "../../../api";
+import { type ApiRepositoryTeam, collaboratorsRoutes, permissionFromApi } from "../../../api/collaborators";
+import { teamsRoutes } from "../../../api/teams";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
@@ -139,7 +140,7 @@ interface Where {
 }
 
 const teamsOf = (c: HostingClient, w: Where) =>
-  c.paginate(ROUTES.collaborators.teams, { owner: w.owner, repo: w.repository });
+  c.paginate(collaboratorsRoutes.collaborators.teams, { owner: w.owner, repo: w.repository });
 
 function teamRole(team: ApiRepositoryTeam): RepositoryPermission {
   return roleOf(KIND, permissionFromApi(team.permissions, team.permission), { role_name: team.permission });
@@ -213,7 +214,7 @@ async function converge(
   w: Where,
   wanted: Pick<RepositoryCollaboratorsInputs, "users" | "teams">,
 ) {
-  const path = ROUTES.collaborators.list.path({ owner: w.owner, repo: w.repository });
+  const path = collaboratorsRoutes.collaborators.list.path({ owner: w.owner, repo: w.repository });
   const [people, teams] = await Promise.all([accessByUser(c, w), teamsOf(c, w)]).catch((e: unknown) => {
     throw repositoryNotFound(e, "GET", path, `${KIND} ${w.owner}/${w.repository}`);
   });
@@ -231,18 +232,18 @@ async function converge(
       .filter((t) => !wantedTeams.has(t.slug.toLowerCase()))
       .map((t) =>
         deleteIgnoringGone(() =>
-          teamWrite(c, w, t.slug, () => c.delete(ROUTES.teamRepos.remove, teamAt(w, t.slug))),
+          teamWrite(c, w, t.slug, () => c.delete(teamsRoutes.teamRepos.remove, teamAt(w, t.slug))),
         ),
       ),
     ...wanted.teams
       .filter((t) => teamRoles.get(t.teamSlug.toLowerCase()) !== t.permission)
       .map((t) =>
         teamWrite(c, w, t.teamSlug, () =>
-          c.put(ROUTES.teamRepos.set, teamAt(w, t.teamSlug), { permission: t.permission }),
+          c.put(teamsRoutes.teamRepos.set, teamAt(w, t.teamSlug), { permission: t.permission }),
         ).catch((e: unknown) => {
           throw teamNotFound(e, {
             method: "PUT",
-            path: ROUTES.teamRepos.set.path(teamAt(w, t.teamSlug)),
+            path: teamsRoutes.teamRepos.set.path(teamAt(w, t.teamSlug)),
             what: `${KIND} ${w.owner}/${w.repository}`,
             org: w.owner,
             slug: t.teamSlug,
@@ -254,7 +255,7 @@ async function converge(
 
 /** A write to a team's access: the team's repository list read before it (TeamRepository's) is not used after it. */
 function teamWrite<R>(c: HostingClient, w: Where, team_slug: string, run: () => Promise<R>): Promise<R> {
-  return collectionReads.write(c, ROUTES.teamRepos.list.path({ org: w.owner, team_slug }), run);
+  return collectionReads.write(c, teamsRoutes.teamRepos.list.path({ org: w.owner, team_slug }), run);
 }
 
 /** Duplicate people or teams (compared case-insensitively). */
@@ -325,7 +326,9 @@ export const repositoryCollaboratorsProvider = defineProvider<
         .map(([login, access]) => revoke(c, where, login, access)),
       ...(props.teams ?? []).map((t) =>
         deleteIgnoringGone(() =>
-          teamWrite(c, where, t.teamSlug, () => c.delete(ROUTES.teamRepos.remove, teamAt(where, t.teamSlug))),
+          teamWrite(c, where, t.teamSlug, () =>
+            c.delete(teamsRoutes.teamRepos.remove, teamAt(where, t.teamSlug)),
+          ),
         ),
       ),
     ]);

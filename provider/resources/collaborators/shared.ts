@@ -3,7 +3,7 @@
  * five roles as an argument, and a role read back that is none of them refused with a clear error.
  */
 import { z } from "zod";
-import { REPOSITORY_PERMISSIONS, type RepositoryPermission } from "../../../api";
+import { REPOSITORY_PERMISSIONS, type RepositoryPermission } from "../../../api/collaborators";
 import { unknownValueError } from "../../client/errors";
 import { field } from "../../internal/declare";
 

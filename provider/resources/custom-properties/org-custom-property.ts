@@ -12,11 +12,11 @@ import {
   type ApiCustomProperty,
   type ApiCustomPropertyWrite,
   checkPropertyValue,
+  customPropertiesRoutes,
   MAX_ALLOWED_VALUES,
   PROPERTY_EDITORS,
   PROPERTY_VALUE_TYPES,
-  ROUTES,
-} from "../../../api";
+} from "../../../api/custom-properties";
 import { isNotFound, notFoundError } from "../../client/errors";
 import { type CrossFieldRules, fields } from "../../internal/check";
 import { client } from "../../internal/context";
@@ -126,7 +126,7 @@ export const orgCustomPropertyKind = declareKind({
     what: ({ org }) => `repository property definitions of ${org}`,
     names: ["{org|module}-property-definition-{propertyName}"],
     async list(c, { org = "" }): Promise<Found[]> {
-      const definitions = await c.paginate(ROUTES.propertyDefinitions.list, { org });
+      const definitions = await c.paginate(customPropertiesRoutes.propertyDefinitions.list, { org });
       return definitions.map((d) => ({
         id: orgCustomPropertyKind.formatId({ org, propertyName: d.property_name }),
       }));
@@ -228,20 +228,24 @@ const at = (org: string, propertyName: string) => ({ org, custom_property_name: 
 
 async function readDefinition(org: string, propertyName: string): Promise<ApiCustomProperty | undefined> {
   return readOrGone(
-    async () => (await client().get(ROUTES.propertyDefinitions.get, at(org, propertyName))).data,
+    async () =>
+      (await client().get(customPropertiesRoutes.propertyDefinitions.get, at(org, propertyName))).data,
   );
 }
 
 async function writeDefinition(inputs: OrgCustomPropertyInputs): Promise<ApiCustomProperty> {
   const path = at(inputs.org, inputs.propertyName);
   try {
-    return (await client().put(ROUTES.propertyDefinitions.set, path, writeBody(inputs), { idempotent: true }))
-      .data;
+    return (
+      await client().put(customPropertiesRoutes.propertyDefinitions.set, path, writeBody(inputs), {
+        idempotent: true,
+      })
+    ).data;
   } catch (e) {
     if (!isNotFound(e)) throw e;
     throw notFoundError({
       method: "PUT",
-      path: ROUTES.propertyDefinitions.set.path(path),
+      path: customPropertiesRoutes.propertyDefinitions.set.path(path),
       what: `OrgCustomProperty ${orgCustomPropertyKind.formatId(inputs)}`,
       causes: [
         `there is no organisation ${inputs.org}`,
@@ -299,7 +303,7 @@ export const orgCustomPropertyProvider = defineProvider<
     const { org, propertyName } = orgCustomPropertyKind.parseId(id);
     const c = client();
     await deleteIgnoringGone(() =>
-      c.delete(ROUTES.propertyDefinitions.delete, at(props.org ?? org, propertyName)),
+      c.delete(customPropertiesRoutes.propertyDefinitions.delete, at(props.org ?? org, propertyName)),
     );
   },
 });

@@ -4,7 +4,7 @@
  * defined by the organisation's enterprise; organisations outside an enterprise have none.
  */
 import { z } from "zod";
-import { ROUTES } from "../../../api";
+import { customPropertiesRoutes } from "../../../api/custom-properties";
 import { fields } from "../../internal/check";
 import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased } from "../../internal/diff";
@@ -34,7 +34,7 @@ export const orgPropertyValueKind = declareKind({
     what: ({ org }) => `organisation property values of ${org}`,
     names: ["{org|module}-property-{propertyName}"],
     async list(c, { org = "" }): Promise<Found[]> {
-      const values = await c.paginate(ROUTES.propertyValues.org, { org });
+      const values = await c.paginate(customPropertiesRoutes.propertyValues.org, { org });
       return values
         .filter((v) => v.value !== null)
         .map((v) => ({ id: orgPropertyValueKind.formatId({ org, propertyName: v.property_name }) }));
@@ -55,7 +55,11 @@ const orgValues: ValueKind<OrgPropertyValueInputs> = {
   parseId: orgPropertyValueKind.parseId,
   formatId: orgPropertyValueKind.formatId,
   collectionOf: ({ org }) => ({
-    ...valueRoutes(ROUTES.propertyValues.org, ROUTES.propertyValues.updateOrg, { org }),
+    ...valueRoutes(
+      customPropertiesRoutes.propertyValues.org,
+      customPropertiesRoutes.propertyValues.updateOrg,
+      { org },
+    ),
     notFound: [
       `there is no organisation ${org}, or it does not belong to an enterprise (organisation custom properties are defined by an enterprise)`,
       `the token's user is not an admin of ${org}`,

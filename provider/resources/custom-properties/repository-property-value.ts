@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { checkPropertyValue, ROUTES } from "../../../api";
+import { checkPropertyValue, customPropertiesRoutes } from "../../../api/custom-properties";
 import { notice } from "../../internal/context";
 import { type ArgsOf, declareKind, type Found, type OutputsOfKind } from "../../internal/declare";
 import { lowerCased, sameValue } from "../../internal/diff";
@@ -33,7 +33,7 @@ export const repositoryPropertyValueKind = declareKind({
     what: ({ owner, repo }) => `property values of ${owner}/${repo}`,
     names: ["{owner}-{repository}-property-{propertyName}"],
     async list(c, { owner = "", repo = "" }): Promise<Found[]> {
-      const values = (await c.get(ROUTES.propertyValues.repo, { owner, repo })).data;
+      const values = (await c.get(customPropertiesRoutes.propertyValues.repo, { owner, repo })).data;
       return values
         .filter((v) => v.value !== null)
         .map((v) => ({
@@ -60,7 +60,11 @@ const repositoryValues: ValueKind<RepositoryPropertyValueInputs> = {
   parseId: repositoryPropertyValueKind.parseId,
   formatId: repositoryPropertyValueKind.formatId,
   collectionOf: ({ owner, repository }) => ({
-    ...valueRoutes(ROUTES.propertyValues.repo, ROUTES.propertyValues.updateRepo, { owner, repo: repository }),
+    ...valueRoutes(
+      customPropertiesRoutes.propertyValues.repo,
+      customPropertiesRoutes.propertyValues.updateRepo,
+      { owner, repo: repository },
+    ),
     notFound: [
       `there is no repository ${owner}/${repository}`,
       "the token's user cannot administer the repository",

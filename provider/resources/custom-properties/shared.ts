@@ -15,8 +15,13 @@
  * server's 422, which names the property and the allowed values (docs/DECISIONS.md).
  */
 import { z } from "zod";
-import type { AnyRoute, ListRoute } from "../../../api";
-import { type ApiCustomProperty, type ApiPropertyValue, PROPERTY_NAME_PATTERN, ROUTES } from "../../../api";
+import {
+  type ApiCustomProperty,
+  type ApiPropertyValue,
+  customPropertiesRoutes,
+  PROPERTY_NAME_PATTERN,
+} from "../../../api/custom-properties";
+import type { AnyRoute, ListRoute } from "../../../api/route";
 import { isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { SHARED_READ_MS } from "../../internal/collection-reads";
@@ -126,7 +131,7 @@ export function forgetSharedReads(): void {
 export function definitionsOf(org: string): Promise<ApiCustomProperty[]> {
   const c = client();
   return definitionReads.read(c, org.toLowerCase(), () =>
-    c.paginate(ROUTES.propertyDefinitions.list, { org }),
+    c.paginate(customPropertiesRoutes.propertyDefinitions.list, { org }),
   );
 }
 

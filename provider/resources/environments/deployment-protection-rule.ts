@@ -11,8 +11,11 @@
  * Environment names may hold `/` and `:`: they are URL-encoded in every path and in the id.
  */
 import { z } from "zod";
-import type { ApiDeploymentProtectionRule, ApiProtectionRuleApp } from "../../../api";
-import { ROUTES } from "../../../api";
+import {
+  type ApiDeploymentProtectionRule,
+  type ApiProtectionRuleApp,
+  environmentsRoutes,
+} from "../../../api/environments";
 import {
   type HostingApiError,
   isHostingApiError,
@@ -162,7 +165,7 @@ const KIND = deploymentProtectionRuleKind.kind;
 
 const parseId = (id: string): Where & { ruleId: number } => deploymentProtectionRuleKind.parseId(id);
 
-const P = ROUTES.protectionRules;
+const P = environmentsRoutes.protectionRules;
 const at = environmentAt;
 
 const ruleApi = (c: HostingClient, where: Where) => {

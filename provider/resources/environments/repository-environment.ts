@@ -23,8 +23,8 @@ import {
   type ApiEnvironmentWrite,
   ENVIRONMENT_REVIEWERS_MAX,
   ENVIRONMENT_WAIT_TIMER_MAX,
-  ROUTES,
-} from "../../../api";
+  environmentsRoutes,
+} from "../../../api/environments";
 import { isHostingApiError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { collectionReads } from "../../internal/collection-reads";
@@ -230,8 +230,8 @@ function parseId(id: string): EnvironmentPlace {
   return { owner, repository, environment };
 }
 
-const E = ROUTES.environments;
-const B = ROUTES.branchPolicies;
+const E = environmentsRoutes.environments;
+const B = environmentsRoutes.branchPolicies;
 
 const environmentApi = (c: HostingClient, where: EnvironmentPlace) => {
   const repo = { owner: where.owner, repo: where.repository };

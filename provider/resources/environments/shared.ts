@@ -8,9 +8,9 @@ import {
   type ApiEnvironment,
   BRANCH_POLICY_TYPES,
   ENVIRONMENT_NAME_MAX,
+  environmentsRoutes,
   REVIEWER_TYPES,
-  ROUTES,
-} from "../../../api";
+} from "../../../api/environments";
 import type { HostingClient } from "../../client/http";
 import type { DiscoveryPlace } from "../../internal/declare";
 
@@ -45,7 +45,7 @@ export const environmentAt = (w: EnvironmentPlace) => ({
 export function environmentsAt(c: HostingClient, place: DiscoveryPlace): Promise<ApiEnvironment[]> {
   const owner = place.owner ?? "";
   const repo = place.repo ?? "";
-  return place.once("environments", () => c.paginate(ROUTES.environments.list, { owner, repo }));
+  return place.once("environments", () => c.paginate(environmentsRoutes.environments.list, { owner, repo }));
 }
 
 // RepositoryEnvironment's nested objects (named types of the schema).

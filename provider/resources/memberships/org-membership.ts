@@ -16,11 +16,12 @@
 import { z } from "zod";
 import {
   type ApiOrgMembership,
+  membershipsRoutes,
   ORG_MEMBERSHIP_ROLES,
   ORG_MEMBERSHIP_STATES,
   type OrgMembershipRole,
-  ROUTES,
-} from "../../../api";
+} from "../../../api/memberships";
+import { metaRoutes } from "../../../api/meta";
 import { isNotFound, notFoundError, refusedError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
@@ -144,10 +145,10 @@ const KIND = orgMembershipKind.kind;
 
 const membershipApi = (c: HostingClient) => ({
   get: async (org: string, username: string) =>
-    (await c.get(ROUTES.members.getMembership, { org, username })).data,
+    (await c.get(membershipsRoutes.members.getMembership, { org, username })).data,
   /** PUT invites a non-member, re-roles a member or a pending invitation; repeating it is harmless. */
   set: async (org: string, username: string, role: OrgMembershipRole) => {
-    const route = ROUTES.members.setMembership;
+    const route = membershipsRoutes.members.setMembership;
     try {
       return (await c.put(route, { org, username }, { role })).data;
     } catch (e) {
@@ -166,7 +167,7 @@ const membershipApi = (c: HostingClient) => ({
   },
   /** The logins of the organisation's admins (owners). */
   admins: async (org: string) => {
-    const route = ROUTES.members.list;
+    const route = membershipsRoutes.members.list;
     try {
       const admins = await c.paginate(route, { org }, { query: { role: "admin" } });
       return admins.map((u) => u.login);
@@ -214,7 +215,7 @@ async function isTokenUser(c: HostingClient, username: string): Promise<boolean>
   let login = tokenUsers.get(c);
   if (login === undefined) {
     login = c
-      .get(ROUTES.meta.user, {})
+      .get(metaRoutes.meta.user, {})
       .then((r) => r.data.login)
       .catch(() => undefined); // an app token has no user of its own
     tokenUsers.set(c, login);
@@ -243,11 +244,11 @@ async function listMemberships(
   c: HostingClient,
   org: string,
 ): Promise<Array<{ username: string; role: OrgMembershipRole }>> {
-  const members = ROUTES.members.list;
+  const members = membershipsRoutes.members.list;
   const [admins, plain, invitations] = await Promise.all([
     c.paginate(members, { org }, { query: { role: "admin" } }),
     c.paginate(members, { org }, { query: { role: "member" } }),
-    c.paginate(ROUTES.members.invitations, { org }),
+    c.paginate(membershipsRoutes.members.invitations, { org }),
   ]);
   return [
     ...admins.map((u) => ({ username: u.login, role: "admin" as const })),
@@ -335,7 +336,9 @@ export const orgMembershipProvider = defineProvider<typeof orgMembershipKind.inp
           return;
         }
         // Cancels a pending invitation, or removes an active member from the organisation.
-        await deleteIgnoringGone(() => c.delete(ROUTES.members.removeMembership, { org, username }));
+        await deleteIgnoringGone(() =>
+          c.delete(membershipsRoutes.members.removeMembership, { org, username }),
+        );
       });
     },
   },

@@ -17,8 +17,8 @@ import {
   type IssueColor,
   type IssueFieldDataType,
   type IssueFieldVisibility,
-  ROUTES,
-} from "../../../api";
+  orgConfigRoutes,
+} from "../../../api/org-config";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
@@ -249,8 +249,8 @@ const KIND = issueFieldKind.kind;
 const issueFields = (c: HostingClient, org: string): ConfigCollection<ApiIssueField> => ({
   kind: KIND,
   org,
-  path: ROUTES.issueFields.list.path({ org }),
-  list: () => c.paginate(ROUTES.issueFields.list, { org }),
+  path: orgConfigRoutes.issueFields.list.path({ org }),
+  list: () => c.paginate(orgConfigRoutes.issueFields.list, { org }),
 });
 
 /**
@@ -269,8 +269,9 @@ async function patch(
   const body = updateBody(inputs, current);
   const idempotent = body.options?.every((o) => "id" in o) ?? true;
   try {
-    return (await writingTo(c, at, () => c.patch(ROUTES.issueFields.update, field, body, { idempotent })))
-      .data;
+    return (
+      await writingTo(c, at, () => c.patch(orgConfigRoutes.issueFields.update, field, body, { idempotent }))
+    ).data;
   } catch (e) {
     throw collectionNotFound(e, at, "PATCH");
   }
@@ -297,7 +298,8 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
       const outputsOf = (api: ApiIssueField) => issueFieldOutputs(inputs, api);
       if (inputs.importId === undefined) {
         const made = await createOnce(c, at, inputs.name, async () => {
-          return (await c.post(ROUTES.issueFields.create, { org: inputs.org }, createBody(inputs))).data;
+          return (await c.post(orgConfigRoutes.issueFields.create, { org: inputs.org }, createBody(inputs)))
+            .data;
         });
         return {
           id: issueFieldKind.formatId({ org: inputs.org, issueFieldId: made.id }),
@@ -344,7 +346,7 @@ export const issueFieldProvider = defineProvider<typeof issueFieldKind.inputs, I
       const c = client();
       await deleteIgnoringGone(() =>
         writingTo(c, issueFields(c, org), () =>
-          c.delete(ROUTES.issueFields.delete, { org, issue_field_id: fieldId }),
+          c.delete(orgConfigRoutes.issueFields.delete, { org, issue_field_id: fieldId }),
         ),
       );
     },

@@ -4,7 +4,7 @@
  * reads the organisation's list, shared by every type of that organisation in the run.
  */
 import { z } from "zod";
-import { type ApiIssueType, ISSUE_COLORS, type IssueColor, ROUTES } from "../../../api";
+import { type ApiIssueType, ISSUE_COLORS, type IssueColor, orgConfigRoutes } from "../../../api/org-config";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client } from "../../internal/context";
@@ -129,8 +129,8 @@ const KIND = issueTypeKind.kind;
 const types = (c: HostingClient, org: string): ConfigCollection<ApiIssueType> => ({
   kind: KIND,
   org,
-  path: ROUTES.issueTypes.list.path({ org }),
-  list: () => c.paginate(ROUTES.issueTypes.list, { org }),
+  path: orgConfigRoutes.issueTypes.list.path({ org }),
+  list: () => c.paginate(orgConfigRoutes.issueTypes.list, { org }),
 });
 
 /** PUT sends the whole desired state, so repeating it after an ambiguous failure is harmless. */
@@ -138,7 +138,8 @@ async function put(c: HostingClient, org: string, id: number | string, inputs: I
   const at = types(c, org);
   const type = { org, issue_type_id: id };
   try {
-    return (await writingTo(c, at, () => c.put(ROUTES.issueTypes.update, type, writeBody(inputs)))).data;
+    return (await writingTo(c, at, () => c.put(orgConfigRoutes.issueTypes.update, type, writeBody(inputs))))
+      .data;
   } catch (e) {
     throw collectionNotFound(e, at, "PUT");
   }
@@ -159,7 +160,8 @@ export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, Iss
       const outputsOf = (api: ApiIssueType) => issueTypeOutputs(inputs, api);
       if (inputs.importId === undefined) {
         const made = await createOnce(c, at, inputs.name, async () => {
-          return (await c.post(ROUTES.issueTypes.create, { org: inputs.org }, writeBody(inputs))).data;
+          return (await c.post(orgConfigRoutes.issueTypes.create, { org: inputs.org }, writeBody(inputs)))
+            .data;
         });
         return {
           id: issueTypeKind.formatId({ org: inputs.org, issueTypeId: made.id }),
@@ -192,7 +194,9 @@ export const issueTypeProvider = defineProvider<typeof issueTypeKind.inputs, Iss
       const { org, issueTypeId: typeId } = issueTypeKind.parseId(id);
       const c = client();
       await deleteIgnoringGone(() =>
-        writingTo(c, types(c, org), () => c.delete(ROUTES.issueTypes.delete, { org, issue_type_id: typeId })),
+        writingTo(c, types(c, org), () =>
+          c.delete(orgConfigRoutes.issueTypes.delete, { org, issue_type_id: typeId }),
+        ),
       );
     },
   },

@@ -6,7 +6,7 @@
  * block a member of the organisation, someone it has invited, or the caller; its message is shown.
  */
 import { z } from "zod";
-import { ROUTES } from "../../../api";
+import { orgConfigRoutes } from "../../../api/org-config";
 import { isHostingApiError, isNotFound, notFoundError, validationError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
@@ -43,7 +43,7 @@ export const orgBlockKind = declareKind({
     names: ["{org|module}-block-{username}"],
     async list(c, { org = "" }): Promise<Found[]> {
       // The list is the read: a block is its pair of names, so no read per block.
-      const users = await c.paginate(ROUTES.orgBlocks.list, { org });
+      const users = await c.paginate(orgConfigRoutes.orgBlocks.list, { org });
       return users.map((user) => ({
         id: orgBlockKind.formatId({ org, username: user.login }),
         inputs: { org, username: user.login },
@@ -76,9 +76,9 @@ const notFound = (method: string, path: string, org: string, username: string) =
 
 /** PUT blocks the user; it is idempotent, so an ambiguous failure is simply sent again. */
 async function block(c: HostingClient, org: string, username: string): Promise<void> {
-  const path = ROUTES.orgBlocks.block.path({ org, username });
+  const path = orgConfigRoutes.orgBlocks.block.path({ org, username });
   try {
-    await c.put(ROUTES.orgBlocks.block, { org, username });
+    await c.put(orgConfigRoutes.orgBlocks.block, { org, username });
   } catch (e) {
     if (isNotFound(e)) throw notFound("PUT", path, org, username);
     if (isHostingApiError(e) && e.status === 422) {
@@ -100,7 +100,7 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
     const c = client();
     // Adoption writes only what differs: a user already blocked is taken as is, with no PUT.
     const { org, username } = inputs;
-    const blocked = await readOrGone(() => c.get(ROUTES.orgBlocks.check, { org, username }));
+    const blocked = await readOrGone(() => c.get(orgConfigRoutes.orgBlocks.check, { org, username }));
     if (!blocked) await block(c, org, username);
     return {
       id: orgBlockKind.formatId(inputs),
@@ -111,7 +111,7 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
   async read(id, props) {
     const { org, username } = orgBlockKind.parseId(id);
     // 204: blocked; 404: not blocked (unblocked outside Pulumi), or the user or organisation is gone.
-    const blocked = await readOrGone(() => client().get(ROUTES.orgBlocks.check, { org, username }));
+    const blocked = await readOrGone(() => client().get(orgConfigRoutes.orgBlocks.check, { org, username }));
     if (!blocked) return {};
     return { id, props: { org: props?.org ?? org, username: props?.username ?? username } };
   },
@@ -123,7 +123,7 @@ export const orgBlockProvider = defineProvider<typeof orgBlockKind.inputs, OrgBl
 
   async delete(id) {
     const { org, username } = orgBlockKind.parseId(id);
-    await deleteIgnoringGone(() => client().delete(ROUTES.orgBlocks.unblock, { org, username }));
+    await deleteIgnoringGone(() => client().delete(orgConfigRoutes.orgBlocks.unblock, { org, username }));
   },
 });
 

@@ -10,7 +10,8 @@
  * `admin:org`): read fails with what to do rather than take their absence for a change.
  */
 import { z } from "zod";
-import { type ApiOrganization, DEFAULT_REPOSITORY_PERMISSIONS, ROUTES } from "../../../api";
+import { type ApiOrganization, DEFAULT_REPOSITORY_PERMISSIONS, metaRoutes } from "../../../api/meta";
+import { orgConfigRoutes } from "../../../api/org-config";
 import { configurationError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
@@ -208,7 +209,7 @@ const KIND = orgSettingsKind.kind;
 async function readSettings(c: HostingClient, org: string): Promise<ApiOrganization | undefined> {
   let api: ApiOrganization;
   try {
-    api = (await c.get(ROUTES.meta.org, { org })).data;
+    api = (await c.get(metaRoutes.meta.org, { org })).data;
   } catch (e) {
     if (isNotFound(e)) return undefined;
     throw e;
@@ -235,13 +236,13 @@ async function write(
   const changed = declared(wanted).filter((key) => have === undefined || !sameValue(have[key], want[key]));
   if (changed.length === 0) return undefined;
   const body = wire.toWire(Object.fromEntries(changed.map((key) => [key, wanted[key]])));
-  return (await c.patch(ROUTES.orgSettings.update, { org }, body, { idempotent: true })).data;
+  return (await c.patch(orgConfigRoutes.orgSettings.update, { org }, body, { idempotent: true })).data;
 }
 
 const orgGone = (org: string) =>
   notFoundError({
     method: "GET",
-    path: ROUTES.meta.org.path({ org }),
+    path: metaRoutes.meta.org.path({ org }),
     what: `${KIND} ${org}`,
     causes: [`there is no organisation ${org}`, `the token's user cannot see ${org}`],
   });

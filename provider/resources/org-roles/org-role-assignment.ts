@@ -5,7 +5,7 @@
  * changes nothing); destroy revokes that one assignment and no other role of the assignee.
  */
 import { z } from "zod";
-import { ROUTES } from "../../../api";
+import { orgRolesRoutes } from "../../../api/org-roles";
 import { configurationError, isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { type CrossFieldRules, fields } from "../../internal/check";
@@ -61,13 +61,13 @@ export const orgRoleAssignmentKind = declareKind({
     what: ({ org }) => `organisation role assignments of ${org}`,
     names: ["{org|module}-role-{team|username}-{roleId}"],
     async list(c, { org = "" }) {
-      const roles = (await c.get(ROUTES.orgRoles.list, { org })).data.roles;
+      const roles = (await c.get(orgRolesRoutes.orgRoles.list, { org })).data.roles;
       const found = await Promise.all(
         roles.map(async (role) => {
           const at = { org, role_id: role.id };
           const [teams, users] = await Promise.all([
-            c.paginate(ROUTES.orgRoles.teams, at),
-            c.paginate(ROUTES.orgRoles.users, at),
+            c.paginate(orgRolesRoutes.orgRoles.teams, at),
+            c.paginate(orgRolesRoutes.orgRoles.users, at),
           ]);
           // joinId, not formatId: the id's second part is the literal `teams` or `users` (see parseId).
           return [
@@ -140,7 +140,9 @@ function parseId(id: string): Assignee {
 /** The role's name, or undefined when the organisation has no such role. */
 async function roleName(c: HostingClient, a: Assignee): Promise<string | undefined> {
   return (
-    await readOrGone(async () => (await c.get(ROUTES.orgRoles.get, { org: a.org, role_id: a.roleId })).data)
+    await readOrGone(
+      async () => (await c.get(orgRolesRoutes.orgRoles.get, { org: a.org, role_id: a.roleId })).data,
+    )
   )?.name;
 }
 
@@ -149,10 +151,10 @@ async function holds(c: HostingClient, a: Assignee): Promise<boolean> {
   const at = { org: a.org, role_id: a.roleId };
   if (a.team !== undefined) {
     const slug = a.team.toLowerCase();
-    return (await c.paginate(ROUTES.orgRoles.teams, at)).some((t) => t.slug.toLowerCase() === slug);
+    return (await c.paginate(orgRolesRoutes.orgRoles.teams, at)).some((t) => t.slug.toLowerCase() === slug);
   }
   const login = (a.username ?? "").toLowerCase();
-  return (await c.paginate(ROUTES.orgRoles.users, at)).some((u) => u.login.toLowerCase() === login);
+  return (await c.paginate(orgRolesRoutes.orgRoles.users, at)).some((u) => u.login.toLowerCase() === login);
 }
 
 export const orgRoleAssignmentProvider = defineProvider<
@@ -172,8 +174,8 @@ export const orgRoleAssignmentProvider = defineProvider<
       const held = await readOrGone(() => holds(c, inputs));
       if (held !== true) {
         if (inputs.team !== undefined)
-          await c.put(ROUTES.orgRoles.assignTeam, { ...at, team_slug: inputs.team });
-        else await c.put(ROUTES.orgRoles.assignUser, { ...at, username: inputs.username ?? "" });
+          await c.put(orgRolesRoutes.orgRoles.assignTeam, { ...at, team_slug: inputs.team });
+        else await c.put(orgRolesRoutes.orgRoles.assignUser, { ...at, username: inputs.username ?? "" });
       }
     } catch (e) {
       if (!isNotFound(e)) throw e;
@@ -181,8 +183,8 @@ export const orgRoleAssignmentProvider = defineProvider<
         method: "PUT",
         path:
           inputs.team !== undefined
-            ? ROUTES.orgRoles.assignTeam.path({ ...at, team_slug: inputs.team })
-            : ROUTES.orgRoles.assignUser.path({ ...at, username: inputs.username ?? "" }),
+            ? orgRolesRoutes.orgRoles.assignTeam.path({ ...at, team_slug: inputs.team })
+            : orgRolesRoutes.orgRoles.assignUser.path({ ...at, username: inputs.username ?? "" }),
         what: `OrgRoleAssignment ${idOf(inputs)}`,
         causes: [
           `${inputs.org} has no role ${inputs.roleId} (getOrgRoles lists its roles)`,
@@ -222,8 +224,8 @@ export const orgRoleAssignmentProvider = defineProvider<
     const at = { org: a.org, role_id: a.roleId };
     await deleteIgnoringGone(() =>
       a.team !== undefined
-        ? c.delete(ROUTES.orgRoles.revokeTeam, { ...at, team_slug: a.team })
-        : c.delete(ROUTES.orgRoles.revokeUser, { ...at, username: a.username ?? "" }),
+        ? c.delete(orgRolesRoutes.orgRoles.revokeTeam, { ...at, team_slug: a.team })
+        : c.delete(orgRolesRoutes.orgRoles.revokeUser, { ...at, username: a.username ?? "" }),
     );
   },
 });

@@ -18,8 +18,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { ApiOrganization } from "../../../api";
-import { ROUTES } from "../../../api";
+import { type ApiOrganization, metaRoutes } from "../../../api/meta";
+import { organizationsRoutes } from "../../../api/organizations";
 import {
   configurationError,
   isAmbiguous,
@@ -197,7 +197,7 @@ const RENAME_POLL_MAX_MS = 5_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const getOrg = async (c: HostingClient, org: string) => (await c.get(ROUTES.meta.org, { org })).data;
+const getOrg = async (c: HostingClient, org: string) => (await c.get(metaRoutes.meta.org, { org })).data;
 
 /**
  * A 404 of a site-administration route: every caller but a site administrator with a classic token
@@ -206,7 +206,7 @@ const getOrg = async (c: HostingClient, org: string) => (await c.get(ROUTES.meta
 async function siteAdminRefusal(c: HostingClient, original: unknown, method: string, path: string) {
   let who = "this token";
   try {
-    const user = (await c.get(ROUTES.meta.user, {})).data;
+    const user = (await c.get(metaRoutes.meta.user, {})).data;
     if (user.login)
       who = `the token of ${user.login}${user.site_admin ? " (a site administrator: a fine-grained token?)" : " (not a site administrator)"}`;
   } catch {
@@ -221,11 +221,11 @@ async function siteAdminRefusal(c: HostingClient, original: unknown, method: str
 
 /** POST, without ever making a second organisation after an ambiguous failure. */
 async function createOrg(c: HostingClient, inputs: OrganizationInputs): Promise<ApiOrganization> {
-  const path = ROUTES.orgAdmin.create.path({});
+  const path = organizationsRoutes.orgAdmin.create.path({});
   const body = compact({ login: inputs.login, admin: inputs.admin, profile_name: inputs.profileName });
   try {
     const made = await createWithoutDuplicates(
-      async () => (await c.post(ROUTES.orgAdmin.create, {}, body)).data,
+      async () => (await c.post(organizationsRoutes.orgAdmin.create, {}, body)).data,
       // Logins are unique: an organisation with this login after a failed attempt is its work.
       () => readOrGone(() => getOrg(c, inputs.login)),
     );
@@ -258,10 +258,10 @@ async function rename(
   to: string,
   timeoutSeconds: number,
 ): Promise<ApiOrganization> {
-  const path = ROUTES.orgAdmin.rename.path({ org: from });
+  const path = organizationsRoutes.orgAdmin.rename.path({ org: from });
   for (let attempt = 1; ; attempt++) {
     try {
-      await c.patch(ROUTES.orgAdmin.rename, { org: from }, { login: to });
+      await c.patch(organizationsRoutes.orgAdmin.rename, { org: from }, { login: to });
       break;
     } catch (e) {
       if (renameInProgress(e)) break;
@@ -294,7 +294,7 @@ async function rename(
     pause = Math.min(pause * 2, RENAME_POLL_MAX_MS);
   }
   throw stillPendingError(
-    { method: "GET", path: ROUTES.meta.org.path({ org: to }) },
+    { method: "GET", path: metaRoutes.meta.org.path({ org: to }) },
     `Organization ${from} (id ${orgId}): the rename to ${to} was accepted, but ${to} did not answer within ${timeoutSeconds} s; the rename job is still pending on the server`,
     `Run pulumi up again later (without --refresh: until the job is done, ${from} no longer answers and ${to} not yet): it waits for the same job and queues no second rename. Raise renameTimeoutSeconds if renames take longer on this installation`,
   );
@@ -330,7 +330,7 @@ export const organizationProvider = defineProvider<typeof organizationKind.input
       if (!existing) {
         throw notFoundError({
           method: "GET",
-          path: ROUTES.meta.org.path({ org: importId }),
+          path: metaRoutes.meta.org.path({ org: importId }),
           what: `Organization importId ${importId}`,
           causes: [`there is no organisation ${importId}`, "the token cannot see it"],
         });

@@ -11,7 +11,7 @@ import {
   PRIVATE_REGISTRY_OIDC_SETTINGS,
   type PrivateRegistryAuthType,
   type PrivateRegistryOidcField,
-} from "../../../api";
+} from "../../../api/private-registries";
 import { type ArgsOf, field } from "../../internal/declare";
 
 // ---------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import {
   type PrivateRegistryAuthType,
   type PrivateRegistryType,
   type PrivateRegistryVisibility,
-} from "../../../api";
+} from "../../../api/private-registries";
 import { configurationError, knownValue } from "../../client/errors";
 import { type CrossFieldRules, fields, selectedIdsFailure, UNKNOWN } from "../../internal/check";
 import { client } from "../../internal/context";

@@ -5,8 +5,11 @@
  * other than sealed, and no error or log line carries it: requests are described by method and path.
  */
 
-import type { ApiPrivateRegistry, PrivateRegistryOidcField } from "../../../api";
-import { ROUTES } from "../../../api";
+import {
+  type ApiPrivateRegistry,
+  type PrivateRegistryOidcField,
+  privateRegistriesRoutes,
+} from "../../../api/private-registries";
 import { isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { collectionReads } from "../../internal/collection-reads";
@@ -23,7 +26,7 @@ export interface ApiPrivateRegistryWrite extends Partial<Record<PrivateRegistryO
   selected_repository_ids?: number[];
 }
 
-const R = ROUTES.privateRegistries;
+const R = privateRegistriesRoutes.privateRegistries;
 const registryPath = (org: string, secret_name: string) => R.get.path({ org, secret_name });
 
 const listOf = (c: HostingClient, org: string) => c.paginate(R.list, { org });

@@ -11,7 +11,7 @@
  * name finds it there).
  */
 import { z } from "zod";
-import { type ApiDeployKey, ROUTES } from "../../../api";
+import { type ApiDeployKey, repositoriesRoutes } from "../../../api/repositories";
 import { sshKeyIdentity } from "../../../api/user-keys/key-material";
 import { configurationError, isHostingApiError, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
@@ -93,7 +93,7 @@ export const repositoryDeployKeyKind = declareKind({
     what: ({ owner, repo }) => `deploy keys of ${owner}/${repo}`,
     names: ["{owner}-{repository}-deploy-key-{label}"],
     async list(c, { owner = "", repo = "" }): Promise<Found[]> {
-      const keys = await c.paginate(ROUTES.deployKeys.list, { owner, repo });
+      const keys = await c.paginate(repositoriesRoutes.deployKeys.list, { owner, repo });
       return keys.map((k) => ({
         id: repositoryDeployKeyKind.formatId({ owner, repository: repo, keyId: k.id }),
         importId: k.id,
@@ -138,10 +138,13 @@ function deployKeyOutputs(
 const KIND = repositoryDeployKeyKind.kind;
 
 const keysApi = (c: HostingClient, owner: string, repo: string) => ({
-  list: () => c.paginate(ROUTES.deployKeys.list, { owner, repo }),
-  get: async (id: number | string) => (await c.get(ROUTES.deployKeys.get, { owner, repo, key_id: id })).data,
-  create: async (body: object) => (await c.post(ROUTES.deployKeys.create, { owner, repo }, body)).data,
-  delete: (id: number | string) => c.delete(ROUTES.deployKeys.delete, { owner, repo, key_id: id }),
+  list: () => c.paginate(repositoriesRoutes.deployKeys.list, { owner, repo }),
+  get: async (id: number | string) =>
+    (await c.get(repositoriesRoutes.deployKeys.get, { owner, repo, key_id: id })).data,
+  create: async (body: object) =>
+    (await c.post(repositoriesRoutes.deployKeys.create, { owner, repo }, body)).data,
+  delete: (id: number | string) =>
+    c.delete(repositoriesRoutes.deployKeys.delete, { owner, repo, key_id: id }),
 });
 
 const isInUse = (e: unknown) => isHostingApiError(e) && e.status === 422 && /already in use/i.test(e.message);
@@ -166,7 +169,7 @@ async function addOrAdopt(c: HostingClient, inputs: RepositoryDeployKeyInputs): 
     if (!existing) {
       throw notFoundError({
         method: "GET",
-        path: ROUTES.deployKeys.get.path({ owner, repo: repository, key_id: inputs.importId }),
+        path: repositoriesRoutes.deployKeys.get.path({ owner, repo: repository, key_id: inputs.importId }),
         what: `${KIND} importId ${inputs.importId}`,
         causes: [
           `${owner}/${repository} has no deploy key ${inputs.importId}`,

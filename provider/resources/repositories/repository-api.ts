@@ -4,8 +4,8 @@
  * returns in another form is no change), and the requests that bring a repository to what the
  * program declares, in the order the platform takes them.
  */
-import { type ApiRepository, ROUTES } from "../../../api";
-import { isHostingApiError, refusedError } from "../../client/errors";
+import { type ApiRepository, repositoriesRoutes } from "../../../api/repositories";
+import { isHostingApiError, notFoundError, refusedError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { sameValue } from "../../internal/diff";
 import { compact } from "../../internal/outputs";
@@ -133,7 +133,7 @@ export async function converge(
   // Each PATCH answers the whole repository; a rename moves where the next request goes.
   const patch = async (sent: Record<string, unknown>) => {
     answer = (
-      await c.patch(ROUTES.repositories.update, { owner: place.owner, repo: place.name }, sent, {
+      await c.patch(repositoriesRoutes.repositories.update, { owner: place.owner, repo: place.name }, sent, {
         idempotent: true,
       })
     ).data;
@@ -144,7 +144,8 @@ export async function converge(
   let saved: string[] | undefined;
   if (topics) {
     const params = { owner: place.owner, repo: place.name };
-    saved = (await c.put(ROUTES.repositories.replaceTopics, params, { names: wanted.topics })).data.names;
+    saved = (await c.put(repositoriesRoutes.repositories.replaceTopics, params, { names: wanted.topics }))
+      .data.names;
   }
   if (archive) await patch({ archived: true });
   return {
@@ -162,7 +163,7 @@ export async function current(
   try {
     return (
       await c.get(
-        ROUTES.repositories.get,
+        repositoriesRoutes.repositories.get,
         { owner: at.owner, repo: at.name },
         follow ? { followRedirects: 3 } : {},
       )
@@ -172,4 +173,21 @@ export async function current(
     if (isHostingApiError(e) && (e.status === 404 || (!follow && e.status === 301))) return undefined;
     throw e;
   }
+}
+
+/** The repository now (after a topics-only change, whose answer is not the whole repository). */
+export async function currentOrFail(
+  c: HostingClient,
+  kind: string,
+  at: Place,
+  id: string,
+): Promise<ApiRepository> {
+  const live = await current(c, at);
+  if (live) return live;
+  throw notFoundError({
+    method: "GET",
+    path: repositoriesRoutes.repositories.get.path({ owner: at.owner, repo: at.name }),
+    what: `${kind} ${id}`,
+    causes: ["the repository was deleted while it was being updated"],
+  });
 }

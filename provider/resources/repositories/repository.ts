@@ -17,7 +17,13 @@
  * archived or deleted by it.
  */
 import { z } from "zod";
-import { type ApiRepository, MAX_TOPICS, REPOSITORY_VISIBILITIES, ROUTES, TOPIC_PATTERN } from "../../../api";
+import type { ApiRepository } from "../../../api";
+import {
+  MAX_TOPICS,
+  REPOSITORY_VISIBILITIES,
+  repositoriesRoutes,
+  TOPIC_PATTERN,
+} from "../../../api/repositories";
 import { isHostingApiError, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
@@ -39,12 +45,15 @@ import {
   comparableSettings,
   converge,
   current,
+  currentOrFail,
   type Place,
   SETTINGS,
   type SettingKey,
   type Settings,
   settingsFromApi,
 } from "./repository-api";
+
+const REPOSITORY_ROUTES = repositoriesRoutes.repositories;
 
 // ---------------------------------------------------------------------------------------------
 // Declaration
@@ -200,7 +209,7 @@ export const repositoryKind = declareKind({
         'A repository before this stack: destroy and removal from code leave it (onDestroy: "retain"; adopted repositories are never archived or deleted).',
     },
     async list(c, { org = "" }): Promise<Found[]> {
-      const repos = await c.paginate(ROUTES.repositories.listForOrg, { org });
+      const repos = await c.paginate(REPOSITORY_ROUTES.listForOrg, { org });
       return repos.map((r) => ({ id: repositoryKind.formatId({ org, name: r.name }) }));
     },
   },
@@ -279,7 +288,7 @@ function createBody(inputs: RepositoryInputs): Record<string, unknown> {
 const orgNotFound = (org: string, name: string) =>
   notFoundError({
     method: "POST",
-    path: ROUTES.repositories.create.path({ org }),
+    path: REPOSITORY_ROUTES.create.path({ org }),
     what: `${KIND} ${org}/${name}`,
     causes: [`there is no organisation ${org}`, `the token's user cannot see ${org}`],
   });
@@ -290,7 +299,7 @@ async function make(c: HostingClient, inputs: RepositoryInputs): Promise<ApiRepo
   const { value } = await createWithoutDuplicates(
     async () => {
       try {
-        return (await c.post(ROUTES.repositories.create, { org: inputs.org }, createBody(inputs))).data;
+        return (await c.post(REPOSITORY_ROUTES.create, { org: inputs.org }, createBody(inputs))).data;
       } catch (e) {
         throw isHostingApiError(e) && e.status === 404 ? orgNotFound(inputs.org, inputs.name) : e;
       }
@@ -398,7 +407,7 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
         );
         return { outs: { ...Object.fromEntries(kept), name: wanted.name, ...own } as RepositoryOutputs };
       }
-      const answer = result.answer ?? { ...(await currentOrFail(c, at, id)) };
+      const answer = result.answer ?? { ...(await currentOrFail(c, KIND, at, id)) };
       const topics = result.topics === undefined ? {} : { topics: result.topics };
       return { outs: repositoryOutputs({ ...answer, ...topics }, declared(news), wanted, own) };
     },
@@ -419,27 +428,15 @@ export const repositoryProvider = defineProvider<typeof repositoryKind.inputs, R
       if (!live || (props?.repositoryId !== undefined && live.id !== props.repositoryId)) return;
       const params = { owner: live.owner.login, repo: live.name };
       if (mode === "delete") {
-        await deleteIgnoringGone(() => c.delete(ROUTES.repositories.delete, params));
+        await deleteIgnoringGone(() => c.delete(REPOSITORY_ROUTES.delete, params));
       } else if (!live.archived) {
         await deleteIgnoringGone(() =>
-          c.patch(ROUTES.repositories.update, params, { archived: true }, { idempotent: true }),
+          c.patch(REPOSITORY_ROUTES.update, params, { archived: true }, { idempotent: true }),
         );
       }
     },
   },
 );
-
-/** The repository now (after a topics-only change, whose answer is not the whole repository). */
-async function currentOrFail(c: HostingClient, at: Place, id: string): Promise<ApiRepository> {
-  const live = await current(c, at);
-  if (live) return live;
-  throw notFoundError({
-    method: "GET",
-    path: ROUTES.repositories.get.path({ owner: at.owner, repo: at.name }),
-    what: `${KIND} ${id}`,
-    causes: ["the repository was deleted while it was being updated"],
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Resource

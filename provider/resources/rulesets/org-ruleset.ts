@@ -6,7 +6,7 @@
  * no change on any later preview.
  */
 import { z } from "zod";
-import { type ApiRuleset, type ApiRulesetWrite, ROUTES } from "../../../api";
+import { type ApiRuleset, type ApiRulesetWrite, rulesetsRoutes } from "../../../api/rulesets";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
@@ -41,7 +41,7 @@ export const orgRulesetKind = declareKind({
     what: ({ org }) => `rulesets of ${org}`,
     names: ["{org|module}-ruleset-{name}"],
     async list(c, { org = "" }): Promise<Found[]> {
-      const rulesets = await c.paginate(ROUTES.orgRulesets.list, { org });
+      const rulesets = await c.paginate(rulesetsRoutes.orgRulesets.list, { org });
       return rulesets.map((r) => ({ id: orgRulesetKind.formatId({ org, rulesetId: r.id }), importId: r.id }));
     },
   },
@@ -56,7 +56,7 @@ export type OrgRulesetOutputs = OutputsOfKind<typeof orgRulesetKind>;
 // ---------------------------------------------------------------------------------------------
 
 function orgApi(c: HostingClient, org: string): RulesetApi {
-  const R = ROUTES.orgRulesets;
+  const R = rulesetsRoutes.orgRulesets;
   const at = (ruleset_id: number | string) => ({ org, ruleset_id });
   return {
     path: R.list.path({ org }),

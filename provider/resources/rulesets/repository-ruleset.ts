@@ -4,7 +4,7 @@
  * for the repository's own rulesets only (`includes_parents=false`).
  */
 import { z } from "zod";
-import { type ApiRuleset, type ApiRulesetWrite, ROUTES } from "../../../api";
+import { type ApiRuleset, type ApiRulesetWrite, rulesetsRoutes } from "../../../api/rulesets";
 import type { HostingClient } from "../../client/http";
 import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { defineProvider } from "../../internal/lifecycle";
@@ -37,7 +37,7 @@ export const repositoryRulesetKind = declareKind({
     names: ["{owner}-{repository}-ruleset-{name}"],
     async list(c, { owner = "", repo = "" }): Promise<Found[]> {
       const rulesets = await c.paginate(
-        ROUTES.repoRulesets.list,
+        rulesetsRoutes.repoRulesets.list,
         { owner, repo },
         { query: { includes_parents: "false" } },
       );
@@ -60,7 +60,7 @@ export type RepositoryRulesetOutputs = OutputsOfKind<typeof repositoryRulesetKin
 // ---------------------------------------------------------------------------------------------
 
 function repoApi(c: HostingClient, owner: string, repo: string): RulesetApi {
-  const R = ROUTES.repoRulesets;
+  const R = rulesetsRoutes.repoRulesets;
   const at = (ruleset_id: number | string) => ({ owner, repo, ruleset_id });
   // The repository's own rulesets: an organisation ruleset that applies to it is not this kind's.
   const own = { query: { includes_parents: "false" } };

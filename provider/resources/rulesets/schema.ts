@@ -7,21 +7,23 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
-  BRANCH_ONLY_RULE_TYPES,
   BYPASS_ACTOR_TYPES,
   BYPASS_ACTORS_WITHOUT_ID,
   BYPASS_MODES,
-  camelCase,
   PROPERTY_SOURCES,
-  PUSH_RULE_TYPES,
   REPOSITORY_ROLE_IDS,
-  RULE_TYPES,
   RULESET_ENFORCEMENTS,
   RULESET_TARGETS,
+} from "../../../api/rulesets";
+import {
+  BRANCH_ONLY_RULE_TYPES,
+  camelCase,
+  PUSH_RULE_TYPES,
+  RULE_TYPES,
   type RuleType,
   ruleProblems,
   snakeKeys,
-} from "../../../api";
+} from "../../../api/rulesets/rules";
 import type { CrossFieldRules } from "../../internal/check";
 import { fields } from "../../internal/check";
 import { field, type NestedArgsOf, output } from "../../internal/declare";

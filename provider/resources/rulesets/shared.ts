@@ -9,10 +9,8 @@ import {
   type ApiRulesetWrite,
   BYPASS_ACTORS_WITHOUT_ID,
   type BypassActorType,
-  camelKeys,
-  snakeKeys,
-  withRuleDefaults,
-} from "../../../api";
+} from "../../../api/rulesets";
+import { camelKeys, snakeKeys, withRuleDefaults } from "../../../api/rulesets/rules";
 import { isHostingApiError, isNotFound, notFoundError, validationError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { client } from "../../internal/context";

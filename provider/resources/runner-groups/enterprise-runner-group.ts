@@ -4,7 +4,7 @@
  * `runners` is given, its runners.
  */
 import { z } from "zod";
-import { ROUTES } from "../../../api";
+import { runnerGroupsRoutes } from "../../../api/runner-groups";
 import { fields } from "../../internal/check";
 import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { defineProvider } from "../../internal/lifecycle";
@@ -52,7 +52,7 @@ export const enterpriseRunnerGroupKind = declareKind({
     what: ({ enterprise }) => `runner groups of the enterprise ${enterprise}`,
     names: ["{enterprise|module}-runners-{name}"],
     async list(c, { enterprise = "" }): Promise<Found[]> {
-      const groups = await adoptableGroups(c, ROUTES.enterpriseRunnerGroups.list, { enterprise });
+      const groups = await adoptableGroups(c, runnerGroupsRoutes.enterpriseRunnerGroups.list, { enterprise });
       return groups.map((g) => ({
         id: enterpriseRunnerGroupKind.formatId({ enterprise, runnerGroupId: g.id }),
         importId: g.id,
@@ -77,9 +77,9 @@ const ENTERPRISE_GROUPS: GroupKind<EnterpriseRunnerGroupInputs, { enterprise: st
   settings: groupMapping(enterpriseRunnerGroupKind),
   access: { bodyKey: "selected_organization_ids" },
   routes: {
-    ...ROUTES.enterpriseRunnerGroups,
-    access: ROUTES.enterpriseRunnerGroups.organizations,
-    setAccess: ROUTES.enterpriseRunnerGroups.setOrganizations,
+    ...runnerGroupsRoutes.enterpriseRunnerGroups,
+    access: runnerGroupsRoutes.enterpriseRunnerGroups.organizations,
+    setAccess: runnerGroupsRoutes.enterpriseRunnerGroups.setOrganizations,
   },
   ownerParams: (enterprise) => ({ enterprise }),
   owner: (values) => values.enterprise,

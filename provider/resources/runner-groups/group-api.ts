@@ -6,7 +6,8 @@
  * deleted: destroy leaves it in place and says so.
  */
 
-import type { AnyRoute, ApiRunnerGroup, CollectionRoutes, ListRoute } from "../../../api";
+import type { AnyRoute, CollectionRoutes, ListRoute } from "../../../api/route";
+import type { ApiRunnerGroup } from "../../../api/runner-groups";
 import {
   type HostingApiError,
   isHostingApiError,

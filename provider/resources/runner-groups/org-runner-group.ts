@@ -3,7 +3,7 @@
  * with its repository access. Its runners are RunnerGroupRunners' to manage.
  */
 import { z } from "zod";
-import { ROUTES } from "../../../api";
+import { runnerGroupsRoutes } from "../../../api/runner-groups";
 import { fields } from "../../internal/check";
 import { type ArgsOf, declareKind, type Found, field, type OutputsOfKind } from "../../internal/declare";
 import { defineProvider } from "../../internal/lifecycle";
@@ -51,7 +51,7 @@ export const orgRunnerGroupKind = declareKind({
     async list(c, { org = "", once }): Promise<Found[]> {
       // The same list RunnerGroupRunners reads: one request per organisation for both.
       const groups = await once("orgRunnerGroups", () =>
-        adoptableGroups(c, ROUTES.orgRunnerGroups.list, { org }),
+        adoptableGroups(c, runnerGroupsRoutes.orgRunnerGroups.list, { org }),
       );
       return groups.map((g) => ({
         id: orgRunnerGroupKind.formatId({ org, runnerGroupId: g.id }),
@@ -77,9 +77,9 @@ const ORG_GROUPS: GroupKind<OrgRunnerGroupInputs, { org: string }> = {
   settings: groupMapping(orgRunnerGroupKind),
   access: { bodyKey: "selected_repository_ids" },
   routes: {
-    ...ROUTES.orgRunnerGroups,
-    access: ROUTES.orgRunnerGroups.repositories,
-    setAccess: ROUTES.orgRunnerGroups.setRepositories,
+    ...runnerGroupsRoutes.orgRunnerGroups,
+    access: runnerGroupsRoutes.orgRunnerGroups.repositories,
+    setAccess: runnerGroupsRoutes.orgRunnerGroups.setRepositories,
   },
   ownerParams: (org) => ({ org }),
   owner: (values) => values.org,

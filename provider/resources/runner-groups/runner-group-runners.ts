@@ -6,7 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ROUTES } from "../../../api";
+import { runnerGroupsRoutes } from "../../../api/runner-groups";
 import { isNotFound, notFoundError } from "../../client/errors";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
@@ -53,12 +53,12 @@ export const runnerGroupRunnersKind = declareKind({
     async list(c, { org = "", once }): Promise<Found[]> {
       // The same list OrgRunnerGroup reads: one request per organisation for both.
       const groups = await once("orgRunnerGroups", () =>
-        adoptableGroups(c, ROUTES.orgRunnerGroups.list, { org }),
+        adoptableGroups(c, runnerGroupsRoutes.orgRunnerGroups.list, { org }),
       );
       const found = await Promise.all(
         groups.map(async (g): Promise<Found | undefined> => {
           const runners = await readOrGone(() =>
-            c.paginate(ROUTES.orgRunnerGroups.runners, { org, runner_group_id: g.id }),
+            c.paginate(runnerGroupsRoutes.orgRunnerGroups.runners, { org, runner_group_id: g.id }),
           );
           // A group gone since it was listed, or without runners, has nothing to declare.
           if (runners === undefined || runners.length === 0) return undefined;
@@ -95,7 +95,7 @@ export type RunnerGroupRunnersOutputs = OutputsOfKind<typeof runnerGroupRunnersK
 const KIND = runnerGroupRunnersKind.kind;
 
 const runnersOf = (org: string, runner_group_id: number) =>
-  client().paginate(ROUTES.orgRunnerGroups.runners, { org, runner_group_id });
+  client().paginate(runnerGroupsRoutes.orgRunnerGroups.runners, { org, runner_group_id });
 
 /**
  * A default group's membership cannot be declared: runners left out of it "return to the default
@@ -111,7 +111,7 @@ async function refuseDefaultGroup(
   }
   // A group that cannot be read now is left to create, which says why.
   const group = await client()
-    .get(ROUTES.orgRunnerGroups.get, { org: inputs.org, runner_group_id: inputs.runnerGroupId })
+    .get(runnerGroupsRoutes.orgRunnerGroups.get, { org: inputs.org, runner_group_id: inputs.runnerGroupId })
     .then((r) => r.data)
     .catch(() => undefined);
   if (!group?.default) return undefined;
@@ -123,7 +123,7 @@ async function refuseDefaultGroup(
 
 /** PUT replaces the whole membership, so repeating it is safe and there is nothing to look for. */
 async function setRunners(org: string, runner_group_id: number, runners: number[]): Promise<void> {
-  const route = ROUTES.orgRunnerGroups.setRunners;
+  const route = runnerGroupsRoutes.orgRunnerGroups.setRunners;
   await client()
     .put(route, { org, runner_group_id }, { runners })
     .catch((e: unknown) => {
@@ -181,7 +181,7 @@ export const runnerGroupRunnersProvider = defineProvider<
   async delete(id, props) {
     await deleteIgnoringGone(async () => {
       const group = { org: props.org, runner_group_id: props.runnerGroupId };
-      await client().put(ROUTES.orgRunnerGroups.setRunners, group, { runners: [] });
+      await client().put(runnerGroupsRoutes.orgRunnerGroups.setRunners, group, { runners: [] });
       notice(`${KIND} ${id}: its runners returned to the organisation's default runner group`);
     });
   },

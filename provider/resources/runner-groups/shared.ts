@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { ApiRunnerGroup } from "../../../api";
+import type { ApiRunnerGroup } from "../../../api/runner-groups";
 import { unexpectedResponse } from "../../client/errors";
 import { type CrossFieldRules, fields, selectedIdsFailure } from "../../internal/check";
 import { type DeclaredKind, field, output } from "../../internal/declare";

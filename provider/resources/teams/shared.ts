@@ -4,7 +4,8 @@
  * the errors that say what to check, and the organisation's owners (whom the platform reports as
  * maintainers of every team they belong to).
  */
-import { type ApiTeam, ROUTES } from "../../../api";
+import { membershipsRoutes } from "../../../api/memberships";
+import { type ApiTeam, teamsRoutes } from "../../../api/teams";
 import { isNotFound, notFoundError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
@@ -20,7 +21,7 @@ export const teamSlugField = (what: string) =>
   });
 
 /** The organisation's teams, every page. */
-export const listTeams = (c: HostingClient, org: string) => c.paginate(ROUTES.teams.list, { org });
+export const listTeams = (c: HostingClient, org: string) => c.paginate(teamsRoutes.teams.list, { org });
 
 /**
  * The team with this id, wherever a rename took its slug: the slug state last saw first (one GET),
@@ -35,11 +36,11 @@ export async function findTeam(
 ): Promise<ApiTeam | undefined> {
   if (slug) {
     const bySlug = await readOrGone(
-      async () => (await c.get(ROUTES.teams.get, { org, team_slug: slug })).data,
+      async () => (await c.get(teamsRoutes.teams.get, { org, team_slug: slug })).data,
     );
     if (bySlug?.id === teamId) return bySlug;
   }
-  const path = ROUTES.teams.list.path({ org });
+  const path = teamsRoutes.teams.list.path({ org });
   return readOrGone(() =>
     collectionReads.find(c, {
       collection: path,
@@ -75,7 +76,7 @@ export function teamNotFound(
  * apart from a role changed outside Pulumi. The owners are listed once per organisation and run.
  */
 export async function isOwner(c: HostingClient, org: string, login: string): Promise<boolean> {
-  const route = ROUTES.members.list;
+  const route = membershipsRoutes.members.list;
   const found = await readOrGone(() =>
     collectionReads.find(c, {
       collection: `${route.path({ org })}?role=admin`,

@@ -10,7 +10,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { type ApiTeamMember, ROUTES } from "../../../api";
+import { type ApiTeamMember, teamsRoutes } from "../../../api/teams";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
@@ -109,7 +109,7 @@ const KIND = teamMembersKind.kind;
  * feature), the maintainers are listed apart.
  */
 async function directMembers(c: HostingClient, org: string, team_slug: string): Promise<Member[]> {
-  const route = ROUTES.teamMembers.list;
+  const route = teamsRoutes.teamMembers.list;
   const listed = (await c.paginate(route, { org, team_slug }, { query: { role: "all" } })).filter(
     (m: ApiTeamMember) => m.inherited !== true,
   );
@@ -156,7 +156,7 @@ async function membersAsMeant(
       .filter((m) => !seen.has(m.username.toLowerCase()))
       .map(async (m): Promise<Member | undefined> => {
         const at = { org, team_slug: teamSlug, username: m.username };
-        const membership = await readOrGone(async () => (await c.get(ROUTES.teamMembers.get, at)).data);
+        const membership = await readOrGone(async () => (await c.get(teamsRoutes.teamMembers.get, at)).data);
         if (membership?.state !== "pending") return undefined;
         return { username: m.username, role: membership.role === "maintainer" ? "maintainer" : "member" };
       }),
@@ -177,7 +177,7 @@ async function converge(
   const current = await membersAsMeant(c, org, teamSlug, declared).catch((e: unknown) => {
     throw teamNotFound(e, {
       method: "GET",
-      path: ROUTES.teamMembers.list.path({ org, team_slug: teamSlug }),
+      path: teamsRoutes.teamMembers.list.path({ org, team_slug: teamSlug }),
       what: `${KIND} ${org}/${teamSlug}`,
       org,
       slug: teamSlug,
@@ -190,15 +190,15 @@ async function converge(
   await Promise.all([
     ...removals.map((m) =>
       deleteIgnoringGone(() =>
-        c.delete(ROUTES.teamMembers.remove, { org, team_slug: teamSlug, username: m.username }),
+        c.delete(teamsRoutes.teamMembers.remove, { org, team_slug: teamSlug, username: m.username }),
       ),
     ),
     ...writes.map((m) => {
       const at = { org, team_slug: teamSlug, username: m.username };
-      return c.put(ROUTES.teamMembers.set, at, { role: m.role }).catch((e: unknown) => {
+      return c.put(teamsRoutes.teamMembers.set, at, { role: m.role }).catch((e: unknown) => {
         throw teamNotFound(e, {
           method: "PUT",
-          path: ROUTES.teamMembers.set.path(at),
+          path: teamsRoutes.teamMembers.set.path(at),
           what: `${KIND} ${org}/${teamSlug}`,
           org,
           slug: teamSlug,
@@ -279,7 +279,7 @@ export const teamMembersProvider = defineProvider<typeof teamMembersKind.inputs,
       await Promise.all(
         (props.members ?? []).map((m) =>
           deleteIgnoringGone(() =>
-            c.delete(ROUTES.teamMembers.remove, { org, team_slug: teamSlug, username: m.username }),
+            c.delete(teamsRoutes.teamMembers.remove, { org, team_slug: teamSlug, username: m.username }),
           ),
         ),
       );

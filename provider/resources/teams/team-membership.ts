@@ -12,12 +12,12 @@
 import { z } from "zod";
 import {
   type ApiTeamMembership,
-  ROUTES,
   TEAM_MEMBERSHIP_STATES,
   TEAM_ROLES,
   type TeamMembershipState,
   type TeamRole,
-} from "../../../api";
+  teamsRoutes,
+} from "../../../api/teams";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { client, notice } from "../../internal/context";
@@ -118,7 +118,7 @@ const membershipApi = (c: HostingClient, org: string, team_slug: string, usernam
   const failed = (method: string) => (e: unknown) => {
     throw teamNotFound(e, {
       method,
-      path: ROUTES.teamMembers.set.path(at),
+      path: teamsRoutes.teamMembers.set.path(at),
       what: `${KIND} ${org}/${team_slug}/${username}`,
       org,
       slug: team_slug,
@@ -126,10 +126,11 @@ const membershipApi = (c: HostingClient, org: string, team_slug: string, usernam
     });
   };
   return {
-    get: async () => (await c.get(ROUTES.teamMembers.get, at)).data,
+    get: async () => (await c.get(teamsRoutes.teamMembers.get, at)).data,
     /** PUT adds, invites or changes the role; repeating it is harmless. */
-    set: (role: TeamRole) => c.put(ROUTES.teamMembers.set, at, { role }).then((r) => r.data, failed("PUT")),
-    remove: () => c.delete(ROUTES.teamMembers.remove, at),
+    set: (role: TeamRole) =>
+      c.put(teamsRoutes.teamMembers.set, at, { role }).then((r) => r.data, failed("PUT")),
+    remove: () => c.delete(teamsRoutes.teamMembers.remove, at),
   };
 };
 

@@ -6,7 +6,8 @@
  * drift; access taken away outside Pulumi drops the resource at refresh.
  */
 import { z } from "zod";
-import { type ApiTeamRepository, permissionFromApi, ROUTES } from "../../../api";
+import { permissionFromApi } from "../../../api/collaborators";
+import { type ApiTeamRepository, teamsRoutes } from "../../../api/teams";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
 import { collectionReads } from "../../internal/collection-reads";
@@ -55,7 +56,7 @@ export type TeamRepositoryOutputs = OutputsOfKind<typeof teamRepositoryKind>;
 const KIND = teamRepositoryKind.kind;
 
 /** The team's list, shared by the reads of the team's repositories in a run. */
-const teamRepos = (org: string, team_slug: string) => ROUTES.teamRepos.list.path({ org, team_slug });
+const teamRepos = (org: string, team_slug: string) => teamsRoutes.teamRepos.list.path({ org, team_slug });
 
 /** The team's role on the repository, or undefined when it has none (or the team is gone). */
 async function currentRole(c: HostingClient, org: string, teamSlug: string, repository: string) {
@@ -64,7 +65,7 @@ async function currentRole(c: HostingClient, org: string, teamSlug: string, repo
       collection: teamRepos(org, teamSlug),
       key: `${org}/${repository}`.toLowerCase(),
       keyOf: (r: ApiTeamRepository) => `${r.owner.login}/${r.name}`.toLowerCase(),
-      list: () => c.paginate(ROUTES.teamRepos.list, { org, team_slug: teamSlug }),
+      list: () => c.paginate(teamsRoutes.teamRepos.list, { org, team_slug: teamSlug }),
     }),
   );
   return found === undefined
@@ -77,12 +78,12 @@ async function setRole(c: HostingClient, inputs: TeamRepositoryInputs): Promise<
   const at = { org: inputs.org, team_slug: inputs.teamSlug, owner: inputs.org, repo: inputs.repository };
   await collectionReads
     .write(c, teamRepos(inputs.org, inputs.teamSlug), () =>
-      c.put(ROUTES.teamRepos.set, at, { permission: inputs.permission }),
+      c.put(teamsRoutes.teamRepos.set, at, { permission: inputs.permission }),
     )
     .catch((e: unknown) => {
       throw teamNotFound(e, {
         method: "PUT",
-        path: ROUTES.teamRepos.set.path(at),
+        path: teamsRoutes.teamRepos.set.path(at),
         what: `${KIND} ${inputs.org}/${inputs.teamSlug}/${inputs.repository}`,
         org: inputs.org,
         slug: inputs.teamSlug,
@@ -128,7 +129,7 @@ export const teamRepositoryProvider = defineProvider<typeof teamRepositoryKind.i
       const c = client();
       await deleteIgnoringGone(() =>
         collectionReads.write(c, teamRepos(org, teamSlug), () =>
-          c.delete(ROUTES.teamRepos.remove, { org, team_slug: teamSlug, owner: org, repo: repository }),
+          c.delete(teamsRoutes.teamRepos.remove, { org, team_slug: teamSlug, owner: org, repo: repository }),
         ),
       );
     },

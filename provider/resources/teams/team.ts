@@ -11,13 +11,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiTeam,
-  ROUTES,
   TEAM_NOTIFICATION_SETTINGS,
   TEAM_PRIVACIES,
   type TeamNotificationSetting,
   type TeamPrivacy,
   teamSlugOf,
-} from "../../../api";
+  teamsRoutes,
+} from "../../../api/teams";
 import { isHostingApiError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
@@ -168,7 +168,7 @@ const KIND = teamKind.kind;
 /** The team of the organisation named `name` (names are unique, case-insensitively). */
 async function teamNamed(c: HostingClient, org: string, name: string): Promise<ApiTeam | undefined> {
   const bySlug = await readOrGone(
-    async () => (await c.get(ROUTES.teams.get, { org, team_slug: teamSlugOf(name) })).data,
+    async () => (await c.get(teamsRoutes.teams.get, { org, team_slug: teamSlugOf(name) })).data,
   );
   if (bySlug && bySlug.name.toLowerCase() === name.toLowerCase()) return bySlug;
   // A slug the platform made otherwise: the list says.
@@ -178,11 +178,11 @@ async function teamNamed(c: HostingClient, org: string, name: string): Promise<A
 
 /** PATCH sends the whole desired state, so repeating it after an ambiguous failure is harmless. */
 async function patch(c: HostingClient, org: string, slug: string, inputs: TeamInputs): Promise<ApiTeam> {
-  const route = ROUTES.teams.update;
+  const route = teamsRoutes.teams.update;
   return collectionReads
     .write(
       c,
-      ROUTES.teams.list.path({ org }),
+      teamsRoutes.teams.list.path({ org }),
       async () => (await c.patch(route, { org, team_slug: slug }, writeBody(inputs))).data,
     )
     .catch((e: unknown) => {
@@ -247,12 +247,12 @@ export const teamProvider = defineProvider<typeof teamKind.inputs, TeamOutputs>(
         throw new PartialCreateError(id, outputsOf(existing), e);
       }
     }
-    const route = ROUTES.teams.create;
+    const route = teamsRoutes.teams.create;
     const made = await createWithoutDuplicates(
       () =>
         collectionReads.write(
           c,
-          ROUTES.teams.list.path({ org }),
+          teamsRoutes.teams.list.path({ org }),
           async () => (await c.post(route, { org }, writeBody(inputs))).data,
         ),
       async (startedAt) => {
@@ -296,8 +296,8 @@ export const teamProvider = defineProvider<typeof teamKind.inputs, TeamOutputs>(
     const current = await findTeam(c, org, teamId, props.slug);
     if (!current) return;
     await deleteIgnoringGone(() =>
-      collectionReads.write(c, ROUTES.teams.list.path({ org }), () =>
-        c.delete(ROUTES.teams.delete, { org, team_slug: current.slug }),
+      collectionReads.write(c, teamsRoutes.teams.list.path({ org }), () =>
+        c.delete(teamsRoutes.teams.delete, { org, team_slug: current.slug }),
       ),
     );
   },

@@ -9,7 +9,7 @@
  * has: it must be the same key; a different title or name is converged by replacing it.
  */
 
-import type { AnyRoute, BodyRoute, ListRoute, NoParams } from "../../../api";
+import type { AnyRoute, BodyRoute, ListRoute, NoParams } from "../../../api/route";
 import {
   configurationError,
   type HostingApiError,

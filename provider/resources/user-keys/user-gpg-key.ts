@@ -9,8 +9,7 @@
  * expiry) comes back as outputs.
  */
 import { z } from "zod";
-import type { ApiGpgKey } from "../../../api";
-import { ROUTES } from "../../../api";
+import { type ApiGpgKey, userKeysRoutes } from "../../../api/user-keys";
 import {
   normaliseArmored,
   PGP_PRIVATE_KEY_HEADER,
@@ -28,7 +27,7 @@ import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } fr
 // Where the keys live
 // ---------------------------------------------------------------------------------------------
 
-const G = ROUTES.gpgKeys;
+const G = userKeysRoutes.gpgKeys;
 const GPG_KEYS: KeyPlace<ApiGpgKey, { gpg_key_id: number | string }> = {
   kind: "UserGpgKey",
   field: "armoredPublicKey",

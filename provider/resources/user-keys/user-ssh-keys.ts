@@ -9,8 +9,7 @@
  * (other base64 padding bits, leading zero bytes) are one key.
  */
 import { z } from "zod";
-import type { ApiSshKey } from "../../../api";
-import { ROUTES } from "../../../api";
+import { type ApiSshKey, userKeysRoutes } from "../../../api/user-keys";
 import { parseSshKeyLine, sshKeyIdentity } from "../../../api/user-keys/key-material";
 import { client } from "../../internal/context";
 import {
@@ -31,7 +30,7 @@ import { createOrAdoptKey, type KeyPlace, keyApi, keyDiscovery, keyImportId } fr
 // Where the keys live
 // ---------------------------------------------------------------------------------------------
 
-const SSH = ROUTES.sshKeys;
+const SSH = userKeysRoutes.sshKeys;
 const SSH_KEYS: KeyPlace<ApiSshKey, { key_id: number | string }> = {
   kind: "UserSshKey",
   field: "key",
@@ -41,7 +40,7 @@ const SSH_KEYS: KeyPlace<ApiSshKey, { key_id: number | string }> = {
   addedAt: (k) => k.created_at ?? undefined,
 };
 
-const SIGNING = ROUTES.sshSigningKeys;
+const SIGNING = userKeysRoutes.sshSigningKeys;
 const SIGNING_KEYS: KeyPlace<ApiSshKey, { ssh_signing_key_id: number | string }> = {
   kind: "UserSshSigningKey",
   field: "key",

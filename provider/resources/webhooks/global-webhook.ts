@@ -4,13 +4,14 @@
  * probed before it is taken to mean "gone".
  */
 import { z } from "zod";
+import { metaRoutes } from "../../../api/meta";
+import type { NoParams } from "../../../api/route";
 import {
   type ApiWebhook,
   GLOBAL_WEBHOOK_DEFAULT_EVENTS,
   GLOBAL_WEBHOOK_EVENTS,
-  type NoParams,
-  ROUTES,
-} from "../../../api";
+  webhooksRoutes,
+} from "../../../api/webhooks";
 import { type HostingApiError, isHostingApiError, isNotFound, notAllowedError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { client } from "../../internal/context";
@@ -104,7 +105,7 @@ function globalOutputs(
 // Provider
 // ---------------------------------------------------------------------------------------------
 
-const GLOBAL_HOOKS: HookPlace<NoParams> = { routes: ROUTES.globalHooks, params: {} };
+const GLOBAL_HOOKS: HookPlace<NoParams> = { routes: webhooksRoutes.globalHooks, params: {} };
 
 const hookIdOf = (id: string) => globalWebhookKind.parseId(id).hookId;
 
@@ -118,14 +119,14 @@ async function explainAdminNotFound(
   original: unknown,
 ): Promise<HostingApiError | undefined> {
   try {
-    await c.get(ROUTES.globalHooks.list, {}, { query: { per_page: 1 } });
+    await c.get(webhooksRoutes.globalHooks.list, {}, { query: { per_page: 1 } });
     return undefined;
   } catch (probe) {
     if (!isHostingApiError(probe) || ![401, 403, 404].includes(probe.status ?? 0)) throw probe;
   }
   let who = "this token";
   try {
-    const user = (await c.get(ROUTES.meta.user, {})).data;
+    const user = (await c.get(metaRoutes.meta.user, {})).data;
     if (user.login) who = `the token of ${user.login}${user.site_admin ? "" : " (not a site administrator)"}`;
   } catch {
     who = "this token (an app or installation token)";

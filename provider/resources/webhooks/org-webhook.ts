@@ -5,8 +5,7 @@
  * before it is taken to mean "gone".
  */
 import { z } from "zod";
-import type { ApiWebhook } from "../../../api";
-import { ORG_WEBHOOK_DEFAULT_EVENTS, ROUTES } from "../../../api";
+import { type ApiWebhook, ORG_WEBHOOK_DEFAULT_EVENTS, webhooksRoutes } from "../../../api/webhooks";
 import { type HostingApiError, isHostingApiError, isNotFound, notAllowedError } from "../../client/errors";
 import type { HostingClient } from "../../client/http";
 import { fields } from "../../internal/check";
@@ -94,7 +93,10 @@ function orgOutputs(
 const KIND = orgWebhookKind.kind;
 
 /** The hooks of one organisation. */
-const hooksOf = (org: string): HookPlace<{ org: string }> => ({ routes: ROUTES.orgHooks, params: { org } });
+const hooksOf = (org: string): HookPlace<{ org: string }> => ({
+  routes: webhooksRoutes.orgHooks,
+  params: { org },
+});
 
 const parseId = (id: string) => {
   const { org, hookId } = orgWebhookKind.parseId(id);
@@ -112,7 +114,7 @@ async function explainNotFound(
   original: unknown,
 ): Promise<HostingApiError | undefined> {
   try {
-    await c.get(ROUTES.orgHooks.list, { org }, { query: { per_page: 1 } });
+    await c.get(webhooksRoutes.orgHooks.list, { org }, { query: { per_page: 1 } });
     return undefined;
   } catch (probe) {
     if (!isHostingApiError(probe) || ![401, 403, 404].includes(probe.status ?? 0)) throw probe;

@@ -1,7 +1,6 @@
 /** RepositoryWebhook: a webhook of one repository (`/repos/{owner}/{repo}/hooks`). */
 import { z } from "zod";
-import type { ApiWebhook } from "../../../api";
-import { REPOSITORY_WEBHOOK_DEFAULT_EVENTS, ROUTES } from "../../../api";
+import { type ApiWebhook, REPOSITORY_WEBHOOK_DEFAULT_EVENTS, webhooksRoutes } from "../../../api/webhooks";
 import { client } from "../../internal/context";
 import { type ArgsOf, declareKind, type Found, type OutputsOfKind, output } from "../../internal/declare";
 import { defineProvider, deleteIgnoringGone, readOrGone } from "../../internal/lifecycle";
@@ -89,7 +88,7 @@ function repositoryOutputs(
 
 /** The hooks of one repository. */
 const hooksOf = (owner: string, repo: string): HookPlace<{ owner: string; repo: string }> => ({
-  routes: ROUTES.repoHooks,
+  routes: webhooksRoutes.repoHooks,
   params: { owner, repo },
 });
 

@@ -10,7 +10,7 @@
  * absent, one added outside Pulumi reads as `SECRET_SET_OUTSIDE`, and both show as drift.
  */
 import { z } from "zod";
-import type { CollectionRoutes } from "../../../api";
+import type { CollectionRoutes } from "../../../api/route";
 import {
   type ApiWebhook,
   type ApiWebhookWrite,
@@ -18,7 +18,7 @@ import {
   MASKED_SECRET,
   normaliseInsecureSsl,
   WEBHOOK_CONTENT_TYPES,
-} from "../../../api";
+} from "../../../api/webhooks";
 import {
   configurationError,
   type HostingApiError,
