@@ -58,21 +58,25 @@ class Reader {
     return [Math.floor(tag / 8), tag & 7];
   }
 
-  /** A length-delimited field as a reader of its bytes. */
-  sub(): Reader {
+  /** Steps over a length-delimited field's bytes (`what` it holds): where they start. */
+  private span(what: string): number {
+    // The length is read first: `this.at += this.varint()` would add it to the position before it.
     const length = this.varint();
     const start = this.at;
     this.at += length;
-    if (this.at > this.end) throw new Error("hosting plugin: a truncated protobuf message");
+    if (this.at > this.end) throw new Error(`hosting plugin: a truncated protobuf ${what}`);
+    return start;
+  }
+
+  /** A length-delimited field as a reader of its bytes. */
+  sub(): Reader {
+    const start = this.span("message");
     return new Reader(this.bytes, this.view, start, this.at);
   }
 
   string(): string {
-    const length = this.varint();
-    const start = this.at;
-    this.at += length;
-    if (this.at > this.end) throw new Error("hosting plugin: a truncated protobuf string");
-    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + start, length).toString("utf8");
+    const start = this.span("string");
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + start, this.at - start).toString("utf8");
   }
 
   double(): number {
@@ -85,11 +89,8 @@ class Reader {
   skip(wireType: number): void {
     if (wireType === VARINT) this.varint();
     else if (wireType === FIXED64) this.at += 8;
-    else if (wireType === LENGTH) {
-      // Read first: `this.at += this.varint()` would add the length to the position before it.
-      const length = this.varint();
-      this.at += length;
-    } else if (wireType === FIXED32) this.at += 4;
+    else if (wireType === LENGTH) this.span("field");
+    else if (wireType === FIXED32) this.at += 4;
     else throw new Error(`hosting plugin: protobuf wire type ${wireType} is not supported`);
     if (this.at > this.end) throw new Error("hosting plugin: a truncated protobuf field");
   }
@@ -249,12 +250,19 @@ class Writer {
 
   varint(value: number): void {
     this.room(10);
+    this.at = this.putVarint(this.at, value);
+  }
+
+  /** Writes `value` as a varint at `at` (room made by the caller): where it ends. */
+  private putVarint(at: number, value: number): number {
+    let end = at;
     let rest = value;
     while (rest >= 0x80) {
-      this.bytes[this.at++] = (rest % 0x80) | 0x80;
+      this.bytes[end++] = (rest % 0x80) | 0x80;
       rest = Math.floor(rest / 0x80);
     }
-    this.bytes[this.at++] = rest;
+    this.bytes[end++] = rest;
+    return end;
   }
 
   tag(field: number, wireType: number): void {
@@ -303,13 +311,7 @@ class Writer {
       this.bytes.copyWithin(start + size, start + 1, this.at);
       this.at += size - 1;
     }
-    let at = start;
-    let rest = length;
-    while (rest >= 0x80) {
-      this.bytes[at++] = (rest % 0x80) | 0x80;
-      rest = Math.floor(rest / 0x80);
-    }
-    this.bytes[at] = rest;
+    this.putVarint(start, length);
   }
 
   finish(): Buffer {
