@@ -1,13 +1,18 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
+  DIGEST_COST,
   digestFor,
   digestOf,
   isDigest,
   matchesDigest,
   plaintextOf,
+  useDigestCost,
 } from "../../../provider/internal/secret-digest";
 
-// Each digest costs scrypt's 32 MiB and a tenth of a second of an idle core, more on a busy one.
+// The default cost, which the other in-process files lower (test/in-process.ts): each digest costs
+// scrypt's 32 MiB and a tenth of a second of an idle core, more on a busy one.
+beforeAll(() => useDigestCost(DIGEST_COST));
+
 describe("secret digests", { timeout: 60_000 }, () => {
   it("are salted scrypt with their parameters, and match only their value", async () => {
     const digest = await digestOf("hunter2");

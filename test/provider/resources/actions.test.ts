@@ -47,7 +47,7 @@ beforeEach(() => {
   }
 });
 
-/** check digests every secret value with scrypt (about 0.1 s of an idle core each, more on a busy one). */
+/** check digests every secret value with scrypt (at the lowered cost of test/in-process.ts; a busy machine slows it). */
 const SCRYPT_TIMEOUT_MS = 60_000;
 
 const VALUE = "deploy-s3cret-9c2e-plaintext";

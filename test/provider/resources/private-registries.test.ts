@@ -27,7 +27,7 @@ beforeEach(() => {
   if (emulator) forgetPublicKey(client(), ROUTES.privateRegistries.publicKey, { org: "acme-eng" });
 });
 
-/** check digests every value with scrypt (about 0.1 s of an idle core each, more on a busy one). */
+/** check digests every value with scrypt (at the lowered cost of test/in-process.ts; a busy machine slows it). */
 const SCRYPT_TIMEOUT_MS = 60_000;
 
 const VALUE = "npm-token-5b7c-plaintext";
