@@ -57,6 +57,13 @@ export function writeProgram(inventory: Inventory, options: ProgramOptions): Map
   return files;
 }
 
+/**
+ * Config from its own module: `@pulumi/pulumi`'s index also loads the Automation API and the closure
+ * serialiser (npm's arborist, the TypeScript compiler), about 0.3 CPU-s of every run of every stack
+ * that a program needing only `Config` would pay (docs/DECISIONS.md).
+ */
+const CONFIG_IMPORT = 'import { Config } from "@pulumi/pulumi/config";';
+
 function moduleSource(
   key: ModuleKey,
   ordered: InventoryItem[],
@@ -71,9 +78,9 @@ function moduleSource(
     " * Each resource adopts the object it names.",
     " */",
   ];
-  if (needsConfig) lines.push('import * as pulumi from "@pulumi/pulumi";');
+  if (needsConfig) lines.push(CONFIG_IMPORT);
   lines.push('import * as hosting from "pulumi-hosting";', "");
-  if (needsConfig) lines.push("const config = new pulumi.Config();", "");
+  if (needsConfig) lines.push("const config = new Config();", "");
   for (const item of ordered) {
     lines.push(...resourceSource(item, referenced.has(itemKey(item.kind, item.id)), byKey), "");
   }
@@ -128,9 +135,9 @@ export function declarationsSource(items: readonly InventoryItem[]): string {
   const referenced = new Set(items.flatMap((i) => Object.values(i.refs).map((r) => itemKey(r.kind, r.id))));
   const needsConfig = items.some((i) => Object.keys(i.secrets).length > 0);
   const lines: string[] = [];
-  if (needsConfig) lines.push('import * as pulumi from "@pulumi/pulumi";');
+  if (needsConfig) lines.push(CONFIG_IMPORT);
   lines.push('import * as hosting from "pulumi-hosting";', "");
-  if (needsConfig) lines.push("const config = new pulumi.Config();", "");
+  if (needsConfig) lines.push("const config = new Config();", "");
   for (const item of items) {
     lines.push(...resourceSource(item, referenced.has(itemKey(item.kind, item.id)), byKey), "");
   }

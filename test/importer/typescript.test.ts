@@ -159,6 +159,7 @@ describe("writeProgram", () => {
             paths: {
               "pulumi-hosting": [libraryTypes()],
               "@pulumi/pulumi": [join(ROOT, "node_modules/@pulumi/pulumi")],
+              "@pulumi/pulumi/*": [join(ROOT, "node_modules/@pulumi/pulumi/*")],
             },
           },
         }),

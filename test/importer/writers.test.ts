@@ -201,6 +201,7 @@ function tsc(dir: string, files: string[]): void {
         paths: {
           "pulumi-hosting": [libraryTypes()],
           "@pulumi/pulumi": [join(ROOT, "node_modules/@pulumi/pulumi")],
+          "@pulumi/pulumi/*": [join(ROOT, "node_modules/@pulumi/pulumi/*")],
         },
       },
       files,
