@@ -3,7 +3,7 @@
  * project's scripts (scripts/env.sh) build the same way, so a second test run builds nothing.
  *
  * An install from a git URL runs `prepare` twice in the same clone: npm's `npm install` there runs
- * it, and packing the folder runs it again. The second build (about 15 CPU-seconds of tsc) would
+ * it, and packing the folder runs it again. The second build (about 11 CPU-seconds of tsc) would
  * give the same files, so the build records a digest of what it was built from
  * (`dist/.sources.sha256`) and a later `prepare` whose sources give the same digest builds nothing.
  * Plain JavaScript: it runs before anything is built.

@@ -149,6 +149,7 @@ describe("the examples of the reference pages", () => {
       paths: {
         "pulumi-hosting": ["dist/provider/index.d.ts"],
         "@pulumi/pulumi": ["node_modules/@pulumi/pulumi/index.d.ts"],
+        "@pulumi/pulumi/*": ["node_modules/@pulumi/pulumi/*"],
       },
     });
     const problems = ts
