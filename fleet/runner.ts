@@ -19,6 +19,7 @@ import { Changes, type Diagnostic } from "./changes";
 import type { Project } from "./discover";
 import { pool } from "./pool";
 import { bounded, type Operation, type StackResult } from "./report";
+import { TRANSPILE_ONLY, typeCheck } from "./typecheck";
 
 export interface RunOptions {
   operation: Operation;
@@ -92,9 +93,16 @@ async function automationApi(projects: readonly Project[], options: RunOptions):
       .then((ws) => ws.listStacks())
       .catch(() => undefined);
   }
-  const opened = { pulumiCommand: pulumi };
+  // Every operation but destroy runs the programs: the TypeScript ones are checked here, at once.
+  const checked = options.operation === "destroy" ? undefined : typeCheckedOnce(projects, options);
   return async (project, { operation, stack }) => {
     const args = { stackName: stack, workDir: project.dir };
+    const errors = checked?.failed.get(project.dir);
+    if (errors !== undefined) throw new Error(`the program does not compile:\n${errors.trimEnd()}`);
+    const opened = {
+      pulumiCommand: pulumi,
+      ...(checked?.passed.has(project.dir) ? { envVars: { ...TRANSPILE_ONLY } } : {}),
+    };
     if (operation === "destroy") return withoutReadBack(await LocalWorkspace.selectStack(args, opened));
     // Every operation names its stack (`--stack`), so selecting it first, one more CLI run per stack
     // (about 0.2 s), is needed only to create a stack that does not exist yet: the operation is
@@ -127,6 +135,20 @@ async function automationApi(projects: readonly Project[], options: RunOptions):
       };
     return { preview: orCreated("preview"), up: orCreated("up"), destroy: orCreated("destroy") };
   };
+}
+
+/** The fleet's TypeScript projects checked once (typecheck.ts), saying so in one progress line. */
+function typeCheckedOnce(projects: readonly Project[], options: RunOptions): ReturnType<typeof typeCheck> {
+  const started = Date.now();
+  const checked = typeCheck(projects);
+  const count = checked.passed.size + checked.failed.size;
+  if (count > 0) {
+    const failing = checked.failed.size > 0 ? `, ${checked.failed.size} with errors` : "";
+    options.progress(
+      `hosting-fleet: type-checked ${count} TypeScript project${count === 1 ? "" : "s"} in ${((Date.now() - started) / 1000).toFixed(1)} s${failing}; their programs run transpiled only`,
+    );
+  }
+  return checked;
 }
 
 /**
