@@ -4,7 +4,8 @@
  * memberships); `hosting-import --split` writes the fleet and `hosting-import` the same objects as
  * one program; one `npm install` at the fleet's root serves every project. After adopting both
  * (`hosting-fleet up`), it times a drift check of the single stack and of the fleet at each
- * concurrency, and prints: wall time, peak memory of the processes of the run (the CLI, language
+ * concurrency, each as a CI job would run it (an empty temporary folder, no type check remembered),
+ * and prints: wall time, peak memory of the processes of the run (the CLI, language
  * hosts, programs and provider processes) and per stack at once, API requests per resource, and
  * the wall time N shards would take, each shard on a machine of its own running its stacks one
  * after another (from the per-stack times of the run at concurrency 1).
@@ -155,7 +156,14 @@ async function main(): Promise<void> {
     const rows: string[] = [];
     const measure = async (label: string, stacks: number, concurrency: number, root: string) => {
       emulator.controls.clearLog();
-      const run = await fleet(root, "drift", "--concurrency", String(concurrency));
+      // As a CI job starts: an empty temporary folder (where ts-node keeps what it compiled) and no
+      // remembered type check (hosting-fleet's, in node_modules/.cache).
+      rmSync(join(fleetDir, "node_modules", ".cache", "hosting-fleet"), { recursive: true, force: true });
+      const run = await timed(
+        [fleetCli, "drift", "--concurrency", String(concurrency), "--root", root, "--stack", STACK],
+        { ...env, TMPDIR: mkdtempSync(join(work, "job-tmp-")) },
+        work,
+      );
       if (run.code !== 0) throw new Error(`${label}: drift exited ${run.code}\n${run.stderr.slice(-3000)}`);
       const report = JSON.parse(run.stdout) as FleetReport;
       const requests = emulator.controls.log.length;
