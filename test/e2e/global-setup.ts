@@ -1,7 +1,7 @@
 /**
  * Once per run of the end-to-end suite: build the library, pack it (`npm pack --ignore-scripts`,
  * so packing does not build again) and the plugin's TypeScript SDK (scripts/pack-sdk-nodejs.sh),
- * side by side, and install one template `node_modules` with both packed, the checkout's
+ * side by side, or take the tarballs a run packed from the same files (cachedPack), and install one template `node_modules` with both packed, the checkout's
  * @pulumi/pulumi and the TypeScript a TypeScript program compiles with.
  * Each program links its `node_modules` to the template instead of installing (the library still
  * loads from under a `node_modules`, as users have it). At the end it prints how many times the
@@ -10,6 +10,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -17,10 +18,11 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { cacheRoot } from "../../scripts/sea/executable";
 
@@ -69,14 +71,29 @@ async function prepare(project: Project, work: string): Promise<() => void> {
   }
   // Both end before either's failure is thrown: the folder they write to goes with a failure.
   const [packing, sdkPacking] = await Promise.allSettled([
-    run("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], { cwd: ROOT }),
-    // The TypeScript SDK of the plugin, packed as docs/languages.md says (for the plugin's JavaScript programs).
-    run("bash", [join(ROOT, "scripts/pack-sdk-nodejs.sh"), work]),
+    cachedPack("library", work, libraryFiles(), async () => {
+      const { stdout } = await run(
+        "npm",
+        ["pack", "--silent", "--ignore-scripts", "--pack-destination", work],
+        {
+          cwd: ROOT,
+        },
+      );
+      return join(work, stdout.trim().split("\n").at(-1) ?? "");
+    }),
+    // The TypeScript SDK of the plugin, packed as docs/languages.md says (for the plugin's JavaScript
+    // programs), compiled against this checkout's TypeScript and @pulumi/pulumi.
+    cachedPack(
+      "sdk-nodejs",
+      work,
+      [...filesUnder(join(ROOT, "sdk/nodejs")), join(ROOT, "scripts/pack-sdk-nodejs.sh")],
+      async () => (await run("bash", [join(ROOT, "scripts/pack-sdk-nodejs.sh"), work])).stdout.trim(),
+      [version("typescript"), version("@pulumi/pulumi")],
+    ),
   ]);
   if (packing.status === "rejected") throw packing.reason;
   if (sdkPacking.status === "rejected") throw sdkPacking.reason;
-  const [packed, sdk] = [packing.value, sdkPacking.value];
-  const tarball = join(work, packed.stdout.trim().split("\n").at(-1) ?? "");
+  const [tarball, sdkTarball] = [packing.value, sdkPacking.value];
   const template = join(work, "template");
   mkdirSync(template);
   const registry = {
@@ -91,12 +108,12 @@ async function prepare(project: Project, work: string): Promise<() => void> {
       private: true,
       dependencies: {
         "pulumi-hosting": `file:${tarball}`,
-        "@pulumi-hosting/sdk": `file:${sdk.stdout.trim()}`,
+        "@pulumi-hosting/sdk": `file:${sdkTarball}`,
         ...registry,
       },
     }),
   );
-  installTemplate(template, registry, [tarball, sdk.stdout.trim()]);
+  installTemplate(template, registry, [tarball, sdkTarball]);
   const invocations = join(work, "invocations.log");
   writeFileSync(invocations, "");
   project.provide("e2e", { tarball, template, invocations });
@@ -107,6 +124,72 @@ async function prepare(project: Project, work: string): Promise<() => void> {
     console.log(`e2e: ${lines.length} Pulumi CLI invocations`);
     rmSync(work, { recursive: true, force: true });
   };
+}
+
+/**
+ * A tarball packed into `work` by `pack`, or the one a run packed from the same files: packing the
+ * library (`npm pack`, 2.4 CPU-s) and the SDK (tsc, then `npm pack`, about 4 CPU-s) took most of
+ * the setup every end-to-end file waits for. Keyed by the bytes of `files` (what is packed, and how)
+ * and `extra` (what else the result depends on), with Node.js's version; `npm pack` writes the same
+ * bytes for the same files, so the template's cache (installTemplate) still recognises them.
+ */
+async function cachedPack(
+  name: string,
+  work: string,
+  files: readonly string[],
+  pack: () => Promise<string>,
+  extra: readonly string[] = [],
+): Promise<string> {
+  const hash = createHash("sha256");
+  for (const file of [...files].sort()) {
+    const bytes = readFileSync(file);
+    hash.update(`${file.slice(ROOT.length)}\0${bytes.length}\0`).update(bytes);
+  }
+  hash.update([...extra, process.version].join("\0"));
+  const parent = join(cacheRoot(), "e2e-packed", name);
+  const entry = join(parent, hash.digest("hex").slice(0, 16));
+  const kept = existsSync(entry) ? readdirSync(entry).find((f) => f.endsWith(".tgz")) : undefined;
+  if (kept !== undefined) {
+    copyFileSync(join(entry, kept), join(work, kept));
+    return join(work, kept);
+  }
+  const packed = await pack();
+  // Kept whole or not at all (staged, then renamed), as the only entry.
+  const staging = join(parent, `${STAGING}${process.pid}`);
+  try {
+    mkdirSync(staging, { recursive: true });
+    copyFileSync(packed, join(staging, basename(packed)));
+    for (const other of readdirSync(parent)) {
+      if (join(parent, other) !== staging) rmSync(join(parent, other), { recursive: true, force: true });
+    }
+    renameSync(staging, entry);
+  } catch {
+    // Another run kept its own first, or the cache cannot be written: the next run packs again.
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return packed;
+}
+
+/** Every file under a folder. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/**
+ * What `npm pack` puts in the library's tarball: the package.json's `files`, the package.json, and
+ * the files npm always adds from the root (README, LICENSE, CHANGELOG and NOTICE, in any case).
+ */
+function libraryFiles(): string[] {
+  const manifest = join(ROOT, "package.json");
+  const listed = (JSON.parse(readFileSync(manifest, "utf8")) as { files: string[] }).files.map((f) =>
+    join(ROOT, f),
+  );
+  const always = readdirSync(ROOT).filter((f) => /^(readme|licen[cs]e|changelog|notice)/i.test(f));
+  const files = listed.flatMap((path) => (statSync(path).isDirectory() ? filesUnder(path) : [path]));
+  return [...new Set([manifest, ...files, ...always.map((f) => join(ROOT, f))])];
 }
 
 /**
