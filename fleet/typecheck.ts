@@ -140,10 +140,13 @@ function configOf(
     return undefined;
   }
   // Where `types` are looked for: by default the node_modules/@types folders above the tsconfig,
-  // which a program without it would look for above the current folder.
+  // which a program without it would look for above the current folder. Only those that exist:
+  // the projects of one fleet then have the same ones, and share a program.
   const typeRoots =
     parsed.options.typeRoots ??
-    ts.getEffectiveTypeRoots(parsed.options, { getCurrentDirectory: () => project.dir });
+    ts
+      .getEffectiveTypeRoots(parsed.options, { getCurrentDirectory: () => project.dir })
+      ?.filter((dir) => ts.sys.directoryExists(dir));
   return {
     ts,
     compiler,

@@ -70,20 +70,27 @@ describe("typeCheck", () => {
     expect([...failed.keys()]).toEqual([]);
   });
 
-  it("remembers a passing check, and checks again when a file it read changed", () => {
+  it("checks the projects of a fleet as one program, remembers it passed, and checks again when a file it read changed", () => {
     const root = fleet({
       "good/Pulumi.yaml": "name: good\nruntime: nodejs\n",
       "good/tsconfig.json": TSCONFIG,
       "good/index.ts": "export const count: number = 1;\n",
+      "other/Pulumi.yaml": "name: other\nruntime: nodejs\n",
+      "other/tsconfig.json": TSCONFIG,
+      "other/index.ts": "export const other: number = 1;\n",
     });
     const stamps = cache();
     const projects = findProjects(root);
-    expect([...typeCheck(projects, stamps).passed]).toEqual([join(root, "good")]);
+    const both = [join(root, "good"), join(root, "other")];
+    expect([...typeCheck(projects, stamps).passed].sort()).toEqual(both);
+    // One program, so one stamp: the same options, and the same type roots (the fleet's).
     expect(readdirSync(stamps)).toHaveLength(1);
-    expect([...typeCheck(projects, stamps).passed]).toEqual([join(root, "good")]);
+    expect([...typeCheck(projects, stamps).passed].sort()).toEqual(both);
     writeFileSync(join(root, "good/index.ts"), 'export const count: number = "one";\n');
-    expect([...typeCheck(projects, stamps).failed.keys()]).toEqual([join(root, "good")]);
+    const changed = typeCheck(projects, stamps);
+    expect([...changed.failed.keys()]).toEqual([join(root, "good")]);
+    expect([...changed.passed]).toEqual([join(root, "other")]);
     writeFileSync(join(root, "good/index.ts"), "export const count: number = 2;\n");
-    expect([...typeCheck(projects, stamps).passed]).toEqual([join(root, "good")]);
+    expect([...typeCheck(projects, stamps).passed].sort()).toEqual(both);
   });
 });
