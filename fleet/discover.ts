@@ -22,7 +22,7 @@ const MAX_DEPTH = 4;
 export function findProjects(root: string): Project[] {
   const found: Project[] = [];
   const walk = (dir: string, depth: number): void => {
-    const file = ["Pulumi.yaml", "Pulumi.yml"].map((f) => join(dir, f)).find((f) => existsSync(f));
+    const file = projectFile(dir);
     if (file !== undefined) {
       found.push({
         project: projectName(readFileSync(file, "utf8"), file),
@@ -49,6 +49,11 @@ export function findProjects(root: string): Project[] {
     byName.set(p.project, p);
   }
   return found.sort((a, b) => a.project.localeCompare(b.project));
+}
+
+/** A folder's `Pulumi.yaml` (or `Pulumi.yml`), when it is a project's. */
+export function projectFile(dir: string): string | undefined {
+  return ["Pulumi.yaml", "Pulumi.yml"].map((f) => join(dir, f)).find((f) => existsSync(f));
 }
 
 /** The top-level `name:` of a Pulumi.yaml (a plain or quoted scalar). */

@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import type * as TypeScript from "typescript";
-import type { Project } from "./discover";
+import { type Project, projectFile } from "./discover";
 
 /** The environment of a stack whose program was checked here: ts-node transpiles only. */
 export const TRANSPILE_ONLY = { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } as const;
@@ -161,7 +161,7 @@ function configOf(
  * it (`PULUMI_NODEJS_TSCONFIG_PATH`).
  */
 function nodejsRuntime(dir: string): boolean {
-  const file = ["Pulumi.yaml", "Pulumi.yml"].map((f) => join(dir, f)).find((f) => existsSync(f));
+  const file = projectFile(dir);
   if (file === undefined || process.env.PULUMI_NODEJS_TSCONFIG_PATH) return false;
   const text = readFileSync(file, "utf8");
   return (

@@ -58,11 +58,26 @@ export function writeProgram(inventory: Inventory, options: ProgramOptions): Map
 }
 
 /**
- * Config from its own module: `@pulumi/pulumi`'s index also loads the Automation API and the closure
- * serialiser (npm's arborist, the TypeScript compiler), about 0.3 CPU-s of every run of every stack
- * that a program needing only `Config` would pay (docs/DECISIONS.md).
+ * The imports, stack config where an argument is a secret, then each resource of `items`, a
+ * resource another refers to as a variable. `Config` comes from its own module: `@pulumi/pulumi`'s
+ * index also loads the Automation API and the closure serialiser (npm's arborist, the TypeScript
+ * compiler), 0.1 to 0.3 CPU-s of every run of every stack (docs/DECISIONS.md).
  */
-const CONFIG_IMPORT = 'import { Config } from "@pulumi/pulumi/config";';
+function declarations(
+  items: readonly InventoryItem[],
+  referenced: ReadonlySet<string>,
+  byKey: ReadonlyMap<string, InventoryItem>,
+): string[] {
+  const needsConfig = items.some((i) => Object.keys(i.secrets).length > 0);
+  const lines: string[] = [];
+  if (needsConfig) lines.push('import { Config } from "@pulumi/pulumi/config";');
+  lines.push('import * as hosting from "pulumi-hosting";', "");
+  if (needsConfig) lines.push("const config = new Config();", "");
+  for (const item of items) {
+    lines.push(...resourceSource(item, referenced.has(itemKey(item.kind, item.id)), byKey), "");
+  }
+  return lines;
+}
 
 function moduleSource(
   key: ModuleKey,
@@ -71,19 +86,13 @@ function moduleSource(
   byKey: ReadonlyMap<string, InventoryItem>,
   apiRoot: string,
 ): string {
-  const needsConfig = ordered.some((i) => Object.keys(i.secrets).length > 0);
-  const lines: string[] = [
+  const lines = [
     "/**",
     ` * ${commentText(`${moduleTitle(key)}, as read from ${apiRoot}.`)}`,
     " * Each resource adopts the object it names.",
     " */",
+    ...declarations(ordered, referenced, byKey),
   ];
-  if (needsConfig) lines.push(CONFIG_IMPORT);
-  lines.push('import * as hosting from "pulumi-hosting";', "");
-  if (needsConfig) lines.push("const config = new Config();", "");
-  for (const item of ordered) {
-    lines.push(...resourceSource(item, referenced.has(itemKey(item.kind, item.id)), byKey), "");
-  }
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
@@ -133,15 +142,7 @@ function resourceSource(
 export function declarationsSource(items: readonly InventoryItem[]): string {
   const byKey = new Map(items.map((i) => [itemKey(i.kind, i.id), i]));
   const referenced = new Set(items.flatMap((i) => Object.values(i.refs).map((r) => itemKey(r.kind, r.id))));
-  const needsConfig = items.some((i) => Object.keys(i.secrets).length > 0);
-  const lines: string[] = [];
-  if (needsConfig) lines.push(CONFIG_IMPORT);
-  lines.push('import * as hosting from "pulumi-hosting";', "");
-  if (needsConfig) lines.push("const config = new Config();", "");
-  for (const item of items) {
-    lines.push(...resourceSource(item, referenced.has(itemKey(item.kind, item.id)), byKey), "");
-  }
-  return `${lines.join("\n").trimEnd()}\n`;
+  return `${declarations(items, referenced, byKey).join("\n").trimEnd()}\n`;
 }
 
 function indexSource(modules: string[]): string {

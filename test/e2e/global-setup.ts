@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { cacheRoot } from "../../scripts/sea/executable";
+import { filesUnder, hashFiles } from "./files";
 
 const ROOT = resolve(__dirname, "../..");
 
@@ -140,11 +141,7 @@ async function cachedPack(
   pack: () => Promise<string>,
   extra: readonly string[] = [],
 ): Promise<string> {
-  const hash = createHash("sha256");
-  for (const file of [...files].sort()) {
-    const bytes = readFileSync(file);
-    hash.update(`${file.slice(ROOT.length)}\0${bytes.length}\0`).update(bytes);
-  }
+  const hash = hashFiles(createHash("sha256"), ROOT, [...files].sort());
   hash.update([...extra, process.version].join("\0"));
   const parent = join(cacheRoot(), "e2e-packed", name);
   const entry = join(parent, hash.digest("hex").slice(0, 16));
@@ -169,13 +166,6 @@ async function cachedPack(
     rmSync(staging, { recursive: true, force: true });
   }
   return packed;
-}
-
-/** Every file under a folder. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 /**

@@ -38,11 +38,12 @@ import {
 } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { cacheRoot } from "../../scripts/sea/executable";
+import { filesUnder, hashFiles } from "./files";
 import { PulumiProgram, ROOT, requirePulumi } from "./pulumi";
 
 /** A version no real release has, so nothing but this release can answer for it. */
@@ -58,14 +59,6 @@ const CACHE = cacheRoot();
 // ---------------------------------------------------------------------------------------------
 // The release, built once per set of inputs
 // ---------------------------------------------------------------------------------------------
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-}
 
 /** A file's SHA-256, read as a stream (the archives are large). */
 async function sha256(file: string): Promise<string> {
@@ -84,8 +77,7 @@ function releaseKey(): string {
     ...["package.json", "package-lock.json", "README.md", "CHANGELOG.md"].map((f) => join(ROOT, f)),
     ...["build-sdks.sh", "pack-sdk-nodejs.sh", "sea/package.ts"].map((f) => join(ROOT, "scripts", f)),
   ];
-  // Paths relative to the checkout: a clone elsewhere (CI's) with the same files has the same key.
-  for (const file of files) hash.update(`${relative(ROOT, file)}\n`).update(readFileSync(file));
+  hashFiles(hash, ROOT, files);
   // The SDK generator, by where it is and when it was built (it is large).
   const codegen = spawnSync("sh", ["-c", "command -v pulumi-hosting-codegen"], {
     encoding: "utf8",
