@@ -11,6 +11,7 @@ export const OPERATIONS: readonly Operation[] = ["preview", "up", "drift", "dest
 
 export const USAGE = `usage: hosting-fleet preview|up|drift|destroy --root DIR [--stack NAME] [--concurrency K]
                      [--shard I/N] [--timeout DURATION] [--report FILE] [--format json|junit|markdown]
+       hosting-fleet drift --refresh-only ...
        hosting-fleet report --merge FILE... [--report FILE] [--format json|junit|markdown]
 Runs the operation on the stack NAME (default dev) of every Pulumi project under DIR, K at once
 (default 2), or on shard I of N (1 <= I <= N <= 1000): the stacks sorted by the SHA-256 of
@@ -18,6 +19,11 @@ Runs the operation on the stack NAME (default dev) of every Pulumi project under
 machine of a CI run given the same checkout computes the same split. A stack still running after
 DURATION (seconds, or a number with s, m or h: 90s, 10m; default 30m) is cancelled and reported
 as an error; SIGINT or SIGTERM cancels the running stacks the same way and writes the report.
+drift runs each program against the refreshed state (pulumi preview --refresh --run-program
+--expect-no-changes); with --refresh-only it compares the platform with the state alone (pulumi
+refresh --preview-only --expect-no-changes): no program runs, so it takes less time and does not
+report program changes not yet applied, and it uses the provider configuration recorded at the last
+up (a token given by HOSTING_TOKEN is read as it is now).
 The backend and the passphrase come from the environment as the pulumi CLI reads them
 (PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE), the platform's address and token from
 HOSTING_BASE_URL/HOSTING_TOKEN or each stack's config. The report goes to FILE (checked before any
@@ -35,6 +41,8 @@ export type Command =
       shard: Shard | undefined;
       /** How long one stack's operation may run before it is cancelled, milliseconds. */
       timeoutMs: number;
+      /** drift only: compare the platform with the state alone, running no program. */
+      refreshOnly: boolean;
       report: string | undefined;
       format: Format;
     }
@@ -67,6 +75,7 @@ export function parseCommand(argv: readonly string[]): Command {
       report: { type: "string" },
       format: { type: "string" },
       merge: { type: "boolean" },
+      "refresh-only": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -81,7 +90,7 @@ export function parseCommand(argv: readonly string[]): Command {
   if (verb === "report") {
     if (!values.merge) throw new Error("report needs --merge FILE...: the JSON reports to merge");
     if (rest.length === 0) throw new Error("--merge needs at least one JSON report file");
-    for (const flag of ["root", "stack", "concurrency", "shard", "timeout"] as const) {
+    for (const flag of ["root", "stack", "concurrency", "shard", "timeout", "refresh-only"] as const) {
       if (values[flag] !== undefined)
         throw new Error(`--${flag} is for an operation, not for report --merge`);
     }
@@ -94,6 +103,9 @@ export function parseCommand(argv: readonly string[]): Command {
   }
   if (rest.length > 0) throw new Error(`unexpected argument "${rest[0]}" after ${verb}`);
   if (values.merge) throw new Error("--merge is for report (hosting-fleet report --merge FILE...)");
+  if (values["refresh-only"] && verb !== "drift") {
+    throw new Error(`--refresh-only is for drift (hosting-fleet drift --refresh-only), not for ${verb}`);
+  }
   if (values.root === undefined) throw new Error("--root DIR is needed: the folder holding the projects");
   const stack = values.stack ?? DEFAULT_STACK;
   if (!/^[A-Za-z0-9_.-]+$/.test(stack)) {
@@ -107,6 +119,7 @@ export function parseCommand(argv: readonly string[]): Command {
     concurrency: concurrencyOf(values.concurrency),
     shard: values.shard === undefined ? undefined : parseShard(values.shard),
     timeoutMs: values.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(values.timeout),
+    refreshOnly: values["refresh-only"] === true,
     report: values.report,
     format,
   };

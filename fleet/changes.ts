@@ -36,6 +36,14 @@ export class Changes {
   /** The error diagnostics the engine reported, each with its resource's name where it has one. */
   readonly errors: Diagnostic[] = [];
 
+  /**
+   * `refreshSteps`: the run is a refresh (`pulumi refresh --preview-only`), whose steps announce
+   * themselves as `refresh` before the read; what each read found changed (`update`, or `delete`
+   * for an object gone) comes in the step's outputs event, from the state (before) to the platform
+   * (after). Other runs' outputs events repeat their steps, so they are not read.
+   */
+  constructor(private readonly options: { refreshSteps?: boolean } = {}) {}
+
   add(event: EngineEvent): void {
     const diagnostic = event.diagnosticEvent;
     if (diagnostic?.severity === "error") {
@@ -45,7 +53,9 @@ export class Changes {
         this.errors.push(name === undefined ? { message } : { name, message });
       }
     }
-    const step = event.resourcePreEvent?.metadata;
+    const step = this.options.refreshSteps
+      ? event.resOutputsEvent?.metadata
+      : event.resourcePreEvent?.metadata;
     if (step === undefined || UNCHANGED.has(step.op) || step.type === "pulumi:pulumi:Stack") return;
     // A default provider comes and goes with the stack's resources: bookkeeping, not a change.
     if (step.type.startsWith("pulumi:providers:") && WHOLE.has(step.op)) return;

@@ -102,7 +102,7 @@ export async function run(argv: readonly string[], io: Io, interrupts?: Interrup
     const chosen = command.shard ? inShard(projects, command.stack, command.shard) : projects;
     const shardText = command.shard ? `${command.shard.index}/${command.shard.count}` : undefined;
     io.err(
-      `hosting-fleet: ${command.operation} of ${chosen.length} of ${projects.length} stack${projects.length === 1 ? "" : "s"}` +
+      `hosting-fleet: ${command.operation}${command.refreshOnly ? " (refresh only)" : ""} of ${chosen.length} of ${projects.length} stack${projects.length === 1 ? "" : "s"}` +
         `${shardText ? ` (shard ${shardText})` : ""}, ${command.concurrency} at once`,
     );
     const onInterrupt = () =>
@@ -117,6 +117,7 @@ export async function run(argv: readonly string[], io: Io, interrupts?: Interrup
         stack: command.stack,
         concurrency: command.concurrency,
         timeoutMs: command.timeoutMs,
+        refreshOnly: command.refreshOnly,
         progress: io.err,
         interrupt: interrupts?.interrupt,
         force: interrupts?.force,

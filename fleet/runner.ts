@@ -27,6 +27,8 @@ export interface RunOptions {
   concurrency: number;
   /** How long one stack's operation may run before it is cancelled, milliseconds. */
   timeoutMs: number;
+  /** drift only: `pulumi refresh --preview-only`, the platform against the state, no program run. */
+  refreshOnly?: boolean | undefined;
   /** One line at each stack's start and end. */
   progress: (line: string) => void;
   /**
@@ -42,7 +44,7 @@ export interface RunOptions {
 }
 
 /** The operations of a stack the runner uses: the Automation API's `Stack`, or a test's. */
-export type StackOperations = Pick<Stack, "preview" | "up" | "destroy">;
+export type StackOperations = Pick<Stack, "preview" | "previewRefresh" | "up" | "destroy">;
 
 /** Opens (selects, or creates where the operation may) the stack of a project. */
 export type OpenStack = (project: Project, options: RunOptions) => Promise<StackOperations>;
@@ -93,8 +95,9 @@ async function automationApi(projects: readonly Project[], options: RunOptions):
       .then((ws) => ws.listStacks())
       .catch(() => undefined);
   }
-  // Every operation but destroy runs the programs: the TypeScript ones are checked here, at once.
-  const checked = options.operation === "destroy" ? undefined : typeCheckedOnce(projects, options);
+  // Every operation but destroy and a refresh-only drift runs the programs: the TypeScript ones are
+  // checked here, at once.
+  const checked = runsPrograms(options) ? typeCheckedOnce(projects, options) : undefined;
   return async (project, { operation, stack }) => {
     const args = { stackName: stack, workDir: project.dir };
     const errors = checked?.failed.get(project.dir);
@@ -133,8 +136,25 @@ async function automationApi(projects: readonly Project[], options: RunOptions):
           return await run(await created());
         }
       };
-    return { preview: orCreated("preview"), up: orCreated("up"), destroy: orCreated("destroy") };
+    return {
+      preview: orCreated("preview"),
+      // A stack that does not exist has no state to compare with: that is an error, not "clean".
+      previewRefresh: async (...call) =>
+        await existing.previewRefresh(...call).catch((e: unknown) => {
+          if (!NO_STACK.test(errorText(e))) throw e;
+          throw new Error(
+            `the stack ${stack} does not exist, so there is no state to compare the platform with: \`hosting-fleet up\` creates it`,
+          );
+        }),
+      up: orCreated("up"),
+      destroy: orCreated("destroy"),
+    };
   };
+}
+
+/** Whether the operation runs the projects' programs. */
+function runsPrograms(options: Pick<RunOptions, "operation" | "refreshOnly">): boolean {
+  return options.operation !== "destroy" && !(options.operation === "drift" && options.refreshOnly);
 }
 
 /** The fleet's TypeScript projects checked once (typecheck.ts), saying so in one progress line. */
@@ -187,7 +207,10 @@ async function runStack(
   open: OpenStack,
 ): Promise<Omit<StackResult, "seconds">> {
   const base = { project: project.project, stack: options.stack, dir: project.rel };
-  const changes = new Changes();
+  // A refresh preview names what it found changed in the outputs event of each refresh step.
+  const changes = new Changes({
+    refreshSteps: options.operation === "drift" && options.refreshOnly === true,
+  });
   const onEvent = (event: EngineEvent) => changes.add(event);
   const cancel = new Cancellation(options);
   try {
@@ -227,6 +250,12 @@ async function runStack(
         operation = stack.destroy({ onEvent, signal });
         break;
       case "drift":
+        if (options.refreshOnly) {
+          // `pulumi refresh --preview-only --expect-no-changes`: reads every resource with the
+          // provider configuration in the state, runs no program, fails when anything changed.
+          operation = stack.previewRefresh({ onEvent, signal, expectNoChanges: true });
+          break;
+        }
         // `pulumi preview --refresh --run-program --expect-no-changes`: reads every resource, runs
         // the program with the current config, and fails when anything would change.
         operation = stack.preview({

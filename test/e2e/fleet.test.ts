@@ -328,6 +328,30 @@ describe("the CI examples, run here", () => {
     expect(readFileSync(join(fleetDir, "drift.md"), "utf8")).toMatch(
       /acme-eng-member-mona \|[^\n]*\| update \| role: admin -> member \|/,
     );
+
+    // `drift --refresh-only` finds the same change with no program run, read from the state to the
+    // platform; the other stack is clean.
+    const refreshOnly = join(work, "refresh-only.json");
+    const refreshed = await fleetWith(
+      fileBackend,
+      ...["drift", "--refresh-only", "--root", fleetDir, "--stack", STACK, "--report", refreshOnly],
+    );
+    expect(refreshed.code, refreshed.stderr).toBe(1);
+    expect(refreshed.stderr).toContain("hosting-fleet: drift (refresh only) of 2 of 2 stacks");
+    const found = JSON.parse(readFileSync(refreshOnly, "utf8")) as FleetReport;
+    expect(found.stacks.map((s) => [s.project, s.status])).toEqual([
+      ["acme-eng", "drift"],
+      ["acme-ops", "clean"],
+    ]);
+    expect(found.stacks[0]?.changes).toEqual([
+      expect.objectContaining({
+        name: "acme-eng-member-mona",
+        op: "update",
+        fields: ["role"],
+        diffs: [{ field: "role", old: "member", new: "admin" }],
+      }),
+    ]);
+    expect(writes()).toEqual([]);
     // Back as imported, for the next example's adoption.
     await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });
   });

@@ -14,9 +14,15 @@ describe("hosting-fleet arguments", () => {
       concurrency: 2,
       shard: undefined,
       timeoutMs: 30 * 60_000,
+      refreshOnly: false,
       report: undefined,
       format: "json",
     });
+  });
+
+  it("reads drift --refresh-only", () => {
+    const c = parseCommand(["drift", "--root", "x", "--refresh-only"]);
+    expect(c.kind === "run" && c.refreshOnly).toBe(true);
   });
 
   it("reads --timeout as seconds, or a whole number with s, m or h", () => {
@@ -107,6 +113,14 @@ describe("hosting-fleet arguments", () => {
       /--shard is for an operation, not for report --merge/,
     ],
     [["up", "--root", "x", "--merge"], /--merge is for report/],
+    [
+      ["preview", "--root", "x", "--refresh-only"],
+      /--refresh-only is for drift \(hosting-fleet drift --refresh-only\), not for preview/,
+    ],
+    [
+      ["report", "--merge", "a.json", "--refresh-only"],
+      /--refresh-only is for an operation, not for report --merge/,
+    ],
     [["up", "--root", "x", "--bogus"], /Unknown option '--bogus'/],
   ])("refuses %j", (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(message);

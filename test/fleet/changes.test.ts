@@ -169,17 +169,18 @@ describe("diffsOf", () => {
   });
 });
 
-/** An engine event of one step. */
+/** An engine event of one step: announced (`resourcePreEvent`), or done (`resOutputsEvent`). */
 function stepEvent(
   op: OpType,
   name: string,
   oldInputs?: Record<string, unknown>,
   newInputs?: Record<string, unknown>,
+  at: "resourcePreEvent" | "resOutputsEvent" = "resourcePreEvent",
 ): EngineEvent {
   return {
     sequence: 1,
     timestamp: 1,
-    resourcePreEvent: {
+    [at]: {
       metadata: {
         op,
         urn: `urn:pulumi:ci::acme-eng::pulumi-nodejs:dynamic/hosting:OrgMembership::${name}`,
@@ -216,6 +217,28 @@ describe("Changes", () => {
         diffs: [{ field: "username", old: "octo", new: "octocat" }],
       },
     ]);
+  });
+
+  it("of a refresh, lists what each read found changed: from the state to the platform", () => {
+    const changes = new Changes({ refreshSteps: true });
+    // A refresh announces every step as `refresh`; its outputs event says what the read found.
+    changes.add(stepEvent("refresh", "mona", { role: "member" }, undefined));
+    changes.add(stepEvent("update", "mona", { role: "member" }, { role: "admin" }, "resOutputsEvent"));
+    changes.add(stepEvent("same", "hubot", { role: "member" }, { role: "member" }, "resOutputsEvent"));
+    changes.add(stepEvent("delete", "gone", { role: "member" }, undefined, "resOutputsEvent"));
+    expect(changes.list().map(({ name, op, fields, diffs }) => ({ name, op, fields, diffs }))).toEqual([
+      { name: "gone", op: "delete", fields: [], diffs: [] },
+      {
+        name: "mona",
+        op: "update",
+        fields: ["role"],
+        diffs: [{ field: "role", old: "member", new: "admin" }],
+      },
+    ]);
+    // Other runs read the announced steps only: their outputs events repeat them.
+    const preview = new Changes();
+    preview.add(stepEvent("update", "mona", { role: "member" }, { role: "admin" }, "resOutputsEvent"));
+    expect(preview.list()).toEqual([]);
   });
 
   it("keeps each error diagnostic once, named by its resource where it has one", () => {

@@ -6,6 +6,7 @@
 import {
   type EngineEvent,
   type PreviewOptions,
+  type RefreshOptions,
   Stack,
   type UpOptions,
   type Workspace,
@@ -318,6 +319,33 @@ describe("runFleet: drift and errors", () => {
       return { preview } as unknown as StackOperations;
     };
     const [result] = await runFleet(projects.slice(0, 1), options({ operation: "drift" }), failing);
+    expect(result?.status).toBe("drift");
+    expect(result?.changes[0]?.diffs).toEqual([{ field: "role", old: "admin", new: "member" }]);
+  });
+
+  it("with refreshOnly, runs the refresh preview alone and reads its outputs events as drift", async () => {
+    const called: string[] = [];
+    const failing: OpenStack = async () => {
+      const previewRefresh = (opts?: RefreshOptions) => {
+        called.push(`previewRefresh expectNoChanges=${opts?.expectNoChanges}`);
+        const { resourcePreEvent: found } = step("mona");
+        if (found) opts?.onEvent?.({ sequence: 1, timestamp: 1, resOutputsEvent: found });
+        return Promise.reject(
+          commandError("error: no changes were expected for refresh but changes were proposed\n"),
+        );
+      };
+      const preview = () => {
+        called.push("preview");
+        return Promise.resolve(undefined as never);
+      };
+      return { previewRefresh, preview } as unknown as StackOperations;
+    };
+    const [result] = await runFleet(
+      projects.slice(0, 1),
+      options({ operation: "drift", refreshOnly: true }),
+      failing,
+    );
+    expect(called).toEqual(["previewRefresh expectNoChanges=true"]);
     expect(result?.status).toBe("drift");
     expect(result?.changes[0]?.diffs).toEqual([{ field: "role", old: "admin", new: "member" }]);
   });
