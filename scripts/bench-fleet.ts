@@ -13,8 +13,9 @@
  * Environment: BENCH_FLEET_ORGS (default 40), BENCH_FLEET_PER_ORG (default 50),
  * BENCH_FLEET_CONCURRENCY (default 1,2,4), BENCH_FLEET_SHARDS (default 2,4,8),
  * BENCH_FLEET_SINGLE (default 1: 0 skips the single stack), BENCH_FLEET_LANGUAGE (the programs'
- * language, `hosting-import --language`: typescript, the default, or yaml, python, go). Needs the
- * Pulumi CLI on PATH.
+ * language, `hosting-import --language`: typescript, the default, or yaml, python, go),
+ * BENCH_FLEET_DRIFT (default program,refresh-only: the drift checks timed, `hosting-fleet drift`
+ * and `hosting-fleet drift --refresh-only`). Needs the Pulumi CLI on PATH.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -96,6 +97,11 @@ async function main(): Promise<void> {
   const shardCounts = numbers("BENCH_FLEET_SHARDS", "2,4,8");
   const single = (numbers("BENCH_FLEET_SINGLE", "1")[0] ?? 1) > 0;
   const language = process.env.BENCH_FLEET_LANGUAGE?.trim() || "typescript";
+  const drifts = (process.env.BENCH_FLEET_DRIFT?.trim() || "program,refresh-only").split(",");
+  for (const d of drifts) {
+    if (d !== "program" && d !== "refresh-only")
+      throw new Error(`BENCH_FLEET_DRIFT: "${d}" is not program or refresh-only`);
+  }
   const work = mkdtempSync(join(tmpdir(), "hosting-bench-fleet-"));
   const emulator = await startEmulator({ port: 0, logSize: 1_000_000 });
   try {
@@ -154,13 +160,24 @@ async function main(): Promise<void> {
     const resources = orgs * perOrg;
 
     const rows: string[] = [];
-    const measure = async (label: string, stacks: number, concurrency: number, root: string) => {
+    const measure = async (
+      label: string,
+      stacks: number,
+      concurrency: number,
+      root: string,
+      drift: string,
+    ) => {
       emulator.controls.clearLog();
       // As a CI job starts: an empty temporary folder (where ts-node keeps what it compiled) and no
       // remembered type check (hosting-fleet's, in node_modules/.cache).
       rmSync(join(fleetDir, "node_modules", ".cache", "hosting-fleet"), { recursive: true, force: true });
       const run = await timed(
-        [fleetCli, "drift", "--concurrency", String(concurrency), "--root", root, "--stack", STACK],
+        [
+          fleetCli,
+          "drift",
+          ...(drift === "refresh-only" ? ["--refresh-only"] : []),
+          ...["--concurrency", String(concurrency), "--root", root, "--stack", STACK],
+        ],
         { ...env, TMPDIR: mkdtempSync(join(work, "job-tmp-")) },
         work,
       );
@@ -171,6 +188,7 @@ async function main(): Promise<void> {
       rows.push(
         [
           label,
+          drift,
           stacks,
           concurrency,
           run.seconds.toFixed(1),
@@ -179,7 +197,7 @@ async function main(): Promise<void> {
           (requests / resources).toFixed(2),
         ].join("\t"),
       );
-      log(`${label} at ${concurrency}: ${run.seconds.toFixed(1)} s`);
+      log(`${label}, ${drift}, at ${concurrency}: ${run.seconds.toFixed(1)} s`);
       return report;
     };
 
@@ -210,7 +228,7 @@ async function main(): Promise<void> {
       );
       if (up.code !== 0) throw new Error(`single up: ${up.stderr.slice(-3000)}`);
       log(`single stack adopted in ${up.seconds.toFixed(1)} s`);
-      await measure(`one stack of ${resources}`, 1, 1, oneDir);
+      for (const drift of drifts) await measure(`one stack of ${resources}`, 1, 1, oneDir, drift);
     }
     const adopt = await fleet(fleetDir, "up", "--concurrency", "4");
     if (adopt.code !== 0) throw new Error(`fleet up: ${adopt.stderr.slice(-3000)}`);
@@ -221,12 +239,15 @@ async function main(): Promise<void> {
     const parts = await stackParts(firstProject, STACK, env);
     let perStack: FleetReport | undefined;
     for (const k of concurrencies) {
-      const report = await measure(`${orgs} stacks of ${perOrg}`, orgs, k, fleetDir);
-      if (k === 1) perStack = report;
+      for (const drift of drifts) {
+        const report = await measure(`${orgs} stacks of ${perOrg}`, orgs, k, fleetDir, drift);
+        if (k === 1 && drift === drifts[0]) perStack = report;
+      }
     }
 
     console.log(
-      `\nhosting-fleet drift (preview --refresh --run-program --expect-no-changes), ${resources} resources, ` +
+      "\nhosting-fleet drift (program: preview --refresh --run-program --expect-no-changes; refresh-only: " +
+        `refresh --preview-only --expect-no-changes), ${resources} resources, ` +
         `${availableParallelism()} CPUs, load average at the end ${loadavg()
           .map((l) => l.toFixed(1))
           .join(" ")}`,
@@ -237,11 +258,11 @@ async function main(): Promise<void> {
     console.log("part\tseconds");
     for (const part of parts) console.log(`${part.label}\t${part.seconds.toFixed(2)}`);
     console.log("");
-    console.log("run\tstacks\tconcurrency\tseconds\tpeak MB\tMB per stack at once\trequests/resource");
+    console.log("run\tdrift\tstacks\tconcurrency\tseconds\tpeak MB\tMB per stack at once\trequests/resource");
     for (const row of rows) console.log(row);
     if (perStack) {
       console.log(
-        "\nN shards, each on a machine of its own at concurrency 1 (from the per-stack times above):",
+        `\nN shards, each on a machine of its own at concurrency 1 (from the per-stack times of the ${drifts[0]} drift above):`,
       );
       console.log("shards\tstacks in the largest\tseconds (slowest shard)");
       for (const n of shardCounts) {
