@@ -31,6 +31,7 @@ import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import type { FleetReport } from "../../fleet/report";
+import { GO_PREPARED_ENV } from "../go-env";
 import { type Api, apiOf, EVERY_PLACE, fill, hostingImport } from "./installation";
 import { PACKAGE_VERSION, PulumiProgram, ROOT, requirePulumi, temporaryFolder } from "./pulumi";
 
@@ -52,20 +53,12 @@ function toolchain(language: Language): Record<string, string> {
     );
   }
   if (language === "go") {
-    // The program's go.sum is written by the build (no checksum database on these machines).
-    // `-trimpath`, as scripts/languages.sh compiled the SDK: the build cache then serves every
-    // program's packages whatever its folder (without it, each program folder compiles the plugin's
-    // SDK and its own copy of what it shares: about 20 s of CPU instead of 2.5). `-ldflags=-w`: no
+    // As scripts/languages.sh compiled the SDK (test/go-env.ts): every program's packages come from
+    // the build cache whatever its folder (without it, each program folder compiles the plugin's SDK
+    // and its own copy of what it shares: about 20 s of CPU instead of 2.5). `-ldflags=-w`: no
     // debugging information, which nothing here reads; the language host links the program again at
-    // every run, and each link takes 0.7 CPU-s less (2.6 -> 1.9 s for the example). `GOPROXY=off`:
-    // every module is in the module cache (scripts/languages.sh downloaded them), and each build
-    // asked the proxy again otherwise, which added 0.6 to 4.5 s of waiting to it, as the network was.
-    return {
-      GOFLAGS: "-mod=mod -trimpath -ldflags=-w",
-      GOSUMDB: "off",
-      GOTOOLCHAIN: "local",
-      GOPROXY: "off",
-    };
+    // every run, and each link takes 0.7 CPU-s less (2.6 -> 1.9 s for the example).
+    return { ...GO_PREPARED_ENV, GOFLAGS: `${GO_PREPARED_ENV.GOFLAGS} -ldflags=-w` };
   }
   // As a user runs it: the virtualenv named in Pulumi.yaml (`virtualenv: venv`), not first on PATH.
   const venvBin = join(value, "bin");

@@ -30,6 +30,7 @@ import { pythonEnumMember } from "../../importer/python";
 import { nameCandidates } from "../../importer/run";
 import { writeSplit } from "../../importer/split";
 import { LANGUAGES, type Language, writeProgramIn } from "../../importer/writers";
+import { GO_PREPARED_ENV } from "../go-env";
 import { HOSTILE } from "./hostile-strings";
 import { libraryTypes } from "./library-types";
 
@@ -386,16 +387,7 @@ function goVet(dir: string): void {
       `=> ${join(ROOT, "sdk/go")}`,
     ),
   );
-  // `-trimpath`, as scripts/languages.sh compiled the Pulumi Go SDK: vet then takes the compiled
-  // packages from the build cache. Without it, a machine's first run compiled the SDK and its
-  // dependencies again (84 s, 160 CPU-s), at the same time as the same work in test/scripts/sdks.
-  const env = {
-    ...process.env,
-    GOFLAGS: "-mod=mod -trimpath",
-    GOPROXY: "off",
-    GOSUMDB: "off",
-    GOTOOLCHAIN: "local",
-  };
+  const env = { ...process.env, ...GO_PREPARED_ENV };
   const vet = spawnSync("go", ["vet", "./..."], { cwd: dir, env, encoding: "utf8" });
   expect(vet.stdout + vet.stderr).toBe("");
   expect(vet.status).toBe(0);

@@ -9,6 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { GO_PREPARED_ENV } from "../go-env";
 
 const ROOT = resolve(__dirname, "../..");
 const onPath = (command: string) => spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
@@ -90,15 +91,7 @@ describe.skipIf(!goSdkCached())("the Go example against sdk/go", () => {
       const vet = spawnSync("go", ["vet", "./..."], {
         cwd: work,
         encoding: "utf8",
-        // `-trimpath`, as scripts/languages.sh compiled the SDK: the build cache serves its packages
-        // (without it, a machine's first run compiled them all again, 160 CPU-s).
-        env: {
-          ...process.env,
-          GOFLAGS: "-mod=mod -trimpath",
-          GOSUMDB: "off",
-          GOTOOLCHAIN: "local",
-          GOPROXY: "off",
-        },
+        env: { ...process.env, ...GO_PREPARED_ENV },
       });
       expect(vet.stderr).toBe("");
       expect(vet.status).toBe(0);
