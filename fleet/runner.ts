@@ -152,9 +152,14 @@ async function automationApi(projects: readonly Project[], options: RunOptions):
   };
 }
 
+/** Whether the operation is a drift check of the refresh alone (`--refresh-only`). */
+function refreshOnlyDrift(options: Pick<RunOptions, "operation" | "refreshOnly">): boolean {
+  return options.operation === "drift" && options.refreshOnly === true;
+}
+
 /** Whether the operation runs the projects' programs. */
 function runsPrograms(options: Pick<RunOptions, "operation" | "refreshOnly">): boolean {
-  return options.operation !== "destroy" && !(options.operation === "drift" && options.refreshOnly);
+  return options.operation !== "destroy" && !refreshOnlyDrift(options);
 }
 
 /** The fleet's TypeScript projects checked once (typecheck.ts), saying so in one progress line. */
@@ -208,9 +213,7 @@ async function runStack(
 ): Promise<Omit<StackResult, "seconds">> {
   const base = { project: project.project, stack: options.stack, dir: project.rel };
   // A refresh preview names what it found changed in the outputs event of each refresh step.
-  const changes = new Changes({
-    refreshSteps: options.operation === "drift" && options.refreshOnly === true,
-  });
+  const changes = new Changes({ refreshSteps: refreshOnlyDrift(options) });
   const onEvent = (event: EngineEvent) => changes.add(event);
   const cancel = new Cancellation(options);
   try {
@@ -250,7 +253,7 @@ async function runStack(
         operation = stack.destroy({ onEvent, signal });
         break;
       case "drift":
-        if (options.refreshOnly) {
+        if (refreshOnlyDrift(options)) {
           // `pulumi refresh --preview-only --expect-no-changes`: reads every resource with the
           // provider configuration in the state, runs no program, fails when anything changed.
           operation = stack.previewRefresh({ onEvent, signal, expectNoChanges: true });
