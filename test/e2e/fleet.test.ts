@@ -244,6 +244,18 @@ function recordingCli(dir: string): { env: NodeJS.ProcessEnv; commands: () => st
   };
 }
 
+/** A report's changes of a stack: mona's membership in acme-eng, its role from `old` to `now`. */
+function monaRoleChanged(old: string, now: string): unknown[] {
+  return [
+    expect.objectContaining({
+      name: "acme-eng-member-mona",
+      op: "update",
+      fields: ["role"],
+      diffs: [{ field: "role", old, new: now }],
+    }),
+  ];
+}
+
 /** Runs the installed hosting-fleet with a backend's environment. */
 function fleetWith(backend: Backend, ...args: string[]): Promise<Run> {
   return exec(process.execPath, [fleetCli(), ...args], backend.env);
@@ -314,14 +326,7 @@ describe("the CI examples, run here", () => {
       ["acme-eng", STACK, "drift"],
       ["acme-ops", STACK, "clean"],
     ]);
-    expect(merged.stacks[0]?.changes).toEqual([
-      expect.objectContaining({
-        name: "acme-eng-member-mona",
-        op: "update",
-        fields: ["role"],
-        diffs: [{ field: "role", old: "admin", new: "member" }],
-      }),
-    ]);
+    expect(merged.stacks[0]?.changes).toEqual(monaRoleChanged("admin", "member"));
     expect(readFileSync(join(fleetDir, "drift.xml"), "utf8")).toMatch(
       /<failure type="drift" message="1 resource drifted">update [^<]*acme-eng-member-mona: role\n {2}role: admin -&gt; member</,
     );
@@ -343,14 +348,7 @@ describe("the CI examples, run here", () => {
       ["acme-eng", "drift"],
       ["acme-ops", "clean"],
     ]);
-    expect(found.stacks[0]?.changes).toEqual([
-      expect.objectContaining({
-        name: "acme-eng-member-mona",
-        op: "update",
-        fields: ["role"],
-        diffs: [{ field: "role", old: "member", new: "admin" }],
-      }),
-    ]);
+    expect(found.stacks[0]?.changes).toEqual(monaRoleChanged("member", "admin"));
     expect(writes()).toEqual([]);
     // Back as imported, for the next example's adoption.
     await api("PUT", "/orgs/acme-eng/memberships/mona", { role: "member" });

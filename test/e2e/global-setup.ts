@@ -1,8 +1,9 @@
 /**
  * Once per run of the end-to-end suite: build the library, pack it (`npm pack --ignore-scripts`,
  * so packing does not build again) and the plugin's TypeScript SDK (scripts/pack-sdk-nodejs.sh),
- * side by side, or take the tarballs a run packed from the same files (cachedPack), and install one template `node_modules` with both packed, the checkout's
- * @pulumi/pulumi and the TypeScript a TypeScript program compiles with.
+ * side by side, or take the tarballs a run packed from the same files (cachedPack), and install
+ * one template `node_modules` with both packed, the checkout's @pulumi/pulumi and the TypeScript a
+ * TypeScript program compiles with.
  * Each program links its `node_modules` to the template instead of installing (the library still
  * loads from under a `node_modules`, as users have it). At the end it prints how many times the
  * suite ran the Pulumi CLI.
