@@ -3,6 +3,9 @@
  * Public exports only.
  */
 
+// First: what a program compiles from here on goes to Node's compile cache (internal/compile-cache.ts).
+import "./internal/compile-cache";
+
 // The routes HostingClient takes: the API's, and `route` to declare another.
 export type { BudgetProductSku, Route, RouteDeclaration, RouteParams } from "../api";
 export { ROUTES, route } from "../api";

@@ -131,6 +131,8 @@ export function registryFiles(root: string): Map<string, string> {
       [
         HEADER,
         `/** The ${kind} provider as this module's whole export: Pulumi serialises it as a \`require\` of this path. */`,
+        "// First: what the provider process compiles from here on goes to Node's compile cache.",
+        `import "../internal/compile-cache";`,
         `import { ${p.name} } from "../${p.module}";`,
         "",
         `export = ${p.name};`,

@@ -7,6 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { isNotFound } from "../client/errors";
 import { type CrossFieldRules, checkInputs, containsUnknown, safeFailures, unknownArguments } from "./check";
+import { flushingAfterCalls } from "./compile-cache";
 import { configure, notice } from "./context";
 import {
   adoptingSince,
@@ -147,99 +148,108 @@ export function defineProvider<S extends z.ZodObject, O extends object>(
   // What a pending record's replacement names as the field that replaces: its identity, the fields
   // the look-up for the object goes by.
   const replaced = declared.identity[0] ?? Object.keys(spec.rules)[0] ?? "id";
-  return quietErrors({
-    kind,
-    declared,
-    secrets: declared.secrets,
-    async configure(request) {
-      configure(request.config);
-    },
-    inputsOf,
-    changedFields: (olds, news) =>
-      changedFields(spec.rules, compare(olds as object), compare(inputsOf(news) as object)),
-    async check(olds, news) {
-      const recorded = async (failed: boolean) =>
-        (spec.recordedInputs ? await spec.recordedInputs(olds, news, failed) : news) as z.infer<S>;
-      const unknown = unknownArguments(spec.inputs, news);
-      if (unknown.length > 0) return { inputs: await recorded(true), failures: unknown };
-      const checked = checkInputs(spec.inputs, news, spec.crossField);
-      if (checked.failures?.length || checked.inputs === undefined) {
-        const failures = safeFailures(checked.failures ?? [], secretFields, news);
-        return { ...checked, failures, inputs: await recorded(true) };
-      }
-      // A resource not created yet (no recorded inputs) that adopts an object: show what changes.
-      const isNew = Object.keys(olds).every((k) => k === PROVIDER_KEY);
-      const known = !containsUnknown(checked.inputs);
-      const id = isNew && known ? spec.adoptedId?.(checked.inputs) : undefined;
-      if (id !== undefined) {
-        const failure = await showAdoption(kind, spec, compare, id, checked.inputs);
+  return flushingAfterCalls(
+    quietErrors({
+      kind,
+      declared,
+      secrets: declared.secrets,
+      async configure(request) {
+        configure(request.config);
+      },
+      inputsOf,
+      changedFields: (olds, news) =>
+        changedFields(spec.rules, compare(olds as object), compare(inputsOf(news) as object)),
+      async check(olds, news) {
+        const recorded = async (failed: boolean) =>
+          (spec.recordedInputs ? await spec.recordedInputs(olds, news, failed) : news) as z.infer<S>;
+        const unknown = unknownArguments(spec.inputs, news);
+        if (unknown.length > 0) return { inputs: await recorded(true), failures: unknown };
+        const checked = checkInputs(spec.inputs, news, spec.crossField);
+        if (checked.failures?.length || checked.inputs === undefined) {
+          const failures = safeFailures(checked.failures ?? [], secretFields, news);
+          return { ...checked, failures, inputs: await recorded(true) };
+        }
+        // A resource not created yet (no recorded inputs) that adopts an object: show what changes.
+        const isNew = Object.keys(olds).every((k) => k === PROVIDER_KEY);
+        const known = !containsUnknown(checked.inputs);
+        const id = isNew && known ? spec.adoptedId?.(checked.inputs) : undefined;
+        if (id !== undefined) {
+          const failure = await showAdoption(kind, spec, compare, id, checked.inputs);
+          if (failure)
+            return { inputs: await recorded(true), failures: safeFailures([failure], secretFields, news) };
+        }
+        const failure = known
+          ? await spec.preflight?.(checked.inputs, olds as Partial<z.infer<S>>)
+          : undefined;
         if (failure)
           return { inputs: await recorded(true), failures: safeFailures([failure], secretFields, news) };
-      }
-      const failure = known ? await spec.preflight?.(checked.inputs, olds as Partial<z.infer<S>>) : undefined;
-      if (failure)
-        return { inputs: await recorded(true), failures: safeFailures([failure], secretFields, news) };
-      return { inputs: await recorded(false) };
-    },
-    async diff(id, olds, news) {
-      const since = pendingSince(id);
-      if (since !== undefined) return pending.resolveOnNextCreate(id, since, news, replaced);
-      const fields = withWrittenChanges(spec.writtenMatters, fieldDiff(olds, inputsOf(news)), olds, news);
-      const result =
-        spec.deleteBeforeReplace && (fields.replaces?.length ?? 0) > 0
-          ? { ...fields, deleteBeforeReplace: true }
-          : fields;
-      if (result.changes || !providerChanged(olds, news)) return result;
-      return { changes: true, replaces: [], deleteBeforeReplace: false };
-    },
-    async create(written) {
-      const inputs = inputsOf(written);
-      const since = pending.adoptionFor(written);
-      try {
-        const run = () => spec.create(inputs);
-        const { id, outs } = await (since === undefined ? run() : adoptingSince(since, run));
-        return { id, outs: recordWritten(outs, written, inputs) };
-      } catch (e) {
-        if (!(e instanceof CreateOutcomeUnknown)) throw e;
-        throw pendingRecord(kind, e, written);
-      }
-    },
-    async read(id, props) {
-      // A pending record stays as it is until an `up` resolves it (see PENDING_ID).
-      if (pendingSince(id) !== undefined) return { id, props: props as O, inputs: pendingInputs(props) as O };
-      // The input-shaped part of what was read, so refresh shows drift field by field.
-      const read = await spec.read(id, props);
-      const result = importing(props) ? withAdoptedArgs(read, declared.discovery?.adopted?.args) : read;
-      if (result.props === undefined || result.inputs !== undefined) return result;
-      keepRecordedOrder(spec.rules, result.props, props);
-      const written = (props as Record<string, unknown> | undefined)?.[AS_WRITTEN_KEY] as
-        | AsWritten
-        | undefined;
-      const outs = written === undefined ? result.props : { ...result.props, [AS_WRITTEN_KEY]: written };
-      return { ...result, props: outs, inputs: inputsFrom(spec.rules, result.props, written, compare) as O };
-    },
-    async update(id, olds, written) {
-      if (pendingSince(id) !== undefined) {
-        throw new Error(
-          `hosting: ${kind} ${id} is pending; an \`up\` replaces it with the object its create made`,
+        return { inputs: await recorded(false) };
+      },
+      async diff(id, olds, news) {
+        const since = pendingSince(id);
+        if (since !== undefined) return pending.resolveOnNextCreate(id, since, news, replaced);
+        const fields = withWrittenChanges(spec.writtenMatters, fieldDiff(olds, inputsOf(news)), olds, news);
+        const result =
+          spec.deleteBeforeReplace && (fields.replaces?.length ?? 0) > 0
+            ? { ...fields, deleteBeforeReplace: true }
+            : fields;
+        if (result.changes || !providerChanged(olds, news)) return result;
+        return { changes: true, replaces: [], deleteBeforeReplace: false };
+      },
+      async create(written) {
+        const inputs = inputsOf(written);
+        const since = pending.adoptionFor(written);
+        try {
+          const run = () => spec.create(inputs);
+          const { id, outs } = await (since === undefined ? run() : adoptingSince(since, run));
+          return { id, outs: recordWritten(outs, written, inputs) };
+        } catch (e) {
+          if (!(e instanceof CreateOutcomeUnknown)) throw e;
+          throw pendingRecord(kind, e, written);
+        }
+      },
+      async read(id, props) {
+        // A pending record stays as it is until an `up` resolves it (see PENDING_ID).
+        if (pendingSince(id) !== undefined)
+          return { id, props: props as O, inputs: pendingInputs(props) as O };
+        // The input-shaped part of what was read, so refresh shows drift field by field.
+        const read = await spec.read(id, props);
+        const result = importing(props) ? withAdoptedArgs(read, declared.discovery?.adopted?.args) : read;
+        if (result.props === undefined || result.inputs !== undefined) return result;
+        keepRecordedOrder(spec.rules, result.props, props);
+        const written = (props as Record<string, unknown> | undefined)?.[AS_WRITTEN_KEY] as
+          | AsWritten
+          | undefined;
+        const outs = written === undefined ? result.props : { ...result.props, [AS_WRITTEN_KEY]: written };
+        return {
+          ...result,
+          props: outs,
+          inputs: inputsFrom(spec.rules, result.props, written, compare) as O,
+        };
+      },
+      async update(id, olds, written) {
+        if (pendingSince(id) !== undefined) {
+          throw new Error(
+            `hosting: ${kind} ${id} is pending; an \`up\` replaces it with the object its create made`,
+          );
+        }
+        const news = inputsOf(written);
+        if (providerChanged(olds, written) && !fieldDiff(olds, news).changes) {
+          const { [PROVIDER_KEY]: _recorded, ...outs } = olds as Record<string, unknown>;
+          return { outs: recordWritten(outs as O, written, news) };
+        }
+        const { outs } = await spec.update(id, olds, news);
+        return { outs: recordWritten(outs, written, news) };
+      },
+      async delete(id, props) {
+        if (pendingSince(id) === undefined) return spec.delete(id, props);
+        if (pending.resolving.delete(id)) return;
+        notice(
+          `${kind}: a create at ${new Date(pendingSince(id) ?? 0).toISOString()} may have made one that this stack never learned the id of; it is left as it is: delete it on the platform if it is there`,
         );
-      }
-      const news = inputsOf(written);
-      if (providerChanged(olds, written) && !fieldDiff(olds, news).changes) {
-        const { [PROVIDER_KEY]: _recorded, ...outs } = olds as Record<string, unknown>;
-        return { outs: recordWritten(outs as O, written, news) };
-      }
-      const { outs } = await spec.update(id, olds, news);
-      return { outs: recordWritten(outs, written, news) };
-    },
-    async delete(id, props) {
-      if (pendingSince(id) === undefined) return spec.delete(id, props);
-      if (pending.resolving.delete(id)) return;
-      notice(
-        `${kind}: a create at ${new Date(pendingSince(id) ?? 0).toISOString()} may have made one that this stack never learned the id of; it is left as it is: delete it on the platform if it is there`,
-      );
-    },
-  });
+      },
+    }),
+  );
 }
 
 /** A read with nothing recorded: `pulumi import` (or `X.get`) taking an object that existed before. */

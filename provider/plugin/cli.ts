@@ -6,7 +6,7 @@
  * engine reads it to connect, so nothing else may be written to stdout before it.
  */
 // First: the compile cache covers only the modules loaded after it is enabled.
-import { flushCompileCache } from "./compile-cache";
+import { flushCompileCache } from "../internal/compile-cache";
 import { startPlugin } from "./server";
 
 // A stray rejection must not end the process in the middle of a deployment (the engine would lose

@@ -5,10 +5,10 @@
  * answer's secrets again. `server.ts` only translates these to and from protobuf.
  */
 import { safeFailures } from "../internal/check";
+import { cachedOnceLoaded } from "../internal/compile-cache";
 import type { AnyHostingProvider } from "../internal/lifecycle";
 import { typeToken } from "../internal/tokens";
 import { KIND_LOADERS } from "../kind-loaders";
-import { cachedOnceLoaded } from "./compile-cache";
 import { isUnknown, type Properties, unwrap, type Value, wrap } from "./properties";
 
 /** The kinds this process has loaded or is loading, by type token. */
