@@ -18,6 +18,9 @@ set -euo pipefail
 
 PYTHON_PULUMI_VERSION="3.272.0" # the newest `pulumi` on PyPI; runs with CLI v3.259.0 and the old host
 PYTHON_SDK_REQUIREMENTS=("parver>=0.2.1" "semver>=2.8.1") # sdk/python/setup.py's install_requires
+# What building sdk/python needs (setup.py with no pyproject.toml): in the virtualenv, the tests install
+# the SDK with --no-build-isolation instead of pip fetching them into a new build environment each time.
+PYTHON_BUILD_REQUIREMENTS=("setuptools>=65" "wheel")
 GO_SDK_VERSION="v3.259.0"       # the CLI's version: already in the module cache, and what codegen targets
 CACHE="${PULUMI_HOSTING_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-hosting}"
 log() { printf 'languages: %s\n' "$*" >&2; }
@@ -39,14 +42,14 @@ prepare_python() {
     return 1
   fi
   # The virtualenv is tied to the interpreter it was made with: a different one makes a new virtualenv.
-  key="pulumi==$PYTHON_PULUMI_VERSION ${PYTHON_SDK_REQUIREMENTS[*]} $("$python" -c 'import sys; print(sys.version.split()[0], sys.base_prefix)')"
+  key="pulumi==$PYTHON_PULUMI_VERSION ${PYTHON_SDK_REQUIREMENTS[*]} ${PYTHON_BUILD_REQUIREMENTS[*]} $("$python" -c 'import sys; print(sys.version.split()[0], sys.base_prefix)')"
   if [ "$(cat "$dir/venv/.pulumi-hosting.key" 2>/dev/null)" != "$key" ]; then
     log "creating a virtualenv with pulumi==$PYTHON_PULUMI_VERSION from PyPI in $dir/venv"
     rm -rf "$dir/venv"
     mkdir -p "$dir"
     "$python" -m venv "$dir/venv" >&2 &&
       "$dir/venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-        "pulumi==$PYTHON_PULUMI_VERSION" "${PYTHON_SDK_REQUIREMENTS[@]}" >&2 || {
+        "pulumi==$PYTHON_PULUMI_VERSION" "${PYTHON_SDK_REQUIREMENTS[@]}" "${PYTHON_BUILD_REQUIREMENTS[@]}" >&2 || {
       log "could not install pulumi==$PYTHON_PULUMI_VERSION into $dir/venv"
       return 1
     }

@@ -215,6 +215,8 @@ ${adopt}`;
  * destroy; and acme-eng's settings.
  */
 const repository = { name: "svc", deployKey: "" };
+/** What the rename step found, for the refresh after it to check. */
+const renamedRepository: { repositoryId?: number | undefined; keyId?: number | undefined } = {};
 
 /**
  * The organisation the stack makes: renamed by the rename step (a background job of the platform,
@@ -1054,7 +1056,7 @@ describe("a stack of every kind, end to end", () => {
     expect(routes.filter((r) => r.includes("/organizations") || r === "GET /orgs/{org}")).toEqual([]);
   });
 
-  it("renames a repository and an organisation in place: the same objects on the server, the key follows, the up waits for the rename job, refresh moves the id", async () => {
+  it("renames a repository and an organisation in place: the same objects on the server, the key follows, the up waits for the rename job", async () => {
     const before = repo("svc");
     const key = state().deployKeys[0]?.id;
     const org = state().fixture.orgs.find((o) => o.login === "acme-platform");
@@ -1093,21 +1095,14 @@ describe("a stack of every kind, end to end", () => {
     expect(state().fixture.orgs.find((o) => o.login === "acme-core")?.id).toBe(org?.id);
     expect(state().fixture.orgs.find((o) => o.login === "acme-platform")).toBeUndefined();
     expect(state().deployKeys.map((k) => k.id)).toEqual([key]);
-    // An update cannot change a resource's id; the next refresh records the new name.
+    // An update cannot change a resource's id; the next refresh records the new name (the keys'
+    // `up --refresh`, below, checks it: a refresh of its own cost a CLI run).
     expect(stack().svc?.id).toBe("acme-eng/svc");
-    await ok(
-      "refresh",
-      "--yes",
-      "--skip-preview",
-      ...only("Repository::svc", "RepositoryDeployKey::svc-ci", "Organization::platform"),
-    );
-    expect(stack().svc?.id).toBe("acme-eng/service");
-    expect(stack().svc?.outputs).toMatchObject({ name: "service", repositoryId: before?.id });
-    expect(stack()["svc-ci"]?.outputs).toMatchObject({ repository: "service", keyId: key });
-    expect(stack().platform?.outputs).toMatchObject({ login: "acme-core" });
+    renamedRepository.repositoryId = before?.id;
+    renamedRepository.keyId = key;
   });
 
-  it("checks keys at preview, ignores a comment, replaces old key first, recreates a deleted one, adopts with importId", async () => {
+  it("checks keys at preview, ignores a comment, replaces old key first, recreates a deleted one, adopts with importId; refresh moves a renamed repository's id", async () => {
     const gpgKey = () => state().gpgKeys[0];
     expect(gpgKey()).toMatchObject({ name: "e2e", user: "admin" });
     expect(stack().gpg?.outputs).toMatchObject({
@@ -1184,6 +1179,17 @@ describe("a stack of every kind, end to end", () => {
         .sort(),
     ).toEqual(["adopted", "laptop"]);
     expect(stack().adopted?.outputs).toMatchObject({ key: handMade.key, title: "adopted" });
+    // That refresh recorded the renamed repository's new id (the test above renamed it).
+    expect(stack().svc?.id).toBe("acme-eng/service");
+    expect(stack().svc?.outputs).toMatchObject({
+      name: "service",
+      repositoryId: renamedRepository.repositoryId,
+    });
+    expect(stack()["svc-ci"]?.outputs).toMatchObject({
+      repository: "service",
+      keyId: renamedRepository.keyId,
+    });
+    expect(stack().platform?.outputs).toMatchObject({ login: "acme-core" });
   });
 
   it("after the token is rotated, the drift check needs --run-program, and then passes", async () => {
@@ -1291,10 +1297,10 @@ describe("a stack of every kind, end to end", () => {
 
     // Meanwhile the registry's key was rotated and the program's value changed: the plan updates
     // npm's value only, and never shows the digest. The program also declares acme-ops's only admin,
-    // as an admin: adopted with no write.
+    // as an admin with onDestroy "remove" written out: adopted with no write.
     expect(await control("POST", `${REGISTRIES}/public-key/rotate`)).toBe(200);
     program.setEnv({ REGISTRY_VALUE: SECOND_VALUE });
-    program.declare(programOf({ integrationId: 102, opsAdmin: { role: "admin" } }));
+    program.declare(programOf({ integrationId: 102, opsAdmin: { role: "admin", onDestroy: "remove" } }));
     const plan = await run("preview", "--json");
     expect(plan.code, plan.output).toBe(0);
     const steps = (JSON.parse(plan.stdout) as { steps: PlanStep[] }).steps;
@@ -1389,10 +1395,10 @@ describe("a stack of every kind, end to end", () => {
     expect(person("acme-ops", "admin")).toEqual({ member: "admin" });
     expect(stack()["ops-admin"]?.outputs).toMatchObject({ role: "admin" });
 
-    // Removed from the program with onDestroy "remove" written out: the last admin stays, with a
-    // warning, and the resource leaves the stack (the run does not stop half-way).
-    program.declare(programOf({ integrationId: 102, opsAdmin: { role: "admin", onDestroy: "remove" } }));
-    await ok("up", "--yes", "--skip-preview", ...OPS_ADMIN);
+    // Removed from the program, its onDestroy "remove" written out when it was adopted: the last
+    // admin stays, with a warning, and the resource leaves the stack (the run does not stop
+    // half-way).
+    expect(stack()["ops-admin"]?.outputs).toMatchObject({ onDestroy: "remove" });
     program.declare(programOf({ integrationId: 102 }));
     const remove = await ok("up", "--yes", "--skip-preview", ...OPS_ADMIN);
     expect(remove.output).toContain(
