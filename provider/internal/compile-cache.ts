@@ -11,11 +11,19 @@
  */
 import * as nodeModule from "node:module";
 
-try {
-  nodeModule.enableCompileCache?.();
-} catch {
-  // A single executable, or a folder Node may not write: no cache.
-}
+/**
+ * Whether the cache is on. Not in the release's single executable (its `require` has no module
+ * cache either), nor where Node may not write the folder.
+ */
+const enabled = ((): boolean => {
+  try {
+    const status = nodeModule.enableCompileCache?.().status;
+    const { ENABLED, ALREADY_ENABLED } = nodeModule.constants.compileCacheStatus;
+    return status === ENABLED || status === ALREADY_ENABLED;
+  } catch {
+    return false;
+  }
+})();
 
 /** Writes what the process compiled to the cache (nothing when every module came from it). */
 export function flushCompileCache(): void {
@@ -31,6 +39,7 @@ let loadedAtFlush = -1;
 
 /** Flushes when modules were loaded since the last flush (a count of the module cache otherwise). */
 export function flushWhenLoaded(): void {
+  if (!enabled || require.cache === undefined) return;
   const loaded = Object.keys(require.cache).length;
   if (loaded === loadedAtFlush) return;
   loadedAtFlush = loaded;
