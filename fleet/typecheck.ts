@@ -13,10 +13,12 @@
  * tsconfig.json that parses, and `typescript` resolves from its folder (the compiler its program
  * runs with). Any other project runs as before, checked by ts-node.
  *
- * A check that passed is remembered, as ts-node remembers its output: in `.cache/hosting-fleet/`
- * of the `node_modules` the compiler is in, the digest of every file the check read (the projects'
- * sources and every declaration file) with the compiler's version and options. The next run whose
- * files all give the same digest passes without checking (about 30 ms to read them, against 2 s).
+ * A check that passed is remembered per project, as ts-node remembers its output: in
+ * `.cache/hosting-fleet/` of the `node_modules` the compiler is in, the digest of every file the
+ * check read (the projects' sources and every declaration file) with the compiler's version and
+ * options. The next run whose files all give the same digest passes the project without checking
+ * (about 30 ms to read them, against 2 s), whichever other projects it runs: a shard of a drift
+ * job finds the projects that the fleet's `up` checked in the same checkout.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -71,31 +73,35 @@ export function typeCheck(projects: readonly Project[], cacheDir?: string): Type
   const passed = new Set<string>();
   const failed = new Map<string, string>();
   for (const [key, { ts, compiler, options, members }] of groups) {
-    const stamp = stampFile(compiler, `${key}\0${members.map((m) => m.project.dir).join("\0")}`, cacheDir);
-    if (stillPassing(stamp)) {
-      for (const { project } of members) passed.add(project.dir);
-      continue;
-    }
-    const program = ts.createProgram({ rootNames: members.flatMap((m) => m.files), options });
+    // A stamp per project, so that a run of some of them (a shard) finds those a run of all of
+    // them checked.
+    const stampOf = (project: Project) => stampFile(compiler, `${key}\0${project.dir}`, cacheDir);
+    const unchecked = members.filter(({ project }) => {
+      if (!stillPassing(stampOf(project))) return true;
+      passed.add(project.dir);
+      return false;
+    });
+    if (unchecked.length === 0) continue;
+    const program = ts.createProgram({ rootNames: unchecked.flatMap((m) => m.files), options });
     const errors = ts
       .getPreEmitDiagnostics(program)
       .filter((d) => d.category === ts.DiagnosticCategory.Error);
-    if (errors.length === 0)
-      remember(
-        stamp,
-        program.getSourceFiles().map((f) => f.fileName),
-      );
-    for (const { project } of members) {
+    // Every file the check read, the other projects' too: a change to any of them checks again.
+    const read = program.getSourceFiles().map((f) => f.fileName);
+    for (const { project } of unchecked) {
       // A project's own errors, and those of no project's file (the options, a declaration file
       // shared by all): each project would have failed on them.
       const own = errors.filter((d) => {
         const file = d.file?.fileName;
         return (
-          file === undefined || !members.some((m) => inside(m.project.dir, file)) || inside(project.dir, file)
+          file === undefined ||
+          !unchecked.some((m) => inside(m.project.dir, file)) ||
+          inside(project.dir, file)
         );
       });
       if (own.length === 0) {
         passed.add(project.dir);
+        remember(stampOf(project), read);
         continue;
       }
       failed.set(
@@ -181,7 +187,7 @@ interface Stamp {
   digest: string;
 }
 
-/** The stamp of a group: in `cacheDir`, else `node_modules/.cache/hosting-fleet/` of the compiler. */
+/** The stamp of a project: in `cacheDir`, else `node_modules/.cache/hosting-fleet/` of the compiler. */
 function stampFile(compiler: string, key: string, cacheDir: string | undefined): string | undefined {
   const name = `typecheck-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.json`;
   if (cacheDir !== undefined) return join(cacheDir, name);
@@ -204,7 +210,7 @@ function digestOf(files: readonly string[]): string | undefined {
   return hash.digest("hex");
 }
 
-/** Whether the group passed before and none of the files its check read has changed since. */
+/** Whether the project passed before and none of the files its check read has changed since. */
 function stillPassing(stamp: string | undefined): boolean {
   if (stamp === undefined || !existsSync(stamp)) return false;
   try {

@@ -1,5 +1,13 @@
 /** The fleet's TypeScript projects checked once, with the compiler each project resolves. */
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -70,7 +78,7 @@ describe("typeCheck", () => {
     expect([...failed.keys()]).toEqual([]);
   });
 
-  it("checks the projects of a fleet as one program, remembers it passed, and checks again when a file it read changed", () => {
+  it("checks the projects of a fleet as one program, remembers each passed, also for a run of some of them, and checks again when a file it read changed", () => {
     const root = fleet({
       "good/Pulumi.yaml": "name: good\nruntime: nodejs\n",
       "good/tsconfig.json": TSCONFIG,
@@ -83,9 +91,22 @@ describe("typeCheck", () => {
     const projects = findProjects(root);
     const both = [join(root, "good"), join(root, "other")];
     expect([...typeCheck(projects, stamps).passed].sort()).toEqual(both);
-    // One program, so one stamp: the same options, and the same type roots (the fleet's).
-    expect(readdirSync(stamps)).toHaveLength(1);
+    // One program (the same options, and the same type roots: the fleet's), a stamp per project,
+    // written again by each check that passes it (a new file each time).
+    const written = () => readdirSync(stamps).map((f) => `${f}@${statSync(join(stamps, f)).ino}`);
+    const first = written();
+    expect(first).toHaveLength(2);
+    for (const stamp of readdirSync(stamps)) {
+      const { files } = JSON.parse(readFileSync(join(stamps, stamp), "utf8")) as { files: string[] };
+      expect(files).toEqual(
+        expect.arrayContaining([join(root, "good/index.ts"), join(root, "other/index.ts")]),
+      );
+    }
     expect([...typeCheck(projects, stamps).passed].sort()).toEqual(both);
+    // A shard's run of one of them finds it checked, as the whole run again did: no check.
+    const good = projects.filter((p) => p.dir === join(root, "good"));
+    expect([...typeCheck(good, stamps).passed]).toEqual([join(root, "good")]);
+    expect(written()).toEqual(first);
     writeFileSync(join(root, "good/index.ts"), 'export const count: number = "one";\n');
     const changed = typeCheck(projects, stamps);
     expect([...changed.failed.keys()]).toEqual([join(root, "good")]);
