@@ -1,8 +1,9 @@
 /**
  * `prepare` builds only when the sources differ from those `dist` was built from: the digest it
- * compares covers every source file's path and bytes, and the configuration.
+ * compares covers every source file's path and bytes, and the configuration. The build leaves the
+ * package's commands executable.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -54,5 +55,17 @@ describe("the sources' digest", () => {
       "provider/node_modules/x/index.js": "",
     });
     expect(sourcesDigest(built)).toBe(base);
+  });
+});
+
+describe("the build", () => {
+  it("leaves every command of the package executable, as an install does (a checkout's dist is run directly too)", () => {
+    const root = join(__dirname, "../..");
+    const { bin } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+    };
+    for (const file of Object.values(bin)) {
+      expect((statSync(join(root, file)).mode & 0o111).toString(8), file).toBe("111");
+    }
   });
 });
