@@ -25,8 +25,16 @@ const enabled = ((): boolean => {
   }
 })();
 
+/** How many modules were loaded at the last flush. */
+let loadedAtFlush = -1;
+
+/** How many modules are loaded (undefined in the single executable, which has no module cache). */
+const loadedModules = (): number | undefined =>
+  require.cache === undefined ? undefined : Object.keys(require.cache).length;
+
 /** Writes what the process compiled to the cache (nothing when every module came from it). */
 export function flushCompileCache(): void {
+  loadedAtFlush = loadedModules() ?? -1;
   try {
     nodeModule.flushCompileCache?.();
   } catch {
@@ -34,15 +42,14 @@ export function flushCompileCache(): void {
   }
 }
 
-/** How many modules were loaded at the last flush. */
-let loadedAtFlush = -1;
-
-/** Flushes when modules were loaded since the last flush (a count of the module cache otherwise). */
+/**
+ * Flushes when modules were loaded since the last flush, by either function (a count of the module
+ * cache otherwise): the plugin's first call after `cachedOnceLoaded` writes nothing again.
+ */
 export function flushWhenLoaded(): void {
-  if (!enabled || require.cache === undefined) return;
-  const loaded = Object.keys(require.cache).length;
-  if (loaded === loadedAtFlush) return;
-  loadedAtFlush = loaded;
+  if (!enabled) return;
+  const loaded = loadedModules();
+  if (loaded === undefined || loaded === loadedAtFlush) return;
   flushCompileCache();
 }
 

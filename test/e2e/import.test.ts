@@ -16,6 +16,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
+import { TRANSPILE_ONLY } from "../../fleet/typecheck";
 import { RETAINED } from "../../importer/discover";
 import { HOSTILE } from "../importer/hostile-strings";
 import { type Api, apiOf, EVERY_PLACE, fill, hostingImport } from "./installation";
@@ -191,7 +192,7 @@ describe("hosting-import end to end", () => {
     const up = await program.ok("up", "--yes", "--skip-preview");
     // ts-node type-checked every module of the program in that run; the runs below compile the
     // same files without checking them again (about 2.5 CPU-s a run), as hosting-fleet runs them.
-    program.setEnv({ PULUMI_NODEJS_TRANSPILE_ONLY: "true" });
+    program.setEnv({ ...TRANSPILE_ONLY });
     const declared = readdirSync(program.dir)
       .filter((f) => f.endsWith(".ts"))
       .map((f) => readFileSync(join(program.dir, f), "utf8").split("new hosting.").length - 1)

@@ -9,6 +9,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { TRANSPILE_ONLY } from "../../fleet/typecheck";
 import { PulumiProgram, ROOT, requirePulumi, temporaryFolder } from "./pulumi";
 
 /** The lowest @pulumi/pulumi the peer range admits; tested beside the newest. */
@@ -198,7 +199,7 @@ describe("installing pulumi-hosting", () => {
 
     // ts-node type-checked the demo against the lowest SDK in that up; the drift check below
     // compiles the same files without checking them again (about 2.5 CPU-s).
-    program.setEnv({ PULUMI_NODEJS_TRANSPILE_ONLY: "true" });
+    program.setEnv({ ...TRANSPILE_ONLY });
 
     // A change made outside Pulumi: the drift check (the program run against the refreshed state)
     // names it (the refresh shows the server's value, and the program updates it back) and nothing
