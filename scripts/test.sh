@@ -34,6 +34,14 @@ if [ "$NODE_COMPILE_CACHE" = "$compile_cache" ] && [ -d "$compile_cache" ] &&
   touch "$pruned"
 fi
 source "$(dirname "$0")/env.sh"
+# The platform's published API description, which only the conformance checks read, is a package
+# of its own (test/conformance/package.json): as a devDependency its 385 MB were written by every
+# install from a git URL, whose `prepare` installs the devDependencies (docs/DECISIONS.md).
+conformance=test/conformance
+if [ ! -f "$conformance/node_modules/.package-lock.json" ] ||
+  [ "$conformance/package-lock.json" -nt "$conformance/node_modules/.package-lock.json" ]; then
+  npm ci --prefix "$conformance" --no-audit --no-fund --loglevel=error
+fi
 # Python and Go programs (test/e2e/languages.test.ts) need more than the language hosts: a virtualenv
 # with `pulumi` from PyPI and the compiled Go SDK, prepared once in the cache. Where that fails, that
 # test fails saying so.

@@ -13,6 +13,10 @@
  * A file reads those, and loads a description itself only for a validator no file compiled yet.
  * The key is a digest of the descriptions' package, ajv's and this module's source: a change to
  * any of them starts a new folder (the others are removed).
+ *
+ * The descriptions' package is not among the library's devDependencies but a package of its own
+ * beside this module (test/conformance/package.json, installed by scripts/test.sh): an install from
+ * a git URL installs the devDependencies to build, and would write its 385 MB.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -192,7 +196,7 @@ export class LoadedDescription {
 
   private document(): { doc: Document; ajv: Ajv } {
     if (this.loaded) return this.loaded;
-    const file = createRequire(__filename).resolve(`@octokit/openapi/generated/${this.name}.json`);
+    const file = descriptionFile(this.name);
     const doc = JSON.parse(readFileSync(file, "utf8")) as Document;
     // The formats' code as standalone validators reach it: ajv-formats' own.
     const ajv = new Ajv({
@@ -261,6 +265,22 @@ function writeAtomically(file: string, text: string): void {
   renameSync(temporary, file);
 }
 
+/** Where the descriptions' package is, or an error saying how to install it. */
+function descriptionsPackage(): string {
+  try {
+    return createRequire(__filename).resolve("@octokit/openapi/package.json");
+  } catch {
+    throw new Error(
+      "The platform's API description (@octokit/openapi) is not installed: run the tests with `bash scripts/test.sh`, which installs it, or run `npm ci --prefix test/conformance`",
+    );
+  }
+}
+
+/** The JSON file of a published description. */
+export function descriptionFile(name: DescriptionName): string {
+  return join(descriptionsPackage(), "..", "generated", `${name}.json`);
+}
+
 /**
  * The cache's folder for this version of the descriptions, ajv and this module (made, and the
  * folders of other versions removed, on first use).
@@ -269,9 +289,10 @@ function cacheFolder(): string {
   const g = globalThis as { [FOLDER]?: string };
   if (g[FOLDER]) return g[FOLDER];
   const require = createRequire(__filename);
-  const versions = ["@octokit/openapi", "ajv", "ajv-formats"].map(
-    (name) => `${name}@${(require(`${name}/package.json`) as { version: string }).version}`,
-  );
+  const versions = [descriptionsPackage(), "ajv/package.json", "ajv-formats/package.json"].map((file) => {
+    const { name, version } = require(file) as { name: string; version: string };
+    return `${name}@${version}`;
+  });
   const key = createHash("sha256")
     .update([...versions, readFileSync(__filename, "utf8")].join("\n"))
     .digest("hex")

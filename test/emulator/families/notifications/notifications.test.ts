@@ -4,12 +4,12 @@
  * costs no rate limit, marking read (205, or 202 and a job), one thread, and the reason rule.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { API_VERSION_2026 } from "../../../../api";
 import { DEFAULT_RATE_LIMIT } from "../../../../emulator/core/controls";
+import { descriptionFile } from "../../../conformance/description";
 import {
   APP_USER_TOKEN,
   type ApiResponse,
@@ -55,15 +55,7 @@ async function newThreads(count: number, user = "admin"): Promise<void> {
 
 /** The platform's published description: bodies must satisfy its schemas (its `$ref`s resolved by ajv). */
 const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
-ajv.addSchema(
-  JSON.parse(
-    readFileSync(
-      join(__dirname, "../../../../node_modules/@octokit/openapi/generated/ghes-3.19.json"),
-      "utf8",
-    ),
-  ),
-  "openapi",
-);
+ajv.addSchema(JSON.parse(readFileSync(descriptionFile("ghes-3.19"), "utf8")), "openapi");
 const validThread = ajv.compile({ $ref: "openapi#/components/schemas/thread" });
 
 /** Validates against the description's `thread`, with the spec's neutral field name mapped back. */

@@ -3,12 +3,12 @@
  * webhook resource shape (Concepts, Repository webhook), validation errors, pagination and Limits.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultFixture } from "../../../../emulator/families";
 import { type RunningEmulator, startEmulator } from "../../../../emulator/index";
+import { descriptionFile } from "../../../conformance/description";
 import {
   type ApiResponse,
   call,
@@ -737,15 +737,7 @@ describe("H/{hook_id}/config: the rest of table H and the description's webhook-
   });
 
   const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
-  ajv.addSchema(
-    JSON.parse(
-      readFileSync(
-        join(__dirname, "../../../../node_modules/@octokit/openapi/generated/ghes-3.19.json"),
-        "utf8",
-      ),
-    ),
-    "openapi",
-  );
+  ajv.addSchema(JSON.parse(readFileSync(descriptionFile("ghes-3.19"), "utf8")), "openapi");
   const validConfig = ajv.compile({ $ref: "openapi#/components/schemas/webhook-config" });
 
   it("GET and PATCH bodies satisfy the description's webhook-config", async () => {
