@@ -10,6 +10,7 @@
  * else in the system's temporary folder (Node's default); where it cannot be used, nothing changes.
  */
 import * as nodeModule from "node:module";
+import { wrapMethods } from "./wrap-methods";
 
 /**
  * Whether the cache is on. Not in the release's single executable (its `require` has no module
@@ -76,18 +77,13 @@ const CALLED = ["configure", "check", "diff", "create", "read", "update", "delet
 export function flushingAfterCalls<
   P extends Record<(typeof CALLED)[number], (...args: never[]) => Promise<unknown>>,
 >(provider: P): P {
-  const wrapped: Record<string, unknown> = { ...provider };
   let ended = false;
   const afterFirst = () => {
     ended = true;
     flushWhenLoaded();
   };
-  for (const name of CALLED) {
-    const method = provider[name] as (...args: unknown[]) => Promise<unknown>;
-    wrapped[name] = (...args: unknown[]) => {
-      const call = method.apply(provider, args);
-      return ended ? call : call.finally(afterFirst);
-    };
-  }
-  return wrapped as P;
+  return wrapMethods(provider, CALLED, (call) => (...args) => {
+    const result = call(...args);
+    return ended ? result : result.finally(afterFirst);
+  });
 }

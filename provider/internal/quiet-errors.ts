@@ -7,6 +7,7 @@
  * dropped. Any other error (a defect) keeps its stack trace, which is what a bug report needs.
  */
 import { isHostingApiError } from "../client/errors";
+import { wrapMethods } from "./wrap-methods";
 
 /**
  * The texts the host is about to print for errors already reported under their resource, with how
@@ -25,19 +26,14 @@ const ECHOED = ["check", "diff", "read", "update", "delete"] as const;
 export function quietErrors<
   P extends Record<(typeof ECHOED)[number], (...args: never[]) => Promise<unknown>>,
 >(provider: P): P {
-  const wrapped: Record<string, unknown> = { ...provider };
-  for (const name of ECHOED) {
-    const method = provider[name] as (...args: unknown[]) => Promise<unknown>;
-    wrapped[name] = async (...args: unknown[]) => {
-      try {
-        return await method.apply(provider, args);
-      } catch (e) {
-        if (e instanceof Error && explained(e)) silenceEcho(e);
-        throw e;
-      }
-    };
-  }
-  return wrapped as P;
+  return wrapMethods(provider, ECHOED, (call) => async (...args) => {
+    try {
+      return await call(...args);
+    } catch (e) {
+      if (e instanceof Error && explained(e)) silenceEcho(e);
+      throw e;
+    }
+  });
 }
 
 function explained(e: Error): boolean {
