@@ -16,8 +16,8 @@
  * sharing the root's node_modules and virtualenv) adopts with `hosting-fleet up` and no write, and
  * `hosting-fleet drift` names a change made outside Pulumi.
  *
- * The reference pages' Python and YAML examples (docs/reference/, written by npm run generate) run
- * as they are written there: one kind each.
+ * A reference page's YAML example (docs/reference/, written by npm run generate) runs as it is
+ * written there (a Python one runs in test/e2e/release.test.ts, with the released wheel).
  *
  * And a JavaScript program of the plugin's TypeScript SDK (`@pulumi-hosting/sdk`, packed by
  * scripts/pack-sdk-nodejs.sh) creates and destroys through the plugin.
@@ -34,6 +34,7 @@ import type { FleetReport } from "../../fleet/report";
 import { GO_PREPARED_ENV } from "../go-env";
 import { type Api, apiOf, EVERY_PLACE, fill, hostingImport } from "./installation";
 import { PACKAGE_VERSION, PulumiProgram, ROOT, requirePulumi, temporaryFolder } from "./pulumi";
+import { referenceExample } from "./reference-examples";
 
 const TOKEN = "svcp_siteadmin";
 const HOOK_SECRET = "languages-e2e-s3cret";
@@ -247,42 +248,13 @@ describe.each<Language>(["python", "go"])("a %s program", (language) => {
   });
 });
 
-/** A reference page's example (docs/reference/<page>.md) in one language: the program as users read it. */
-function referenceExample(page: string, fence: "python" | "yaml"): string {
-  const text = readFileSync(join(ROOT, "docs/reference", `${page}.md`), "utf8");
-  const block = text.split("## Example\n")[1]?.split(`\`\`\`${fence}\n`)[1]?.split("\n```")[0];
-  if (block === undefined) throw new Error(`docs/reference/${page}.md has no ${fence} example`);
-  return `${block}\n`;
-}
-
-describe("the reference pages' examples, as written there", () => {
+describe("a reference page's YAML example, as written there", () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
   });
   afterAll(async () => {
     await emulator?.close();
-  });
-
-  it("Python: RunnerGroupRunners's creates the group (an enum constant) and its runners (a reference), and destroys them", async () => {
-    const program = programOf("python", "reference-python", (dir) => {
-      writeFileSync(join(dir, "__main__.py"), referenceExample("RunnerGroupRunners", "python"));
-      const project = readFileSync(join(ROOT, "examples/plugin-python/Pulumi.yaml"), "utf8");
-      writeFileSync(join(dir, "Pulumi.yaml"), `${project}${PLUGIN_PATH}`);
-    });
-    await program.initStack(emulator.origin, TOKEN);
-    emulator.controls.clearLog();
-    const up = await program.ok("up", "--yes", "--skip-preview");
-    expect(up.output).toContain("+ 3 created");
-    expect(writes(emulator).sort()).toEqual([
-      "POST /orgs/{org}/actions/runner-groups",
-      "PUT /orgs/{org}/actions/runner-groups/{runner_group_id}/runners",
-    ]);
-    // The enum constant is recorded as the string it stands for.
-    const group = program.resources().find((r) => r.type === "hosting:index:OrgRunnerGroup");
-    expect(group?.outputs?.visibility).toBe("selected");
-    const destroyed = await program.ok("destroy", "--yes", "--skip-preview");
-    expect(destroyed.output).toContain("- 3 deleted");
   });
 
   it("YAML: RepositoryWebhook's creates the hook, its secret from stack config and out of state", async () => {

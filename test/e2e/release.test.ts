@@ -10,7 +10,8 @@
  * - a YAML program names the release (`version`, `pluginDownloadURL`) on its default provider,
  *   and the CLI downloads the plugin by itself: up, a clean drift check, destroy;
  * - a Python program with the wheel pip-installed from the release folder (`--no-index`), whose
- *   pulumi-plugin.json carries the URL: the same;
+ *   pulumi-plugin.json carries the URL: the same, the program being the RunnerGroupRunners
+ *   reference page's Python example as written there;
  * - SHA256SUMS names every other file with its digest; the archive's executable, started alone,
  *   answers GetSchema with the release's schema (version and URL); the Go module zip is one
  *   `go mod download` accepts from a module proxy folder.
@@ -45,6 +46,7 @@ import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { cacheRoot } from "../../scripts/sea/executable";
 import { filesUnder, hashFiles } from "./files";
 import { PulumiProgram, ROOT, requirePulumi } from "./pulumi";
+import { referenceExample } from "./reference-examples";
 
 /** A version no real release has, so nothing but this release can answer for it. */
 const VERSION = "0.99.0-rc.1";
@@ -279,6 +281,14 @@ const installedPlugin = (p: PulumiProgram) =>
   join(p.dir, ".pulumi-home", "plugins", `resource-hosting-v${VERSION}`, "pulumi-resource-hosting");
 
 const hooks = () => emulator.store.state.repoHooks.map((h) => h.config.url);
+/** The group the RunnerGroupRunners reference example makes, and the runners of a group. */
+const builders = () =>
+  emulator.store.state.runnerGroups.find((g) => g.owner === "acme-eng" && g.name === "builders");
+const runnersOf = (id: number | undefined) =>
+  Object.entries(emulator.store.state.runnerGroupOf)
+    .filter(([, group]) => group === id)
+    .map(([runner]) => Number(runner))
+    .sort((a, b) => a - b);
 
 // The two programs run side by side: each waits on the CLI's processes most of the time.
 describe.concurrent("programs that get the plugin from pluginDownloadURL by themselves", () => {
@@ -331,20 +341,12 @@ resources:
     expect(site.requests).toHaveLength(1);
   });
 
-  it("Python: the wheel pip-installed from the release folder; up gets the plugin from the URL it carries; a clean drift check; destroy", async () => {
+  it("Python: the wheel pip-installed from the release folder; up gets the plugin from the URL it carries and runs the RunnerGroupRunners reference page's example as written there; a clean drift check; destroy", async () => {
+    // The page's Python example is a whole program (docs/reference/, written by npm run generate):
+    // a group made with an enum constant, and its runners by a reference to the group's id.
     const { program: python, site } = await program("release-python", {
       "Pulumi.yaml": "name: release-python\nruntime: python\n",
-      "__main__.py": `import pulumi_hosting as hosting
-
-hosting.RepositoryWebhook(
-    "hook",
-    owner="acme-eng",
-    repository="api",
-    url="https://ci.example.com/release-python",
-    events=["push"],
-)
-hosting.OrgMembership("mona", org="acme-eng", username="mona")
-`,
+      "__main__.py": referenceExample("RunnerGroupRunners", "python"),
     });
     const packages = join(python.dir, ".site");
     // What \`pip install pulumi_hosting==<version>\` does with the release folder as the only
@@ -368,14 +370,25 @@ hosting.OrgMembership("mona", org="acme-eng", username="mona")
       "--secret",
       `hosting:token=${TOKEN}`,
     );
-    await python.ok("up", "--yes", "--skip-preview");
+    const up = await python.ok("up", "--yes", "--skip-preview");
     expect(site.requests).toEqual([`GET ${DOWNLOAD_URL}/${ARCHIVE}`]);
     expect(existsSync(installedPlugin(python))).toBe(true);
-    expect(hooks()).toContain("https://ci.example.com/release-python");
+    expect(up.output).toContain("+ 3 created"); // the group, its runners and the stack
+    const group = builders();
+    expect(group).toMatchObject({
+      owner: "acme-eng",
+      visibility: "selected",
+      selectedRepositoryIds: [1000, 1001],
+    });
+    expect(runnersOf(group?.id)).toEqual([1, 2]);
+    // The enum constant is recorded as the string it stands for.
+    const recorded = python.resources().find((r) => r.type === "hosting:index:OrgRunnerGroup");
+    expect(recorded?.outputs?.visibility).toBe("selected");
 
     await python.ok("preview", "--refresh", "--expect-no-changes");
-    await python.ok("destroy", "--yes", "--skip-preview");
-    expect(hooks()).not.toContain("https://ci.example.com/release-python");
+    const destroyed = await python.ok("destroy", "--yes", "--skip-preview");
+    expect(destroyed.output).toContain("- 3 deleted");
+    expect(builders()).toBeUndefined();
     expect(site.requests).toHaveLength(1);
   });
 });
