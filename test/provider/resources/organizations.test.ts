@@ -12,6 +12,7 @@ import {
   type OrganizationOutputs,
   organizationProvider as provider,
 } from "../../../provider/resources/organizations";
+import { onFakeClock } from "../../fake-clock";
 import { api, control, requestCounts, useSandbox, useToken } from "./helpers";
 
 let emulator: RunningEmulator;
@@ -123,13 +124,13 @@ describe("Organization lifecycle", () => {
   it("renames in place and waits for the job", async () => {
     await control(emulator, "PUT", "/jobs", { delayMs: 600 });
     const made = await created();
-    const started = Date.now();
-    const { outs } = await provider.update(
-      made.id,
-      made.outs,
-      await checked({ ...platform, login: "acme-core" }),
-    );
-    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    const wanted = await checked({ ...platform, login: "acme-core" });
+    const { outs, waited } = await onFakeClock(async () => {
+      const started = Date.now();
+      const { outs } = await provider.update(made.id, made.outs, wanted);
+      return { outs, waited: Date.now() - started };
+    });
+    expect(waited).toBeGreaterThanOrEqual(500);
     expect(outs).toEqual({ ...made.outs, login: "acme-core" });
     expect(orgNamed("acme-core")?.id).toBe(made.outs.orgId);
     expect(requestCounts(emulator)["PATCH /admin/organizations/{org}"]).toBe(1);
@@ -139,15 +140,19 @@ describe("Organization lifecycle", () => {
     await control(emulator, "PUT", "/jobs", { delayMs: 2_500 });
     const made = await created();
     const wanted = await checked({ ...platform, login: "acme-core", renameTimeoutSeconds: 1 });
-    await expect(provider.update(made.id, made.outs, wanted)).rejects.toThrow(
-      /Organization acme-platform \(id \d+\): the rename to acme-core was accepted, but acme-core did not answer within 1 s.*Run pulumi up again later/,
+    await onFakeClock(() =>
+      expect(provider.update(made.id, made.outs, wanted)).rejects.toThrow(
+        /Organization acme-platform \(id \d+\): the rename to acme-core was accepted, but acme-core did not answer within 1 s.*Run pulumi up again later/,
+      ),
     );
-    const again = await provider.update(made.id, made.outs, { ...wanted, renameTimeoutSeconds: 10 });
+    const again = await onFakeClock(() =>
+      provider.update(made.id, made.outs, { ...wanted, renameTimeoutSeconds: 10 }),
+    );
     expect(again.outs.login).toBe("acme-core");
     // The second run queued no second rename: it found the first one in progress.
     expect(requestCounts(emulator)["PATCH /admin/organizations/{org}"]).toBe(2);
     expect(emulator.store.state.jobs).toHaveLength(0);
-  }, 15_000);
+  });
 
   it("recognises a rename an earlier run finished", async () => {
     await control(emulator, "PUT", "/jobs", { delayMs: 0 });

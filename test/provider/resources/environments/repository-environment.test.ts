@@ -16,6 +16,7 @@ import {
   type RepositoryEnvironmentInputs,
   type RepositoryEnvironmentOutputs,
 } from "../../../../provider/resources/environments";
+import { onFakeClock } from "../../../fake-clock";
 import { api, control, useSandbox, useToken } from "../helpers";
 
 let emulator: RunningEmulator;
@@ -365,9 +366,13 @@ describe("RepositoryEnvironment lifecycle", () => {
       status: 503,
       count: 10,
     });
-    const failure = await provider
-      .create(await checked({ ...base, deploymentBranchPolicy: CUSTOM, branchPolicies: [{ name: "main" }] }))
-      .catch((e: unknown) => e);
+    const inputs = await checked({
+      ...base,
+      deploymentBranchPolicy: CUSTOM,
+      branchPolicies: [{ name: "main" }],
+    });
+    // The client's retries of the 503s back off on a fake clock.
+    const failure = await onFakeClock(() => provider.create(inputs).catch((e: unknown) => e));
     expect(failure).toBeInstanceOf(PartialCreateError);
     expect((failure as PartialCreateError).id).toBe("acme-eng/api/canary");
     expect(server("canary")).toBeDefined();
