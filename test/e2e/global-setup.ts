@@ -6,7 +6,7 @@
  * TypeScript program compiles with.
  * Each program links its `node_modules` to the template instead of installing (the library still
  * loads from under a `node_modules`, as users have it). At the end it prints how many times the
- * suite ran the Pulumi CLI.
+ * suite's programs ran the Pulumi CLI, and the slowest of those runs.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -123,7 +123,14 @@ async function prepare(project: Project, work: string): Promise<() => void> {
     const lines = existsSync(invocations)
       ? readFileSync(invocations, "utf8").split("\n").filter(Boolean)
       : [];
-    console.log(`e2e: ${lines.length} Pulumi CLI invocations`);
+    // The slowest runs, for whoever keeps the suite under five minutes: a run that waits (the
+    // machine's load aside) shows here first.
+    const slowest = lines
+      .map((line) => line.split("\t"))
+      .sort((a, b) => Number(b[0]) - Number(a[0]))
+      .slice(0, 5)
+      .map(([seconds, dir, command]) => `${command} (${dir?.replace(/-[A-Za-z0-9]{6}$/, "")}) ${seconds} s`);
+    console.log(`e2e: ${lines.length} Pulumi CLI invocations; the slowest: ${slowest.join(", ")}`);
     rmSync(work, { recursive: true, force: true });
   };
 }

@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { afterAll, inject } from "vitest";
 
 export const ROOT = resolve(__dirname, "../..");
@@ -215,7 +215,13 @@ export class PulumiProgram {
    * synchronous spawn would deadlock.
    */
   run(...args: string[]): Promise<RunResult> {
-    appendFileSync(inject("e2e").invocations, `${this.dir} pulumi ${args[0]} ${args[1] ?? ""}\n`);
+    const started = performance.now();
+    // A line per run, when it ends: seconds, the program's folder, the command's first words.
+    const record = () =>
+      appendFileSync(
+        inject("e2e").invocations,
+        `${((performance.now() - started) / 1000).toFixed(1)}\t${basename(this.dir)}\tpulumi ${args.slice(0, 2).join(" ")}\n`,
+      );
     return new Promise((resolvePromise, reject) => {
       const child = spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
         cwd: this.dir,
@@ -231,9 +237,13 @@ export class PulumiProgram {
         stderr += chunk.toString();
       });
       const timer = setTimeout(() => child.kill("SIGKILL"), COMMAND_TIMEOUT_MS);
-      child.on("error", reject);
+      child.on("error", (error) => {
+        record();
+        reject(error);
+      });
       child.on("close", (code) => {
         clearTimeout(timer);
+        record();
         resolvePromise({ code: code ?? -1, stdout, stderr, output: `${stdout}\n${stderr}` });
       });
     });
