@@ -1,7 +1,7 @@
 /**
  * Waits that the code under test makes in real time (a backoff, a poll of the sandbox's job), taken
- * on a fake clock instead: at the end of a run both test workers sat idle through them (about 8 s
- * of the statistics and rename tests), since the in-process suites run their files side by side.
+ * on a fake clock instead: at the end of a run both test workers sat idle through them (about 11 s
+ * of the statistics, rename, rate-limit and retry tests), the in-process suites running side by side.
  */
 import { vi } from "vitest";
 
@@ -29,4 +29,13 @@ export async function onFakeClock<T>(work: () => Promise<T>, stepMs = 10): Promi
   } finally {
     vi.useRealTimers();
   }
+}
+
+/** `onFakeClock`, with how long `work` took on the fake clock (in milliseconds). */
+export function timedOnFakeClock<T>(work: () => Promise<T>): Promise<{ result: T; waited: number }> {
+  return onFakeClock(async () => {
+    const started = Date.now();
+    const result = await work();
+    return { result, waited: Date.now() - started };
+  });
 }

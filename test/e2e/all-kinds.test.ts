@@ -1,15 +1,16 @@
 /**
  * One stack declaring every kind, through the real Pulumi CLI against the sandbox server: what only
  * the engine shows. Create; a refresh preview with its requests per route, exactly (a request of a
- * plain preview's check or diff would be one more there); one batch of changes made outside Pulumi, then one `preview --refresh --diff` that
- * names every drifted field (and none of the changes that are not drift); convergence; token
- * rotation and `--run-program`; one batch of deletions made outside Pulumi, refresh and recreation
- * (with a registry value changed in code and sealed for a rotated key); budgets turned off; the
- * last-admin guard; a change of an organisation's admin refused at preview; a repository and an
- * organisation renamed in place (the up waits for the platform's rename job); and destroy applying
- * each membership's and repository's onDestroy, leaving the organisation and saying so. Bad input
- * is checked in process (test/provider/resources/*); one preview here (a bad key line) shows how
- * the engine prints a check failure.
+ * plain preview's check or diff would be one more there); one batch of changes made outside Pulumi,
+ * then one `preview --refresh --diff` that names every drifted field (and none of the changes that
+ * are not drift); convergence; token rotation and `--run-program`; one batch of deletions made
+ * outside Pulumi, refresh and recreation (with a registry value changed in code and sealed for a
+ * rotated key); budgets turned off; the last-admin guard; a change of an organisation's admin
+ * refused at preview; a repository and an organisation renamed in place (the up waits for the
+ * platform's rename job); and destroy applying each membership's and repository's onDestroy,
+ * leaving the organisation and saying so. Bad input is checked in process
+ * (test/provider/resources/*); one preview here (a bad key line) shows how the engine prints a
+ * check failure.
  * The program is rewritten between steps (`declare`), which costs no CLI invocation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -10,7 +10,7 @@ import {
   getRepositoryStatistics,
   getRepositoryStatisticsOutput,
 } from "../../../provider/functions/statistics";
-import { onFakeClock } from "../../fake-clock";
+import { onFakeClock, timedOnFakeClock } from "../../fake-clock";
 import { control } from "../resources/helpers";
 import { counts, settle, useFunctionSandbox } from "./helpers";
 
@@ -27,11 +27,9 @@ const computeIn = (delayMs: number) => control(emulator, "PUT", "/jobs", { delay
 describe("getRepositoryStatistics", () => {
   it("waits through 202 while the statistic is computed, backing off", async () => {
     await computeIn(1_500);
-    const { result, waited } = await onFakeClock(async () => {
-      const started = Date.now();
-      const result = await getRepositoryStatistics({ ...api1, kind: "contributors" });
-      return { result, waited: Date.now() - started };
-    });
+    const { result, waited } = await timedOnFakeClock(() =>
+      getRepositoryStatistics({ ...api1, kind: "contributors" }),
+    );
     expect(result.hasCommits).toBe(true);
     expect(result.statistics.map((c) => c.login)).toContain("admin");
     expect(result.statistics[0]?.weeks[0]).toEqual({
@@ -47,18 +45,16 @@ describe("getRepositoryStatistics", () => {
 
   it("gives up after maxWaitMs, saying the statistic is still being computed", async () => {
     await computeIn(60_000);
-    const waited = await onFakeClock(async () => {
-      const started = Date.now();
-      await expect(
+    const { waited } = await timedOnFakeClock(() =>
+      expect(
         getRepositoryStatistics({ ...api1, kind: "code_frequency", maxWaitMs: 1_200 }),
       ).rejects.toMatchObject({
         code: "timeout",
         message: expect.stringMatching(
           /code_frequency statistics of acme-eng\/api were still being computed/,
         ),
-      });
-      return Date.now() - started;
-    });
+      }),
+    );
     expect(waited).toBeGreaterThanOrEqual(1_200);
     expect(waited).toBeLessThan(3_000);
   });

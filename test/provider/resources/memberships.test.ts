@@ -11,7 +11,7 @@ import {
   type OrgMembershipOutputs,
   orgMembershipProvider as provider,
 } from "../../../provider/resources/memberships";
-import { onFakeClock } from "../../fake-clock";
+import { timedOnFakeClock } from "../../fake-clock";
 import { api, control, requestCounts, useSandbox, useToken } from "./helpers";
 
 let emulator: RunningEmulator;
@@ -270,11 +270,7 @@ describe("OrgMembership lifecycle", () => {
     });
     const inputs = await checked({ ...mona, role: "admin" });
     emulator.controls.clearLog();
-    const { result, waited } = await onFakeClock(async () => {
-      const started = Date.now();
-      const result = await provider.create(inputs);
-      return { result, waited: Date.now() - started };
-    });
+    const { result, waited } = await timedOnFakeClock(() => provider.create(inputs));
     expect(waited).toBeGreaterThanOrEqual(900);
     expect(result.outs.state).toBe("pending");
     expect(emulator.controls.log.map((r) => r.status)).toEqual([404, 403, 200]);

@@ -12,7 +12,7 @@ import {
   type OrganizationOutputs,
   organizationProvider as provider,
 } from "../../../provider/resources/organizations";
-import { onFakeClock } from "../../fake-clock";
+import { onFakeClock, timedOnFakeClock } from "../../fake-clock";
 import { api, control, requestCounts, useSandbox, useToken } from "./helpers";
 
 let emulator: RunningEmulator;
@@ -125,11 +125,10 @@ describe("Organization lifecycle", () => {
     await control(emulator, "PUT", "/jobs", { delayMs: 600 });
     const made = await created();
     const wanted = await checked({ ...platform, login: "acme-core" });
-    const { outs, waited } = await onFakeClock(async () => {
-      const started = Date.now();
-      const { outs } = await provider.update(made.id, made.outs, wanted);
-      return { outs, waited: Date.now() - started };
-    });
+    const {
+      result: { outs },
+      waited,
+    } = await timedOnFakeClock(() => provider.update(made.id, made.outs, wanted));
     expect(waited).toBeGreaterThanOrEqual(500);
     expect(outs).toEqual({ ...made.outs, login: "acme-core" });
     expect(orgNamed("acme-core")?.id).toBe(made.outs.orgId);
